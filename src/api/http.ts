@@ -1,0 +1,237 @@
+import { Agent, request, errors as undiciErrors } from 'undici';
+import type { z } from 'zod';
+import { redact } from '../config/redact';
+import { ApiError, apiErrorFromResponse } from './errors';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  /** Credential headers, read on every request so a rotated key takes effect at once. */
+  auth?: () => Record<string, string>;
+  connectTimeoutMs?: number;
+  /** Time allowed for the headers, and again for the body. */
+  requestTimeoutMs?: number;
+  /** Retries for safe requests (GET) on network errors, timeouts, 5xx and 429. */
+  maxRetries?: number;
+  retryBaseMs?: number;
+  /** Receives one redacted line per request and answer (--debug). */
+  debug?: (line: string) => void;
+  /** Told about every attempt before it is sent; rate budgets hook in here. */
+  beforeAttempt?: (info: { method: HttpMethod; path: string; attempt: number }) => Promise<void> | void;
+}
+
+export interface RequestOptions<T> {
+  method?: HttpMethod;
+  query?: Record<string, QueryValue | QueryValue[]>;
+  /** JSON body; sent with Content-Type application/json. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Validates a JSON answer; a mismatch becomes a 'malformed' ApiError. */
+  schema?: z.ZodType<T>;
+  /** 'json' (default) parses the body, 'text' returns it, 'empty' ignores it. */
+  expect?: 'json' | 'text' | 'empty';
+  /** Overrides the default: GET retries, mutations never do. */
+  retry?: boolean;
+  timeoutMs?: number;
+}
+
+export interface HttpResponse<T> {
+  status: number;
+  data: T;
+  headers: Record<string, string>;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** Exponential backoff with full jitter: a random wait in [0, min(cap, base * 2^attempt)]. */
+export function backoffDelay(attempt: number, baseMs: number, capMs = 8000, random = Math.random): number {
+  return Math.round(random() * Math.min(capMs, baseMs * 2 ** attempt));
+}
+
+export function buildQuery(query: RequestOptions<unknown>['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    const values = Array.isArray(v) ? v : [v];
+    for (const one of values) if (one !== undefined && one !== null && one !== '') params.append(k, String(one));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+function headerRecord(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** One keep-alive connection pool per origin, with timeouts, abort signals and safe retries. */
+export class HttpClient {
+  readonly baseUrl: string;
+  private readonly dispatcher: Agent;
+  private readonly opts: Required<Omit<HttpClientOptions, 'auth' | 'debug' | 'beforeAttempt'>> & HttpClientOptions;
+
+  constructor(options: HttpClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.opts = {
+      connectTimeoutMs: 5000,
+      requestTimeoutMs: 15000,
+      maxRetries: 3,
+      retryBaseMs: 300,
+      ...options,
+    };
+    this.dispatcher = new Agent({
+      connect: { timeout: this.opts.connectTimeoutMs },
+      keepAliveTimeout: 10_000,
+      keepAliveMaxTimeout: 60_000,
+      connections: 8,
+    });
+  }
+
+  async request<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<HttpResponse<T>> {
+    const method = options.method ?? 'GET';
+    const retry = options.retry ?? method === 'GET';
+    const maxAttempts = retry ? this.opts.maxRetries + 1 : 1;
+    let lastError: ApiError | null = null;
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      if (attempt > 0) {
+        try {
+          await sleep(backoffDelay(attempt, this.opts.retryBaseMs), options.signal);
+        } catch {
+          throw new ApiError({ kind: 'aborted', message: `${method} ${path} cancelled`, method, path });
+        }
+      }
+      try {
+        return await this.attempt(path, method, options, attempt);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        lastError = error;
+        if (!retry || !error.transient || options.signal?.aborted) throw error;
+      }
+    }
+    throw lastError!;
+  }
+
+  /** GET and validate in one call. */
+  async getJson<T>(path: string, schema: z.ZodType<T>, options: Omit<RequestOptions<T>, 'schema' | 'method'> = {}): Promise<T> {
+    return (await this.request(path, { ...options, schema })).data;
+  }
+
+  private async attempt<T>(path: string, method: HttpMethod, options: RequestOptions<T>, attempt: number): Promise<HttpResponse<T>> {
+    await this.opts.beforeAttempt?.({ method, path, attempt });
+    const url = `${this.baseUrl}${path}${buildQuery(options.query)}`;
+    const headers: Record<string, string> = {
+      accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
+      'user-agent': 'burrow',
+      ...(this.opts.auth?.() ?? {}),
+      ...(options.headers ?? {}),
+    };
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const timeout = options.timeoutMs ?? this.opts.requestTimeoutMs;
+    const started = Date.now();
+    const shownPath = `${path}${buildQuery(options.query)}`;
+    this.opts.debug?.(redact(`-> ${method} ${this.baseUrl}${shownPath}${attempt ? ` (retry ${attempt})` : ''}${body ? ` body=${body.slice(0, 500)}` : ''}`));
+    let status: number;
+    let resHeaders: Record<string, string>;
+    let text: string;
+    try {
+      const res = await request(url, {
+        method,
+        headers,
+        body,
+        signal: options.signal,
+        dispatcher: this.dispatcher,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      status = res.statusCode;
+      resHeaders = headerRecord(res.headers);
+      text = await res.body.text();
+    } catch (error) {
+      throw this.transportError(error, method, path, options.signal);
+    }
+    this.opts.debug?.(redact(`<- ${status} ${method} ${shownPath} ${Date.now() - started}ms ${text.length}B`));
+    if (status < 200 || status >= 300) {
+      throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, { method, path });
+    }
+    const expect = options.expect ?? 'json';
+    if (expect === 'empty') return { status, data: undefined as T, headers: resHeaders };
+    if (expect === 'text') return { status, data: text as T, headers: resHeaders };
+    let json: unknown;
+    if (text.trim() === '') {
+      if (options.schema) {
+        throw new ApiError({ kind: 'malformed', status, method, path, message: `${method} ${path} answered ${status} with an empty body where data was expected` });
+      }
+      json = undefined;
+    } else {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        const html = /^\s*</.test(text) ? ' (an HTML page: is the URL right?)' : '';
+        throw new ApiError({ kind: 'malformed', status, method, path, message: `${method} ${path} answered ${status} with a body that is not JSON${html}` });
+      }
+    }
+    if (options.schema) {
+      const parsed = options.schema.safeParse(json);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue && issue.path.length ? issue.path.join('.') : 'body';
+        throw new ApiError({
+          kind: 'malformed',
+          status,
+          method,
+          path,
+          message: `unexpected answer from ${method} ${path}: ${where}: ${issue?.message ?? 'does not match'}`,
+        });
+      }
+      return { status, data: parsed.data, headers: resHeaders };
+    }
+    return { status, data: json as T, headers: resHeaders };
+  }
+
+  private transportError(error: unknown, method: HttpMethod, path: string, signal?: AbortSignal): ApiError {
+    if (signal?.aborted) return new ApiError({ kind: 'aborted', method, path, message: `${method} ${path} cancelled`, cause: error });
+    const e = error as { code?: string; message?: string };
+    const timedOut =
+      error instanceof undiciErrors.HeadersTimeoutError ||
+      error instanceof undiciErrors.BodyTimeoutError ||
+      error instanceof undiciErrors.ConnectTimeoutError;
+    const mutation = method !== 'GET';
+    const sentMaybe = !(error instanceof undiciErrors.ConnectTimeoutError) && e.code !== 'ECONNREFUSED' && e.code !== 'ENOTFOUND';
+    if (mutation && sentMaybe) {
+      return new ApiError({
+        kind: 'unknown-outcome',
+        method,
+        path,
+        cause: error,
+        message: `unknown outcome: ${method} ${path} ${timedOut ? 'timed out' : `failed (${e.code ?? e.message})`} after it was sent; it was not retried. Refresh to see the current state.`,
+      });
+    }
+    if (timedOut) return new ApiError({ kind: 'timeout', method, path, cause: error, message: `${method} ${path} timed out` });
+    const what = e.code === 'ECONNREFUSED' ? 'connection refused' : e.code === 'ENOTFOUND' ? 'host not found' : e.code ?? e.message ?? 'network error';
+    return new ApiError({ kind: 'network', method, path, cause: error, message: `${method} ${path}: ${what} (${this.baseUrl})` });
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}

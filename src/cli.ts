@@ -1,0 +1,143 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfigFile } from './config/config-file';
+import { redact } from './config/redact';
+import { resolveSettings, SettingsError, type GlobalFlags, type OutputFormat } from './config/settings';
+import { ApiError } from './api/errors';
+import type { Command, Io, OptionSpec } from './commands/types';
+import { UsageError } from './commands/types';
+import { commands } from './commands/registry';
+
+export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
+
+const GLOBAL_OPTIONS: OptionSpec = {
+  profile: { type: 'string' },
+  'base-url': { type: 'string' },
+  'logging-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'read-only': { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  demo: { type: 'boolean' },
+  output: { type: 'string', short: 'o' },
+  debug: { type: 'boolean' },
+  'show-secrets': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+};
+
+const VALUE_FLAGS = new Set(['--profile', '--base-url', '--logging-url', '--api-key', '--output', '-o']);
+
+export function globalHelp(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return `burrow ${VERSION}: a terminal console for the edge platform.
+
+Usage: burrow [COMMAND] [OPTIONS]
+
+With no command, opens the interactive console. With no API key configured it starts the
+built-in emulator and opens the console on it.
+
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+
+Global options:
+  --profile NAME      use a profile from the config file (also BURROW_PROFILE)
+  --base-url URL      management API (default https://api.bunny.net; env BURROW_BASE_URL)
+  --logging-url URL   logging API (default https://logging.bunnycdn.com; env BURROW_LOGGING_URL)
+  --api-key KEY       API key (prefer BURROW_API_KEY: a key on the command line is visible to others)
+  --read-only         hide and refuse every mutating action
+  --demo              use the built-in emulator even when credentials are configured
+  -o, --output FMT    table | json | csv | ndjson (non-interactive commands)
+  --show-secrets      print API keys and tokens unmasked (non-interactive commands)
+  --no-color          no colours (also NO_COLOR)
+  --debug             log requests with credentials redacted
+  -h, --help          help; burrow COMMAND --help for a command
+  -v, --version       print the version
+
+Run burrow COMMAND --help for the options of one command.`;
+}
+
+/** The command is the first argument that is neither an option nor an option's value. */
+function findCommand(argv: string[]): { command: Command; index: number } {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (VALUE_FLAGS.has(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    const command = commands.find((c) => c.name === a);
+    if (!command) throw new UsageError(`unknown command "${a}" (commands: ${commands.filter((c) => c.name !== 'tui').map((c) => c.name).join(', ')})`);
+    return { command, index: i };
+  }
+  return { command: commands.find((c) => c.name === 'tui')!, index: -1 };
+}
+
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  try {
+    const { command, index } = findCommand(argv);
+    const rest = index >= 0 ? [...argv.slice(0, index), ...argv.slice(index + 1)] : argv;
+    let parsed;
+    try {
+      parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+    } catch (error) {
+      throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+    }
+    const values = parsed.values as Record<string, string | boolean | undefined>;
+    if (values.version) {
+      io.stdout.write(`burrow ${VERSION}\n`);
+      return 0;
+    }
+    if (values.help) {
+      io.stdout.write((index >= 0 ? `${command.usage}\n\n${globalHelp().split('Global options:')[1] ? `Global options:${globalHelp().split('Global options:')[1]}` : ''}` : globalHelp()) + '\n');
+      return 0;
+    }
+    const output = values.output as string | undefined;
+    if (output !== undefined) {
+      const allowed = command.outputs ?? [];
+      if (!allowed.includes(output as OutputFormat)) {
+        throw new UsageError(
+          allowed.length
+            ? `-o ${output} is not available for ${command.name}: use ${allowed.join(', ')}`
+            : `${command.name} does not take -o`,
+        );
+      }
+    }
+    const flags: GlobalFlags = {
+      profile: values.profile as string | undefined,
+      baseUrl: values['base-url'] as string | undefined,
+      loggingUrl: values['logging-url'] as string | undefined,
+      apiKey: values['api-key'] as string | undefined,
+      readOnly: values['read-only'] as boolean | undefined,
+      noColor: values['no-color'] as boolean | undefined,
+      demo: values.demo as boolean | undefined,
+      output: output as OutputFormat | undefined,
+      debug: values.debug as boolean | undefined,
+      showSecrets: values['show-secrets'] as boolean | undefined,
+    };
+    const file = loadConfigFile(io.env);
+    const settings = resolveSettings(flags, io.env, file.config);
+    for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${w}\n`);
+    return await command.run({ args: parsed.positionals, values, settings, io });
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof SettingsError || error instanceof ConfigError) {
+      io.stderr.write(`burrow: ${redact(error.message)}\n`);
+      return 2;
+    }
+    if (error instanceof ApiError) {
+      io.stderr.write(`burrow: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr.write(`burrow: unexpected error: ${redact((error as Error)?.stack ?? String(error))}\n`);
+    return 70;
+  }
+}
+
+/** Entry point used by bin/burrow.js. */
+export async function main(argv: string[]): Promise<void> {
+  // A closed pipe (burrow ... | head) ends the process quietly instead of throwing EPIPE.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+  });
+  const code = await runCli(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+  process.exitCode = code;
+}

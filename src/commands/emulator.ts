@@ -1,0 +1,66 @@
+import type { Command } from './types';
+import { UsageError } from './types';
+
+export const emulatorCommand: Command = {
+  name: 'emulator',
+  summary: 'run the local platform emulator in the foreground',
+  usage: `burrow emulator [--port N] [--seed S] [--log-rate N] [--ingest-delay 20s] [--faults SPEC]
+
+Serves management on port N, logging on N+1 and the database on N+2 (port 0, the default,
+picks free ports). When ready it prints one JSON line:
+  {"baseUrl","loggingUrl","databaseUrl","accessKey","databaseToken","readOnlyDatabaseToken","pullZoneIds"}
+Stops cleanly on SIGINT/SIGTERM. Same seed, same data.
+
+  --port N            management port (0 = any free port)
+  --seed S            data seed (default 1)
+  --log-rate N        log records per second per logging-enabled zone (default 3)
+  --ingest-delay D    upper bound of the random ingestion delay of log records (default 20s)
+  --faults SPEC       inject faults on every origin, e.g.
+                      latency=300ms,error=0.05,reset=0.02,malformed=0.02,ratelimit=0.05`,
+  options: {
+    port: { type: 'string' },
+    seed: { type: 'string' },
+    'log-rate': { type: 'string' },
+    'ingest-delay': { type: 'string' },
+    faults: { type: 'string' },
+  },
+  async run({ values, io }) {
+    const { startEmulator } = await import('../emulator/server');
+    const { parseFaults, parseDuration } = await import('../emulator/faults');
+    const num = (name: string, min: number, max: number): number | undefined => {
+      const raw = values[name];
+      if (raw === undefined) return undefined;
+      const n = Number(raw);
+      if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+        throw new UsageError(`--${name} must be a number from ${min} to ${max}, got "${String(raw)}"`);
+      }
+      return n;
+    };
+    const port = num('port', 0, 65533);
+    if (port !== undefined && !Number.isInteger(port)) throw new UsageError('--port must be a whole number');
+    let ingestDelayMs: number | undefined;
+    let faults;
+    try {
+      if (typeof values['ingest-delay'] === 'string') ingestDelayMs = parseDuration(values['ingest-delay']);
+      if (typeof values.faults === 'string') faults = parseFaults(values.faults);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const emu = await startEmulator({
+      port,
+      seed: num('seed', 0, 2 ** 32 - 1),
+      logRate: num('log-rate', 0, 10_000),
+      ingestDelayMs,
+      faults,
+    });
+    io.stdout.write(JSON.stringify(emu.info) + '\n');
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      process.once('SIGHUP', stop);
+    });
+    await emu.close();
+    return 0;
+  },
+};

@@ -1,0 +1,74 @@
+import { connectNonInteractive, type Session } from './connect';
+import { formatRecords, type Column } from './output';
+import type { Command, CommandContext } from './types';
+import { UsageError } from './types';
+import { limitsResource } from './resources/limits';
+
+/** One thing `burrow get` can print. */
+export interface Resource<T = unknown, R = T> {
+  name: string;
+  /** Name of the positional argument it needs (e.g. "ID"), if any. */
+  arg?: string;
+  summary: string;
+  /** Validates the argument before any request; throws UsageError with what is allowed. */
+  parseArg?(arg: string): void;
+  fetch(session: Session, arg: string | undefined, signal: AbortSignal): Promise<T[]>;
+  /** json prints one object instead of an array. */
+  single?: boolean;
+  /** Rows for table/csv output; defaults to the records themselves. */
+  rows?(records: T[]): R[];
+  columns: Column<R>[];
+}
+
+export function defineResource<T, R = T>(r: Resource<T, R>): Resource<unknown, unknown> {
+  return r as unknown as Resource<unknown, unknown>;
+}
+
+/** Every resource `burrow get` knows; each lives in its own file under ./resources. */
+export const resources: Resource[] = [limitsResource];
+
+export const getCommand: Command = {
+  name: 'get',
+  summary: 'print a resource as a table, JSON, CSV or NDJSON',
+  get usage() {
+    const width = Math.max(...resources.map((r) => (r.name + (r.arg ? ` ${r.arg}` : '')).length));
+    return `burrow get RESOURCE [ID] [-o table|json|csv|ndjson] [--show-secrets] [--demo]
+
+Resources:
+${resources.map((r) => `  ${(r.name + (r.arg ? ` ${r.arg}` : '')).padEnd(width)}  ${r.summary}`).join('\n')}
+
+Secrets (API keys, tokens) are masked unless --show-secrets is given.`;
+  },
+  options: {},
+  outputs: ['table', 'json', 'csv', 'ndjson'],
+  async run(ctx: CommandContext) {
+    const [name, arg, ...rest] = ctx.args;
+    const resource = resources.find((r) => r.name === name);
+    if (!resource) {
+      throw new UsageError(`${name ? `unknown resource "${name}"` : 'which resource?'}: one of ${resources.map((r) => r.name).join(', ')}`);
+    }
+    if (resource.arg && !arg) throw new UsageError(`burrow get ${resource.name} needs ${resource.arg}`);
+    if (!resource.arg && arg !== undefined) throw new UsageError(`burrow get ${resource.name} takes no argument (got "${arg}")`);
+    if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
+    if (arg !== undefined) resource.parseArg?.(arg);
+    const session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
+    const abort = new AbortController();
+    try {
+      const records = await resource.fetch(session, arg, abort.signal);
+      const format = ctx.settings.output ?? 'table';
+      const tabular = format === 'table' || format === 'csv';
+      ctx.io.stdout.write(
+        formatRecords({
+          format,
+          records: tabular && resource.rows ? resource.rows(records) : records,
+          columns: resource.columns,
+          single: resource.single,
+          showSecrets: ctx.settings.showSecrets,
+        }),
+      );
+      return 0;
+    } finally {
+      await session.close();
+    }
+  },
+};

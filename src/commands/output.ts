@@ -1,0 +1,57 @@
+import { maskSecretFields } from '../config/redact';
+import type { OutputFormat } from '../config/settings';
+
+export interface Column<T> {
+  header: string;
+  value: (row: T) => unknown;
+}
+
+function cellText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+export function csvEscape(text: string): string {
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Aligned plain-text table; never colours, so it is safe in pipes. */
+export function renderTable<T>(rows: T[], columns: Column<T>[]): string {
+  const cells = rows.map((r) => columns.map((c) => cellText(c.value(r)).replace(/[\r\n\t]+/g, ' ')));
+  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i]!.length)));
+  const line = (vals: string[]) => vals.map((v, i) => (i === vals.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(columns.map((c) => c.header)), ...cells.map(line)].join('\n') + '\n';
+}
+
+export function renderCsv<T>(rows: T[], columns: Column<T>[]): string {
+  const out = [columns.map((c) => csvEscape(c.header)).join(',')];
+  for (const r of rows) out.push(columns.map((c) => csvEscape(cellText(c.value(r)))).join(','));
+  return out.join('\n') + '\n';
+}
+
+export interface FormatOptions<T> {
+  format: OutputFormat;
+  /** The full records for json/ndjson (secrets masked unless showSecrets). */
+  records: T[];
+  columns: Column<T>[];
+  showSecrets?: boolean;
+  /** Print a single object (not an array) for json. */
+  single?: boolean;
+}
+
+/** Formats records for stdout in the chosen format. */
+export function formatRecords<T>(opts: FormatOptions<T>): string {
+  const records = opts.showSecrets ? opts.records : opts.records.map((r) => maskSecretFields(r));
+  switch (opts.format) {
+    case 'json':
+      return JSON.stringify(opts.single ? records[0] ?? null : records, null, 2) + '\n';
+    case 'ndjson':
+      return records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : '');
+    case 'csv':
+      return renderCsv(records, opts.columns);
+    case 'table':
+    case 'text':
+      return renderTable(records, opts.columns);
+  }
+}

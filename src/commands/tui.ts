@@ -1,0 +1,26 @@
+import type { Command } from './types';
+
+export const NON_INTERACTIVE_HINT = `The console needs an interactive terminal (stdin and stdout must be a TTY).
+For scripts and pipes use the non-interactive commands:
+  burrow get RESOURCE [ID] -o json|csv|table|ndjson
+  burrow logs PULLZONE [--follow] -o ndjson
+  burrow sql [URL] -e "SQL" -o csv
+  burrow db tokens create|invalidate
+  burrow shield check-spec FILE --zone ID
+  burrow emulator
+Run burrow --help for every option.`;
+
+export const tuiCommand: Command = {
+  name: 'tui',
+  summary: 'the interactive console (the default)',
+  usage: 'burrow [--demo] [--profile NAME] [--read-only] [--no-color]',
+  options: {},
+  async run({ io, settings }) {
+    if (!io.stdin.isTTY || !io.stdout.isTTY) {
+      io.stderr.write(NON_INTERACTIVE_HINT + '\n');
+      return 2;
+    }
+    const { runConsole } = await import('../app/run-console');
+    return runConsole(settings, io);
+  },
+};

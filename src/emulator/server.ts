@@ -1,0 +1,123 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BodyError, makeCtx } from './http-kit';
+import { FaultInjector, type FaultCounters } from './faults';
+import type { OriginSpec } from './origin';
+import { createWorld, type EmulatorOptions, type World } from './world';
+import { createManagementOrigin } from './management/index';
+import { createLoggingOrigin } from './logging/index';
+import { createDatabaseArea } from './database/index';
+
+/** What `burrow emulator` prints as its one JSON ready line. */
+export interface ReadyInfo {
+  baseUrl: string;
+  loggingUrl: string;
+  databaseUrl: string;
+  accessKey: string;
+  databaseToken: string;
+  readOnlyDatabaseToken: string;
+  pullZoneIds: number[];
+}
+
+export interface RunningEmulator {
+  info: ReadyInfo;
+  world: World;
+  faultCounters(): Record<OriginSpec['name'], FaultCounters>;
+  close(): Promise<void>;
+}
+
+async function serve(origin: OriginSpec, host: string, port: number, faults: FaultInjector): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    void handle(origin, faults, req, res);
+  });
+  server.keepAliveTimeout = 5000;
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
+}
+
+async function handle(origin: OriginSpec, faults: FaultInjector, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const ctx = makeCtx(req, res);
+  try {
+    if (await faults.apply(req, res, { error: origin.errorBody, rateLimited: origin.rateLimitedBody })) return;
+    const found = origin.router.match(ctx.method, ctx.path);
+    if (found === null) return origin.notFound(ctx);
+    if (found === 'method-mismatch') return ctx.send(405, undefined, { allow: 'GET, POST, PUT, PATCH, DELETE' });
+    ctx.params = found.params;
+    if (origin.authenticate && !origin.authenticate(ctx)) return;
+    await found.handler(ctx);
+  } catch (error) {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (error instanceof BodyError) {
+      ctx.send(error.status, { title: 'Bad Request', status: error.status, detail: error.message });
+      return;
+    }
+    const [type, body] = origin.errorBody();
+    res.writeHead(500, { 'content-type': type });
+    res.end(body);
+    if (process.env.BURROW_EMULATOR_DEBUG) process.stderr.write(`emulator ${origin.name}: ${(error as Error).stack}\n`);
+  }
+}
+
+/** Starts the three origins on loopback. Every test starts its own on port 0 and closes it. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const world = createWorld(options);
+  const db = createDatabaseArea(world);
+  const origins: OriginSpec[] = [
+    createManagementOrigin(world, [(router) => db.registerManagement(router)]),
+    createLoggingOrigin(world),
+    db.origin,
+  ];
+  const host = world.options.host;
+  const base = world.options.port;
+  const injectors = origins.map((o) => new FaultInjector(world.options.faults ?? { latencyMs: 0, error: 0, reset: 0, malformed: 0, ratelimit: 0 }, world.random.fork(`faults-${o.name}`)));
+  const servers: http.Server[] = [];
+  try {
+    for (let i = 0; i < origins.length; i++) servers.push(await serve(origins[i]!, host, base === 0 ? 0 : base + i, injectors[i]!));
+  } catch (error) {
+    for (const s of servers) s.close();
+    throw error;
+  }
+  for (const o of origins) o.start?.();
+  const url = (s: http.Server) => `http://${host}:${(s.address() as AddressInfo).port}`;
+  const info: ReadyInfo = {
+    baseUrl: url(servers[0]!),
+    loggingUrl: url(servers[1]!),
+    databaseUrl: url(servers[2]!),
+    accessKey: world.accessKey,
+    databaseToken: db.initialTokens.full,
+    readOnlyDatabaseToken: db.initialTokens.readOnly,
+    pullZoneIds: world.pullZones.filter((z) => z.EnableLogging).map((z) => z.Id),
+  };
+  let closed = false;
+  return {
+    info,
+    world,
+    faultCounters: () => Object.fromEntries(origins.map((o, i) => [o.name, { ...injectors[i]!.counters }])) as Record<OriginSpec['name'], FaultCounters>,
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const o of origins) await o.stop?.();
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.close(() => resolve());
+              s.closeAllConnections();
+            }),
+        ),
+      );
+    },
+  };
+}

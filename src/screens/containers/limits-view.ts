@@ -1,0 +1,27 @@
+import type { ContainerLimits } from '../../api/containers';
+
+/** One limit as the gauges and the table show it. `used` is null where the API reports no usage. */
+export interface LimitRow {
+  key: keyof ContainerLimits;
+  label: string;
+  used: number | null;
+  max: number | null;
+  unit: string;
+}
+
+export function limitRows(l: ContainerLimits): LimitRow[] {
+  return [
+    { key: 'maxNumberOfApplications', label: 'applications', used: l.existingNumberOfApplications, max: l.maxNumberOfApplications, unit: '' },
+    { key: 'maxNumberOfRegionsPerApplication', label: 'regions per application', used: null, max: l.maxNumberOfRegionsPerApplication, unit: '' },
+    { key: 'maxNumberOfInstancesPerRegion', label: 'instances per region', used: null, max: l.maxNumberOfInstancesPerRegion, unit: '' },
+    { key: 'maxNumberOfInstancesPerApplication', label: 'instances per application', used: null, max: l.maxNumberOfInstancesPerApplication, unit: '' },
+    { key: 'maxNumberOfVolumesPerApplication', label: 'volumes per application', used: null, max: l.maxNumberOfVolumesPerApplication, unit: '' },
+    { key: 'maxVolumeSize', label: 'volume size', used: null, max: l.maxVolumeSize, unit: '' },
+  ];
+}
+
+/** Fraction used, 0..1, or null when there is no usage or no maximum. */
+export function usageRatio(row: LimitRow): number | null {
+  if (row.used === null || row.max === null || row.max <= 0) return null;
+  return Math.min(1, row.used / row.max);
+}
