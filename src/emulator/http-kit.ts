@@ -76,7 +76,11 @@ export class Router {
 }
 
 export function makeCtx(req: IncomingMessage, res: ServerResponse, params: Record<string, string> = {}): Ctx {
-  const url = new URL(req.url ?? '/', 'http://emulator.local');
+  // Split by hand: `new URL` throws on paths like `//x` and would take the server down.
+  const raw = req.url ?? '/';
+  const q = raw.indexOf('?');
+  const pathname = q < 0 ? raw : raw.slice(0, q);
+  const search = q < 0 ? '' : raw.slice(q + 1);
   let cached: Promise<string> | null = null;
   const text = () =>
     (cached ??= new Promise<string>((resolve, reject) => {
@@ -98,9 +102,9 @@ export function makeCtx(req: IncomingMessage, res: ServerResponse, params: Recor
     req,
     res,
     method: req.method ?? 'GET',
-    path: url.pathname,
+    path: pathname.startsWith('/') ? pathname : `/${pathname}`,
     params,
-    query: url.searchParams,
+    query: new URLSearchParams(search),
     text,
     async json() {
       const t = await text();
