@@ -1,0 +1,9 @@
+import type { BenchResult } from './lib/report';
+
+export interface Bench {
+  id: string;
+  run(): Promise<BenchResult[]>;
+}
+
+/** Every benchmark; each lives in its own file in bench/. */
+export const benches: Bench[] = [];

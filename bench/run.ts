@@ -1,0 +1,27 @@
+// npm run bench [-- NAME ...]: runs the benchmarks (all, or those named), prints a table and
+// writes docs/BENCHMARKS.md. Benchmarks are not tests: they never run in npm test.
+import { writeReport, type BenchResult } from './lib/report';
+import { benches } from './registry';
+
+const wanted = process.argv.slice(2);
+const selected = benches.filter((b) => wanted.length === 0 || wanted.includes(b.id));
+if (selected.length === 0) {
+  console.error(`no benchmark named ${wanted.join(', ')}; known: ${benches.map((b) => b.id).join(', ')}`);
+  process.exit(2);
+}
+const results: BenchResult[] = [];
+for (const b of selected) {
+  process.stderr.write(`bench ${b.id} ...\n`);
+  try {
+    results.push(...(await b.run()));
+  } catch (error) {
+    process.stderr.write(`bench ${b.id} failed: ${(error as Error).stack}\n`);
+    process.exitCode = 1;
+  }
+}
+for (const r of results) {
+  const ref = r.reference ? `  ref ${r.reference.name} ${r.reference.summary.median.toFixed(2)}` : '';
+  console.log(`${r.pass === null ? '  ' : r.pass ? 'ok' : '!!'} ${r.name.padEnd(42)} ${r.burrow.median.toFixed(2)} ${r.unit}${ref}  budget: ${r.budget ?? '-'}`);
+}
+if (wanted.length === 0) writeReport('docs/BENCHMARKS.md', results);
+else process.stderr.write('(partial run: docs/BENCHMARKS.md is written only by a full run)\n');
