@@ -48,6 +48,13 @@ const ZONE_NAMES: [string, string, boolean, number][] = [
   ['docs-site', 'https://docs.example', true, 0.08],
   ['legacy-static', 'https://old.example', false, 0],
   ['staging-web', 'https://staging.example', false, 0],
+  // Zones without logging that give the shield and pull zone lists some length.
+  ['checkout-api', 'https://checkout.internal.example', false, 0],
+  ['images-cdn', 'https://images.example', false, 0],
+  ['partner-portal', 'https://partners.example', false, 0],
+  ['marketing-site', 'https://www.example', false, 0],
+  ['downloads', 'https://downloads.example', false, 0],
+  ['status-page', 'https://status.example', false, 0],
 ];
 
 export function createWorld(options: EmulatorOptions): World {

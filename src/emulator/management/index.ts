@@ -2,6 +2,10 @@ import { Router, type Ctx } from '../http-kit';
 import type { OriginSpec } from '../origin';
 import type { World } from '../world';
 import { registerContainers } from './containers';
+import { registerShield } from './shield';
+import { registerVideoLibraries } from './video-libraries';
+import { registerLoadBalancers } from './load-balancers';
+import { registerPullZones } from './pull-zones';
 
 const HTML_404 = '<!DOCTYPE html><html><head><title>404 - Page Not Found</title></head><body><h1>404</h1><p>The page you are looking for could not be found.</p></body></html>';
 
@@ -12,6 +16,10 @@ const HTML_404 = '<!DOCTYPE html><html><head><title>404 - Page Not Found</title>
 export function createManagementOrigin(world: World, extra: ((router: Router) => void)[] = []): OriginSpec {
   const router = new Router();
   registerContainers(router, world);
+  registerShield(router, world);
+  registerVideoLibraries(router, world);
+  registerLoadBalancers(router, world);
+  registerPullZones(router, world);
   for (const register of extra) register(router);
   return {
     name: 'management',
@@ -32,7 +40,10 @@ export function createManagementOrigin(world: World, extra: ((router: Router) =>
 }
 
 export function sendUnauthorized(ctx: Ctx): void {
-  if (ctx.path.startsWith('/shield/') || ctx.path.startsWith('/mc/')) {
+  if (ctx.path === '/shield/shield-zones') {
+    // The one shield operation whose document declares UnauthorizedResult {statusCode} for 401.
+    ctx.send(401, { statusCode: 401 });
+  } else if (ctx.path.startsWith('/shield/') || ctx.path.startsWith('/mc/')) {
     ctx.send(401, { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.2', title: 'Unauthorized', status: 401, detail: 'The AccessKey header is missing or invalid.', instance: ctx.path });
   } else if (ctx.path.startsWith('/database/')) {
     ctx.send(401, { error: 'unauthorized: missing or invalid AccessKey' });
