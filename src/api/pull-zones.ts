@@ -1,8 +1,45 @@
+import { z } from 'zod';
 import type { HttpClient } from './http';
+import { checkId, INT32_MAX } from './input-checks';
+
+const int = z.number().int();
+export const PullZoneSchema = z.looseObject({
+  Id: int,
+  Name: z.string().nullish(),
+  OriginUrl: z.string().nullish(),
+  Enabled: z.boolean().nullish(),
+  Suspended: z.boolean().nullish(),
+  EnableLogging: z.boolean().nullish(),
+  Hostnames: z
+    .array(z.looseObject({ Id: int.nullish(), Value: z.string().nullish(), IsSystemHostname: z.boolean().nullish() }))
+    .nullish()
+    .transform((v) => v ?? []),
+});
+export type PullZone = z.infer<typeof PullZoneSchema>;
+
+const ListSchema = z.union([
+  z.array(PullZoneSchema),
+  z.object({ Items: z.array(PullZoneSchema).nullish(), CurrentPage: int, TotalItems: int, HasMoreItems: z.boolean() }),
+]);
 
 /** Pull zones (`{base}/pullzone`). */
 export class PullZonesApi {
-  constructor(private readonly http: HttpClient) {
-    void this.http;
+  constructor(private readonly http: HttpClient) {}
+
+  /** Every pull zone, 1000 per request; the plain-array answer is accepted too. */
+  async list(signal?: AbortSignal): Promise<PullZone[]> {
+    const out: PullZone[] = [];
+    for (let page = 1; page <= INT32_MAX; page++) {
+      const res = await this.http.getJson('/pullzone', ListSchema, { query: { page, perPage: 1000 }, signal });
+      if (Array.isArray(res)) return res;
+      const items = res.Items ?? [];
+      out.push(...items);
+      if (!res.HasMoreItems || items.length === 0) break;
+    }
+    return out;
+  }
+
+  get(id: number, signal?: AbortSignal): Promise<PullZone> {
+    return this.http.getJson(`/pullzone/${checkId('pull zone id', id)}`, PullZoneSchema, { signal });
   }
 }

@@ -1,0 +1,33 @@
+import { ApiError } from './errors';
+
+export const INT32_MAX = 2147483647;
+
+/** Refuses a bad value before any request is sent; the message says what is allowed. */
+export function invalidInput(message: string): ApiError {
+  return new ApiError({ kind: 'invalid-input', message });
+}
+
+const shown = (v: unknown) => (typeof v === 'string' ? `"${v.slice(0, 40)}"` : String(v));
+
+/** A whole number in [min, max]; `what` names it in the message ("page", "perPage"...). */
+export function checkWhole(what: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw invalidInput(`${what} must be a whole number from ${min} to ${max} (got ${shown(value)})`);
+  }
+  return value;
+}
+
+/** A positive id that fits the API's integer type (int32 for shield zones, int64 for core ids). */
+export function checkId(what: string, value: unknown, max = Number.MAX_SAFE_INTEGER): number {
+  const n = typeof value === 'string' && /^\d{1,16}$/.test(value.trim()) ? Number(value.trim()) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > max) {
+    throw invalidInput(`${what} must be a positive whole number${max === INT32_MAX ? ` up to ${INT32_MAX}` : ''} (got ${shown(value)})`);
+  }
+  return n;
+}
+
+/** Readable name of an integer enum value: "Block", or "unknown (7)". */
+export function enumName(names: Readonly<Record<number, string>>, value: number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  return names[value] ?? `unknown (${value})`;
+}
