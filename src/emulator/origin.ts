@@ -12,6 +12,7 @@ export interface OriginSpec {
   errorBody(): [string, string];
   /** [content-type, body] for an injected 429. */
   rateLimitedBody(): [string, string];
-  start?(): void;
+  /** Called once the origin listens; `url` is where it can be reached. */
+  start?(info: { url: string }): void;
   stop?(): void | Promise<void>;
 }

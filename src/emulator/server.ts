@@ -89,8 +89,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     for (const s of servers) s.close();
     throw error;
   }
-  for (const o of origins) o.start?.();
   const url = (s: http.Server) => `http://${host}:${(s.address() as AddressInfo).port}`;
+  origins.forEach((o, i) => o.start?.({ url: url(servers[i]!) }));
   const info: ReadyInfo = {
     baseUrl: url(servers[0]!),
     loggingUrl: url(servers[1]!),

@@ -1,9 +1,14 @@
-import { Router } from '../http-kit';
+import { BodyError, Router, type Ctx } from '../http-kit';
 import type { OriginSpec } from '../origin';
 import type { World } from '../world';
-import { TokenStore } from './tokens';
+import { Catalog, type HostedDatabase, PRIMARY_DATABASE } from './catalog';
+import { registerDatabaseManagement } from './management';
+import { parseBody, runRequest, type ExecContext, type StreamResult } from './pipeline';
+import { StreamStore, type Stream } from './streams';
+import { TokenStore, type TokenAccess } from './tokens';
+import { ProtocolError } from './values';
 
-export const PRIMARY_DATABASE = { id: 'db_01KCHBG8C5KSFGG0VRNFQ7EK7X', name: 'burrow-demo' };
+export { PRIMARY_DATABASE } from './catalog';
 
 export interface DatabaseArea {
   origin: OriginSpec;
@@ -14,17 +19,158 @@ export interface DatabaseArea {
   initialTokens: { full: string; readOnly: string };
 }
 
-/** The database origin (Hrana over HTTP). Placeholder: the pipeline arrives with the emulator issue. */
+const HELLO = 'Hello, this is HTTP API v2 (Hrana over HTTP)';
+const VERSION = 'sqld 0.24.32 (burrow emulator)';
+
+// The Hrana clients compare Content-Type with ===: exactly these two values, never a charset.
+function sendJson(ctx: Ctx, status: number, body: unknown): void {
+  if (ctx.res.headersSent) return;
+  const payload = JSON.stringify(body);
+  ctx.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+  ctx.res.end(payload);
+}
+
+function sendPlain(ctx: Ctx, status: number, text: string): void {
+  if (ctx.res.headersSent) return;
+  ctx.res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text) });
+  ctx.res.end(text);
+}
+
+const unauthorized = (ctx: Ctx, why: string) => sendJson(ctx, 401, { error: `Unauthorized: \`${why}\`` });
+
+/**
+ * The database origin: Hrana over HTTP (v2 and v3 JSON pipelines) on a real SQLite engine.
+ * The primary database answers at the root; the others under /db/{name}/ (their `url` in the
+ * management API says so). See docs/emulator-database.md for the choices made.
+ */
 export function createDatabaseArea(world: World): DatabaseArea {
   const tokens = new TokenStore(world.random.fork('db-tokens'), world.now);
+  const catalog = new Catalog(world.random.fork('db-data'), world.now);
+  const streams = new StreamStore(
+    world.options.streamIdleMs,
+    (stream) => {
+      const db = catalog.byName(stream.database);
+      if (stream.conn && db) db.release(stream.conn);
+      stream.conn = null;
+    },
+    world.now,
+  );
+  let originUrl = '';
+  const urlOf = (db: HostedDatabase) => (db.def.primary ? originUrl : `${originUrl}/db/${db.def.name}/`);
+
+  /** Bearer check before the body is read, as sqld does; answers and returns null when refused. */
+  function authorize(ctx: Ctx, db: HostedDatabase): TokenAccess | null {
+    const header = ctx.req.headers.authorization;
+    if (typeof header !== 'string' || header.trim() === '') {
+      unauthorized(ctx, 'Expected authorization header but none given');
+      return null;
+    }
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) {
+      unauthorized(ctx, 'The authentication scheme in the `Authorization` HTTP header is not supported');
+      return null;
+    }
+    const checked = tokens.check(m[1]!);
+    if (!checked.ok) {
+      unauthorized(ctx, checked.reason === 'expired' ? 'The JWT has expired' : 'The JWT is invalid');
+      return null;
+    }
+    if (checked.claims.db !== db.def.id) {
+      sendJson(ctx, 403, { error: `Authorization forbidden: Current session doesn't not have Read permission to namespace ${db.def.name}` });
+      return null;
+    }
+    return checked.claims.access;
+  }
+
+  function protocolFailure(ctx: Ctx, error: ProtocolError): void {
+    if (error.json) sendJson(ctx, 400, { message: error.message, code: error.code });
+    else sendPlain(ctx, 400, error.message);
+  }
+
+  async function pipeline(ctx: Ctx, version: 2 | 3, db: HostedDatabase): Promise<void> {
+    const access = authorize(ctx, db);
+    if (access === null) return;
+    let text: string;
+    try {
+      text = await ctx.text();
+    } catch (error) {
+      if (error instanceof BodyError) return sendPlain(ctx, error.status, error.message);
+      throw error;
+    }
+    let body;
+    try {
+      body = parseBody(text);
+    } catch (error) {
+      if (error instanceof ProtocolError) return protocolFailure(ctx, error);
+      throw error;
+    }
+    let stream: Stream;
+    if (body.baton !== null) {
+      const found = streams.take(body.baton, db.def.name);
+      if (!found.ok) {
+        if (found.reason === 'expired') return sendJson(ctx, 400, { message: 'The stream has expired due to inactivity', code: 'STREAM_EXPIRED' });
+        return sendPlain(ctx, 400, found.reason === 'reused' ? 'Received a baton that has already been used' : 'Received an invalid baton');
+      }
+      stream = found.stream;
+    } else {
+      stream = streams.open(db.def.name);
+    }
+    streams.begin(stream);
+    stream.readOnly = access === 'read-only';
+    const exec: ExecContext = {
+      version,
+      stream,
+      conn() {
+        stream.conn ??= db.acquire();
+        stream.conn.setReadOnly(stream.readOnly);
+        return stream.conn;
+      },
+      close: () => streams.destroy(stream),
+    };
+    const results: StreamResult[] = [];
+    try {
+      for (const request of body.requests) results.push(await runRequest(request, exec));
+    } catch (error) {
+      // a protocol error aborts the pipeline and destroys the stream (its transaction rolls back)
+      streams.destroy(stream);
+      if (error instanceof ProtocolError) return protocolFailure(ctx, error);
+      throw error;
+    }
+    streams.end(stream);
+    sendJson(ctx, 200, { baton: stream.closed ? null : streams.baton(stream), base_url: null, results });
+  }
+
   const router = new Router();
+  const mount = (prefix: string, pick: (ctx: Ctx) => HostedDatabase | null) => {
+    const withDb = (fn: (ctx: Ctx, db: HostedDatabase) => void | Promise<void>) => async (ctx: Ctx) => {
+      const db = pick(ctx);
+      if (db) await fn(ctx, db);
+    };
+    router.get(`${prefix}/v2`, withDb((ctx) => sendPlain(ctx, 200, HELLO)));
+    router.get(`${prefix}/v3`, withDb((ctx) => sendPlain(ctx, 200, HELLO)));
+    // no Protobuf here: a 2xx would make clients switch to it
+    router.get(`${prefix}/v3-protobuf`, (ctx) => ctx.send(404));
+    router.get(`${prefix}/health`, withDb((ctx) => ctx.send(200)));
+    router.get(`${prefix}/version`, withDb((ctx) => sendPlain(ctx, 200, VERSION)));
+    router.post(`${prefix}/v2/pipeline`, withDb((ctx, db) => pipeline(ctx, 2, db)));
+    router.post(`${prefix}/v3/pipeline`, withDb((ctx, db) => pipeline(ctx, 3, db)));
+  };
+  mount('', () => catalog.primary);
+  mount('/db/:name', (ctx) => {
+    const db = catalog.byName(ctx.params.name ?? '');
+    if (!db) sendJson(ctx, 404, { error: `Namespace \`${String(ctx.params.name).slice(0, 80)}\` doesn't exist` });
+    return db ?? null;
+  });
+
   return {
     tokens,
     initialTokens: {
       full: tokens.issue(PRIMARY_DATABASE.id, PRIMARY_DATABASE.name, 'full-access', null),
       readOnly: tokens.issue(PRIMARY_DATABASE.id, PRIMARY_DATABASE.name, 'read-only', null),
     },
-    registerManagement() {},
+    registerManagement(router: Router) {
+      registerDatabaseManagement(router, catalog, tokens, urlOf, world.now);
+    },
     origin: {
       name: 'database',
       router,
@@ -32,7 +178,14 @@ export function createDatabaseArea(world: World): DatabaseArea {
         ctx.send(404);
       },
       errorBody: () => ['text/plain', 'Internal server error'],
-      rateLimitedBody: () => ['text/plain', 'Too many requests'],
+      rateLimitedBody: () => ['application/json', JSON.stringify({ error: 'Too many concurrent requests' })],
+      start(info: { url: string }) {
+        originUrl = info.url;
+      },
+      stop() {
+        streams.closeAll();
+        catalog.close();
+      },
     },
   };
 }
