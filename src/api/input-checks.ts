@@ -31,3 +31,14 @@ export function enumName(names: Readonly<Record<number, string>>, value: number 
   if (value === null || value === undefined) return '';
   return names[value] ?? `unknown (${value})`;
 }
+
+/**
+ * Says "<what> was not found" for a 404 that carries an API error key (an HTML 404 from a wrong
+ * URL keeps its own message); other errors pass through.
+ */
+export function renameNotFound(error: unknown, what: string): unknown {
+  if (error instanceof ApiError && error.kind === 'http' && error.status === 404 && error.code) {
+    return new ApiError({ kind: 'http', status: 404, code: error.code, method: error.method ?? undefined, path: error.path ?? undefined, message: `${what} was not found (404 ${error.code})` });
+  }
+  return error;
+}

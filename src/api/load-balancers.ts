@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HttpClient } from './http';
-import { checkId, checkWhole, INT32_MAX } from './input-checks';
+import { checkId, checkWhole, INT32_MAX, renameNotFound } from './input-checks';
 
 export const ORIGIN_GROUP_LB_METHOD: Readonly<Record<number, string>> = { 0: 'WeightedRandom', 1: 'RoundRobin', 2: 'GeoLocation', 3: 'LowestAverageLatency' };
 export const LB_STICKY_SESSION_TYPE: Readonly<Record<number, string>> = { 0: 'Off', 1: 'Cookie' };
@@ -78,7 +78,12 @@ export class LoadBalancersApi {
     return out;
   }
 
-  get(id: number, signal?: AbortSignal): Promise<LoadBalancer> {
-    return this.http.getJson(`/loadbalancer/${checkId('load balancer id', id)}`, LoadBalancerSchema, { signal });
+  async get(id: number, signal?: AbortSignal): Promise<LoadBalancer> {
+    const lbId = checkId('load balancer id', id);
+    try {
+      return await this.http.getJson(`/loadbalancer/${lbId}`, LoadBalancerSchema, { signal });
+    } catch (error) {
+      throw renameNotFound(error, `load balancer ${lbId}`);
+    }
   }
 }

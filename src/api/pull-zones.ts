@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HttpClient } from './http';
-import { checkId, INT32_MAX } from './input-checks';
+import { checkId, INT32_MAX, renameNotFound } from './input-checks';
 
 const int = z.number().int();
 export const PullZoneSchema = z.looseObject({
@@ -39,7 +39,12 @@ export class PullZonesApi {
     return out;
   }
 
-  get(id: number, signal?: AbortSignal): Promise<PullZone> {
-    return this.http.getJson(`/pullzone/${checkId('pull zone id', id)}`, PullZoneSchema, { signal });
+  async get(id: number, signal?: AbortSignal): Promise<PullZone> {
+    const zoneId = checkId('pull zone id', id);
+    try {
+      return await this.http.getJson(`/pullzone/${zoneId}`, PullZoneSchema, { signal });
+    } catch (error) {
+      throw renameNotFound(error, `pull zone ${zoneId}`);
+    }
   }
 }

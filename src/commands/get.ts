@@ -3,6 +3,15 @@ import { formatRecords, type Column } from './output';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
 import { limitsResource } from './resources/limits';
+import { shieldZonesResource } from './resources/shield-zones';
+import { apiGuardianResource } from './resources/api-guardian';
+import { appsResource } from './resources/apps';
+import { regionSettingsResource } from './resources/region-settings';
+import { regionsResource } from './resources/regions';
+import { videoLibrariesResource } from './resources/video-libraries';
+import { loadBalancersResource } from './resources/load-balancers';
+import { loadBalancerResource } from './resources/load-balancer';
+import { pullZonesResource } from './resources/pull-zones';
 
 /** One thing `burrow get` can print. */
 export interface Resource<T = unknown, R = T> {
@@ -25,7 +34,18 @@ export function defineResource<T, R = T>(r: Resource<T, R>): Resource<unknown, u
 }
 
 /** Every resource `burrow get` knows; each lives in its own file under ./resources. */
-export const resources: Resource[] = [limitsResource];
+export const resources: Resource[] = [
+  shieldZonesResource,
+  apiGuardianResource,
+  limitsResource,
+  appsResource,
+  regionSettingsResource,
+  regionsResource,
+  videoLibrariesResource,
+  loadBalancersResource,
+  loadBalancerResource,
+  pullZonesResource,
+];
 
 export const getCommand: Command = {
   name: 'get',

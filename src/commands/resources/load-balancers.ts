@@ -1,0 +1,25 @@
+import { LB_STICKY_SESSION_TYPE, ORIGIN_GROUP_LB_METHOD, type LoadBalancer } from '../../api/load-balancers';
+import { enumName } from '../../api/input-checks';
+import { defineResource } from '../get';
+
+/** "5/7": healthy origins out of all origins of a profile. */
+export function healthySummary(lb: LoadBalancer): string {
+  const origins = lb.OriginGroups.flatMap((g) => g.Origins);
+  return `${origins.filter((o) => o.HealthStatus === 0).length}/${origins.length}`;
+}
+
+export const loadBalancersResource = defineResource<LoadBalancer>({
+  name: 'load-balancers',
+  summary: 'load balancer profiles with method, sticky sessions and origin health',
+  async fetch(session, _arg, signal) {
+    return session.api.loadBalancers.listAll(signal);
+  },
+  columns: [
+    { header: 'ID', value: (l) => l.LoadBalancerId },
+    { header: 'NAME', value: (l) => l.Name ?? '' },
+    { header: 'METHOD', value: (l) => enumName(ORIGIN_GROUP_LB_METHOD, l.OriginGroupLoadBalancingMethod) },
+    { header: 'STICKY', value: (l) => enumName(LB_STICKY_SESSION_TYPE, l.StickySessionType) },
+    { header: 'GROUPS', value: (l) => l.OriginGroups.length },
+    { header: 'HEALTHY', value: healthySummary },
+  ],
+});

@@ -1,0 +1,33 @@
+import type { RegionSettings } from '../../api/containers';
+import { defineResource } from '../get';
+import { UsageError } from '../types';
+import type { FieldRow } from './format';
+
+const APP_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function regionSettingsRows(s: RegionSettings): FieldRow[] {
+  return [
+    { field: 'allowed regions', value: s.allowedRegionIds.join(', ') },
+    { field: 'required regions', value: s.requiredRegionIds.join(', ') },
+    { field: 'max allowed regions', value: s.maxAllowedRegions === null ? 'no maximum' : String(s.maxAllowedRegions) },
+    { field: 'provisioning', value: s.provisioningType ?? '' },
+  ];
+}
+
+export const regionSettingsResource = defineResource<RegionSettings, FieldRow>({
+  name: 'region-settings',
+  arg: 'APP',
+  summary: 'allowed and required regions of a container application (APP is its id)',
+  single: true,
+  parseArg(arg) {
+    if (!APP_ID.test(arg)) throw new UsageError(`APP must be an application id: 1 to 64 letters, digits, "-" or "_" (see burrow get apps), got "${arg.slice(0, 40)}"`);
+  },
+  async fetch(session, arg, signal) {
+    return [await session.api.containers.getRegionSettings(arg ?? '', signal)];
+  },
+  rows: (records) => records.flatMap(regionSettingsRows),
+  columns: [
+    { header: 'FIELD', value: (r) => r.field },
+    { header: 'VALUE', value: (r) => r.value },
+  ],
+});

@@ -1,0 +1,27 @@
+import { DRM_VERSION, type VideoLibrary } from '../../api/video-libraries';
+import { enumName } from '../../api/input-checks';
+import { defineResource } from '../get';
+import { day, humanBytes } from './format';
+
+/** "Enterprise" / "Basic" when DRM is on, empty when off. */
+export function drmLabel(l: VideoLibrary): string {
+  return l.EnableDRM ? enumName(DRM_VERSION, l.DrmVersion ?? 0) : '';
+}
+
+export const videoLibrariesResource = defineResource<VideoLibrary>({
+  name: 'video-libraries',
+  summary: 'every video library (keys masked unless --show-secrets)',
+  async fetch(session, _arg, signal) {
+    return session.api.videoLibraries.listAll(null, signal);
+  },
+  columns: [
+    { header: 'ID', value: (l) => l.Id },
+    { header: 'NAME', value: (l) => l.Name ?? '' },
+    { header: 'VIDEOS', value: (l) => l.VideoCount ?? '' },
+    { header: 'STORAGE', value: (l) => humanBytes(l.StorageUsage) },
+    { header: 'TRAFFIC', value: (l) => humanBytes(l.TrafficUsage) },
+    { header: 'CREATED', value: (l) => day(l.DateCreated) },
+    { header: 'REGIONS', value: (l) => (l.ReplicationRegions ?? []).join(' ') },
+    { header: 'DRM', value: drmLabel },
+  ],
+});
