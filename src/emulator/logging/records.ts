@@ -1,0 +1,66 @@
+import type { PullZoneSeed } from '../world';
+import { CHUNK_MS, RETENTION_MS, type GenRecord, type TrafficStore } from './traffic';
+
+export interface CollectOptions {
+  from: number;
+  to: number;
+  now: number;
+  includeShield: boolean;
+  /** Also return records whose ingestion delay has not passed yet (tests compare against these). */
+  includeInvisible?: boolean;
+  match?: (r: GenRecord) => boolean;
+}
+
+/** Matching records with from <= t < to, inside retention, oldest first. */
+export function collectRecords(store: TrafficStore, zone: PullZoneSeed, o: CollectOptions): GenRecord[] {
+  const lo = Math.max(o.from, o.now - RETENTION_MS);
+  const hi = o.includeInvisible ? o.to : Math.min(o.to, o.now + 1);
+  const out: GenRecord[] = [];
+  if (lo >= hi) return out;
+  const first = Math.floor(lo / CHUNK_MS);
+  const last = Math.floor((hi - 1) / CHUNK_MS);
+  for (let c = first; c <= last; c++) {
+    const records = store.chunk(zone, c);
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
+      if (r.t < lo || r.t >= hi) continue;
+      if (!o.includeInvisible && r.t + r.delay > o.now) continue;
+      if (!o.includeShield && r.shield) continue;
+      if (o.match && !o.match(r)) continue;
+      out.push(r);
+    }
+  }
+  return out;
+}
+
+/** The v2 LogEntry of a generated record (every property of the schema, nulls included). */
+export function toLogEntry(r: GenRecord): Record<string, unknown> {
+  return {
+    timestamp: new Date(r.t).toISOString(),
+    pullZoneId: r.pullZoneId,
+    requestId: r.requestId,
+    cacheStatus: r.cacheStatus,
+    statusCode: r.statusCode,
+    bytesSent: r.bytesSent,
+    remoteIp: r.remoteIp,
+    countryCode: r.countryCode,
+    edgeLocation: r.edgeLocation,
+    scheme: r.scheme,
+    host: r.host,
+    path: r.path,
+    url: `${r.scheme}://${r.host}${r.path}`,
+    userAgent: r.userAgent,
+    referer: r.referer,
+    bodyBytesSent: r.bodyBytesSent,
+    contentRange: r.contentRange,
+    authorizationHeader: null,
+    ja4Fingerprint: r.ja4Fingerprint,
+    asn: r.asn,
+    asnOrganization: r.asnOrganization,
+  };
+}
+
+/** One v1 line: cache|status|timestamp-ms|bytes|pullzone|ip|referer|url|edge|user-agent|request-id|country. */
+export function toV1Line(r: GenRecord): string {
+  return `${r.cacheStatus}|${r.statusCode}|${r.t}|${r.bytesSent}|${r.pullZoneId}|${r.remoteIp ?? '-'}|${r.referer ?? '-'}|${r.scheme}://${r.host}${r.path}|${r.edgeLocation}|${r.userAgent ?? '-'}|${r.requestId}|${r.countryCode ?? '-'}`;
+}
