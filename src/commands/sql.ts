@@ -1,12 +1,159 @@
-import type { Command } from './types';
+import fs from 'node:fs';
+import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlStatement } from '../api/database/index';
+import { ApiError } from '../api/errors';
+import { connectNonInteractive, debugSink, type Session } from './connect';
+import { ResultPrinter, type SqlOutputFormat } from './sql-output';
+import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
+
+const NO_DATABASE =
+  'no database to talk to: pass its URL (burrow sql libsql://NAME.lite.bunnydb.net -e ...), set SERVICE_DATABASE_URL and SERVICE_DATABASE_AUTH_TOKEN ' +
+  '(or BUNNY_DATABASE_URL and BUNNY_DATABASE_AUTH_TOKEN), or add --demo to use the built-in emulator';
+
+const REPL_NOT_BUILT =
+  'the interactive SQL shell is not built yet. Pass SQL instead:\n' +
+  '  burrow sql -e "SELECT count(*) FROM customers"\n' +
+  '  burrow sql script.sql\n' +
+  '  burrow sql < script.sql';
+
+const looksLikeUrl = (s: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The SQL to run and where it came from (for messages): -e, a file, or stdin. */
+async function sqlSource(ctx: CommandContext, file: string | undefined): Promise<{ sql: string; origin: string }> {
+  const raw = ctx.values.execute;
+  const exprs = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v): v is string => typeof v === 'string');
+  if (exprs.length && file !== undefined) throw new UsageError('give the SQL either with -e or as FILE, not both');
+  if (exprs.length) return { sql: exprs.join('\n'), origin: '-e' };
+  if (file !== undefined && file !== '-') {
+    try {
+      return { sql: fs.readFileSync(file, 'utf8'), origin: file };
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+  if (file === '-' || !ctx.io.stdin.isTTY) return { sql: await readAll(ctx.io.stdin), origin: 'stdin' };
+  throw new UsageError(REPL_NOT_BUILT);
+}
+
+/** Database URL and token: the URL argument, else SERVICE_/BUNNY_DATABASE_* (or the profile), else --demo's emulator. */
+async function target(ctx: CommandContext, url: string | undefined): Promise<{ url: string; token: string | null; session: Session | null }> {
+  const demo = Boolean(ctx.values.demo);
+  if (url !== undefined) return { url, token: ctx.settings.databaseToken, session: null };
+  if (!demo && ctx.settings.databaseUrl) return { url: ctx.settings.databaseUrl, token: ctx.settings.databaseToken, session: null };
+  if (!demo && ctx.settings.target === 'emulator') throw new UsageError(NO_DATABASE);
+  const session = await connectNonInteractive(ctx.settings, ctx.io, demo);
+  if (!session.databaseUrl) {
+    await session.close();
+    throw new UsageError(NO_DATABASE);
+  }
+  return { url: session.databaseUrl, token: session.databaseToken, session };
+}
+
+function where(s: SqlStatement, index: number, origin: string): string {
+  return `statement ${index + 1} (${origin === '-e' ? '' : `${origin} `}line ${s.line})`;
+}
+
+function explainHttp(error: ApiError): string {
+  if (error.status === 401) return `${error.message}\nThe database refused the token: it may be revoked, expired or for another database. Create one with burrow db tokens create, or check SERVICE_DATABASE_AUTH_TOKEN.`;
+  if (error.status === 403) return `${error.message}\nThe token is not allowed to do this on this database.`;
+  return error.message;
+}
+
+export async function runSql(ctx: CommandContext): Promise<number> {
+  const { io } = ctx;
+  const [first, second, ...rest] = ctx.args;
+  if (rest.length) throw new UsageError(`too many arguments: ${rest.join(' ')} (usage: burrow sql [URL] [FILE] [-e SQL])`);
+  let url: string | undefined;
+  let file: string | undefined;
+  if (second !== undefined) {
+    if (!looksLikeUrl(first!)) throw new UsageError(`with two arguments the first must be the database URL, got "${first}"`);
+    url = first;
+    file = second;
+  } else if (first !== undefined) {
+    if (looksLikeUrl(first)) url = first;
+    else file = first;
+  }
+  if (url !== undefined) {
+    try {
+      parseDatabaseUrl(url);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  const format = (ctx.settings.output ?? 'table') as SqlOutputFormat;
+  const { sql, origin } = await sqlSource(ctx, file);
+  const statements = splitStatements(sql);
+  if (statements.length === 0) {
+    io.stderr.write('burrow: no SQL statement to run\n');
+    return 0;
+  }
+  const conn = await target(ctx, url);
+  const db = new DatabaseSession({ url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false) });
+  const printer = new ResultPrinter(io.stdout, format, Boolean(io.stdout.isTTY) && format === 'table');
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  let code = 0;
+  let ran = 0;
+  try {
+    const outcome = await db.run(statements, {
+      signal: abort.signal,
+      onResult: async (_i, r) => {
+        ran++;
+        await printer.result(r);
+      },
+    });
+    await printer.end();
+    if (outcome.failed) {
+      const s = statements[outcome.failed.index]!;
+      const e = outcome.failed.error;
+      io.stderr.write(`burrow: ${where(s, outcome.failed.index, origin)}: ${e instanceof SqlError ? e.message : explainHttp(e)}\n`);
+      if (outcome.failed.index + 1 < statements.length) io.stderr.write(`burrow: the ${statements.length - outcome.failed.index - 1} statement(s) after it did not run\n`);
+      code = 1;
+    }
+  } catch (error) {
+    await printer.end().catch(() => undefined);
+    if (!(error instanceof ApiError)) throw error;
+    const at = statements[ran];
+    const place = at ? `${where(at, ran, origin)}: ` : '';
+    io.stderr.write(`burrow: ${place}${error.kind === 'aborted' ? 'cancelled' : explainHttp(error)}\n`);
+    code = error.kind === 'aborted' ? 130 : 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+    const closed = await db.close().catch(() => ({ rolledBack: false }));
+    if (closed.rolledBack) io.stderr.write('burrow: the SQL left a transaction open: it was rolled back (end it with COMMIT to keep its changes)\n');
+    await conn.session?.close();
+  }
+  return code;
+}
 
 export const sqlCommand: Command = {
   name: 'sql',
   summary: 'run SQL on the hosted database (REPL when interactive)',
-  usage: 'burrow sql (not built yet)',
-  options: {},
-  async run() {
-    throw new UsageError('burrow sql is not built yet');
+  usage: `burrow sql [URL] [FILE | -] [-e SQL]... [-o table|csv|json|ndjson] [--demo]
+
+Runs SQL on the hosted database, statement by statement, on one stream (so BEGIN ... COMMIT
+works) and stops at the first error (exit code 1, with the statement's number and line).
+
+SQL comes from -e (may be repeated), from FILE, or from stdin when it is not a terminal.
+The database is URL (libsql://, https:// or http://; a ?authToken= in it is used and never
+shown), else SERVICE_DATABASE_URL / SERVICE_DATABASE_AUTH_TOKEN (or BUNNY_DATABASE_URL /
+BUNNY_DATABASE_AUTH_TOKEN, or the profile's databaseUrl / databaseToken), else with --demo the
+built-in emulator's database.
+
+Output: table (default), csv (NULL is empty), json (one array of row objects per result set;
+integers are exact JSON numbers, blobs {"base64": ...}), ndjson (one object per row).
+A transaction left open at the end is rolled back.`,
+  options: {
+    execute: { type: 'string', short: 'e', multiple: true },
   },
+  outputs: ['table', 'csv', 'json', 'ndjson'],
+  run: runSql,
 };
+

@@ -88,12 +88,12 @@ export function valueText(v: SqlValue, nullText = 'NULL'): string {
 
 /**
  * One value as a JSON literal: integers as exact JSON numbers (even above 2^53; jq and Python keep
- * them), blobs as {"base64": "..."} so they cannot be mistaken for text.
+ * them), reals with a decimal point (1.0), blobs as {"base64": "..."} so they cannot be mistaken for text.
  */
 export function valueJson(v: SqlValue): string {
   if (v === null) return 'null';
   if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'number') return Number.isFinite(v) ? JSON.stringify(v) : 'null';
+  if (typeof v === 'number') return Number.isFinite(v) ? formatReal(v) : 'null';
   if (typeof v === 'string') return JSON.stringify(v);
   return `{"base64":"${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')}"}`;
 }

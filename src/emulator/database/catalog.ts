@@ -26,6 +26,8 @@ export const DATABASES: DatabaseDef[] = [
 ];
 
 const POOL_SIZE = 4;
+/** "Now" as far as the seeded data is concerned. */
+const SEED_EPOCH = Date.UTC(2026, 5, 30, 12, 0, 0);
 
 /** One database: a SQLite file (WAL) in a temp dir, seeded on first use, and a small connection pool. */
 export class HostedDatabase {
@@ -33,7 +35,7 @@ export class HostedDatabase {
   private readonly idle: Connection[] = [];
   readonly file: string;
 
-  constructor(readonly def: DatabaseDef, dir: string, private readonly random: Random, private readonly now: () => number) {
+  constructor(readonly def: DatabaseDef, dir: string, private readonly random: Random) {
     this.file = path.join(dir, `${def.name}.db`);
   }
 
@@ -44,7 +46,8 @@ export class HostedDatabase {
     try {
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA foreign_keys = ON');
-      this.def.seed(db, this.random, this.now());
+      // a fixed clock for the data: same seed, same rows, whatever the day
+      this.def.seed(db, this.random, SEED_EPOCH);
     } finally {
       db.close();
     }
@@ -94,9 +97,9 @@ export class Catalog {
   readonly databases: HostedDatabase[];
   private readonly cleanup = () => this.removeDir();
 
-  constructor(random: Random, now: () => number) {
+  constructor(random: Random) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-db-'));
-    this.databases = DATABASES.map((d) => new HostedDatabase(d, this.dir, random.fork(`db-${d.name}`), now));
+    this.databases = DATABASES.map((d) => new HostedDatabase(d, this.dir, random.fork(`db-${d.name}`)));
     process.once('exit', this.cleanup);
   }
 

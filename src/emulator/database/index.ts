@@ -45,7 +45,7 @@ const unauthorized = (ctx: Ctx, why: string) => sendJson(ctx, 401, { error: `Una
  */
 export function createDatabaseArea(world: World): DatabaseArea {
   const tokens = new TokenStore(world.random.fork('db-tokens'), world.now);
-  const catalog = new Catalog(world.random.fork('db-data'), world.now);
+  const catalog = new Catalog(world.random.fork('db-data'));
   const streams = new StreamStore(
     world.options.streamIdleMs,
     (stream) => {

@@ -1,0 +1,89 @@
+import { valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
+import { csvEscape } from './output';
+
+export type SqlOutputFormat = 'table' | 'csv' | 'json' | 'ndjson';
+
+type Sink = NodeJS.WritableStream;
+
+const CHUNK = 64 * 1024;
+
+/**
+ * Writes result sets as they arrive, in chunks, with backpressure: no pretty-printed copy of a
+ * whole result is ever built. table: aligned columns (two spaces, as `burrow get`); csv: header and
+ * rows, NULL empty; json: one array of row objects per result set; ndjson: one object per row.
+ * Statements without columns (INSERT, CREATE...) print nothing, except a note when `human`.
+ */
+export class ResultPrinter {
+  private buffer = '';
+  private sets = 0;
+
+  constructor(private readonly out: Sink, private readonly format: SqlOutputFormat, private readonly human: boolean) {}
+
+  async result(r: StatementResult): Promise<void> {
+    if (r.columns.length === 0) {
+      if (this.human && this.format === 'table' && r.rowsAffected > 0) {
+        await this.line(`(${r.rowsAffected} row${r.rowsAffected === 1 ? '' : 's'} affected${r.lastInsertRowid !== null ? `, last insert rowid ${r.lastInsertRowid}` : ''})`);
+      }
+      return;
+    }
+    if (this.sets++ > 0 && (this.format === 'table' || this.format === 'csv')) await this.line('');
+    switch (this.format) {
+      case 'table':
+        await this.table(r);
+        break;
+      case 'csv':
+        await this.line(r.columns.map(csvEscape).join(','));
+        for (const row of r.rows) await this.line(row.map((v) => csvEscape(valueText(v, ''))).join(','));
+        break;
+      case 'json': {
+        const keys = r.columns.map((c) => JSON.stringify(c));
+        await this.line(r.rows.length ? '[' : '[]');
+        for (let i = 0; i < r.rows.length; i++) await this.line(`${this.object(keys, r.rows[i]!)}${i < r.rows.length - 1 ? ',' : ''}`);
+        if (r.rows.length) await this.line(']');
+        break;
+      }
+      case 'ndjson': {
+        const keys = r.columns.map((c) => JSON.stringify(c));
+        for (const row of r.rows) await this.line(this.object(keys, row));
+        break;
+      }
+    }
+  }
+
+  async end(): Promise<void> {
+    await this.flush();
+  }
+
+  private object(keys: string[], row: SqlValue[]): string {
+    let s = '{';
+    for (let k = 0; k < keys.length; k++) s += `${k ? ',' : ''}${keys[k]}:${valueJson(row[k]!)}`;
+    return `${s}}`;
+  }
+
+  private async table(r: StatementResult): Promise<void> {
+    const cell = (v: SqlValue) => valueText(v).replace(/[\r\n\t]+/g, ' ');
+    const widths = r.columns.map((c) => c.length);
+    for (const row of r.rows) {
+      for (let k = 0; k < row.length; k++) {
+        const w = cell(row[k]!).length;
+        if (w > widths[k]!) widths[k] = w;
+      }
+    }
+    const line = (vals: string[]) => vals.map((v, k) => (k === vals.length - 1 ? v : v.padEnd(widths[k]!))).join('  ').trimEnd();
+    await this.line(line(r.columns));
+    for (const row of r.rows) await this.line(line(row.map(cell)));
+    if (this.human) await this.line(`(${r.rows.length} row${r.rows.length === 1 ? '' : 's'})`);
+  }
+
+  private async line(text: string): Promise<void> {
+    this.buffer += `${text}\n`;
+    if (this.buffer.length >= CHUNK) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (!this.buffer) return;
+    const chunk = this.buffer;
+    this.buffer = '';
+    if (!this.out.write(chunk)) await new Promise<void>((resolve) => this.out.once('drain', () => resolve()));
+  }
+}
