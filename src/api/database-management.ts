@@ -70,7 +70,8 @@ export class DatabaseManagementApi {
     if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new ApiError({ kind: 'invalid-input', message: 'the token expiry is not a valid date' });
     const res = await this.http.request(`${dbPath(id)}/auth/generate`, {
       method: 'PUT',
-      body: { authorization, expires_at: expiresAt ? expiresAt.toISOString().replace(/\.000Z$/, 'Z') : null },
+      // whole seconds: a JWT's exp has no finer grain
+      body: { authorization, expires_at: expiresAt ? new Date(Math.floor(expiresAt.getTime() / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z') : null },
       schema: TokenSchema,
       signal,
     });

@@ -93,7 +93,7 @@ export function registerDatabaseManagement(router: Router, catalog: Catalog, tok
       if (expires.getTime() <= now()) return appError(ctx, 400, 'expires_at must be in the future', { field: 'expires_at' });
     }
     const token = tokens.issue(db.def.id, db.def.name, b.authorization as TokenAccess, expires);
-    ctx.send(200, { token, expires_at: expires ? expires.toISOString() : null });
+    ctx.send(200, { token, expires_at: expires ? new Date(Math.floor(expires.getTime() / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z') : null });
   });
 
   router.post('/database/v2/databases/:db_id/auth/revoke', (ctx) => {
