@@ -1,9 +1,134 @@
+import React from 'react';
+import { render, type Instance } from 'ink';
 import type { Settings } from '../config/settings';
+import { redact } from '../config/redact';
 import type { Io } from '../commands/types';
+import { connectInteractive, type Session } from '../commands/connect';
+import { SessionStores } from '../state/session';
+import { createUiStore } from '../state/ui-store';
+import type { SessionInfo } from '../state/react';
+import { App } from './App';
+import { appKeymap } from './app-keymap';
+import { HOME_SCREEN, SCREENS } from './screens';
+import { inkStdout, maxFpsFor, TerminalGuard } from './terminal';
 
-/** Placeholder until the app shell lands. */
+const SIGNALS = { SIGINT: 2, SIGHUP: 1, SIGTERM: 15 } as const;
+type Signal = keyof typeof SIGNALS;
+
+/**
+ * The interactive console. Connects (starting the emulator child when there are no
+ * credentials), enters the alternate screen, renders the app, and on every way out (quit,
+ * crash, SIGINT, SIGTERM, SIGHUP) restores the terminal and stops the emulator child.
+ */
 export async function runConsole(settings: Settings, io: Io): Promise<number> {
-  void settings;
-  io.stderr.write('the console is not built yet\n');
-  return 1;
+  const stdout = io.stdout as unknown as NodeJS.WriteStream;
+  const stdin = io.stdin as unknown as NodeJS.ReadStream;
+  const stderr = io.stderr as unknown as NodeJS.WriteStream;
+  const terminal = new TerminalGuard(stdout, stdin);
+  let session: Session | null = null;
+  let instance: Instance | null = null;
+  let finishing = false;
+
+  /** Leaves the screen, stops the child, exits. Used by signals and crashes. */
+  const emergencyExit = (code: number, message: string | null) => {
+    if (finishing) return;
+    finishing = true;
+    try {
+      instance?.unmount();
+    } catch {
+      // a broken render tree must not keep the terminal in raw mode
+    }
+    terminal.restore();
+    if (message) {
+      try {
+        stderr.write(message);
+      } catch {
+        // no terminal left to tell
+      }
+    }
+    const done = () => process.exit(code);
+    const closing = session ? session.close().catch(() => {}) : Promise.resolve();
+    void closing.then(done);
+    setTimeout(done, 3000).unref();
+  };
+
+  const onSignal = (signal: Signal) => () => emergencyExit(128 + SIGNALS[signal], null);
+  const handlers = (Object.keys(SIGNALS) as Signal[]).map((sig) => [sig, onSignal(sig)] as const);
+  for (const [sig, h] of handlers) process.on(sig, h);
+  const onCrash = (error: unknown) =>
+    emergencyExit(70, `burrow: unexpected error: ${redact(error instanceof Error ? error.stack ?? error.message : String(error))}\n`);
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
+  const detach = () => {
+    for (const [sig, h] of handlers) process.off(sig, h);
+    process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onCrash);
+  };
+
+  try {
+    if (settings.target === 'emulator') {
+      const why = settings.apiKey ? '--demo' : 'no API key configured';
+      io.stderr.write(`burrow: ${why}, starting the built-in emulator…\n`);
+    }
+    try {
+      session = await connectInteractive(settings, io);
+    } catch (error) {
+      io.stderr.write(`burrow: could not start the console: ${redact((error as Error).message)}\n`);
+      return 1;
+    }
+    if (finishing) return 1;
+
+    const { keymap, warnings } = appKeymap(settings.keys);
+    let quit = () => {};
+    const ui = createUiStore({ readOnly: settings.readOnly, home: HOME_SCREEN, onQuit: () => quit() });
+    const startupWarnings = [...settings.warnings, ...warnings];
+    if (startupWarnings.length) ui.getState().setStatus(startupWarnings.join(' · '), 'warn', null);
+    const stores = new SessionStores({ api: session.api, settings, ui, now: Date.now });
+    const info: SessionInfo = {
+      profileName: settings.profileName,
+      emulator: session.emulator !== null,
+      endpoint: hostOf(session.api.connection.baseUrl),
+      readOnly: settings.readOnly,
+      color: settings.color,
+    };
+
+    terminal.enter();
+    instance = render(<App stores={stores} info={info} keymap={keymap} registry={SCREENS} />, {
+      stdout: inkStdout(stdout),
+      stdin,
+      stderr,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      incrementalRendering: true,
+      maxFps: maxFpsFor(io.env),
+    });
+    const running = instance;
+    quit = () => running.unmount();
+    let failure: unknown = null;
+    try {
+      await running.waitUntilExit();
+    } catch (error) {
+      failure = error;
+    }
+    if (finishing) return 1;
+    finishing = true;
+    terminal.restore();
+    await session.close().catch(() => {});
+    if (failure) {
+      io.stderr.write(`burrow: unexpected error: ${redact(failure instanceof Error ? failure.stack ?? failure.message : String(failure))}\n`);
+      return 70;
+    }
+    return 0;
+  } finally {
+    terminal.restore();
+    detach();
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }

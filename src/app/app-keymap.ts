@@ -1,0 +1,14 @@
+import { buildKeymap, CORE_ACTIONS, type ActionDef, type BuiltKeymap } from '../keys/keymap';
+import type { ScreenDef } from './screen-types';
+import { SCREENS } from './screens';
+
+/** Core actions plus every screen's own actions (their context is the screen id). */
+export function allActions(registry: readonly ScreenDef[] = SCREENS): ActionDef[] {
+  const screenActions = registry.flatMap((s) => (s.actions ?? []).map((a) => ({ ...a, context: s.id })));
+  return [...CORE_ACTIONS, ...screenActions];
+}
+
+/** The session's keymap: defaults, every screen's actions, and the config file's `keys:`. */
+export function appKeymap(overrides: Record<string, string[]>, registry: readonly ScreenDef[] = SCREENS): BuiltKeymap {
+  return buildKeymap(allActions(registry), overrides);
+}

@@ -1,0 +1,25 @@
+import type { ScreenDef } from './screen-types';
+import { homeScreen } from '../screens/home/index';
+import { containersScreen } from '../screens/containers/index';
+import { placeholderScreen } from '../screens/placeholder/PlaceholderScreen';
+
+/**
+ * Every screen the palette can open, one line each. To add a screen, build it in its own
+ * folder (src/screens/<id>/index.ts exporting a ScreenDef) and replace its placeholder line
+ * here with that ScreenDef (see docs/SCREENS.md).
+ */
+export const SCREENS: readonly ScreenDef[] = [
+  homeScreen,
+  placeholderScreen({ id: 'shield', title: 'shield', aliases: ['zones', 'waf'], summary: 'Shield zones: WAF and API Guardian' }),
+  containersScreen,
+  placeholderScreen({ id: 'videos', title: 'videos', aliases: ['libraries', 'vl'], summary: 'video libraries' }),
+  placeholderScreen({ id: 'lb', title: 'load balancers', aliases: ['loadbalancers'], summary: 'load balancer profiles, origin groups and health' }),
+  placeholderScreen({ id: 'logs', title: 'logs', aliases: [], summary: 'live CDN logs of a pull zone', arg: { name: 'pullZoneId', validate: (v) => (/^\d+$/.test(v) ? null : `pullZoneId must be a number, got "${v}"`) } }),
+  placeholderScreen({ id: 'sql', title: 'sql', aliases: [], summary: 'SQL shell on the database' }),
+];
+
+export const HOME_SCREEN = homeScreen.id;
+
+export function screenById(id: string, registry: readonly ScreenDef[] = SCREENS): ScreenDef | undefined {
+  return registry.find((s) => s.id === id);
+}

@@ -1,0 +1,176 @@
+import React, { useEffect, useMemo } from 'react';
+import { Box, Text } from 'ink';
+import { useActions } from '../keys/react';
+import { useScreenInstance, useSession, useUi } from '../state/react';
+import { defaultTableView, type TableView } from '../state/ui-store';
+import {
+  cellText, cellTone, clampViewport, columnWidths, COLUMN_GAP, filterRows, formatRow, moveViewport, nextSortColumn,
+  sortRows, visibleRange, type Column, type NavMove,
+} from './table-model';
+import { fit } from './text';
+import { TextField } from './TextField';
+import { useTone } from './theme';
+
+export type { Column, Cell } from './table-model';
+
+export interface TableProps<T> {
+  /** Unique within the screen; selection, sort and filter are kept per screen visit and id. */
+  id: string;
+  rows: readonly T[];
+  columns: Column<T>[];
+  width: number;
+  /** Lines for the whole table: header + rows + the footer line. */
+  height: number;
+  /** Enter on a row. */
+  onOpen?: (row: T) => void;
+  /** Told when the selected row changes (after filter and sort). */
+  onSelect?: (row: T | null) => void;
+  /** Only the focused table takes the navigation keys (default true). */
+  focused?: boolean;
+  /** `/` filters this table (default true). */
+  filterable?: boolean;
+  emptyText?: string;
+}
+
+const EMPTY: TableView = defaultTableView;
+
+/**
+ * A virtualized table: only the rows in the window become elements, so it costs the same with
+ * 100 rows or 100,000. Filtering and sorting work on row indices and run only when the rows,
+ * the filter text or the sort change.
+ */
+export function Table<T>(props: TableProps<T>): React.JSX.Element {
+  const { rows, columns, width, height, focused = true, filterable = true } = props;
+  const instance = useScreenInstance();
+  const ui = useSession().stores.deps.ui;
+  const viewKey = `${instance.key}:${props.id}`;
+  const view = useUi((s) => s.views[viewKey] ?? EMPTY);
+  const filter = useUi((s) => s.filters[viewKey]);
+  const editing = useUi((s) => s.editingFilter === viewKey);
+  const tone = useTone();
+  const query = filter?.text.value ?? '';
+
+  const sortColumn = columns.find((c) => c.id === view.sortColumn) ?? null;
+  const filtered = useMemo(() => filterRows(rows, columns, query), [rows, columns, query]);
+  const order = useMemo(
+    () => (sortColumn ? sortRows(rows, filtered, sortColumn, view.sortDesc) : filtered),
+    [rows, filtered, sortColumn, view.sortDesc],
+  );
+  const total = order ? order.length : rows.length;
+  const rowAt = (i: number): T => rows[order ? order[i]! : i]!;
+
+  const showFooter = height >= 3;
+  const bodyHeight = Math.max(0, height - 1 - (showFooter ? 1 : 0));
+  const vp = clampViewport(view, total, bodyHeight);
+  const selectedRow = total > 0 ? rowAt(vp.selected) : null;
+
+  useEffect(() => {
+    props.onSelect?.(selectedRow);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selectedRow]);
+
+  const move = (m: NavMove) => {
+    const next = moveViewport(vp, m, total, bodyHeight);
+    ui.getState().setView(viewKey, next);
+  };
+
+  useActions(
+    {
+      'nav.down': () => move('down'),
+      'nav.up': () => move('up'),
+      'nav.top': () => move('top'),
+      'nav.bottom': () => move('bottom'),
+      'nav.pageDown': () => move('pageDown'),
+      'nav.pageUp': () => move('pageUp'),
+      'list.sort': () => ui.getState().setView(viewKey, { sortColumn: nextSortColumn(columns, view.sortColumn), sortDesc: false }),
+      'list.sortReverse': () => {
+        if (view.sortColumn !== null) ui.getState().setView(viewKey, { sortDesc: !view.sortDesc });
+        else ui.getState().setStatus('not sorted yet: press s to sort by a column', 'info', 4000);
+      },
+      ...(props.onOpen
+        ? {
+            'list.open': () => {
+              if (selectedRow !== null) props.onOpen!(selectedRow);
+              return selectedRow !== null;
+            },
+          }
+        : {}),
+      ...(filterable
+        ? {
+            'list.filter': () => ui.getState().startFilter(viewKey),
+            // esc clears a kept filter before it goes back a screen
+            'app.back': () => {
+              if (query === '') return false;
+              ui.getState().clearFilter(viewKey);
+              return true;
+            },
+          }
+        : {}),
+    },
+    { enabled: focused },
+  );
+
+  const widths = columnWidths(columns, width);
+  const aligns = columns.map((c) => c.align);
+  const headerCells = columns.map((c) =>
+    c.id === view.sortColumn ? `${c.header}${view.sortDesc ? '↓' : '↑'}` : c.header,
+  );
+  const [start, end] = visibleRange(vp, total, bodyHeight);
+  const lines: React.ReactNode[] = [];
+  for (let i = start; i < end; i++) {
+    const row = rowAt(i);
+    const selected = focused && i === vp.selected;
+    const cells = columns.map((c) => c.cell(row));
+    lines.push(
+      <Text key={i} inverse={selected} wrap="truncate">
+        {cells.map((cell, ci) => {
+          const text = fit(cellText(cell), widths[ci] ?? 0, aligns[ci] ?? 'left');
+          const gap = ci < cells.length - 1 ? ' '.repeat(COLUMN_GAP) : '';
+          const color = tone(cellTone(cell));
+          return (
+            <Text key={ci} color={color}>
+              {text}
+              {gap}
+            </Text>
+          );
+        })}
+      </Text>,
+    );
+  }
+  const empty = total === 0;
+
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      <Text bold wrap="truncate">
+        {formatRow(headerCells, widths, aligns)}
+      </Text>
+      <Box flexDirection="column" height={bodyHeight} overflow="hidden">
+        {empty ? (
+          <Text color={tone('muted')} wrap="truncate">
+            {query ? `no rows match "${query}"` : props.emptyText ?? 'no rows'}
+          </Text>
+        ) : (
+          lines
+        )}
+      </Box>
+      {showFooter ? (
+        <Box height={1} overflow="hidden">
+          {editing && filter ? (
+            <Box>
+              <Text color={tone('accent')}>/</Text>
+              <TextField state={filter.text} width={Math.max(10, Math.floor(width / 2))} focused />
+            </Box>
+          ) : query ? (
+            <Text color={tone('accent')} wrap="truncate">{`/${query}  (esc clears)`}</Text>
+          ) : null}
+          <Box flexGrow={1} justifyContent="flex-end">
+            <Text color={tone('muted')} wrap="truncate">
+              {empty ? `0 of ${rows.length}` : `${vp.selected + 1} of ${total}${order && filtered ? ` (filtered from ${rows.length})` : ''}`}
+              {sortColumn ? `  sorted by ${sortColumn.header.toLowerCase()} ${view.sortDesc ? '↓' : '↑'}` : ''}
+            </Text>
+          </Box>
+        </Box>
+      ) : null}
+    </Box>
+  );
+}

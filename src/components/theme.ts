@@ -1,0 +1,30 @@
+import { createContext, useContext } from 'react';
+
+/** Meaning, not colour: screens say what a value is and the theme picks how it looks. */
+export type Tone = 'ok' | 'warn' | 'error' | 'muted' | 'accent' | 'info';
+
+const COLORS: Record<Tone, string> = {
+  ok: 'green',
+  warn: 'yellow',
+  error: 'red',
+  muted: 'gray',
+  accent: 'cyan',
+  info: 'blue',
+};
+
+export interface Theme {
+  /** False with --no-color or NO_COLOR: no colour at all, meaning carried by text. */
+  color: boolean;
+}
+
+export const ThemeContext = createContext<Theme>({ color: true });
+
+/** Returns the Ink colour for a tone, or undefined when colours are off. */
+export function useTone(): (tone: Tone | undefined) => string | undefined {
+  const { color } = useContext(ThemeContext);
+  return (tone) => (color && tone ? COLORS[tone] : undefined);
+}
+
+export function useTheme(): Theme {
+  return useContext(ThemeContext);
+}

@@ -1,0 +1,188 @@
+import { describeValidKeyNames, isValidKeyName } from './key-event';
+
+/**
+ * The keymap is data. Help, key hints, the README table and dispatch are all generated from it.
+ *
+ * Contexts say where an action can fire:
+ *   always   - everywhere, even inside overlays (ctrl-c)
+ *   global   - on any screen when no overlay or text field has the keyboard
+ *   screen   - generic screen actions a screen may handle (refresh, pause)
+ *   list     - a table has the keyboard (navigation, filter, sort, open)
+ *   palette, filter, help, confirm - the overlay or field of that name
+ *   <screen id> - actions one screen registers (see ScreenDef.actions)
+ */
+export interface ActionDef {
+  id: string;
+  keys: string[];
+  description: string;
+  context: string;
+  /** Changes something on the platform: hidden and refused in read-only mode. */
+  mutates?: boolean;
+  /** Short label for the key hints line; no label = not shown there. */
+  hint?: string;
+}
+
+export interface Keymap {
+  actions: ActionDef[];
+  byId: Map<string, ActionDef>;
+}
+
+export const CORE_ACTIONS: ActionDef[] = [
+  { id: 'app.palette', keys: [':'], description: 'open the command palette', context: 'global', hint: 'command' },
+  { id: 'app.help', keys: ['?'], description: 'show the keys for this screen', context: 'global', hint: 'help' },
+  { id: 'app.back', keys: ['esc'], description: 'back: clear the filter, close, or go to the previous screen', context: 'global', hint: 'back' },
+  { id: 'app.quit', keys: ['q'], description: 'quit (asks first only when something is pending)', context: 'global', hint: 'quit' },
+  { id: 'app.redraw', keys: ['ctrl-l'], description: 'redraw the whole screen', context: 'global' },
+  { id: 'app.interrupt', keys: ['ctrl-c'], description: 'quit from anywhere; twice to skip the question', context: 'always' },
+
+  { id: 'screen.refresh', keys: ['r'], description: 'refresh now', context: 'screen', hint: 'refresh' },
+  { id: 'screen.pause', keys: ['p'], description: 'pause or resume live refresh', context: 'screen', hint: 'pause' },
+
+  { id: 'nav.down', keys: ['j', 'down'], description: 'move down', context: 'list' },
+  { id: 'nav.up', keys: ['k', 'up'], description: 'move up', context: 'list' },
+  { id: 'nav.top', keys: ['g', 'home'], description: 'go to the first row', context: 'list' },
+  { id: 'nav.bottom', keys: ['G', 'end'], description: 'go to the last row', context: 'list' },
+  { id: 'nav.pageDown', keys: ['pgdn', 'ctrl-f'], description: 'one page down', context: 'list' },
+  { id: 'nav.pageUp', keys: ['pgup', 'ctrl-b'], description: 'one page up', context: 'list' },
+  { id: 'list.open', keys: ['enter'], description: 'open the selected row', context: 'list', hint: 'open' },
+  { id: 'list.filter', keys: ['/'], description: 'filter the rows of this table', context: 'list', hint: 'filter' },
+  { id: 'list.sort', keys: ['s'], description: 'sort by the next column', context: 'list' },
+  { id: 'list.sortReverse', keys: ['S'], description: 'reverse the sort order', context: 'list' },
+
+  { id: 'palette.run', keys: ['enter'], description: 'run the command', context: 'palette', hint: 'run' },
+  { id: 'palette.complete', keys: ['tab'], description: 'complete the command', context: 'palette', hint: 'complete' },
+  { id: 'palette.next', keys: ['down', 'ctrl-n'], description: 'next suggestion', context: 'palette', hint: 'choose' },
+  { id: 'palette.prev', keys: ['up', 'ctrl-p'], description: 'previous suggestion', context: 'palette' },
+  { id: 'palette.close', keys: ['esc'], description: 'close the palette', context: 'palette', hint: 'close' },
+
+  { id: 'filter.apply', keys: ['enter'], description: 'keep the filter and return to the table', context: 'filter', hint: 'keep' },
+  { id: 'filter.cancel', keys: ['esc'], description: 'clear the filter', context: 'filter', hint: 'clear' },
+
+  { id: 'help.close', keys: ['esc', '?', 'q'], description: 'close the help', context: 'help', hint: 'close' },
+
+  { id: 'confirm.yes', keys: ['y'], description: 'confirm', context: 'confirm', hint: 'yes' },
+  { id: 'confirm.no', keys: ['n', 'esc'], description: 'cancel', context: 'confirm', hint: 'cancel' },
+];
+
+/** Which contexts can fire at once, most specific first, for each kind of input layer. */
+export function contextChain(layer: 'screen' | 'palette' | 'filter' | 'help' | 'confirm' | 'text', screenId?: string): string[] {
+  switch (layer) {
+    case 'screen':
+      return [...(screenId ? [screenId] : []), 'screen', 'list', 'global', 'always'];
+    case 'help':
+      return ['help', 'list', 'always'];
+    default:
+      return [layer, 'always'];
+  }
+}
+
+export interface BuiltKeymap {
+  keymap: Keymap;
+  warnings: string[];
+}
+
+function makeKeymap(actions: ActionDef[]): Keymap {
+  return { actions, byId: new Map(actions.map((a) => [a.id, a])) };
+}
+
+/** Every context that may be active together with `context` in some layer. */
+function chainsWith(context: string, screenIds: string[]): string[][] {
+  const chains = [
+    contextChain('screen'),
+    ...screenIds.map((id) => contextChain('screen', id)),
+    contextChain('palette'),
+    contextChain('filter'),
+    contextChain('help'),
+    contextChain('confirm'),
+  ];
+  return chains.filter((c) => c.includes(context));
+}
+
+/**
+ * Builds the keymap from the defaults plus the user's `keys:` overrides. Problems never throw:
+ * they come back as warnings for the status bar, and the bad entry is ignored.
+ * When an override takes a key another action in the same context already has, the override
+ * wins and the other action loses that key (with a warning).
+ */
+export function buildKeymap(defaults: ActionDef[], overrides: Record<string, string[]> = {}): BuiltKeymap {
+  const warnings: string[] = [];
+  const actions = defaults.map((a) => ({ ...a, keys: [...a.keys] }));
+  const byId = new Map(actions.map((a) => [a.id, a]));
+  const overridden = new Set<string>();
+  for (const [id, keys] of Object.entries(overrides)) {
+    const action = byId.get(id);
+    if (!action) {
+      const near = [...byId.keys()].filter((k) => k.split('.')[0] === id.split('.')[0]);
+      warnings.push(`keys: unknown action "${id}"${near.length ? ` (did you mean ${near.slice(0, 4).join(', ')}?)` : ''}; ignored`);
+      continue;
+    }
+    const good = keys.filter((k) => isValidKeyName(k));
+    for (const bad of keys.filter((k) => !isValidKeyName(k))) {
+      warnings.push(`keys: "${bad}" for ${id} is not a key name (use ${describeValidKeyNames()}); ignored`);
+    }
+    if (good.length === 0) continue;
+    action.keys = [...new Set(good)];
+    overridden.add(id);
+  }
+  const screenIds = [...new Set(actions.map((a) => a.context))].filter((c) => !['always', 'global', 'screen', 'list', 'palette', 'filter', 'help', 'confirm'].includes(c));
+  // Same key twice where both can fire: the override keeps it, the other loses it.
+  for (const winner of actions.filter((a) => overridden.has(a.id))) {
+    const chains = chainsWith(winner.context, screenIds);
+    for (const other of actions) {
+      if (other === winner) continue;
+      const together = chains.some((c) => c.includes(other.context));
+      if (!together) continue;
+      for (const key of winner.keys) {
+        if (!other.keys.includes(key)) continue;
+        if (other.context === winner.context || !overridden.has(other.id)) {
+          other.keys = other.keys.filter((k) => k !== key);
+          warnings.push(`keys: "${key}" is now ${winner.id}, so ${other.id} no longer has it${other.keys.length === 0 ? ' (it has no key left)' : ''}`);
+        }
+      }
+    }
+  }
+  return { keymap: makeKeymap(actions), warnings };
+}
+
+/** Key conflicts in a keymap: two actions that can fire together sharing a key. */
+export function findConflicts(keymap: Keymap): string[] {
+  const screenIds = [...new Set(keymap.actions.map((a) => a.context))];
+  const chains = [
+    contextChain('screen'),
+    ...screenIds.map((id) => contextChain('screen', id)),
+    contextChain('palette'), contextChain('filter'), contextChain('help'), contextChain('confirm'),
+  ];
+  const found = new Set<string>();
+  for (const chain of chains) {
+    const seen = new Map<string, ActionDef>();
+    for (const context of chain) {
+      for (const a of keymap.actions.filter((x) => x.context === context)) {
+        for (const key of a.keys) {
+          const first = seen.get(key);
+          if (first && first.id !== a.id) {
+            found.add(`"${key}": ${first.id} (${first.context}) and ${a.id} (${a.context})`);
+          } else if (!first) seen.set(key, a);
+        }
+      }
+    }
+  }
+  return [...found];
+}
+
+/**
+ * The action a key fires in a chain of contexts: the first context (most specific) that binds
+ * the key to an action that is handled right now.
+ */
+export function resolveAction(keymap: Keymap, chain: string[], key: string, handled: (id: string) => boolean): ActionDef[] {
+  const out: ActionDef[] = [];
+  for (const context of chain) {
+    for (const a of keymap.actions) {
+      if (a.context === context && a.keys.includes(key) && handled(a.id)) out.push(a);
+    }
+  }
+  return out;
+}
+
+export function keysOf(keymap: Keymap, id: string): string[] {
+  return keymap.byId.get(id)?.keys ?? [];
+}

@@ -1,0 +1,1 @@
+export { containersScreen } from './ContainersScreen';

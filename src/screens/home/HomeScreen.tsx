@@ -1,0 +1,46 @@
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { ScreenDef, ScreenProps } from '../../app/screen-types';
+import { useRegistry } from '../../app/registry-context';
+import { Table, type Column } from '../../components/Table';
+import { useTone } from '../../components/theme';
+import { useSession } from '../../state/react';
+
+const columns: Column<ScreenDef>[] = [
+  { id: 'command', header: 'COMMAND', width: 14, cell: (d) => `:${d.id}${d.arg ? ' …' : ''}` },
+  { id: 'aliases', header: 'ALIASES', width: 22, cell: (d) => d.aliases.map((a) => `:${a}`).join(' ') },
+  { id: 'status', header: 'STATUS', width: 9, cell: (d) => (d.built === false ? { text: 'not yet', tone: 'muted' } : { text: 'ready', tone: 'ok' }) },
+  { id: 'summary', header: 'WHAT', cell: (d) => d.summary },
+];
+
+/** The first screen: every screen the palette can open. Enter opens the selected one. */
+export function HomeScreen({ width, height }: ScreenProps): React.JSX.Element {
+  const registry = useRegistry();
+  const ui = useSession().stores.deps.ui;
+  const tone = useTone();
+  const rows = registry.filter((d) => d.id !== 'home');
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text wrap="truncate">
+        <Text bold>Screens</Text>
+        <Text color={tone('muted')}>{'   enter opens · : then a command · ? keys'}</Text>
+      </Text>
+      <Table
+        id="screens"
+        rows={rows}
+        columns={columns}
+        width={width}
+        height={Math.max(3, height - 1)}
+        onOpen={(d) => ui.getState().navigate(d.id, null)}
+      />
+    </Box>
+  );
+}
+
+export const homeScreen: ScreenDef = {
+  id: 'home',
+  title: 'home',
+  aliases: ['screens'],
+  summary: 'the list of screens',
+  component: HomeScreen,
+};

@@ -1,0 +1,1 @@
+export { homeScreen } from './HomeScreen';

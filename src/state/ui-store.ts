@@ -1,0 +1,305 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { emptyText, type TextState } from '../keys/text-edit';
+import { diffValues, type DiffLine } from './diff';
+
+/** One screen on the stack. `key` is unique per visit, so two visits keep separate view state. */
+export interface ScreenInstance {
+  key: string;
+  id: string;
+  arg: string | null;
+}
+
+export type StatusLevel = 'info' | 'warn' | 'error';
+
+export interface StatusMessage {
+  text: string;
+  level: StatusLevel;
+  at: number;
+  /** Hidden after this long; null = until the next message. */
+  ttlMs: number | null;
+}
+
+export interface ConfirmRequest {
+  kind: 'mutation' | 'quit' | 'question';
+  title: string;
+  /** What will be sent, field by field; empty for questions. */
+  lines: DiffLine[];
+  /** Extra explanation under the title. */
+  detail?: string;
+  yesLabel?: string;
+  onYes: () => void | Promise<void>;
+  onNo?: () => void;
+}
+
+export type Overlay = { kind: 'help'; scroll: number } | { kind: 'confirm'; request: ConfirmRequest } | null;
+
+/** The last request of the visible screen's data: what the status bar shows. */
+export interface RequestStatus {
+  lastSuccessAt: number | null;
+  lastError: string | null;
+  lastErrorAt: number | null;
+  paused: boolean;
+}
+
+export interface FilterState {
+  text: TextState;
+  editing: boolean;
+}
+
+/** Selection, scroll and sort of one table, kept while its screen is hidden. */
+export interface TableView {
+  selected: number;
+  offset: number;
+  sortColumn: string | null;
+  sortDesc: boolean;
+}
+
+export const defaultTableView: TableView = { selected: 0, offset: 0, sortColumn: null, sortDesc: false };
+
+export interface PaletteState {
+  open: boolean;
+  text: TextState;
+  /** Index into the suggestions, -1 = none chosen with the arrows. */
+  selected: number;
+}
+
+export interface MutationRequest {
+  title: string;
+  /** The record as it is now (for the diff). */
+  before: unknown;
+  /** What will be sent. */
+  after: unknown;
+  /** `after` is a partial body (PATCH): fields it leaves out are not shown as removed. */
+  patch?: boolean;
+  send: () => Promise<void>;
+  /** Shown in the status bar when the request succeeded. */
+  successMessage?: string;
+}
+
+export interface UiState {
+  readOnly: boolean;
+  stack: ScreenInstance[];
+  palette: PaletteState;
+  overlay: Overlay;
+  status: StatusMessage | null;
+  request: RequestStatus;
+  filters: Record<string, FilterState>;
+  /** The table whose filter field has the keyboard, or null. */
+  editingFilter: string | null;
+  views: Record<string, TableView>;
+  /** Work that quitting would lose: id -> description. q asks first while this is not empty. */
+  pending: Record<string, string>;
+
+  navigate(id: string, arg?: string | null): void;
+  back(): boolean;
+  openPalette(): void;
+  closePalette(): void;
+  setPaletteText(text: TextState): void;
+  setPaletteSelected(index: number): void;
+  openHelp(): void;
+  scrollHelp(delta: number): void;
+  closeOverlay(): void;
+  ask(request: ConfirmRequest): void;
+  /** The one path for every change to the platform: read-only check, diff, confirm, send. */
+  confirmMutation(request: MutationRequest): boolean;
+  setStatus(text: string, level?: StatusLevel, ttlMs?: number | null): void;
+  clearStatus(): void;
+  recordSuccess(at?: number): void;
+  recordError(message: string, at?: number): void;
+  setPaused(paused: boolean): void;
+  resetRequest(): void;
+  startFilter(viewKey: string): void;
+  setFilterText(viewKey: string, text: TextState): void;
+  endFilter(keep: boolean): void;
+  clearFilter(viewKey: string): void;
+  setView(viewKey: string, patch: Partial<TableView>): void;
+  setPending(id: string, description: string | null): void;
+  requestQuit(): void;
+  interrupt(): void;
+}
+
+export interface UiStoreOptions {
+  readOnly: boolean;
+  home: string;
+  /** Called once the user really quits. */
+  onQuit: () => void;
+  now?: () => number;
+}
+
+export type UiStore = StoreApi<UiState>;
+
+let instanceCounter = 0;
+function instance(id: string, arg: string | null): ScreenInstance {
+  instanceCounter += 1;
+  return { key: `${id}#${instanceCounter}`, id, arg };
+}
+
+const STACK_LIMIT = 12;
+
+export function createUiStore(options: UiStoreOptions): UiStore {
+  const now = options.now ?? Date.now;
+  const closedPalette: PaletteState = { open: false, text: emptyText, selected: -1 };
+  return createStore<UiState>()((set, get) => ({
+    readOnly: options.readOnly,
+    stack: [instance(options.home, null)],
+    palette: closedPalette,
+    overlay: null,
+    status: null,
+    request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false },
+    filters: {},
+    editingFilter: null,
+    views: {},
+    pending: {},
+
+    navigate(id, arg = null) {
+      const { stack } = get();
+      const top = stack[stack.length - 1]!;
+      if (top.id === id && top.arg === arg) return;
+      // Going to a screen already on the stack goes back to it instead of growing the stack.
+      const existing = stack.findIndex((s) => s.id === id && s.arg === arg);
+      const next = existing >= 0 ? stack.slice(0, existing + 1) : [...stack, instance(id, arg)].slice(-STACK_LIMIT);
+      set({ stack: next, editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false } });
+    },
+    back() {
+      const { stack } = get();
+      if (stack.length <= 1) return false;
+      set({ stack: stack.slice(0, -1), editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false } });
+      return true;
+    },
+    openPalette() {
+      set({ palette: { open: true, text: emptyText, selected: -1 } });
+    },
+    closePalette() {
+      set({ palette: closedPalette });
+    },
+    setPaletteText(text) {
+      set((s) => ({ palette: { ...s.palette, text, selected: -1 } }));
+    },
+    setPaletteSelected(index) {
+      set((s) => ({ palette: { ...s.palette, selected: index } }));
+    },
+    openHelp() {
+      set({ overlay: { kind: 'help', scroll: 0 }, palette: closedPalette });
+    },
+    scrollHelp(delta) {
+      const o = get().overlay;
+      if (o?.kind !== 'help') return;
+      set({ overlay: { kind: 'help', scroll: Math.max(0, o.scroll + delta) } });
+    },
+    closeOverlay() {
+      set({ overlay: null });
+    },
+    ask(request) {
+      set({ overlay: { kind: 'confirm', request }, palette: closedPalette });
+    },
+    confirmMutation(request) {
+      const s = get();
+      if (s.readOnly) {
+        s.setStatus(`read-only mode: "${request.title}" is not allowed (start without --read-only to change things)`, 'error', 10_000);
+        return false;
+      }
+      const lines = diffValues(request.before, request.after, { patch: request.patch });
+      if (lines.length === 0) {
+        s.setStatus('nothing to send: no field changed', 'info', 6000);
+        return false;
+      }
+      const pendingId = `mutation-${now()}-${Math.random().toString(36).slice(2, 8)}`;
+      s.ask({
+        kind: 'mutation',
+        title: request.title,
+        lines,
+        yesLabel: 'send',
+        onYes: async () => {
+          get().setPending(pendingId, request.title);
+          get().setStatus(`${request.title}: sending…`, 'info', null);
+          try {
+            await request.send();
+            get().setStatus(request.successMessage ?? `${request.title}: done`, 'info', 8000);
+          } catch (error) {
+            get().setStatus(`${request.title} failed: ${(error as Error).message}`, 'error', null);
+          } finally {
+            get().setPending(pendingId, null);
+          }
+        },
+      });
+      return true;
+    },
+    setStatus(text, level = 'info', ttlMs = level === 'info' ? 6000 : null) {
+      set({ status: { text, level, at: now(), ttlMs } });
+    },
+    clearStatus() {
+      set({ status: null });
+    },
+    recordSuccess(at = now()) {
+      set((s) => ({ request: { ...s.request, lastSuccessAt: at, lastError: null, lastErrorAt: null } }));
+    },
+    recordError(message, at = now()) {
+      set((s) => ({ request: { ...s.request, lastError: message, lastErrorAt: at } }));
+    },
+    setPaused(paused) {
+      set((s) => ({ request: { ...s.request, paused } }));
+    },
+    resetRequest() {
+      set({ request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false } });
+    },
+    startFilter(viewKey) {
+      set((s) => ({
+        editingFilter: viewKey,
+        filters: { ...s.filters, [viewKey]: { text: s.filters[viewKey]?.text ?? emptyText, editing: true } },
+      }));
+    },
+    setFilterText(viewKey, text) {
+      set((s) => ({ filters: { ...s.filters, [viewKey]: { text, editing: s.filters[viewKey]?.editing ?? false } } }));
+    },
+    endFilter(keep) {
+      const key = get().editingFilter;
+      if (key === null) return;
+      set((s) => ({
+        editingFilter: null,
+        filters: { ...s.filters, [key]: { text: keep ? s.filters[key]?.text ?? emptyText : emptyText, editing: false } },
+      }));
+    },
+    clearFilter(viewKey) {
+      set((s) => ({ filters: { ...s.filters, [viewKey]: { text: emptyText, editing: false } } }));
+    },
+    setView(viewKey, patch) {
+      set((s) => ({ views: { ...s.views, [viewKey]: { ...(s.views[viewKey] ?? defaultTableView), ...patch } } }));
+    },
+    setPending(id, description) {
+      set((s) => {
+        const pending = { ...s.pending };
+        if (description === null) delete pending[id];
+        else pending[id] = description;
+        return { pending };
+      });
+    },
+    requestQuit() {
+      const pending = Object.values(get().pending);
+      if (pending.length === 0) {
+        options.onQuit();
+        return;
+      }
+      get().ask({
+        kind: 'quit',
+        title: 'Quit burrow?',
+        detail: `${pending.length} thing${pending.length === 1 ? ' is' : 's are'} still pending: ${pending.join('; ')}`,
+        lines: [],
+        yesLabel: 'quit',
+        onYes: () => options.onQuit(),
+      });
+    },
+    interrupt() {
+      const o = get().overlay;
+      if (o?.kind === 'confirm' && o.request.kind === 'quit') {
+        options.onQuit();
+        return;
+      }
+      get().requestQuit();
+    },
+  }));
+}
+
+/** The instance on top of the stack: the visible screen. */
+export function topScreen(s: Pick<UiState, 'stack'>): ScreenInstance {
+  return s.stack[s.stack.length - 1]!;
+}

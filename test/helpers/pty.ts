@@ -1,0 +1,216 @@
+/**
+ * Runs the real `node bin/burrow.js ...` in a pseudo-terminal and reads the screen the way a
+ * person sees it, through a headless xterm.
+ *
+ *   const app = startBurrow([], { env: envFor(emu), cols: 80, rows: 24 });
+ *   await app.waitFor('Screens');            // polls the screen; on timeout throws with the screen
+ *   await app.press(':');                    // key names: see KEYS below; single characters as-is
+ *   await app.type('cont');
+ *   await app.press('tab', 'enter');
+ *   const screen = await app.waitFor(/applications\s+.*\d+ \/ \d+/);
+ *   await app.press('q');
+ *   const { exitCode } = await app.exited;
+ *   app.rawOutput();                         // every byte the program wrote, for escape checks
+ *
+ * Every process started here is killed in an `after` hook, even when the test fails.
+ * The environment is NOT inherited: only PATH, HOME, LANG, TMPDIR, TERM=xterm-256color, fresh
+ * empty XDG_CONFIG_HOME/XDG_STATE_HOME directories, and what `env` adds (set a key to
+ * undefined to remove it). CI is never passed: Ink renders only a last frame when CI is set.
+ */
+import { after } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawn as spawnPty } from '@lydell/node-pty';
+import xterm from '@xterm/headless';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BURROW_BIN = path.join(ROOT, 'bin', 'burrow.js');
+
+/** Bytes sent for each key name. Any other single character is sent as itself. */
+export const KEYS: Record<string, string> = {
+  up: '\x1b[A',
+  down: '\x1b[B',
+  right: '\x1b[C',
+  left: '\x1b[D',
+  home: '\x1b[H',
+  end: '\x1b[F',
+  pgup: '\x1b[5~',
+  pgdn: '\x1b[6~',
+  delete: '\x1b[3~',
+  enter: '\r',
+  esc: '\x1b',
+  tab: '\t',
+  'shift-tab': '\x1b[Z',
+  backspace: '\x7f',
+  space: ' ',
+};
+
+/** `ctrl-c` -> \x03 and so on; named keys from KEYS; single characters as themselves. */
+export function keyBytes(name: string): string {
+  if (KEYS[name] !== undefined) return KEYS[name]!;
+  const ctrl = /^ctrl-([a-z])$/.exec(name);
+  if (ctrl) return String.fromCharCode(ctrl[1]!.charCodeAt(0) - 96);
+  if ([...name].length === 1) return name;
+  throw new Error(`unknown key name "${name}" (use ${Object.keys(KEYS).join(', ')}, ctrl-a..ctrl-z or one character)`);
+}
+
+export interface PtyOptions {
+  cols?: number;
+  rows?: number;
+  /** Added to the minimal environment; undefined removes a variable. */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Program to run instead of `node bin/burrow.js` (args still apply). */
+  command?: { file: string; args: string[] };
+}
+
+export interface ExitInfo {
+  exitCode: number;
+  signal: number | undefined;
+}
+
+export interface PtySession {
+  /** Process id of the program in the terminal. */
+  readonly pid: number;
+  /** The visible screen, one line per row, each trimmed on the right. */
+  screenText(): string;
+  /** The visible rows as an array (trimmed on the right). */
+  lines(): string[];
+  /** True when the cell at row/column (0-based, visible screen) is drawn inverse (a selection). */
+  isInverse(row: number, col: number): boolean;
+  /**
+   * Waits until the screen contains `match` (string or RegExp) and returns the screen text.
+   * On timeout it throws an error whose message holds the current screen.
+   */
+  waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** Waits until `match` is no longer on the screen. */
+  waitForGone(match: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** Sends keys one by one, pausing briefly after each (esc longer, so it is not read as alt-). */
+  press(...keys: string[]): Promise<void>;
+  /** Sends text as one write (like a paste). */
+  type(text: string): Promise<void>;
+  /** Resizes the pseudo-terminal and the headless screen (the program gets SIGWINCH). */
+  resize(cols: number, rows: number): void;
+  /** Everything the program wrote so far, escape sequences included. */
+  rawOutput(): string;
+  /** Resolves when the program exits. */
+  readonly exited: Promise<ExitInfo>;
+  /** Sends a signal (default SIGTERM) to the program. */
+  kill(signal?: NodeJS.Signals): void;
+  /** Waits until the headless terminal has parsed all output received so far. */
+  flush(): Promise<void>;
+}
+
+function matches(text: string, match: string | RegExp): boolean {
+  return typeof match === 'string' ? text.includes(match) : match.test(text);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts `node bin/burrow.js ...args` in a pseudo-terminal. Killed in an `after` hook. */
+export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtySession {
+  const cols = options.cols ?? 80;
+  const rows = options.rows ?? 24;
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-pty-'));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    LANG: process.env.LANG ?? 'C.UTF-8',
+    TMPDIR: os.tmpdir(),
+    TERM: 'xterm-256color',
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    XDG_STATE_HOME: path.join(home, 'state'),
+  };
+  for (const [k, v] of Object.entries(options.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  delete env.CI;
+  delete env.CONTINUOUS_INTEGRATION;
+  const file = options.command?.file ?? process.execPath;
+  const argv = options.command ? [...options.command.args, ...args] : [BURROW_BIN, ...args];
+  const proc = spawnPty(file, argv, { name: 'xterm-256color', cols, rows, cwd: options.cwd ?? ROOT, env });
+  const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
+  let raw = '';
+  let done = false;
+  proc.onData((d) => {
+    raw += d;
+    term.write(d);
+  });
+  const exited = new Promise<ExitInfo>((resolve) => {
+    proc.onExit(({ exitCode, signal }) => {
+      done = true;
+      resolve({ exitCode, signal });
+    });
+  });
+
+  after(async () => {
+    if (!done) {
+      try {
+        proc.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+      await Promise.race([exited, sleep(2000)]);
+    }
+    term.dispose();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  const lines = (): string[] => {
+    const buf = term.buffer.active;
+    const out: string[] = [];
+    for (let i = 0; i < term.rows; i++) out.push(buf.getLine(buf.viewportY + i)?.translateToString(true) ?? '');
+    return out;
+  };
+  const screenText = () => lines().join('\n');
+  const flush = () => new Promise<void>((resolve) => term.write('', resolve));
+
+  async function waitUntil(ok: (text: string) => boolean, what: string, timeoutMs: number): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await flush();
+      const text = screenText();
+      if (ok(text)) return text;
+      if (Date.now() > deadline) {
+        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${done ? ' (the program has exited)' : ''}; the screen is:\n${'-'.repeat(term.cols)}\n${text}\n${'-'.repeat(term.cols)}`);
+      }
+      await sleep(25);
+    }
+  }
+
+  return {
+    pid: proc.pid,
+    screenText,
+    lines,
+    isInverse(row, col) {
+      const buf = term.buffer.active;
+      return Boolean(buf.getLine(buf.viewportY + row)?.getCell(col)?.isInverse());
+    },
+    waitFor: (match, timeoutMs = 10_000) => waitUntil((t) => matches(t, match), `${String(match)} on the screen`, timeoutMs),
+    waitForGone: (match, timeoutMs = 10_000) => waitUntil((t) => !matches(t, match), `${String(match)} to leave the screen`, timeoutMs),
+    async press(...keys) {
+      for (const k of keys) {
+        const bytes = keyBytes(k);
+        proc.write(bytes);
+        await sleep(bytes === '\x1b' ? 60 : 20);
+      }
+    },
+    async type(text) {
+      proc.write(text);
+      await sleep(20);
+    },
+    resize(c, r) {
+      proc.resize(c, r);
+      term.resize(c, r);
+    },
+    rawOutput: () => raw,
+    exited,
+    kill(signal = 'SIGTERM') {
+      if (!done) proc.kill(signal);
+    },
+    flush,
+  };
+}
