@@ -1,18 +1,8 @@
-import { HEALTH_STATUS, ORIGIN_TYPE, originTarget, type LbOrigin, type LbOriginGroup, type LoadBalancer } from '../../api/load-balancers';
+import { HEALTH_STATUS, ORIGIN_TYPE, originTarget, type LoadBalancer } from '../../api/load-balancers';
 import { enumName } from '../../api/input-checks';
 import { defineResource } from '../get';
 import { parseIdArg, yesNo } from './format';
-
-export interface OriginRow {
-  group: LbOriginGroup;
-  origin: LbOrigin | null;
-}
-
-/** One row per origin, groups ordered by priority (lower first) then name; a group without origins gets one row. */
-export function originRows(lb: LoadBalancer): OriginRow[] {
-  const groups = [...lb.OriginGroups].sort((a, b) => (a.Priority ?? 100) - (b.Priority ?? 100) || String(a.Name).localeCompare(String(b.Name)));
-  return groups.flatMap((group): OriginRow[] => (group.Origins.length ? group.Origins.map((origin) => ({ group, origin })) : [{ group, origin: null }]));
-}
+import { originRows, type OriginRow } from './rows';
 
 export const loadBalancerResource = defineResource<LoadBalancer, OriginRow>({
   name: 'load-balancer',

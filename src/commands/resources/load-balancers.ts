@@ -1,12 +1,7 @@
 import { LB_STICKY_SESSION_TYPE, ORIGIN_GROUP_LB_METHOD, type LoadBalancer } from '../../api/load-balancers';
 import { enumName } from '../../api/input-checks';
 import { defineResource } from '../get';
-
-/** "5/7": healthy origins out of all origins of a profile. */
-export function healthySummary(lb: LoadBalancer): string {
-  const origins = lb.OriginGroups.flatMap((g) => g.Origins);
-  return `${origins.filter((o) => o.HealthStatus === 0).length}/${origins.length}`;
-}
+import { healthySummary } from './rows';
 
 export const loadBalancersResource = defineResource<LoadBalancer>({
   name: 'load-balancers',

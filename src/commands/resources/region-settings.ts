@@ -2,17 +2,9 @@ import type { RegionSettings } from '../../api/containers';
 import { defineResource } from '../get';
 import { UsageError } from '../types';
 import type { FieldRow } from './format';
+import { regionSettingsRows } from './rows';
 
 const APP_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-export function regionSettingsRows(s: RegionSettings): FieldRow[] {
-  return [
-    { field: 'allowed regions', value: s.allowedRegionIds.join(', ') },
-    { field: 'required regions', value: s.requiredRegionIds.join(', ') },
-    { field: 'max allowed regions', value: s.maxAllowedRegions === null ? 'no maximum' : String(s.maxAllowedRegions) },
-    { field: 'provisioning', value: s.provisioningType ?? '' },
-  ];
-}
 
 export const regionSettingsResource = defineResource<RegionSettings, FieldRow>({
   name: 'region-settings',

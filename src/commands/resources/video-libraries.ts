@@ -1,12 +1,7 @@
-import { DRM_VERSION, type VideoLibrary } from '../../api/video-libraries';
-import { enumName } from '../../api/input-checks';
+import type { VideoLibrary } from '../../api/video-libraries';
 import { defineResource } from '../get';
 import { day, humanBytes } from './format';
-
-/** "Enterprise" / "Basic" when DRM is on, empty when off. */
-export function drmLabel(l: VideoLibrary): string {
-  return l.EnableDRM ? enumName(DRM_VERSION, l.DrmVersion ?? 0) : '';
-}
+import { drmLabel } from './rows';
 
 export const videoLibrariesResource = defineResource<VideoLibrary>({
   name: 'video-libraries',
