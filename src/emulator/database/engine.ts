@@ -175,6 +175,17 @@ export class Connection {
     };
   }
 
+  /** The parse error sqld's own parser would raise for this statement, if any (nothing runs). */
+  syntaxError(sql: string): StmtError | null {
+    try {
+      this.db.prepare(sql);
+      return null;
+    } catch (error) {
+      const mapped = mapEngineError(error, 'prepare');
+      return mapped.code === 'SQL_PARSE_ERROR' ? mapped : null;
+    }
+  }
+
   /** Runs every statement of the text; stops at the first error. */
   sequence(sql: string): void {
     let parts: StatementText[];

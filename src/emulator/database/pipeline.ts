@@ -210,7 +210,9 @@ async function runBatch(req: Extract<Request, { type: 'batch' }>, ctx: ExecConte
   // sqld parses the whole batch before it runs a step: a statement that does not parse fails the request
   for (const sql of sqls) {
     try {
-      singleStatement(sql);
+      const parsed = singleStatement(sql);
+      const syntax = ctx.conn().syntaxError(parsed.sql);
+      if (syntax) throw syntax;
     } catch (error) {
       if (error instanceof StmtError) return { type: 'error', error: errorOf(error) };
       throw error;
