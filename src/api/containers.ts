@@ -133,7 +133,7 @@ export class ContainersApi {
     return this.all('/mc/regions', RegionSchema, signal);
   }
 
-  getRegionSettings(appId: string, signal?: AbortSignal): Promise<RegionSettings> {
+  async getRegionSettings(appId: string, signal?: AbortSignal): Promise<RegionSettings> {
     return this.http.getJson(`/mc/apps/${encodeURIComponent(checkAppId(appId))}/region-settings`, RegionSettingsSchema, { signal });
   }
 

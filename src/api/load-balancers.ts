@@ -61,7 +61,7 @@ export class LoadBalancersApi {
   constructor(private readonly http: HttpClient) {}
 
   /** One page (page from 1, count 1..1000, API defaults 1 and 50); the API answers a plain array. */
-  list(page = 1, count = 50, signal?: AbortSignal): Promise<LoadBalancer[]> {
+  async list(page = 1, count = 50, signal?: AbortSignal): Promise<LoadBalancer[]> {
     checkWhole('page', page, 1, INT32_MAX);
     checkWhole('count', count, 1, 1000);
     return this.http.getJson('/loadbalancer', z.array(LoadBalancerSchema), { query: { page, count }, signal });
