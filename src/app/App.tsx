@@ -111,6 +111,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
   const request = useUi((s) => s.request);
   const status = useUi((s) => s.status);
   const readOnly = useUi((s) => s.readOnly);
+  const warnings = useUi((s) => s.warnings);
   useSyncExternalStore(
     (l) => router.subscribe(l),
     () => router.version,
@@ -145,7 +146,11 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
     ];
   };
   const help = overlay?.kind === 'help'
-    ? helpLines(helpSections(), commands.map((c) => ({ name: c.name, aliases: c.aliases, summary: c.summary, argName: c.arg?.name, built: c.built })))
+    ? [
+        ...warnings.flatMap((w, i) => [...(i === 0 ? [{ text: 'Warnings', heading: true }] : []), { text: `  ${w}` }]),
+        ...(warnings.length ? [{ text: '' }] : []),
+        ...helpLines(helpSections(), commands.map((c) => ({ name: c.name, aliases: c.aliases, summary: c.summary, argName: c.arg?.name, built: c.built }))),
+      ]
     : [];
   const helpRef = useRef({ lines: help.length, height: bodyHeight });
   helpRef.current = { lines: help.length, height: bodyHeight };

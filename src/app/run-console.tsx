@@ -81,8 +81,7 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
     const { keymap, warnings } = appKeymap(settings.keys);
     let quit = () => {};
     const ui = createUiStore({ readOnly: settings.readOnly, home: HOME_SCREEN, onQuit: () => quit() });
-    const startupWarnings = [...settings.warnings, ...warnings];
-    if (startupWarnings.length) ui.getState().setStatus(startupWarnings.join(' · '), 'warn', null);
+    ui.getState().setWarnings([...settings.warnings, ...warnings]);
     const stores = new SessionStores({ api: session.api, settings, ui, now: Date.now });
     const info: SessionInfo = {
       profileName: settings.profileName,

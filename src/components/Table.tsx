@@ -1,4 +1,4 @@
-import React, { useEffect, useMemo } from 'react';
+import React, { useEffect, useMemo, useRef } from 'react';
 import { Box, Text } from 'ink';
 import { useActions } from '../keys/react';
 import { useScreenInstance, useSession, useUi } from '../state/react';
@@ -69,9 +69,18 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selectedRow]);
 
+  // Keys can arrive faster than React renders (several in one read), so handlers read the
+  // current view from the store and the current rows from a ref, never from this render's closure.
+  const live = useRef({ total, bodyHeight, rowAt, columns, onOpen: props.onOpen, query });
+  live.current = { total, bodyHeight, rowAt, columns, onOpen: props.onOpen, query };
+  const current = () => {
+    const l = live.current;
+    const v = ui.getState().views[viewKey] ?? EMPTY;
+    return { l, v, vp: clampViewport(v, l.total, l.bodyHeight) };
+  };
   const move = (m: NavMove) => {
-    const next = moveViewport(vp, m, total, bodyHeight);
-    ui.getState().setView(viewKey, next);
+    const { l, vp: now } = current();
+    ui.getState().setView(viewKey, moveViewport(now, m, l.total, l.bodyHeight));
   };
 
   useActions(
@@ -82,16 +91,22 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
       'nav.bottom': () => move('bottom'),
       'nav.pageDown': () => move('pageDown'),
       'nav.pageUp': () => move('pageUp'),
-      'list.sort': () => ui.getState().setView(viewKey, { sortColumn: nextSortColumn(columns, view.sortColumn), sortDesc: false }),
+      'list.sort': () => {
+        const { l, v } = current();
+        ui.getState().setView(viewKey, { sortColumn: nextSortColumn(l.columns, v.sortColumn), sortDesc: false });
+      },
       'list.sortReverse': () => {
-        if (view.sortColumn !== null) ui.getState().setView(viewKey, { sortDesc: !view.sortDesc });
+        const { v } = current();
+        if (v.sortColumn !== null) ui.getState().setView(viewKey, { sortDesc: !v.sortDesc });
         else ui.getState().setStatus('not sorted yet: press s to sort by a column', 'info', 4000);
       },
       ...(props.onOpen
         ? {
             'list.open': () => {
-              if (selectedRow !== null) props.onOpen!(selectedRow);
-              return selectedRow !== null;
+              const { l, vp: now } = current();
+              if (l.total === 0 || !l.onOpen) return false;
+              l.onOpen(l.rowAt(now.selected));
+              return true;
             },
           }
         : {}),
@@ -100,7 +115,7 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
             'list.filter': () => ui.getState().startFilter(viewKey),
             // esc clears a kept filter before it goes back a screen
             'app.back': () => {
-              if (query === '') return false;
+              if ((ui.getState().filters[viewKey]?.text.value ?? '') === '') return false;
               ui.getState().clearFilter(viewKey);
               return true;
             },

@@ -89,6 +89,8 @@ export interface UiState {
   views: Record<string, TableView>;
   /** Work that quitting would lose: id -> description. q asks first while this is not empty. */
   pending: Record<string, string>;
+  /** Problems found at start-up (config keys, flags); all listed in help, the first in the status bar. */
+  warnings: string[];
 
   navigate(id: string, arg?: string | null): void;
   back(): boolean;
@@ -114,6 +116,7 @@ export interface UiState {
   clearFilter(viewKey: string): void;
   setView(viewKey: string, patch: Partial<TableView>): void;
   setPending(id: string, description: string | null): void;
+  setWarnings(warnings: string[]): void;
   requestQuit(): void;
   interrupt(): void;
 }
@@ -150,6 +153,7 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     editingFilter: null,
     views: {},
     pending: {},
+    warnings: [],
 
     navigate(id, arg = null) {
       const { stack } = get();
@@ -272,6 +276,11 @@ export function createUiStore(options: UiStoreOptions): UiStore {
         else pending[id] = description;
         return { pending };
       });
+    },
+    setWarnings(warnings) {
+      set({ warnings });
+      if (warnings.length === 1) get().setStatus(`warning: ${warnings[0]}`, 'warn', null);
+      else if (warnings.length > 1) get().setStatus(`${warnings.length} warnings (all in ? help): ${warnings[0]}`, 'warn', null);
     },
     requestQuit() {
       const pending = Object.values(get().pending);

@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after } from 'node:test';
+import { envFor, useEmulator } from '../helpers/emulator';
+import { startBurrow } from '../helpers/pty';
+
+/** A TCP forwarder in front of the emulator that can be switched off (connection refused) and on. */
+class Switch {
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+  constructor(private readonly target: number) {}
+
+  async on(): Promise<void> {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.target, '127.0.0.1');
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', () => resolve()));
+    this.port = (server.address() as net.AddressInfo).port;
+    this.server = server;
+  }
+
+  async off(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+function configDir(yaml: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-cfg-'));
+  fs.mkdirSync(path.join(dir, 'burrow'));
+  fs.writeFileSync(path.join(dir, 'burrow', 'config.yaml'), yaml, { mode: 0o600 });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('the platform goes away: the screen keeps the last limits and shows the error, then recovers', async () => {
+  const emu = await useEmulator();
+  const gate = new Switch(Number(new URL(emu.info.baseUrl).port));
+  await gate.on();
+  after(() => gate.off());
+  const xdg = configDir('refreshSeconds: 1\n');
+  const app = startBurrow([], { env: envFor(emu, { BURROW_BASE_URL: `http://127.0.0.1:${gate.port}`, XDG_CONFIG_HOME: xdg }) });
+  await app.waitFor('Screens');
+  await app.press(':');
+  await app.type('mc');
+  await app.press('enter');
+  const limitsLine = (await app.waitFor(/applications\s+\S+ (\d+ \/ \d+)/)).match(/applications\s+\S+ (\d+ \/ \d+)/)![1]!;
+
+  await gate.off();
+  const failing = await app.waitFor('refresh failed, showing the last data', 15_000);
+  assert.ok(failing.includes(limitsLine), 'the last limits are still on screen');
+  assert.match(failing, /connection refused/, 'the error says what happened');
+  assert.match(failing, /✖ GET \/mc\/limits: connection refused/, 'the status bar shows the request error');
+
+  await gate.on();
+  const back = await app.waitForGone('refresh failed', 15_000);
+  assert.doesNotMatch(back, /✖/, 'the status bar error is gone after the next success');
+  assert.match(back, /refreshed [0-2]s ago/);
+
+  // p pauses live refresh (shown in the status bar), r refreshes at once
+  await app.press('p');
+  await app.waitFor(/paused · refreshed/);
+  await app.press('p');
+  await app.waitForGone('paused');
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});
+
+test('keys from the config file: an override works, a bad entry is a warning, not a crash', async () => {
+  const emu = await useEmulator();
+  const xdg = configDir(['keys:', '  nav.down: ["n"]', '  no.such.action: ["x"]', '  nav.up: ["k", "hyper-k"]', ''].join('\n'));
+  const app = startBurrow([], { env: envFor(emu, { XDG_CONFIG_HOME: xdg }) });
+  await app.waitFor('1 of 6');
+  await app.waitFor(/2 warnings \(all in \? help\): keys: unknown action "no\.such\.action"/);
+  await app.press('n');
+  await app.waitFor('2 of 6');
+  await app.press('j');
+  await new Promise((r) => setTimeout(r, 200));
+  await app.waitFor('2 of 6');
+  await app.press('k');
+  await app.waitFor('1 of 6');
+  await app.press('?');
+  const help = await app.waitFor('Tables');
+  assert.match(help, /^\s+n\s+move down$/m, 'help shows the overridden key');
+  assert.match(help, /^Warnings$/m);
+  assert.match(help, /"hyper-k" for nav\.up is not a key name/);
+  await app.press('q');
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});

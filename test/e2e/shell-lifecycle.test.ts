@@ -1,0 +1,113 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { envFor, useEmulator } from '../helpers/emulator';
+import { BURROW_BIN, startBurrow } from '../helpers/pty';
+
+const RESTORED_AT_END = /\x1b\[\?1049l(\x1b\[\?25h)+$/;
+
+/** Child process ids of `pid`, read from /proc. */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(name));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return out;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(ok: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  test(`${signal} restores the terminal and exits ${code}`, async () => {
+    const emu = await useEmulator();
+    const app = startBurrow([], { env: envFor(emu) });
+    await app.waitFor('Screens');
+    app.kill(signal);
+    const exit = await app.exited;
+    assert.equal(exit.exitCode, code);
+    assert.match(app.rawOutput(), RESTORED_AT_END);
+  });
+}
+
+test('without credentials: the emulator child, the EMULATOR badge, and the child is gone after quit', async () => {
+  const config = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-empty-config-'));
+  try {
+    const app = startBurrow([], { env: { XDG_CONFIG_HOME: config, BURROW_API_KEY: undefined } });
+    const screen = await app.waitFor('Screens', 20_000);
+    assert.match(screen.split('\n')[0]!, /EMULATOR\s+127\.0\.0\.1:\d+/);
+    const kids = childrenOf(app.pid).filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('emulator'));
+    assert.equal(kids.length, 1, 'one emulator child process');
+    await app.press('q');
+    assert.equal((await app.exited).exitCode, 0);
+    await waitUntil(() => !alive(kids[0]!), 5000, `emulator child ${kids[0]} to exit`);
+    assert.match(app.rawOutput(), RESTORED_AT_END);
+  } finally {
+    fs.rmSync(config, { recursive: true, force: true });
+  }
+});
+
+test('SIGTERM also stops the emulator child', async () => {
+  const app = startBurrow(['--demo'], {});
+  await app.waitFor('EMULATOR', 20_000);
+  const kids = childrenOf(app.pid);
+  assert.ok(kids.length >= 1);
+  app.kill('SIGTERM');
+  assert.equal((await app.exited).exitCode, 143);
+  for (const pid of kids) await waitUntil(() => !alive(pid), 5000, `child ${pid} to exit`);
+});
+
+test('not a terminal: exits 2 and names the non-interactive commands', () => {
+  const r = spawnSync(process.execPath, [BURROW_BIN], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), BURROW_API_KEY: 'not-used-here' },
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /interactive terminal/);
+  for (const command of ['burrow get', 'burrow logs', 'burrow sql']) assert.ok(r.stderr.includes(command), `mentions ${command}`);
+});
+
+test('a 60x15 terminal shows "terminal too small"; resizing back shows the screen', async () => {
+  const emu = await useEmulator();
+  const app = startBurrow([], { env: envFor(emu), cols: 60, rows: 15 });
+  await app.waitFor('terminal too small (need 80x24, have 60x15)');
+  app.resize(80, 24);
+  const screen = await app.waitFor('1 of 6');
+  assert.doesNotMatch(screen, /too small/);
+  assert.match(app.lines()[0]!, /^burrow /, 'the header is on the first row');
+  app.resize(70, 20);
+  await app.waitFor('have 70x20');
+  app.resize(100, 30);
+  const wide = await app.waitFor(/home$/m);
+  assert.doesNotMatch(wide, /too small/);
+  assert.equal(app.lines().filter((l) => l.startsWith('burrow ')).length, 1, 'one header, no ghost frame');
+  assert.equal(app.lines().filter((l) => l.includes('Screens')).length, 1);
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});

@@ -1,0 +1,109 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { apiFor, envFor, useEmulator } from '../helpers/emulator';
+import { startBurrow } from '../helpers/pty';
+import { CORE_ACTIONS } from '../../src/keys/keymap';
+import { keysText } from '../../src/components/HelpOverlay';
+import { limitRows } from '../../src/screens/containers/limits-view';
+import { RESTORE_SEQUENCE } from '../../src/app/terminal';
+
+const RESTORED_AT_END = /\x1b\[\?1049l(\x1b\[\?25h)+$/;
+
+test('palette to containers shows the emulator limits; help, placeholder, unknown command; q restores', async () => {
+  const emu = await useEmulator();
+  const api = apiFor(emu);
+  const app = startBurrow([], { env: envFor(emu), cols: 80, rows: 24 });
+  const first = await app.waitFor('Screens');
+  assert.match(first.split('\n')[0]!, /burrow .*127\.0\.0\.1:\d+ .*home$/, 'header: profile, endpoint host, breadcrumbs');
+  assert.doesNotMatch(first, /EMULATOR/, 'a configured key talks to the platform, not the built-in emulator');
+
+  // : palette, type a prefix, tab completes it, enter runs it
+  await app.press(':');
+  await app.waitFor(/^:\s*$/m);
+  await app.type('cont');
+  await app.waitFor(/containers\s+mc apps/);
+  await app.press('tab');
+  await app.waitFor(/^:containers/m);
+  await app.press('enter');
+  const screen = await app.waitFor(/applications\s+\S+ \d+ \/ \d+/);
+  assert.match(screen.split('\n')[0]!, /home › containers$/);
+
+  const limits = await api.containers.getLimits();
+  for (const row of limitRows(limits)) {
+    const expected = row.used !== null && row.max !== null ? `${row.used} / ${row.max}` : row.max === null ? 'unlimited' : `max ${row.max}`;
+    const line = screen.split('\n').find((l) => l.startsWith(row.label));
+    assert.ok(line, `a line for ${row.label}`);
+    assert.ok(line.includes(expected), `${row.label} shows "${expected}": ${line}`);
+  }
+  await app.waitFor(/refreshed \d+s ago/);
+
+  // ? help is generated from the keymap
+  await app.press('?');
+  const help = await app.waitFor('Everywhere');
+  for (const a of CORE_ACTIONS.filter((x) => x.context === 'global' || x.context === 'always')) {
+    assert.ok(help.includes(a.description), `help lists "${a.description}"`);
+    assert.ok(help.includes(keysText(a.keys)), `help shows the keys of ${a.id}`);
+  }
+  assert.match(help, /r\s+refresh now/, 'help lists the screen keys of containers');
+  await app.press('esc');
+  await app.waitForGone('Everywhere');
+
+  // :shield is a placeholder that says so
+  await app.press(':');
+  await app.type('shield');
+  await app.press('enter');
+  const shield = await app.waitFor('This screen is not built yet');
+  assert.match(shield, /Shield zones/);
+  assert.match(shield.split('\n')[0]!, /home › containers › shield$/);
+
+  // an unknown command gets a clear message
+  await app.press(':');
+  await app.type('nope');
+  await app.press('enter');
+  await app.waitFor(/unknown command ":nope" \(commands: :home :shield :containers/);
+  await app.press('esc');
+  await app.waitForGone(/^:nope/m);
+
+  // esc pops the screen stack
+  await app.press('esc');
+  await app.waitFor(/home › containers$/m);
+
+  await app.press('q');
+  const exit = await app.exited;
+  assert.equal(exit.exitCode, 0);
+  assert.match(app.rawOutput(), RESTORED_AT_END, 'the last bytes leave the alternate screen and show the cursor');
+  assert.ok(app.rawOutput().includes(RESTORE_SEQUENCE));
+});
+
+test('home table: j/k move the selection, / filters it, enter opens the row', async () => {
+  const emu = await useEmulator();
+  const app = startBurrow([], { env: envFor(emu), cols: 80, rows: 24 });
+  await app.waitFor('1 of 6');
+  const rowOf = (text: string) => app.lines().findIndex((l) => l.startsWith(text));
+  assert.ok(app.isInverse(rowOf(':shield'), 2), 'the first row starts selected');
+  await app.press('j', 'j');
+  await app.waitFor('3 of 6');
+  assert.ok(app.isInverse(rowOf(':videos'), 2), 'j moved the selection down twice');
+  await app.press('k');
+  await app.waitFor('2 of 6');
+  await app.press('G');
+  await app.waitFor('6 of 6');
+  await app.press('g');
+  await app.waitFor('1 of 6');
+
+  await app.press('/');
+  await app.type('sql');
+  const filtered = await app.waitFor('1 of 1 (filtered from 6)');
+  assert.doesNotMatch(filtered, /:shield/);
+  await app.press('enter');
+  await app.waitFor('/sql  (esc clears)');
+  await app.press('enter');
+  await app.waitFor(/home › sql$/m);
+  await app.press('esc');
+  await app.waitFor('/sql  (esc clears)', 5000);
+  await app.press('esc');
+  await app.waitFor('1 of 6');
+  await app.press('ctrl-c');
+  assert.equal((await app.exited).exitCode, 0);
+  assert.match(app.rawOutput(), RESTORED_AT_END);
+});
