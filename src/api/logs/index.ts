@@ -1,8 +1,227 @@
-import type { HttpClient } from '../http';
+import { ApiError } from '../errors';
+import { backoffDelay, type HttpClient } from '../http';
+import { RateBudget, type RateBudgetOptions } from '../rate-limit';
+import { logPageSchema, parseTimestamp, readLogEntry, type LogEntry } from './entry';
+import { FollowEngine, type FollowOptions } from './follow';
+import { buildLogQuery, type LogQuery } from './query';
+import { parseV1, parseV1Date, type V1ParseResult } from './v1';
 
-/** Logging API (`{logging}`): v2 JSON, v1 pipe-delimited, the follow engine and the per-zone rate budget. */
+export * from './entry';
+export * from './query';
+export * from './v1';
+export { LogBuffer, DEFAULT_BUFFER_CAPACITY } from './buffer';
+export { FollowEngine, type FollowOptions, type FollowStatus, type ZoneFollowStatus } from './follow';
+export { OrderedRelease } from './release';
+
+/** One page of v2 results. */
+export interface LogPage {
+  entries: LogEntry[];
+  /** Epoch ms of each entry, same order. */
+  times: number[];
+  offset: number;
+  limit: number;
+  returned: number;
+  hasMore: boolean;
+  /** The window the server applied (its clock); null when it did not say. */
+  from: number | null;
+  to: number | null;
+  order: 'asc' | 'desc';
+  /** Entries in `data` that were not LogEntry objects (left out). */
+  skipped: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Retries of transient failures (network, 5xx, 429, unreadable body), each inside the budget. Default 3. */
+  retries?: number;
+}
+
+export interface FetchAllOptions extends CallOptions {
+  /** Stop after this many records (default 10000). */
+  maxRecords?: number;
+  /** Called with each page as it arrives. */
+  onPage?: (page: LogPage) => void;
+}
+
+export interface V1Options extends CallOptions {
+  status?: string;
+  search?: string;
+  order?: 'asc' | 'desc';
+  /** Line offsets: first line (inclusive) and last (exclusive). */
+  start?: number;
+  end?: number;
+}
+
+export interface LogsApiOptions {
+  /** Shared per-zone budget; by default 25 requests per 10 s per zone. */
+  budget?: RateBudget;
+  budgetOptions?: RateBudgetOptions;
+  now?: () => number;
+  random?: () => number;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(cancelled());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+const cancelled = () => new ApiError({ kind: 'aborted', message: 'log request cancelled' });
+
+/** Worth another try: the same request may well succeed (a garbled body included). */
+export function retryable(error: ApiError): boolean {
+  return error.transient || error.kind === 'malformed';
+}
+
+/**
+ * Logging API (`{logging_url}`): v2 JSON queries, v1 day files, and the follow engine. Every
+ * request of a pull zone goes through one RateBudget key, shared by everything using this object.
+ */
 export class LogsApi {
-  constructor(private readonly http: HttpClient) {
-    void this.http;
+  readonly budget: RateBudget;
+  readonly now: () => number;
+  private readonly random: () => number;
+
+  constructor(private readonly http: HttpClient, options: LogsApiOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.budget = options.budget ?? new RateBudget({ now: this.now, random: this.random, ...options.budgetOptions });
   }
+
+  /** Sends one request for the zone inside its budget, retrying transient failures. */
+  private async send<T>(zoneId: number, call: (signal?: AbortSignal) => Promise<T>, opts: CallOptions): Promise<T> {
+    const key = String(zoneId);
+    const retries = opts.retries ?? 3;
+    for (let attempt = 0; ; attempt++) {
+      await this.budget.acquire(key, opts.signal);
+      try {
+        const result = await call(opts.signal);
+        this.budget.succeeded(key);
+        return result;
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (error.status === 429) this.budget.rateLimited(key);
+        if (attempt >= retries || !retryable(error) || opts.signal?.aborted) throw error;
+        // A 429 already waits in the budget; other failures wait here (full jitter).
+        if (error.status !== 429) await sleep(backoffDelay(attempt + 1, 250, 5000, this.random), opts.signal);
+      }
+    }
+  }
+
+  /** One v2 page. Inputs are validated before anything is sent ('invalid-input' ApiError). */
+  async query(zoneId: number, q: LogQuery = {}, opts: CallOptions = {}): Promise<LogPage> {
+    if (!Number.isSafeInteger(zoneId) || zoneId < 0) {
+      throw new ApiError({ kind: 'invalid-input', message: `invalid pull zone id ${zoneId}: a positive whole number` });
+    }
+    const built = buildLogQuery(q, this.now());
+    const path = `/v2/pullzones/${zoneId}/logs`;
+    return this.send(
+      zoneId,
+      async (signal) => {
+        const body = await this.http.getJson(path, logPageSchema, { query: built.params, signal });
+        return toPage(body, q.order ?? 'desc');
+      },
+      opts,
+    );
+  }
+
+  /** Pages through a query (offset paging while hasMore), up to maxRecords. */
+  async fetchAll(zoneId: number, q: LogQuery = {}, opts: FetchAllOptions = {}): Promise<{ entries: LogEntry[]; times: number[]; hasMore: boolean; requests: number }> {
+    const max = opts.maxRecords ?? 10_000;
+    const entries: LogEntry[] = [];
+    const times: number[] = [];
+    let offset = q.offset ?? 0;
+    let requests = 0;
+    let to = q.to;
+    for (;;) {
+      const limit = Math.min(q.limit ?? 10_000, max - entries.length);
+      const page = await this.query(zoneId, { ...q, to, offset, limit }, opts);
+      requests++;
+      // Pin the window to the server's `to`, so the pages read one fixed window.
+      if (to === undefined && page.to !== null) to = page.to;
+      opts.onPage?.(page);
+      for (let i = 0; i < page.entries.length; i++) {
+        entries.push(page.entries[i]!);
+        times.push(page.times[i]!);
+      }
+      offset += page.returned;
+      if (!page.hasMore || entries.length >= max) return { entries, times, hasMore: page.hasMore, requests };
+      if (page.returned === 0) return { entries, times, hasMore: true, requests };
+    }
+  }
+
+  /** The raw v1 file of a day (MM-dd-yy, UTC). */
+  async v1Text(zoneId: number, date: string, opts: V1Options = {}): Promise<string> {
+    if (Number.isNaN(parseV1Date(date))) {
+      throw new ApiError({ kind: 'invalid-input', message: `invalid date "${date}": use MM-dd-yy, for example 03-13-24` });
+    }
+    if (!Number.isSafeInteger(zoneId) || zoneId < 0) throw new ApiError({ kind: 'invalid-input', message: `invalid pull zone id ${zoneId}` });
+    const query: Record<string, string> = {};
+    if (opts.status) query.status = opts.status;
+    if (opts.search) query.search = opts.search;
+    if (opts.order) {
+      // Clients differ on the name; the platform's docs say `order`, its OpenAPI says `sort`.
+      query.order = opts.order;
+      query.sort = opts.order;
+    }
+    if (opts.start !== undefined) query.start = String(opts.start);
+    if (opts.end !== undefined) query.end = String(opts.end);
+    return this.send(
+      zoneId,
+      async (signal) => (await this.http.request<string>(`/${date}/${zoneId}.log`, { query, signal, expect: 'text' })).data,
+      opts,
+    );
+  }
+
+  /** A v1 day, parsed (bad lines counted in `skipped`). */
+  async v1Day(zoneId: number, date: string, opts: V1Options = {}): Promise<V1ParseResult> {
+    return parseV1(await this.v1Text(zoneId, date, opts), zoneId);
+  }
+
+  /** A follow engine on one or more zones, sharing this object's budget. Call start(). */
+  follow(options: Omit<FollowOptions, 'api'>): FollowEngine {
+    return new FollowEngine({ now: this.now, random: this.random, ...options, api: this });
+  }
+}
+
+function toPage(body: ReturnType<typeof logPageSchema.parse>, requestedOrder: 'asc' | 'desc'): LogPage {
+  const data = body.data ?? [];
+  const entries: LogEntry[] = [];
+  const times: number[] = [];
+  let skipped = 0;
+  for (let i = 0; i < data.length; i++) {
+    const e = readLogEntry(data[i]);
+    if (e === null) {
+      skipped++;
+      continue;
+    }
+    entries.push(e);
+    times.push(parseTimestamp(e.timestamp));
+  }
+  const q = body.query;
+  const time = (v: string | null | undefined) => {
+    if (!v) return null;
+    const t = parseTimestamp(v);
+    return Number.isNaN(t) ? null : t;
+  };
+  return {
+    entries,
+    times,
+    offset: body.pagination.offset,
+    limit: body.pagination.limit,
+    returned: body.pagination.returned,
+    hasMore: body.pagination.hasMore,
+    from: time(q?.from),
+    to: time(q?.to),
+    order: q?.order === 'asc' || q?.order === 'desc' ? q.order : requestedOrder,
+    skipped,
+  };
 }

@@ -1,0 +1,557 @@
+import { ApiError } from '../errors';
+import { backoffDelay } from '../http';
+import { LogBuffer } from './buffer';
+import type { LogEntry } from './entry';
+import type { LogPage, LogsApi } from './index';
+import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type LogQuery, type TimeInput } from './query';
+
+/*
+ * Follow engine: tails one or more pull zones through the v2 API into one LogBuffer.
+ *
+ * Per zone:
+ * 1. Backfill: [start, now) newest first (order=desc), offset paging while hasMore, up to the
+ *    buffer's capacity. The first page's `query.to` (the server's clock) pins the window.
+ * 2. Polls: each poll reads [coveredTo - recheck, now) oldest first, paging while hasMore, where
+ *    coveredTo is the `to` of the last complete poll. The window covers the records newer than the
+ *    newest seen (minus an overlap) and, behind them, a trailing re-check window for late records:
+ *    the platform makes records visible only after an ingestion lag, so a record can appear after
+ *    newer ones were returned. Records are deduped by request id and inserted in place.
+ *    When the re-check window is too big for one page, it is read in full only every
+ *    `fullRecheckEveryMs`, and the other polls read [coveredTo - overlap, now).
+ * 3. The re-check width adapts to the lag observed: each newly seen record tells how long after
+ *    its timestamp it was first returned (window end - timestamp). The window is kept at about
+ *    twice the largest recent lag (between minRecheckMs and maxRecheckMs), grows at once when a
+ *    record arrives close to its edge, and shrinks slowly.
+ * 4. Cadence: minIntervalMs after a poll that found records, growing x1.5 to maxIntervalMs while
+ *    idle; never more than `budgetShare` of the zone's request budget, slower while other callers
+ *    (searches, v1 downloads) wait for the same budget.
+ * 5. Failures: transient ones (network, resets, 5xx, garbled bodies) retry the same page with
+ *    backoff (full jitter) and leave coveredTo alone, so the next poll starts where the last
+ *    complete one ended: no gaps. A 429 makes the shared budget back off. Permanent ones (400,
+ *    401, 403, 404) stop the zone with state 'failed' and the error.
+ * 6. pause() stops polling (in-flight requests finish); resume() reads from coveredTo again, so
+ *    nothing is lost as long as the pause is shorter than the 3-day retention.
+ *
+ * Subscribers (`subscribe`) are called after every change (records or status); `onRecords` gets
+ * each batch of new records; `settledBefore()` is the time before which no more records are
+ * expected (for output that must be strictly ordered).
+ */
+
+export type ZoneState = 'starting' | 'backfilling' | 'following' | 'paused' | 'retrying' | 'rate-limited' | 'failed' | 'stopped';
+
+export interface ZoneFollowStatus {
+  zoneId: number;
+  state: ZoneState;
+  /** The last error (kept while retrying; the reason when failed). */
+  error: ApiError | null;
+  consecutiveErrors: number;
+  requests: number;
+  /** New records kept from this zone. */
+  records: number;
+  /** Records first returned after newer ones had already been returned. */
+  late: number;
+  /** The backfill stopped at the buffer's capacity with more records available. */
+  backfillTruncated: boolean;
+  /** Server time up to which every visible record was read. */
+  coveredTo: number | null;
+  newest: number | null;
+  /** now - coveredTo: how far behind real time the view is. */
+  behindMs: number | null;
+  /** Largest recent lag between a record's timestamp and the first poll that returned it. */
+  ingestLagMs: number;
+  /** "re-checking the last N s" */
+  recheckMs: number;
+  intervalMs: number;
+  nextPollAt: number | null;
+  backoffUntil: number | null;
+}
+
+export interface FollowStatus {
+  state: 'idle' | 'running' | 'paused' | 'stopped' | 'failed';
+  zones: ZoneFollowStatus[];
+  buffered: number;
+  dropped: number;
+  duplicates: number;
+  version: number;
+}
+
+export interface FollowOptions {
+  api: LogsApi;
+  zones: readonly number[];
+  /** Server-side filters (validated at construction). */
+  filter?: LogFilter;
+  /** Backfill this far back (default 15 min); or `from` for an absolute start. */
+  sinceMs?: number;
+  from?: TimeInput;
+  buffer?: LogBuffer;
+  /** Buffer capacity when no buffer is given (default 100,000). */
+  capacity?: number;
+  /** Records per request (default 10,000: fewer requests for the budget). */
+  pageLimit?: number;
+  minIntervalMs?: number;
+  maxIntervalMs?: number;
+  overlapMs?: number;
+  initialRecheckMs?: number;
+  minRecheckMs?: number;
+  maxRecheckMs?: number;
+  fullRecheckEveryMs?: number;
+  /** Records to backfill at most (default: the buffer's capacity). */
+  maxBackfill?: number;
+  /** Share of a zone's budget the polls may use (default 0.6; searches get the rest). */
+  budgetShare?: number;
+  /**
+   * Lag assumed by settledBefore() until a zone has been watched for one initial re-check window
+   * (default 30 s); after that only the observed lag counts.
+   */
+  initialLagMs?: number;
+  now?: () => number;
+  random?: () => number;
+}
+
+const LAG_HALF_LIFE_MS = 10 * 60_000;
+
+class Stopped extends Error {}
+
+class ZoneRunner {
+  state: ZoneState = 'starting';
+  error: ApiError | null = null;
+  consecutiveErrors = 0;
+  requests = 0;
+  records = 0;
+  late = 0;
+  backfillTruncated = false;
+  coveredTo: number | null = null;
+  newest: number | null = null;
+  lagMax = 0;
+  lagAt = 0;
+  recheckMs: number;
+  intervalMs: number;
+  nextPollAt: number | null = null;
+  lastFullRecheckAt = Number.NEGATIVE_INFINITY;
+  lastWindowRecords = 0;
+  /** Nothing older is followed: the backfill start, or its oldest record when it was cut short. */
+  floor = Number.NEGATIVE_INFINITY;
+  followingSince: number | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(readonly zoneId: number, private readonly engine: FollowEngine) {
+    this.recheckMs = engine.opts.initialRecheckMs;
+    this.intervalMs = engine.opts.minIntervalMs;
+  }
+
+  status(now: number): ZoneFollowStatus {
+    const b = this.engine.api.budget.state(String(this.zoneId));
+    return {
+      zoneId: this.zoneId,
+      state: this.state,
+      error: this.error,
+      consecutiveErrors: this.consecutiveErrors,
+      requests: this.requests,
+      records: this.records,
+      late: this.late,
+      backfillTruncated: this.backfillTruncated,
+      coveredTo: this.coveredTo,
+      newest: this.newest,
+      behindMs: this.coveredTo === null ? null : Math.max(0, now - this.coveredTo),
+      ingestLagMs: Math.round(this.decayedLag(now)),
+      recheckMs: Math.round(this.recheckMs),
+      intervalMs: Math.round(this.intervalMs),
+      nextPollAt: this.nextPollAt,
+      backoffUntil: b.backoffUntil,
+    };
+  }
+
+  /** Interrupts a wait between polls. */
+  poke(): void {
+    this.wake?.();
+  }
+
+  /** Lag to hold output back by: observed, or the initial assumption while still learning. */
+  holdback(now: number): number {
+    const learning = this.followingSince === null || now < this.followingSince + this.engine.opts.initialRecheckMs;
+    return Math.max(this.decayedLag(now), learning ? this.engine.opts.initialLagMs : 0);
+  }
+
+  private decayedLag(now: number): number {
+    return this.lagMax * 0.5 ** (Math.max(0, now - this.lagAt) / LAG_HALF_LIFE_MS);
+  }
+
+  private set(state: ZoneState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.engine.changed();
+  }
+
+  async run(): Promise<void> {
+    try {
+      await this.backfill();
+      while (!this.engine.stopped) {
+        await this.engine.gate(this);
+        await this.sleepUntil(this.nextPollAt ?? 0);
+        await this.engine.gate(this);
+        await this.poll();
+      }
+      this.set('stopped');
+    } catch (error) {
+      if (error instanceof Stopped || this.engine.stopped) {
+        this.set('stopped');
+        return;
+      }
+      this.error = error instanceof ApiError ? error : new ApiError({ kind: 'network', message: String((error as Error)?.message ?? error), cause: error });
+      this.set('failed');
+    } finally {
+      this.nextPollAt = null;
+      this.engine.changed();
+    }
+  }
+
+  private sleepUntil(at: number): Promise<void> {
+    const ms = at - this.engine.now();
+    if (ms <= 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.engine.signal.removeEventListener('abort', onStop);
+        this.wake = null;
+      };
+      const timer = setTimeout(() => {
+        done();
+        resolve();
+      }, ms);
+      const onStop = () => {
+        done();
+        reject(new Stopped());
+      };
+      this.wake = () => {
+        done();
+        resolve();
+      };
+      this.engine.signal.addEventListener('abort', onStop, { once: true });
+    });
+  }
+
+  /** One page; transient failures retry the same page here, so callers never skip a page. */
+  private async page(q: LogQuery): Promise<LogPage> {
+    const { api, signal } = this.engine;
+    for (;;) {
+      if (this.engine.stopped) throw new Stopped();
+      try {
+        this.requests++;
+        const page = await api.query(this.zoneId, { ...this.engine.filter, ...q }, { signal, retries: 0 });
+        if (this.consecutiveErrors || this.error) {
+          this.consecutiveErrors = 0;
+          this.error = null;
+          this.engine.changed();
+        }
+        return page;
+      } catch (error) {
+        if (this.engine.stopped || signal.aborted) throw new Stopped();
+        if (!(error instanceof ApiError)) throw error;
+        if (error.kind === 'aborted') throw new Stopped();
+        this.error = error;
+        if (!(error.transient || error.kind === 'malformed')) throw error;
+        this.consecutiveErrors++;
+        if (error.status === 429) {
+          // The shared budget backs off; the next acquire waits for it.
+          this.set('rate-limited');
+        } else {
+          this.set('retrying');
+          await this.sleepUntil(this.engine.now() + backoffDelay(Math.min(this.consecutiveErrors, 6), 500, 30_000, this.engine.random) + 50);
+        }
+      }
+    }
+  }
+
+  private ingest(page: LogPage, fromPoll: boolean, previousCoveredTo: number | null): void {
+    const added: LogEntry[] = [];
+    const addedTimes: number[] = [];
+    const buffer = this.engine.buffer;
+    buffer.insert(page.entries, page.times, added, addedTimes);
+    if (!added.length) return;
+    const windowEnd = page.to ?? this.engine.now();
+    const now = this.engine.now();
+    let lag = this.decayedLag(now);
+    for (let i = 0; i < addedTimes.length; i++) {
+      const t = addedTimes[i]!;
+      if (this.newest === null || t > this.newest) this.newest = t;
+      if (!fromPoll) continue;
+      if (previousCoveredTo !== null && t < previousCoveredTo) this.late++;
+      const sample = windowEnd - t;
+      if (sample > lag) lag = sample;
+    }
+    this.records += added.length;
+    if (fromPoll) {
+      this.lagMax = lag;
+      this.lagAt = now;
+      this.adaptRecheck(lag, true);
+    }
+    this.engine.emitRecords(added, addedTimes);
+  }
+
+  private adaptRecheck(lag: number, sawRecords: boolean): void {
+    const o = this.engine.opts;
+    const target = Math.min(o.maxRecheckMs, Math.max(o.minRecheckMs, 2 * lag + this.intervalMs));
+    if (sawRecords && lag > 0.7 * this.recheckMs) this.recheckMs = Math.min(o.maxRecheckMs, Math.max(this.recheckMs * 2, target));
+    else if (target > this.recheckMs) this.recheckMs = target;
+    else this.recheckMs = Math.max(target, this.recheckMs * 0.97);
+  }
+
+  private async backfill(): Promise<void> {
+    this.set('backfilling');
+    const e = this.engine;
+    let from = e.startAt();
+    let to: number | undefined;
+    let offset = 0;
+    let collected = 0;
+    this.floor = from;
+    for (;;) {
+      const limit = Math.min(e.opts.pageLimit, Math.max(1, e.opts.maxBackfill - collected));
+      const page = await this.page({ from, to, order: 'desc', offset, limit });
+      if (to === undefined) {
+        to = page.to ?? e.now();
+        from = Math.min(from, to - 1);
+      }
+      this.ingest(page, false, null);
+      offset += page.returned;
+      collected += page.returned;
+      if (!page.hasMore || page.returned === 0) break;
+      if (collected >= e.opts.maxBackfill) {
+        this.backfillTruncated = true;
+        // Older records were left out on purpose: the polls must not bring them back.
+        const last = page.times[page.times.length - 1];
+        if (last !== undefined) this.floor = last;
+        break;
+      }
+    }
+    this.coveredTo = to ?? e.now();
+    this.lastFullRecheckAt = e.now();
+    this.followingSince = e.now();
+    this.afterPoll(0, 1);
+  }
+
+  private async poll(): Promise<void> {
+    const e = this.engine;
+    const o = e.opts;
+    const now = e.now();
+    const covered = this.coveredTo ?? now;
+    const full = this.lastWindowRecords < o.pageLimit || now - this.lastFullRecheckAt >= o.fullRecheckEveryMs;
+    let from = covered - (full ? this.recheckMs : o.overlapMs);
+    // Inside retention (with a minute to spare), and not behind what a full buffer already let go.
+    from = Math.max(from, this.floor, now - RETENTION_MS + 60_000, e.buffer.length >= e.buffer.capacity ? e.buffer.evictedUpTo : Number.NEGATIVE_INFINITY);
+    if (this.state !== 'following') this.set('following');
+    let to: number | undefined;
+    let offset = 0;
+    let pages = 0;
+    const before = this.records;
+    for (;;) {
+      const page = await this.page({ from, to, order: 'asc', offset, limit: o.pageLimit });
+      pages++;
+      if (to === undefined) to = page.to ?? e.now();
+      this.ingest(page, true, covered);
+      offset += page.returned;
+      if (!page.hasMore || page.returned === 0) break;
+    }
+    this.coveredTo = Math.max(covered, to ?? now);
+    if (full) this.lastFullRecheckAt = now;
+    this.lastWindowRecords = offset;
+    if (this.records === before) this.adaptRecheck(this.decayedLag(e.now()), false);
+    this.afterPoll(this.records - before, pages);
+  }
+
+  private afterPoll(found: number, pages: number): void {
+    const e = this.engine;
+    const o = e.opts;
+    this.intervalMs = found > 0 ? o.minIntervalMs : Math.min(o.maxIntervalMs, Math.max(o.minIntervalMs, this.intervalMs * 1.5));
+    const budget = e.api.budget;
+    const b = budget.state(String(this.zoneId));
+    const floor = (pages * budget.windowMs) / (budget.limit * o.budgetShare);
+    this.intervalMs = Math.max(this.intervalMs, floor);
+    if (b.waiting > 0) this.intervalMs = Math.max(this.intervalMs, 2 * o.minIntervalMs);
+    this.nextPollAt = e.now() + this.intervalMs;
+    e.changed();
+  }
+}
+
+export class FollowEngine {
+  readonly buffer: LogBuffer;
+  readonly api: LogsApi;
+  readonly filter: LogFilter;
+  readonly opts: Required<Omit<FollowOptions, 'api' | 'zones' | 'filter' | 'sinceMs' | 'from' | 'buffer' | 'capacity' | 'now' | 'random'>>;
+  readonly now: () => number;
+  readonly random: () => number;
+  private readonly runners: ZoneRunner[];
+  private readonly controller = new AbortController();
+  private readonly listeners = new Set<() => void>();
+  private readonly recordListeners = new Set<(entries: LogEntry[], times: number[]) => void>();
+  private readonly startSpec: { sinceMs: number } | { from: number };
+  private running: Promise<void> | null = null;
+  private pausedFlag = false;
+  private resumeWaiters: (() => void)[] = [];
+  private statusVersion = 0;
+  stopped = false;
+
+  constructor(options: FollowOptions) {
+    this.api = options.api;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    const zones = [...new Set(options.zones)];
+    if (!zones.length) throw new ApiError({ kind: 'invalid-input', message: 'follow needs at least one pull zone' });
+    for (const z of zones) if (!Number.isSafeInteger(z) || z < 0) throw new ApiError({ kind: 'invalid-input', message: `invalid pull zone id ${z}` });
+    normalizeFilter(options.filter ?? {});
+    this.filter = { ...(options.filter ?? {}) };
+    this.buffer = options.buffer ?? new LogBuffer(options.capacity);
+    const pageLimit = options.pageLimit ?? 10_000;
+    if (!Number.isInteger(pageLimit) || pageLimit < 1 || pageLimit > 10_000) throw new ApiError({ kind: 'invalid-input', message: 'pageLimit must be 1..10000' });
+    const minRecheckMs = options.minRecheckMs ?? 30_000;
+    this.opts = {
+      pageLimit,
+      minIntervalMs: options.minIntervalMs ?? 1000,
+      maxIntervalMs: options.maxIntervalMs ?? 10_000,
+      overlapMs: options.overlapMs ?? 5000,
+      initialRecheckMs: options.initialRecheckMs ?? Math.max(minRecheckMs, 120_000),
+      minRecheckMs,
+      maxRecheckMs: options.maxRecheckMs ?? 15 * 60_000,
+      fullRecheckEveryMs: options.fullRecheckEveryMs ?? 10_000,
+      maxBackfill: options.maxBackfill ?? this.buffer.capacity,
+      budgetShare: options.budgetShare ?? 0.6,
+      initialLagMs: options.initialLagMs ?? 30_000,
+    };
+    if (options.from !== undefined) {
+      const from = toEpochMs(options.from);
+      if (Number.isNaN(from)) throw new ApiError({ kind: 'invalid-input', message: `follow: "${String(options.from)}" is not a date-time` });
+      this.startSpec = { from };
+    } else {
+      const sinceMs = options.sinceMs ?? 15 * 60_000;
+      if (!(sinceMs > 0) || sinceMs > RETENTION_MS) throw new ApiError({ kind: 'invalid-input', message: 'follow: the backfill window must be between 0 and 3 days' });
+      this.startSpec = { sinceMs };
+    }
+    this.runners = zones.map((z) => new ZoneRunner(z, this));
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Start of the backfill, clamped inside retention. */
+  startAt(): number {
+    const now = this.now();
+    const start = 'from' in this.startSpec ? this.startSpec.from : now - this.startSpec.sinceMs;
+    return Math.max(start, now - RETENTION_MS + 60_000);
+  }
+
+  /** Starts following; resolves `done` when every zone has stopped or failed. */
+  start(): this {
+    if (!this.running && !this.stopped) {
+      this.running = Promise.all(this.runners.map((r) => r.run())).then(() => undefined);
+      this.changed();
+    }
+    return this;
+  }
+
+  /** Resolves when every zone has stopped or failed (after stop(), or when all zones failed). */
+  get done(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.stopped) {
+      this.stopped = true;
+      this.controller.abort();
+      this.releaseWaiters();
+    }
+    await this.done;
+    this.changed();
+  }
+
+  pause(): void {
+    if (this.pausedFlag || this.stopped) return;
+    this.pausedFlag = true;
+    this.changed();
+  }
+
+  resume(): void {
+    if (!this.pausedFlag) return;
+    this.pausedFlag = false;
+    this.releaseWaiters();
+    this.changed();
+  }
+
+  get paused(): boolean {
+    return this.pausedFlag;
+  }
+
+  /** Polls every zone now instead of waiting for its next turn. */
+  pollNow(): void {
+    for (const r of this.runners) r.poke();
+  }
+
+  /** @internal blocks a runner while paused. */
+  async gate(runner: ZoneRunner): Promise<void> {
+    while (this.pausedFlag && !this.stopped) {
+      runner.state = 'paused';
+      this.changed();
+      await new Promise<void>((resolve) => this.resumeWaiters.push(resolve));
+    }
+    if (this.stopped) throw new Stopped();
+  }
+
+  private releaseWaiters(): void {
+    for (const w of this.resumeWaiters.splice(0)) w();
+  }
+
+  /** Buffer version + status changes: compare to know whether to redraw. */
+  get version(): number {
+    return this.buffer.version + this.statusVersion;
+  }
+
+  status(): FollowStatus {
+    const now = this.now();
+    const zones = this.runners.map((r) => r.status(now));
+    let state: FollowStatus['state'];
+    if (!this.running) state = 'idle';
+    else if (zones.every((z) => z.state === 'failed')) state = 'failed';
+    else if (this.stopped || zones.every((z) => z.state === 'failed' || z.state === 'stopped')) state = 'stopped';
+    else state = this.pausedFlag ? 'paused' : 'running';
+    return { state, zones, buffered: this.buffer.length, dropped: this.buffer.dropped, duplicates: this.buffer.duplicates, version: this.version };
+  }
+
+  /**
+   * Records older than this (epoch ms) are not expected to arrive any more: the minimum over the
+   * live zones of (coveredTo - ingestion lag), where the lag is the observed one, or initialLagMs
+   * while a zone is still being learnt. Null until every live zone has backfilled.
+   */
+  settledBefore(): number | null {
+    const now = this.now();
+    let min = Number.POSITIVE_INFINITY;
+    for (const r of this.runners) {
+      if (r.state === 'failed' || r.state === 'stopped') continue;
+      if (r.coveredTo === null) return null;
+      min = Math.min(min, r.coveredTo - r.holdback(now));
+    }
+    return Number.isFinite(min) ? min : null;
+  }
+
+  /** Called after every change (new records or status). */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Called with each batch of new records (deduped, oldest first within the batch). */
+  onRecords(listener: (entries: LogEntry[], times: number[]) => void): () => void {
+    this.recordListeners.add(listener);
+    return () => this.recordListeners.delete(listener);
+  }
+
+  /** @internal */
+  changed(): void {
+    this.statusVersion++;
+    for (const l of this.listeners) l();
+  }
+
+  /** @internal */
+  emitRecords(entries: LogEntry[], times: number[]): void {
+    for (const l of this.recordListeners) l(entries, times);
+    this.changed();
+  }
+}

@@ -1,0 +1,191 @@
+import type { LogEntry } from './entry';
+
+/**
+ * The legacy v1 log format: one request per line, 12 fields separated by '|':
+ *
+ *   cache|status|timestamp-ms|bytes|pullzone|ip|referer|url|edge|user-agent|request-id|country
+ *
+ * '|' is not escaped by the platform, and the referer, URL and user agent can contain it. The
+ * fixed fields sit at both ends (six on the left, request id and country on the right), so the
+ * parser reads from both sides, then splits the middle: the URL is the first piece (after the
+ * referer's first) that starts with a scheme, the edge is the first piece after the URL that
+ * looks like an edge code, and the user agent takes the rest. This is exact whenever the referer
+ * has no piece after a '|' that starts with "http(s)://" and the URL has no piece after a '|'
+ * that is a bare edge code; beyond that the format itself is ambiguous.
+ *
+ * Bad lines (truncated, non-numeric status or timestamp) are counted as skipped, never thrown.
+ * Empty fields and '-' read as null.
+ */
+
+export const V1_FIELDS = 12;
+const EDGE = /^[A-Z][A-Z0-9-]{1,7}$/;
+const SCHEME_URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/s;
+const HTTP_PREFIX = /^https?:\/\//i;
+
+export interface V1ParseResult {
+  entries: LogEntry[];
+  /** Epoch ms of each entry, same order. */
+  times: number[];
+  /** Non-blank lines that could not be read. */
+  skipped: number;
+  /** The first few skipped lines: 1-based line number and why. */
+  problems: { line: number; reason: string }[];
+  /** Non-blank lines seen. */
+  lines: number;
+}
+
+const nullish = (v: string): string | null => (v === '' || v === '-' ? null : v);
+
+/** One line as a LogEntry, or the reason it cannot be read. `zoneId` fills an empty pull zone field. */
+export function parseV1Line(raw: string, zoneId: number | null = null): LogEntry | string {
+  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  const parts = line.split('|');
+  const n = parts.length;
+  if (n < V1_FIELDS) return `truncated: ${n} of ${V1_FIELDS} fields`;
+  const [cache, statusText, tsText, bytesText, zoneText, ip] = parts as [string, string, string, string, string, string];
+  if (!/^\d{3}$/.test(statusText)) return `status "${statusText.slice(0, 20)}" is not a 3-digit code`;
+  if (!/^\d{1,15}$/.test(tsText)) return `timestamp "${tsText.slice(0, 20)}" is not epoch milliseconds`;
+  const ts = Number(tsText);
+  const bytes = /^\d{1,15}$/.test(bytesText) ? Number(bytesText) : bytesText === '' || bytesText === '-' ? 0 : Number.NaN;
+  if (Number.isNaN(bytes)) return `bytes "${bytesText.slice(0, 20)}" is not a number`;
+  let zone: number;
+  if (/^\d{1,15}$/.test(zoneText)) zone = Number(zoneText);
+  else if ((zoneText === '' || zoneText === '-') && zoneId !== null) zone = zoneId;
+  else return `pull zone "${zoneText.slice(0, 20)}" is not a number`;
+
+  // Middle: referer | url | edge | user agent, any of referer/url/user agent possibly with '|'.
+  const first = 6;
+  const last = n - 3; // index of the last middle piece
+  let u = first + 1;
+  for (let i = first + 1; i <= last - 2; i++) {
+    if (HTTP_PREFIX.test(parts[i]!)) {
+      u = i;
+      break;
+    }
+  }
+  let e = u + 1;
+  for (let i = u + 1; i <= last - 1; i++) {
+    if (EDGE.test(parts[i]!)) {
+      e = i;
+      break;
+    }
+  }
+  const referer = u === first + 1 ? parts[first]! : parts.slice(first, u).join('|');
+  const url = e === u + 1 ? parts[u]! : parts.slice(u, e).join('|');
+  const edge = parts[e]!;
+  const ua = e + 1 === last ? parts[last]! : parts.slice(e + 1, last + 1).join('|');
+  const requestId = parts[n - 2]!;
+  const country = parts[n - 1]!;
+
+  let scheme: string | null = null;
+  let host: string | null = null;
+  let path: string | null = null;
+  const urlValue = nullish(url);
+  if (urlValue !== null) {
+    const m = SCHEME_URL.exec(urlValue);
+    if (m) {
+      scheme = m[1]!.toLowerCase();
+      host = m[2]!;
+      path = m[3]!;
+    } else if (urlValue.startsWith('/')) {
+      path = urlValue;
+    }
+  }
+  const date = new Date(ts);
+  if (Number.isNaN(date.getTime())) return `timestamp ${tsText} is out of range`;
+  return {
+    timestamp: date.toISOString(),
+    pullZoneId: zone,
+    requestId: nullish(requestId),
+    cacheStatus: cache === '' ? null : cache,
+    statusCode: Number(statusText),
+    bytesSent: bytes,
+    remoteIp: nullish(ip),
+    countryCode: nullish(country),
+    edgeLocation: nullish(edge),
+    scheme,
+    host,
+    path,
+    url: urlValue,
+    userAgent: nullish(ua),
+    referer: nullish(referer),
+    bodyBytesSent: null,
+    contentRange: null,
+    authorizationHeader: null,
+    ja4Fingerprint: null,
+    asn: null,
+    asnOrganization: null,
+  };
+}
+
+const MAX_PROBLEMS = 20;
+
+/** Every line of a v1 file. Lines end with LF or CRLF; a lone CR also ends a line. */
+export function parseV1(text: string, zoneId: number | null = null): V1ParseResult {
+  const result: V1ParseResult = { entries: [], times: [], skipped: 0, problems: [], lines: 0 };
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let start = 0;
+  let lineNo = 0;
+  const len = body.length;
+  while (start <= len) {
+    let end = start;
+    while (end < len) {
+      const c = body.charCodeAt(end);
+      if (c === 10 || c === 13) break;
+      end++;
+    }
+    lineNo++;
+    const line = body.slice(start, end);
+    if (line.trim() !== '') {
+      result.lines++;
+      const parsed = parseV1Line(line, zoneId);
+      if (typeof parsed === 'string') {
+        result.skipped++;
+        if (result.problems.length < MAX_PROBLEMS) result.problems.push({ line: lineNo, reason: parsed });
+      } else {
+        result.entries.push(parsed);
+        result.times.push(Date.parse(parsed.timestamp));
+      }
+    }
+    if (end >= len) break;
+    // CRLF is one line end.
+    start = body.charCodeAt(end) === 13 && body.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+  }
+  return result;
+}
+
+/** The v1 line of an entry (the inverse of parseV1Line for the fields v1 carries). */
+export function formatV1Line(e: LogEntry): string {
+  const url = e.url ?? (e.scheme !== null && e.host !== null ? `${e.scheme}://${e.host}${e.path ?? ''}` : e.path ?? '-');
+  const t = Date.parse(e.timestamp);
+  return [
+    e.cacheStatus ?? '',
+    e.statusCode,
+    t,
+    e.bytesSent,
+    e.pullZoneId,
+    e.remoteIp ?? '-',
+    e.referer ?? '-',
+    url,
+    e.edgeLocation ?? '-',
+    e.userAgent ?? '-',
+    e.requestId ?? '-',
+    e.countryCode ?? '-',
+  ].join('|');
+}
+
+/** MM-dd-yy of a UTC day, the v1 path form. */
+export function v1Date(ms: number): string {
+  const d = new Date(ms);
+  const p = (x: number) => String(x).padStart(2, '0');
+  return `${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}-${p(d.getUTCFullYear() % 100)}`;
+}
+
+/** Start of the UTC day of an MM-dd-yy date, or NaN. */
+export function parseV1Date(text: string): number {
+  const m = /^(\d{2})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (!m) return Number.NaN;
+  const t = Date.UTC(2000 + Number(m[3]), Number(m[1]) - 1, Number(m[2]));
+  const d = new Date(t);
+  return d.getUTCMonth() === Number(m[1]) - 1 && d.getUTCDate() === Number(m[2]) ? t : Number.NaN;
+}
