@@ -24,20 +24,21 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The SQL to run and where it came from (for messages): -e, a file, or stdin. */
-async function sqlSource(ctx: CommandContext, file: string | undefined): Promise<{ sql: string; origin: string }> {
+/** The SQL to run and where it came from (for messages): each -e, a file, or stdin. */
+async function sqlSources(ctx: CommandContext, file: string | undefined): Promise<{ sql: string; origin: string }[]> {
   const raw = ctx.values.execute;
   const exprs = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v): v is string => typeof v === 'string');
   if (exprs.length && file !== undefined) throw new UsageError('give the SQL either with -e or as FILE, not both');
-  if (exprs.length) return { sql: exprs.join('\n'), origin: '-e' };
+  // each -e is its own script, as sqlite3's -cmd: a missing `;` at its end does not glue it to the next
+  if (exprs.length) return exprs.map((sql, i) => ({ sql, origin: exprs.length > 1 ? `-e ${i + 1}` : '' }));
   if (file !== undefined && file !== '-') {
     try {
-      return { sql: fs.readFileSync(file, 'utf8'), origin: file };
+      return [{ sql: fs.readFileSync(file, 'utf8'), origin: file }];
     } catch (error) {
       throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
-  if (file === '-' || !ctx.io.stdin.isTTY) return { sql: await readAll(ctx.io.stdin), origin: 'stdin' };
+  if (file === '-' || !ctx.io.stdin.isTTY) return [{ sql: await readAll(ctx.io.stdin), origin: 'stdin' }];
   throw new UsageError(REPL_NOT_BUILT);
 }
 
@@ -55,8 +56,10 @@ async function target(ctx: CommandContext, url: string | undefined): Promise<{ u
   return { url: session.databaseUrl, token: session.databaseToken, session };
 }
 
-function where(s: SqlStatement, index: number, origin: string): string {
-  return `statement ${index + 1} (${origin === '-e' ? '' : `${origin} `}line ${s.line})`;
+type Located = SqlStatement & { origin: string };
+
+function where(s: Located, index: number): string {
+  return `statement ${index + 1} (${s.origin ? `${s.origin} ` : ''}line ${s.line})`;
 }
 
 function explainHttp(error: ApiError): string {
@@ -87,8 +90,7 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     }
   }
   const format = (ctx.settings.output ?? 'table') as SqlOutputFormat;
-  const { sql, origin } = await sqlSource(ctx, file);
-  const statements = splitStatements(sql);
+  const statements: Located[] = (await sqlSources(ctx, file)).flatMap(({ sql, origin }) => splitStatements(sql).map((st) => ({ ...st, origin })));
   if (statements.length === 0) {
     io.stderr.write('burrow: no SQL statement to run\n');
     return 0;
@@ -113,7 +115,7 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     if (outcome.failed) {
       const s = statements[outcome.failed.index]!;
       const e = outcome.failed.error;
-      io.stderr.write(`burrow: ${where(s, outcome.failed.index, origin)}: ${e instanceof SqlError ? e.message : explainHttp(e)}\n`);
+      io.stderr.write(`burrow: ${where(s, outcome.failed.index)}: ${e instanceof SqlError ? e.message : explainHttp(e)}\n`);
       if (outcome.failed.index + 1 < statements.length) io.stderr.write(`burrow: the ${statements.length - outcome.failed.index - 1} statement(s) after it did not run\n`);
       code = 1;
     }
@@ -121,7 +123,7 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     await printer.end().catch(() => undefined);
     if (!(error instanceof ApiError)) throw error;
     const at = statements[ran];
-    const place = at ? `${where(at, ran, origin)}: ` : '';
+    const place = at ? `${where(at, ran)}: ` : '';
     io.stderr.write(`burrow: ${place}${error.kind === 'aborted' ? 'cancelled' : explainHttp(error)}\n`);
     code = error.kind === 'aborted' ? 130 : 1;
   } finally {
