@@ -124,6 +124,7 @@ test('invalid documents are refused with a reason', () => {
     [doc({ '/a': { get: op } }, { A: { $ref: 'other.yaml#/A' } }), /external \$ref/],
     [doc({ '/a': { get: op } }, { A: { $ref: 'components/schemas/B' } }), /external \$ref/],
     ['x: &a [*a]', /nested more than|recursive YAML alias/],
+    [doc({ '/a': { post: { requestBody: { $ref: '#/components/requestBodies/A' } } } }, undefined, { components: { requestBodies: { A: { $ref: '#/components/requestBodies/A' } } } }), /is circular/],
     [`{"openapi":"3.0.0","info":{"title":"a","version":"1"},"paths":{},"x":${'['.repeat(MAX_RAW_DEPTH + 5)}${']'.repeat(MAX_RAW_DEPTH + 5)}}`, /nested more than 200 levels/],
   ];
   for (const [text, message] of cases) {

@@ -19,7 +19,7 @@ import { parse as parseYaml } from 'yaml';
  * `schema` and every `content.*.schema` of each parameter (path-item parameters and operation
  * parameters; a parameter given as $ref is resolved first), every `requestBody.content.*.schema`
  * and every `responses.*.content.*.schema` (request bodies and responses given as $ref are
- * resolved first). The structural children of a schema object s (plain objects only; boolean
+ * resolved first; a chain of more than 20 such $refs is circular and the spec is invalid). The structural children of a schema object s (plain objects only; boolean
  * schemas are ignored) are: each value of s.properties, s.items (or each element when it is an
  * array), s.additionalProperties, each element of s.allOf / s.anyOf / s.oneOf, and s.not.
  * A structural walk never follows $ref.
@@ -158,10 +158,11 @@ function parameterList(doc: Obj, value: Json | undefined): Obj[] {
   return value.map((p) => resolveOnce(doc, p)).filter(isObj);
 }
 
-/** Resolves a {$ref} object (one level of indirection per step, at most 20 steps). */
+/** Resolves a {$ref} object (one level of indirection per step); a chain longer than 20 is circular. */
 export function resolveOnce(doc: Obj, value: Json | undefined): Json | undefined {
   let v = value;
   for (let i = 0; i < 20 && isObj(v) && typeof v.$ref === 'string'; i++) v = resolvePointer(doc, v.$ref);
+  if (isObj(v) && typeof v.$ref === 'string') throw new SpecError(`$ref "${v.$ref.slice(0, 120)}" is circular (it never reaches an object)`);
   return v;
 }
 
