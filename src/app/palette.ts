@@ -61,8 +61,8 @@ function commonPrefix(words: string[]): string {
 }
 
 /**
- * Tab completion. One candidate (or the one chosen with the arrows): its full name, plus a
- * space when it takes an argument. Several: the longest common prefix of the names that match.
+ * Tab completion. One candidate (or the one chosen with the arrows): the full name or alias
+ * being typed, plus a space when it takes an argument. Several: the longest common prefix of the names that match.
  * Returns the text unchanged when there is nothing to add.
  */
 export function complete(commands: readonly PaletteCommand[], text: string, selected = -1): string {
@@ -70,7 +70,7 @@ export function complete(commands: readonly PaletteCommand[], text: string, sele
   if (rest !== null) return text;
   const list = suggest(commands, text);
   const chosen = selected >= 0 ? list[selected] : list.length === 1 ? list[0] : undefined;
-  if (chosen) return chosen.command.name + (chosen.command.arg ? ' ' : '');
+  if (chosen) return chosen.matched + (chosen.command.arg ? ' ' : '');
   const prefix = commonPrefix(list.map((s) => s.matched));
   return prefix.length > word.length ? prefix : text;
 }

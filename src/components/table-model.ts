@@ -136,6 +136,8 @@ export function filterRows<T>(rows: readonly T[], columns: readonly Column<T>[],
   return out;
 }
 
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
 /** Sorts row indices by a column (stable); null keys last in both directions. */
 export function sortRows<T>(rows: readonly T[], indices: number[] | null, column: Column<T>, desc: boolean): number[] {
   const idx = indices ? [...indices] : Array.from({ length: rows.length }, (_, i) => i);
@@ -149,7 +151,7 @@ export function sortRows<T>(rows: readonly T[], indices: number[] | null, column
     if (ka === null || kb === null) return ka === kb ? a - b : ka === null ? 1 : -1;
     let c: number;
     if (typeof ka === 'number' && typeof kb === 'number') c = ka - kb;
-    else c = String(ka).localeCompare(String(kb), undefined, { numeric: true, sensitivity: 'base' });
+    else c = collator.compare(String(ka), String(kb));
     return c === 0 ? a - b : c * dir;
   });
   return idx;

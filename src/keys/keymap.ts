@@ -64,6 +64,13 @@ export const CORE_ACTIONS: ActionDef[] = [
   { id: 'confirm.no', keys: ['n', 'esc'], description: 'cancel', context: 'confirm', hint: 'cancel' },
 ];
 
+/** Contexts of the shell itself; every other context is a screen id. */
+export const CORE_CONTEXTS = ['always', 'global', 'screen', 'list', 'palette', 'filter', 'help', 'confirm'] as const;
+
+function screenContexts(actions: readonly ActionDef[]): string[] {
+  return [...new Set(actions.map((a) => a.context))].filter((c) => !(CORE_CONTEXTS as readonly string[]).includes(c));
+}
+
 /** Which contexts can fire at once, most specific first, for each kind of input layer. */
 export function contextChain(layer: 'screen' | 'palette' | 'filter' | 'help' | 'confirm' | 'text', screenId?: string): string[] {
   switch (layer) {
@@ -124,7 +131,7 @@ export function buildKeymap(defaults: ActionDef[], overrides: Record<string, str
     action.keys = [...new Set(good)];
     overridden.add(id);
   }
-  const screenIds = [...new Set(actions.map((a) => a.context))].filter((c) => !['always', 'global', 'screen', 'list', 'palette', 'filter', 'help', 'confirm'].includes(c));
+  const screenIds = screenContexts(actions);
   // Same key twice where both can fire: the override keeps it, the other loses it.
   for (const winner of actions.filter((a) => overridden.has(a.id))) {
     const chains = chainsWith(winner.context, screenIds);
@@ -146,7 +153,7 @@ export function buildKeymap(defaults: ActionDef[], overrides: Record<string, str
 
 /** Key conflicts in a keymap: two actions that can fire together sharing a key. */
 export function findConflicts(keymap: Keymap): string[] {
-  const screenIds = [...new Set(keymap.actions.map((a) => a.context))];
+  const screenIds = screenContexts(keymap.actions);
   const chains = [
     contextChain('screen'),
     ...screenIds.map((id) => contextChain('screen', id)),

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { apiFor, useEmulator } from '../helpers/emulator';
+import { createContainersStore } from '../../src/state/containers-store';
+import { SessionStores } from '../../src/state/session';
+import { createUiStore } from '../../src/state/ui-store';
+import { resolveSettings } from '../../src/config/settings';
+import { createApi } from '../../src/api/index';
+
+const until = async (ok: () => boolean, what: string, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+test('the containers store polls the limits while watched, reports to the ui store, and stops', async () => {
+  const emu = await useEmulator();
+  const api = apiFor(emu);
+  const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
+  const settings = { ...resolveSettings({}, {}, {}), refreshSeconds: 1 };
+  const stores = new SessionStores({ api, settings, ui, now: Date.now });
+  const store = stores.get(createContainersStore);
+  assert.equal(stores.get(createContainersStore), store, 'one store per session');
+
+  const unwatch = store.getState().watchLimits();
+  await until(() => store.getState().limits !== null, 'limits');
+  assert.deepEqual(store.getState().limits, await api.containers.getLimits());
+  assert.ok(ui.getState().request.lastSuccessAt !== null);
+  const before = emu.faultCounters().management.requests;
+  await until(() => emu.faultCounters().management.requests >= before + 1, 'a second poll', 3000);
+  unwatch();
+  const stopped = emu.faultCounters().management.requests;
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(emu.faultCounters().management.requests, stopped, 'no requests once unwatched (hidden screens do not poll)');
+});
+
+test('an error keeps the last limits and is reported to the status bar', async () => {
+  const emu = await useEmulator();
+  const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
+  const good = createApi({ baseUrl: emu.info.baseUrl, loggingUrl: emu.info.loggingUrl, apiKey: emu.info.accessKey });
+  const store = createContainersStore({ api: good, settings: resolveSettings({}, {}, {}), ui, now: Date.now });
+  await store.getState().refreshLimits();
+  const limits = store.getState().limits;
+  assert.ok(limits);
+  await good.close();
+
+  const refused = createApi({ baseUrl: emu.info.baseUrl, loggingUrl: emu.info.loggingUrl, apiKey: 'wrong-key-123456' });
+  const bad = createContainersStore({ api: refused, settings: resolveSettings({}, {}, {}), ui, now: Date.now });
+  bad.setState({ limits, limitsAt: 1 });
+  await bad.getState().refreshLimits();
+  assert.deepEqual(bad.getState().limits, limits, 'last data kept');
+  assert.match(bad.getState().limitsError ?? '', /^401 Unauthorized/);
+  assert.match(ui.getState().request.lastError ?? '', /^401 Unauthorized/);
+  await refused.close();
+});
