@@ -1,5 +1,7 @@
 import { createContext, useContext, useEffect, useRef } from 'react';
-import type { ActionHandlers, InputLayer, InputRouter } from './input-router';
+import { PRIORITY, type ActionHandlers, type InputLayer, type InputRouter } from './input-router';
+import { contextChain } from './keymap';
+import { editText, type TextState } from './text-edit';
 
 export interface InputContextValue {
   router: InputRouter;
@@ -60,4 +62,39 @@ export function useInputLayer(layer: InputLayer, handlers?: ActionHandlers): voi
       remove();
     };
   }, [router, id, priority]);
+}
+
+export interface TextInputOptions {
+  /** Unique layer id, e.g. "videos:search". */
+  id: string;
+  /** True while the field has the keyboard. Read store state here (see useInputLayer). */
+  active: () => boolean;
+  get: () => TextState;
+  set: (next: TextState) => void;
+  /** Actions while the field has the keyboard, e.g. { 'filter.apply': ..., 'filter.cancel': ... }. */
+  handlers: ActionHandlers;
+  /** Contexts whose keys work in the field; default the filter field's (enter keeps, esc clears). */
+  chain?: string[];
+}
+
+/**
+ * A screen's own one-line text field (a search box): printable keys and line-editing keys go to
+ * the text, the chain's actions (enter, esc...) to `handlers`. Draw it with <TextField state=.../>.
+ */
+export function useTextInput(options: TextInputOptions): void {
+  const chain = options.chain ?? contextChain('filter');
+  useInputLayer(
+    {
+      id: options.id,
+      priority: PRIORITY.field,
+      active: options.active,
+      chain: () => chain,
+      text: (ev) => {
+        const next = editText(options.get(), ev);
+        if (next) options.set(next);
+        return next !== null;
+      },
+    },
+    options.handlers,
+  );
 }

@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import React from 'react';
+import { render, Text } from 'ink';
+import { InputRouter, PRIORITY } from '../../src/keys/input-router';
+import { buildKeymap, contextChain, CORE_ACTIONS } from '../../src/keys/keymap';
+import { InputContext, useActions, useTextInput } from '../../src/keys/react';
+import { emptyText, type TextState } from '../../src/keys/text-edit';
+
+function fakeStdout(): NodeJS.WriteStream {
+  const out = new Writable({ write: (_c, _e, cb) => cb() }) as unknown as NodeJS.WriteStream;
+  Object.assign(out, { columns: 80, rows: 24 });
+  return out;
+}
+
+test('useTextInput: a screen field takes text and its own enter/esc, then gives the keys back', async () => {
+  const { keymap } = buildKeymap(CORE_ACTIONS);
+  const router = new InputRouter({ keymap: () => keymap });
+  let text: TextState = emptyText;
+  let editing = true;
+  const log: string[] = [];
+  router.addLayer({ id: 'screen:x', priority: PRIORITY.screen, active: () => true, chain: () => contextChain('screen', 'x') });
+
+  function Search(): React.JSX.Element {
+    useTextInput({
+      id: 'x:search',
+      active: () => editing,
+      get: () => text,
+      set: (next) => void (text = next),
+      handlers: {
+        'filter.apply': () => {
+          editing = false;
+          log.push(`search ${text.value}`);
+        },
+      },
+    });
+    useActions({ 'nav.down': () => void log.push('down') });
+    return <Text>search</Text>;
+  }
+
+  const app = render(
+    <InputContext.Provider value={{ router, layerId: 'screen:x' }}>
+      <Search />
+    </InputContext.Provider>,
+    { stdout: fakeStdout(), patchConsole: false },
+  );
+  await new Promise((r) => setTimeout(r, 20));
+  for (const ch of 'jq v') router.dispatch({ name: ch === ' ' ? 'space' : ch, text: ch });
+  router.dispatch({ name: 'backspace', text: null });
+  assert.equal(text.value, 'jq ', 'j and q are text while the field has the keyboard');
+  router.dispatch({ name: 'enter', text: null });
+  router.dispatch({ name: 'j', text: 'j' });
+  assert.deepEqual(log, ['search jq ', 'down'], 'after enter the screen gets j again');
+  app.unmount();
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(router.dispatch({ name: 'j', text: 'j' }), null, 'unmounted: handlers and layer are gone');
+});
