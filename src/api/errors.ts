@@ -165,7 +165,7 @@ export function apiErrorFromResponse(
   const code = parsed.code ? ` ${parsed.code}` : '';
   let text = parsed.message ?? note ?? '';
   const fields = parsed.fieldErrors
-    .filter((f) => f.field !== null || f.message !== parsed.message)
+    .filter((f) => f.message !== parsed.message)
     .map((f) => (f.field ? `${f.field}: ${f.message}` : f.message));
   if (fields.length && !text.includes(fields[0]!)) text = text ? `${text} (${fields.join('; ')})` : fields.join('; ');
   return new ApiError({

@@ -1,5 +1,6 @@
-import { connectNonInteractive, type Session } from './connect';
-import { formatRecords, type Column } from './output';
+import { connectNonInteractive } from './connect';
+import type { Resource } from './resource';
+import { formatRecords } from './output';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
 import { limitsResource } from './resources/limits';
@@ -12,26 +13,6 @@ import { videoLibrariesResource } from './resources/video-libraries';
 import { loadBalancersResource } from './resources/load-balancers';
 import { loadBalancerResource } from './resources/load-balancer';
 import { pullZonesResource } from './resources/pull-zones';
-
-/** One thing `burrow get` can print. */
-export interface Resource<T = unknown, R = T> {
-  name: string;
-  /** Name of the positional argument it needs (e.g. "ID"), if any. */
-  arg?: string;
-  summary: string;
-  /** Validates the argument before any request; throws UsageError with what is allowed. */
-  parseArg?(arg: string): void;
-  fetch(session: Session, arg: string | undefined, signal: AbortSignal): Promise<T[]>;
-  /** json prints one object instead of an array. */
-  single?: boolean;
-  /** Rows for table/csv output; defaults to the records themselves. */
-  rows?(records: T[]): R[];
-  columns: Column<R>[];
-}
-
-export function defineResource<T, R = T>(r: Resource<T, R>): Resource<unknown, unknown> {
-  return r as unknown as Resource<unknown, unknown>;
-}
 
 /** Every resource `burrow get` knows; each lives in its own file under ./resources. */
 export const resources: Resource[] = [

@@ -1,6 +1,6 @@
 import { INT32_MAX } from '../../api/input-checks';
 import type { ApiGuardian } from '../../api/shield';
-import { defineResource } from '../get';
+import { defineResource } from '../resource';
 import { parseIdArg, type FieldRow } from './format';
 import { apiGuardianRows } from './rows';
 

@@ -1,5 +1,5 @@
 import type { App } from '../../api/containers';
-import { defineResource } from '../get';
+import { defineResource } from '../resource';
 
 export const appsResource = defineResource<App>({
   name: 'apps',

@@ -1,6 +1,6 @@
 import type { ContainerLimits } from '../../api/containers';
 import { limitRows, type LimitRow } from '../../screens/containers/limits-view';
-import { defineResource } from '../get';
+import { defineResource } from '../resource';
 
 export const limitsResource = defineResource<ContainerLimits, LimitRow>({
   name: 'limits',

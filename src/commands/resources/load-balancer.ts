@@ -1,6 +1,6 @@
 import { HEALTH_STATUS, ORIGIN_TYPE, originTarget, type LoadBalancer } from '../../api/load-balancers';
 import { enumName } from '../../api/input-checks';
-import { defineResource } from '../get';
+import { defineResource } from '../resource';
 import { parseIdArg, yesNo } from './format';
 import { originRows, type OriginRow } from './rows';
 

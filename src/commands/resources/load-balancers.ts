@@ -1,6 +1,6 @@
 import { LB_STICKY_SESSION_TYPE, ORIGIN_GROUP_LB_METHOD, type LoadBalancer } from '../../api/load-balancers';
 import { enumName } from '../../api/input-checks';
-import { defineResource } from '../get';
+import { defineResource } from '../resource';
 import { healthySummary } from './rows';
 
 export const loadBalancersResource = defineResource<LoadBalancer>({

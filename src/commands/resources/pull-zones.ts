@@ -1,5 +1,5 @@
 import type { PullZone } from '../../api/pull-zones';
-import { defineResource } from '../get';
+import { defineResource } from '../resource';
 import { yesNo } from './format';
 
 export const pullZonesResource = defineResource<PullZone>({

@@ -1,5 +1,5 @@
 import type { RegionSettings } from '../../api/containers';
-import { defineResource } from '../get';
+import { defineResource } from '../resource';
 import { UsageError } from '../types';
 import type { FieldRow } from './format';
 import { regionSettingsRows } from './rows';

@@ -1,5 +1,5 @@
 import type { Region } from '../../api/containers';
-import { defineResource } from '../get';
+import { defineResource } from '../resource';
 import { yesNo } from './format';
 
 export const regionsResource = defineResource<Region>({

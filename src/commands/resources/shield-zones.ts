@@ -1,6 +1,6 @@
 import { DDOS_SENSITIVITY, SHIELD_PLAN_TYPE, WAF_EXECUTION_MODE, type ShieldZone } from '../../api/shield';
 import { enumName } from '../../api/input-checks';
-import { defineResource } from '../get';
+import { defineResource } from '../resource';
 import { yesNo } from './format';
 
 export const shieldZonesResource = defineResource<ShieldZone>({

@@ -1,5 +1,5 @@
 import type { VideoLibrary } from '../../api/video-libraries';
-import { defineResource } from '../get';
+import { defineResource } from '../resource';
 import { day, humanBytes } from './format';
 import { drmLabel } from './rows';
 

@@ -1,0 +1,22 @@
+import type { Session } from './connect';
+import type { Column } from './output';
+
+/** One thing `burrow get` can print. */
+export interface Resource<T = unknown, R = T> {
+  name: string;
+  /** Name of the positional argument it needs (e.g. "ID"), if any. */
+  arg?: string;
+  summary: string;
+  /** Validates the argument before any request; throws UsageError with what is allowed. */
+  parseArg?(arg: string): void;
+  fetch(session: Session, arg: string | undefined, signal: AbortSignal): Promise<T[]>;
+  /** json prints one object instead of an array. */
+  single?: boolean;
+  /** Rows for table/csv output; defaults to the records themselves. */
+  rows?(records: T[]): R[];
+  columns: Column<R>[];
+}
+
+export function defineResource<T, R = T>(r: Resource<T, R>): Resource<unknown, unknown> {
+  return r as unknown as Resource<unknown, unknown>;
+}
