@@ -1,5 +1,5 @@
 import React from 'react';
-import { render, type Instance } from 'ink';
+import { render, Text, type Instance } from 'ink';
 import type { Settings } from '../config/settings';
 import { redact } from '../config/redact';
 import type { Io } from '../commands/types';
@@ -91,8 +91,13 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
       color: settings.color,
     };
 
+    // Test hook (only with BURROW_TEST=1): crash on purpose to prove the terminal is restored.
+    const crash = io.env.BURROW_TEST === '1' ? io.env.BURROW_CRASH : undefined;
+    if (crash === 'async') setTimeout(() => { throw new Error('deliberate crash (BURROW_CRASH=async)'); }, 500);
+    const root = crash === 'render' ? <CrashAfterFirstFrame /> : <App stores={stores} info={info} keymap={keymap} registry={SCREENS} />;
+
     terminal.enter();
-    instance = render(<App stores={stores} info={info} keymap={keymap} registry={SCREENS} />, {
+    instance = render(root, {
       stdout: inkStdout(stdout),
       stdin,
       stderr,
@@ -122,6 +127,16 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
     terminal.restore();
     detach();
   }
+}
+
+function CrashAfterFirstFrame(): React.JSX.Element {
+  const [n, setN] = React.useState(0);
+  React.useEffect(() => {
+    const t = setTimeout(() => setN(1), 300);
+    return () => clearTimeout(t);
+  }, []);
+  if (n > 0) throw new Error('deliberate render crash (BURROW_CRASH=render)');
+  return <Text>about to crash</Text>;
 }
 
 function hostOf(url: string): string {

@@ -108,6 +108,36 @@ test('a 60x15 terminal shows "terminal too small"; resizing back shows the scree
   assert.doesNotMatch(wide, /too small/);
   assert.equal(app.lines().filter((l) => l.startsWith('burrow ')).length, 1, 'one header, no ghost frame');
   assert.equal(app.lines().filter((l) => l.includes('Screens')).length, 1);
+
+  // ctrl-l repaints the whole screen: a full clear, then the same frame
+  await app.waitFor('enter open  / filter');
+  await new Promise((r) => setTimeout(r, 200));
+  await app.flush();
+  const before = app.rawOutput().length;
+  const frame = app.screenText();
+  await app.press('ctrl-l');
+  await waitUntil(() => app.rawOutput().slice(before).includes('\x1b[2J'), 3000, 'a full clear');
+  await new Promise((r) => setTimeout(r, 300));
+  await app.flush();
+  assert.equal(app.screenText(), frame, 'the same screen after the repaint');
   await app.press('q');
   assert.equal((await app.exited).exitCode, 0);
 });
+
+for (const kind of ['render', 'async'] as const) {
+  test(`a crash (${kind}) restores the terminal first, then shows the error, exit 70`, async () => {
+    const emu = await useEmulator();
+    const app = startBurrow([], { env: envFor(emu, { BURROW_TEST: '1', BURROW_CRASH: kind }) });
+    const exit = await app.exited;
+    assert.equal(exit.exitCode, 70);
+    const raw = app.rawOutput();
+    const restoredAt = raw.lastIndexOf('\x1b[?1049l');
+    const errorAt = raw.indexOf('burrow: unexpected error');
+    assert.ok(raw.includes('\x1b[?1049h'), 'it did enter the alternate screen');
+    assert.ok(restoredAt > 0 && errorAt > restoredAt, 'the error is printed after leaving the alternate screen');
+    assert.match(raw.slice(errorAt), new RegExp(`deliberate ${kind === 'render' ? 'render crash' : 'crash'}`));
+    assert.ok(raw.slice(restoredAt).includes('\x1b[?25h'), 'the cursor is shown');
+    await app.flush();
+    assert.match(app.screenText(), /burrow: unexpected error/, 'the error is on the normal screen');
+  });
+}
