@@ -42,7 +42,7 @@ async function waitUntil(ok: () => boolean, timeoutMs: number, what: string): Pr
   }
 }
 
-for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
   test(`${signal} restores the terminal and exits ${code}`, async () => {
     const emu = await useEmulator();
     const app = startBurrow([], { env: envFor(emu) });

@@ -75,10 +75,11 @@ test('palette to containers shows the emulator limits; help, placeholder, unknow
   assert.ok(app.rawOutput().includes(RESTORE_SEQUENCE));
 });
 
-test('home table: j/k move the selection, / filters it, enter opens the row', async () => {
+test('home table: j/k move the selection, / filters it, enter opens the row (and --read-only shows its badge)', async () => {
   const emu = await useEmulator();
-  const app = startBurrow([], { env: envFor(emu), cols: 80, rows: 24 });
+  const app = startBurrow(['--read-only'], { env: envFor(emu), cols: 80, rows: 24 });
   await app.waitFor('1 of 6');
+  assert.match(app.lines()[0]!, /127\.0\.0\.1:\d+\s+READ-ONLY\s+home$/);
   const rowOf = (text: string) => app.lines().findIndex((l) => l.startsWith(text));
   assert.ok(app.isInverse(rowOf(':shield'), 2), 'the first row starts selected');
   await app.press('j', 'j');
