@@ -3,7 +3,12 @@ import { ApiError } from './errors';
 /**
  * Client-side request budget: per key (the logging API: per pull zone) at most `limit` requests
  * in any sliding window of `windowMs`. Everything that calls an API for a key shares its budget:
- * callers `await acquire(key)` before each request and are served in order.
+ * callers `await acquire(key)` before each request and are served in order, then call the
+ * `done()` it resolves with when the answer (or failure) is in.
+ *
+ * A slot counts from its grant until `windowMs` after its request finished: the server counts a
+ * request when it arrives, somewhere between those two moments, so however long the way there
+ * and the queue at the server, the server never sees more than `limit` in any window.
  *
  * On a 429 the caller reports `rateLimited(key)`: the key backs off (exponential, full jitter)
  * and every caller of that key waits. The platform sends no rate headers, so nothing here reads
@@ -25,7 +30,7 @@ export interface BudgetState {
   key: string;
   limit: number;
   windowMs: number;
-  /** Requests granted inside the current window. */
+  /** Slots taken: requests in flight or finished less than a window ago. */
   used: number;
   /** Callers waiting for a slot. */
   waiting: number;
@@ -37,17 +42,19 @@ export interface BudgetState {
   rateLimited: number;
 }
 
+/** Tells the budget the request is over (answered or failed); safe to call more than once. */
+export type SlotDone = () => void;
+
 interface Waiter {
-  resolve: () => void;
+  resolve: (done: SlotDone) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
 }
 
 interface KeyState {
-  /** Grant times inside the window, oldest first (queue: head index + array). */
-  times: number[];
-  head: number;
+  /** One entry per slot still inside the window: its end time, Infinity while in flight. */
+  slots: number[];
   queue: Waiter[];
   timer: ReturnType<typeof setTimeout> | null;
   timerAt: number;
@@ -82,17 +89,17 @@ export class RateBudget {
   private key(key: string): KeyState {
     let s = this.keys.get(key);
     if (!s) {
-      s = { times: [], head: 0, queue: [], timer: null, timerAt: 0, backoffUntil: 0, attempt: 0, granted: 0, rateLimited: 0 };
+      s = { slots: [], queue: [], timer: null, timerAt: 0, backoffUntil: 0, attempt: 0, granted: 0, rateLimited: 0 };
       this.keys.set(key, s);
     }
     return s;
   }
 
-  /** Resolves when a request for `key` may be sent (it is counted at that moment). */
-  acquire(key: string, signal?: AbortSignal): Promise<void> {
+  /** Resolves when a request for `key` may be sent; call the returned `done` when it is over. */
+  acquire(key: string, signal?: AbortSignal): Promise<SlotDone> {
     if (signal?.aborted) return Promise.reject(aborted());
     const s = this.key(key);
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<SlotDone>((resolve, reject) => {
       const w: Waiter = { resolve, reject, signal };
       if (signal) {
         w.onAbort = () => {
@@ -138,7 +145,7 @@ export class RateBudget {
       key,
       limit: this.limit,
       windowMs: this.windowMs,
-      used: s.times.length - s.head,
+      used: s.slots.length,
       waiting: s.queue.length,
       backoffUntil: s.backoffUntil > now ? s.backoffUntil : null,
       backoffAttempt: s.attempt,
@@ -170,16 +177,25 @@ export class RateBudget {
     }
   }
 
+  /** Ends one in-flight slot: from now on it leaves the window `windowMs` later. */
+  private doneFor(key: string, s: KeyState): SlotDone {
+    let called = false;
+    return () => {
+      if (called) return;
+      called = true;
+      const i = s.slots.indexOf(Number.POSITIVE_INFINITY);
+      if (i >= 0) s.slots[i] = this.now();
+      this.pump(key, s);
+    };
+  }
+
   private emit(key: string): void {
     for (const l of this.listeners) l(key);
   }
 
   private prune(s: KeyState, now: number): void {
-    while (s.head < s.times.length && s.times[s.head]! <= now - this.windowMs) s.head++;
-    if (s.head > 256 && s.head * 2 > s.times.length) {
-      s.times = s.times.slice(s.head);
-      s.head = 0;
-    }
+    // At most `limit` + a few entries: a filter is cheaper than any index.
+    if (s.slots.some((end) => end <= now - this.windowMs)) s.slots = s.slots.filter((end) => end > now - this.windowMs);
   }
 
   private pump(key: string, s: KeyState): void {
@@ -193,14 +209,18 @@ export class RateBudget {
         this.emit(key);
       }
       this.prune(s, now);
-      while (s.queue.length && s.times.length - s.head < this.limit) {
+      while (s.queue.length && s.slots.length < this.limit) {
         const w = s.queue.shift()!;
         if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
-        s.times.push(now);
+        s.slots.push(Number.POSITIVE_INFINITY);
         s.granted++;
-        w.resolve();
+        w.resolve(this.doneFor(key, s));
       }
-      if (s.queue.length) wake = s.times[s.head]! + this.windowMs;
+      // The first finished slot to leave the window; slots in flight wake us through done().
+      if (s.queue.length) {
+        const earliest = Math.min(...s.slots);
+        wake = Number.isFinite(earliest) ? earliest + this.windowMs : 0;
+      }
     }
     if (!s.queue.length) wake = 0;
     if (wake === 0) {

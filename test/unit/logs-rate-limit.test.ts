@@ -16,7 +16,14 @@ function maxInWindow(times: number[], windowMs: number): number {
 test('sliding window: never more than the limit in any window, callers served in order', async () => {
   const budget = new RateBudget({ limit: 5, windowMs: 300 });
   const grants: { i: number; at: number }[] = [];
-  await Promise.all(Array.from({ length: 12 }, (_, i) => budget.acquire('z').then(() => grants.push({ i, at: Date.now() }))));
+  await Promise.all(
+    Array.from({ length: 12 }, (_, i) =>
+      budget.acquire('z').then((done) => {
+        grants.push({ i, at: Date.now() });
+        done();
+      }),
+    ),
+  );
   assert.equal(grants.length, 12);
   assert.deepEqual(grants.map((g) => g.i), [...Array(12).keys()], 'first come, first served');
   assert.ok(maxInWindow(grants.map((g) => g.at), 300) <= 5, `grants: ${grants.map((g) => g.at - grants[0]!.at).join(',')}`);
@@ -79,9 +86,29 @@ test('callers wait out a backoff', async () => {
   assert.equal(budget.state('z').backoffUntil, null, 'over');
 });
 
+test('a slot counts until a window after its request finished (in flight, it never expires)', async () => {
+  const budget = new RateBudget({ limit: 1, windowMs: 200 });
+  const first = await budget.acquire('z');
+  const granted = Date.now();
+  let second = 0;
+  const next = budget.acquire('z').then((done) => {
+    second = Date.now();
+    done();
+  });
+  await new Promise((r) => setTimeout(r, 350));
+  assert.equal(second, 0, 'a slow request keeps its slot past the window');
+  assert.equal(budget.state('z').used, 1);
+  const finished = Date.now();
+  first();
+  first(); // twice is harmless
+  await next;
+  assert.ok(second - finished >= 199, `granted ${second - finished} ms after the first finished`);
+  assert.ok(second - granted >= 549);
+});
+
 test('an aborted caller leaves the queue; the others go on', async () => {
   const budget = new RateBudget({ limit: 1, windowMs: 200 });
-  await budget.acquire('z');
+  (await budget.acquire('z'))();
   const ctl = new AbortController();
   const aborted = budget.acquire('z', ctl.signal);
   const next = budget.acquire('z');

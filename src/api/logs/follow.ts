@@ -262,12 +262,13 @@ class ZoneRunner {
     }
   }
 
-  private ingest(page: LogPage, fromPoll: boolean, previousCoveredTo: number | null): void {
+  /** Puts a page into the buffer; returns how many records were new. */
+  private ingest(page: LogPage, fromPoll: boolean, previousCoveredTo: number | null): number {
     const added: LogEntry[] = [];
     const addedTimes: number[] = [];
     const buffer = this.engine.buffer;
     buffer.insert(page.entries, page.times, added, addedTimes);
-    if (!added.length) return;
+    if (!added.length) return 0;
     const windowEnd = page.to ?? this.engine.now();
     const now = this.engine.now();
     let lag = this.decayedLag(now);
@@ -286,6 +287,7 @@ class ZoneRunner {
       this.adaptRecheck(lag, true);
     }
     this.engine.emitRecords(added, addedTimes);
+    return added.length;
   }
 
   private adaptRecheck(lag: number, sawRecords: boolean): void {
@@ -311,9 +313,10 @@ class ZoneRunner {
         to = page.to ?? e.now();
         from = Math.min(from, to - 1);
       }
-      this.ingest(page, false, null);
+      // Records arriving meanwhile shift the offsets of a live window: a page can repeat records,
+      // so the cap counts new records, not returned ones.
+      collected += this.ingest(page, false, null);
       offset += page.returned;
-      collected += page.returned;
       if (!page.hasMore || page.returned === 0) break;
       if (collected >= e.opts.maxBackfill) {
         this.backfillTruncated = true;

@@ -101,12 +101,14 @@ export class LogsApi {
     const key = String(zoneId);
     const retries = opts.retries ?? 3;
     for (let attempt = 0; ; attempt++) {
-      await this.budget.acquire(key, opts.signal);
+      const done = await this.budget.acquire(key, opts.signal);
       try {
         const result = await call(opts.signal);
+        done();
         this.budget.succeeded(key);
         return result;
       } catch (error) {
+        done();
         if (!(error instanceof ApiError)) throw error;
         if (error.status === 429) this.budget.rateLimited(key);
         if (attempt >= retries || !retryable(error) || opts.signal?.aborted) throw error;

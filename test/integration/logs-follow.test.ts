@@ -1,0 +1,177 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useEmulator, apiFor } from '../helpers/emulator';
+import { generatedLogRecords, loggingStats } from '../../src/emulator/logging/index';
+import type { RunningEmulator } from '../../src/emulator/server';
+import type { FollowEngine } from '../../src/api/logs/index';
+import { ApiError } from '../../src/api/errors';
+
+const DELAY = 1000;
+/** Quiet zones lag up to 3 x the delay in the emulator. */
+const MAX_LAG = 3 * DELAY;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what: string, cond: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > timeoutMs) assert.fail(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** Waits until every zone has read past `t` (server time). */
+const coveredPast = (engine: FollowEngine, t: number) =>
+  waitFor(`coverage past ${new Date(t).toISOString()}`, () => engine.status().zones.every((z) => z.coveredTo !== null && z.coveredTo > t));
+
+/** What the engine holds in [from, to) is exactly what the emulator generated there. */
+function assertComplete(emu: RunningEmulator, engine: FollowEngine, zones: readonly number[], from: number, to: number): number {
+  const held = engine.buffer.toArray();
+  let total = 0;
+  for (const zone of zones) {
+    const generated = generatedLogRecords(emu.world, zone, from, to).map((r) => r.requestId as string);
+    const mine = held.filter((e) => e.pullZoneId === zone && Date.parse(e.timestamp) >= from && Date.parse(e.timestamp) < to).map((e) => e.requestId!);
+    const have = new Set(mine);
+    const wanted = new Set(generated);
+    const missing = generated.filter((id) => !have.has(id));
+    const extra = mine.filter((id) => !wanted.has(id));
+    assert.equal(missing.length, 0, `zone ${zone}: ${missing.length} of ${generated.length} generated records missing`);
+    assert.equal(extra.length, 0, `zone ${zone}: ${extra.length} records that were not generated`);
+    total += generated.length;
+  }
+  return total;
+}
+
+function assertOrderedUnique(engine: FollowEngine): void {
+  const b = engine.buffer;
+  for (let i = 1; i < b.length; i++) assert.ok(b.time(i - 1) <= b.time(i), `order broken at ${i}`);
+  assert.equal(new Set(b.toArray().map((e) => e.requestId)).size, b.length, 'duplicates in the buffer');
+}
+
+const emu = await useEmulator({ seed: 21, logRate: 12, ingestDelayMs: DELAY });
+const api = apiFor(emu);
+const zones = emu.info.pullZoneIds;
+
+test('follow: no duplicates, no gaps, order kept, late records caught (all four zones)', async () => {
+  const engine = api.logs.follow({ zones, sinceMs: 20_000, minIntervalMs: 150, maxIntervalMs: 800, minRecheckMs: 3000, pageLimit: 400 });
+  const start = engine.startAt();
+  engine.start();
+  try {
+    await sleep(4000);
+    const cut = Date.now() - 500;
+    await coveredPast(engine, cut + MAX_LAG + 300);
+    const total = assertComplete(emu, engine, zones, start + 1000, cut);
+    assert.ok(total > 500, `compared ${total} records`);
+    assertOrderedUnique(engine);
+    const s = engine.status();
+    assert.equal(s.state, 'running');
+    const late = s.zones.reduce((n, z) => n + z.late, 0);
+    assert.ok(late > 0, 'some records arrived after newer ones (the ingestion delay at work)');
+    for (const z of s.zones) {
+      assert.ok(z.ingestLagMs > 0 && z.ingestLagMs < 20_000, `observed lag ${z.ingestLagMs}`);
+      assert.ok(z.recheckMs >= 3000 && z.recheckMs >= z.ingestLagMs, `re-checking the last ${z.recheckMs} ms`);
+      assert.ok(z.behindMs !== null && z.behindMs < 10_000);
+      assert.ok(z.requests > 3);
+    }
+    assert.ok(s.duplicates > 0, 'overlapping windows returned records twice; the buffer kept one');
+    // Quiet zones lag longer (x3 in the emulator): the engine sees it and re-checks further back.
+    const quiet = emu.world.pullZones.find((z) => z.EnableLogging && z.trafficWeight < 0.2)!;
+    const busy = emu.world.pullZones.find((z) => z.EnableLogging && z.trafficWeight === 1)!;
+    const lagOf = (id: number) => s.zones.find((z) => z.zoneId === id)!.ingestLagMs;
+    assert.ok(lagOf(quiet.Id) > lagOf(busy.Id), `quiet ${lagOf(quiet.Id)} ms vs busy ${lagOf(busy.Id)} ms`);
+  } finally {
+    await engine.stop();
+  }
+  assert.equal(engine.status().state, 'stopped');
+});
+
+test('follow: backfill pages with offset while hasMore, newest first, capped at maxBackfill', async () => {
+  const [zone] = zones as [number];
+  const engine = api.logs.follow({ zones: [zone], sinceMs: 3 * 60_000, pageLimit: 700, minIntervalMs: 200 });
+  const start = engine.startAt();
+  engine.start();
+  try {
+    await waitFor('backfill', () => engine.status().zones[0]!.state === 'following');
+    const z = engine.status().zones[0]!;
+    assert.ok(z.requests >= 3, `backfill used ${z.requests} pages`);
+    const settled = z.coveredTo! - MAX_LAG;
+    assertComplete(emu, engine, [zone], start + 1000, settled);
+  } finally {
+    await engine.stop();
+  }
+  const capped = api.logs.follow({ zones: [zone], sinceMs: 5 * 60_000, pageLimit: 100, maxBackfill: 300, minIntervalMs: 200 });
+  // The size when the backfill ends (the subscriber runs before any poll adds records).
+  let atBackfillEnd: number | null = null;
+  capped.subscribe(() => {
+    if (atBackfillEnd === null && capped.status().zones[0]!.coveredTo !== null) atBackfillEnd = capped.buffer.length;
+  });
+  capped.start();
+  try {
+    await waitFor('capped backfill', () => capped.status().zones[0]!.state === 'following');
+    const z = capped.status().zones[0]!;
+    assert.equal(z.backfillTruncated, true);
+    assert.equal(atBackfillEnd, 300);
+    // The newest were kept: nothing newer than the oldest held is missing.
+    const oldest = capped.buffer.time(0);
+    assertComplete(emu, capped, [zone], oldest + 1, z.coveredTo! - MAX_LAG);
+    await sleep(1000);
+    assert.ok(capped.buffer.time(0) >= oldest, 'polls do not bring back what the backfill left out');
+  } finally {
+    await capped.stop();
+  }
+});
+
+test('follow: pause stops requests, resume catches up without losing records', async () => {
+  const [, zone] = zones as [number, number];
+  const engine = api.logs.follow({ zones: [zone], sinceMs: 10_000, minIntervalMs: 150, maxIntervalMs: 500 });
+  const start = engine.startAt();
+  const stats = () => loggingStats(emu.world).zone(zone).requests;
+  engine.start();
+  try {
+    await waitFor('following', () => engine.status().zones[0]!.state === 'following');
+    engine.pause();
+    await sleep(400); // a request in flight may finish
+    const before = stats();
+    await waitFor('paused', () => engine.status().zones[0]!.state === 'paused');
+    assert.equal(engine.status().state, 'paused');
+    await sleep(1500);
+    assert.equal(stats(), before, 'no requests while paused');
+    engine.resume();
+    const cut = Date.now() - 200;
+    await coveredPast(engine, cut + MAX_LAG + 300);
+    assert.ok(stats() > before);
+    assertComplete(emu, engine, [zone], start + 1000, cut);
+    assertOrderedUnique(engine);
+  } finally {
+    await engine.stop();
+  }
+});
+
+test('follow: a zone without logging fails with its error; the others go on', async () => {
+  const off = emu.world.pullZones.find((z) => !z.EnableLogging)!;
+  const [zone] = zones as [number];
+  const engine = api.logs.follow({ zones: [off.Id, zone], sinceMs: 5000, minIntervalMs: 150 });
+  const seen: string[] = [];
+  engine.onRecords((entries) => seen.push(...entries.map((e) => e.requestId!)));
+  engine.start();
+  try {
+    await waitFor('failure', () => engine.status().zones[0]!.state === 'failed');
+    const failed = engine.status().zones[0]!;
+    assert.ok(failed.error instanceof ApiError);
+    assert.equal(failed.error.status, 404);
+    assert.equal(failed.error.code, 'logging_disabled');
+    await waitFor('records of the other zone', () => seen.length > 0);
+    assert.equal(engine.status().state, 'running');
+  } finally {
+    await engine.stop();
+  }
+  const only = api.logs.follow({ zones: [off.Id], sinceMs: 5000 });
+  only.start();
+  await only.done;
+  assert.equal(only.status().state, 'failed', 'done resolves when every zone has failed');
+});
+
+test('follow: bad input is refused before anything is sent', () => {
+  assert.throws(() => api.logs.follow({ zones: [] }), /at least one pull zone/);
+  assert.throws(() => api.logs.follow({ zones: [1], filter: { status: 'nope' } }), (e: unknown) => e instanceof ApiError && e.kind === 'invalid-input');
+  assert.throws(() => api.logs.follow({ zones: [1], sinceMs: 4 * 86_400_000 }), /between 0 and 3 days/);
+});
