@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ApiError } from '../../src/api/errors';
 import { logEntrySchema, parseTimestamp, readLogEntry, type LogEntry } from '../../src/api/logs/entry';
-import { buildLogQuery, compileFilter, isoSeconds } from '../../src/api/logs/query';
+import { buildLogQuery, compileFilter, isoTime } from '../../src/api/logs/query';
 
 const NOW = Date.UTC(2026, 7, 8, 12, 0, 0);
 const H = 3_600_000;
@@ -29,8 +29,8 @@ test('query builder: canonical parameters', () => {
     NOW,
   );
   assert.deepEqual(q.params, {
-    from: '2026-08-08T11:00:00Z',
-    to: '2026-08-08T11:59:59Z',
+    from: '2026-08-08T11:00:00.250Z',
+    to: '2026-08-08T11:59:58.500Z',
     status: '404,5xx',
     cacheStatus: 'HIT,-',
     country: 'DE,FR',
@@ -88,10 +88,9 @@ test('query builder: every problem is reported at once, with the field', () => {
   assert.deepEqual(e.fieldErrors.map((f) => f.field).sort(), ['country', 'limit', 'remoteIp', 'requestId', 'status']);
 });
 
-test('isoSeconds rounds from down and to up', () => {
-  assert.equal(isoSeconds(Date.UTC(2026, 0, 1, 0, 0, 0, 999), 'down'), '2026-01-01T00:00:00Z');
-  assert.equal(isoSeconds(Date.UTC(2026, 0, 1, 0, 0, 0, 1), 'up'), '2026-01-01T00:00:01Z');
-  assert.equal(isoSeconds(Date.UTC(2026, 0, 1), 'up'), '2026-01-01T00:00:00Z');
+test('times are sent in whole seconds, with milliseconds only when there are some', () => {
+  assert.equal(isoTime(Date.UTC(2026, 0, 1, 0, 0, 0, 999)), '2026-01-01T00:00:00.999Z');
+  assert.equal(isoTime(Date.UTC(2026, 0, 1)), '2026-01-01T00:00:00Z');
 });
 
 const optStr = fc.option(fc.oneof(fc.string(), fc.constant(undefined), fc.integer(), fc.boolean()), { nil: null });

@@ -100,8 +100,8 @@ export interface FollowOptions {
   /** Share of a zone's budget the polls may use (default 0.6; searches get the rest). */
   budgetShare?: number;
   /**
-   * Lag assumed by settledBefore() until a zone has been watched for one initial re-check window
-   * (default 30 s); after that only the observed lag counts.
+   * Lag assumed by settledBefore() while a zone is still being learnt (fewer than 20 lag samples
+   * or 3 polls after the backfill; default 30 s); after that only the observed lag counts.
    */
   initialLagMs?: number;
   now?: () => number;
@@ -131,7 +131,9 @@ class ZoneRunner {
   lastWindowRecords = 0;
   /** Nothing older is followed: the backfill start, or its oldest record when it was cut short. */
   floor = Number.NEGATIVE_INFINITY;
-  followingSince: number | null = null;
+  /** Lag samples seen and complete polls since the backfill (to know when the lag is learnt). */
+  lagSamples = 0;
+  polls = 0;
   private wake: (() => void) | null = null;
 
   constructor(readonly zoneId: number, private readonly engine: FollowEngine) {
@@ -168,7 +170,7 @@ class ZoneRunner {
 
   /** Lag to hold output back by: observed, or the initial assumption while still learning. */
   holdback(now: number): number {
-    const learning = this.followingSince === null || now < this.followingSince + this.engine.opts.initialRecheckMs;
+    const learning = this.lagSamples < 20 || this.polls < 3;
     return Math.max(this.decayedLag(now), learning ? this.engine.opts.initialLagMs : 0);
   }
 
@@ -279,6 +281,7 @@ class ZoneRunner {
       if (previousCoveredTo !== null && t < previousCoveredTo) this.late++;
       const sample = windowEnd - t;
       if (sample > lag) lag = sample;
+      this.lagSamples++;
     }
     this.records += added.length;
     if (fromPoll) {
@@ -328,7 +331,6 @@ class ZoneRunner {
     }
     this.coveredTo = to ?? e.now();
     this.lastFullRecheckAt = e.now();
-    this.followingSince = e.now();
     this.afterPoll(0, 1);
   }
 
@@ -357,6 +359,7 @@ class ZoneRunner {
     this.coveredTo = Math.max(covered, to ?? now);
     if (full) this.lastFullRecheckAt = now;
     this.lastWindowRecords = offset;
+    this.polls++;
     if (this.records === before) this.adaptRecheck(this.decayedLag(e.now()), false);
     this.afterPoll(this.records - before, pages);
   }

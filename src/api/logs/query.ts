@@ -130,10 +130,9 @@ export function toEpochMs(v: TimeInput): number {
   return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(zoned) ? `${zoned}T00:00:00Z` : zoned);
 }
 
-/** ISO form the platform's own CLI sends (whole seconds; from rounds down, to rounds up). */
-export function isoSeconds(ms: number, round: 'down' | 'up'): string {
-  const s = round === 'down' ? Math.floor(ms / 1000) : Math.ceil(ms / 1000);
-  return new Date(s * 1000).toISOString().replace('.000Z', 'Z');
+/** RFC 3339 UTC: whole seconds as the platform's own CLI sends them, milliseconds only when there are some. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
 export interface BuiltQuery {
@@ -173,8 +172,8 @@ export function buildLogQuery(q: LogQuery, now: number): BuiltQuery {
   if (q.order !== undefined && q.order !== 'asc' && q.order !== 'desc') errors.push({ field: 'order', message: `must be asc or desc, got ${String(q.order)}` });
   throwIfAny(errors);
   const params: Record<string, string> = {};
-  if (from !== null) params.from = isoSeconds(from, 'down');
-  if (to !== null) params.to = isoSeconds(to, 'up');
+  if (from !== null) params.from = isoTime(from);
+  if (to !== null) params.to = isoTime(to);
   if (f.status) params.status = [...f.status.codes, ...f.status.classes.map((c) => `${c}xx`)].join(',');
   if (f.cacheStatus.length) params.cacheStatus = f.cacheStatus.join(',');
   if (f.country.length) params.country = f.country.join(',');
