@@ -60,6 +60,7 @@ export function resolveSettings(flags: GlobalFlags, env: Env, file: ConfigFile):
   const warnings: string[] = [];
   const profileName = flags.profile ?? nonEmpty(env.BURROW_PROFILE) ?? file.defaultProfile ?? null;
   let profile: Profile = {};
+  let usedProfile: string | null = null;
   if (profileName !== null) {
     const found = file.profiles?.[profileName];
     if (!found) {
@@ -73,6 +74,7 @@ export function resolveSettings(flags: GlobalFlags, env: Env, file: ConfigFile):
       warnings.push(`defaultProfile "${profileName}" is not defined in the config file`);
     } else {
       profile = found;
+      usedProfile = profileName;
     }
   }
 
@@ -104,7 +106,7 @@ export function resolveSettings(flags: GlobalFlags, env: Env, file: ConfigFile):
 
   return {
     target,
-    profileName: profile === undefined ? null : profileName,
+    profileName: usedProfile,
     apiKey,
     apiKeySource,
     baseUrl,

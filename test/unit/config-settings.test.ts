@@ -123,3 +123,9 @@ test('a config file others can read gets a warning; bad YAML and unknown setting
     cleanup();
   }
 });
+
+test('a defaultProfile that is not defined is not reported as the profile in use', () => {
+  const s = resolveSettings({}, {}, { defaultProfile: 'ghost', profiles: { prod: { apiKey: 'k'.repeat(20) } } });
+  assert.equal(s.profileName, null);
+  assert.ok(s.warnings.some((w) => w.includes('"ghost"')));
+});
