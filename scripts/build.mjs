@@ -1,27 +1,40 @@
-// Bundles src/cli.ts into dist/cli.js (dependencies stay external in node_modules).
-// One bundle keeps start-up fast: Node resolves one file of ours instead of dozens.
+// Bundles src/cli.ts into dist/, splitting at dynamic imports: the console (Ink, React) and the
+// emulator load only when used, so `burrow get ...` does not pay for them.
+// Pure-JS dependencies are bundled too (one file to read and compile instead of ~100, and React's
+// production build); native packages stay external in node_modules.
 import { build } from 'esbuild';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const quiet = process.argv.includes('--quiet');
+const outArg = process.argv.find((a) => a.startsWith('--outdir='));
+const outdir = outArg ? path.resolve(outArg.slice('--outdir='.length)) : path.join(root, 'dist');
+const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 const started = Date.now();
+// Old chunks are removed only when asked: a binary that a test already started may still load them.
+if (process.argv.includes('--clean')) rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: [path.join(root, 'src/cli.ts')],
-  // Split at dynamic imports: the console (Ink, React) and the emulator load only when used,
-  // so `burrow get ...` does not pay for them (0.49 s -> 0.22 s for --version).
-  outdir: path.join(root, 'dist'),
+  outdir,
   entryNames: '[name]',
   splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  // Native addons and tools that must be resolved from node_modules at run time.
+  external: ['libsql', '@libsql/*', '@lydell/node-pty', '@xterm/*', 'esbuild', 'fast-check', 'ajv', 'ajv-formats', 'react-devtools-core'],
+  // CommonJS dependencies inside an ESM bundle need a real `require` for Node built-ins.
+  banner: { js: "import { createRequire as __burrowCreateRequire } from 'node:module'; const require = __burrowCreateRequire(import.meta.url);" },
   sourcemap: 'linked',
   jsx: 'automatic',
+  legalComments: 'none',
   logLevel: quiet ? 'warning' : 'info',
-  define: { 'process.env.BURROW_BUILD_VERSION': JSON.stringify(process.env.npm_package_version ?? '0.0.0') },
+  define: {
+    'process.env.BURROW_BUILD_VERSION': JSON.stringify(version),
+    'process.env.NODE_ENV': '"production"',
+  },
 });
-if (!quiet) console.log(`built dist/cli.js in ${Date.now() - started} ms`);
+if (!quiet) console.log(`built ${path.relative(root, outdir) || '.'}/cli.js in ${Date.now() - started} ms`);

@@ -114,7 +114,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       debug: values.debug as boolean | undefined,
       showSecrets: values['show-secrets'] as boolean | undefined,
     };
-    const file = loadConfigFile(io.env);
+    const file = await loadConfigFile(io.env);
     const settings = resolveSettings(flags, io.env, file.config);
     for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${w}\n`);
     return await command.run({ args: parsed.positionals, values, settings, io });

@@ -1,5 +1,6 @@
-import { Agent, request, errors as undiciErrors } from 'undici';
+import type { Agent } from 'undici';
 import type { z } from 'zod';
+import { lazyModule } from '../config/lazy-module';
 import { redact } from '../config/redact';
 import { ApiError, apiErrorFromResponse } from './errors';
 
@@ -44,6 +45,11 @@ export interface HttpResponse<T> {
   headers: Record<string, string>;
 }
 
+type Undici = typeof import('undici');
+let undiciLoading: Promise<Undici> | null = null;
+/** undici is loaded on the first request, not at start-up: the first frame needs no network. */
+const loadUndici = (): Promise<Undici> => (undiciLoading ??= lazyModule(() => import('undici'), 'Agent'));
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -83,7 +89,8 @@ function headerRecord(h: Record<string, string | string[] | undefined>): Record<
 /** One keep-alive connection pool per origin, with timeouts, abort signals and safe retries. */
 export class HttpClient {
   readonly baseUrl: string;
-  private readonly dispatcher: Agent;
+  private dispatcher: Agent | null = null;
+  private closed = false;
   private readonly opts: Required<Omit<HttpClientOptions, 'auth' | 'debug' | 'beforeAttempt'>> & HttpClientOptions;
 
   constructor(options: HttpClientOptions) {
@@ -95,12 +102,17 @@ export class HttpClient {
       retryBaseMs: 300,
       ...options,
     };
-    this.dispatcher = new Agent({
+  }
+
+  private async agent(undici: Undici): Promise<Agent> {
+    if (this.closed) throw new ApiError({ kind: 'aborted', message: 'the connection to the platform was closed' });
+    this.dispatcher ??= new undici.Agent({
       connect: { timeout: this.opts.connectTimeoutMs },
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
       connections: 8,
     });
+    return this.dispatcher;
   }
 
   async request<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<HttpResponse<T>> {
@@ -153,13 +165,15 @@ export class HttpClient {
     let status: number;
     let resHeaders: Record<string, string>;
     let text: string;
+    const undici = await loadUndici();
+    const dispatcher = await this.agent(undici);
     try {
-      const res = await request(url, {
+      const res = await undici.request(url, {
         method,
         headers,
         body,
         signal: options.signal,
-        dispatcher: this.dispatcher,
+        dispatcher,
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
@@ -167,7 +181,7 @@ export class HttpClient {
       resHeaders = headerRecord(res.headers);
       text = await res.body.text();
     } catch (error) {
-      throw this.transportError(error, method, path, options.signal);
+      throw this.transportError(undici, error, method, path, options.signal);
     }
     this.opts.debug?.(redact(`<- ${status} ${method} ${shownPath} ${Date.now() - started}ms ${text.length}B`));
     if (status < 200 || status >= 300) {
@@ -208,15 +222,13 @@ export class HttpClient {
     return { status, data: json as T, headers: resHeaders };
   }
 
-  private transportError(error: unknown, method: HttpMethod, path: string, signal?: AbortSignal): ApiError {
+  private transportError(undici: Undici, error: unknown, method: HttpMethod, path: string, signal?: AbortSignal): ApiError {
     if (signal?.aborted) return new ApiError({ kind: 'aborted', method, path, message: `${method} ${path} cancelled`, cause: error });
     const e = error as { code?: string; message?: string };
-    const timedOut =
-      error instanceof undiciErrors.HeadersTimeoutError ||
-      error instanceof undiciErrors.BodyTimeoutError ||
-      error instanceof undiciErrors.ConnectTimeoutError;
+    const { HeadersTimeoutError, BodyTimeoutError, ConnectTimeoutError } = undici.errors;
+    const timedOut = error instanceof HeadersTimeoutError || error instanceof BodyTimeoutError || error instanceof ConnectTimeoutError;
     const mutation = method !== 'GET';
-    const sentMaybe = !(error instanceof undiciErrors.ConnectTimeoutError) && e.code !== 'ECONNREFUSED' && e.code !== 'ENOTFOUND';
+    const sentMaybe = !(error instanceof ConnectTimeoutError) && e.code !== 'ECONNREFUSED' && e.code !== 'ENOTFOUND';
     if (mutation && sentMaybe) {
       return new ApiError({
         kind: 'unknown-outcome',
@@ -232,6 +244,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    this.closed = true;
+    await this.dispatcher?.close();
   }
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import YAML from 'yaml';
 import { z } from 'zod';
+import { lazyModule } from './lazy-module';
 import { configFilePath } from './paths';
 import { permissionWarning, writePrivateFile } from './private-file';
 
@@ -35,7 +35,10 @@ export interface LoadedConfig {
 
 export class ConfigError extends Error {}
 
-export function loadConfigFile(env: Record<string, string | undefined> = process.env): LoadedConfig {
+const loadYaml = () => lazyModule(() => import('yaml'), 'parse');
+
+/** Reads the config file; yaml is loaded only when there is a file (it costs start-up time). */
+export async function loadConfigFile(env: Record<string, string | undefined> = process.env): Promise<LoadedConfig> {
   const path = configFilePath(env);
   let text: string;
   try {
@@ -44,9 +47,9 @@ export function loadConfigFile(env: Record<string, string | undefined> = process
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, exists: false, config: {}, warnings: [] };
     throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`);
   }
-  let raw: unknown;
+  let raw: unknown = {};
   try {
-    raw = text.trim() === '' ? {} : YAML.parse(text);
+    if (text.trim() !== '') raw = (await loadYaml()).parse(text);
   } catch (error) {
     throw new ConfigError(`${path} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
@@ -61,6 +64,6 @@ export function loadConfigFile(env: Record<string, string | undefined> = process
   return { path, exists: true, config: parsed.data, warnings };
 }
 
-export function saveConfigFile(path: string, config: ConfigFile): void {
-  writePrivateFile(path, YAML.stringify(config));
+export async function saveConfigFile(path: string, config: ConfigFile): Promise<void> {
+  writePrivateFile(path, (await loadYaml()).stringify(config));
 }

@@ -89,15 +89,15 @@ function tempXdg(): { env: Record<string, string>; dir: string; cleanup: () => v
   return { env: { XDG_CONFIG_HOME: dir, HOME: dir }, dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-test('the config file is written 0600 under $XDG_CONFIG_HOME/burrow and read back', () => {
+test('the config file is written 0600 under $XDG_CONFIG_HOME/burrow and read back', async () => {
   const { env, dir, cleanup } = tempXdg();
   try {
     const p = configFilePath(env);
     assert.equal(p, path.join(dir, 'burrow', 'config.yaml'));
-    assert.equal(loadConfigFile(env).exists, false);
-    saveConfigFile(p, file);
+    assert.equal((await loadConfigFile(env)).exists, false);
+    await saveConfigFile(p, file);
     assert.equal(fs.statSync(p).mode & 0o777, 0o600);
-    const loaded = loadConfigFile(env);
+    const loaded = await loadConfigFile(env);
     assert.equal(loaded.exists, true);
     assert.deepEqual(loaded.config, file);
     assert.deepEqual(loaded.warnings, []);
@@ -106,19 +106,19 @@ test('the config file is written 0600 under $XDG_CONFIG_HOME/burrow and read bac
   }
 });
 
-test('a config file others can read gets a warning; bad YAML and unknown settings are errors', () => {
+test('a config file others can read gets a warning; bad YAML and unknown settings are errors', async () => {
   const { env, cleanup } = tempXdg();
   try {
     const p = configFilePath(env);
-    saveConfigFile(p, file);
+    await saveConfigFile(p, file);
     fs.chmodSync(p, 0o644);
-    assert.match(loadConfigFile(env).warnings.join('\n'), /readable by other users \(mode 644\).*chmod 600/);
+    assert.match((await loadConfigFile(env)).warnings.join('\n'), /readable by other users \(mode 644\).*chmod 600/);
     fs.writeFileSync(p, 'profiles: [unclosed');
-    assert.throws(() => loadConfigFile(env), (e: unknown) => e instanceof ConfigError && /is not valid YAML/.test(e.message));
+    await assert.rejects(() => loadConfigFile(env), (e: unknown) => e instanceof ConfigError && /is not valid YAML/.test(e.message));
     fs.writeFileSync(p, 'refreshSecs: 3\n');
-    assert.throws(() => loadConfigFile(env), /has invalid settings/);
+    await assert.rejects(() => loadConfigFile(env), /has invalid settings/);
     fs.writeFileSync(p, 'keys:\n  nav.down: []\n');
-    assert.throws(() => loadConfigFile(env), /keys\.nav\.down/);
+    await assert.rejects(() => loadConfigFile(env), /keys\.nav\.down/);
   } finally {
     cleanup();
   }
