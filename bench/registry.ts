@@ -1,4 +1,5 @@
 import type { BenchResult } from './lib/report';
+import { startupBench } from './startup';
 
 export interface Bench {
   id: string;
@@ -6,4 +7,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [];
+export const benches: Bench[] = [startupBench];
