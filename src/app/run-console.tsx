@@ -82,7 +82,9 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
     let quit = () => {};
     const ui = createUiStore({ readOnly: settings.readOnly, home: HOME_SCREEN, onQuit: () => quit() });
     ui.getState().setWarnings([...settings.warnings, ...warnings]);
-    const stores = new SessionStores({ api: session.api, settings, ui, now: Date.now });
+    // the database the session talks to (the emulator child's when burrow started one)
+    const sessionSettings = { ...settings, databaseUrl: session.databaseUrl, databaseToken: session.databaseToken };
+    const stores = new SessionStores({ api: session.api, settings: sessionSettings, ui, now: Date.now });
     const info: SessionInfo = {
       profileName: settings.profileName,
       emulator: session.emulator !== null,

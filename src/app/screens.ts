@@ -2,6 +2,7 @@ import type { ScreenDef } from './screen-types';
 import { homeScreen } from '../screens/home/index';
 import { containersScreen } from '../screens/containers/index';
 import { placeholderScreen } from '../screens/placeholder/PlaceholderScreen';
+import { sqlScreen } from '../screens/sql/index';
 
 /**
  * Every screen the palette can open, one line each. To add a screen, build it in its own
@@ -15,7 +16,7 @@ export const SCREENS: readonly ScreenDef[] = [
   placeholderScreen({ id: 'videos', title: 'videos', aliases: ['libraries', 'vl'], summary: 'video libraries' }),
   placeholderScreen({ id: 'lb', title: 'load balancers', aliases: ['loadbalancers'], summary: 'load balancer profiles, origin groups and health' }),
   placeholderScreen({ id: 'logs', title: 'logs', aliases: [], summary: 'live CDN logs of a pull zone', arg: { name: 'pullZoneId', validate: (v) => (/^\d+$/.test(v) ? null : `pullZoneId must be a number, got "${v}"`) } }),
-  placeholderScreen({ id: 'sql', title: 'sql', aliases: [], summary: 'SQL shell on the database' }),
+  sqlScreen,
 ];
 
 export const HOME_SCREEN = homeScreen.id;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlStatement } from '../api/database/index';
 import { ApiError } from '../api/errors';
-import { connectNonInteractive, debugSink, type Session } from './connect';
+import { connectNonInteractive, debugSink, startEmulatorChild, type Session } from './connect';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
@@ -10,8 +10,8 @@ const NO_DATABASE =
   'no database to talk to: pass its URL (burrow sql libsql://NAME.lite.bunnydb.net -e ...), set SERVICE_DATABASE_URL and SERVICE_DATABASE_AUTH_TOKEN ' +
   '(or BUNNY_DATABASE_URL and BUNNY_DATABASE_AUTH_TOKEN), or add --demo to use the built-in emulator';
 
-const REPL_NOT_BUILT =
-  'the interactive SQL shell is not built yet. Pass SQL instead:\n' +
+const REPL_NEEDS_TERMINAL =
+  'the interactive SQL shell needs a terminal on stdout. Pass SQL instead:\n' +
   '  burrow sql -e "SELECT count(*) FROM customers"\n' +
   '  burrow sql script.sql\n' +
   '  burrow sql < script.sql';
@@ -24,8 +24,8 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The SQL to run and where it came from (for messages): each -e, a file, or stdin. */
-async function sqlSources(ctx: CommandContext, file: string | undefined): Promise<{ sql: string; origin: string }[]> {
+/** The SQL to run and where it came from (for messages): each -e, a file, or stdin; null = the interactive shell. */
+async function sqlSources(ctx: CommandContext, file: string | undefined): Promise<{ sql: string; origin: string }[] | null> {
   const raw = ctx.values.execute;
   const exprs = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v): v is string => typeof v === 'string');
   if (exprs.length && file !== undefined) throw new UsageError('give the SQL either with -e or as FILE, not both');
@@ -39,7 +39,32 @@ async function sqlSources(ctx: CommandContext, file: string | undefined): Promis
     }
   }
   if (file === '-' || !ctx.io.stdin.isTTY) return [{ sql: await readAll(ctx.io.stdin), origin: 'stdin' }];
-  throw new UsageError(REPL_NOT_BUILT);
+  return null;
+}
+
+/** The interactive shell: the URL argument, else the configured database, else the emulator (a child process, so a long query cannot freeze the shell). */
+async function runRepl(ctx: CommandContext, url: string | undefined): Promise<number> {
+  const { io, settings } = ctx;
+  if (!io.stdout.isTTY) throw new UsageError(REPL_NEEDS_TERMINAL);
+  const demo = Boolean(ctx.values.demo);
+  const management = settings.target === 'platform' && settings.apiKey ? { baseUrl: settings.baseUrl, loggingUrl: settings.loggingUrl, apiKey: settings.apiKey } : null;
+  const { runSqlRepl } = await import('../screens/sql/run-standalone');
+  const format = ctx.settings.output;
+  const mode = format === 'csv' || format === 'json' || format === 'table' ? format : undefined;
+  if (url !== undefined) return runSqlRepl(settings, io, { url, token: settings.databaseToken, management, emulator: false, mode, stop: async () => {} });
+  if (!demo && settings.databaseUrl) return runSqlRepl(settings, io, { url: settings.databaseUrl, token: settings.databaseToken, management, emulator: false, mode, stop: async () => {} });
+  if (!demo && settings.target !== 'emulator') throw new UsageError(NO_DATABASE);
+  io.stderr.write(`burrow: ${demo ? '--demo' : 'no database configured'}, starting the built-in emulator…\n`);
+  const emu = await startEmulatorChild();
+  const e = emu.endpoints;
+  return runSqlRepl(settings, io, {
+    url: e.databaseUrl,
+    token: e.databaseToken,
+    management: { baseUrl: e.baseUrl, loggingUrl: e.loggingUrl, apiKey: e.accessKey },
+    emulator: true,
+    mode,
+    stop: emu.stop,
+  });
 }
 
 /** Database URL and token: the URL argument, else SERVICE_/BUNNY_DATABASE_* (or the profile), else --demo's emulator. */
@@ -90,7 +115,9 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     }
   }
   const format = (ctx.settings.output ?? 'table') as SqlOutputFormat;
-  const statements: Located[] = (await sqlSources(ctx, file)).flatMap(({ sql, origin }) => splitStatements(sql).map((st) => ({ ...st, origin })));
+  const sources = await sqlSources(ctx, file);
+  if (sources === null) return runRepl(ctx, url);
+  const statements: Located[] = sources.flatMap(({ sql, origin }) => splitStatements(sql).map((st) => ({ ...st, origin })));
   if (statements.length === 0) {
     io.stderr.write('burrow: no SQL statement to run\n');
     return 0;
@@ -151,7 +178,12 @@ built-in emulator's database.
 
 Output: table (default), csv (NULL is empty), json (one array of row objects per result set;
 integers are exact JSON numbers, blobs {"base64": ...}), ndjson (one object per row).
-A transaction left open at the end is rolled back.`,
+A transaction left open at the end is rolled back.
+
+At a terminal with no SQL given, opens the interactive SQL shell (the console's :sql screen):
+multi-line input, history (per database, Ctrl-R), Tab completion from the live schema, dot-
+commands (.help), transactions kept open across inputs. With no database configured and no
+API key (or with --demo) it starts the built-in emulator.`,
   options: {
     execute: { type: 'string', short: 'e', multiple: true },
   },

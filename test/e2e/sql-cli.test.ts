@@ -127,10 +127,9 @@ test('usage mistakes exit 2 with what is allowed', async () => {
   assert.match(missing.stderr, /cannot read .*missing\.sql: ENOENT/);
 });
 
-test('at a terminal with no SQL it says the REPL is not built yet and how to pass SQL', async () => {
+test('at a terminal with no SQL it opens the interactive shell (.quit leaves it)', async () => {
   const app = startBurrow(['sql'], { env });
-  await app.waitFor('not built yet');
-  const screen = await app.waitFor('burrow sql < script.sql');
-  assert.match(screen, /burrow sql -e/);
-  assert.equal((await app.exited).exitCode, 2);
+  await app.waitFor('.help lists the commands');
+  await app.type('.quit\r');
+  assert.equal((await app.exited).exitCode, 0);
 });

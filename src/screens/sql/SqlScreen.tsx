@@ -1,0 +1,291 @@
+import React, { createContext, useContext, useEffect, useMemo, useRef } from 'react';
+import { Box, Text } from 'ink';
+import type { ScreenProps } from '../../app/screen-types';
+import { useTheme, useTone, type Tone } from '../../components/theme';
+import { useNow } from '../../components/use-now';
+import { PRIORITY } from '../../keys/input-router';
+import { useActions, useInputLayer } from '../../keys/react';
+import { useScreenInstance, useSelect, useSession } from '../../state/react';
+import { createSqlStore, type SqlStore } from '../../state/sql-store';
+import { browseWindow, browsedEntry, editorLines, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
+
+/** `burrow sql` gives the screen its own store (standalone options); the console uses the session's. */
+export const SqlStoreContext = createContext<SqlStore | null>(null);
+
+function useSqlStore(): SqlStore {
+  const own = useContext(SqlStoreContext);
+  const { stores } = useSession();
+  return own ?? stores.get(createSqlStore);
+}
+
+const TONES: Partial<Record<ViewKind, Tone>> = {
+  prompt: 'accent', ok: 'ok', info: 'info', warn: 'warn', error: 'error', muted: 'muted', border: 'muted', blob: 'accent',
+};
+
+function Line({ line }: { line: ViewLine }): React.JSX.Element {
+  const tone = useTone();
+  if (line.length === 0) return <Text> </Text>;
+  return (
+    <Text wrap="truncate">
+      {line.map((s, i) => (
+        <Text key={i} color={tone(TONES[s.kind])} dimColor={s.kind === 'null'} bold={s.kind === 'header'} inverse={s.kind === 'cursor'}>
+          {s.text}
+        </Text>
+      ))}
+    </Text>
+  );
+}
+
+const Lines = React.memo(function Lines({ lines, height }: { lines: ViewLine[]; height: number }): React.JSX.Element {
+  return (
+    <Box flexDirection="column" height={height} overflow="hidden">
+      {lines.map((l, i) => (
+        <Line key={i} line={l} />
+      ))}
+    </Box>
+  );
+});
+
+function Badge({ text, tone: t }: { text: string; tone: Tone }): React.JSX.Element {
+  const { color } = useTheme();
+  const tone = useTone();
+  if (!color) return <Text bold>{`[${text}]`}</Text>;
+  return (
+    <Text bold color="black" backgroundColor={tone(t)}>
+      {` ${text} `}
+    </Text>
+  );
+}
+
+function age(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/**
+ * The SQL shell: a transcript of inputs and results above a multi-line input. esc moves the
+ * keyboard to the results (full screen, paged and scrolled sideways); esc again leaves.
+ */
+export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
+  const store = useSqlStore();
+  const ui = useSession().stores.deps.ui;
+  const instance = useScreenInstance();
+  const tone = useTone();
+  const phase = useSelect(store, (s) => s.phase);
+  const connectError = useSelect(store, (s) => s.connectError);
+  const label = useSelect(store, (s) => s.label);
+  const status = useSelect(store, (s) => s.status);
+  const editor = useSelect(store, (s) => s.editor);
+  const focus = useSelect(store, (s) => s.focus);
+  const search = useSelect(store, (s) => s.search);
+  const history = useSelect(store, (s) => s.history);
+  const completions = useSelect(store, (s) => s.completions);
+  const entries = useSelect(store, (s) => s.entries);
+  const scroll = useSelect(store, (s) => s.scroll);
+  const browse = useSelect(store, (s) => s.browse);
+  const mode = useSelect(store, (s) => s.mode);
+  const timer = useSelect(store, (s) => s.timer);
+  const outputFile = useSelect(store, (s) => s.outputFile);
+  const running = useSelect(store, (s) => s.running);
+  const queued = useSelect(store, (s) => s.queued);
+  const leavePrompt = useSelect(store, (s) => s.leavePrompt);
+  const now = useNow(running || status?.transaction ? 500 : 5000);
+
+  useEffect(() => store.getState().start(), [store]);
+
+  const get = () => store.getState();
+  useInputLayer(
+    {
+      id: `sql:editor:${instance.key}`,
+      priority: PRIORITY.field,
+      active: () => get().focus === 'editor' && get().leavePrompt === null,
+      chain: () => ['sql', 'always'],
+      text: (ev) => get().key(ev),
+    },
+    {
+      'sql.complete': () => get().tab(),
+      'sql.search': () => get().reverseSearch(),
+      'app.interrupt': () => get().interrupt(),
+    },
+  );
+  useInputLayer({
+    id: `sql:leave:${instance.key}`,
+    priority: PRIORITY.field + 1,
+    active: () => get().leavePrompt !== null,
+    chain: () => ['always'],
+    text: (ev) => {
+      const k = ev.text?.toLowerCase() ?? ev.name;
+      if (k === 'c') void get().answerLeave('commit');
+      else if (k === 'r') void get().answerLeave('rollback');
+      else if (k === 's' || k === 'esc' || k === 'n') void get().answerLeave('stay');
+      return true;
+    },
+  });
+
+  const promptText = `${label}${status?.transaction ? '*' : ''}>`;
+  const inEditor = focus === 'editor';
+  const extraLine = leavePrompt !== null || (inEditor && (completions !== null || queued > 0)) ? 1 : 0;
+  const maxEditor = Math.max(1, Math.min(8, Math.floor((height - 3) / 3)));
+  const edLines = inEditor ? (search ? 1 : Math.min(maxEditor, editor.text.split('\n').length)) : 0;
+  const bodyHeight = Math.max(1, height - 1 - edLines - extraLine);
+  const preview = Math.max(3, bodyHeight - 6);
+
+  useEffect(() => {
+    store.getState().setPageLines(bodyHeight);
+  }, [store, bodyHeight]);
+
+  const transcript = useMemo(
+    () => (inEditor ? transcriptWindow(entries, width, bodyHeight, scroll, preview) : null),
+    [inEditor, entries, width, bodyHeight, scroll, preview],
+  );
+  const browsed = useMemo(() => (inEditor ? null : browsedEntry(entries, browse.entryId)), [inEditor, entries, browse.entryId]);
+  const browseView = useMemo(
+    () => (inEditor ? null : browseWindow(browsed, width, bodyHeight, browse.top, browse.h)),
+    [inEditor, browsed, width, bodyHeight, browse.top, browse.h],
+  );
+  const live = useRef(browseView);
+  live.current = browseView;
+
+  // Results (browse) keys: in the screen layer, which has the keyboard when the editor does not.
+  const move = (f: (top: number, v: NonNullable<typeof browseView>) => number) => {
+    const v = live.current;
+    if (!v) return false;
+    const cur = Math.min(get().browse.top, v.maxTop);
+    get().browseMove({ top: Math.max(0, Math.min(v.maxTop, f(cur, v))) });
+    return true;
+  };
+  const side = (d: number) => {
+    const v = live.current;
+    if (!v) return false;
+    const cur = Math.min(get().browse.h, v.hPositions - 1);
+    get().browseMove({ h: Math.max(0, Math.min(v.hPositions - 1, cur + d)) });
+    return true;
+  };
+  useActions({
+    'nav.down': () => move((t) => t + 1),
+    'nav.up': () => move((t) => t - 1),
+    'nav.pageDown': () => move((t, v) => t + Math.max(1, v.bodyHeight - 4)),
+    'nav.pageUp': () => move((t, v) => t - Math.max(1, v.bodyHeight - 4)),
+    'nav.top': () => move(() => 0),
+    'nav.bottom': () => move((_, v) => v.maxTop),
+    'sql.left': () => side(-1),
+    'sql.right': () => side(1),
+    'sql.prevResult': () => get().browseEntry(-1),
+    'sql.nextResult': () => get().browseEntry(1),
+    'sql.edit': () => get().setFocus('editor'),
+    'sql.complete': () => {
+      get().setFocus('editor');
+      get().tab();
+    },
+    'sql.search': () => {
+      get().setFocus('editor');
+      get().reverseSearch();
+    },
+    // leaving with an open transaction asks first: commit, roll back or stay
+    'app.back': () => {
+      // on the only screen (burrow sql) esc has nowhere to go: nothing to ask
+      if (!get().status?.transaction || ui.getState().stack.length <= 1) return false;
+      get().leave('back');
+      return true;
+    },
+    'app.quit': () => {
+      if (!get().status?.transaction) return false;
+      get().leave('quit');
+      return true;
+    },
+    'app.interrupt': () => {
+      if (get().running) {
+        get().cancel();
+        return true;
+      }
+      if (!get().status?.transaction) return false;
+      get().leave('quit');
+      return true;
+    },
+  });
+
+  // the status line: database, transaction, token, then what is going on
+  const tx = status?.transaction ? `TX open ${age(now - status.transaction.since)}` : null;
+  const readOnlyToken = status?.tokenAccess === 'read-only';
+  const right = running
+    ? `running ${(Math.max(0, now - running.since) / 1000).toFixed(1)} s… ctrl-c cancels`
+    : `${outputFile ? `→ ${outputFile} · ` : ''}mode ${mode} · timer ${timer ? 'on' : 'off'}${inEditor ? '' : ' · i input · esc back'}`;
+
+  const statusLine = (
+    <Box width={width} height={1} overflow="hidden">
+      <Text bold color={tone('accent')}>{`${label} `}</Text>
+      {tx ? <Badge text={tx} tone="warn" /> : null}
+      {tx ? <Text> </Text> : null}
+      {readOnlyToken ? <Badge text="READ-ONLY" tone="info" /> : null}
+      <Box flexGrow={1} justifyContent="flex-end">
+        <Text color={tone(running ? 'warn' : 'muted')} wrap="truncate">
+          {right}
+        </Text>
+      </Box>
+    </Box>
+  );
+
+  if (phase === 'failed') {
+    return (
+      <Box flexDirection="column" width={width} height={height} overflow="hidden">
+        {statusLine}
+        <Text color={tone('error')} wrap="wrap">{`cannot open the SQL shell: ${connectError ?? 'unknown error'}`}</Text>
+      </Box>
+    );
+  }
+
+  let extra: React.JSX.Element | null = null;
+  if (leavePrompt) {
+    const since = status?.transaction ? ` (open ${age(now - status.transaction.since)})` : '';
+    extra = (
+      <Text color={tone('warn')} bold wrap="truncate">
+        {`A transaction is open${since}: c commit · r roll back · s stay`}
+      </Text>
+    );
+  } else if (inEditor && completions !== null) {
+    extra = (
+      <Text color={tone('muted')} wrap="truncate">
+        {completions.length ? completions.join('  ') : 'no completion here'}
+      </Text>
+    );
+  } else if (inEditor && queued > 0) {
+    extra = <Text color={tone('muted')}>{`${queued} input${queued === 1 ? '' : 's'} queued behind the running one`}</Text>;
+  }
+
+  let editorView: ViewLine[] = [];
+  if (inEditor && search) {
+    const match = search.match >= 0 ? history[search.match]!.replace(/\s*\n\s*/g, ' ') : '';
+    editorView = [[
+      { text: `(${search.failed ? 'failed ' : ''}reverse-i-search)'`, kind: 'prompt' },
+      { text: search.query, kind: 'text' },
+      { text: ' ', kind: 'cursor' },
+      { text: `': ${match}`, kind: search.failed ? 'warn' : 'text' },
+    ]];
+  } else if (inEditor) {
+    editorView = editorLines(editor, promptText, width, maxEditor, leavePrompt === null);
+  }
+
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      {statusLine}
+      {inEditor ? (
+        <Box flexDirection="column" height={bodyHeight} overflow="hidden" justifyContent="flex-end">
+          <Lines lines={transcript!.lines} height={Math.min(bodyHeight, Math.max(1, transcript!.lines.length))} />
+        </Box>
+      ) : (
+        <Box flexDirection="column" height={bodyHeight} overflow="hidden">
+          <Lines lines={browseView!.lines} height={bodyHeight - 1} />
+          <Text color={tone('muted')} wrap="truncate">
+            {browseView!.footer}
+          </Text>
+        </Box>
+      )}
+      {extra}
+      {editorView.map((l, i) => (
+        <Line key={i} line={l} />
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,12 @@
+import type { ScreenDef } from '../../app/screen-types';
+import { sqlActions } from './actions';
+import { SqlScreen } from './SqlScreen';
+
+export const sqlScreen: ScreenDef = {
+  id: 'sql',
+  title: 'sql',
+  aliases: [],
+  summary: 'SQL shell on the database',
+  actions: sqlActions,
+  component: SqlScreen,
+};

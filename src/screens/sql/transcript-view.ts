@@ -1,0 +1,238 @@
+import type { Entry } from '../../state/sql-store';
+import { screenSource, type LineSource, type SegmentKind } from '../../sql-repl/output-modes';
+import { columnsLayout } from '../../sql-repl/schema-sql';
+import type { EditorState } from '../../sql-repl/editor';
+
+/**
+ * What the SQL screen draws, as plain data: the transcript (inputs, results, messages) cut to
+ * the window that fits, a result browsed full screen, and the editor's lines. Pure functions:
+ * the component only turns ViewLines into <Text>.
+ */
+
+export type ViewKind = SegmentKind | 'prompt' | 'ok' | 'info' | 'warn' | 'error' | 'muted' | 'cursor';
+
+export interface ViewSegment {
+  text: string;
+  kind: ViewKind;
+}
+
+export type ViewLine = ViewSegment[];
+
+const seg = (text: string, kind: ViewKind): ViewSegment => ({ text, kind });
+
+/** Word-wraps text to `width` cells (long words are cut). */
+export function wrapText(text: string, width: number): string[] {
+  const out: string[] = [];
+  const w = Math.max(8, width);
+  for (const para of text.split('\n')) {
+    let line = '';
+    for (const word of para.split(/(\s+)/)) {
+      if (word === '') continue;
+      if ([...line].length + [...word].length <= w) {
+        line += word;
+        continue;
+      }
+      if (line.trim() !== '') out.push(line.trimEnd());
+      line = /^\s+$/.test(word) ? '' : word;
+      while ([...line].length > w) {
+        out.push([...line].slice(0, w).join(''));
+        line = [...line].slice(w).join('');
+      }
+    }
+    out.push(line.trimEnd());
+  }
+  return out;
+}
+
+/** "burrow-demo>" on the first line, "...>" aligned under it on the next ones. */
+export function promptFor(prompt: string, row: number): string {
+  if (row === 0) return `${prompt} `;
+  return `${'...>'.padStart(prompt.length)} `;
+}
+
+export function resultSource(entry: Extract<Entry, { kind: 'result' }>, maxColumnWidth = 40): LineSource {
+  return screenSource(entry.result, entry.mode, { maxColumnWidth });
+}
+
+function entryLinesUncached(entry: Entry, width: number, preview: number): ViewLine[] {
+  switch (entry.kind) {
+    case 'input':
+      return entry.text.split('\n').map((l, i) => [seg(promptFor(entry.prompt, i), 'prompt'), seg(l, 'text')]);
+    case 'message': {
+      const kind: ViewKind = entry.level;
+      return wrapText(entry.text, width).map((l) => [seg(l, kind)]);
+    }
+    case 'text': {
+      const shown = entry.lines.length > preview + 1 ? entry.lines.slice(0, preview) : entry.lines;
+      const out = shown.map((l) => [seg(l, 'text')]);
+      if (shown.length < entry.lines.length) out.push([seg(`… ${entry.lines.length - shown.length} more lines: esc to browse them all`, 'muted')]);
+      return out;
+    }
+    case 'words': {
+      if (entry.words.length === 0) return [[seg(entry.empty, 'muted')]];
+      const lines = columnsLayout(entry.words, width);
+      const shown = lines.length > preview + 1 ? lines.slice(0, preview) : lines;
+      const out = shown.map((l) => [seg(l, 'text')]);
+      if (shown.length < lines.length) out.push([seg(`… ${lines.length - shown.length} more lines: esc to browse them all`, 'muted')]);
+      return out;
+    }
+    case 'result': {
+      const src = resultSource(entry);
+      const rows = entry.result.rows.length;
+      const limit = src.sticky + preview;
+      const all = src.count <= limit + 1;
+      const n = all ? src.count : limit;
+      const out: ViewLine[] = [];
+      for (let i = 0; i < n; i++) out.push(src.line(i, 0));
+      const wide = out.some((l) => l.reduce((w, s) => w + [...s.text].length, 0) > width);
+      const notes: string[] = [];
+      if (!all) {
+        const shownRows = entry.mode === 'line' ? Math.floor(n / (entry.result.columns.length + 1)) : Math.max(0, n - src.sticky);
+        notes.push(`showing ${shownRows} of ${rows.toLocaleString('en-US')} rows: esc to browse them all`);
+      } else if (wide) notes.push('wider than the screen: esc, then h/l to scroll sideways');
+      out.push([seg(`(${entry.summary}${notes.length ? ` · ${notes.join(' · ')}` : ''})`, 'muted')]);
+      return out;
+    }
+  }
+}
+
+const cache = new WeakMap<Entry, { key: string; lines: ViewLine[] }>();
+
+/** An entry's lines at this width (cached: entries never change once made). */
+export function entryLines(entry: Entry, width: number, preview: number): ViewLine[] {
+  const key = `${width}:${preview}`;
+  const hit = cache.get(entry);
+  if (hit && hit.key === key) return hit.lines;
+  const lines = entryLinesUncached(entry, width, preview);
+  cache.set(entry, { key, lines });
+  return lines;
+}
+
+/**
+ * The transcript's last `height` lines, `scroll` lines up from the bottom. Only the entries that
+ * reach into the window are laid out. Returns the lines (padded at the top when short) and the
+ * scroll actually used (it cannot go above the first line).
+ */
+export function transcriptWindow(entries: readonly Entry[], width: number, height: number, scroll: number, preview: number): { lines: ViewLine[]; scroll: number } {
+  const need = height + scroll;
+  const collected: ViewLine[][] = [];
+  let total = 0;
+  let i = entries.length - 1;
+  for (; i >= 0 && total < need; i--) {
+    const e = entries[i]!;
+    const lines = entryLines(e, width, preview);
+    const withGap = e.kind === 'input' && i > 0 ? [[] as ViewLine, ...lines] : lines;
+    collected.push(withGap);
+    total += withGap.length;
+  }
+  const all = collected.reverse().flat();
+  const maxScroll = i < 0 ? Math.max(0, all.length - height) : scroll;
+  const used = Math.min(scroll, maxScroll);
+  const end = all.length - used;
+  const start = Math.max(0, end - height);
+  return { lines: all.slice(start, end), scroll: used };
+}
+
+/** The newest entry that can be browsed (a result set, text or a list), or the one asked for. */
+export function browsedEntry(entries: readonly Entry[], id: number | null): Entry | null {
+  if (id !== null) {
+    const e = entries.find((x) => x.id === id);
+    if (e) return e;
+  }
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const k = entries[i]!.kind;
+    if (k === 'result' || k === 'text' || k === 'words') return entries[i]!;
+  }
+  return null;
+}
+
+export interface BrowseView {
+  lines: ViewLine[];
+  footer: string;
+  /** Largest `top` that still fills the window. */
+  maxTop: number;
+  /** Sideways positions (columns of a grid). */
+  hPositions: number;
+  bodyHeight: number;
+}
+
+/**
+ * One entry full screen: the header stays while the rows scroll (`top` is the first row line
+ * shown), `h` scrolls sideways by column. Only the lines in the window are made.
+ */
+export function browseWindow(entry: Entry | null, width: number, height: number, top: number, h: number): BrowseView {
+  const bodyHeight = Math.max(1, height - 1);
+  if (!entry) return { lines: [[seg('no result yet: run a query first (i goes back to the input)', 'muted')]], footer: '', maxTop: 0, hPositions: 1, bodyHeight };
+  let src: LineSource;
+  if (entry.kind === 'result') src = resultSource(entry, 60);
+  else {
+    const lines = entry.kind === 'text' ? entry.lines : entry.kind === 'words' ? columnsLayout(entry.words, width) : entryLines(entry, width, 1000).map((l) => l.map((s) => s.text).join(''));
+    src = { count: lines.length, sticky: 0, hPositions: 1, line: (i) => [{ text: lines[i]!, kind: 'text' }] };
+  }
+  const room = Math.max(1, bodyHeight - src.sticky);
+  const bodyCount = Math.max(0, src.count - src.sticky);
+  const maxTop = Math.max(0, bodyCount - room);
+  const t = Math.max(0, Math.min(top, maxTop));
+  const hp = src.hPositions;
+  const hh = Math.max(0, Math.min(h, hp - 1));
+  const lines: ViewLine[] = [];
+  for (let i = 0; i < Math.min(src.sticky, src.count); i++) lines.push(src.line(i, hh));
+  for (let i = 0; i < room && src.sticky + t + i < src.count; i++) lines.push(src.line(src.sticky + t + i, hh));
+  let footer: string;
+  if (entry.kind === 'result') {
+    const rows = entry.result.rows.length;
+    const perRow = entry.mode === 'line' ? entry.result.columns.length + 1 : 1;
+    const first = rows === 0 ? 0 : Math.floor(t / perRow) + 1;
+    const last = Math.min(rows, Math.ceil(Math.min(bodyCount, t + room) / perRow));
+    const sideways = entry.mode === 'table' || entry.mode === 'box' || entry.mode === 'markdown'
+      ? `column ${hh + 1} of ${entry.result.columns.length}`
+      : hp > 1 ? `shifted ${hh * 8} cells` : '';
+    footer = `rows ${first}–${last} of ${rows.toLocaleString('en-US')}${sideways ? ` · ${sideways}` : ''} · ${entry.summary}`;
+  } else {
+    footer = `lines ${Math.min(bodyCount, t + 1)}–${Math.min(bodyCount, t + room)} of ${bodyCount}`;
+  }
+  return { lines, footer, maxTop, hPositions: hp, bodyHeight };
+}
+
+/**
+ * The editor's lines with the prompt, at most `maxLines` around the cursor; a line longer than
+ * the screen scrolls so the cursor stays in view. The cursor is its own segment.
+ */
+export function editorLines(editor: EditorState, prompt: string, width: number, maxLines: number, showCursor: boolean): ViewLine[] {
+  const rows = editor.text.split('\n');
+  let offset = 0;
+  let cursorRow = 0;
+  let cursorCol = 0;
+  for (let r = 0; r < rows.length; r++) {
+    const len = rows[r]!.length;
+    if (editor.cursor <= offset + len) {
+      cursorRow = r;
+      cursorCol = editor.cursor - offset;
+      break;
+    }
+    offset += len + 1;
+  }
+  const count = Math.min(rows.length, Math.max(1, maxLines));
+  const first = Math.max(0, Math.min(cursorRow - count + 1, rows.length - count));
+  const out: ViewLine[] = [];
+  for (let r = first; r < first + count; r++) {
+    const p = promptFor(prompt, r);
+    const room = Math.max(4, width - p.length - 1);
+    const chars = [...rows[r]!];
+    if (r !== cursorRow || !showCursor) {
+      out.push([seg(p, 'prompt'), seg(chars.slice(0, room).join(''), 'text')]);
+      continue;
+    }
+    const col = [...rows[r]!.slice(0, cursorCol)].length;
+    const start = Math.max(0, col - room + 1);
+    const visible = chars.slice(start, start + room);
+    const at = col - start;
+    out.push([
+      seg(p, 'prompt'),
+      seg(visible.slice(0, at).join(''), 'text'),
+      seg(visible[at] ?? ' ', 'cursor'),
+      seg(visible.slice(at + 1).join(''), 'text'),
+    ]);
+  }
+  return out;
+}

@@ -1,0 +1,291 @@
+import { blobHex, valueJson, valueText, type SqlValue } from '../api/database/values';
+import { fit, textWidth } from '../components/text';
+
+/**
+ * How result sets are written, on screen and to files (`.mode`). Two forms of each mode:
+ * - screenSource(): lines made lazily, one at a time, for a window of a result that may hold
+ *   100,000 rows. Cells are truncated to a column width and can be scrolled sideways; NULL and
+ *   blobs are marked so the screen can draw them distinctly.
+ * - resultText(): the full text, nothing truncated, for `.output FILE`.
+ */
+
+export const OUTPUT_MODES = ['table', 'box', 'csv', 'json', 'line', 'markdown'] as const;
+export type OutputMode = (typeof OUTPUT_MODES)[number];
+
+export function isOutputMode(s: string): s is OutputMode {
+  return (OUTPUT_MODES as readonly string[]).includes(s);
+}
+
+export type SegmentKind = 'null' | 'blob' | 'number' | 'text' | 'header' | 'border';
+
+export interface Segment {
+  text: string;
+  kind: SegmentKind;
+}
+
+export type StyledLine = Segment[];
+
+export interface ResultSet {
+  columns: string[];
+  rows: SqlValue[][];
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+const BLOB_PREVIEW_BYTES = 16;
+
+/** Control characters would move the terminal's cursor: newlines become ↵, the rest a space. */
+function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\x00-\x1f\x7f]/.test(s) ? s.replace(/\r\n|\n|\r/g, '↵').replace(/[\x00-\x1f\x7f]/g, ' ') : s;
+}
+
+/** A value as the screen shows it: NULL (drawn dim), x'0aff…' (size) for blobs, REALs as 1.0. */
+export function displayValue(v: SqlValue): Segment {
+  if (v === null) return { text: 'NULL', kind: 'null' };
+  if (typeof v === 'bigint' || typeof v === 'number') return { text: valueText(v), kind: 'number' };
+  if (typeof v === 'string') return { text: printable(v), kind: 'text' };
+  const shown = v.byteLength > BLOB_PREVIEW_BYTES ? v.subarray(0, BLOB_PREVIEW_BYTES) : v;
+  return { text: `x'${blobHex(shown)}${v.byteLength > BLOB_PREVIEW_BYTES ? '…' : ''}' (${formatBytes(v.byteLength)})`, kind: 'blob' };
+}
+
+/** A value as files show it in the human modes (table, box, line, markdown): nothing cut. */
+function fileValue(v: SqlValue): string {
+  return typeof v === 'string' ? printable(v) : valueText(v);
+}
+
+function csvField(s: string): string {
+  return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function csvLine(values: readonly string[]): string {
+  return values.map(csvField).join(',');
+}
+
+function jsonRow(columns: readonly string[], row: readonly SqlValue[]): string {
+  let s = '{';
+  for (let k = 0; k < columns.length; k++) s += `${k ? ',' : ''}${JSON.stringify(columns[k])}:${valueJson(row[k] ?? null)}`;
+  return `${s}}`;
+}
+
+interface Frame {
+  tl: string; tm: string; tr: string;
+  ml: string; mm: string; mr: string;
+  bl: string; bm: string; br: string;
+  h: string; v: string;
+}
+
+const FRAMES: Record<'table' | 'box' | 'markdown', Frame> = {
+  table: { tl: '+', tm: '+', tr: '+', ml: '+', mm: '+', mr: '+', bl: '+', bm: '+', br: '+', h: '-', v: '|' },
+  box: { tl: '┌', tm: '┬', tr: '┐', ml: '├', mm: '┼', mr: '┤', bl: '└', bm: '┴', br: '┘', h: '─', v: '│' },
+  markdown: { tl: '', tm: '', tr: '', ml: '|', mm: '|', mr: '|', bl: '', bm: '', br: '', h: '-', v: '|' },
+};
+
+/**
+ * Column widths from the header and up to `sample` rows, each at most `maxWidth` cells
+ * (0 = no limit). Measuring a sample keeps a 100,000-row result cheap; wider cells further
+ * down are cut like any other.
+ */
+export function gridWidths(result: ResultSet, options: { maxWidth?: number; sample?: number; text?: (v: SqlValue) => string } = {}): number[] {
+  const max = options.maxWidth ?? 40;
+  const sample = Math.min(result.rows.length, options.sample ?? 1000);
+  const text = options.text ?? ((v: SqlValue) => displayValue(v).text);
+  const widths = result.columns.map((c) => Math.max(1, textWidth(c)));
+  for (let r = 0; r < sample; r++) {
+    const row = result.rows[r]!;
+    for (let k = 0; k < widths.length; k++) {
+      const w = textWidth(text(row[k] ?? null));
+      if (w > widths[k]!) widths[k] = w;
+    }
+  }
+  return max > 0 ? widths.map((w) => Math.min(w, max)) : widths;
+}
+
+/** A result laid out as lines, made one at a time. */
+export interface LineSource {
+  /** Total number of lines. */
+  count: number;
+  /** Leading lines (the header) to keep in view while the rest scrolls. */
+  sticky: number;
+  /** Sideways positions: columns for grid modes, steps of HSTEP cells for the others. */
+  hPositions: number;
+  line(index: number, hOffset: number): StyledLine;
+}
+
+export const HSTEP = 8;
+
+function gridSource(result: ResultSet, mode: 'table' | 'box' | 'markdown', widths: number[]): LineSource {
+  const f = FRAMES[mode];
+  const n = result.rows.length;
+  const framed = mode !== 'markdown';
+  const border = (from: number, l: string, m: string, r: string): StyledLine => [
+    { text: l + widths.slice(from).map((w) => f.h.repeat(w + 2)).join(m) + r, kind: 'border' },
+  ];
+  const cells = (from: number, values: Segment[], header: boolean): StyledLine => {
+    const out: StyledLine = [{ text: f.v, kind: 'border' }];
+    for (let k = from; k < widths.length; k++) {
+      const seg = values[k]!;
+      const align = !header && seg.kind === 'number' ? 'right' : 'left';
+      out.push({ text: ` ${fit(seg.text, widths[k]!, align)} `, kind: header ? 'header' : seg.kind });
+      out.push({ text: f.v, kind: 'border' });
+    }
+    return out;
+  };
+  const headerSegs = result.columns.map((c) => ({ text: c, kind: 'header' as const }));
+  const top = framed ? 1 : 0;
+  return {
+    count: n + (framed ? 4 : 2),
+    sticky: framed ? 3 : 2,
+    hPositions: widths.length,
+    line(i, h) {
+      const from = Math.max(0, Math.min(h, widths.length - 1));
+      if (framed && i === 0) return border(from, f.tl, f.tm, f.tr);
+      if (i === top) return cells(from, headerSegs, true);
+      if (i === top + 1) return border(from, f.ml, f.mm, f.mr);
+      const r = i - top - 2;
+      if (r < n) return cells(from, result.rows[r]!.map((v) => displayValue(v ?? null)), false);
+      return border(from, f.bl, f.bm, f.br);
+    },
+  };
+}
+
+function shift(text: string, h: number): string {
+  if (h <= 0) return text;
+  const chars = [...text];
+  return chars.slice(Math.min(chars.length, h * HSTEP)).join('');
+}
+
+function textSource(count: number, sticky: number, make: (i: number) => StyledLine, longest: () => number): LineSource {
+  let positions: number | null = null;
+  return {
+    count,
+    sticky,
+    get hPositions() {
+      positions ??= Math.max(1, Math.ceil(longest() / HSTEP));
+      return positions;
+    },
+    line(i, h) {
+      const segs = make(i);
+      if (h <= 0) return segs;
+      return [{ text: shift(segs.map((s) => s.text).join(''), h), kind: 'text' }];
+    },
+  };
+}
+
+/** A result on screen in `mode`: lazily made lines, cells cut to `maxColumnWidth`. */
+export function screenSource(result: ResultSet, mode: OutputMode, options: { maxColumnWidth?: number; sample?: number } = {}): LineSource {
+  const { columns, rows } = result;
+  const n = rows.length;
+  const sampleLongest = (lineText: (i: number) => string, count: number) => () => {
+    let m = 0;
+    for (let i = 0; i < Math.min(count, 200); i++) m = Math.max(m, textWidth(lineText(i)));
+    return m;
+  };
+  switch (mode) {
+    case 'table':
+    case 'box':
+    case 'markdown':
+      return gridSource(result, mode, gridWidths(result, { maxWidth: options.maxColumnWidth ?? 40, sample: options.sample }));
+    case 'csv': {
+      const text = (i: number) => (i === 0 ? csvLine(columns) : csvLine(rows[i - 1]!.map((v) => valueText(v ?? null, ''))));
+      return textSource(n + 1, 1, (i) => [{ text: printable(text(i)), kind: i === 0 ? 'header' : 'text' }], sampleLongest(text, n + 1));
+    }
+    case 'json': {
+      const text = (i: number) => `${i === 0 ? '[' : ''}${jsonRow(columns, rows[i]!)}${i < n - 1 ? ',' : ']'}`;
+      if (n === 0) return textSource(1, 0, () => [{ text: '[]', kind: 'text' }], () => 2);
+      return textSource(n, 0, (i) => [{ text: text(i), kind: 'text' }], sampleLongest(text, n));
+    }
+    case 'line': {
+      const nameWidth = Math.max(1, ...columns.map((c) => textWidth(c)));
+      const per = columns.length + 1;
+      const make = (i: number): StyledLine => {
+        const r = Math.floor(i / per);
+        const k = i % per;
+        if (k === columns.length) return [{ text: '', kind: 'text' }];
+        const v = displayValue(rows[r]![k] ?? null);
+        return [{ text: `${fit(columns[k]!, nameWidth, 'right')} = `, kind: 'header' }, v];
+      };
+      return textSource(n === 0 ? 0 : n * per - 1, 0, make, sampleLongest((i) => make(i).map((s) => s.text).join(''), Math.min(n * per, 400)));
+    }
+  }
+}
+
+/** The whole result as text lines in `mode`, nothing truncated (for `.output FILE`). */
+export function* resultText(result: ResultSet, mode: OutputMode): Generator<string> {
+  const { columns, rows } = result;
+  switch (mode) {
+    case 'table':
+    case 'box':
+    case 'markdown': {
+      const widths = gridWidths(result, { maxWidth: 0, sample: rows.length, text: fileValue });
+      const f = FRAMES[mode];
+      const framed = mode !== 'markdown';
+      const border = (l: string, m: string, r: string) => l + widths.map((w) => f.h.repeat(w + 2)).join(m) + r;
+      const line = (values: string[], numeric: boolean[]) =>
+        f.v + values.map((v, k) => ` ${numeric[k] ? v.padStart(widths[k]!) : v + ' '.repeat(Math.max(0, widths[k]! - textWidth(v)))} `).join(f.v) + f.v;
+      if (framed) yield border(f.tl, f.tm, f.tr);
+      yield line(columns, columns.map(() => false));
+      yield border(f.ml, f.mm, f.mr);
+      for (const row of rows) yield line(row.map((v) => fileValue(v ?? null)), row.map((v) => typeof v === 'bigint' || typeof v === 'number'));
+      if (framed) yield border(f.bl, f.bm, f.br);
+      return;
+    }
+    case 'csv':
+      yield csvLine(columns);
+      for (const row of rows) yield csvLine(row.map((v) => valueText(v ?? null, '')));
+      return;
+    case 'json':
+      if (rows.length === 0) {
+        yield '[]';
+        return;
+      }
+      for (let i = 0; i < rows.length; i++) yield `${i === 0 ? '[' : ''}${jsonRow(columns, rows[i]!)}${i < rows.length - 1 ? ',' : ']'}`;
+      return;
+    case 'line': {
+      const nameWidth = Math.max(1, ...columns.map((c) => textWidth(c)));
+      for (let r = 0; r < rows.length; r++) {
+        if (r > 0) yield '';
+        for (let k = 0; k < columns.length; k++) yield `${columns[k]!.padStart(nameWidth)} = ${fileValue(rows[r]![k] ?? null)}`;
+      }
+      return;
+    }
+  }
+}
+
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  if (ms < 1) return `${ms.toFixed(2)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+export interface Summary {
+  columns: readonly string[];
+  rowCount: number;
+  rowsAffected: number;
+  lastInsertRowid: bigint | string | null;
+  durationMs: number;
+}
+
+/** "3 rows · 12 ms", "1 row affected · last insert rowid 42 · 3 ms", "done · 1 ms". */
+export function summaryText(r: Summary, timer: boolean): string {
+  const parts: string[] = [];
+  if (r.columns.length > 0) parts.push(plural(r.rowCount, 'row'));
+  else if (r.rowsAffected > 0 || r.lastInsertRowid !== null) {
+    parts.push(`${plural(r.rowsAffected, 'row')} affected`);
+    if (r.lastInsertRowid !== null) parts.push(`last insert rowid ${r.lastInsertRowid}`);
+  } else parts.push('done');
+  if (timer) {
+    const t = formatDuration(r.durationMs);
+    if (t) parts.push(t);
+  }
+  return parts.join(' · ');
+}
