@@ -1,6 +1,7 @@
 import type { ScreenDef } from './screen-types';
 import { homeScreen } from '../screens/home/index';
 import { containersScreen } from '../screens/containers/index';
+import { shieldScreen } from '../screens/shield/index';
 import { placeholderScreen } from '../screens/placeholder/PlaceholderScreen';
 import { sqlScreen } from '../screens/sql/index';
 
@@ -11,7 +12,7 @@ import { sqlScreen } from '../screens/sql/index';
  */
 export const SCREENS: readonly ScreenDef[] = [
   homeScreen,
-  placeholderScreen({ id: 'shield', title: 'shield', aliases: ['zones', 'waf'], summary: 'Shield zones: WAF and API Guardian' }),
+  shieldScreen,
   containersScreen,
   placeholderScreen({ id: 'videos', title: 'videos', aliases: ['libraries', 'vl'], summary: 'video libraries' }),
   placeholderScreen({ id: 'lb', title: 'load balancers', aliases: ['loadbalancers'], summary: 'load balancer profiles, origin groups and health' }),

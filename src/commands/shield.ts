@@ -1,12 +1,122 @@
-import type { Command } from './types';
+import { ApiError } from '../api/errors';
+import { INT32_MAX } from '../api/input-checks';
+import {
+  checkDocument, measuredText, problemText, readOpenApi, readSpecFile, SpecFileError, SpecProblem,
+  type LimitCheck, type OpenApiDocument, type SpecCheck,
+} from '../shield-spec/index';
+import { connectNonInteractive } from './connect';
+import { renderTable } from './output';
+import { parseIdArg } from './resources/format';
+import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
+
+const USAGE = `burrow shield check-spec FILE --zone ID [-o table|json] [--demo]
+
+Checks an OpenAPI 3 file (JSON or YAML) against the API Guardian plan limits of a shield zone,
+locally, before you upload it: endpoints, fields per schema, nesting depth (through $ref, items
+and properties), schema nodes in components/schemas, and total regex length. Prints measured vs
+allowed for each limit, and one sentence per limit that is exceeded.
+
+Exit status: 0 within the limits, 1 over a limit, 2 when the file or the zone cannot be used
+(missing or unreadable file, not an OpenAPI 3 document, unknown zone, zone without API Guardian,
+limits that cannot be read).`;
+
+/** The measured-vs-allowed table, as plain text. */
+export function checkTable(check: SpecCheck): string {
+  return renderTable(check.checks, [
+    { header: 'LIMIT', value: (c: LimitCheck) => c.limit },
+    { header: 'MEASURED', value: (c) => measuredText(c) },
+    { header: 'ALLOWED', value: (c) => c.allowed },
+    { header: 'STATUS', value: (c) => (c.over ? 'OVER' : 'ok') },
+    { header: 'WHERE', value: (c) => (c.limit === 'maxTotalSchemaNodes' ? '' : c.where ?? '') },
+  ]);
+}
+
+export function checkJson(check: SpecCheck, file: string, zoneId: number): unknown {
+  return {
+    file,
+    shieldZoneId: zoneId,
+    title: check.title,
+    version: check.version,
+    format: check.format,
+    withinLimits: check.withinLimits,
+    checks: check.checks.map((c) => ({
+      limit: c.limit,
+      // Infinity (a $ref cycle) has no JSON number: null, with the words in measuredText
+      measured: Number.isFinite(c.measured) ? c.measured : null,
+      measuredText: measuredText(c),
+      allowed: c.allowed,
+      over: c.over,
+      where: c.where,
+    })),
+    problems: check.checks.filter((c) => c.over).map(problemText),
+  };
+}
+
+async function checkSpec(ctx: CommandContext, fileArg: string): Promise<number> {
+  const zoneArg = ctx.values.zone;
+  if (typeof zoneArg !== 'string' || zoneArg.trim() === '') throw new UsageError('--zone ID is required: the shield zone whose plan limits the file is checked against (burrow get shield-zones lists them)');
+  const zoneId = parseIdArg('--zone', zoneArg, INT32_MAX);
+  const format = ctx.settings.output ?? 'table';
+
+  let doc: OpenApiDocument;
+  let file: string;
+  try {
+    const read = await readSpecFile(fileArg);
+    file = read.path;
+    doc = readOpenApi(read.text);
+  } catch (e) {
+    if (e instanceof SpecFileError) throw new UsageError(e.message);
+    if (e instanceof SpecProblem) throw new UsageError(`${fileArg} is not a usable OpenAPI 3 document: ${e.message}`);
+    throw e;
+  }
+
+  const session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
+  let limits;
+  try {
+    limits = (await session.api.shield.getApiGuardian(zoneId)).configuration;
+  } catch (e) {
+    if (e instanceof ApiError) {
+      ctx.io.stderr.write(`burrow: cannot read the API Guardian limits of shield zone ${zoneId}: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  } finally {
+    await session.close();
+  }
+
+  let check: SpecCheck;
+  try {
+    check = checkDocument(doc, limits);
+  } catch (e) {
+    // a request body or response given as a circular $ref chain shows up while measuring
+    if (e instanceof SpecProblem) throw new UsageError(`${fileArg} is not a usable OpenAPI 3 document: ${e.message}`);
+    throw e;
+  }
+  const problems = check.checks.filter((c) => c.over).map(problemText);
+  if (format === 'json') {
+    ctx.io.stdout.write(`${JSON.stringify(checkJson(check, file, zoneId), null, 2)}\n`);
+  } else {
+    const head = `${check.title} ${check.version} (${doc.format === 'json' ? 'JSON' : 'YAML'}, ${file}) against the API Guardian limits of shield zone ${zoneId}`;
+    const verdict = check.withinLimits
+      ? 'Within every limit: the zone would accept this specification.'
+      : `Over ${problems.length === 1 ? 'a limit' : `${problems.length} limits`}: the zone would refuse this specification.\n${problems.map((p) => `  - ${p}`).join('\n')}`;
+    ctx.io.stdout.write(`${head}\n\n${checkTable(check)}\n${verdict}\n`);
+  }
+  return check.withinLimits ? 0 : 1;
+}
 
 export const shieldCommand: Command = {
   name: 'shield',
-  summary: 'shield tools: check-spec FILE --zone ID',
-  usage: 'burrow shield (not built yet)',
-  options: {},
-  async run() {
-    throw new UsageError('burrow shield is not built yet');
+  summary: 'shield tools: check-spec FILE --zone ID (an OpenAPI file against the API Guardian plan limits)',
+  usage: USAGE,
+  options: { zone: { type: 'string' } },
+  outputs: ['table', 'json'],
+  async run(ctx) {
+    const [sub, file, ...rest] = ctx.args;
+    if (sub !== 'check-spec') throw new UsageError(sub === undefined ? 'which shield command? burrow shield check-spec FILE --zone ID' : `unknown shield command "${sub}": the only one is check-spec (burrow shield check-spec FILE --zone ID)`);
+    if (file === undefined) throw new UsageError('burrow shield check-spec needs FILE: the OpenAPI 3 file (JSON or YAML) to check');
+    if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')} (check one file at a time)`);
+    return checkSpec(ctx, file);
   },
 };

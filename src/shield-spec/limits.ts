@@ -71,7 +71,7 @@ export function problemText(c: LimitCheck): string {
   const what: Record<LimitName, string> = {
     maxEndpoints: `${measuredText(c)} endpoints (path + method)`,
     maxFieldsPerType: `a schema with ${measuredText(c)} properties`,
-    maxNestingDepth: c.measured === Number.POSITIVE_INFINITY ? 'unbounded nesting (recursive $ref)' : `nesting depth ${measuredText(c)}`,
+    maxNestingDepth: c.measured === Number.POSITIVE_INFINITY ? 'unbounded nesting' : `nesting depth ${measuredText(c)}`,
     maxTotalSchemaNodes: `${measuredText(c)} schema nodes in components/schemas`,
     maxTotalRegexLength: `${measuredText(c)} characters of "pattern" regexes`,
   };

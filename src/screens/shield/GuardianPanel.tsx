@@ -1,0 +1,196 @@
+import React, { useEffect } from 'react';
+import { Box, Text } from 'ink';
+import { Table } from '../../components/Table';
+import { fit, formatAge } from '../../components/text';
+import { useTone } from '../../components/theme';
+import { useNow } from '../../components/use-now';
+import { displayKey } from '../../keys/key-event';
+import { keysOf } from '../../keys/keymap';
+import { useActions, useInputRouter, useTextInput } from '../../keys/react';
+import { emptyText } from '../../keys/text-edit';
+import { useScreenInstance, useSelect, useSession, useUi } from '../../state/react';
+import type { ShieldStore } from '../../state/shield-store';
+import { hasSpec } from '../../state/shield-store';
+import { endpointColumns, limitsText, settingRows, specSummary } from './guardian-view';
+import { SPEC_PANEL_LINES, SpecPanel } from './SpecPanel';
+import { nameOf } from './zones-view';
+import { SHIELD_PLAN_TYPE } from '../../api/shield';
+
+export interface GuardianPanelProps {
+  store: ShieldStore;
+  zoneId: number;
+  width: number;
+  height: number;
+}
+
+const LABEL = 17;
+/** Cells for a setting's value and its "(edited; server: …)" note, so the keys line up. */
+const VALUE = 34;
+
+/** One zone's API Guardian: settings (editable), spec, plan limits, then endpoints or the spec check. */
+export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelProps): React.JSX.Element {
+  const guardian = useSelect(store, (s) => s.guardian);
+  const error = useSelect(store, (s) => s.guardianError);
+  const draft = useSelect(store, (s) => s.draft);
+  const lastResult = useSelect(store, (s) => s.lastResult);
+  const spec = useSelect(store, (s) => s.spec);
+  const at = useSelect(store, (s) => s.guardianAt);
+  const loading = useSelect(store, (s) => s.guardianLoading);
+  const paused = useSelect(store, (s) => s.paused);
+  const zone = useSelect(store, (s) => s.zones.find((z) => z.shieldZoneId === zoneId) ?? null);
+  const readOnly = useUi((s) => s.readOnly);
+  const uiStore = useSession().stores.deps.ui;
+  const instance = useScreenInstance();
+  const router = useInputRouter();
+  const now = useNow(1000);
+  const tone = useTone();
+
+  useEffect(() => store.getState().watchGuardian(), [store, zoneId]);
+
+  const st = () => store.getState();
+  const ui = () => uiStore.getState();
+  const loaded = () => {
+    if (st().guardian) return true;
+    ui().setStatus(st().guardianError ? 'this zone\'s API Guardian could not be read: nothing to edit' : 'the API Guardian settings are still loading', 'warn', 4000);
+    return false;
+  };
+  const endpointsView = `${instance.key}:endpoints`;
+  useActions({
+    'screen.refresh': () => void st().refresh(),
+    'screen.pause': () => st().togglePause(),
+    'app.back': () => {
+      if (st().spec) {
+        st().closeSpec();
+        return true;
+      }
+      // a kept endpoints filter is cleared first (by the table)
+      if ((ui().filters[endpointsView]?.text.value ?? '') !== '') return false;
+      st().closeZone();
+      return true;
+    },
+    'shield.toggleEnabled': () => void (loaded() && st().toggleEnabled()),
+    'shield.cycleMode': () => void (loaded() && st().cycle('executionMode')),
+    'shield.cycleBodyLimit': () => void (loaded() && st().cycle('bodyLimitAction')),
+    'shield.cycleUnmatched': () => void (loaded() && st().cycle('unmatchedPathAction')),
+    'shield.send': () => void (st().spec?.check ? st().reviewSpec(false) : st().reviewChanges()),
+    'shield.forceSpec': () => void st().reviewSpec(true),
+    'shield.discard': () => {
+      if (!st().discardDraft()) ui().setStatus('no edits to discard', 'info', 3000);
+    },
+    'shield.spec': () => {
+      if (!loaded()) return;
+      if (st().spec) st().editSpecPath();
+      else st().openSpec();
+    },
+  });
+  useTextInput({
+    id: 'shield:spec-path',
+    active: () => st().spec?.editing === true,
+    get: () => st().spec?.input ?? emptyText,
+    set: (t) => st().setSpecInput(t),
+    handlers: {
+      'filter.apply': () => void st().checkSpec(),
+      'filter.cancel': () => st().cancelSpecEdit(),
+    },
+  });
+
+  const keyOf = (action: string) => {
+    const k = keysOf(router.keymap, action)[0];
+    return k ? displayKey(k) : '';
+  };
+  const plan = zone ? nameOf(SHIELD_PLAN_TYPE, zone.planType) : '';
+  const title = `API Guardian · shield zone ${zoneId}${zone ? ` (pull zone ${zone.pullZoneId ?? '-'}, ${plan} plan)` : ''}`;
+  const state = [paused ? 'paused' : '', at !== null ? `refreshed ${formatAge(now - at)}` : loading ? 'loading…' : ''].filter(Boolean).join(' · ');
+  const header = (
+    <Box height={1}>
+      <Text bold wrap="truncate">
+        {title}
+      </Text>
+      <Box flexGrow={1} justifyContent="flex-end">
+        <Text color={tone('muted')}>{state}</Text>
+      </Box>
+    </Box>
+  );
+
+  if (!guardian) {
+    return (
+      <Box flexDirection="column" width={width} height={height} overflow="hidden">
+        {header}
+        {error ? (
+          <>
+            <Box height={3} overflow="hidden">
+              <Text color={tone('error')} wrap="wrap">{`✖ ${error.message}`}</Text>
+            </Box>
+            {error.code ? <Text wrap="truncate">{`errorKey: ${error.code}`}</Text> : null}
+            <Text color={tone('muted')} wrap="truncate">
+              {error.status === 403 ? 'API Guardian needs the Advanced plan or higher. esc: back to the zones' : 'esc: back to the zones · r: try again'}
+            </Text>
+          </>
+        ) : (
+          <Text color={tone('muted')}>loading API Guardian…</Text>
+        )}
+      </Box>
+    );
+  }
+
+  const c = guardian.configuration;
+  const rows = settingRows(c, draft);
+  const edits = rows.filter((r) => r.serverValue !== null).length;
+  const line = (label: string, value: React.ReactNode, key = '') => (
+    <Box height={1}>
+      <Text wrap="truncate">
+        <Text color={tone('muted')}>{fit(label, LABEL)}</Text>
+        {value}
+        {key && !readOnly ? <Text color={tone('accent')}>{`  ${key}`}</Text> : null}
+      </Text>
+    </Box>
+  );
+  let notice: { text: string; tone: 'ok' | 'warn' | 'error' | 'muted' } | null = null;
+  if (edits > 0) notice = { text: `${edits} edit${edits === 1 ? '' : 's'} not sent yet: ${keyOf('shield.send')} review and send · ${keyOf('shield.discard')} discard`, tone: 'warn' };
+  else if (lastResult) notice = { text: `${lastResult.text}${lastResult.code && !lastResult.text.includes(lastResult.code) ? ` (errorKey ${lastResult.code})` : ''}`, tone: lastResult.tone };
+  else if (readOnly) notice = { text: 'read-only: settings and spec cannot be changed here', tone: 'muted' };
+  const top = 1 + rows.length + 3 + (notice ? 1 : 0) + (error ? 1 : 0) + 1;
+  const rest = Math.max(0, height - top);
+
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      {header}
+      {rows.map((r) => {
+        const edited = r.serverValue !== null ? ` (edited; server: ${r.serverValue})` : '';
+        return (
+          <React.Fragment key={r.field}>
+            {line(
+              r.label,
+              <>
+                <Text color={tone(r.tone)} bold={r.serverValue !== null}>
+                  {r.value}
+                </Text>
+                <Text color={tone('warn')}>{fit(edited, Math.max(0, VALUE - r.value.length))}</Text>
+              </>,
+              keyOf(r.action),
+            )}
+          </React.Fragment>
+        );
+      })}
+      {line('Specification', specSummary(guardian), keyOf('shield.spec'))}
+      {line('Plan limits', limitsText(c))}
+      {line('Updated', `${(c.updatedAt ?? c.createdAt ?? '').replace('T', ' ').slice(0, 19) || '-'}`)}
+      {notice ? (
+        <Text color={tone(notice.tone)} wrap="truncate">
+          {notice.text}
+        </Text>
+      ) : null}
+      {error ? (
+        <Text color={tone('error')} wrap="truncate">
+          {`refresh failed, showing the last data: ${error.message}`}
+        </Text>
+      ) : null}
+      <Text> </Text>
+      {spec ? (
+        <SpecPanel spec={spec} replace={hasSpec(guardian)} readOnly={readOnly} width={width} height={Math.min(rest, SPEC_PANEL_LINES)} />
+      ) : (
+        <Table id="endpoints" rows={guardian.endpoints} columns={endpointColumns} width={width} height={rest} emptyText="no endpoints: no spec uploaded" />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,106 @@
+import type { ApiGuardian, ApiGuardianConfiguration, ApiGuardianEndpoint, ApiGuardianPatch } from '../../api/shield';
+import { RATE_LIMIT_TIMEFRAME } from '../../api/shield';
+import type { Column } from '../../components/table-model';
+import type { Tone } from '../../components/theme';
+import type { LimitCheck, SpecCheck } from '../../shield-spec/limits';
+import { measuredText } from '../../shield-spec/limits';
+import { effectiveValue, valueName, type DraftField } from '../../state/shield-draft';
+
+/** One editable setting as the panel shows it. */
+export interface SettingRow {
+  field: DraftField;
+  label: string;
+  /** The value shown: the local edit when there is one. */
+  value: string;
+  /** The server's value, when a local edit differs from it. */
+  serverValue: string | null;
+  tone: Tone | undefined;
+  /** The action that changes it (its key is looked up in the keymap). */
+  action: string;
+}
+
+const SETTINGS: { field: DraftField; label: string; action: string }[] = [
+  { field: 'isEnabled', label: 'API Guardian', action: 'shield.toggleEnabled' },
+  { field: 'executionMode', label: 'Execution mode', action: 'shield.cycleMode' },
+  { field: 'bodyLimitAction', label: 'Body over limit', action: 'shield.cycleBodyLimit' },
+  { field: 'unmatchedPathAction', label: 'Unmatched path', action: 'shield.cycleUnmatched' },
+];
+
+function toneFor(field: DraftField, value: boolean | number): Tone | undefined {
+  if (field === 'isEnabled') return value ? 'ok' : 'warn';
+  if (field === 'executionMode') return value === 1 ? 'ok' : 'warn'; // Block enforces, Log only watches
+  return undefined;
+}
+
+export function settingRows(config: ApiGuardianConfiguration, draft: ApiGuardianPatch): SettingRow[] {
+  return SETTINGS.map(({ field, label, action }) => {
+    const value = effectiveValue(config, draft, field);
+    const edited = draft[field] !== undefined && draft[field] !== config[field];
+    return {
+      field,
+      label,
+      action,
+      value: valueName(field, value),
+      serverValue: edited ? valueName(field, config[field]) : null,
+      tone: toneFor(field, value),
+    };
+  });
+}
+
+/** "Storefront API 1.4.2 · 12 endpoints", or that no spec is uploaded. */
+export function specSummary(g: ApiGuardian): string {
+  const c = g.configuration;
+  const n = g.endpoints.length;
+  if (!c.title && n === 0) return 'none uploaded (o checks a file, then c uploads it)';
+  return `${c.title ?? '(untitled)'} ${c.version ?? ''}`.trim() + ` · ${n} endpoint${n === 1 ? '' : 's'}`;
+}
+
+/** The plan limits in one line. */
+export function limitsText(c: Pick<ApiGuardianConfiguration, 'maxEndpoints' | 'maxFieldsPerType' | 'maxNestingDepth' | 'maxTotalSchemaNodes' | 'maxTotalRegexLength'>): string {
+  return `${c.maxEndpoints} endpoints · ${c.maxFieldsPerType} fields/schema · depth ${c.maxNestingDepth} · ${c.maxTotalSchemaNodes} nodes · ${c.maxTotalRegexLength} regex chars`;
+}
+
+const yes = (v: boolean | null | undefined, word: string) => (v ? word : '');
+
+export function rateLimitText(e: ApiGuardianEndpoint): string {
+  if (!e.rateLimitingEnabled) return 'off';
+  const per = e.rateLimitingTimeframe !== null && e.rateLimitingTimeframe !== undefined ? RATE_LIMIT_TIMEFRAME[e.rateLimitingTimeframe] ?? `per ${e.rateLimitingTimeframe}s` : '';
+  const who = e.rateLimitingType === 'IP' ? ' per IP' : '';
+  return `${e.rateLimitingRequestCount ?? '?'} ${per}${who}`.trim();
+}
+
+export const endpointColumns: Column<ApiGuardianEndpoint>[] = [
+  { id: 'method', header: 'METHOD', width: 7, cell: (e) => e.requestMethod ?? '' },
+  { id: 'path', header: 'PATH', flex: 2, cell: (e) => e.requestPath ?? '' },
+  { id: 'on', header: 'ON', width: 3, cell: (e) => (e.isEnabled ? { text: 'on', tone: 'ok' } : { text: 'off', tone: 'warn' }) },
+  {
+    id: 'validate',
+    header: 'VALIDATES',
+    width: 14,
+    cell: (e) => [yes(e.validateRequestBodySchema, 'req'), yes(e.validateResponseBodySchema, 'resp'), yes(e.validateAuthorization, 'auth')].filter(Boolean).join(' ') || '-',
+  },
+  { id: 'rate', header: 'RATE LIMIT', flex: 1, cell: (e) => rateLimitText(e) },
+];
+
+/** A row of the measured-vs-allowed table; over-limit rows are red and say OVER. */
+export function limitCheckCells(c: LimitCheck): { label: string; measured: string; allowed: string; status: string; where: string; tone: Tone | undefined } {
+  return {
+    label: c.label,
+    measured: measuredText(c),
+    allowed: String(c.allowed),
+    status: c.over ? 'OVER' : 'ok',
+    where: c.limit === 'maxTotalSchemaNodes' ? '' : c.where ?? '',
+    tone: c.over ? 'error' : undefined,
+  };
+}
+
+/** The line under the table: what can be done with the checked file. */
+export function specVerdict(check: SpecCheck, replace: boolean): { text: string; tone: Tone } {
+  const over = check.checks.filter((c) => c.over);
+  const how = replace ? 'replace the zone\'s spec (PATCH)' : 'upload it (POST)';
+  if (over.length === 0) return { text: `within the plan limits: c to ${how}`, tone: 'ok' };
+  return {
+    text: `over ${over.length === 1 ? 'a limit' : `${over.length} limits`} (${over.map((c) => c.label).join(', ')}): the zone would refuse it; fix the file (F sends anyway)`,
+    tone: 'error',
+  };
+}

@@ -1,0 +1,1 @@
+export { shieldScreen } from './ShieldScreen';

@@ -1,0 +1,398 @@
+import path from 'node:path';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { ApiError } from '../api/errors';
+import type { ApiGuardian, ApiGuardianPatch, ShieldPageInfo, ShieldZone } from '../api/shield';
+import { emptyText, type TextState } from '../keys/text-edit';
+import {
+  checkDocument, readOpenApi, readSpecFile, SpecFileError, SpecProblem, type SpecCheck,
+} from '../shield-spec/index';
+import { createPoller, type Poller } from './poller';
+import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
+import { cycleField, describePatch, patchBefore, pendingPatch, toggleEnabled, type EnumField } from './shield-draft';
+
+/** An error answer as the screen shows it: the message and the server's errorKey. */
+export interface ShownError {
+  message: string;
+  code: string | null;
+  status: number | null;
+}
+
+/** The server's answer to the last change (or its absence, for an unknown outcome). */
+export interface ChangeResult {
+  tone: 'ok' | 'warn' | 'error';
+  text: string;
+  code: string | null;
+  at: number;
+}
+
+export interface SpecPanel {
+  input: TextState;
+  /** The path field has the keyboard. */
+  editing: boolean;
+  checking: boolean;
+  /** Why the file cannot be used (missing, unreadable, not OpenAPI...). */
+  error: string | null;
+  /** The checked file: its text is what will be sent. */
+  file: { path: string; bytes: number; text: string } | null;
+  check: SpecCheck | null;
+}
+
+export interface ShieldState {
+  // zones list
+  page: number;
+  perPage: number;
+  zones: ShieldZone[];
+  pageInfo: ShieldPageInfo | null;
+  zonesAt: number | null;
+  zonesError: string | null;
+  zonesLoading: boolean;
+  // one zone's API Guardian
+  openZoneId: number | null;
+  guardian: ApiGuardian | null;
+  guardianAt: number | null;
+  guardianError: ShownError | null;
+  guardianLoading: boolean;
+  draft: ApiGuardianPatch;
+  lastResult: ChangeResult | null;
+  spec: SpecPanel | null;
+  paused: boolean;
+
+  watchZones(): () => void;
+  goToPage(page: number): void;
+  openZone(id: number): void;
+  closeZone(): void;
+  watchGuardian(): () => void;
+  refresh(): Promise<void>;
+  togglePause(): void;
+
+  toggleEnabled(): void;
+  cycle(field: EnumField): void;
+  discardDraft(): boolean;
+  /** Opens the one confirm path with exactly the fields that PATCH will send. */
+  reviewChanges(): boolean;
+
+  openSpec(): void;
+  editSpecPath(): void;
+  /** esc in the path field: back to the last result, or closes the panel when there is none. */
+  cancelSpecEdit(): void;
+  setSpecInput(text: TextState): void;
+  closeSpec(): void;
+  checkSpec(): Promise<void>;
+  /** Opens the confirm path for the checked spec; `force` sends one the local check finds over the limits. */
+  reviewSpec(force: boolean): boolean;
+}
+
+export type ShieldStore = StoreApi<ShieldState>;
+
+export interface ShieldStoreOptions {
+  perPage?: number;
+  /** Relative spec paths are read from here (default: the working directory). */
+  cwd?: string;
+}
+
+export const DEFAULT_ZONES_PER_PAGE = 50;
+
+function shown(error: unknown): ShownError {
+  if (error instanceof ApiError) return { message: error.message, code: error.code, status: error.status };
+  return { message: errorMessage(error), code: null, status: null };
+}
+
+/** True when the zone already has a spec (then an upload replaces it with PATCH). */
+export function hasSpec(g: ApiGuardian): boolean {
+  return g.configuration.title !== null && g.configuration.title !== undefined ? true : g.endpoints.length > 0;
+}
+
+const kib = (bytes: number) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`);
+
+export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions = {}): ShieldStore {
+  const { api, ui } = deps;
+  let zonesPoller: Poller | null = null;
+  let guardianPoller: Poller | null = null;
+  const cwd = options.cwd ?? process.cwd();
+
+  const store = createStore<ShieldState>()((set, get) => {
+    const applyPause = (p: Poller) => {
+      if (get().paused) {
+        p.pause();
+        ui.getState().setPaused(true);
+      }
+    };
+    const result = (tone: ChangeResult['tone'], text: string, code: string | null = null) => set({ lastResult: { tone, text, code, at: deps.now() } });
+
+    /** After a mutation whose answer was lost: never retried, the state is read again instead. */
+    const unknownOutcome = async (what: string): Promise<string> => {
+      set({ draft: {} });
+      await get().refresh();
+      const text = `unknown outcome: ${what} was sent but no answer came (it was not retried); refreshed state shown, check it`;
+      result('warn', text);
+      return text;
+    };
+
+    return {
+      page: 1,
+      perPage: options.perPage ?? DEFAULT_ZONES_PER_PAGE,
+      zones: [],
+      pageInfo: null,
+      zonesAt: null,
+      zonesError: null,
+      zonesLoading: false,
+      openZoneId: null,
+      guardian: null,
+      guardianAt: null,
+      guardianError: null,
+      guardianLoading: false,
+      draft: {},
+      lastResult: null,
+      spec: null,
+      paused: false,
+
+      watchZones() {
+        zonesPoller?.stop();
+        const p = createPoller({
+          intervalMs: refreshIntervalMs(deps.settings),
+          now: deps.now,
+          task: (signal) => api.shield.listZones(get().page, get().perPage, signal),
+          onSuccess: (res, at) => {
+            set({ zones: res.zones, pageInfo: res.page, zonesAt: at, zonesError: null });
+            ui.getState().recordSuccess(at);
+          },
+          onError: (error, at) => {
+            set({ zonesError: errorMessage(error) });
+            ui.getState().recordError(errorMessage(error), at);
+          },
+          onState: (s) => set({ zonesLoading: s.inFlight }),
+        });
+        zonesPoller = p;
+        applyPause(p);
+        p.start();
+        if (get().zonesAt !== null) ui.getState().recordSuccess(get().zonesAt!);
+        return () => {
+          p.stop();
+          if (zonesPoller === p) zonesPoller = null;
+        };
+      },
+      goToPage(page) {
+        const info = get().pageInfo;
+        const last = Math.max(1, info?.totalPages ?? 1);
+        const next = Math.min(Math.max(1, page), last);
+        if (next === get().page) {
+          ui.getState().setStatus(page < 1 ? 'this is the first page' : `this is the last page (${last})`, 'info', 3000);
+          return;
+        }
+        set({ page: next });
+        // stop() drops the answer for the old page that may be in flight; start() asks for the new one
+        if (zonesPoller?.state.running) {
+          zonesPoller.stop();
+          zonesPoller.start();
+        }
+      },
+      openZone(id) {
+        if (get().openZoneId !== id) set({ guardian: null, guardianAt: null, guardianError: null, draft: {}, lastResult: null, spec: null });
+        set({ openZoneId: id });
+      },
+      closeZone() {
+        set({ openZoneId: null, spec: null, draft: {} });
+      },
+      watchGuardian() {
+        const id = get().openZoneId;
+        if (id === null) return () => {};
+        guardianPoller?.stop();
+        const p = createPoller({
+          intervalMs: refreshIntervalMs(deps.settings),
+          now: deps.now,
+          task: (signal) => api.shield.getApiGuardian(id, signal),
+          onSuccess: (guardian, at) => {
+            if (get().openZoneId !== id) return;
+            set((s) => ({ guardian, guardianAt: at, guardianError: null, draft: pendingPatch(guardian.configuration, s.draft) }));
+            ui.getState().recordSuccess(at);
+          },
+          onError: (error, at) => {
+            if (get().openZoneId !== id) return;
+            set({ guardianError: shown(error) });
+            ui.getState().recordError(errorMessage(error), at);
+          },
+          onState: (s) => set({ guardianLoading: s.inFlight }),
+        });
+        guardianPoller = p;
+        applyPause(p);
+        p.start();
+        if (get().guardianAt !== null) ui.getState().recordSuccess(get().guardianAt!);
+        return () => {
+          p.stop();
+          if (guardianPoller === p) guardianPoller = null;
+        };
+      },
+      async refresh() {
+        const p = get().openZoneId !== null ? guardianPoller : zonesPoller;
+        if (p?.state.running) return p.refreshNow();
+        const id = get().openZoneId;
+        if (id === null) return;
+        // no poller (a test, or the screen is gone): one direct read
+        try {
+          const guardian = await api.shield.getApiGuardian(id);
+          set((s) => ({ guardian, guardianAt: deps.now(), guardianError: null, draft: pendingPatch(guardian.configuration, s.draft) }));
+        } catch (error) {
+          set({ guardianError: shown(error) });
+        }
+      },
+      togglePause() {
+        const paused = !get().paused;
+        set({ paused });
+        ui.getState().setPaused(paused);
+        for (const p of [zonesPoller, guardianPoller]) {
+          if (paused) p?.pause();
+          else p?.resume();
+        }
+      },
+
+      toggleEnabled() {
+        const g = get().guardian;
+        if (!g) return;
+        set({ draft: toggleEnabled(g.configuration, get().draft) });
+      },
+      cycle(field) {
+        const g = get().guardian;
+        if (!g) return;
+        set({ draft: cycleField(g.configuration, get().draft, field) });
+      },
+      discardDraft() {
+        if (Object.keys(get().draft).length === 0) return false;
+        set({ draft: {} });
+        ui.getState().setStatus('changes discarded: nothing was sent', 'info', 4000);
+        return true;
+      },
+      reviewChanges() {
+        const { guardian: g, openZoneId: id, draft } = get();
+        if (!g || id === null) {
+          ui.getState().setStatus('the API Guardian settings are not loaded yet', 'warn', 4000);
+          return false;
+        }
+        const patch = pendingPatch(g.configuration, draft);
+        let outcome = `API Guardian of shield zone ${id} updated`;
+        return ui.getState().confirmMutation({
+          title: `Update the API Guardian of shield zone ${id} (PATCH)`,
+          before: patchBefore(g.configuration, patch),
+          after: patch,
+          patch: true,
+          // read after send() resolves, so it can say what happened
+          get successMessage() {
+            return outcome;
+          },
+          send: async () => {
+            try {
+              const configuration = await api.shield.updateApiGuardian(id, patch);
+              if (get().openZoneId === id) {
+                set((s) => ({
+                  guardian: s.guardian ? { ...s.guardian, configuration } : s.guardian,
+                  draft: pendingPatch(configuration, s.draft),
+                }));
+                result('ok', `saved; the server's answer: ${describePatch(patch, configuration)}`);
+              }
+              await get().refresh();
+            } catch (error) {
+              if (error instanceof ApiError && error.kind === 'unknown-outcome') {
+                outcome = await unknownOutcome(`PATCH of ${Object.keys(patch).join(', ')}`);
+                return;
+              }
+              const e = shown(error);
+              result('error', `not saved: ${e.message}`, e.code);
+              await get().refresh();
+              throw error;
+            }
+          },
+        });
+      },
+
+      openSpec() {
+        const prev = get().spec;
+        set({ spec: { input: prev?.input ?? emptyText, editing: true, checking: false, error: null, file: null, check: null } });
+      },
+      editSpecPath() {
+        const s = get().spec;
+        if (s) set({ spec: { ...s, editing: true } });
+      },
+      cancelSpecEdit() {
+        const s = get().spec;
+        if (!s) return;
+        if (s.check || s.error) set({ spec: { ...s, editing: false } });
+        else set({ spec: null });
+      },
+      setSpecInput(input) {
+        const s = get().spec;
+        if (s) set({ spec: { ...s, input } });
+      },
+      closeSpec() {
+        set({ spec: null });
+      },
+      async checkSpec() {
+        const s = get().spec;
+        const g = get().guardian;
+        if (!s) return;
+        if (!g) {
+          set({ spec: { ...s, editing: false, error: 'the zone\'s plan limits are not loaded yet: wait for the API Guardian settings, then press o again', check: null, file: null } });
+          return;
+        }
+        set({ spec: { ...s, editing: false, checking: true, error: null, check: null, file: null } });
+        let next: Partial<SpecPanel>;
+        try {
+          const file = await readSpecFile(s.input.value, cwd);
+          const check = checkDocument(readOpenApi(file.text), g.configuration);
+          next = { file: { path: file.path, bytes: file.bytes, text: file.text }, check };
+        } catch (e) {
+          if (e instanceof SpecFileError) next = { error: e.message };
+          else if (e instanceof SpecProblem) next = { error: `${s.input.value.trim()} is not a usable OpenAPI 3 document: ${e.message}` };
+          else next = { error: errorMessage(e) };
+        }
+        const now = get().spec;
+        if (now) set({ spec: { ...now, checking: false, ...next } });
+      },
+      reviewSpec(force) {
+        const { spec, guardian: g, openZoneId: id } = get();
+        if (!spec?.check || !spec.file || !g || id === null) {
+          ui.getState().setStatus('check a spec file first: o, type its path, enter', 'warn', 5000);
+          return false;
+        }
+        const check = spec.check;
+        if (!check.withinLimits && !force) {
+          const over = check.checks.filter((c) => c.over).map((c) => c.label).join(', ');
+          ui.getState().setStatus(`not sent: the spec is over the plan limits (${over}); the zone would refuse it. F sends it anyway`, 'error', 10_000);
+          return false;
+        }
+        const replace = hasSpec(g);
+        const file = spec.file;
+        const summary = `${path.basename(file.path)}, ${kib(file.bytes)}: ${check.title} ${check.version}, ${check.measurement.endpoints} endpoints`;
+        let outcome = `spec ${replace ? 'replaced' : 'uploaded'}: ${check.title} ${check.version}`;
+        return ui.getState().confirmMutation({
+          title: `${replace ? 'Replace the OpenAPI spec of' : 'Upload an OpenAPI spec to'} shield zone ${id} (${replace ? 'PATCH' : 'POST'} …/api-guardian/spec)${check.withinLimits ? '' : ' — OVER the local limit check'}`,
+          before: replace ? { content: `<uploaded spec: ${g.configuration.title ?? '?'} ${g.configuration.version ?? ''}, ${g.endpoints.length} endpoints>` } : {},
+          after: { content: `<${summary}>` },
+          patch: true,
+          get successMessage() {
+            return outcome;
+          },
+          send: async () => {
+            try {
+              const guardian = replace ? await api.shield.replaceSpec(id, file.text) : await api.shield.uploadSpec(id, file.text);
+              if (get().openZoneId === id) {
+                set({ guardian, spec: null });
+                result('ok', `spec ${replace ? 'replaced' : 'uploaded'}: ${guardian.configuration.title ?? '?'} ${guardian.configuration.version ?? ''}, ${guardian.endpoints.length} endpoints`);
+              }
+              await get().refresh();
+            } catch (error) {
+              if (error instanceof ApiError && error.kind === 'unknown-outcome') {
+                set({ spec: null });
+                outcome = await unknownOutcome(`the ${replace ? 'PATCH' : 'POST'} of ${path.basename(file.path)}`);
+                return;
+              }
+              const e = shown(error);
+              result('error', `spec not ${replace ? 'replaced' : 'uploaded'}: ${e.message}`, e.code);
+              await get().refresh();
+              throw error;
+            }
+          },
+        });
+      },
+    };
+  });
+  return store;
+}
