@@ -108,7 +108,7 @@ async function checkSpec(ctx: CommandContext, fileArg: string): Promise<number> 
 
 export const shieldCommand: Command = {
   name: 'shield',
-  summary: 'shield tools: check-spec FILE --zone ID (an OpenAPI file against the API Guardian plan limits)',
+  summary: 'shield tools: check-spec FILE --zone ID',
   usage: USAGE,
   options: { zone: { type: 'string' } },
   outputs: ['table', 'json'],
