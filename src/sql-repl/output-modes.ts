@@ -86,22 +86,26 @@ const FRAMES: Record<'table' | 'box' | 'markdown', Frame> = {
 };
 
 /**
- * Column widths from the header and up to `sample` rows, each at most `maxWidth` cells
- * (0 = no limit). Measuring a sample keeps a 100,000-row result cheap; wider cells further
- * down are cut like any other.
+ * Column widths from the header and a sample of rows (the first `sample` and the last fifth as
+ * many: ids and dates tend to grow), each at most `maxWidth` cells (0 = no limit). Measuring a
+ * sample keeps a 100,000-row result cheap; a wider cell elsewhere is cut with … like any other.
  */
 export function gridWidths(result: ResultSet, options: { maxWidth?: number; sample?: number; text?: (v: SqlValue) => string } = {}): number[] {
   const max = options.maxWidth ?? 40;
-  const sample = Math.min(result.rows.length, options.sample ?? 1000);
+  const n = result.rows.length;
+  const head = Math.min(n, options.sample ?? 1000);
+  const tail = Math.max(head, n - Math.ceil(head / 5));
   const text = options.text ?? ((v: SqlValue) => displayValue(v).text);
   const widths = result.columns.map((c) => Math.max(1, textWidth(c)));
-  for (let r = 0; r < sample; r++) {
+  const measure = (r: number) => {
     const row = result.rows[r]!;
     for (let k = 0; k < widths.length; k++) {
       const w = textWidth(text(row[k] ?? null));
       if (w > widths[k]!) widths[k] = w;
     }
-  }
+  };
+  for (let r = 0; r < head; r++) measure(r);
+  for (let r = tail; r < n; r++) measure(r);
   return max > 0 ? widths.map((w) => Math.min(w, max)) : widths;
 }
 

@@ -77,7 +77,8 @@ export interface SqlState {
   start(): void;
   /** A key for the editor (the layer's text handler). True = consumed. */
   key(ev: KeyEvent): boolean;
-  enter(): void;
+  /** Runs a complete input, or starts a new line; resolves when what it started has finished. */
+  enter(): Promise<void>;
   tab(): void;
   reverseSearch(): void;
   /** Ctrl-C in the editor: cancels the query, the search or the input; false = pass it on (quit). */
@@ -90,8 +91,8 @@ export interface SqlState {
   browseEntry(dir: -1 | 1): void;
   leave(then: LeaveThen): void;
   answerLeave(choice: 'commit' | 'rollback' | 'stay'): Promise<void>;
-  /** Runs input as if typed (SQL or a dot-command). */
-  submit(text: string): void;
+  /** Runs input as if typed (SQL or a dot-command); resolves when it has finished. */
+  submit(text: string): Promise<void>;
   dispose(): Promise<{ rolledBack: boolean }>;
 }
 
@@ -468,11 +469,12 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       }
     };
 
-    const enqueue = (job: () => Promise<void>) => {
-      queue.push(job);
-      if (draining) set({ queued: queue.length });
-      void drain();
-    };
+    const enqueue = (job: () => Promise<void>): Promise<void> =>
+      new Promise<void>((resolve) => {
+        queue.push(() => job().finally(resolve));
+        if (draining) set({ queued: queue.length });
+        void drain();
+      });
 
     const leaveNow = (then: LeaveThen) => {
       set({ leavePrompt: null });
@@ -501,7 +503,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
           set({ search: null, historyIndex: null });
           setEditor(editorOf(found));
           if (ev.name === 'enter') {
-            get().enter();
+            void get().enter();
             return true;
           }
           return get().key(ev);
@@ -564,7 +566,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
         if (s.completions && ev.name !== 'tab') set({ completions: null });
         switch (ev.name) {
           case 'enter':
-            get().enter();
+            void get().enter();
             return true;
           case 'up':
           case 'down': {
@@ -606,7 +608,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
         return true;
       },
 
-      enter() {
+      async enter() {
         const s = get();
         const text = s.editor.text;
         if (text.trim() === '') {
@@ -622,21 +624,19 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
             message('error', parsed.message);
             return;
           }
-          enqueue(() => runDot(parsed.command));
-          return;
+          return enqueue(() => runDot(parsed.command));
         }
         if (!isComplete(text)) {
           setEditor(insertText(s.editor, '\n'));
           return;
         }
-        get().submit(text);
+        return get().submit(text);
       },
 
-      submit(text) {
+      async submit(text) {
         if (isDotCommandInput(text)) {
           setEditor(editorOf(text));
-          get().enter();
-          return;
+          return get().enter();
         }
         rememberInput(text);
         setEditor(emptyEditor);
@@ -646,7 +646,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
           return;
         }
         const statements = splitStatements(text).filter((st) => st.complete);
-        enqueue(() => runStatements(text, statements, null));
+        return enqueue(() => runStatements(text, statements, null));
       },
 
       tab() {
