@@ -146,31 +146,40 @@ export class LogBuffer {
   insert(batch: readonly LogEntry[], times?: ArrayLike<number>, added?: LogEntry[], addedTimes?: number[]): number {
     const fresh: LogEntry[] = [];
     const freshTimes: number[] = [];
+    const keys = this.keys;
     for (let i = 0; i < batch.length; i++) {
       const e = batch[i]!;
-      const key = e.requestId ?? entryKey(e);
-      if (this.keys.has(key)) {
+      const t = times ? times[i]! : parseTimestamp(e.timestamp);
+      if (Number.isNaN(t)) continue;
+      // One hash lookup: add, and see whether the set grew.
+      const size = keys.size;
+      keys.add(e.requestId ?? entryKey(e));
+      if (keys.size === size) {
         this.duplicates++;
         continue;
       }
-      const t = times ? times[i]! : parseTimestamp(e.timestamp);
-      if (Number.isNaN(t)) continue;
-      this.keys.add(key);
       fresh.push(e);
       freshTimes.push(t);
     }
     const k = fresh.length;
     if (k === 0) return 0;
     sortBatch(fresh, freshTimes);
+    const droppedBefore = this.dropped;
     this.merge(fresh, freshTimes);
-    // A new record may have been dropped at once (older than everything in a full buffer).
-    let kept = 0;
-    for (let i = 0; i < k; i++) {
-      const e = fresh[i]!;
-      if (!this.keys.has(e.requestId ?? entryKey(e))) continue;
-      kept++;
-      added?.push(e);
-      addedTimes?.push(freshTimes[i]!);
+    let kept = k;
+    if (this.dropped === droppedBefore) {
+      if (added) for (let i = 0; i < k; i++) added.push(fresh[i]!);
+      if (addedTimes) for (let i = 0; i < k; i++) addedTimes.push(freshTimes[i]!);
+    } else {
+      // Some new records may have been dropped at once (older than everything in a full buffer).
+      kept = 0;
+      for (let i = 0; i < k; i++) {
+        const e = fresh[i]!;
+        if (!keys.has(e.requestId ?? entryKey(e))) continue;
+        kept++;
+        added?.push(e);
+        addedTimes?.push(freshTimes[i]!);
+      }
     }
     this.bump();
     return kept;
