@@ -20,7 +20,7 @@ export interface SettingRow {
 }
 
 const SETTINGS: { field: DraftField; label: string; action: string }[] = [
-  { field: 'isEnabled', label: 'API Guardian', action: 'shield.toggleEnabled' },
+  { field: 'isEnabled', label: 'Enabled', action: 'shield.toggleEnabled' },
   { field: 'executionMode', label: 'Execution mode', action: 'shield.cycleMode' },
   { field: 'bodyLimitAction', label: 'Body over limit', action: 'shield.cycleBodyLimit' },
   { field: 'unmatchedPathAction', label: 'Unmatched path', action: 'shield.cycleUnmatched' },

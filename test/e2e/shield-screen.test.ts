@@ -1,0 +1,148 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { apiFor, envFor, useEmulator } from '../helpers/emulator';
+import { startBurrow, type PtySession } from '../helpers/pty';
+import { UNMATCHED_PATH_ACTION, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION } from '../../src/api/shield';
+
+const emu = await useEmulator({ seed: 11 });
+const api = apiFor(emu);
+const zones = (await api.shield.listZones(1, 50)).zones;
+const onOff = (v: boolean) => (v ? 'on' : 'off');
+
+async function openShield(app: PtySession): Promise<string> {
+  await app.waitFor('Screens');
+  await app.press(':');
+  await app.type('shield');
+  await app.press('enter');
+  return app.waitFor(/page 1 of 1 · \d+ zones/);
+}
+
+/** Selects the zone's row (rows are in API order) and opens it. */
+async function openZone(app: PtySession, zoneId: number): Promise<string> {
+  const index = zones.findIndex((z) => z.shieldZoneId === zoneId);
+  assert.ok(index >= 0);
+  await app.press('g', ...Array<string>(index).fill('j'), 'enter');
+  return app.waitFor(new RegExp(`API Guardian · shield zone ${zoneId}`));
+}
+
+function configDir(yaml: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-shield-cfg-'));
+  fs.mkdirSync(path.join(dir, 'burrow'));
+  fs.writeFileSync(path.join(dir, 'burrow', 'config.yaml'), yaml, { mode: 0o600 });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const settingLine = (screen: string, label: string) => screen.split('\n').find((l) => l.startsWith(label)) ?? '';
+
+test('zones table, then a zone: toggle + cycle, the confirm shows only the changed fields, the PATCH round-trips', async () => {
+  const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 30 });
+  const list = await openShield(app);
+  for (const z of zones) assert.match(list, new RegExp(`^\\s*${z.shieldZoneId}\\s+${z.pullZoneId}\\s`, 'm'), `zone ${z.shieldZoneId} is listed`);
+
+  const zone = zones.find((z) => z.planType === 2)!;
+  const before = (await api.shield.getApiGuardian(zone.shieldZoneId)).configuration;
+  let screen = await openZone(app, zone.shieldZoneId);
+  screen = await app.waitFor(/Plan limits\s+\d+ endpoints/);
+  assert.match(settingLine(screen, 'Enabled'), new RegExp(`^Enabled\\s+${onOff(before.isEnabled)}\\s`));
+  assert.match(settingLine(screen, 'Execution mode'), new RegExp(`\\s${WAF_EXECUTION_MODE[before.executionMode]}\\s`));
+  assert.match(settingLine(screen, 'Body over limit'), new RegExp(`\\s${WAF_PAYLOAD_LIMIT_ACTION[before.bodyLimitAction]}\\s`));
+  assert.match(settingLine(screen, 'Unmatched path'), new RegExp(`\\s${UNMATCHED_PATH_ACTION[before.unmatchedPathAction]}\\s`));
+  assert.match(screen, new RegExp(`Plan limits\\s+${before.maxEndpoints} endpoints · ${before.maxFieldsPerType} fields/schema · depth ${before.maxNestingDepth}`));
+
+  // e toggles, u cycles twice, m cycles twice (back to the server value: not an edit)
+  await app.press('e', 'u', 'u', 'm', 'm');
+  const wantUnmatched = (before.unmatchedPathAction + 2) % 3;
+  // the final state of all five keys (intermediate frames also say "N edits")
+  screen = await app.waitFor(new RegExp(`Execution mode\\s+\\w+\\s+m\\n[\\s\\S]*Unmatched path\\s+${UNMATCHED_PATH_ACTION[wantUnmatched]} \\(edited[\\s\\S]*2 edits not sent yet`));
+  assert.match(settingLine(screen, 'Enabled'), new RegExp(`${onOff(!before.isEnabled)} \\(edited; server: ${onOff(before.isEnabled)}\\)`));
+  assert.match(settingLine(screen, 'Unmatched path'), new RegExp(`${UNMATCHED_PATH_ACTION[wantUnmatched]} \\(edited; server: ${UNMATCHED_PATH_ACTION[before.unmatchedPathAction]}\\)`));
+  assert.doesNotMatch(settingLine(screen, 'Execution mode'), /edited/);
+  assert.deepEqual((await api.shield.getApiGuardian(zone.shieldZoneId)).configuration, before, 'nothing is sent while editing');
+
+  await app.press('c');
+  const confirm = await app.waitFor('What will be sent:');
+  const sent = confirm.split('\n').map((l) => l.replace(/^│\s?|\s*│$/g, '').trim()).filter((l) => l.startsWith('~ ') || l.startsWith('+ ') || l.startsWith('- '));
+  assert.deepEqual(sent, [`~ isEnabled: ${before.isEnabled} → ${!before.isEnabled}`, `~ unmatchedPathAction: ${before.unmatchedPathAction} → ${wantUnmatched}`]);
+  assert.match(confirm, new RegExp(`Update the API Guardian of shield zone ${zone.shieldZoneId} \\(PATCH\\)`));
+  await app.press('y');
+  screen = await app.waitFor(/saved; the server's answer: isEnabled (on|off), unmatchedPathAction \w+/);
+  const after = (await api.shield.getApiGuardian(zone.shieldZoneId)).configuration;
+  assert.deepEqual(
+    [after.isEnabled, after.unmatchedPathAction, after.executionMode, after.bodyLimitAction],
+    [!before.isEnabled, wantUnmatched, before.executionMode, before.bodyLimitAction],
+  );
+  assert.match(settingLine(screen, 'Enabled'), new RegExp(`^Enabled\\s+${onOff(after.isEnabled)}\\s`));
+  assert.doesNotMatch(screen, /edited; server/);
+
+  // x discards; esc goes back to the zones, and the Basic zone shows the 403 envelope
+  await app.press('b');
+  await app.waitFor('1 edit not sent yet');
+  await app.press('x');
+  await app.waitForGone('1 edit not sent yet');
+  await app.press('esc');
+  await app.waitFor(/Shield zones/);
+  const basic = zones.find((z) => z.planType === 0)!;
+  screen = await openZone(app, basic.shieldZoneId);
+  screen = await app.waitFor('errorKey: invalid_plan_type.api_guardian');
+  assert.match(screen, /✖ 403 Forbidden invalid_plan_type\.api_guardian: API Guardian is not available on the Basic plan/);
+  await app.press('e');
+  await app.waitFor(/could not be read: nothing to edit/);
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});
+
+test('--read-only: editing keys are hidden and refused, no confirm opens, nothing changes', async () => {
+  const app = startBurrow(['--read-only'], { env: envFor(emu), cols: 100, rows: 30 });
+  await openShield(app);
+  const zone = zones.find((z) => z.planType === 3)!;
+  const before = (await api.shield.getApiGuardian(zone.shieldZoneId)).configuration;
+  await openZone(app, zone.shieldZoneId);
+  await app.waitFor('read-only: settings and spec cannot be changed here');
+  let screen = await app.waitFor(/o spec file/);
+  const hints = screen.split('\n').slice(-3).join(' ');
+  assert.doesNotMatch(hints, /on\/off|mode|send/, `no editing hints: ${hints}`);
+  assert.match(hints, /o spec file/, 'checking a spec file is not a change');
+  await app.press('e');
+  screen = await app.waitFor(/read-only mode: API Guardian on\/off .* is not available/);
+  assert.doesNotMatch(screen, /edited/);
+  await app.press('c');
+  await app.waitFor(/read-only mode: review and send/);
+  assert.doesNotMatch(app.screenText(), /What will be sent/);
+  await app.press('?');
+  const help = await app.waitFor('This screen (shield)');
+  assert.doesNotMatch(help, /toggleEnabled|API Guardian on\/off/);
+  assert.match(help, /check a local OpenAPI file/);
+  await app.press('esc');
+  assert.deepEqual((await api.shield.getApiGuardian(zone.shieldZoneId)).configuration, before);
+  await app.press('q');
+  await app.exited;
+});
+
+test('a profile with readOnly: true is read-only too', async () => {
+  const xdg = configDir(`defaultProfile: ops
+refreshSeconds: 1
+profiles:
+  ops:
+    apiKey: ${emu.info.accessKey}
+    baseUrl: ${emu.info.baseUrl}
+    loggingUrl: ${emu.info.loggingUrl}
+    readOnly: true
+`);
+  const app = startBurrow([], { env: { XDG_CONFIG_HOME: xdg }, cols: 100, rows: 30 });
+  await openShield(app);
+  const zone = zones.find((z) => z.planType === 1)!;
+  await openZone(app, zone.shieldZoneId);
+  await app.waitFor('read-only: settings and spec cannot be changed here');
+  await app.press('m');
+  await app.waitFor(/read-only mode: next execution mode/);
+  // live refresh goes on (1 s): the age stays small, p pauses it
+  await app.waitFor(/refreshed [0-2]s ago/);
+  await app.press('p');
+  await app.waitFor(/paused · refreshed/);
+  await app.press('q');
+  await app.exited;
+});
