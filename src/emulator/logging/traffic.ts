@@ -297,7 +297,8 @@ export class TrafficStore {
   }
 
   private generate(zone: PullZoneSeed, index: number): GenRecord[] {
-    if (!zone.EnableLogging || zone.trafficWeight <= 0) return [];
+    // Generated whether logging is on or not (the routes check it), so toggling it at run time works.
+    if (zone.trafficWeight <= 0) return [];
     const m = this.model(zone);
     const r = this.base.fork(`chunk:${zone.Id}:${index}`);
     const start = index * CHUNK_MS;
