@@ -270,7 +270,7 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         const patch = pendingPatch(g.configuration, draft);
         let outcome = `API Guardian of shield zone ${id} updated`;
         return ui.getState().confirmMutation({
-          title: `Update the API Guardian of shield zone ${id} (PATCH)`,
+          title: `Update the API Guardian of shield zone ${id} (PATCH): ${describePatch(patch)}`,
           before: patchBefore(g.configuration, patch),
           after: patch,
           patch: true,

@@ -25,7 +25,7 @@ async function openZone(app: PtySession, zoneId: number): Promise<string> {
   const index = zones.findIndex((z) => z.shieldZoneId === zoneId);
   assert.ok(index >= 0);
   await app.press('g', ...Array<string>(index).fill('j'), 'enter');
-  return app.waitFor(new RegExp(`API Guardian · shield zone ${zoneId}`));
+  return app.waitFor(new RegExp(`API Guardian · zone ${zoneId}`));
 }
 
 function configDir(yaml: string): string {
@@ -46,12 +46,12 @@ test('zones table, then a zone: toggle + cycle, the confirm shows only the chang
   const zone = zones.find((z) => z.planType === 2)!;
   const before = (await api.shield.getApiGuardian(zone.shieldZoneId)).configuration;
   let screen = await openZone(app, zone.shieldZoneId);
-  screen = await app.waitFor(/Plan limits\s+\d+ endpoints/);
+  screen = await app.waitFor(/Plan limits\s+endpoints \d+/);
   assert.match(settingLine(screen, 'Enabled'), new RegExp(`^Enabled\\s+${onOff(before.isEnabled)}\\s`));
   assert.match(settingLine(screen, 'Execution mode'), new RegExp(`\\s${WAF_EXECUTION_MODE[before.executionMode]}\\s`));
   assert.match(settingLine(screen, 'Body over limit'), new RegExp(`\\s${WAF_PAYLOAD_LIMIT_ACTION[before.bodyLimitAction]}\\s`));
   assert.match(settingLine(screen, 'Unmatched path'), new RegExp(`\\s${UNMATCHED_PATH_ACTION[before.unmatchedPathAction]}\\s`));
-  assert.match(screen, new RegExp(`Plan limits\\s+${before.maxEndpoints} endpoints · ${before.maxFieldsPerType} fields/schema · depth ${before.maxNestingDepth}`));
+  assert.match(screen, new RegExp(`Plan limits\\s+endpoints ${before.maxEndpoints} · fields ${before.maxFieldsPerType} · depth ${before.maxNestingDepth} · nodes ${before.maxTotalSchemaNodes} · regex ${before.maxTotalRegexLength}`));
 
   // e toggles, u cycles twice, m cycles twice (back to the server value: not an edit)
   await app.press('e', 'u', 'u', 'm', 'm');

@@ -264,3 +264,27 @@ test('spec files: clear errors; an over-limit file is refused locally; a good on
   assert.deepEqual(seen.slice(n).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`), [`PATCH /shield/shield-zone/${target}/api-guardian/spec`]);
   assert.equal((await direct.shield.getApiGuardian(target)).configuration.title, 'Anchors');
 });
+
+test('live refresh: polls while watched, pause stops the requests, unwatching (screen hidden) stops them too', async () => {
+  const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
+  const store = createShieldStore({ api, settings: { ...resolveSettings({}, {}, {}), refreshSeconds: 1 }, ui, now: Date.now });
+  const id = paid[0]!.shieldZoneId;
+  const gets = () => seen.filter((r) => r.method === 'GET' && r.path === `/shield/shield-zone/${id}/api-guardian`).length;
+  store.getState().openZone(id);
+  const start = gets();
+  const unwatch = store.getState().watchGuardian();
+  await until(() => gets() >= start + 2, 'two polls', 4000);
+  assert.ok(store.getState().guardian);
+  store.getState().togglePause();
+  assert.equal(ui.getState().request.paused, true);
+  await new Promise((r) => setTimeout(r, 150));
+  const paused = gets();
+  await new Promise((r) => setTimeout(r, 1300));
+  assert.equal(gets(), paused, 'no requests while paused');
+  store.getState().togglePause();
+  await until(() => gets() > paused, 'resumed', 3000);
+  unwatch();
+  const stopped = gets();
+  await new Promise((r) => setTimeout(r, 1300));
+  assert.equal(gets(), stopped, 'no requests once unwatched');
+});

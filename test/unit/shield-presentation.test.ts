@@ -87,7 +87,7 @@ test('spec summary, limits line, endpoints: counts and words', () => {
   assert.match(specSummary(g(null, 0)), /^none uploaded/);
   assert.equal(hasSpec(g(null, 0)), false);
   assert.equal(hasSpec(g('Petstore', 0)), true);
-  assert.equal(limitsText(config()), '50 endpoints · 50 fields/schema · depth 8 · 1000 nodes · 2000 regex chars');
+  assert.equal(limitsText(config()), 'endpoints 50 · fields 50 · depth 8 · nodes 1000 · regex 2000');
   assert.equal(rateLimitText(endpoint({ rateLimitingEnabled: true, rateLimitingRequestCount: 100, rateLimitingTimeframe: 60, rateLimitingType: 'IP' })), '100 per minute per IP');
   assert.equal(rateLimitText(endpoint({ rateLimitingEnabled: true, rateLimitingRequestCount: 5, rateLimitingTimeframe: 7 })), '5 per 7s');
   assert.equal(rateLimitText(endpoint()), 'off');

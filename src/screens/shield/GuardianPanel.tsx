@@ -99,14 +99,14 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
     return k ? displayKey(k) : '';
   };
   const plan = zone ? nameOf(SHIELD_PLAN_TYPE, zone.planType) : '';
-  const title = `API Guardian · shield zone ${zoneId}${zone ? ` (pull zone ${zone.pullZoneId ?? '-'}, ${plan} plan)` : ''}`;
+  const title = `API Guardian · zone ${zoneId}${zone ? ` (pull zone ${zone.pullZoneId ?? '-'}, ${plan})` : ''}`;
   const state = [paused ? 'paused' : '', at !== null ? `refreshed ${formatAge(now - at)}` : loading ? 'loading…' : ''].filter(Boolean).join(' · ');
   const header = (
     <Box height={1}>
       <Text bold wrap="truncate">
         {title}
       </Text>
-      <Box flexGrow={1} justifyContent="flex-end">
+      <Box flexGrow={1} flexShrink={0} marginLeft={1} justifyContent="flex-end">
         <Text color={tone('muted')}>{state}</Text>
       </Box>
     </Box>

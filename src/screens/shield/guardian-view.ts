@@ -57,7 +57,7 @@ export function specSummary(g: ApiGuardian): string {
 
 /** The plan limits in one line. */
 export function limitsText(c: Pick<ApiGuardianConfiguration, 'maxEndpoints' | 'maxFieldsPerType' | 'maxNestingDepth' | 'maxTotalSchemaNodes' | 'maxTotalRegexLength'>): string {
-  return `${c.maxEndpoints} endpoints · ${c.maxFieldsPerType} fields/schema · depth ${c.maxNestingDepth} · ${c.maxTotalSchemaNodes} nodes · ${c.maxTotalRegexLength} regex chars`;
+  return `endpoints ${c.maxEndpoints} · fields ${c.maxFieldsPerType} · depth ${c.maxNestingDepth} · nodes ${c.maxTotalSchemaNodes} · regex ${c.maxTotalRegexLength}`;
 }
 
 const yes = (v: boolean | null | undefined, word: string) => (v ? word : '');
