@@ -1,9 +1,8 @@
 import { ApiError } from '../api/errors';
 import { INT32_MAX } from '../api/input-checks';
-import {
-  checkDocument, measuredText, problemText, readOpenApi, readSpecFile, SpecFileError, SpecProblem,
-  type LimitCheck, type OpenApiDocument, type SpecCheck,
-} from '../shield-spec/index';
+import { SpecProblem, type OpenApiDocument } from '../shield-spec/document';
+import { checkDocument, measuredText, problemText, type LimitCheck, type SpecCheck } from '../shield-spec/limits';
+import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
 import { connectNonInteractive } from './connect';
 import { renderTable } from './output';
 import { parseIdArg } from './resources/format';
@@ -64,6 +63,8 @@ async function checkSpec(ctx: CommandContext, fileArg: string): Promise<number> 
   try {
     const read = await readSpecFile(fileArg);
     file = read.path;
+    // the YAML parser loads only here, not with every burrow command
+    const { readOpenApi } = await import('../shield-spec/read-text');
     doc = readOpenApi(read.text);
   } catch (e) {
     if (e instanceof SpecFileError) throw new UsageError(e.message);

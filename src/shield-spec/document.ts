@@ -1,5 +1,3 @@
-import { parse as parseYaml } from 'yaml';
-
 /**
  * Reading an OpenAPI document the way API Guardian does before it measures it. The rules are
  * the platform's (as the emulator documents them); this is burrow's own implementation, so a
@@ -51,7 +49,7 @@ const clip = (s: string, n = 100) => (s.length > n ? `${s.slice(0, n)}…` : s);
  * numbers become null as in JSON. Refuses cycles (recursive YAML aliases) and nesting deeper
  * than MAX_DOCUMENT_DEPTH containers.
  */
-function plainTree(value: unknown, depth: number, ancestors: Set<object>): JsonValue {
+export function plainTree(value: unknown, depth = 1, ancestors = new Set<object>()): JsonValue {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value !== 'object') return null;
@@ -67,28 +65,6 @@ function plainTree(value: unknown, depth: number, ancestors: Set<object>): JsonV
   } finally {
     ancestors.delete(value);
   }
-}
-
-/** JSON when the first non-blank character is "{", YAML otherwise. */
-export function parseText(text: string): { value: JsonValue; format: 'json' | 'yaml' } {
-  if (text.trim() === '') throw new SpecProblem('the specification is empty');
-  if (text.trimStart().startsWith('{')) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (e) {
-      throw new SpecProblem(`not valid JSON: ${(e as Error).message}`);
-    }
-    return { value: plainTree(raw, 1, new Set()), format: 'json' };
-  }
-  let raw: unknown;
-  try {
-    // logLevel 'error': errors still throw, warnings are not printed (the console owns the terminal)
-    raw = parseYaml(text, { maxAliasCount: 100, logLevel: 'error' });
-  } catch (e) {
-    throw new SpecProblem(`neither JSON nor valid YAML: ${(e as Error).message.split('\n')[0]}`);
-  }
-  return { value: plainTree(raw, 1, new Set()), format: 'yaml' };
 }
 
 /** Follows a local JSON pointer ("#/components/schemas/Pet"); external refs are refused. */
@@ -151,9 +127,11 @@ function parameters(root: JsonObject, list: JsonValue | undefined): JsonObject[]
   return out;
 }
 
-/** Parses and validates an OpenAPI 3 document; throws SpecProblem with the reason. */
-export function readOpenApi(text: string): OpenApiDocument {
-  const { value, format } = parseText(text);
+/**
+ * Validates a parsed document (see read-text.ts for the text) as OpenAPI 3 and lists its
+ * endpoints; throws SpecProblem with the reason.
+ */
+export function openApiFromValue(value: JsonValue, format: 'json' | 'yaml'): OpenApiDocument {
   if (!isObject(value)) throw new SpecProblem(`the file must hold one ${format === 'json' ? 'JSON' : 'YAML'} object (an OpenAPI document), not ${Array.isArray(value) ? 'a list' : value === null ? 'nothing' : `a ${typeof value}`}`);
   const root = value;
   if (typeof root.openapi !== 'string' || !root.openapi.startsWith('3.')) {

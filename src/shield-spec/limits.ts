@@ -1,4 +1,4 @@
-import { readOpenApi, SpecProblem, type OpenApiDocument } from './document';
+import { SpecProblem, type OpenApiDocument } from './document';
 import { DEPTH_CAP, measureDocument, type SpecMeasurement } from './measure';
 
 /** The plan limits of a zone's API Guardian (from its configuration). */
@@ -85,9 +85,5 @@ export function checkDocument(doc: OpenApiDocument, limits: PlanLimits): SpecChe
   return { title: doc.title, version: doc.version, format: doc.format, measurement, checks, withinLimits: checks.every((c) => !c.over) };
 }
 
-/** Reads and measures the text of a spec; throws SpecProblem when it is not a usable document. */
-export function checkSpecText(text: string, limits: PlanLimits): SpecCheck {
-  return checkDocument(readOpenApi(text), limits);
-}
 
 export { SpecProblem };

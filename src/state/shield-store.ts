@@ -3,9 +3,9 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { ApiError } from '../api/errors';
 import type { ApiGuardian, ApiGuardianPatch, ShieldPageInfo, ShieldZone } from '../api/shield';
 import { emptyText, type TextState } from '../keys/text-edit';
-import {
-  checkDocument, readOpenApi, readSpecFile, SpecFileError, SpecProblem, type SpecCheck,
-} from '../shield-spec/index';
+import { SpecProblem } from '../shield-spec/document';
+import { checkDocument, type SpecCheck } from '../shield-spec/limits';
+import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
 import { createPoller, type Poller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 import { cycleField, describePatch, patchBefore, pendingPatch, toggleEnabled, type EnumField } from './shield-draft';
@@ -336,6 +336,8 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         let next: Partial<SpecPanel>;
         try {
           const file = await readSpecFile(s.input.value, cwd);
+          // the YAML parser loads on the first check, not at start-up
+          const { readOpenApi } = await import('../shield-spec/read-text');
           const check = checkDocument(readOpenApi(file.text), g.configuration);
           next = { file: { path: file.path, bytes: file.bytes, text: file.text }, check };
         } catch (e) {
