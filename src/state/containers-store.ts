@@ -1,86 +1,451 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ContainerLimits } from '../api/containers';
+import type { App, ContainerLimits, CursorPage, Region, RegionSettings } from '../api/containers';
+import { isApiError } from '../api/errors';
+import { emptyText, textOf, type TextState } from '../keys/text-edit';
+import {
+  baseForDiff, bumpMax, deleteSelector, draftBody, draftFrom, hasMessages, isDirty, mapServerErrors, putSelector,
+  toggleAllowed, toggleRequired, validateDraft, type FieldMessages, type RegionDraft, type SelectorRow,
+} from './containers-region-draft';
 import { createPoller, type Poller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 
-/** Magic Containers: limits and usage (the apps list and region settings come next to it). */
+/** Applications asked for per page (the API allows 1..1000, default 20). */
+export const APPS_PAGE_SIZE = 50;
+
+export interface AppsList {
+  items: App[];
+  /** Pass back for the next page; null when everything is loaded. */
+  cursor: string | null;
+  totalItems: number | null;
+  /** A next page is being loaded (loadMoreApps). */
+  loading: boolean;
+  error: string | null;
+  /** Null until the first page arrived. */
+  loadedAt: number | null;
+}
+
+export type EditorFocus = 'regions' | 'selectors';
+
+/** A node selector row being typed: the key first, then the value. */
+export interface SelectorEdit {
+  index: number | null;
+  field: 'key' | 'value';
+  key: TextState;
+  value: TextState;
+}
+
+export type SaveOutcome =
+  | { kind: 'saved'; at: number }
+  | { kind: 'failed'; message: string }
+  /** The PUT was sent and its answer lost: it may or may not have been applied (never retried). */
+  | { kind: 'unknown'; message: string };
+
+export interface RegionEditor {
+  app: App;
+  settings: RegionSettings | null;
+  settingsError: string | null;
+  draft: RegionDraft | null;
+  /** Validation errors the server answered, mapped to the editor's fields. */
+  serverErrors: FieldMessages;
+  outcome: SaveOutcome | null;
+  focus: EditorFocus;
+  selectorEdit: SelectorEdit | null;
+}
+
+/** Magic Containers: limits and usage, the applications list, and one app's region settings editor. */
 export interface ContainersState {
   limits: ContainerLimits | null;
   limitsAt: number | null;
   limitsError: string | null;
   limitsLoading: boolean;
   paused: boolean;
-  /** Starts live refresh of the limits; the returned function stops it (screen unmount). */
+  apps: AppsList;
+  regions: Region[] | null;
+  regionsError: string | null;
+  editor: RegionEditor | null;
+
+  /** Starts live refresh (limits, apps, and the open editor's settings); returns the stop function. */
+  watch(): () => void;
+  /** Same as watch (kept for the limits panel). */
   watchLimits(): () => void;
+  refresh(): Promise<void>;
   refreshLimits(): Promise<void>;
   togglePause(): void;
+  /** Loads the next page of applications, if there is one and none is loading. */
+  loadMoreApps(): Promise<void>;
+
+  openEditor(app: App): void;
+  closeEditor(): void;
+  /** Throws the draft away and starts again from the current settings. */
+  resetDraft(): void;
+  toggleAllowed(regionId: string): void;
+  toggleRequired(regionId: string): void;
+  bumpMax(delta: number): void;
+  setFocus(focus: EditorFocus): void;
+  startSelectorEdit(index: number | null): void;
+  setSelectorText(text: TextState): void;
+  /** Enter in the selector field: from the key to the value, then into the draft. */
+  selectorEnter(): void;
+  cancelSelectorEdit(): void;
+  deleteSelector(index: number): void;
+  /** Validates, then asks through the one confirm path with the diff, then PUTs. */
+  save(): void;
 }
 
 export type ContainersStore = StoreApi<ContainersState>;
 
+interface PollResult {
+  limits: PromiseSettledResult<ContainerLimits>;
+  apps: PromiseSettledResult<{ page: CursorPage<App>; asked: number }>;
+  regions: PromiseSettledResult<Region[]> | null;
+  settings: { appId: string; result: PromiseSettledResult<RegionSettings | null> } | null;
+}
+
+const emptyApps: AppsList = { items: [], cursor: null, totalItems: null, loading: false, error: null, loadedAt: null };
+
+/** The refreshed first `asked` apps, followed by any loaded after them meanwhile (no duplicates). */
+function mergeRefreshed(current: AppsList, page: CursorPage<App>, asked: number): Pick<AppsList, 'items' | 'cursor' | 'totalItems'> {
+  if (current.items.length <= asked) return { items: page.items, cursor: page.cursor, totalItems: page.totalItems };
+  const ids = new Set(page.items.map((a) => a.id));
+  const tail = current.items.slice(asked).filter((a) => !ids.has(a.id));
+  return { items: [...page.items, ...tail], cursor: current.cursor, totalItems: page.totalItems };
+}
+
+export interface ContainersStoreOptions {
+  /** Applications per page (1..1000). */
+  pageSize?: number;
+}
+
+/** The session's containers store (used through useDomainStore). */
 export function createContainersStore(deps: StoreDeps): ContainersStore {
+  return createContainersStoreWith(deps);
+}
+
+export function createContainersStoreWith(deps: StoreDeps, options: ContainersStoreOptions = {}): ContainersStore {
   const { api, ui } = deps;
+  const pageSize = options.pageSize ?? APPS_PAGE_SIZE;
   let poller: Poller | null = null;
   let watchers = 0;
-  const store = createStore<ContainersState>()((set, get) => ({
-    limits: null,
-    limitsAt: null,
-    limitsError: null,
-    limitsLoading: false,
-    paused: false,
-    watchLimits() {
-      watchers += 1;
-      if (!poller) {
-        poller = createPoller<ContainerLimits>({
-          intervalMs: refreshIntervalMs(deps.settings),
-          now: deps.now,
-          task: (signal) => api.containers.getLimits(signal),
-          onSuccess: (limits, at) => {
-            set({ limits, limitsAt: at, limitsError: null });
-            ui.getState().recordSuccess(at);
-          },
-          onError: (error, at) => {
-            const message = errorMessage(error);
-            set({ limitsError: message });
-            ui.getState().recordError(message, at);
-          },
-          onState: (s) => set({ limitsLoading: s.inFlight }),
-        });
-      }
-      if (get().paused) {
-        poller.pause();
-        ui.getState().setPaused(true);
-      }
-      poller.start();
-      if (get().limitsAt !== null) ui.getState().recordSuccess(get().limitsAt!);
-      let stopped = false;
-      return () => {
-        if (stopped) return;
-        stopped = true;
-        watchers -= 1;
-        if (watchers === 0) poller?.stop();
+  let editorLoad: AbortController | null = null;
+  /** Node selectors burrow sent per app in this session (the API does not return them). */
+  const sentSelectors = new Map<string, SelectorRow[]>();
+
+  const store = createStore<ContainersState>()((set, get) => {
+    const setEditor = (patch: Partial<RegionEditor>) => {
+      const e = get().editor;
+      if (e) set({ editor: { ...e, ...patch } });
+    };
+    /** A draft change: server messages and the last outcome no longer apply. */
+    const editDraft = (f: (d: RegionDraft) => RegionDraft) => {
+      const e = get().editor;
+      if (!e?.draft) return;
+      set({ editor: { ...e, draft: f(e.draft), serverErrors: {}, outcome: null } });
+    };
+    const applySettings = (appId: string, settings: RegionSettings) => {
+      const e = get().editor;
+      if (!e || e.app.id !== appId) return;
+      const keep = e.draft && e.settings && isDirty(e.draft, e.settings);
+      set({
+        editor: {
+          ...e,
+          settings,
+          settingsError: null,
+          draft: keep ? e.draft : draftFrom(settings, sentSelectors.get(appId) ?? null),
+        },
+      });
+    };
+
+    const poll = async (signal: AbortSignal): Promise<PollResult> => {
+      const editor = get().editor;
+      const asked = Math.min(1000, Math.max(pageSize, get().apps.items.length));
+      const [limits, apps, regions, settings] = await Promise.allSettled([
+        api.containers.getLimits(signal),
+        api.containers.listApps({ limit: asked }, signal).then((page) => ({ page, asked })),
+        editor ? api.containers.listAllRegions(signal) : Promise.resolve([]),
+        editor ? api.containers.getRegionSettings(editor.app.id, signal) : Promise.resolve(null),
+      ]);
+      return {
+        limits,
+        apps,
+        regions: editor ? regions : null,
+        settings: editor ? { appId: editor.app.id, result: settings } : null,
       };
-    },
-    async refreshLimits() {
-      if (poller?.state.running) return poller.refreshNow();
-      try {
-        const limits = await api.containers.getLimits();
-        const at = deps.now();
-        set({ limits, limitsAt: at, limitsError: null });
-        ui.getState().recordSuccess(at);
-      } catch (error) {
-        const message = errorMessage(error);
-        set({ limitsError: message });
-        ui.getState().recordError(message);
+    };
+
+    const onPolled = (r: PollResult, at: number) => {
+      const errors: string[] = [];
+      if (r.limits.status === 'fulfilled') set({ limits: r.limits.value, limitsAt: at, limitsError: null });
+      else {
+        const m = errorMessage(r.limits.reason);
+        set({ limitsError: m });
+        errors.push(m);
       }
-    },
-    togglePause() {
-      const paused = !get().paused;
-      set({ paused });
-      ui.getState().setPaused(paused);
-      if (paused) poller?.pause();
-      else poller?.resume();
-    },
-  }));
+      if (r.apps.status === 'fulfilled') {
+        const { page, asked } = r.apps.value;
+        set((s) => ({ apps: { ...s.apps, ...mergeRefreshed(s.apps, page, asked), error: null, loadedAt: at } }));
+      } else {
+        const m = errorMessage(r.apps.reason);
+        set((s) => ({ apps: { ...s.apps, error: m } }));
+        errors.push(m);
+      }
+      if (r.regions?.status === 'fulfilled') set({ regions: r.regions.value, regionsError: null });
+      else if (r.regions?.status === 'rejected') {
+        const m = errorMessage(r.regions.reason);
+        set({ regionsError: m });
+        errors.push(m);
+      }
+      if (r.settings) {
+        if (r.settings.result.status === 'fulfilled') {
+          if (r.settings.result.value) applySettings(r.settings.appId, r.settings.result.value);
+        } else {
+          const m = errorMessage(r.settings.result.reason);
+          if (get().editor?.app.id === r.settings.appId) setEditor({ settingsError: m });
+          errors.push(m);
+        }
+      }
+      if (errors.length) ui.getState().recordError(errors[0]!, at);
+      else ui.getState().recordSuccess(at);
+    };
+
+    const loadEditor = async (appId: string) => {
+      editorLoad?.abort();
+      const ctl = new AbortController();
+      editorLoad = ctl;
+      const [settings, regions] = await Promise.allSettled([
+        api.containers.getRegionSettings(appId, ctl.signal),
+        get().regions ? Promise.resolve(get().regions!) : api.containers.listAllRegions(ctl.signal),
+      ]);
+      if (ctl.signal.aborted || get().editor?.app.id !== appId) return;
+      if (regions.status === 'fulfilled') set({ regions: regions.value, regionsError: null });
+      else set({ regionsError: errorMessage(regions.reason) });
+      if (settings.status === 'fulfilled') applySettings(appId, settings.value);
+      else {
+        setEditor({ settingsError: errorMessage(settings.reason) });
+        ui.getState().recordError(errorMessage(settings.reason));
+      }
+    };
+
+    return {
+      limits: null,
+      limitsAt: null,
+      limitsError: null,
+      limitsLoading: false,
+      paused: false,
+      apps: emptyApps,
+      regions: null,
+      regionsError: null,
+      editor: null,
+
+      watch() {
+        watchers += 1;
+        if (!poller) {
+          poller = createPoller<PollResult>({
+            intervalMs: refreshIntervalMs(deps.settings),
+            now: deps.now,
+            task: poll,
+            onSuccess: onPolled,
+            onError: (error, at) => ui.getState().recordError(errorMessage(error), at),
+            onState: (s) => set({ limitsLoading: s.inFlight }),
+          });
+        }
+        if (get().paused) {
+          poller.pause();
+          ui.getState().setPaused(true);
+        }
+        poller.start();
+        if (get().limitsAt !== null) ui.getState().recordSuccess(get().limitsAt!);
+        let stopped = false;
+        return () => {
+          if (stopped) return;
+          stopped = true;
+          watchers -= 1;
+          if (watchers === 0) {
+            poller?.stop();
+            editorLoad?.abort();
+          }
+        };
+      },
+      watchLimits() {
+        return get().watch();
+      },
+      async refresh() {
+        if (poller?.state.running) return poller.refreshNow();
+        const ctl = new AbortController();
+        try {
+          onPolled(await poll(ctl.signal), deps.now());
+        } catch (error) {
+          ui.getState().recordError(errorMessage(error));
+        }
+      },
+      async refreshLimits() {
+        if (poller?.state.running) return poller.refreshNow();
+        try {
+          const limits = await api.containers.getLimits();
+          const at = deps.now();
+          set({ limits, limitsAt: at, limitsError: null });
+          ui.getState().recordSuccess(at);
+        } catch (error) {
+          const message = errorMessage(error);
+          set({ limitsError: message });
+          ui.getState().recordError(message);
+        }
+      },
+      togglePause() {
+        const paused = !get().paused;
+        set({ paused });
+        ui.getState().setPaused(paused);
+        if (paused) poller?.pause();
+        else poller?.resume();
+      },
+      async loadMoreApps() {
+        const apps = get().apps;
+        if (apps.loading || apps.cursor === null || apps.loadedAt === null) return;
+        set({ apps: { ...apps, loading: true } });
+        try {
+          const page = await api.containers.listApps({ limit: pageSize, cursor: apps.cursor });
+          set((s) => {
+            const ids = new Set(s.apps.items.map((a) => a.id));
+            return {
+              apps: {
+                ...s.apps,
+                items: [...s.apps.items, ...page.items.filter((a) => !ids.has(a.id))],
+                cursor: page.cursor,
+                totalItems: page.totalItems ?? s.apps.totalItems,
+                loading: false,
+                error: null,
+              },
+            };
+          });
+        } catch (error) {
+          const m = errorMessage(error);
+          set((s) => ({ apps: { ...s.apps, loading: false, error: m } }));
+          ui.getState().recordError(m);
+        }
+      },
+
+      openEditor(app) {
+        set({ editor: { app, settings: null, settingsError: null, draft: null, serverErrors: {}, outcome: null, focus: 'regions', selectorEdit: null } });
+        void loadEditor(app.id);
+      },
+      closeEditor() {
+        editorLoad?.abort();
+        set({ editor: null });
+      },
+      resetDraft() {
+        const e = get().editor;
+        if (!e?.settings) return;
+        set({ editor: { ...e, draft: draftFrom(e.settings, sentSelectors.get(e.app.id) ?? null), serverErrors: {}, outcome: null, selectorEdit: null } });
+      },
+      toggleAllowed(regionId) {
+        editDraft((d) => toggleAllowed(d, regionId));
+      },
+      toggleRequired(regionId) {
+        editDraft((d) => toggleRequired(d, regionId));
+      },
+      bumpMax(delta) {
+        editDraft((d) => bumpMax(d, delta, get().limits?.maxNumberOfRegionsPerApplication ?? null));
+      },
+      setFocus(focus) {
+        setEditor({ focus });
+      },
+      startSelectorEdit(index) {
+        const e = get().editor;
+        if (!e?.draft) return;
+        const row = index === null ? null : e.draft.selectors[index] ?? null;
+        setEditor({ focus: 'selectors', selectorEdit: { index: row ? index : null, field: 'key', key: row ? textOf(row.key) : emptyText, value: row ? textOf(row.value) : emptyText } });
+      },
+      setSelectorText(text) {
+        const edit = get().editor?.selectorEdit;
+        if (!edit) return;
+        setEditor({ selectorEdit: { ...edit, [edit.field]: text } });
+      },
+      selectorEnter() {
+        const edit = get().editor?.selectorEdit;
+        if (!edit) return;
+        if (edit.field === 'key') {
+          if (edit.key.value.trim() === '') {
+            ui.getState().setStatus('a node selector needs a key (esc cancels)', 'warn', 5000);
+            return;
+          }
+          setEditor({ selectorEdit: { ...edit, field: 'value' } });
+          return;
+        }
+        setEditor({ selectorEdit: null });
+        editDraft((d) => putSelector(d, edit.index, { key: edit.key.value, value: edit.value.value }));
+      },
+      cancelSelectorEdit() {
+        setEditor({ selectorEdit: null });
+      },
+      deleteSelector(index) {
+        editDraft((d) => deleteSelector(d, index));
+      },
+
+      save() {
+        const e = get().editor;
+        if (!e) return;
+        if (!e.settings || !e.draft) {
+          ui.getState().setStatus('the region settings are not loaded yet', 'warn', 5000);
+          return;
+        }
+        const problems = validateDraft(e.draft, get().limits, get().regions);
+        if (hasMessages(problems)) {
+          ui.getState().setStatus('not sent: fix the fields marked ✖ first', 'error', 8000);
+          return;
+        }
+        const appId = e.app.id;
+        const draft = e.draft;
+        const body = draftBody(draft);
+        const name = e.app.name ?? appId;
+        ui.getState().confirmMutation({
+          title: `Save the region settings of ${name}`,
+          before: baseForDiff(e.settings, draft),
+          after: body,
+          successMessage: `region settings of ${name} saved`,
+          send: async () => {
+            try {
+              await api.containers.putRegionSettings(appId, body);
+            } catch (error) {
+              const message = errorMessage(error);
+              if (get().editor?.app.id === appId) {
+                if (isApiError(error) && error.kind === 'unknown-outcome') {
+                  setEditor({ outcome: { kind: 'unknown', message } });
+                } else {
+                  const fields = isApiError(error) ? error.fieldErrors : [];
+                  setEditor({ serverErrors: mapServerErrors(fields, message), outcome: { kind: 'failed', message } });
+                }
+              }
+              throw error;
+            }
+            if (body.nodeSelectors) sentSelectors.set(appId, draft.selectors.map((s) => ({ ...s })));
+            // The PUT answers an empty 200: read the settings back to show what the platform has now.
+            let fresh: RegionSettings | null = null;
+            try {
+              fresh = await api.containers.getRegionSettings(appId);
+            } catch (error) {
+              ui.getState().recordError(`saved, but reading the settings back failed: ${errorMessage(error)}`);
+            }
+            const now = get().editor;
+            if (now?.app.id !== appId || !now.settings) return;
+            // Without the read-back, show what the platform accepted until the next refresh.
+            const settings: RegionSettings = fresh ?? {
+              ...now.settings,
+              allowedRegionIds: [...draft.allowed],
+              requiredRegionIds: [...draft.required],
+              maxAllowedRegions: draft.maxAllowedRegions ?? now.settings.maxAllowedRegions,
+            };
+            set({
+              editor: {
+                ...now,
+                settings,
+                draft: draftFrom(settings, sentSelectors.get(appId) ?? null),
+                serverErrors: {},
+                outcome: { kind: 'saved', at: deps.now() },
+              },
+            });
+          },
+        });
+      },
+    };
+  });
   return store;
 }

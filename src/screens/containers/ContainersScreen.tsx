@@ -1,17 +1,20 @@
 import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
 import type { ScreenDef, ScreenProps } from '../../app/screen-types';
+import { Table } from '../../components/Table';
 import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { useActions } from '../../keys/react';
 import { createContainersStore } from '../../state/containers-store';
 import { useDomainStore, useSelect } from '../../state/react';
 import { containersActions } from './actions';
+import { appColumns, appsSummary, nearEnd } from './apps-view';
 import { LIMITS_PANEL_HEIGHT, LimitsPanel } from './LimitsPanel';
+import { RegionEditor } from './RegionEditor';
 
 /**
- * Magic Containers. A column: the limits gauges on top, the body below (the apps list and the
- * region-settings editor go there; they get `bodyHeight` lines).
+ * Magic Containers. The limits gauges on top and the applications list below; enter on an
+ * application opens its region settings editor in place of both (esc comes back).
  */
 export function ContainersScreen({ width, height }: ScreenProps): React.JSX.Element {
   const store = useDomainStore(createContainersStore);
@@ -20,23 +23,42 @@ export function ContainersScreen({ width, height }: ScreenProps): React.JSX.Elem
   const error = useSelect(store, (s) => s.limitsError);
   const loading = useSelect(store, (s) => s.limitsLoading);
   const paused = useSelect(store, (s) => s.paused);
+  const apps = useSelect(store, (s) => s.apps);
+  const editorOpen = useSelect(store, (s) => s.editor !== null);
   const now = useNow(1000);
   const tone = useTone();
 
-  useEffect(() => store.getState().watchLimits(), [store]);
+  useEffect(() => store.getState().watch(), [store]);
   useActions({
-    'screen.refresh': () => void store.getState().refreshLimits(),
+    'screen.refresh': () => void store.getState().refresh(),
     'screen.pause': () => store.getState().togglePause(),
   });
 
-  const bodyHeight = Math.max(0, height - LIMITS_PANEL_HEIGHT - 1);
+  if (editorOpen) return <RegionEditor store={store} width={width} height={height} now={now} />;
+
+  const listHeight = Math.max(3, height - LIMITS_PANEL_HEIGHT - 1);
   return (
     <Box flexDirection="column" width={width} height={height}>
       <LimitsPanel limits={limits} limitsAt={limitsAt} error={error} loading={loading} paused={paused} now={now} width={width} />
-      <Text> </Text>
-      <Box flexDirection="column" height={bodyHeight} overflow="hidden">
-        <Text color={tone('muted')}>Applications list and region settings: not built yet.</Text>
-      </Box>
+      <Text wrap="truncate">
+        <Text bold>Applications</Text>
+        <Text color={tone('muted')}>{`  ${appsSummary(apps)}  · enter: region settings`}</Text>
+        {apps.error ? <Text color={tone('error')}>{`  ✖ ${apps.error}`}</Text> : null}
+      </Text>
+      <Table
+        id="apps"
+        rows={apps.items}
+        columns={appColumns}
+        width={width}
+        height={listHeight}
+        emptyText={apps.loadedAt === null ? 'loading…' : 'no applications'}
+        onOpen={(app) => store.getState().openEditor(app)}
+        onSelect={(app) => {
+          if (!app) return;
+          const items = store.getState().apps.items;
+          if (nearEnd(items.indexOf(app), items.length)) void store.getState().loadMoreApps();
+        }}
+      />
     </Box>
   );
 }

@@ -2,6 +2,18 @@ import type { ActionDef } from '../../keys/keymap';
 
 /**
  * Keys of the containers screen (context "containers"). The generic screen keys (r refresh,
- * p pause) and the table keys come from the core keymap; add screen-only actions here.
+ * p pause) and the table keys come from the core keymap. Editing keys are `mutates`: hidden and
+ * refused in read-only mode.
  */
-export const containersActions: ActionDef[] = [];
+export const containersActions: ActionDef[] = [
+  { id: 'containers.save', keys: ['w'], description: 'region settings: check, show what changes, then save (PUT)', context: 'containers', hint: 'save', mutates: true },
+  { id: 'containers.toggleAllowed', keys: ['space'], description: 'region settings: allow or disallow the selected region', context: 'containers', hint: 'allow', mutates: true },
+  { id: 'containers.toggleRequired', keys: ['x'], description: 'region settings: require the selected region, or not', context: 'containers', hint: 'require', mutates: true },
+  { id: 'containers.maxUp', keys: ['+', '='], description: 'region settings: one more max allowed region', context: 'containers', hint: 'max', mutates: true },
+  { id: 'containers.maxDown', keys: ['-'], description: 'region settings: one less max allowed region', context: 'containers', mutates: true },
+  { id: 'containers.focus', keys: ['tab'], description: 'region settings: switch between regions and node selectors', context: 'containers', hint: 'selectors' },
+  { id: 'containers.addSelector', keys: ['n'], description: 'region settings: add a node selector (key, then value)', context: 'containers', hint: 'add', mutates: true },
+  { id: 'containers.editSelector', keys: ['e'], description: 'region settings: edit the selected node selector', context: 'containers', mutates: true },
+  { id: 'containers.deleteSelector', keys: ['d'], description: 'region settings: delete the selected node selector', context: 'containers', mutates: true },
+  { id: 'containers.undo', keys: ['u'], description: 'region settings: throw the changes away', context: 'containers', mutates: true },
+];

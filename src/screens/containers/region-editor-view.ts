@@ -1,0 +1,76 @@
+import type { ContainerLimits, Region } from '../../api/containers';
+import type { Column } from '../../components/table-model';
+import type { FieldMessages, RegionDraft, SelectorRow } from '../../state/containers-region-draft';
+
+/** One line of the region checklist: a region of the live list (or an id the list lacks). */
+export interface RegionRow {
+  id: string;
+  name: string;
+  group: string;
+  /** null: the region is not in the live list. */
+  hasCapacity: boolean | null;
+  anycast: boolean | null;
+  allowed: boolean;
+  required: boolean;
+}
+
+/** The live region list in its order, then ids the draft has that the list does not. */
+export function regionRows(regions: readonly Region[] | null, draft: RegionDraft | null): RegionRow[] {
+  const allowed = new Set(draft?.allowed ?? []);
+  const required = new Set(draft?.required ?? []);
+  const rows: RegionRow[] = (regions ?? []).map((r) => ({
+    id: r.id,
+    name: r.name ?? '',
+    group: r.group ?? '',
+    hasCapacity: r.hasCapacity ?? null,
+    anycast: r.hasAnycastSupport ?? null,
+    allowed: allowed.has(r.id),
+    required: required.has(r.id),
+  }));
+  const listed = new Set(rows.map((r) => r.id));
+  const extra = [...new Set([...(draft?.allowed ?? []), ...(draft?.required ?? [])])].filter((id) => !listed.has(id));
+  for (const id of extra) {
+    rows.push({ id, name: '(not in the region list)', group: '', hasCapacity: null, anycast: null, allowed: allowed.has(id), required: required.has(id) });
+  }
+  return rows;
+}
+
+const mark = (on: boolean) => (on ? '[x]' : '[ ]');
+
+export const regionColumns: Column<RegionRow>[] = [
+  { id: 'allowed', header: 'ALLOW', width: 5, cell: (r) => ({ text: mark(r.allowed), tone: r.allowed ? 'ok' : undefined }), sortValue: (r) => (r.allowed ? 0 : 1) },
+  { id: 'required', header: 'REQ', width: 4, cell: (r) => ({ text: mark(r.required), tone: r.required ? (r.allowed ? 'accent' : 'error') : undefined }), sortValue: (r) => (r.required ? 0 : 1) },
+  { id: 'id', header: 'ID', width: 4, cell: (r) => r.id },
+  { id: 'name', header: 'NAME', flex: 2, cell: (r) => r.name },
+  { id: 'group', header: 'GROUP', flex: 2, cell: (r) => r.group },
+  {
+    id: 'capacity',
+    header: 'CAPACITY',
+    width: 8,
+    cell: (r) => (r.hasCapacity === null ? '?' : r.hasCapacity ? { text: 'yes', tone: 'ok' } : { text: 'none', tone: 'warn' }),
+  },
+  { id: 'anycast', header: 'ANYCAST', width: 7, cell: (r) => (r.anycast === null ? '?' : r.anycast ? 'yes' : 'no') },
+];
+
+export const selectorColumns: Column<SelectorRow>[] = [
+  { id: 'key', header: 'KEY', flex: 1, cell: (s) => s.key },
+  { id: 'value', header: 'VALUE', flex: 2, cell: (s) => s.value },
+];
+
+/** "DE UK FR (3)" or "none". */
+export function idList(ids: readonly string[]): string {
+  return ids.length === 0 ? 'none' : `${ids.join(' ')} (${ids.length})`;
+}
+
+/** "4 · account limit 10 per application" or "no limit (the account limit of 10 applies)". */
+export function maxText(max: number | null, limits: ContainerLimits | null): string {
+  const limit = limits?.maxNumberOfRegionsPerApplication ?? null;
+  const of = limit === null ? (limits ? 'no account limit' : 'account limit not loaded') : `account limit ${limit} per application`;
+  return max === null ? `not set · ${of}` : `${max} · ${of}`;
+}
+
+/** Client-side problems first, then what the server answered for the same field (at most `max`). */
+export function messagesFor(field: keyof FieldMessages, client: FieldMessages, server: FieldMessages, max = 2): string[] {
+  const out = [...(client[field] ?? []), ...(server[field] ?? []).map((m) => `${m} (server)`)];
+  return out.slice(0, max);
+}
