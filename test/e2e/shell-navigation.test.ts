@@ -48,12 +48,11 @@ test('palette to containers shows the emulator limits; help, placeholder, unknow
   await app.press('esc');
   await app.waitForGone('Everywhere');
 
-  // :shield is a placeholder that says so
+  // :shield pushes the shield screen onto the stack (breadcrumbs show the path)
   await app.press(':');
   await app.type('shield');
   await app.press('enter');
-  const shield = await app.waitFor('This screen is not built yet');
-  assert.match(shield, /Shield zones/);
+  const shield = await app.waitFor('Shield zones (enter: API Guardian)');
   assert.match(shield.split('\n')[0]!, /home › containers › shield$/);
 
   // an unknown command gets a clear message
