@@ -1,0 +1,218 @@
+import type { LogEntry } from '../api/logs/entry';
+
+/**
+ * Statistics over the records a log view holds, kept incrementally: add() when records come in,
+ * remove() when the ring buffer lets the oldest go. Nothing here rescans the records; a snapshot
+ * costs O(distinct keys) for the top lists and O(seconds) for the rate, never O(records).
+ */
+
+export interface CountRow {
+  key: string;
+  count: number;
+}
+
+export interface StatsSnapshot {
+  records: number;
+  /** Sum of bytesSent. */
+  bytes: number;
+  oldest: number | null;
+  newest: number | null;
+  /** Index 0 = 1xx ... 4 = 5xx; 5 = anything else. */
+  statusClasses: number[];
+  /** Every cache status seen, most frequent first; null cache status is shown as "(none)". */
+  cache: CountRow[];
+  /** HIT / records with a cache status (not "-" and not none); null when there is none. */
+  hitRatio: number | null;
+  /** Records with a cache status: the denominator of hitRatio. */
+  cacheable: number;
+  topPaths: CountRow[];
+  topIps: CountRow[];
+  topCountries: CountRow[];
+  topEdges: CountRow[];
+  /** Records per second, oldest first, the last one being `rateEnd`'s second. */
+  rate: number[];
+  /** Epoch second of the last rate value (null when there are no records). */
+  rateEnd: number | null;
+  /** Mean records per second over the last `rate` values (not counting empty seconds after the end). */
+  ratePerSecond: number;
+}
+
+export interface SnapshotOptions {
+  /** Entries per top list (default 5). */
+  top?: number;
+  /** Seconds in the rate series (default 60). */
+  rateSeconds?: number;
+  /** Last second of the rate series, epoch ms (default: the newest record's). */
+  rateEndMs?: number | null;
+}
+
+export const NO_CACHE_STATUS = '(none)';
+
+function bump(map: Map<string, number>, key: string, by: number): void {
+  const n = (map.get(key) ?? 0) + by;
+  if (n <= 0) map.delete(key);
+  else map.set(key, n);
+}
+
+function bumpNum(map: Map<number, number>, key: number, by: number): void {
+  const n = (map.get(key) ?? 0) + by;
+  if (n <= 0) map.delete(key);
+  else map.set(key, n);
+}
+
+/** The `n` largest counts of a map (ties: key order), one pass with a small sorted list. */
+export function topOf(map: ReadonlyMap<string, number>, n: number): CountRow[] {
+  const out: CountRow[] = [];
+  if (n <= 0) return out;
+  for (const [key, count] of map) {
+    if (out.length === n && count <= out[n - 1]!.count) continue;
+    let i = out.length;
+    while (i > 0 && (out[i - 1]!.count < count || (out[i - 1]!.count === count && out[i - 1]!.key > key))) i--;
+    out.splice(i, 0, { key, count });
+    if (out.length > n) out.pop();
+  }
+  return out;
+}
+
+/** The path as the stats group it: host + path without the query string. */
+export function pathKey(e: LogEntry): string {
+  const p = e.path ?? '';
+  const q = p.indexOf('?');
+  const path = q >= 0 ? p.slice(0, q) : p;
+  if (path === '' && e.url) return e.url;
+  return path === '' ? '(none)' : path;
+}
+
+export class LogStats {
+  private count = 0;
+  private byteSum = 0;
+  private readonly classes = [0, 0, 0, 0, 0, 0];
+  private readonly cache = new Map<string, number>();
+  private readonly paths = new Map<string, number>();
+  private readonly ips = new Map<string, number>();
+  private readonly countries = new Map<string, number>();
+  private readonly edges = new Map<string, number>();
+  private readonly seconds = new Map<number, number>();
+  private minTime = Number.POSITIVE_INFINITY;
+  private maxTime = Number.NEGATIVE_INFINITY;
+  private boundsStale = false;
+  private versionCounter = 0;
+
+  /** Bumped by every add/remove/clear. */
+  get version(): number {
+    return this.versionCounter;
+  }
+
+  get records(): number {
+    return this.count;
+  }
+
+  add(entries: readonly LogEntry[], times?: ArrayLike<number>): void {
+    this.apply(entries, times, 1);
+  }
+
+  remove(entries: readonly LogEntry[], times?: ArrayLike<number>): void {
+    this.apply(entries, times, -1);
+  }
+
+  clear(): void {
+    this.count = 0;
+    this.byteSum = 0;
+    this.classes.fill(0);
+    for (const m of [this.cache, this.paths, this.ips, this.countries, this.edges]) m.clear();
+    this.seconds.clear();
+    this.minTime = Number.POSITIVE_INFINITY;
+    this.maxTime = Number.NEGATIVE_INFINITY;
+    this.boundsStale = false;
+    this.versionCounter++;
+  }
+
+  private apply(entries: readonly LogEntry[], times: ArrayLike<number> | undefined, sign: 1 | -1): void {
+    if (entries.length === 0) return;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      const t = times ? times[i]! : Date.parse(e.timestamp);
+      this.count += sign;
+      this.byteSum += sign * e.bytesSent;
+      const cls = Math.floor(e.statusCode / 100);
+      this.classes[cls >= 1 && cls <= 5 ? cls - 1 : 5]! += sign;
+      bump(this.cache, e.cacheStatus ?? NO_CACHE_STATUS, sign);
+      bump(this.paths, pathKey(e), sign);
+      bump(this.ips, e.remoteIp ?? '(none)', sign);
+      bump(this.countries, e.countryCode ?? '(none)', sign);
+      bump(this.edges, e.edgeLocation ?? '(none)', sign);
+      if (!Number.isNaN(t)) {
+        bumpNum(this.seconds, Math.floor(t / 1000), sign);
+        if (sign > 0) {
+          if (t < this.minTime) this.minTime = t;
+          if (t > this.maxTime) this.maxTime = t;
+        } else if (t <= this.minTime || t >= this.maxTime) {
+          this.boundsStale = true;
+        }
+      }
+    }
+    if (this.count === 0) {
+      this.minTime = Number.POSITIVE_INFINITY;
+      this.maxTime = Number.NEGATIVE_INFINITY;
+      this.boundsStale = false;
+    }
+    this.versionCounter++;
+  }
+
+  /** Oldest/newest second-resolution bounds after removals (O(distinct seconds), only when needed). */
+  private bounds(): [number, number] | null {
+    if (this.count === 0) return null;
+    if (this.boundsStale) {
+      let lo = Number.POSITIVE_INFINITY;
+      let hi = Number.NEGATIVE_INFINITY;
+      for (const s of this.seconds.keys()) {
+        if (s < lo) lo = s;
+        if (s > hi) hi = s;
+      }
+      // Millisecond precision is lost for bounds recomputed after removals; seconds are enough.
+      this.minTime = Math.max(this.minTime, lo * 1000);
+      this.maxTime = Math.min(this.maxTime, hi * 1000 + 999);
+      this.boundsStale = false;
+    }
+    return [this.minTime, this.maxTime];
+  }
+
+  snapshot(options: SnapshotOptions = {}): StatsSnapshot {
+    const top = options.top ?? 5;
+    const rateSeconds = Math.max(1, options.rateSeconds ?? 60);
+    const b = this.bounds();
+    let cacheable = 0;
+    for (const [k, n] of this.cache) if (k !== '-' && k !== NO_CACHE_STATUS) cacheable += n;
+    const hits = this.cache.get('HIT') ?? 0;
+    const endMs = options.rateEndMs ?? (b ? b[1] : null);
+    const rate: number[] = [];
+    let rateEnd: number | null = null;
+    let sum = 0;
+    if (b && endMs !== null) {
+      rateEnd = Math.floor(endMs / 1000);
+      const first = Math.max(rateEnd - rateSeconds + 1, Math.floor(b[0] / 1000));
+      for (let s = first; s <= rateEnd; s++) {
+        const n = this.seconds.get(s) ?? 0;
+        rate.push(n);
+        sum += n;
+      }
+    }
+    return {
+      records: this.count,
+      bytes: this.byteSum,
+      oldest: b ? b[0] : null,
+      newest: b ? b[1] : null,
+      statusClasses: [...this.classes],
+      cache: topOf(this.cache, this.cache.size),
+      hitRatio: cacheable > 0 ? hits / cacheable : null,
+      cacheable,
+      topPaths: topOf(this.paths, top),
+      topIps: topOf(this.ips, top),
+      topCountries: topOf(this.countries, top),
+      topEdges: topOf(this.edges, top),
+      rate,
+      rateEnd,
+      ratePerSecond: rate.length ? sum / rate.length : 0,
+    };
+  }
+}
