@@ -1,6 +1,8 @@
 import type { ScreenDef } from './screen-types';
 import { homeScreen } from '../screens/home/index';
 import { containersScreen } from '../screens/containers/index';
+import { videosScreen } from '../screens/videos/index';
+import { lbScreen } from '../screens/load-balancers/index';
 import { shieldScreen } from '../screens/shield/index';
 import { placeholderScreen } from '../screens/placeholder/PlaceholderScreen';
 import { sqlScreen } from '../screens/sql/index';
@@ -14,8 +16,8 @@ export const SCREENS: readonly ScreenDef[] = [
   homeScreen,
   shieldScreen,
   containersScreen,
-  placeholderScreen({ id: 'videos', title: 'videos', aliases: ['libraries', 'vl'], summary: 'video libraries' }),
-  placeholderScreen({ id: 'lb', title: 'load balancers', aliases: ['loadbalancers'], summary: 'load balancer profiles, origin groups and health' }),
+  videosScreen,
+  lbScreen,
   placeholderScreen({ id: 'logs', title: 'logs', aliases: [], summary: 'live CDN logs of a pull zone', arg: { name: 'pullZoneId', validate: (v) => (/^\d+$/.test(v) ? null : `pullZoneId must be a number, got "${v}"`) } }),
   sqlScreen,
 ];

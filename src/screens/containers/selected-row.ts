@@ -4,9 +4,15 @@ import { defaultTableView, type UiState } from '../../state/ui-store';
 /**
  * The row a <Table id=...> has selected, computed from the ui store at key time (the same
  * filter, sort and clamp the Table applies), so a key typed right after a move acts on the
- * row the move selected even before React rendered it.
+ * row the move selected even before React rendered it. `index` is the row's place in `rows`,
+ * `position` its place among the `shown` rows (after filter and sort).
  */
-export function selectedRowOf<T>(ui: Pick<UiState, 'views' | 'filters'>, viewKey: string, rows: readonly T[], columns: readonly Column<T>[]): { row: T; index: number } | null {
+export function selectedRowOf<T>(
+  ui: Pick<UiState, 'views' | 'filters'>,
+  viewKey: string,
+  rows: readonly T[],
+  columns: readonly Column<T>[],
+): { row: T; index: number; position: number; shown: number } | null {
   const view = ui.views[viewKey] ?? defaultTableView;
   const query = ui.filters[viewKey]?.text.value ?? '';
   const filtered = filterRows(rows, columns, query);
@@ -16,7 +22,7 @@ export function selectedRowOf<T>(ui: Pick<UiState, 'views' | 'filters'>, viewKey
   if (total === 0) return null;
   const at = Math.min(Math.max(0, view.selected), total - 1);
   const index = order ? order[at]! : at;
-  return { row: rows[index]!, index };
+  return { row: rows[index]!, index, position: at, shown: total };
 }
 
 /** The key under which <Table id> keeps its view state in the ui store. */

@@ -1,0 +1,83 @@
+import React, { useEffect } from 'react';
+import { Box, Text } from 'ink';
+import type { ScreenDef, ScreenProps } from '../../app/screen-types';
+import { Table } from '../../components/Table';
+import { useTone } from '../../components/theme';
+import { useActions } from '../../keys/react';
+import { createLoadBalancersStore } from '../../state/load-balancers-store';
+import { useDomainStore, useSelect } from '../../state/react';
+import { lbColumns, profileColumns, profileRows, profileSummary } from './lb-view';
+
+/**
+ * Load balancers: the profiles (method and sticky sessions by name, groups, origins, health);
+ * enter opens one profile: its origin groups in priority order, each followed by its origins.
+ */
+export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.Element {
+  const store = useDomainStore(createLoadBalancersStore);
+  const tone = useTone();
+  const items = useSelect(store, (s) => s.items);
+  const loadedAt = useSelect(store, (s) => s.loadedAt);
+  const error = useSelect(store, (s) => s.error);
+  const profileId = useSelect(store, (s) => s.profileId);
+  const profile = useSelect(store, (s) => s.profile);
+  const profileError = useSelect(store, (s) => s.profileError);
+  const rows = React.useMemo(() => (profile ? profileRows(profile) : []), [profile]);
+
+  useEffect(() => store.getState().watch(), [store]);
+  useActions({
+    'screen.refresh': () => void store.getState().refresh(),
+    'screen.pause': () => store.getState().togglePause(),
+    'app.back': () => {
+      if (store.getState().profileId === null) return false;
+      store.getState().closeProfile();
+      return true;
+    },
+  });
+
+  if (profileId !== null) {
+    return (
+      <Box flexDirection="column" width={width} height={height} overflow="hidden">
+        <Text bold wrap="truncate">{`Load balancer ${profile?.Name ?? ''} (${profileId})`}</Text>
+        <Text wrap="truncate" color={tone(profile ? undefined : 'muted')}>
+          {profile ? profileSummary(profile) : profileError ? '' : 'loading the profile…'}
+        </Text>
+        {profileError ? <Text color={tone('error')} wrap="truncate">{`✖ ${profileError}`}</Text> : null}
+        <Table
+          id="profile"
+          rows={rows}
+          columns={profileColumns}
+          width={width}
+          height={Math.max(3, height - 2 - (profileError ? 1 : 0))}
+          emptyText={profile ? 'no origin groups' : 'loading…'}
+        />
+      </Box>
+    );
+  }
+
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      <Text wrap="truncate">
+        <Text bold>Load balancers</Text>
+        <Text color={tone('muted')}>{loadedAt === null ? '  loading…' : `  ${items.length} profile${items.length === 1 ? '' : 's'} · enter: origin groups and origins`}</Text>
+        {error ? <Text color={tone('error')}>{`  ✖ ${error}`}</Text> : null}
+      </Text>
+      <Table
+        id="profiles"
+        rows={items}
+        columns={lbColumns}
+        width={width}
+        height={Math.max(3, height - 1)}
+        emptyText={loadedAt === null ? 'loading…' : 'no load balancers'}
+        onOpen={(l) => store.getState().openProfile(l.LoadBalancerId)}
+      />
+    </Box>
+  );
+}
+
+export const lbScreen: ScreenDef = {
+  id: 'lb',
+  title: 'load balancers',
+  aliases: ['loadbalancers'],
+  summary: 'load balancer profiles, origin groups and health',
+  component: LoadBalancersScreen,
+};

@@ -1,0 +1,1 @@
+export { lbScreen } from './LoadBalancersScreen';

@@ -1,0 +1,1 @@
+export { videosScreen } from './VideosScreen';

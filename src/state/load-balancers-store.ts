@@ -1,0 +1,115 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { LoadBalancer } from '../api/load-balancers';
+import { createPoller, type Poller } from './poller';
+import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
+
+/** Load balancer profiles: the list, and one profile read through GET /loadbalancer/{id}. */
+export interface LoadBalancersState {
+  items: LoadBalancer[];
+  loadedAt: number | null;
+  error: string | null;
+  paused: boolean;
+  /** The open profile's id, or null on the list. */
+  profileId: number | null;
+  profile: LoadBalancer | null;
+  profileError: string | null;
+
+  /** Live refresh of what is shown (the list, or the open profile); returns the stop function. */
+  watch(): () => void;
+  refresh(): Promise<void>;
+  togglePause(): void;
+  openProfile(id: number): void;
+  closeProfile(): void;
+}
+
+export type LoadBalancersStore = StoreApi<LoadBalancersState>;
+
+type Polled = { kind: 'list'; items: LoadBalancer[] } | { kind: 'profile'; id: number; profile: LoadBalancer };
+
+export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
+  const { api, ui } = deps;
+  let poller: Poller | null = null;
+  let watchers = 0;
+
+  return createStore<LoadBalancersState>()((set, get) => {
+    const fetch = async (signal?: AbortSignal): Promise<Polled> => {
+      const id = get().profileId;
+      if (id !== null) return { kind: 'profile', id, profile: await api.loadBalancers.get(id, signal) };
+      return { kind: 'list', items: await api.loadBalancers.listAll(signal) };
+    };
+    const onSuccess = (r: Polled, at: number) => {
+      if (r.kind === 'list') set({ items: r.items, loadedAt: at, error: null });
+      else if (get().profileId === r.id) {
+        // Keep the list row in step with the profile just read.
+        set((s) => ({ profile: r.profile, profileError: null, items: s.items.map((l) => (l.LoadBalancerId === r.id ? r.profile : l)) }));
+      }
+      ui.getState().recordSuccess(at);
+    };
+    const onError = (error: unknown, at: number) => {
+      const message = errorMessage(error);
+      if (get().profileId !== null) set({ profileError: message });
+      else set({ error: message });
+      ui.getState().recordError(message, at);
+    };
+
+    return {
+      items: [],
+      loadedAt: null,
+      error: null,
+      paused: false,
+      profileId: null,
+      profile: null,
+      profileError: null,
+
+      watch() {
+        watchers += 1;
+        if (!poller) {
+          poller = createPoller<Polled>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, task: fetch, onSuccess, onError });
+        }
+        if (get().paused) {
+          poller.pause();
+          ui.getState().setPaused(true);
+        }
+        poller.start();
+        if (get().loadedAt !== null) ui.getState().recordSuccess(get().loadedAt!);
+        let stopped = false;
+        return () => {
+          if (stopped) return;
+          stopped = true;
+          watchers -= 1;
+          if (watchers === 0) poller?.stop();
+        };
+      },
+      async refresh() {
+        if (poller?.state.running) return poller.refreshNow();
+        try {
+          onSuccess(await fetch(), deps.now());
+        } catch (error) {
+          onError(error, deps.now());
+        }
+      },
+      togglePause() {
+        const paused = !get().paused;
+        set({ paused });
+        ui.getState().setPaused(paused);
+        if (paused) poller?.pause();
+        else poller?.resume();
+      },
+      openProfile(id) {
+        const listed = get().items.find((l) => l.LoadBalancerId === id) ?? null;
+        // Show the listed copy at once; the GET replaces it when it answers.
+        set({ profileId: id, profile: listed, profileError: null });
+        void (async () => {
+          if (poller?.state.running) {
+            // A list request may be in flight: let it finish, then read the profile.
+            await poller.refreshNow();
+            if (get().profileId === id && get().profile === listed) await poller.refreshNow();
+          } else await get().refresh();
+        })();
+      },
+      closeProfile() {
+        set({ profileId: null, profile: null, profileError: null });
+      },
+    };
+  });
+}
