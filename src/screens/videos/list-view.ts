@@ -40,6 +40,6 @@ export function listSummary(s: Pick<VideosState, 'items' | 'totalItems' | 'hasMo
   }
   parts.push(`page size ${s.pageSize}`);
   if (s.loadingMore) parts.push('loading more…');
-  else if (s.hasMore) parts.push('scroll for more');
+  else if (s.hasMore && s.loadedAt !== null) parts.push('scroll for more');
   return parts.filter(Boolean).join(' · ');
 }
