@@ -1,0 +1,95 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { apiFor, useEmulator } from '../helpers/emulator';
+import { createApi, type Api } from '../../src/api/index';
+import { redact } from '../../src/config/redact';
+import { resolveSettings } from '../../src/config/settings';
+import { createVideosStore, type VideosStore } from '../../src/state/videos-store';
+import { createUiStore } from '../../src/state/ui-store';
+
+function setup(api: Api): { store: VideosStore } {
+  const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
+  const settings = { ...resolveSettings({}, {}, {}), refreshSeconds: 60 };
+  return { store: createVideosStore({ api, settings, ui, now: Date.now }) };
+}
+
+const type = (store: VideosStore, kind: 'search' | 'pageSize', text: string) => {
+  store.getState().openField(kind);
+  store.getState().setFieldText({ value: text, cursor: text.length });
+  store.getState().applyField();
+};
+const until = async (ok: () => boolean, what: string, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+test('video libraries: page by page on demand, page size, server-side search; a refresh reloads the loaded pages', async () => {
+  const emu = await useEmulator();
+  const api = apiFor(emu);
+  const all = await api.videoLibraries.listAll();
+  const { store } = setup(api);
+  await store.getState().refresh();
+  let s = store.getState();
+  assert.deepEqual([s.items.length, s.pageSize, s.totalItems, s.hasMore, s.form], [100, 100, all.length, true, 'paginated']);
+  assert.deepEqual(s.items.map((l) => l.Id), all.slice(0, 100).map((l) => l.Id));
+
+  type(store, 'pageSize', '3');
+  assert.match(store.getState().field?.error ?? '', /page size must be a whole number from 5 to 1000, got "3"/);
+  assert.equal(store.getState().pageSize, 100, 'a bad page size changes nothing');
+  store.getState().setFieldText({ value: '40', cursor: 2 });
+  store.getState().applyField();
+  assert.equal(store.getState().field, null);
+  await until(() => store.getState().loadedAt !== null, 'page 1 with the new size');
+  assert.deepEqual(store.getState().items.map((l) => l.Id), all.slice(0, 40).map((l) => l.Id));
+
+  await store.getState().loadMore();
+  await store.getState().loadMore();
+  s = store.getState();
+  assert.deepEqual([s.items.length, s.pagesLoaded], [120, 3]);
+  assert.deepEqual(s.items.map((l) => l.Id), all.slice(0, 120).map((l) => l.Id), 'in order, no duplicates');
+
+  const before = emu.faultCounters().management.requests;
+  await store.getState().refresh();
+  assert.equal(emu.faultCounters().management.requests, before + 1, '3 pages of 40 reloaded as one request of 120');
+  assert.equal(store.getState().items.length, 120);
+
+  type(store, 'search', 'acme');
+  await until(() => store.getState().loadedAt !== null, 'the search results');
+  const found = await api.videoLibraries.listAll('acme');
+  assert.ok(found.length > 0 && found.length < all.length);
+  s = store.getState();
+  assert.deepEqual(s.items.map((l) => l.Id), found.slice(0, 40).map((l) => l.Id));
+  assert.equal(s.totalItems, found.length);
+  assert.equal(s.search, 'acme');
+
+  // Library keys never reach a message in clear, even by accident.
+  const key = s.items[0]!.ApiKey!;
+  assert.equal(redact(`oops ${key}`).includes(key), false);
+});
+
+test('the plain-array form (a server that ignores page) still pages on demand', async () => {
+  const emu = await useEmulator();
+  const real = apiFor(emu);
+  const all = await real.videoLibraries.listAll();
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(all.slice(0, 23)));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  after(() => new Promise<void>((r) => server.close(() => r())));
+  const api = createApi({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, loggingUrl: emu.info.loggingUrl, apiKey: 'k' });
+  after(() => api.close());
+  const { store } = setup(api);
+  type(store, 'pageSize', '10');
+  await until(() => store.getState().loadedAt !== null, 'page 1');
+  assert.deepEqual([store.getState().items.length, store.getState().form, store.getState().hasMore], [10, 'array', true]);
+  await store.getState().loadMore();
+  await store.getState().loadMore();
+  assert.deepEqual([store.getState().items.length, store.getState().hasMore], [23, false]);
+  assert.deepEqual(store.getState().items.map((l) => l.Id), all.slice(0, 23).map((l) => l.Id));
+});
