@@ -397,7 +397,7 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
         const body = draftBody(draft);
         const name = e.app.name ?? appId;
         ui.getState().confirmMutation({
-          title: `Save the region settings of ${name}`,
+          title: `Save region settings (${name})`,
           before: baseForDiff(e.settings, draft),
           after: body,
           successMessage: `region settings of ${name} saved`,

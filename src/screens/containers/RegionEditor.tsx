@@ -144,7 +144,7 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
       <Text key={`${key}${i}`} color={tone('error')} wrap="truncate">{`${' '.repeat(10)}✖ ${m}`}</Text>
     ));
 
-  const state = [editor.settings.provisioningType ? `provisioning ${editor.settings.provisioningType}` : '', dirty ? 'modified' : 'unchanged', readOnly ? 'read-only' : '']
+  const state = [readOnly ? 'read-only' : '', dirty ? 'modified' : 'unchanged', editor.settings.provisioningType ? `provisioning ${editor.settings.provisioningType}` : '']
     .filter(Boolean)
     .join(' · ');
   lines.push(

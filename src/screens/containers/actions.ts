@@ -6,14 +6,14 @@ import type { ActionDef } from '../../keys/keymap';
  * refused in read-only mode.
  */
 export const containersActions: ActionDef[] = [
-  { id: 'containers.save', keys: ['w'], description: 'region settings: check, show what changes, then save (PUT)', context: 'containers', hint: 'save', mutates: true },
-  { id: 'containers.toggleAllowed', keys: ['space'], description: 'region settings: allow or disallow the selected region', context: 'containers', hint: 'allow', mutates: true },
-  { id: 'containers.toggleRequired', keys: ['x'], description: 'region settings: require the selected region, or not', context: 'containers', hint: 'require', mutates: true },
-  { id: 'containers.maxUp', keys: ['+', '='], description: 'region settings: one more max allowed region', context: 'containers', hint: 'max', mutates: true },
-  { id: 'containers.maxDown', keys: ['-'], description: 'region settings: one less max allowed region', context: 'containers', mutates: true },
-  { id: 'containers.focus', keys: ['tab'], description: 'region settings: switch between regions and node selectors', context: 'containers', hint: 'selectors' },
-  { id: 'containers.addSelector', keys: ['n'], description: 'region settings: add a node selector (key, then value)', context: 'containers', hint: 'add', mutates: true },
-  { id: 'containers.editSelector', keys: ['e'], description: 'region settings: edit the selected node selector', context: 'containers', mutates: true },
-  { id: 'containers.deleteSelector', keys: ['d'], description: 'region settings: delete the selected node selector', context: 'containers', mutates: true },
-  { id: 'containers.undo', keys: ['u'], description: 'region settings: throw the changes away', context: 'containers', mutates: true },
+  { id: 'containers.save', keys: ['w'], description: 'save the region settings: check them, show the diff, then PUT', context: 'containers', hint: 'save', mutates: true },
+  { id: 'containers.toggleAllowed', keys: ['space'], description: 'allow or disallow the selected region', context: 'containers', hint: 'allow', mutates: true },
+  { id: 'containers.toggleRequired', keys: ['x'], description: 'require the selected region, or not', context: 'containers', hint: 'require', mutates: true },
+  { id: 'containers.maxUp', keys: ['+', '='], description: 'one more max allowed region', context: 'containers', hint: 'max', mutates: true },
+  { id: 'containers.maxDown', keys: ['-'], description: 'one less max allowed region', context: 'containers', mutates: true },
+  { id: 'containers.focus', keys: ['tab'], description: 'switch between the regions and the node selectors', context: 'containers', hint: 'selectors' },
+  { id: 'containers.addSelector', keys: ['n'], description: 'add a node selector (key, then value)', context: 'containers', hint: 'add', mutates: true },
+  { id: 'containers.editSelector', keys: ['e'], description: 'edit the selected node selector', context: 'containers', mutates: true },
+  { id: 'containers.deleteSelector', keys: ['d'], description: 'delete the selected node selector', context: 'containers', mutates: true },
+  { id: 'containers.undo', keys: ['u'], description: 'throw the region settings changes away', context: 'containers', mutates: true },
 ];

@@ -1,0 +1,121 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { apiFor, envFor, useEmulator } from '../helpers/emulator';
+import { startBurrow, type PtySession } from '../helpers/pty';
+import type { Api } from '../../src/api/index';
+import type { App, RegionSettings } from '../../src/api/containers';
+
+/** The active app with the fewest allowed regions (its diff fits in 80 columns). */
+async function pickApp(api: Api): Promise<{ app: App; index: number; settings: RegionSettings }> {
+  const apps = await api.containers.listAllApps();
+  let best: { app: App; index: number; settings: RegionSettings } | null = null;
+  for (const [index, app] of apps.entries()) {
+    if (app.status !== 'active') continue;
+    const settings = await api.containers.getRegionSettings(app.id);
+    if (!best || settings.allowedRegionIds.length < best.settings.allowedRegionIds.length) best = { app, index, settings };
+  }
+  return best!;
+}
+
+async function openEditor(app: PtySession, index: number, name: string): Promise<string> {
+  await app.waitFor('Screens');
+  await app.press(':');
+  await app.type('containers');
+  await app.press('enter');
+  await app.waitFor(/Applications\s+15 applications/);
+  for (let i = 0; i < index; i++) await app.press('j');
+  await app.press('enter');
+  return app.waitFor(new RegExp(`Region settings · ${name} `));
+}
+
+const lineOf = (screen: string, start: string) => screen.split('\n').find((l) => l.startsWith(start)) ?? '';
+const ids = (list: string[]) => `${list.join(' ')} (${list.length})`;
+
+test('containers: open an app, allow a region, confirm the diff, PUT; bad input and a server error shown next to their fields', async () => {
+  const emu = await useEmulator();
+  const api = apiFor(emu);
+  const { app: target, index, settings } = await pickApp(api);
+  const regions = await api.containers.listAllRegions();
+  const app = startBurrow([], { env: envFor(emu), cols: 80, rows: 24 });
+  let screen = await openEditor(app, index, target.name!);
+  screen = await app.waitFor(/^allowed/m);
+  assert.equal(lineOf(screen, 'allowed').replace(/\s+/g, ' ').trim(), `allowed ${ids(settings.allowedRegionIds)}`);
+  assert.equal(lineOf(screen, 'required').replace(/\s+/g, ' ').trim(), `required ${ids(settings.requiredRegionIds)}`);
+  assert.match(screen, /ALLOW REQ\s+ID\s+NAME\s+GROUP\s+CAPACITY/);
+
+  // Allow one more region, picked in the checklist.
+  const extraAt = regions.findIndex((r) => r.hasCapacity && !settings.allowedRegionIds.includes(r.id));
+  const extra = regions[extraAt]!;
+  for (let i = 0; i < extraAt; i++) await app.press('j');
+  await app.press('space');
+  const allowed = [...settings.allowedRegionIds, extra.id];
+  screen = await app.waitFor(`allowed   ${ids(allowed)}`);
+  assert.match(lineOf(screen, 'Region settings'), /modified/);
+
+  await app.press('w');
+  screen = await app.waitFor('What will be sent:');
+  assert.ok(screen.includes(`~ allowedRegionIds: ${JSON.stringify(settings.allowedRegionIds)} → ${JSON.stringify(allowed)}`), screen);
+  assert.doesNotMatch(screen, /requiredRegionIds|nodeSelectors/, 'only what changes is listed');
+  await app.press('y');
+  await app.waitFor(/✔ saved \d+s ago/);
+  assert.deepEqual((await api.containers.getRegionSettings(target.id)).allowedRegionIds, allowed, 'the emulator has the new list');
+
+  // Bad input: require a region that is not allowed -> message next to "required", nothing sent.
+  const notAllowedAt = regions.findIndex((r) => !allowed.includes(r.id));
+  await app.press('g');
+  for (let i = 0; i < notAllowedAt; i++) await app.press('j');
+  await app.press('x');
+  screen = await app.waitFor(`✖ required regions must also be allowed: ${regions[notAllowedAt]!.id}`);
+  const lines = screen.split('\n');
+  const req = lines.findIndex((l) => l.startsWith('required'));
+  assert.match(lines[req + 1]!, /^\s{10}✖ required regions must also be allowed/, 'the message is right under the field');
+  await app.press('w');
+  await app.waitFor('not sent: fix the fields marked ✖ first');
+  assert.deepEqual((await api.containers.getRegionSettings(target.id)).requiredRegionIds, settings.requiredRegionIds);
+
+  // A required region without capacity passes the local checks; the server's 422 lands next to "required".
+  await app.press('u');
+  await app.waitForGone('✖ required regions must');
+  const fullAt = regions.findIndex((r) => r.hasCapacity === false);
+  const full = regions[fullAt]!;
+  await app.press('g');
+  for (let i = 0; i < fullAt; i++) await app.press('j');
+  await app.press('space', 'x');
+  await app.waitFor(`⚠ no capacity now: ${full.id}`);
+  for (let i = 0; i < 3; i++) await app.press('+');
+  await app.press('w');
+  await app.waitFor('What will be sent:');
+  await app.press('y');
+  screen = await app.waitFor(`✖ region ${full.id} has no capacity at the moment (server)`);
+  const after = screen.split('\n');
+  const reqLine = after.findIndex((l) => l.startsWith('required'));
+  assert.ok(after.slice(reqLine + 1, reqLine + 3).some((l) => l.includes('(server)')), 'under the required field');
+  assert.match(screen, /failed: 422/);
+
+  // esc with changes asks first; yes goes back to the list.
+  await app.press('esc');
+  await app.waitFor('Discard the changes to the region settings');
+  await app.press('y');
+  await app.waitFor(/Applications\s+15 applications/);
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});
+
+test('containers --read-only: the editor shows the settings, editing keys are hidden and refused', async () => {
+  const emu = await useEmulator();
+  const api = apiFor(emu);
+  const { app: target, index, settings } = await pickApp(api);
+  const app = startBurrow(['--read-only'], { env: envFor(emu), cols: 80, rows: 24 });
+  await openEditor(app, index, target.name!);
+  const screen = await app.waitFor(/^allowed/m);
+  assert.match(lineOf(screen, 'Region settings'), /read-only/);
+  const hints = screen.split('\n').at(-1)!;
+  assert.doesNotMatch(hints, /save|allow|require/, 'no editing hints');
+  await app.press('space');
+  await app.waitFor('read-only mode: allow or disallow the selected region is not');
+  await app.press('w');
+  await app.waitFor(/read-only mode: save the region settings/);
+  assert.deepEqual(await api.containers.getRegionSettings(target.id), settings);
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});
