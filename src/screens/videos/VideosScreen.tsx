@@ -132,7 +132,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
     );
   }
 
-  const fieldLabel = field?.kind === 'pageSize' ? `page size (${MIN_PAGE_SIZE}..${MAX_PAGE_SIZE}) ` : 'search on the server ';
+  const fieldLabel = field?.kind === 'pageSize' ? 'page size ' : 'search on the server ';
   const listHeight = Math.max(3, height - 1 - (field ? 1 : 0));
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
@@ -145,7 +145,11 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
         <Text wrap="truncate">
           <Text color={tone('accent')}>{fieldLabel}</Text>
           <TextField state={field.text} width={field.kind === 'pageSize' ? 6 : Math.floor(width / 3)} focused placeholder={field.kind === 'pageSize' ? String(s().pageSize) : undefined} />
-          {field.error ? <Text color={tone('error')}>{`  ✖ ${field.error}`}</Text> : <Text color={tone('muted')}>{'  enter applies · esc cancels'}</Text>}
+          {field.error ? (
+            <Text color={tone('error')}>{`  ✖ ${field.error}`}</Text>
+          ) : (
+            <Text color={tone('muted')}>{field.kind === 'pageSize' ? `  ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} · enter applies · esc cancels` : '  enter applies · esc cancels'}</Text>
+          )}
         </Text>
       ) : null}
       <Table

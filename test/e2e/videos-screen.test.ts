@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { apiFor, envFor, useEmulator } from '../helpers/emulator';
+import { startBurrow } from '../helpers/pty';
+import { maskSecret } from '../../src/config/redact';
+import { osc52, tmuxPassthrough } from '../../src/clipboard/osc52';
+import { formatCount } from '../../src/screens/videos/format';
+
+const rowsOf = (screen: string) => screen.split('\n').slice(3, -3).filter((l) => /^\S.*\s\d{6,}\s/.test(l));
+
+test('videos: page size, load more near the end, server-side search, sort; detail with masked keys, reveal and OSC 52 copy', async () => {
+  const emu = await useEmulator();
+  const api = apiFor(emu);
+  const all = await api.videoLibraries.listAll();
+  const app = startBurrow([], { env: envFor(emu, { TMUX: '/tmp/tmux-1000/default,123,0' }), cols: 80, rows: 24 });
+  await app.waitFor('Screens');
+  await app.press(':');
+  await app.type('videos');
+  await app.press('enter');
+  let screen = await app.waitFor(`100 of ${all.length} loaded · page size 100`);
+  assert.match(screen, /NAME\s+ID\s+VIDEOS\s+STORAGE\s+TRAFFIC\s+CREATED\s+REGIONS\s+DRM/);
+  assert.ok(screen.includes(String(all[0]!.Id)), 'the first library of page 1');
+
+  // Page size: a bad value is refused with what is allowed, a good one reloads from page 1.
+  await app.press('z');
+  await app.type('3');
+  await app.press('enter');
+  await app.waitFor('✖ page size must be a whole number from 5 to 1000, got "3"');
+  await app.press('backspace');
+  await app.type('10');
+  await app.press('enter');
+  screen = await app.waitFor(`10 of ${all.length} loaded · page size 10`);
+  assert.deepEqual(rowsOf(screen).map((l) => Number(/\s(\d{6,})\s/.exec(l)![1])), all.slice(0, 10).map((l) => l.Id));
+
+  // Scrolling to the end loads the next page, one page, not everything.
+  await app.press('G');
+  await app.waitFor(`20 of ${all.length} loaded`);
+  await new Promise((r) => setTimeout(r, 400));
+  assert.match(app.screenText(), new RegExp(`20 of ${all.length} loaded`), 'still one page more, not all at once');
+  assert.match(app.screenText(), /10 of 20/, 'the selection stayed on row 10');
+
+  // Sort by videos, descending: the first row has the most videos of what is loaded.
+  await app.press('g', 's', 's', 's', 'S');
+  screen = await app.waitFor('sorted by videos ↓');
+  const most = Math.max(...all.slice(0, 20).map((l) => l.VideoCount ?? 0));
+  assert.ok(rowsOf(screen)[0]!.includes(formatCount(most)), `first row has ${formatCount(most)} videos:\n${screen}`);
+  await app.press('s', 's', 's', 's', 's', 's');
+  await app.waitForGone('sorted by');
+
+  // Search on the server.
+  await app.press('f');
+  await app.type('acme');
+  await app.press('enter');
+  const found = await api.videoLibraries.listAll('acme');
+  screen = await app.waitFor(`search "acme" · 10 of ${found.length} loaded`);
+  for (const l of rowsOf(screen)) assert.match(l, /^acme/, 'every row matches');
+
+  // Detail: every group, keys masked.
+  await app.press('enter');
+  const lib = found[0]!;
+  screen = await app.waitFor(`Video library ${lib.Name} (${lib.Id})`);
+  assert.match(screen, /▸ general/);
+  await app.press('/');
+  await app.type('ApiKey');
+  await app.press('enter');
+  screen = await app.waitFor(/ApiKey\s+•+/);
+  assert.ok(screen.includes(maskSecret(lib.ApiKey)), 'ApiKey masked');
+  assert.ok(!screen.includes(lib.ApiKey!), 'the key itself is not on the screen');
+  assert.ok(!app.rawOutput().includes(lib.ApiKey!), 'nor was it ever written');
+
+  // v reveals it for a few seconds, then it is masked again.
+  await app.press('v');
+  await app.waitFor(lib.ApiKey!);
+  await app.waitForGone(lib.ApiKey!, 8000);
+
+  // c copies it through OSC 52, wrapped for tmux since TMUX is set.
+  await app.press('c');
+  await app.waitFor('copied ApiKey to the clipboard (OSC 52 through tmux)');
+  assert.ok(app.rawOutput().includes(tmuxPassthrough(osc52(lib.ApiKey!))), 'the OSC 52 sequence in tmux passthrough');
+
+  // esc clears the filter, then closes the detail.
+  await app.press('esc', 'esc');
+  await app.waitFor(`search "acme"`);
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});
