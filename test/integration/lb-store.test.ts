@@ -36,3 +36,23 @@ test('load balancers: the list, then one profile read through GET /loadbalancer/
   await new Promise((r) => setTimeout(r, 1300));
   assert.equal(emu.faultCounters().management.requests, n, 'a hidden screen does not poll');
 });
+
+test('pause: no polling while paused (the status bar says so), a refresh at once on resume', async () => {
+  const emu = await useEmulator();
+  const api = apiFor(emu);
+  const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
+  const settings = { ...resolveSettings({}, {}, {}), refreshSeconds: 1 };
+  const store = createLoadBalancersStore({ api, settings, ui, now: Date.now });
+  const stop = store.getState().watch();
+  await until(() => store.getState().loadedAt !== null, 'the list');
+  store.getState().togglePause();
+  assert.equal(ui.getState().request.paused, true);
+  const n = emu.faultCounters().management.requests;
+  await new Promise((r) => setTimeout(r, 1300));
+  assert.equal(emu.faultCounters().management.requests, n, 'paused: no request');
+  const at = store.getState().loadedAt!;
+  store.getState().togglePause();
+  assert.equal(ui.getState().request.paused, false);
+  await until(() => store.getState().loadedAt! > at, 'a refresh on resume', 500);
+  stop();
+});
