@@ -4,8 +4,8 @@ import { containersScreen } from '../screens/containers/index';
 import { videosScreen } from '../screens/videos/index';
 import { lbScreen } from '../screens/load-balancers/index';
 import { shieldScreen } from '../screens/shield/index';
-import { placeholderScreen } from '../screens/placeholder/PlaceholderScreen';
 import { sqlScreen } from '../screens/sql/index';
+import { logsScreen } from '../screens/logs/index';
 
 /**
  * Every screen the palette can open, one line each. To add a screen, build it in its own
@@ -18,7 +18,7 @@ export const SCREENS: readonly ScreenDef[] = [
   containersScreen,
   videosScreen,
   lbScreen,
-  placeholderScreen({ id: 'logs', title: 'logs', aliases: [], summary: 'live CDN logs of a pull zone', arg: { name: 'pullZoneId', validate: (v) => (/^\d+$/.test(v) ? null : `pullZoneId must be a number, got "${v}"`) } }),
+  logsScreen,
   sqlScreen,
 ];
 

@@ -1,0 +1,255 @@
+import type { LogEntry } from '../api/logs/entry';
+import { matchRanges } from './filter';
+
+/**
+ * How one log record looks in the stream: which columns fit the width, each cell's text, the
+ * status coloured by class, matches of the local pattern marked, and wrapping. Pure: a record
+ * in, segments out. Control characters (a hostile user agent or URL) are shown escaped, never
+ * sent to the terminal.
+ */
+
+export type TimeMode = 'short' | 'full' | 'off';
+export type SegmentTone = 'ok' | 'info' | 'warn' | 'error' | 'muted' | 'accent';
+
+export interface Segment {
+  text: string;
+  tone?: SegmentTone;
+  /** A match of the local pattern. */
+  mark?: boolean;
+}
+
+export type ColumnId = 'time' | 'status' | 'cache' | 'path' | 'bytes' | 'country' | 'edge' | 'ip' | 'ua';
+
+export interface LayoutColumn {
+  id: ColumnId;
+  header: string;
+  width: number;
+  align: 'left' | 'right';
+}
+
+export interface StreamLayout {
+  width: number;
+  columns: LayoutColumn[];
+  timeMode: TimeMode;
+}
+
+export const GAP = 1;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** Control characters as \xNN, so nothing from a record can drive the terminal. */
+export function visible(s: string): string {
+  return s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** 512B, 1.2K, 34.5M, 2.0G (binary units, as CDN dashboards show them). */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '?';
+  if (n < 1024) return `${n}B`;
+  const units = ['K', 'M', 'G', 'T', 'P'];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)}${units[u]}`;
+}
+
+/** Tone of a status code by class: 2xx ok, 3xx info, 4xx warn, 5xx error, others muted. */
+export function statusTone(code: number): SegmentTone {
+  const c = Math.floor(code / 100);
+  return c === 2 ? 'ok' : c === 3 ? 'info' : c === 4 ? 'warn' : c === 5 ? 'error' : 'muted';
+}
+
+export function timeText(e: LogEntry, mode: TimeMode): string {
+  if (mode === 'full') return e.timestamp;
+  if (mode === 'short') return e.timestamp.length >= 23 && e.timestamp[10] === 'T' ? e.timestamp.slice(11, 23) : e.timestamp;
+  return '';
+}
+
+/** The path column: host + path when the record has a path, else the URL. */
+export function pathText(e: LogEntry): string {
+  if (e.path !== null) return e.path;
+  return e.url ?? '-';
+}
+
+export function cellText(e: LogEntry, id: ColumnId, timeMode: TimeMode): string {
+  switch (id) {
+    case 'time':
+      return timeText(e, timeMode);
+    case 'status':
+      return String(e.statusCode);
+    case 'cache':
+      return e.cacheStatus ?? '';
+    case 'path':
+      return visible(pathText(e));
+    case 'bytes':
+      return formatBytes(e.bytesSent);
+    case 'country':
+      return e.countryCode ?? '--';
+    case 'edge':
+      return visible(e.edgeLocation ?? '-');
+    case 'ip':
+      return visible(e.remoteIp ?? '-');
+    case 'ua':
+      return visible(e.userAgent ?? '-');
+  }
+}
+
+const HEADERS: Record<ColumnId, string> = {
+  time: 'TIME', status: 'ST', cache: 'CACHE', path: 'PATH', bytes: 'BYTES', country: 'CC', edge: 'EDGE', ip: 'IP', ua: 'USER AGENT',
+};
+
+/**
+ * Columns for a width. Below 100 cells the user agent is left out (enter shows it; wrap mode
+ * shows everything); the path takes what is left, the user agent shares it when shown.
+ */
+export function streamLayout(width: number, timeMode: TimeMode): StreamLayout {
+  const wide = width >= 120;
+  const fixed: LayoutColumn[] = [];
+  const col = (id: ColumnId, w: number, align: 'left' | 'right' = 'left') => fixed.push({ id, header: HEADERS[id], width: w, align });
+  if (timeMode !== 'off') col('time', timeMode === 'full' ? 24 : 12);
+  col('status', 3);
+  col('cache', wide ? 11 : 8);
+  const pathAt = fixed.length;
+  col('bytes', 6, 'right');
+  col('country', 2);
+  col('edge', 4);
+  col('ip', wide ? 22 : 15);
+  const showUa = width >= 100;
+  const used = fixed.reduce((n, c) => n + c.width, 0) + GAP * (fixed.length + (showUa ? 1 : 0));
+  const rest = Math.max(8, width - used);
+  const pathWidth = showUa ? Math.max(8, Math.floor(rest * 0.55)) : rest;
+  const columns = [...fixed];
+  columns.splice(pathAt, 0, { id: 'path', header: HEADERS.path, width: pathWidth, align: 'left' });
+  if (showUa) columns.push({ id: 'ua', header: HEADERS.ua, width: Math.max(4, rest - pathWidth), align: 'left' });
+  return { width, columns, timeMode };
+}
+
+function fitCell(text: string, width: number, align: 'left' | 'right'): string {
+  const chars = [...text];
+  let out = chars.length > width ? (width <= 1 ? '…' : chars.slice(0, width - 1).join('') + '…') : text;
+  const pad = ' '.repeat(Math.max(0, width - [...out].length));
+  out = align === 'right' ? pad + out : out + pad;
+  return out;
+}
+
+export function headerText(layout: StreamLayout): string {
+  return layout.columns.map((c) => fitCell(c.header, c.width, c.align)).join(' '.repeat(GAP));
+}
+
+/** A cell's text split at the pattern's matches (only within what is shown). */
+function markSegments(text: string, shownLength: number, all: RegExp | null, tone: SegmentTone | undefined): Segment[] {
+  if (!all) return [{ text, tone }];
+  const ranges = matchRanges(all, text.slice(0, shownLength));
+  if (!ranges.length) return [{ text, tone }];
+  const out: Segment[] = [];
+  let at = 0;
+  for (const [s, e] of ranges) {
+    if (s > at) out.push({ text: text.slice(at, s), tone });
+    out.push({ text: text.slice(s, e), tone, mark: true });
+    at = e;
+  }
+  if (at < text.length) out.push({ text: text.slice(at), tone });
+  return out;
+}
+
+export interface RowOptions {
+  /** The local pattern's global regex: its matches are marked. */
+  highlight?: RegExp | null;
+  /** Wrap: cells are not cut (the caller splits the line with wrapSegments). */
+  wrap?: boolean;
+}
+
+/** One record as segments for one line (or, with wrap, one long line to split). */
+export function rowSegments(e: LogEntry, layout: StreamLayout, options: RowOptions = {}): Segment[] {
+  const out: Segment[] = [];
+  const all = options.highlight ?? null;
+  const cols = layout.columns;
+  for (let i = 0; i < cols.length; i++) {
+    const c = cols[i]!;
+    const raw = cellText(e, c.id, layout.timeMode);
+    const tone: SegmentTone | undefined = c.id === 'status' ? statusTone(e.statusCode) : c.id === 'time' || c.id === 'bytes' ? 'muted' : undefined;
+    let text: string;
+    let shown: number;
+    if (options.wrap) {
+      // nothing is cut when wrapping: cells longer than their column push the rest right
+      text = [...raw].length >= c.width ? raw : fitCell(raw, c.width, c.align);
+      shown = text.length;
+    } else {
+      text = fitCell(raw, c.width, c.align);
+      const cut = [...raw].length > c.width;
+      shown = cut ? Math.max(0, text.length - 1) : text.length;
+      if (c.align === 'right') shown = text.length;
+    }
+    const segs = c.id === 'bytes' ? [{ text, tone }] : markSegments(text, shown, all, tone);
+    out.push(...segs);
+    if (i < cols.length - 1) out.push({ text: ' '.repeat(GAP) });
+  }
+  if (options.wrap) {
+    // trailing padding must not make a line of its own
+    while (out.length && out[out.length - 1]!.text.trimEnd() === '' ) out.pop();
+    const last = out[out.length - 1];
+    if (last) out[out.length - 1] = { ...last, text: last.text.trimEnd() };
+  }
+  return out;
+}
+
+/** Splits segments into lines of at most `width` cells; continuation lines are indented. */
+export function wrapSegments(segments: readonly Segment[], width: number, indent = 2): Segment[][] {
+  const lines: Segment[][] = [];
+  let line: Segment[] = [];
+  let room = width;
+  const w = Math.max(indent + 1, width);
+  for (const seg of segments) {
+    let chars = [...seg.text];
+    while (chars.length > 0) {
+      if (room === 0) {
+        lines.push(line);
+        line = [{ text: ' '.repeat(indent) }];
+        room = w - indent;
+      }
+      const take = chars.slice(0, room);
+      line.push({ ...seg, text: take.join('') });
+      room -= take.length;
+      chars = chars.slice(take.length);
+    }
+  }
+  if (line.length) lines.push(line);
+  return lines.length ? lines : [[{ text: '' }]];
+}
+
+/** Lines a record takes: 1, or with wrap the lines of its full text. */
+export function rowHeight(e: LogEntry, layout: StreamLayout, wrap: boolean): number {
+  if (!wrap) return 1;
+  return wrapSegments(rowSegments(e, layout, { wrap: true }), layout.width).length;
+}
+
+/** Every field of a record for the detail view: label and text (control characters escaped). */
+export function detailFields(e: LogEntry, mask: (secret: string) => string): { label: string; value: string }[] {
+  const v = (x: string | number | null) => (x === null ? '—' : visible(String(x)));
+  return [
+    { label: 'time', value: v(e.timestamp) },
+    { label: 'pull zone', value: v(e.pullZoneId) },
+    { label: 'request id', value: v(e.requestId) },
+    { label: 'status', value: v(e.statusCode) },
+    { label: 'cache status', value: v(e.cacheStatus) },
+    { label: 'bytes sent', value: `${v(e.bytesSent)} (${formatBytes(e.bytesSent)})` },
+    { label: 'body bytes sent', value: v(e.bodyBytesSent) },
+    { label: 'content range', value: v(e.contentRange) },
+    { label: 'scheme', value: v(e.scheme) },
+    { label: 'host', value: v(e.host) },
+    { label: 'path', value: v(e.path) },
+    { label: 'url', value: v(e.url) },
+    { label: 'remote ip', value: v(e.remoteIp) },
+    { label: 'country', value: v(e.countryCode) },
+    { label: 'edge location', value: v(e.edgeLocation) },
+    { label: 'asn', value: e.asn === null ? '—' : `${e.asn}${e.asnOrganization ? ` (${visible(e.asnOrganization)})` : ''}` },
+    { label: 'user agent', value: v(e.userAgent) },
+    { label: 'referer', value: v(e.referer) },
+    { label: 'ja4 fingerprint', value: v(e.ja4Fingerprint) },
+    { label: 'authorization', value: e.authorizationHeader === null ? '—' : visible(mask(e.authorizationHeader)) },
+  ];
+}

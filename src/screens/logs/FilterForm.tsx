@@ -1,0 +1,40 @@
+import React from 'react';
+import { Box, Text } from 'ink';
+import { TextField } from '../../components/TextField';
+import { useTone } from '../../components/theme';
+import { FILTER_FIELDS, type FilterForm as Form } from '../../state/logs-store';
+
+const LABEL = 18;
+
+/** The server filters, one field each; checked before anything is sent. */
+export function FilterForm({ form, width, height }: { form: Form; width: number; height: number }): React.JSX.Element {
+  const tone = useTone();
+  const field = Math.max(10, Math.min(48, width - LABEL - 2));
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      <Text bold wrap="truncate">
+        Server filters <Text color={tone('muted')}>(sent with every request; changing them restarts the follow)</Text>
+      </Text>
+      {FILTER_FIELDS.map((f, i) => {
+        const focused = i === form.focus;
+        const error = form.errors[f.id];
+        return (
+          <Box key={f.id} height={1} overflow="hidden">
+            <Text color={focused ? tone('accent') : undefined} bold={focused}>
+              {`${focused ? '›' : ' '} ${f.label}`.padEnd(LABEL)}
+            </Text>
+            <Box width={field}>
+              <TextField state={form.fields[f.id]} width={field} focused={focused} />
+            </Box>
+            <Text wrap="truncate" color={error ? tone('error') : tone('muted')}>
+              {error ? ` ✖ ${error}` : ` ${f.hint}`}
+            </Text>
+          </Box>
+        );
+      })}
+      <Text color={tone('muted')} wrap="truncate">
+        tab/↓ next field · shift-tab/↑ previous · enter apply · esc cancel · ctrl-u clear a field
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,297 @@
+import React, { useEffect, useMemo } from 'react';
+import { Box, Text } from 'ink';
+import type { ScreenDef, ScreenProps } from '../../app/screen-types';
+import { useClipboard } from '../../clipboard/use-clipboard';
+import { TextField } from '../../components/TextField';
+import { useTone } from '../../components/theme';
+import { useNow } from '../../components/use-now';
+import { PRIORITY } from '../../keys/input-router';
+import { contextChain } from '../../keys/keymap';
+import { useActions, useInputLayer, useTextInput } from '../../keys/react';
+import { editText } from '../../keys/text-edit';
+import { compilePattern } from '../../logs-view/filter';
+import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs-store';
+import { describeDraft } from '../../state/logs-filter-form';
+import { useDomainStore, useScreenInstance, useSelect, useSession } from '../../state/react';
+import { logsActions } from './actions';
+import { DetailView } from './DetailView';
+import { FilterForm } from './FilterForm';
+import { joinParts, PartsLine } from './Parts';
+import { COMPACT_STATS_LINES, statsLines } from './stats-view';
+import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
+import { StreamView } from './StreamView';
+import { ZonePicker } from './ZonePicker';
+
+/** Stats beside the stream from this width on; below it when narrower. */
+const STATS_BESIDE_FROM = 140;
+const STATS_WIDTH = 46;
+
+/**
+ * Live CDN logs of one pull zone (`:logs ID`), or the zone picker (`:logs`). The records live in
+ * the store's ring buffer; this component draws the window the store picked, so a frame costs
+ * the same with 100 or 100,000 records.
+ */
+export function LogsScreen({ instance, width, height }: ScreenProps): React.JSX.Element {
+  const store = useDomainStore(createLogsStore);
+  if (instance.arg === null) return <ZonePicker store={store} width={width} height={height} />;
+  return <ZoneLogs store={store} arg={instance.arg} width={width} height={height} />;
+}
+
+function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string; width: number; height: number }): React.JSX.Element {
+  const tone = useTone();
+  const clipboard = useClipboard();
+  const session = useSession();
+  const ui = session.stores.deps.ui;
+  const showSecrets = session.stores.deps.settings.showSecrets;
+  const instance = useScreenInstance();
+  const s = () => store.getState();
+
+  const zoneId = useSelect(store, (x) => x.zoneId);
+  const zoneName = useSelect(store, (x) => x.zoneName);
+  const zoneProblem = useSelect(store, (x) => x.zoneProblem);
+  const source = useSelect(store, (x) => x.source);
+  const windowKey = useSelect(store, (x) => x.windowKey);
+  const filter = useSelect(store, (x) => x.filter);
+  const form = useSelect(store, (x) => x.form);
+  const local = useSelect(store, (x) => x.local);
+  const wrap = useSelect(store, (x) => x.wrap);
+  const showStats = useSelect(store, (x) => x.showStats);
+  const following = useSelect(store, (x) => x.following);
+  const newWhilePaused = useSelect(store, (x) => x.newWhilePaused);
+  const newMatches = useSelect(store, (x) => x.newMatchesWhilePaused);
+  const view = useSelect(store, (x) => x.view);
+  const layout = useSelect(store, (x) => x.layout);
+  const live = useSelect(store, (x) => x.live);
+  const v1 = useSelect(store, (x) => x.v1);
+  const stats = useSelect(store, (x) => x.stats);
+  const detail = useSelect(store, (x) => x.detail);
+  const prompt = useSelect(store, (x) => x.prompt);
+  const now = useNow(1000);
+
+  useEffect(() => s().attach(arg), [store, arg]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Layout: title, status, [stream header + rows | detail | form], [stats below], footer.
+  const beside = showStats && width >= STATS_BESIDE_FROM;
+  const below = showStats && !beside ? Math.min(COMPACT_STATS_LINES, Math.max(0, height - 10)) : 0;
+  const streamWidth = beside ? width - STATS_WIDTH - 1 : width;
+  const mainHeight = Math.max(2, height - 3 - below);
+  const rowsHeight = Math.max(1, mainHeight - 1);
+
+  useEffect(() => {
+    s().setViewport(streamWidth, rowsHeight);
+  }, [store, streamWidth, rowsHeight]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const highlight = useMemo(() => {
+    if (local.pattern === null) return null;
+    const p = compilePattern(local.pattern);
+    return p.ok ? p.all : null;
+  }, [local.pattern]);
+
+  const copy = (kind: 'id' | 'json') => {
+    const r = s().copyText(kind);
+    if ('error' in r) {
+      ui.getState().setStatus(`nothing copied: ${r.error}`, 'warn', 4000);
+      return;
+    }
+    const how = clipboard(r.text);
+    ui.getState().setStatus(`copied ${r.what} to the clipboard (OSC 52${how === 'osc52-tmux' ? ' via tmux passthrough' : ''})`, 'info', 5000);
+  };
+  const nav = (kind: 'down' | 'up' | 'pageDown' | 'pageUp' | 'top' | 'bottom', lines: number) => {
+    if (s().detail) s().scrollDetail(lines);
+    else s().move(kind);
+  };
+  const win = (key: WindowKey) => () => s().setWindow(key);
+
+  useActions({
+    'screen.pause': () => s().togglePause(),
+    'screen.refresh': () => s().pollNow(),
+    'nav.down': () => nav('down', 1),
+    'nav.up': () => nav('up', -1),
+    'nav.pageDown': () => nav('pageDown', rowsHeight - 1),
+    'nav.pageUp': () => nav('pageUp', -(rowsHeight - 1)),
+    'nav.top': () => nav('top', -1_000_000),
+    'nav.bottom': () => nav('bottom', 1_000_000),
+    'list.open': () => s().openDetail(),
+    'list.filter': () => s().startLocalEdit(),
+    'app.back': () => s().closeDetail() || s().clearLocal() || s().closeV1(),
+    'logs.window1m': win('1m'),
+    'logs.window5m': win('5m'),
+    'logs.window15m': win('15m'),
+    'logs.window1h': win('1h'),
+    'logs.window3d': win('3d'),
+    'logs.filters': () => s().openForm(),
+    'logs.clearFilters': () => s().clearServerFilters(),
+    'logs.mode': () => s().toggleLocalMode(),
+    'logs.contextMore': () => s().changeContext(1),
+    'logs.contextLess': () => s().changeContext(-1),
+    'logs.nextMatch': () => s().jumpMatch(1),
+    'logs.prevMatch': () => s().jumpMatch(-1),
+    'logs.stats': () => s().toggleStats(),
+    'logs.wrap': () => s().toggleWrap(),
+    'logs.time': () => s().cycleTime(),
+    'logs.copyId': () => copy('id'),
+    'logs.copyJson': () => copy('json'),
+    'logs.export': () => s().openExport(),
+    'logs.v1': () => s().openV1(),
+  });
+
+  // The local pattern field (/), the export/v1 prompt and the filter form each take the keyboard.
+  useTextInput({
+    id: `logs:pattern:${instance.key}`,
+    active: () => s().local.editing,
+    get: () => s().local.text,
+    set: (t) => s().setLocalText(t),
+    handlers: { 'filter.apply': () => s().applyLocal(), 'filter.cancel': () => s().cancelLocalEdit() },
+  });
+  useInputLayer(
+    {
+      id: `logs:prompt:${instance.key}`,
+      priority: PRIORITY.field,
+      active: () => s().prompt !== null,
+      chain: () => contextChain('filter'),
+      text: (ev) => {
+        const p = s().prompt;
+        if (!p) return false;
+        if (ev.name === 'tab') {
+          s().toggleExportFormat();
+          return true;
+        }
+        const next = editText(p.text, ev);
+        if (next) s().setPromptText(next);
+        return next !== null;
+      },
+    },
+    { 'filter.apply': () => s().submitPrompt(), 'filter.cancel': () => s().cancelPrompt() },
+  );
+  useInputLayer(
+    {
+      id: `logs:form:${instance.key}`,
+      priority: PRIORITY.field,
+      active: () => s().form !== null,
+      chain: () => contextChain('filter'),
+      text: (ev) => {
+        const f = s().form;
+        if (!f) return false;
+        if (ev.name === 'tab' || ev.name === 'down') s().focusField(1);
+        else if (ev.name === 'shift-tab' || ev.name === 'up') s().focusField(-1);
+        else {
+          const next = editText(f.fields[FILTER_FIELDS[f.focus]!.id], ev);
+          if (next) s().setFormText(next);
+          return next !== null;
+        }
+        return true;
+      },
+    },
+    { 'filter.apply': () => void s().applyForm(), 'filter.cancel': () => s().cancelForm() },
+  );
+
+  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, source, windowKey, serverFilter: describeDraft(filter), local, wrap });
+  const status = source === 'v1' && v1
+    ? v1StatusParts(v1, following)
+    : liveStatusParts({ following, newWhilePaused, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
+
+  if (zoneProblem) {
+    return (
+      <Box flexDirection="column" width={width} height={height} overflow="hidden">
+        <PartsLine parts={joinParts(title)} bold />
+        <Text color={tone('error')} wrap="wrap">{`✖ ${zoneProblem}`}</Text>
+      </Box>
+    );
+  }
+
+  let main: React.JSX.Element;
+  if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
+  else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} />;
+  else {
+    const empty = source === 'v1' && v1?.loading
+      ? 'loading…'
+      : local.pattern !== null && local.mode === 'filter'
+        ? `no record matches /${local.pattern}/ (esc clears it, m shows every record)`
+        : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
+    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} />;
+  }
+
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      <PartsLine parts={joinParts(title)} bold />
+      <PartsLine parts={joinParts(status)} />
+      <Box flexDirection="row" height={mainHeight} overflow="hidden">
+        <Box width={streamWidth} height={mainHeight} overflow="hidden">
+          {main}
+        </Box>
+        {beside ? (
+          <Box marginLeft={1} width={STATS_WIDTH} height={mainHeight} flexDirection="column" overflow="hidden">
+            {statsLines(stats, STATS_WIDTH, mainHeight, true).map((l, i) => (
+              <PartsLine key={i} parts={l} />
+            ))}
+          </Box>
+        ) : null}
+      </Box>
+      {below > 0 ? (
+        <Box flexDirection="column" height={below} width={width} overflow="hidden">
+          {statsLines(stats, width, below, false).map((l, i) => (
+            <PartsLine key={i} parts={l} />
+          ))}
+        </Box>
+      ) : null}
+      <Footer store={store} width={width} />
+    </Box>
+  );
+}
+
+/** The bottom line: the field being typed in, or where the view is. */
+function Footer({ store, width }: { store: LogsStore; width: number }): React.JSX.Element {
+  const tone = useTone();
+  const local = useSelect(store, (x) => x.local);
+  const prompt = useSelect(store, (x) => x.prompt);
+  const view = useSelect(store, (x) => x.view);
+  const following = useSelect(store, (x) => x.following);
+  if (prompt) {
+    const label = prompt.kind === 'export' ? `export ${prompt.records.toLocaleString('en-US')} records (${prompt.format.toUpperCase()}, tab switches) to: ` : 'v1 day (MM-dd-yy, UTC): ';
+    return (
+      <Box height={1} width={width} overflow="hidden">
+        <Text color={tone('accent')}>{label}</Text>
+        <Box width={Math.max(12, Math.min(60, width - label.length - 2))}>
+          <TextField state={prompt.text} width={Math.max(12, Math.min(60, width - label.length - 2))} />
+        </Box>
+        <Text color={tone('error')} wrap="truncate">{prompt.error ? ` ✖ ${prompt.error}` : ''}</Text>
+      </Box>
+    );
+  }
+  if (local.editing) {
+    return (
+      <Box height={1} width={width} overflow="hidden">
+        <Text color={tone('accent')}>/</Text>
+        <Box width={Math.max(10, Math.floor(width / 2))}>
+          <TextField state={local.text} width={Math.max(10, Math.floor(width / 2))} />
+        </Box>
+        <Text color={local.error ? tone('error') : tone('muted')} wrap="truncate">
+          {local.error ? ` ✖ ${local.error}` : ' regex, smart case · enter applies · esc cancels'}
+        </Text>
+      </Box>
+    );
+  }
+  const where = view.total === 0 ? '' : `${following ? 'newest' : `row ${(view.selected + 1).toLocaleString('en-US')}`} of ${view.total.toLocaleString('en-US')}`;
+  const pattern = local.pattern !== null ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · m mode · +/- context · n/N next/prev · esc clears` : '';
+  const room = Math.max(0, width - where.length - 2);
+  return (
+    <Box height={1} width={width} overflow="hidden">
+      <Box width={room} overflow="hidden">
+        <Text color={tone('accent')} wrap="truncate">{pattern}</Text>
+      </Box>
+      <Box flexGrow={1} justifyContent="flex-end">
+        <Text color={tone('muted')} wrap="truncate">{where}</Text>
+      </Box>
+    </Box>
+  );
+}
+
+export const logsScreen: ScreenDef = {
+  id: 'logs',
+  title: 'logs',
+  aliases: [],
+  summary: 'live CDN logs of a pull zone',
+  arg: { name: 'pullZoneId', validate: (v) => (/^\d{1,15}$/.test(v) ? null : `pullZoneId must be a number, got "${v}"`) },
+  actions: logsActions,
+  component: LogsScreen,
+};

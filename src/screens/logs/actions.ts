@@ -1,0 +1,28 @@
+import type { ActionDef } from '../../keys/keymap';
+
+/**
+ * Keys of the logs screen (context "logs"). The shell's own keys do the rest: p pause/follow,
+ * r poll now, / local pattern, enter a record in full, j k g G PgUp PgDn to move (moving up
+ * pauses, G follows again), esc closes what is open. Nothing here changes the platform.
+ */
+export const logsActions: ActionDef[] = [
+  { id: 'logs.window1m', keys: ['1'], description: 'time window: follow from 1 minute ago', context: 'logs', hint: 'window' },
+  { id: 'logs.window5m', keys: ['2'], description: 'time window: from 5 minutes ago', context: 'logs' },
+  { id: 'logs.window15m', keys: ['3'], description: 'time window: from 15 minutes ago (the default)', context: 'logs' },
+  { id: 'logs.window1h', keys: ['4'], description: 'time window: from 1 hour ago', context: 'logs' },
+  { id: 'logs.window3d', keys: ['5'], description: 'time window: from 3 days ago (the whole retention)', context: 'logs' },
+  { id: 'logs.filters', keys: ['f'], description: 'server filters: status, cache, country, edge, IP, URL/UA/referer, search', context: 'logs', hint: 'filters' },
+  { id: 'logs.clearFilters', keys: ['X'], description: 'clear every server filter', context: 'logs' },
+  { id: 'logs.mode', keys: ['m'], description: 'local pattern: filter (only matches) or highlight (every record)', context: 'logs' },
+  { id: 'logs.contextMore', keys: ['+', '='], description: 'one more context line around local matches', context: 'logs' },
+  { id: 'logs.contextLess', keys: ['-'], description: 'one less context line around local matches', context: 'logs' },
+  { id: 'logs.nextMatch', keys: ['n'], description: 'next record matching the local pattern', context: 'logs' },
+  { id: 'logs.prevMatch', keys: ['N'], description: 'previous record matching the local pattern', context: 'logs' },
+  { id: 'logs.stats', keys: ['i'], description: 'statistics panel on or off', context: 'logs', hint: 'stats' },
+  { id: 'logs.wrap', keys: ['w'], description: 'wrap long lines (shows every column)', context: 'logs' },
+  { id: 'logs.time', keys: ['t'], description: 'timestamps: time, full date-time, hidden', context: 'logs' },
+  { id: 'logs.copyId', keys: ['y'], description: 'copy the request id of the selected record (OSC 52)', context: 'logs', hint: 'copy id' },
+  { id: 'logs.copyJson', keys: ['Y'], description: 'copy the selected record as JSON (OSC 52)', context: 'logs' },
+  { id: 'logs.export', keys: ['e'], description: 'export the shown records to NDJSON or CSV', context: 'logs', hint: 'export' },
+  { id: 'logs.v1', keys: ['v'], description: 'open a past day (v1 log file, within the 3-day retention)', context: 'logs', hint: 'v1 day' },
+];

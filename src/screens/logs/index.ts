@@ -1,0 +1,1 @@
+export { logsScreen } from './LogsScreen';

@@ -1,0 +1,102 @@
+import type { Tone } from '../../components/theme';
+import type { LiveStatus, LocalFilterState, V1State, WindowKey } from '../../state/logs-store';
+
+/** Pure text for the logs screen's title and status lines (tested without a terminal). */
+
+export interface Part {
+  text: string;
+  tone?: Tone;
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** 950ms, 3s, 2m 5s, 1h 2m */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${s % 60 ? ` ${s % 60}s` : ''}`;
+  return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+export interface StatusInput {
+  following: boolean;
+  newWhilePaused: number;
+  newMatchesWhilePaused: number;
+  filtering: boolean;
+  live: LiveStatus | null;
+  windowKey: WindowKey;
+  /** Shorter words for narrow terminals. */
+  compact?: boolean;
+}
+
+/**
+ * "● following · lag 2s · re-checking last 2m · budget 4/25 · 1,234 buffered · 0 dropped", with
+ * "❚❚ paused · 37 new", "rate limited (429): backing off 4s", "retrying: …" or the failure first.
+ */
+export function liveStatusParts(s: StatusInput, now: number): Part[] {
+  const live = s.live;
+  const parts: Part[] = [];
+  if (!live) return [{ text: 'starting…', tone: 'muted' }];
+  const backoff = live.backoffUntil !== null && live.backoffUntil > now ? live.backoffUntil - now : 0;
+  if (live.state === 'failed') parts.push({ text: `✖ stopped: ${live.error ?? 'failed'}`, tone: 'error' });
+  else if (live.state === 'starting' || live.state === 'idle') parts.push({ text: 'starting…', tone: 'muted' });
+  else if (live.state === 'backfilling' && live.coveredTo === null) parts.push({ text: `loading the last ${s.windowKey}…`, tone: 'info' });
+  else if (!s.following) {
+    const fresh = s.filtering ? `${n(s.newMatchesWhilePaused)} new matches (${n(s.newWhilePaused)} records)` : `${n(s.newWhilePaused)} new`;
+    parts.push({ text: `❚❚ paused · ${fresh}`, tone: 'warn' });
+  } else parts.push({ text: '● following', tone: 'ok' });
+  if (backoff > 0 || live.state === 'rate-limited') {
+    parts.push({ text: `rate limited (429)${backoff > 0 ? `: backing off ${duration(backoff)}` : ''}`, tone: 'warn' });
+  } else if (live.state === 'retrying') {
+    parts.push({ text: `retrying: ${live.error ?? 'request failed'}`, tone: 'warn' });
+  }
+  const c = s.compact ?? false;
+  if (live.coveredTo !== null) parts.push({ text: `lag ${duration(Math.max(0, now - live.coveredTo))}` });
+  if (live.recheckMs > 0 && live.state !== 'failed') parts.push({ text: c ? `re-check ${Math.round(live.recheckMs / 1000)}s` : `re-checking last ${Math.round(live.recheckMs / 1000)} s`, tone: 'muted' });
+  parts.push({ text: `budget ${live.budgetUsed}/${live.budgetLimit}${live.budgetWaiting ? ` +${live.budgetWaiting}` : ''}`, tone: live.budgetUsed >= live.budgetLimit ? 'warn' : 'muted' });
+  parts.push({ text: `${n(live.buffered)} ${c ? 'buf' : 'buffered'}` });
+  parts.push({ text: `${n(live.dropped)} dropped`, tone: live.dropped > 0 ? 'warn' : 'muted' });
+  if (live.backfillTruncated) parts.push({ text: 'backfill capped at the buffer size', tone: 'warn' });
+  return parts;
+}
+
+export function v1StatusParts(v1: V1State, following: boolean): Part[] {
+  if (v1.loading) return [{ text: `loading the v1 file of ${v1.date}…`, tone: 'info' }];
+  if (v1.error) return [{ text: `✖ v1 ${v1.date}: ${v1.error}`, tone: 'error' }, { text: 'esc: back to live', tone: 'muted' }];
+  const parts: Part[] = [{ text: `v1 day ${v1.date} (UTC)`, tone: 'accent' }];
+  if (!following) parts.push({ text: '❚❚ paused', tone: 'warn' });
+  parts.push({ text: `${n(v1.lines)} lines` });
+  parts.push({ text: `${n(v1.kept)} shown` });
+  const first = v1.problems[0];
+  parts.push({
+    text: `${n(v1.skipped)} skipped (malformed)${first ? `: line ${first.line} ${first.reason}` : ''}`,
+    tone: v1.skipped > 0 ? 'warn' : 'muted',
+  });
+  if (v1.truncated) parts.push({ text: 'newest lines only (buffer full)', tone: 'warn' });
+  parts.push({ text: 'esc: back to live', tone: 'muted' });
+  return parts;
+}
+
+export interface TitleInput {
+  zoneId: number;
+  zoneName: string | null;
+  source: 'live' | 'v1';
+  windowKey: WindowKey;
+  serverFilter: string;
+  local: LocalFilterState;
+  wrap: boolean;
+}
+
+export function titleParts(t: TitleInput): Part[] {
+  const parts: Part[] = [{ text: `zone ${t.zoneId}${t.zoneName ? ` ${t.zoneName}` : ''}`, tone: 'accent' }];
+  parts.push({ text: t.source === 'v1' ? 'v1 file' : `window ${t.windowKey}` });
+  parts.push({ text: t.serverFilter ? `server: ${t.serverFilter}` : 'no server filter', tone: t.serverFilter ? 'info' : 'muted' });
+  if (t.local.pattern !== null) {
+    const how = t.local.mode === 'filter' ? `filter${t.local.context ? ` ±${t.local.context}` : ''}` : 'highlight';
+    parts.push({ text: `/${t.local.pattern}/ ${how}: ${n(t.local.matches)} match${t.local.matches === 1 ? '' : 'es'}`, tone: 'accent' });
+  }
+  if (t.wrap) parts.push({ text: 'wrap', tone: 'muted' });
+  return parts;
+}

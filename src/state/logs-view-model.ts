@@ -1,0 +1,311 @@
+import type { LogEntry } from '../api/logs/entry';
+import { contextRows, locate, MatchIndex, recordTest, SEPARATOR, type CompiledPattern } from '../logs-view/filter';
+import { LogStats } from '../logs-view/stats';
+import { TrackingBuffer } from './logs-tracking-buffer';
+
+/**
+ * What the log stream shows, outside React: the ring buffer, the incremental statistics and
+ * local-filter index over it, and the mapping from view positions (rows on screen, counting
+ * filtered rows and context separators) to buffer records. Only the visible window is ever
+ * materialised, so a frame costs the same with 100 or 100,000 records.
+ */
+
+export type LocalMode = 'filter' | 'highlight';
+type Pattern = Extract<CompiledPattern, { ok: true }>;
+
+export interface ViewRow {
+  /** Position in the view. */
+  pos: number;
+  /** Null for a separator between groups of context lines. */
+  entry: LogEntry | null;
+  /** Matches the local pattern (false when there is none). */
+  match: boolean;
+  /** Terminal lines the row takes. */
+  lines: number;
+}
+
+export interface WindowRequest {
+  following: boolean;
+  /** The selected record while not following (kept in place as records come and go). */
+  anchor: { entry: LogEntry; time: number } | null;
+  /** Where the anchor was, in rows from the top of the window. */
+  anchorRow: number;
+  /** Selected position to use when there is no anchor. */
+  fallback: number;
+  height: number;
+  lines: (e: LogEntry) => number;
+}
+
+export interface ViewWindow {
+  rows: ViewRow[];
+  total: number;
+  selected: number;
+  offset: number;
+}
+
+export class LogsViewModel {
+  buffer: TrackingBuffer;
+  readonly stats = new LogStats();
+  private pattern: Pattern | null = null;
+  private test: ((e: LogEntry) => boolean) | null = null;
+  private index: MatchIndex | null = null;
+  private modeValue: LocalMode = 'filter';
+  private contextValue = 0;
+  private rows: Int32Array | null = null;
+  private rowsKey = '';
+  private detach: () => void = () => {};
+
+  constructor(capacity: number) {
+    this.buffer = new TrackingBuffer(capacity);
+    this.watch();
+  }
+
+  /** A fresh, empty buffer (a new query): statistics and matches start over. */
+  reset(capacity = this.buffer.capacity): void {
+    this.detach();
+    this.buffer = new TrackingBuffer(capacity);
+    this.stats.clear();
+    this.index?.clear();
+    this.rows = null;
+    this.watch();
+  }
+
+  private watch(): void {
+    this.detach = this.buffer.onEvicted((gone, times) => {
+      this.stats.remove(gone, times);
+      this.index?.remove(new Set(gone));
+    });
+  }
+
+  /** New records the buffer kept (the follow engine's onRecords, or a v1 file). */
+  ingest(entries: readonly LogEntry[], times: ArrayLike<number>): number {
+    this.stats.add(entries, times);
+    return this.index ? this.index.add(entries, times) : 0;
+  }
+
+  /** Inserts records into the buffer itself (v1 files), then ingests what it kept. */
+  load(entries: readonly LogEntry[], times: ArrayLike<number>): number {
+    const added: LogEntry[] = [];
+    const addedTimes: number[] = [];
+    this.buffer.insert(entries, times, added, addedTimes);
+    this.ingest(added, addedTimes);
+    return added.length;
+  }
+
+  get mode(): LocalMode {
+    return this.modeValue;
+  }
+
+  get context(): number {
+    return this.contextValue;
+  }
+
+  get patternSource(): string | null {
+    return this.pattern?.source ?? null;
+  }
+
+  get highlight(): RegExp | null {
+    return this.pattern?.all ?? null;
+  }
+
+  get matches(): number {
+    return this.index?.length ?? 0;
+  }
+
+  setPattern(p: Pattern | null): void {
+    this.pattern = p;
+    this.rows = null;
+    if (!p) {
+      this.test = null;
+      this.index = null;
+      return;
+    }
+    this.test = recordTest(p);
+    this.index = new MatchIndex(this.test);
+    this.index.rebuild(this.buffer);
+  }
+
+  setMode(mode: LocalMode): void {
+    this.modeValue = mode;
+  }
+
+  setContext(n: number): void {
+    this.contextValue = Math.max(0, Math.min(50, Math.floor(n)));
+  }
+
+  isMatch(e: LogEntry): boolean {
+    return this.test ? this.test(e) : false;
+  }
+
+  /** Rows are only the matches (with context), not every record. */
+  get filtering(): boolean {
+    return this.index !== null && this.modeValue === 'filter';
+  }
+
+  private contextTable(): Int32Array {
+    const index = this.index!;
+    const key = `${this.buffer.version}:${index.version}:${this.contextValue}`;
+    if (this.rows && this.rowsKey === key) return this.rows;
+    const positions = new Int32Array(index.length);
+    let n = 0;
+    for (let i = 0; i < index.length; i++) {
+      const p = locate(this.buffer, index.entry(i)!, index.time(i));
+      if (p >= 0) positions[n++] = p;
+    }
+    this.rows = contextRows(positions.subarray(0, n), this.buffer.length, this.contextValue);
+    this.rowsKey = key;
+    return this.rows;
+  }
+
+  get total(): number {
+    if (!this.filtering) return this.buffer.length;
+    if (this.contextValue === 0) return this.index!.length;
+    return this.contextTable().length;
+  }
+
+  /** Buffer index of a view position, SEPARATOR for a separator, -1 when out of range too. */
+  bufferIndexAt(pos: number): number {
+    if (pos < 0 || pos >= this.total) return SEPARATOR;
+    if (!this.filtering) return pos;
+    if (this.contextValue === 0) {
+      const index = this.index!;
+      return locate(this.buffer, index.entry(pos)!, index.time(pos));
+    }
+    return this.contextTable()[pos]!;
+  }
+
+  entryAt(pos: number): LogEntry | null {
+    if (this.filtering && this.contextValue === 0) return this.index!.entry(pos) ?? null;
+    const b = this.bufferIndexAt(pos);
+    return b < 0 ? null : this.buffer.get(b) ?? null;
+  }
+
+  timeAt(pos: number): number {
+    if (this.filtering && this.contextValue === 0) return this.index!.time(pos);
+    const b = this.bufferIndexAt(pos);
+    return b < 0 ? Number.NaN : this.buffer.time(b);
+  }
+
+  /** The view position of a record, or the nearest position at its time when it is gone. */
+  positionOf(entry: LogEntry, time: number): number {
+    const total = this.total;
+    if (total === 0) return 0;
+    let p: number;
+    if (!this.filtering) p = this.buffer.lowerBound(time);
+    else if (this.contextValue === 0) p = this.index!.lowerBound(time);
+    else {
+      const rows = this.contextTable();
+      let lo = 0;
+      let hi = rows.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const b = rows[mid] === SEPARATOR ? rows[mid - 1]! : rows[mid]!;
+        if (this.buffer.time(b) < time) lo = mid + 1;
+        else hi = mid;
+      }
+      p = lo;
+    }
+    for (let i = p; i < total; i++) {
+      const t = this.timeAt(i);
+      if (!Number.isNaN(t) && t > time) break;
+      if (this.entryAt(i) === entry) return i;
+    }
+    return Math.min(p, total - 1);
+  }
+
+  /** Nearest real row from `pos` going `dir` (skips separators). */
+  realRow(pos: number, dir: 1 | -1): number {
+    const total = this.total;
+    let p = Math.max(0, Math.min(total - 1, pos));
+    while (p >= 0 && p < total && this.bufferIndexAt(p) === SEPARATOR) p += dir;
+    if (p < 0 || p >= total) {
+      p = Math.max(0, Math.min(total - 1, pos));
+      while (p >= 0 && p < total && this.bufferIndexAt(p) === SEPARATOR) p -= dir;
+    }
+    return Math.max(0, Math.min(Math.max(0, total - 1), p));
+  }
+
+  /** The next position after (dir 1) or before (-1) `pos` whose record matches the pattern; -1 when none. */
+  nextMatch(pos: number, dir: 1 | -1): number {
+    const index = this.index;
+    if (!index || index.length === 0) return -1;
+    if (this.filtering) {
+      const total = this.total;
+      for (let p = pos + dir; p >= 0 && p < total; p += dir) {
+        const e = this.entryAt(p);
+        if (e && this.isMatch(e)) return p;
+      }
+      return -1;
+    }
+    // All records are rows: walk the matches from the current time, compare buffer positions.
+    const t = this.buffer.time(pos);
+    if (dir === 1) {
+      for (let i = Number.isNaN(t) ? 0 : index.lowerBound(t); i < index.length; i++) {
+        const b = locate(this.buffer, index.entry(i)!, index.time(i));
+        if (b > pos) return b;
+      }
+    } else {
+      for (let i = (Number.isNaN(t) ? index.length : index.upperBound(t)) - 1; i >= 0; i--) {
+        const b = locate(this.buffer, index.entry(i)!, index.time(i));
+        if (b >= 0 && b < pos) return b;
+      }
+    }
+    return -1;
+  }
+
+  /** The records an export writes: the matches in filter mode, else every record held. */
+  exportRecords(): LogEntry[] {
+    if (this.filtering) {
+      const index = this.index!;
+      return Array.from({ length: index.length }, (_, i) => index.entry(i)!);
+    }
+    return this.buffer.toArray();
+  }
+
+  private row(pos: number, lines: (e: LogEntry) => number): ViewRow {
+    const entry = this.entryAt(pos);
+    return { pos, entry, match: entry !== null && this.test !== null && this.test(entry), lines: entry ? lines(entry) : 1 };
+  }
+
+  /** The rows that fit in `height` lines around the selection. Touches only those rows. */
+  window(req: WindowRequest): ViewWindow {
+    const total = this.total;
+    const height = Math.max(1, req.height);
+    if (total === 0) return { rows: [], total: 0, selected: 0, offset: 0 };
+    let selected: number;
+    if (req.following) selected = this.realRow(total - 1, -1);
+    else if (req.anchor) selected = this.realRow(this.positionOf(req.anchor.entry, req.anchor.time), 1);
+    else selected = this.realRow(req.fallback, 1);
+
+    const rows = new Map<number, ViewRow>();
+    const get = (p: number) => {
+      let r = rows.get(p);
+      if (!r) {
+        r = this.row(p, req.lines);
+        rows.set(p, r);
+      }
+      return r;
+    };
+    // Rows above the selection: as many as before (anchorRow), or as fit when following.
+    let offset = selected;
+    let used = get(selected).lines;
+    const above = req.following ? Number.POSITIVE_INFINITY : Math.max(0, req.anchorRow);
+    while (offset > 0 && selected - offset < above && used + get(offset - 1).lines <= height) {
+      offset--;
+      used += get(offset).lines;
+    }
+    // Rows below until the height is used; then fill upwards if the end came first.
+    let end = selected + 1;
+    while (end < total && used + get(end).lines <= height) {
+      used += get(end).lines;
+      end++;
+    }
+    while (offset > 0 && used + get(offset - 1).lines <= height) {
+      offset--;
+      used += get(offset).lines;
+    }
+    const out: ViewRow[] = [];
+    for (let p = offset; p < end; p++) out.push(get(p));
+    return { rows: out, total, selected, offset };
+  }
+}

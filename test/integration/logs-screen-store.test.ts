@@ -1,0 +1,198 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { apiFor, useEmulator } from '../helpers/emulator';
+import { resolveSettings } from '../../src/config/settings';
+import { textOf } from '../../src/keys/text-edit';
+import { SessionStores } from '../../src/state/session';
+import { createUiStore } from '../../src/state/ui-store';
+import { createLogsStore, FILTER_FIELDS, type LogsStore } from '../../src/state/logs-store';
+import { v1Date } from '../../src/api/logs/v1';
+
+const emu = await useEmulator({ seed: 5, logRate: 6, ingestDelayMs: 800 });
+const api = apiFor(emu);
+const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
+const noLogging = emu.world.pullZones.find((z) => !z.EnableLogging)!;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-logs-store-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until<T>(what: string, f: () => T | null | undefined | false, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await sleep(40);
+  }
+}
+
+function makeStore(): { store: LogsStore; ui: ReturnType<typeof createUiStore> } {
+  const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
+  const settings = resolveSettings({}, {}, {});
+  const stores = new SessionStores({ api, settings, ui, now: Date.now });
+  const store = stores.get((deps) => createLogsStore(deps, { cwd: dir, frameMs: 30, statsMs: 50 }));
+  return { store, ui };
+}
+
+test('follow: the window is the newest rows of the buffer, stats add up, pause freezes the view and counts new records', async () => {
+  const { store } = makeStore();
+  const s = () => store.getState();
+  const detach = s().attach(String(busy.Id));
+  after(detach);
+  s().setViewport(100, 12);
+  await until('records', () => s().view.total > 20);
+  await until('following', () => s().live?.state === 'following');
+  const v = s().view;
+  assert.ok(v.rows.length <= 12 && v.rows.length > 0);
+  assert.equal(v.selected, v.total - 1, 'the newest row is selected while following');
+  assert.equal(v.rows[v.rows.length - 1]!.pos, v.total - 1);
+  for (let i = 1; i < v.rows.length; i++) assert.ok(v.rows[i - 1]!.entry!.timestamp <= v.rows[i]!.entry!.timestamp);
+
+  s().toggleStats();
+  const stats = await until('stats', () => s().stats);
+  assert.ok(stats.records > 0);
+  assert.equal(stats.cache.reduce((n, c) => n + c.count, 0), stats.records);
+  assert.equal(stats.statusClasses.reduce((a, b) => a + b, 0), stats.records);
+
+  s().togglePause();
+  assert.equal(s().following, false);
+  const frozen = s().view.rows.map((r) => r.entry);
+  await until('new records while paused', () => s().newWhilePaused > 0, 15_000);
+  assert.deepEqual(s().view.rows.map((r) => r.entry), frozen, 'the paused view does not move');
+  s().move('up');
+  assert.equal(s().view.rows.find((r) => r.pos === s().view.selected)!.entry, frozen[frozen.length - 2], 'up selects the row above');
+  s().move('bottom');
+  assert.equal(s().following, true);
+  assert.equal(s().newWhilePaused, 0);
+});
+
+test('server filter 5xx: validated first, then only 5xx records; local regex with context and highlight modes', async () => {
+  const { store, ui } = makeStore();
+  const s = () => store.getState();
+  const detach = s().attach(String(busy.Id));
+  after(detach);
+  s().setViewport(100, 30);
+  await until('records', () => s().view.total > 0);
+
+  s().openForm();
+  const field = (id: string) => {
+    while (FILTER_FIELDS[s().form!.focus]!.id !== id) s().focusField(1);
+  };
+  field('status');
+  s().setFormText(textOf('5xx,99'));
+  field('country');
+  s().setFormText(textOf('Germany'));
+  assert.equal(s().applyForm(), false);
+  assert.match(s().form!.errors.status!, /"99" is not a status code/);
+  assert.match(s().form!.errors.country!, /alpha-2/);
+  assert.match(ui.getState().status!.text, /not sent/);
+  field('status');
+  s().setFormText(textOf('5xx'));
+  field('country');
+  s().setFormText(textOf(''));
+  assert.equal(s().applyForm(), true);
+  await until('5xx records', () => s().view.total > 3, 15_000);
+  for (const r of s().view.rows) assert.equal(Math.floor(r.entry!.statusCode / 100), 5);
+
+  // local pattern on the 5xx stream: filter with context, then highlight
+  s().clearServerFilters();
+  await until('all records again', () => s().view.rows.some((r) => r.entry!.statusCode < 500));
+  s().togglePause();
+  s().startLocalEdit();
+  s().setLocalText(textOf('('));
+  assert.match(s().local.error!, /invalid regular expression/);
+  s().applyLocal();
+  assert.equal(s().local.pattern, null, 'an invalid pattern is not applied');
+  s().setLocalText(textOf('^(404|503)$'));
+  s().applyLocal();
+  assert.equal(s().local.pattern, '^(404|503)$');
+  for (const r of s().view.rows) assert.ok([404, 503].includes(r.entry!.statusCode) && r.match);
+  const matches = s().local.matches;
+  assert.ok(matches > 0);
+  assert.equal(s().view.total, matches);
+  s().changeContext(1);
+  assert.ok(s().view.total > matches, 'context lines add rows');
+  const rows = s().view.rows;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (r.entry === null || r.match) continue;
+    const near = [rows[i - 1], rows[i + 1]].some((n) => n?.entry && n.match);
+    assert.ok(near, 'a context row sits next to a match');
+  }
+  s().toggleLocalMode();
+  assert.equal(s().view.total, s().live!.buffered, 'highlight mode shows every record');
+  s().jumpMatch(-1);
+  const sel = s().view.rows.find((r) => r.pos === s().view.selected)!;
+  assert.equal(sel.match, true);
+});
+
+test('a zone without logging gets a clear message; the picker lists only zones with logging', async () => {
+  const { store } = makeStore();
+  const s = () => store.getState();
+  const detach = s().attach(String(noLogging.Id));
+  await until('problem', () => s().zoneProblem);
+  assert.match(s().zoneProblem!, new RegExp(`logging is not enabled for pull zone ${noLogging.Id} \\(${noLogging.Name}\\)`));
+  assert.equal(s().live, null, 'nothing is followed');
+  detach();
+  const d2 = s().attach(null);
+  await until('zones', () => s().picker.loadedAt);
+  d2();
+  const want = emu.world.pullZones.filter((z) => z.EnableLogging).map((z) => z.Id).sort();
+  assert.deepEqual(s().picker.zones.map((z) => z.id).sort(), want);
+  assert.equal(s().picker.withoutLogging, emu.world.pullZones.length - want.length);
+});
+
+test('v1 day: date checked, the day parsed into the same view; export writes the filtered records', async () => {
+  const { store, ui } = makeStore();
+  const s = () => store.getState();
+  const detach = s().attach(String(busy.Id));
+  after(detach);
+  s().setViewport(100, 20);
+  s().openV1();
+  s().setPromptText(textOf('13-45-26'));
+  s().submitPrompt();
+  assert.match((s().prompt as { error: string }).error, /not a date: use MM-dd-yy/);
+  s().setPromptText(textOf(v1Date(Date.now() - 9 * 86_400_000)));
+  s().submitPrompt();
+  assert.match((s().prompt as { error: string }).error, /older than the 3-day retention/);
+  const today = v1Date(Date.now());
+  s().setPromptText(textOf(today));
+  s().submitPrompt();
+  assert.equal(s().prompt, null);
+  await until('v1 loaded', () => s().v1 && !s().v1!.loading && s().view.total > 0);
+  const parsed = await api.logs.v1Day(busy.Id, today, { order: 'desc', end: 100_000 });
+  assert.equal(s().v1!.lines, parsed.lines);
+  assert.equal(s().v1!.kept, parsed.entries.length);
+  assert.equal(s().view.total, parsed.entries.length);
+
+  s().startLocalEdit();
+  s().setLocalText(textOf('^MISS$'));
+  s().applyLocal();
+  s().openExport();
+  const p = s().prompt!;
+  assert.equal(p.kind, 'export');
+  assert.match(p.text.value, new RegExp(`burrow-logs-${busy.Id}-v1-${today}-\\d{8}-\\d{6}\\.ndjson$`));
+  s().toggleExportFormat();
+  assert.match(s().prompt!.text.value, /\.csv$/);
+  s().setPromptText(textOf('misses.ndjson'));
+  s().submitPrompt();
+  const done = await until('export', () => s().lastExport);
+  const lines = fs.readFileSync(path.join(dir, 'misses.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { cacheStatus: string });
+  assert.equal(done.records, lines.length);
+  assert.equal(lines.length, parsed.entries.filter((e) => e.cacheStatus === 'MISS').length);
+  assert.ok(lines.every((l) => l.cacheStatus === 'MISS'));
+  assert.match(ui.getState().status!.text, new RegExp(`exported ${lines.length.toLocaleString('en-US')} records to .*misses\\.ndjson`));
+
+  // again: the file exists, so a question comes before anything is replaced
+  s().openExport();
+  s().setPromptText(textOf('misses.ndjson'));
+  s().submitPrompt();
+  const asked = await until('question', () => ui.getState().overlay);
+  assert.equal(asked.kind, 'confirm');
+  assert.match(asked.kind === 'confirm' ? asked.request.title : '', /already exists/);
+  assert.equal(s().closeV1(), true);
+  assert.equal(s().source, 'live');
+});
