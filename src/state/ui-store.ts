@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { emptyText, type TextState } from '../keys/text-edit';
 import { diffValues, type DiffLine } from './diff';
+import { isApiError } from '../api/errors';
 
 /** One screen on the stack. `key` is unique per visit, so two visits keep separate view state. */
 export interface ScreenInstance {
@@ -220,7 +221,9 @@ export function createUiStore(options: UiStoreOptions): UiStore {
             await request.send();
             get().setStatus(request.successMessage ?? `${request.title}: done`, 'info', 8000);
           } catch (error) {
-            get().setStatus(`${request.title} failed: ${(error as Error).message}`, 'error', null);
+            // A lost answer is not a failure: the change may have been applied. Say exactly that.
+            const unknown = isApiError(error) && error.kind === 'unknown-outcome';
+            get().setStatus(unknown ? `${request.title}: ${error.message}` : `${request.title} failed: ${(error as Error).message}`, unknown ? 'warn' : 'error', null);
           } finally {
             get().setPending(pendingId, null);
           }

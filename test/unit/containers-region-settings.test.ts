@@ -9,7 +9,7 @@ import {
 import { diffLineText, diffValues } from '../../src/state/diff';
 import { regionRows, idList, maxText, messagesFor } from '../../src/screens/containers/region-editor-view';
 import { appStatusTone, appsSummary, endpointText, nearEnd } from '../../src/screens/containers/apps-view';
-import { selectedRowOf } from '../../src/screens/containers/selected-row';
+import { selectedRowOf } from '../../src/state/table-selection';
 import type { Column } from '../../src/components/table-model';
 import { defaultTableView } from '../../src/state/ui-store';
 

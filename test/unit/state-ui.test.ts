@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createUiStore, topScreen } from '../../src/state/ui-store';
 import { diffLineText, diffValues } from '../../src/state/diff';
+import { ApiError } from '../../src/api/errors';
 
 function store(readOnly = false) {
   let quits = 0;
@@ -87,6 +88,24 @@ test('a failed mutation leaves an error message', async () => {
   await o.request.onYes();
   assert.equal(ui.getState().status!.level, 'error');
   assert.match(ui.getState().status!.text, /Save failed: 400 Bad Request/);
+});
+
+test('a mutation whose answer was lost is a warning that says so, never "failed"', async () => {
+  const { ui } = store();
+  ui.getState().confirmMutation({
+    title: 'Save',
+    before: { a: 1 },
+    after: { a: 2 },
+    send: async () => {
+      throw new ApiError({ kind: 'unknown-outcome', message: 'unknown outcome: PUT /x timed out after it was sent; it was not retried. Refresh to see the current state.' });
+    },
+  });
+  const o = ui.getState().overlay;
+  assert.ok(o?.kind === 'confirm');
+  await o.request.onYes();
+  assert.equal(ui.getState().status!.level, 'warn');
+  assert.match(ui.getState().status!.text, /^Save: unknown outcome: PUT \/x timed out/);
+  assert.doesNotMatch(ui.getState().status!.text, /failed/);
 });
 
 test('diff: nested fields, arrays whole, secrets masked, removed fields in full mode', () => {

@@ -10,7 +10,7 @@ import { capacityWarnings, isDirty, validateDraft } from '../../state/containers
 import type { ContainersStore } from '../../state/containers-store';
 import { useScreenInstance, useSelect, useSession, useUi } from '../../state/react';
 import { idList, maxText, messagesFor, regionColumns, regionRows, selectorColumns } from './region-editor-view';
-import { selectedRowOf, tableViewKey } from './selected-row';
+import { selectedRowOf, tableViewKey } from '../../state/table-selection';
 
 export interface RegionEditorProps {
   store: ContainersStore;

@@ -10,7 +10,7 @@ import { useActions, useTextInput } from '../../keys/react';
 import { emptyText } from '../../keys/text-edit';
 import { useDomainStore, useScreenInstance, useSelect, useSession } from '../../state/react';
 import { createVideosStore, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../state/videos-store';
-import { selectedRowOf, tableViewKey } from '../containers/selected-row';
+import { selectedRowOf, tableViewKey } from '../../state/table-selection';
 import { videosActions } from './actions';
 import { detailColumns, formatDetailValue, libraryDetailRows, type DetailRow } from './detail-view';
 import { libraryColumns, listSummary } from './list-view';

@@ -1,5 +1,5 @@
-import { filterRows, sortRows, type Column } from '../../components/table-model';
-import { defaultTableView, type UiState } from '../../state/ui-store';
+import { filterRows, sortRows, type Column } from '../components/table-model';
+import { defaultTableView, type UiState } from './ui-store';
 
 /**
  * The row a <Table id=...> has selected, computed from the ui store at key time (the same
