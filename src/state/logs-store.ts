@@ -485,7 +485,9 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       try {
         const r = await writeExport(file, records, { format, overwrite, showSecrets: settings.showSecrets });
         set({ lastExport: r });
-        ui.getState().setStatus(`exported ${r.records.toLocaleString('en-US')} record${r.records === 1 ? '' : 's'} to ${file} (${format.toUpperCase()}, ${formatBytes(r.bytes)})`, 'info', 20_000);
+        const rel = path.relative(cwd, file);
+        const shown = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+        ui.getState().setStatus(`exported ${r.records.toLocaleString('en-US')} record${r.records === 1 ? '' : 's'} (${format.toUpperCase()}, ${formatBytes(r.bytes)}) to ${shown}`, 'info', 20_000);
       } catch (error) {
         if (error instanceof ExportExistsError) {
           ui.getState().ask({

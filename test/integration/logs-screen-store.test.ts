@@ -198,7 +198,7 @@ test('v1 day: date checked, the day parsed into the same view; export writes the
   assert.equal(done.records, lines.length);
   assert.equal(lines.length, parsed.entries.filter((e) => e.cacheStatus === 'MISS').length);
   assert.ok(lines.every((l) => l.cacheStatus === 'MISS'));
-  assert.match(ui.getState().status!.text, new RegExp(`exported ${lines.length.toLocaleString('en-US')} records to .*misses\\.ndjson`));
+  assert.match(ui.getState().status!.text, new RegExp(`exported ${lines.length.toLocaleString('en-US')} records \\(NDJSON, [\\d.]+[BKM]\\) to misses\\.ndjson$`));
 
   // again: the file exists, so a question comes before anything is replaced
   s().openExport();

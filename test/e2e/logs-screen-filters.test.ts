@@ -1,0 +1,136 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { apiFor, envFor, useEmulator } from '../helpers/emulator';
+import { startBurrow, type PtySession } from '../helpers/pty';
+import { generatedLogRecords } from '../../src/emulator/logging/index';
+import { v1Date } from '../../src/api/logs/v1';
+import type { LogEntry } from '../../src/api/logs/entry';
+
+const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
+const api = apiFor(emu);
+const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
+const ROW = /^(\d\d:\d\d:\d\d\.\d{3}) (\d{3}) (\S+)\s+(\S+)/;
+const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-logs-e2e-'));
+after(() => fs.rmSync(cwd, { recursive: true, force: true }));
+
+async function openZone(app: PtySession): Promise<void> {
+  await app.waitFor('Screens');
+  await app.press(':');
+  await app.type(`logs ${busy.Id}`);
+  await app.press('enter');
+  await app.waitFor(/● following/);
+}
+
+const rowsOf = (screen: string) => screen.split('\n').map((l) => ROW.exec(l)).filter((m) => m !== null);
+
+test('server filter status 5xx: refused input first, then only 5xx rows; local regex filter and its errors; export of what is shown', async () => {
+  const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 30, cwd });
+  await openZone(app);
+
+  // the client's validation: nothing is sent, the form stays with the message
+  await app.press('f');
+  await app.waitFor('Server filters');
+  await app.type('5xx,abc');
+  await app.press('enter');
+  await app.waitFor('"abc" is not a status code (100-599) or a class (1xx-5xx)');
+  assert.match(app.screenText(), /Server filters/);
+  await app.press('ctrl-u');
+  await app.type('5xx');
+  await app.press('enter');
+  await app.waitFor('server: status=5xx');
+  await app.press('5'); // the whole retention: 5xx are rare
+  let screen = await app.waitFor(/window 3d · server: status=5xx[\s\S]*● following[\s\S]*newest of [\d,]+/, 15_000);
+  const rows = rowsOf(screen);
+  assert.ok(rows.length >= 3, screen);
+  for (const r of rows) assert.match(r[2]!, /^5\d\d$/, `only 5xx rows: ${r[0]}`);
+  const all = generatedLogRecords(emu.world, busy.Id, Date.now() - 3 * 86_400_000, Date.now());
+  for (const r of rows) {
+    assert.ok(all.some((g) => String(g.timestamp).slice(11, 23) === r[1] && String(g.statusCode) === r[2]), `${r[0]} is an emulator record`);
+  }
+  await app.press('X');
+  await app.waitFor('no server filter');
+  await app.press('3');
+  await app.waitFor(/window 15m[\s\S]*● following/);
+
+  // local regex: an invalid one is a message; a good one keeps only matching rows
+  await app.press('/');
+  await app.type('(');
+  await app.waitFor('invalid regular expression "(":');
+  await app.press('esc');
+  await app.press('/');
+  await app.type('^(MISS|EXPIRED)$');
+  await app.press('enter');
+  screen = await app.waitFor(/\/\^\(MISS\|EXPIRED\)\$\/ filter: [\d,]+ match/);
+  const shown = rowsOf(screen);
+  assert.ok(shown.length >= 3);
+  for (const r of shown) assert.match(r[3]!, /^(MISS|EXPIRED)$/, r[0]);
+
+  // export: the default name in the working directory, what is shown (the matches)
+  await app.press('e');
+  await app.waitFor(/export [\d,]+ records \(NDJSON, tab switches\) to:/);
+  await app.press('enter');
+  screen = await app.waitFor(/exported [\d,]+ records? \(NDJSON, [\d.]+[BKM]\) to burrow-logs-\d+-\d{8}-\d{6}\.ndjson/);
+  const file = path.join(cwd, /to (burrow-logs-\S+\.ndjson)/.exec(screen)![1]!);
+  const count = Number(/exported ([\d,]+)/.exec(screen)![1]!.replace(/,/g, ''));
+  const written = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LogEntry);
+  assert.equal(written.length, count);
+  assert.ok(written.length > 0);
+  const byId = new Map(generatedLogRecords(emu.world, busy.Id, Date.now() - 20 * 60_000, Date.now()).map((r) => [r.requestId as string, r]));
+  for (const e of written) {
+    assert.match(e.cacheStatus!, /^(MISS|EXPIRED)$/);
+    assert.deepEqual(e, byId.get(e.requestId!), 'the exported record is the emulator\'s record, every field');
+  }
+  for (let i = 1; i < written.length; i++) assert.ok(written[i - 1]!.timestamp <= written[i]!.timestamp);
+
+  // the same name again as CSV: tab switches the format; an existing file is never replaced silently
+  await app.press('e');
+  await app.press('tab');
+  await app.waitFor(/\(CSV, tab switches\)/);
+  await app.press('ctrl-u');
+  await app.type(path.basename(file));
+  await app.press('enter');
+  await app.waitFor('already exists');
+  await app.press('n');
+  await app.waitFor('that file exists');
+  await app.press('esc');
+  assert.equal(fs.readFileSync(file, 'utf8').trim().split('\n').length, count, 'the file was not touched');
+
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});
+
+test('v1: a past day is checked, fetched, parsed and shown like the live view', async () => {
+  const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 30, cwd });
+  await openZone(app);
+  await app.press('v');
+  await app.waitFor('v1 day (MM-dd-yy, UTC):');
+  await app.press('ctrl-u');
+  await app.type('02-30-26');
+  await app.press('enter');
+  await app.waitFor('is not a date: use MM-dd-yy');
+  await app.press('ctrl-u');
+  await app.type(v1Date(Date.now() + 2 * 86_400_000));
+  await app.press('enter');
+  await app.waitFor('is in the future');
+  const day = v1Date(Date.now() - 86_400_000);
+  await app.press('ctrl-u');
+  await app.type(day);
+  await app.press('enter');
+  const screen = await app.waitFor(new RegExp(`v1 day ${day} \\(UTC\\) · [\\d,]+ lines · [\\d,]+ shown · 0 skipped \\(malformed\\)`), 15_000);
+  const want = await api.logs.v1Day(busy.Id, day, { order: 'desc', end: 100_000 });
+  const lines = Number(/· ([\d,]+) lines/.exec(screen)![1]!.replace(/,/g, ''));
+  assert.equal(lines, want.lines);
+  const rows = rowsOf(screen);
+  assert.ok(rows.length >= 5);
+  const newest = want.entries.slice(0, 200);
+  const last = rows[rows.length - 1]!;
+  assert.ok(newest.some((e) => e.timestamp.slice(11, 23) === last[1] && String(e.statusCode) === last[2]), 'the newest line of the day is at the bottom');
+  assert.match(screen, /zone \d+ shop-assets · v1 file/);
+  await app.press('esc');
+  await app.waitFor(/window 15m[\s\S]*● following/);
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});
