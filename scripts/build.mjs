@@ -16,7 +16,8 @@ const started = Date.now();
 // Old chunks are removed only when asked: a binary that a test already started may still load them.
 if (process.argv.includes('--clean')) rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: [path.join(root, 'src/cli.ts')],
+  // the emulator's database engine runs in its own process (engine-supervisor.ts forks dist/engine-host.js)
+  entryPoints: [path.join(root, 'src/cli.ts'), path.join(root, 'src/emulator/database/engine-host.ts')],
   outdir,
   entryNames: '[name]',
   splitting: true,

@@ -4,7 +4,7 @@ import { UsageError } from './types';
 export const emulatorCommand: Command = {
   name: 'emulator',
   summary: 'run the local platform emulator in the foreground',
-  usage: `burrow emulator [--port N] [--seed S] [--log-rate N] [--ingest-delay 20s] [--faults SPEC]
+  usage: `burrow emulator [--port N] [--seed S] [--log-rate N] [--ingest-delay 20s] [--statement-timeout 5s] [--faults SPEC]
 
 Serves management on port N, logging on N+1 and the database on N+2 (port 0, the default,
 picks free ports). When ready it prints one JSON line:
@@ -15,6 +15,7 @@ Stops cleanly on SIGINT/SIGTERM. Same seed, same data.
   --seed S            data seed (default 1)
   --log-rate N        log records per second per logging-enabled zone (default 3)
   --ingest-delay D    upper bound of the random ingestion delay of log records (default 20s)
+  --statement-timeout D  a database statement running longer is interrupted (default 5s)
   --faults SPEC       inject faults on every origin, e.g.
                       latency=300ms,error=0.05,reset=0.02,malformed=0.02,ratelimit=0.05`,
   options: {
@@ -22,6 +23,7 @@ Stops cleanly on SIGINT/SIGTERM. Same seed, same data.
     seed: { type: 'string' },
     'log-rate': { type: 'string' },
     'ingest-delay': { type: 'string' },
+    'statement-timeout': { type: 'string' },
     faults: { type: 'string' },
   },
   async run({ values, io }) {
@@ -39,9 +41,14 @@ Stops cleanly on SIGINT/SIGTERM. Same seed, same data.
     const port = num('port', 0, 65533);
     if (port !== undefined && !Number.isInteger(port)) throw new UsageError('--port must be a whole number');
     let ingestDelayMs: number | undefined;
+    let statementTimeoutMs: number | undefined;
     let faults;
     try {
       if (typeof values['ingest-delay'] === 'string') ingestDelayMs = parseDuration(values['ingest-delay']);
+      if (typeof values['statement-timeout'] === 'string') {
+        statementTimeoutMs = parseDuration(values['statement-timeout']);
+        if (statementTimeoutMs < 10 || statementTimeoutMs > 3_600_000) throw new Error(`--statement-timeout must be from 10ms to 1h, got "${values['statement-timeout']}"`);
+      }
       if (typeof values.faults === 'string') faults = parseFaults(values.faults);
     } catch (error) {
       throw new UsageError((error as Error).message);
@@ -51,6 +58,7 @@ Stops cleanly on SIGINT/SIGTERM. Same seed, same data.
       seed: num('seed', 0, 2 ** 32 - 1),
       logRate: num('log-rate', 0, 10_000),
       ingestDelayMs,
+      statementTimeoutMs,
       faults,
     });
     io.stdout.write(JSON.stringify(emu.info) + '\n');

@@ -51,7 +51,12 @@ export interface FaultCounters {
 /** Decides, per request, whether to misbehave; returns true when it already answered. */
 export class FaultInjector {
   readonly counters: FaultCounters = { requests: 0, delayed: 0, errors: 0, resets: 0, malformed: 0, ratelimited: 0 };
-  constructor(private readonly spec: FaultSpec, private readonly random: Random) {}
+  constructor(private spec: FaultSpec, private readonly random: Random) {}
+
+  /** New rates from now on (a request already being delayed keeps its decision). */
+  setSpec(spec: FaultSpec): void {
+    this.spec = { ...spec };
+  }
 
   get active(): boolean {
     const s = this.spec;

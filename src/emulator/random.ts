@@ -39,6 +39,10 @@ export class Random {
     for (let i = 0; i < length; i++) s += chars[Math.floor(this.next() * chars.length)];
     return s;
   }
+  /** The current state: `new Random(r.snapshot())` continues the same sequence (in another process too). */
+  snapshot(): number {
+    return this.state;
+  }
   /** A child generator, so adding data in one area does not shift another's. */
   fork(label: string): Random {
     let h = this.state;

@@ -1,12 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BodyError, makeCtx } from './http-kit';
-import { FaultInjector, type FaultCounters } from './faults';
+import { FaultInjector, type FaultCounters, type FaultSpec } from './faults';
 import type { OriginSpec } from './origin';
 import { createWorld, type EmulatorOptions, type World } from './world';
 import { createManagementOrigin } from './management/index';
 import { createLoggingOrigin } from './logging/index';
 import { createDatabaseArea } from './database/index';
+import type { EngineSupervisor } from './database/engine-supervisor';
 
 /** What `burrow emulator` prints as its one JSON ready line. */
 export interface ReadyInfo {
@@ -23,6 +24,10 @@ export interface RunningEmulator {
   info: ReadyInfo;
   world: World;
   faultCounters(): Record<OriginSpec['name'], FaultCounters>;
+  /** Changes the injected faults of every origin at run time (tests turn a storm on and off). */
+  setFaults(spec: FaultSpec): void;
+  /** The database engine's process supervisor (restarts, pid). */
+  databaseEngine: EngineSupervisor;
   close(): Promise<void>;
 }
 
@@ -105,6 +110,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     info,
     world,
     faultCounters: () => Object.fromEntries(origins.map((o, i) => [o.name, { ...injectors[i]!.counters }])) as Record<OriginSpec['name'], FaultCounters>,
+    setFaults: (spec) => injectors.forEach((f) => f.setSpec(spec)),
+    databaseEngine: db.engine,
     async close() {
       if (closed) return;
       closed = true;

@@ -13,6 +13,8 @@ export interface EmulatorOptions {
   faults?: FaultSpec;
   /** Database stream idle expiry (sqld: 10 s). */
   streamIdleMs?: number;
+  /** A database statement running longer is interrupted (default 5 s). */
+  statementTimeoutMs?: number;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -94,6 +96,7 @@ export function createWorld(options: EmulatorOptions): World {
       logRate: options.logRate ?? 3,
       ingestDelayMs: options.ingestDelayMs ?? 20_000,
       streamIdleMs: options.streamIdleMs ?? 10_000,
+      statementTimeoutMs: options.statementTimeoutMs ?? 5000,
       faults: options.faults ?? null,
     },
     pullZones,

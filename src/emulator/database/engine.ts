@@ -1,9 +1,31 @@
-import Database from 'libsql';
+import LibsqlPromise from 'libsql/promise';
 import { performance } from 'node:perf_hooks';
 import { classify, parameters, splitStatements, SqlTextError, touchesQueryOnly, type StatementText } from './sql-text';
 import { encodeValue, type EngineValue, type WireValue } from './values';
+import type { EngineLimits } from './engine-protocol';
 
-type Db = InstanceType<typeof Database>;
+/*
+ * Runs only in the engine process (engine-host.ts). It uses libsql's promise API: a statement's
+ * first step runs off the main thread, so a runaway statement can be interrupted from here; the
+ * remaining rows are read in chunks on the main thread, with the deadline checked between them.
+ */
+
+/** The part of libsql/promise this file uses (its typings are `any`). */
+interface AsyncStatement {
+  readonly reader: boolean;
+  raw(on: boolean): AsyncStatement;
+  safeIntegers(on: boolean): AsyncStatement;
+  columns(): { name: string; type: string | null }[];
+  iterate(args: EngineValue[]): Promise<Iterator<unknown>>;
+}
+interface AsyncDb {
+  readonly inTransaction: boolean;
+  prepare(sql: string): Promise<AsyncStatement>;
+  exec(sql: string): Promise<void>;
+  interrupt(): void;
+  close(): void;
+}
+const AsyncDatabase = LibsqlPromise as unknown as new (file: string) => AsyncDb;
 
 export interface StmtResult {
   cols: { name: string | null; decltype: string | null }[];
@@ -30,12 +52,8 @@ export class StmtError extends Error {
   }
 }
 
-export interface BoundStmt {
-  sql: string;
-  args: EngineValue[];
-  namedArgs: { name: string; value: EngineValue }[];
-  wantRows: boolean;
-}
+export type { EngineStmt as BoundStmt } from './engine-protocol';
+import type { EngineStmt as BoundStmt } from './engine-protocol';
 
 export const BLOCKED_MESSAGE = "Operation was blocked: SQL write operations are forbidden (current session doesn't have write permission)";
 
@@ -106,16 +124,34 @@ function bindArgs(stmt: StatementText, b: BoundStmt): EngineValue[] {
   return names.map((_, i) => (i < b.args.length ? b.args[i]! : null));
 }
 
+/** Rough bytes of a value in the JSON answer, to refuse a response before it eats the memory. */
+function wireSize(v: unknown): number {
+  if (typeof v === 'string') return v.length + 32;
+  if (v instanceof Uint8Array) return Math.ceil(v.byteLength * 1.34) + 32;
+  return 32;
+}
+
 /** One SQLite connection: what a Hrana stream runs its statements on. */
 export class Connection {
-  private readonly db: Db;
   private readOnly = false;
-  private meta: ReturnType<Db['prepare']> | null = null;
+  private meta: AsyncStatement | null = null;
+  /** Set while a statement runs off the main thread: interrupt() only then reaches it. */
+  private running = false;
+  private timedOut = false;
+  private cancelled = false;
 
-  constructor(readonly file: string) {
-    this.db = new Database(file);
-    this.db.exec('PRAGMA busy_timeout = 20');
-    this.db.exec('PRAGMA foreign_keys = ON');
+  private constructor(private readonly db: AsyncDb, readonly file: string, private readonly limits: EngineLimits) {}
+
+  static async open(file: string, limits: EngineLimits): Promise<Connection> {
+    const db = new AsyncDatabase(file);
+    try {
+      await db.exec('PRAGMA busy_timeout = 20');
+      await db.exec('PRAGMA foreign_keys = ON');
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new Connection(db, file, limits);
   }
 
   get autocommit(): boolean {
@@ -123,13 +159,20 @@ export class Connection {
   }
 
   /** A read-only session: writes are refused with BLOCKED, and the connection is query_only as a net. */
-  setReadOnly(readOnly: boolean): void {
+  async setReadOnly(readOnly: boolean): Promise<void> {
     if (readOnly === this.readOnly) return;
-    this.db.exec(`PRAGMA query_only = ${readOnly ? 1 : 0}`);
+    await this.db.exec(`PRAGMA query_only = ${readOnly ? 1 : 0}`);
     this.readOnly = readOnly;
   }
 
-  execute(b: BoundStmt, stmtText?: StatementText): StmtResult {
+  /** The client went away: stop the statement that is running, if any. */
+  interrupt(): void {
+    if (!this.running) return;
+    this.cancelled = true;
+    this.db.interrupt();
+  }
+
+  async execute(b: BoundStmt, stmtText?: StatementText): Promise<StmtResult> {
     const parsed = stmtText ?? singleStatement(b.sql);
     const kind = classify(parsed.tokens);
     let sql = parsed.sql;
@@ -138,11 +181,12 @@ export class Connection {
       // a read-only session never writes, so taking the write lock up front only blocks others
       if (kind.verb === 'BEGIN' && parsed.tokens.some((t) => /^(IMMEDIATE|EXCLUSIVE)$/i.test(t.text))) sql = 'BEGIN DEFERRED';
     }
-    const args = bindArgs(parsed, b);
+    const args = bindArgs(parsed, b).map(asBindable);
     const started = performance.now();
-    let prepared;
+    const deadline = started + this.limits.statementTimeoutMs;
+    let prepared: AsyncStatement;
     try {
-      prepared = this.db.prepare(sql);
+      prepared = await this.db.prepare(sql);
     } catch (error) {
       throw this.mapped(error, 'prepare');
     }
@@ -150,24 +194,20 @@ export class Connection {
     const dml = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE' || kind.verb === 'UPDATE' || kind.verb === 'DELETE');
     const insert = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE');
     let rows: WireValue[][] = [];
-    let changes = 0;
+    let meta: [bigint, bigint] | null = null;
     try {
-      if (prepared.reader) {
-        const raw = prepared.raw(true).safeIntegers(true).all(args) as unknown[][];
-        if (b.wantRows) rows = raw.map((r) => r.map(encodeValue));
-        if (dml) changes = Number(this.metaRow()[0]);
-      } else {
-        changes = prepared.run(args).changes;
-      }
+      // the first step runs off the main thread (interruptible); a writer does all its work there
+      const it = await this.offThread(deadline, () => (prepared.reader ? prepared.raw(true).safeIntegers(true) : prepared).iterate(args));
+      rows = this.readRows(it, deadline, b.wantRows && prepared.reader);
+      if (dml || insert) meta = await this.metaRow();
     } catch (error) {
-      throw this.mapped(error, 'run');
+      throw await this.runFailure(error);
     }
-    const lastInsert = insert ? String(this.metaRow()[1]) : null;
     return {
       cols,
       rows,
-      affected_row_count: dml ? changes : 0,
-      last_insert_rowid: lastInsert,
+      affected_row_count: dml && meta ? Number(meta[0]) : 0,
+      last_insert_rowid: insert && meta ? String(meta[1]) : null,
       replication_index: null,
       rows_read: 0,
       rows_written: 0,
@@ -176,9 +216,9 @@ export class Connection {
   }
 
   /** The parse error sqld's own parser would raise for this statement, if any (nothing runs). */
-  syntaxError(sql: string): StmtError | null {
+  async syntaxError(sql: string): Promise<StmtError | null> {
     try {
-      this.db.prepare(sql);
+      await this.db.prepare(sql);
       return null;
     } catch (error) {
       const mapped = mapEngineError(error, 'prepare');
@@ -187,24 +227,24 @@ export class Connection {
   }
 
   /** Runs every statement of the text; stops at the first error. */
-  sequence(sql: string): void {
+  async sequence(sql: string): Promise<void> {
     let parts: StatementText[];
     try {
       parts = splitStatements(sql);
     } catch (error) {
       throw new StmtError(`SQL string could not be parsed: ${(error as Error).message}`, 'SQL_PARSE_ERROR');
     }
-    for (const part of parts) this.execute({ sql: part.sql, args: [], namedArgs: [], wantRows: false }, part);
+    for (const part of parts) await this.execute({ sql: part.sql, args: [], namedArgs: [], wantRows: false }, part);
   }
 
-  describe(sql: string): DescribeResult {
+  async describe(sql: string): Promise<DescribeResult> {
     const parsed = singleStatement(sql);
     const kind = classify(parsed.tokens);
     let names: (string | null)[];
-    let prepared;
+    let prepared: AsyncStatement;
     try {
       names = parameters(parsed.tokens).names;
-      prepared = this.db.prepare(parsed.sql);
+      prepared = await this.db.prepare(parsed.sql);
     } catch (error) {
       if (error instanceof SqlTextError) throw new StmtError(`SQL input error: ${error.message}`, 'SQL_INPUT_ERROR');
       throw this.mapped(error, 'prepare');
@@ -219,24 +259,82 @@ export class Connection {
   }
 
   /** Drops the connection; an open transaction is rolled back. */
-  close(): void {
-    try {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-    } catch {
-      // closing rolls back anyway
-    }
+  async close(): Promise<void> {
+    await this.rollback();
     this.db.close();
   }
 
   /** Rolls back and makes the connection fit for another stream. */
-  reset(): void {
-    if (this.db.inTransaction) this.db.exec('ROLLBACK');
-    this.setReadOnly(false);
+  async reset(): Promise<void> {
+    if (this.db.inTransaction) await this.db.exec('ROLLBACK');
+    await this.setReadOnly(false);
   }
 
-  private metaRow(): [bigint, bigint] {
-    this.meta ??= this.db.prepare('SELECT changes(), last_insert_rowid()').raw(true).safeIntegers(true);
-    return this.meta.all([])[0] as [bigint, bigint];
+  private async rollback(): Promise<void> {
+    try {
+      if (this.db.inTransaction) await this.db.exec('ROLLBACK');
+    } catch {
+      // closing the connection rolls back anyway
+    }
+  }
+
+  /** Awaits work done off the main thread; past the deadline the connection is interrupted. */
+  private async offThread<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+    this.timedOut = false;
+    this.cancelled = false;
+    this.running = true;
+    const timer = setTimeout(() => {
+      this.timedOut = true;
+      this.db.interrupt();
+    }, Math.max(0, deadline - performance.now()));
+    try {
+      return await work();
+    } finally {
+      clearTimeout(timer);
+      this.running = false;
+    }
+  }
+
+  /** Reads the rest of the rows on the main thread, in the engine's chunks, checking the limits. */
+  private readRows(it: Iterator<unknown>, deadline: number, keep: boolean): WireValue[][] {
+    const rows: WireValue[][] = [];
+    let bytes = 0;
+    let n = 0;
+    for (let r = it.next(); !r.done; r = it.next()) {
+      const raw = r.value as unknown[];
+      if (keep) {
+        const row = new Array<WireValue>(raw.length);
+        for (let i = 0; i < raw.length; i++) {
+          bytes += wireSize(raw[i]);
+          row[i] = encodeValue(raw[i]);
+        }
+        rows.push(row);
+        if (bytes > this.limits.maxResponseBytes) throw new StmtError(`Response is too large: the rows of this statement exceed ${this.limits.maxResponseBytes} bytes`, 'RESPONSE_TOO_LARGE');
+      }
+      if ((++n & 63) === 0 && performance.now() > deadline) {
+        this.timedOut = true;
+        throw new StmtError('interrupted', 'SQLITE_INTERRUPT');
+      }
+    }
+    return rows;
+  }
+
+  /** A failed run: a timeout or cancel rolls the stream's transaction back (nothing half-done stays). */
+  private async runFailure(error: unknown): Promise<StmtError> {
+    if (this.timedOut || this.cancelled) {
+      const why = this.timedOut ? `the statement ran longer than ${this.limits.statementTimeoutMs} ms, the limit of this server` : 'the request was cancelled';
+      const inTx = this.db.inTransaction;
+      await this.rollback();
+      return new StmtError(`SQLite error: interrupted (${why}${inTx ? '; the transaction was rolled back' : ''})`, 'SQLITE_INTERRUPT');
+    }
+    if (error instanceof StmtError) return error;
+    return this.mapped(error, 'run');
+  }
+
+  private async metaRow(): Promise<[bigint, bigint]> {
+    this.meta ??= (await this.db.prepare('SELECT changes(), last_insert_rowid()')).raw(true).safeIntegers(true);
+    const it = await this.meta.iterate([]);
+    return it.next().value as [bigint, bigint];
   }
 
   private mapped(error: unknown, stage: 'prepare' | 'run'): StmtError {
@@ -244,4 +342,9 @@ export class Connection {
     if (this.readOnly && typeof e.rawCode === 'number' && (e.rawCode & 0xff) === 8) return new StmtError(BLOCKED_MESSAGE, 'BLOCKED');
     return mapEngineError(error, stage);
   }
+}
+
+/** Blobs may arrive from the parent as plain Uint8Arrays; the engine binds Buffers. */
+function asBindable(v: EngineValue | Uint8Array): EngineValue {
+  return v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : (v as EngineValue);
 }

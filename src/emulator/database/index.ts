@@ -3,7 +3,8 @@ import type { OriginSpec } from '../origin';
 import type { World } from '../world';
 import { Catalog, type HostedDatabase, PRIMARY_DATABASE } from './catalog';
 import { registerDatabaseManagement } from './management';
-import { parseBody, runRequest, type ExecContext, type StreamResult } from './pipeline';
+import { EngineFailure, EngineSupervisor } from './engine-supervisor';
+import { parseBody, runRequest, type ExecContext } from './pipeline';
 import { StreamStore, type Stream } from './streams';
 import { TokenStore, type TokenAccess } from './tokens';
 import { ProtocolError } from './values';
@@ -17,6 +18,8 @@ export interface DatabaseArea {
   registerManagement(router: Router): void;
   /** Tokens for the ready line: a full-access and a read-only token for the primary database. */
   initialTokens: { full: string; readOnly: string };
+  /** The engine process's supervisor (tests read its stats and pid). */
+  engine: EngineSupervisor;
 }
 
 const HELLO = 'Hello, this is HTTP API v2 (Hrana over HTTP)';
@@ -38,6 +41,20 @@ function sendPlain(ctx: Ctx, status: number, text: string): void {
 
 const unauthorized = (ctx: Ctx, why: string) => sendJson(ctx, 401, { error: `Unauthorized: \`${why}\`` });
 
+const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+/** The request's engine died or had to be killed: the stream (and any transaction) is gone. */
+function engineFailure(ctx: Ctx, error: EngineFailure, limitMs: number): void {
+  if (error.reason === 'unavailable') {
+    return sendJson(ctx, 503, { message: `The database engine is unavailable: ${error.message}`, code: 'ENGINE_UNAVAILABLE' });
+  }
+  const what =
+    error.reason === 'stuck'
+      ? `A statement did not stop at the ${limitMs} ms limit, so the database engine was restarted`
+      : `The database engine crashed while running this request and was restarted (${error.message})`;
+  sendJson(ctx, 500, { message: `${what}. This stream and its open transaction, if any, are gone: the next request starts a new stream.`, code: 'ENGINE_RESTARTED' });
+}
+
 /**
  * The database origin: Hrana over HTTP (v2 and v3 JSON pipelines) on a real SQLite engine.
  * The primary database answers at the root; the others under /db/{name}/ (their `url` in the
@@ -45,16 +62,22 @@ const unauthorized = (ctx: Ctx, why: string) => sendJson(ctx, 401, { error: `Una
  */
 export function createDatabaseArea(world: World): DatabaseArea {
   const tokens = new TokenStore(world.random.fork('db-tokens'), world.now);
-  const catalog = new Catalog(world.random.fork('db-data'));
-  const streams = new StreamStore(
+  const limitMs = world.options.statementTimeoutMs;
+  const engine: EngineSupervisor = new EngineSupervisor({
+    limits: { statementTimeoutMs: limitMs, maxResponseBytes: MAX_RESPONSE_BYTES },
+    // the connections died with the engine: their streams fail from now on, as after a server restart
+    onRestart: ({ generation }) => streams.destroyWhere((s) => s.conn !== null && s.connGeneration === generation),
+  });
+  const catalog = new Catalog(world.random.fork('db-data'), engine);
+  const streams: StreamStore = new StreamStore(
     world.options.streamIdleMs,
     (stream) => {
-      const db = catalog.byName(stream.database);
-      if (stream.conn && db) db.release(stream.conn);
+      if (stream.conn !== null) engine.release(stream.conn, stream.connGeneration);
       stream.conn = null;
     },
     world.now,
   );
+  let nextConn = 1;
   let originUrl = '';
   const urlOf = (db: HostedDatabase) => (db.def.primary ? originUrl : `${originUrl}/db/${db.def.name}/`);
 
@@ -120,24 +143,43 @@ export function createDatabaseArea(world: World): DatabaseArea {
     const exec: ExecContext = {
       version,
       stream,
-      conn() {
-        stream.conn ??= db.acquire();
-        stream.conn.setReadOnly(stream.readOnly);
-        return stream.conn;
+      async engine(request) {
+        if (stream.conn !== null && stream.connGeneration !== engine.generation) {
+          throw new EngineFailure('the engine restarted since this stream last ran SQL, which took its connection', 'crashed');
+        }
+        if (stream.conn === null) {
+          stream.conn = nextConn++;
+          stream.connGeneration = engine.generation;
+        }
+        const answer = await engine.run(stream.conn, db.ref, stream.readOnly, request);
+        stream.autocommit = answer.autocommit;
+        return answer.json;
       },
       close: () => streams.destroy(stream),
     };
-    const results: StreamResult[] = [];
+    // a client that gives up (cancel, timeout) stops its statement instead of leaving it running
+    const onClose = () => {
+      if (!ctx.res.writableFinished && stream.conn !== null) engine.interrupt(stream.conn, stream.connGeneration);
+    };
+    ctx.res.once('close', onClose);
+    const results: string[] = [];
     try {
       for (const request of body.requests) results.push(await runRequest(request, exec));
     } catch (error) {
       // a protocol error aborts the pipeline and destroys the stream (its transaction rolls back)
       streams.destroy(stream);
       if (error instanceof ProtocolError) return protocolFailure(ctx, error);
+      if (error instanceof EngineFailure) return engineFailure(ctx, error, limitMs);
       throw error;
+    } finally {
+      ctx.res.off('close', onClose);
     }
     streams.end(stream);
-    sendJson(ctx, 200, { baton: stream.closed ? null : streams.baton(stream), base_url: null, results });
+    if (ctx.res.headersSent) return;
+    // the results are JSON text from the engine already: put them in as they are
+    const payload = `{"baton":${JSON.stringify(stream.closed ? null : streams.baton(stream))},"base_url":null,"results":[${results.join(',')}]}`;
+    ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+    ctx.res.end(payload);
   }
 
   const router = new Router();
@@ -164,6 +206,7 @@ export function createDatabaseArea(world: World): DatabaseArea {
 
   return {
     tokens,
+    engine,
     initialTokens: {
       full: tokens.issue(PRIMARY_DATABASE.id, PRIMARY_DATABASE.name, 'full-access', null),
       readOnly: tokens.issue(PRIMARY_DATABASE.id, PRIMARY_DATABASE.name, 'read-only', null),
@@ -182,8 +225,9 @@ export function createDatabaseArea(world: World): DatabaseArea {
       start(info: { url: string }) {
         originUrl = info.url;
       },
-      stop() {
+      async stop() {
         streams.closeAll();
+        await engine.close();
         catalog.close();
       },
     },

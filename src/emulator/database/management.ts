@@ -48,7 +48,10 @@ export function registerDatabaseManagement(router: Router, catalog: Catalog, tok
     return db ?? null;
   };
 
-  router.get('/database/v2/databases', (ctx) => {
+  // the size shown needs the file: create it first (a database the engine cannot create shows 0 B)
+  const ready = (dbs: HostedDatabase[]) => Promise.all(dbs.map((d) => d.ensure().catch(() => {})));
+
+  router.get('/database/v2/databases', async (ctx) => {
     const page = uintParam(ctx, 'page', 1, 4_294_967_295);
     if (page === null) return appError(ctx, 400, 'Failed to deserialize query string: missing field `page`');
     if (typeof page === 'string') return appError(ctx, 400, page);
@@ -58,15 +61,18 @@ export function registerDatabaseManagement(router: Router, catalog: Catalog, tok
     const search = (ctx.query.get('search') ?? '').trim().toLowerCase();
     const matching = catalog.databases.filter((d) => !search || d.def.name.toLowerCase().includes(search));
     const slice = matching.slice((page - 1) * perPage, page * perPage);
+    await ready(slice);
     ctx.send(200, {
       databases: slice.map((d) => record(d, urlOf(d))),
       page_info: { current_page: page, total_items: matching.length, has_more_items: page * perPage < matching.length },
     });
   });
 
-  router.get('/database/v2/databases/:db_id', (ctx) => {
+  router.get('/database/v2/databases/:db_id', async (ctx) => {
     const db = find(ctx);
-    if (db) ctx.send(200, { db: record(db, urlOf(db)) });
+    if (!db) return;
+    await ready([db]);
+    ctx.send(200, { db: record(db, urlOf(db)) });
   });
 
   router.put('/database/v2/databases/:db_id/auth/generate', async (ctx) => {

@@ -1,16 +1,15 @@
-import type { Connection, StmtResult, DescribeResult, BoundStmt } from './engine';
-import { StmtError, singleStatement } from './engine';
+import type { Cond, EngineRequest, EngineStmt } from './engine-protocol';
 import { decodeValue, ProtocolError, type EngineValue } from './values';
 import type { Stream } from './streams';
+
+/*
+ * The emulator side of a pipeline: the body is parsed and checked here, stored SQL and stream
+ * state live here; every request that runs SQL goes to the engine process with its SQL resolved.
+ */
 
 /** The parsed (not yet executed) requests of one pipeline body. */
 type SqlRef = { sql: string | null; sqlId: number | null };
 type Stmt = SqlRef & { args: EngineValue[]; namedArgs: { name: string; value: EngineValue }[]; wantRows: boolean };
-type Cond =
-  | { type: 'ok' | 'error'; step: number }
-  | { type: 'not'; cond: Cond }
-  | { type: 'and' | 'or'; conds: Cond[] }
-  | { type: 'is_autocommit' };
 type Request =
   | { type: 'execute'; stmt: Stmt }
   | { type: 'batch'; steps: { condition: Cond | null; stmt: Stmt }[] }
@@ -26,8 +25,6 @@ export interface PipelineBody {
   requests: Request[];
 }
 
-type HranaError = { message: string; code: string };
-export type StreamResult = { type: 'ok'; response: Record<string, unknown> } | { type: 'error'; error: HranaError };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const bad = (what: string) => new ProtocolError(`Cannot deserialize client message from JSON: ${what}`);
@@ -140,31 +137,10 @@ export function parseBody(text: string): PipelineBody {
 export interface ExecContext {
   version: 2 | 3;
   stream: Stream;
-  /** The stream's connection, opened on first use. */
-  conn(): Connection;
+  /** Runs a request on the stream's connection in the engine; resolves to the result's JSON text. */
+  engine(request: EngineRequest): Promise<string>;
   /** Called by `close`. */
   close(): void;
-}
-
-const BUSY_WAIT_MS = 5000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * sqld queues a writer behind another stream's write transaction instead of failing at once.
- * The engine here is synchronous, so a busy_timeout would freeze the whole emulator: the wait is
- * done here, between short attempts, so the other stream can commit meanwhile.
- */
-async function withBusyWait<T>(conn: Connection, fn: () => T): Promise<T> {
-  const deadline = Date.now() + BUSY_WAIT_MS;
-  const fresh = conn.autocommit;
-  for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
-    try {
-      return fn();
-    } catch (error) {
-      if (!(error instanceof StmtError) || error.code !== 'SQLITE_BUSY' || !fresh || !conn.autocommit || Date.now() + wait > deadline) throw error;
-    }
-    await sleep(wait);
-  }
 }
 
 function resolveSql(ref: SqlRef, stream: Stream): string {
@@ -176,25 +152,9 @@ function resolveSql(ref: SqlRef, stream: Stream): string {
   return sql;
 }
 
-const bound = (stmt: Stmt, sql: string): BoundStmt => ({ sql, args: stmt.args, namedArgs: stmt.namedArgs, wantRows: stmt.wantRows });
-const errorOf = (e: StmtError): HranaError => ({ message: e.message, code: e.code });
-
-function evalCond(c: Cond, results: (StmtResult | null)[], errors: (HranaError | null)[], conn: () => Connection): boolean {
-  switch (c.type) {
-    case 'ok':
-      return results[c.step] != null;
-    case 'error':
-      return errors[c.step] != null;
-    case 'not':
-      return !evalCond(c.cond, results, errors, conn);
-    case 'and':
-      return c.conds.every((x) => evalCond(x, results, errors, conn));
-    case 'or':
-      return c.conds.some((x) => evalCond(x, results, errors, conn));
-    case 'is_autocommit':
-      return conn().autocommit;
-  }
-}
+const bound = (stmt: Stmt, sql: string): EngineStmt => ({ sql, args: stmt.args, namedArgs: stmt.namedArgs, wantRows: stmt.wantRows });
+const ok = (response: Record<string, unknown>) => JSON.stringify({ type: 'ok', response });
+const stmtError = (message: string, code: string) => JSON.stringify({ type: 'error', error: { message, code } });
 
 function checkCond(c: Cond, stepIndex: number, version: 2 | 3): void {
   if (c.type === 'ok' || c.type === 'error') {
@@ -204,82 +164,36 @@ function checkCond(c: Cond, stepIndex: number, version: 2 | 3): void {
   else if (version < 3) throw new ProtocolError('The `is_autocommit` batch condition is only supported in protocol version hrana3 and higher');
 }
 
-async function runBatch(req: Extract<Request, { type: 'batch' }>, ctx: ExecContext): Promise<StreamResult> {
-  const sqls = req.steps.map((s) => resolveSql(s.stmt, ctx.stream));
-  req.steps.forEach((s, i) => s.condition && checkCond(s.condition, i, ctx.version));
-  // sqld parses the whole batch before it runs a step: a statement that does not parse fails the request
-  for (const sql of sqls) {
-    try {
-      const parsed = singleStatement(sql);
-      const syntax = ctx.conn().syntaxError(parsed.sql);
-      if (syntax) throw syntax;
-    } catch (error) {
-      if (error instanceof StmtError) return { type: 'error', error: errorOf(error) };
-      throw error;
-    }
-  }
-  const stepResults: (StmtResult | null)[] = [];
-  const stepErrors: (HranaError | null)[] = [];
-  for (let i = 0; i < req.steps.length; i++) {
-    const step = req.steps[i]!;
-    stepResults.push(null);
-    stepErrors.push(null);
-    if (step.condition && !evalCond(step.condition, stepResults, stepErrors, ctx.conn)) continue;
-    const conn = ctx.conn();
-    try {
-      stepResults[i] = await withBusyWait(conn, () => conn.execute(bound(step.stmt, sqls[i]!)));
-    } catch (error) {
-      if (!(error instanceof StmtError)) throw error;
-      stepErrors[i] = errorOf(error);
-    }
-  }
-  return { type: 'ok', response: { type: 'batch', result: { step_results: stepResults, step_errors: stepErrors, replication_index: null } } };
-}
-
-/** Runs one request; a StmtError becomes an error result, a ProtocolError fails the pipeline. */
-export async function runRequest(req: Request, ctx: ExecContext): Promise<StreamResult> {
+/** Runs one request; resolves to its result as JSON text. A ProtocolError fails the pipeline. */
+export async function runRequest(req: Request, ctx: ExecContext): Promise<string> {
   const { stream } = ctx;
   if (stream.closed && req.type !== 'close') throw new ProtocolError('Stream for this baton was closed');
-  try {
-    switch (req.type) {
-      case 'execute': {
-        const sql = resolveSql(req.stmt, stream);
-        const conn = ctx.conn();
-        const result = await withBusyWait(conn, () => conn.execute(bound(req.stmt, sql)));
-        return { type: 'ok', response: { type: 'execute', result } };
-      }
-      case 'batch':
-        return await runBatch(req, ctx);
-      case 'sequence': {
-        const sql = resolveSql(req, stream);
-        const conn = ctx.conn();
-        await withBusyWait(conn, () => conn.sequence(sql));
-        return { type: 'ok', response: { type: 'sequence' } };
-      }
-      case 'describe': {
-        const sql = resolveSql(req, stream);
-        const result: DescribeResult = ctx.conn().describe(sql);
-        return { type: 'ok', response: { type: 'describe', result } };
-      }
-      case 'store_sql': {
-        if (stream.sqls.has(req.sqlId)) throw new ProtocolError(`SQL text ${req.sqlId} already exists`);
-        if (stream.sqls.size >= MAX_STORED_SQL) throw new StmtError(`Too many stored SQL texts: the limit is ${MAX_STORED_SQL} per stream`, 'SQL_STORE_TOO_MANY');
-        if (Buffer.byteLength(req.sql) > MAX_SQL_BYTES) throw new StmtError(`SQL text is too large: the limit is ${MAX_SQL_BYTES} bytes`, 'SQL_STORE_TOO_LARGE');
-        stream.sqls.set(req.sqlId, req.sql);
-        return { type: 'ok', response: { type: 'store_sql' } };
-      }
-      case 'close_sql':
-        stream.sqls.delete(req.sqlId);
-        return { type: 'ok', response: { type: 'close_sql' } };
-      case 'close':
-        ctx.close();
-        return { type: 'ok', response: { type: 'close' } };
-      case 'get_autocommit':
-        if (ctx.version < 3) throw new ProtocolError('The `get_autocommit` request is only supported in protocol version hrana3 and higher');
-        return { type: 'ok', response: { type: 'get_autocommit', is_autocommit: stream.conn ? stream.conn.autocommit : true } };
+  switch (req.type) {
+    case 'execute':
+      return ctx.engine({ type: 'execute', stmt: bound(req.stmt, resolveSql(req.stmt, stream)) });
+    case 'batch': {
+      const steps = req.steps.map((s) => ({ condition: s.condition, stmt: bound(s.stmt, resolveSql(s.stmt, stream)) }));
+      req.steps.forEach((s, i) => s.condition && checkCond(s.condition, i, ctx.version));
+      return ctx.engine({ type: 'batch', steps });
     }
-  } catch (error) {
-    if (error instanceof StmtError) return { type: 'error', error: errorOf(error) };
-    throw error;
+    case 'sequence':
+      return ctx.engine({ type: 'sequence', sql: resolveSql(req, stream) });
+    case 'describe':
+      return ctx.engine({ type: 'describe', sql: resolveSql(req, stream) });
+    case 'store_sql':
+      if (stream.sqls.has(req.sqlId)) throw new ProtocolError(`SQL text ${req.sqlId} already exists`);
+      if (stream.sqls.size >= MAX_STORED_SQL) return stmtError(`Too many stored SQL texts: the limit is ${MAX_STORED_SQL} per stream`, 'SQL_STORE_TOO_MANY');
+      if (Buffer.byteLength(req.sql) > MAX_SQL_BYTES) return stmtError(`SQL text is too large: the limit is ${MAX_SQL_BYTES} bytes`, 'SQL_STORE_TOO_LARGE');
+      stream.sqls.set(req.sqlId, req.sql);
+      return ok({ type: 'store_sql' });
+    case 'close_sql':
+      stream.sqls.delete(req.sqlId);
+      return ok({ type: 'close_sql' });
+    case 'close':
+      ctx.close();
+      return ok({ type: 'close' });
+    case 'get_autocommit':
+      if (ctx.version < 3) throw new ProtocolError('The `get_autocommit` request is only supported in protocol version hrana3 and higher');
+      return ok({ type: 'get_autocommit', is_autocommit: stream.autocommit });
   }
 }

@@ -1,12 +1,17 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Connection } from './engine';
-
-/** A Hrana stream: one SQLite connection (taken on first use) and its stored SQL texts. */
+/**
+ * A Hrana stream: one SQLite connection in the engine process (taken on first use, known here by
+ * its id and the engine generation it lives in) and its stored SQL texts.
+ */
 export interface Stream {
   id: bigint;
   seq: bigint;
   database: string;
-  conn: Connection | null;
+  conn: number | null;
+  /** The engine generation of `conn`: when the engine restarts, the connection is gone. */
+  connGeneration: number;
+  /** The connection's transaction state after its last request (true without a connection). */
+  autocommit: boolean;
   sqls: Map<number, string>;
   readOnly: boolean;
   busy: boolean;
@@ -43,6 +48,8 @@ export class StreamStore {
       seq: randomBytes(8).readBigUInt64BE() >> 1n,
       database,
       conn: null,
+      connGeneration: -1,
+      autocommit: true,
       sqls: new Map(),
       readOnly: false,
       busy: false,
@@ -113,6 +120,17 @@ export class StreamStore {
   private prune(): void {
     const t = this.now();
     for (const [id, until] of this.tombstones) if (until <= t) this.tombstones.delete(id);
+  }
+
+  /** Streams that match (the ones whose connection died with the engine). */
+  destroyWhere(pred: (stream: Stream) => boolean): number {
+    let n = 0;
+    for (const s of [...this.live.values()]) {
+      if (!pred(s)) continue;
+      this.destroy(s);
+      n++;
+    }
+    return n;
   }
 
   /** Every stream of a database (revocation does not close them: the next request is refused). */

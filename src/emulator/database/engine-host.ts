@@ -1,0 +1,138 @@
+/**
+ * The emulator's database engine process (started by engine-supervisor.ts with an IPC channel).
+ * It holds every SQLite connection; the parent keeps HTTP, tokens, streams and batons. If libsql
+ * aborts this process, or a statement will not stop, the parent restarts it and keeps serving.
+ */
+import fs from 'node:fs';
+import LibsqlSync from 'libsql';
+import { Random } from '../random';
+import { DATABASES, SEED_EPOCH } from './databases';
+import { Connection } from './engine';
+import { runEngineRequest } from './engine-run';
+import type { DbRef, EngineLimits, HostCall, HostReply } from './engine-protocol';
+
+const POOL_SIZE = 4;
+
+function readLimits(): EngineLimits {
+  const defaults: EngineLimits = { statementTimeoutMs: 5000, maxResponseBytes: 10 * 1024 * 1024 };
+  try {
+    return { ...defaults, ...(JSON.parse(process.env.BURROW_ENGINE_LIMITS ?? '{}') as Partial<EngineLimits>) };
+  } catch {
+    return defaults;
+  }
+}
+
+const limits = readLimits();
+const conns = new Map<number, Promise<Connection>>();
+const idle = new Map<string, Connection[]>();
+const seeding = new Map<string, Promise<void>>();
+
+function send(reply: HostReply): void {
+  if (process.connected) process.send!(reply);
+}
+
+/**
+ * Seeds a database file once. A marker written after the seed tells a restarted engine that the
+ * file is complete; without it (the engine died while seeding) the file is made again.
+ */
+function seedFile(db: DbRef): void {
+  const marker = `${db.file}.seeded`;
+  if (fs.existsSync(marker)) return;
+  for (const f of [db.file, `${db.file}-wal`, `${db.file}-shm`]) fs.rmSync(f, { force: true });
+  const def = DATABASES.find((d) => d.name === db.name);
+  if (!def) throw new Error(`unknown database ${db.name}`);
+  const conn = new LibsqlSync(db.file);
+  try {
+    conn.exec('PRAGMA journal_mode = WAL');
+    conn.exec('PRAGMA foreign_keys = ON');
+    // a fixed clock for the data: same seed, same rows, whatever the day
+    def.seed(conn, new Random(db.seedState), SEED_EPOCH);
+  } finally {
+    conn.close();
+  }
+  fs.writeFileSync(marker, '');
+}
+
+function ensure(db: DbRef): Promise<void> {
+  let p = seeding.get(db.file);
+  if (!p) {
+    p = Promise.resolve().then(() => seedFile(db));
+    p.catch(() => seeding.delete(db.file));
+    seeding.set(db.file, p);
+  }
+  return p;
+}
+
+function connection(id: number, db: DbRef): Promise<Connection> {
+  let c = conns.get(id);
+  if (!c) {
+    c = ensure(db).then(() => idle.get(db.file)?.pop() ?? Connection.open(db.file, limits));
+    c.catch(() => conns.delete(id));
+    conns.set(id, c);
+  }
+  return c;
+}
+
+async function release(id: number): Promise<void> {
+  const c = conns.get(id);
+  if (!c) return;
+  conns.delete(id);
+  let conn: Connection;
+  try {
+    conn = await c;
+  } catch {
+    return;
+  }
+  try {
+    await conn.reset();
+  } catch {
+    await conn.close().catch(() => {});
+    return;
+  }
+  const pool = idle.get(conn.file) ?? [];
+  idle.set(conn.file, pool);
+  if (pool.length < POOL_SIZE) pool.push(conn);
+  else await conn.close().catch(() => {});
+}
+
+async function interrupt(id: number): Promise<void> {
+  const c = conns.get(id);
+  if (c) (await c.catch(() => null))?.interrupt();
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function handle(call: HostCall): Promise<void> {
+  switch (call.op) {
+    case 'ping':
+      return send({ op: 'pong' });
+    case 'release':
+      return release(call.conn);
+    case 'interrupt':
+      return interrupt(call.conn);
+    case 'ensure':
+      try {
+        await ensure(call.db);
+        send({ op: 'ensured', id: call.id });
+      } catch (error) {
+        send({ op: 'failed', id: call.id, message: `could not create the database ${call.db.name}: ${messageOf(error)}` });
+      }
+      return;
+    case 'run':
+      try {
+        const conn = await connection(call.conn, call.db);
+        await conn.setReadOnly(call.readOnly);
+        const result = await runEngineRequest(call.request, conn);
+        send({ op: 'done', id: call.id, json: JSON.stringify(result), autocommit: conn.autocommit });
+      } catch (error) {
+        send({ op: 'failed', id: call.id, message: messageOf(error) });
+      }
+  }
+}
+
+process.on('message', (call: HostCall) => {
+  void handle(call);
+});
+// the parent went away (closed, crashed or killed): nothing left to serve
+process.on('disconnect', () => process.exit(0));
+send({ op: 'ready' });

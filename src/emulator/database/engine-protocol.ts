@@ -1,0 +1,58 @@
+/**
+ * Messages between the emulator (parent) and its database engine process (engine-host.ts).
+ * The engine runs in a child process because libsql can abort the whole process (a Rust panic)
+ * and can run a statement for ever: the parent must survive both and keep answering.
+ */
+import type { EngineValue } from './values';
+
+export interface EngineStmt {
+  sql: string;
+  args: EngineValue[];
+  namedArgs: { name: string; value: EngineValue }[];
+  wantRows: boolean;
+}
+
+export type Cond =
+  | { type: 'ok' | 'error'; step: number }
+  | { type: 'not'; cond: Cond }
+  | { type: 'and' | 'or'; conds: Cond[] }
+  | { type: 'is_autocommit' };
+
+/** A pipeline request that needs the engine, with its SQL already resolved (no sql_id). */
+export type EngineRequest =
+  | { type: 'execute'; stmt: EngineStmt }
+  | { type: 'batch'; steps: { condition: Cond | null; stmt: EngineStmt }[] }
+  | { type: 'sequence'; sql: string }
+  | { type: 'describe'; sql: string };
+
+/** Which database file a connection opens, and how to seed it the first time. */
+export interface DbRef {
+  name: string;
+  file: string;
+  /** State of the seeded Random for this database (same seed, same rows in every process). */
+  seedState: number;
+}
+
+export type HostCall =
+  | { op: 'run'; id: number; conn: number; db: DbRef; readOnly: boolean; request: EngineRequest }
+  | { op: 'ensure'; id: number; db: DbRef }
+  /** The stream is gone: roll back and pool (or close) its connection. */
+  | { op: 'release'; conn: number }
+  /** The client went away: stop the statement running on this connection, if any. */
+  | { op: 'interrupt'; conn: number }
+  | { op: 'ping' };
+
+export type HostReply =
+  | { op: 'ready' }
+  | { op: 'pong' }
+  /** `json` is the StreamResult as JSON text, ready to go into the HTTP answer as is. */
+  | { op: 'done'; id: number; json: string; autocommit: boolean }
+  | { op: 'ensured'; id: number }
+  | { op: 'failed'; id: number; message: string };
+
+export interface EngineLimits {
+  /** A statement running longer is interrupted (SQLITE_INTERRUPT) and its transaction rolled back. */
+  statementTimeoutMs: number;
+  /** Rows of one statement beyond this many bytes fail with RESPONSE_TOO_LARGE (sqld: 10 MB). */
+  maxResponseBytes: number;
+}
