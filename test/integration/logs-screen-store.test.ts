@@ -10,6 +10,8 @@ import { SessionStores } from '../../src/state/session';
 import { createUiStore } from '../../src/state/ui-store';
 import { createLogsStore, FILTER_FIELDS, type LogsStore } from '../../src/state/logs-store';
 import { v1Date } from '../../src/api/logs/v1';
+import { configureLoggingRateLimit, loggingStats } from '../../src/emulator/logging/index';
+import { liveStatusParts } from '../../src/screens/logs/status-view';
 
 const emu = await useEmulator({ seed: 5, logRate: 6, ingestDelayMs: 800 });
 const api = apiFor(emu);
@@ -209,4 +211,28 @@ test('v1 day: date checked, the day parsed into the same view; export writes the
   assert.match(asked.kind === 'confirm' ? asked.request.title : '', /already exists/);
   assert.equal(s().closeV1(), true);
   assert.equal(s().source, 'live');
+});
+
+test('429 from the platform: the status line says the zone is rate limited and backing off; records still come', async () => {
+  const strict = await useEmulator({ seed: 6, logRate: 6, ingestDelayMs: 500 });
+  configureLoggingRateLimit(strict.world, { limit: 2, windowMs: 10_000 });
+  const strictApi = apiFor(strict);
+  const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
+  const stores = new SessionStores({ api: strictApi, settings: resolveSettings({}, {}, {}), ui, now: Date.now });
+  const store = stores.get((deps) => createLogsStore(deps, { cwd: dir, frameMs: 30 }));
+  const s = () => store.getState();
+  const zone = strict.world.pullZones.find((z) => z.Name === 'shop-assets')!;
+  const detach = s().attach(String(zone.Id));
+  after(detach);
+  s().setViewport(100, 10);
+  const live = await until('a 429', () => (s().live && s().live!.rateLimited > 0 ? s().live : null), 15_000);
+  assert.ok(loggingStats(strict.world).zone(zone.Id).rateLimited > 0, 'the emulator answered 429');
+  const shown = await until('backoff shown', () => {
+    const parts = liveStatusParts({ following: true, newWhilePaused: 0, newMatchesWhilePaused: 0, filtering: false, live: s().live, windowKey: '15m' }, Date.now());
+    const text = parts.map((p) => p.text).join(' · ');
+    return /rate limited \(429\)/.test(text) ? text : null;
+  }, 10_000);
+  assert.match(shown, /rate limited \(429\)(: backing off \d+(ms|s))?/);
+  assert.ok(live.rateLimited > 0);
+  await until('records despite the 429s', () => s().view.total > 0, 15_000);
 });
