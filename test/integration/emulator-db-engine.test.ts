@@ -131,3 +131,21 @@ test('a client that cancels stops its statement: the write lock it held is freed
   assert.equal(write.json!.results![0]!.type, 'ok', write.text.slice(0, 300));
   assert.equal(value(write.json, 1), '1', 'the cancelled transaction was rolled back');
 });
+
+test('our session inside a transaction: a crash is reported as a lost stream with the reason, and the session carries on', async () => {
+  const { DatabaseSession, StreamLostError } = await import('../../src/api/database/index');
+  const session = new DatabaseSession({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken, keepAliveMs: 60_000 });
+  try {
+    await session.execute('BEGIN');
+    await session.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-SESSION', 'lost', 1)");
+    assert.ok(session.status().transaction);
+    const error = await session.execute("SELECT CAST(x'ff' AS TEXT)").catch((e: unknown) => e);
+    assert.ok(error instanceof StreamLostError, String(error));
+    assert.match(error.message, /ENGINE_RESTARTED.*crashed.*stream lost: the open transaction was rolled back/);
+    assert.equal(session.status().transaction, null, 'the session no longer claims a transaction');
+    const r = await session.execute("SELECT count(*) FROM products WHERE sku = 'SKU-SESSION'");
+    assert.equal(r.rows[0]![0], 0n);
+  } finally {
+    await session.close();
+  }
+});

@@ -484,7 +484,10 @@ export class DatabaseSession {
       const loss = this.lose(gone ? this.goneReason(error) : `the server aborted the stream: ${error.message}`);
       return new StreamLostError(loss);
     }
-    if ((error.kind === 'aborted' || error.kind === 'network' || error.kind === 'timeout' || error.kind === 'unknown-outcome') && hadBaton) {
+    // a 5xx or 429 may come from a proxy (the stream is intact) or from the server aborting the
+    // stream (a crash): like a cut-off request, only asking with the baton tells which
+    const serverTrouble = error.kind === 'http' && error.status !== null && (error.status >= 500 || error.status === 429);
+    if ((error.kind === 'aborted' || error.kind === 'network' || error.kind === 'timeout' || error.kind === 'unknown-outcome' || serverTrouble) && hadBaton) {
       if (!inTx) {
         // the baton's fate is unknown: start a new stream next time
         this.baton = null;
