@@ -9,7 +9,8 @@ const LABEL = 18;
 /** The server filters, one field each; checked before anything is sent. */
 export function FilterForm({ form, width, height }: { form: Form; width: number; height: number }): React.JSX.Element {
   const tone = useTone();
-  const field = Math.max(10, Math.min(48, width - LABEL - 2));
+  // label, field, then the hint or the error in what is left
+  const field = Math.max(10, Math.min(40, width - LABEL - 30));
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text bold wrap="truncate">
@@ -19,16 +20,20 @@ export function FilterForm({ form, width, height }: { form: Form; width: number;
         const focused = i === form.focus;
         const error = form.errors[f.id];
         return (
-          <Box key={f.id} height={1} overflow="hidden">
-            <Text color={focused ? tone('accent') : undefined} bold={focused}>
-              {`${focused ? '›' : ' '} ${f.label}`.padEnd(LABEL)}
-            </Text>
-            <Box width={field}>
+          <Box key={f.id} height={1} width={width} overflow="hidden">
+            <Box width={LABEL} flexShrink={0}>
+              <Text color={focused ? tone('accent') : undefined} bold={focused}>
+                {`${focused ? '›' : ' '} ${f.label}`}
+              </Text>
+            </Box>
+            <Box width={field} flexShrink={0}>
               <TextField state={form.fields[f.id]} width={field} focused={focused} />
             </Box>
-            <Text wrap="truncate" color={error ? tone('error') : tone('muted')}>
-              {error ? ` ✖ ${error}` : ` ${f.hint}`}
-            </Text>
+            <Box width={Math.max(1, width - LABEL - field)} flexShrink={0}>
+              <Text wrap="truncate" color={error ? tone('error') : tone('muted')}>
+                {error ? ` ✖ ${error}` : ` ${f.hint}`}
+              </Text>
+            </Box>
           </Box>
         );
       })}
