@@ -91,7 +91,9 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
   const running = useSelect(store, (s) => s.running);
   const queued = useSelect(store, (s) => s.queued);
   const leavePrompt = useSelect(store, (s) => s.leavePrompt);
-  const now = useNow(running || status?.transaction ? 500 : 5000);
+  // re-render twice a second while something counts; read the clock itself when drawing
+  useNow(running || status?.transaction ? 500 : 60_000);
+  const now = Date.now();
 
   useEffect(() => store.getState().start(), [store]);
 
@@ -260,7 +262,6 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
     editorView = [[
       { text: `(${search.failed ? 'failed ' : ''}reverse-i-search)'`, kind: 'prompt' },
       { text: search.query, kind: 'text' },
-      { text: ' ', kind: 'cursor' },
       { text: `': ${match}`, kind: search.failed ? 'warn' : 'text' },
     ]];
   } else if (inEditor) {
