@@ -95,7 +95,11 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
   useNow(running || status?.transaction ? 500 : 60_000);
   const now = Date.now();
 
-  useEffect(() => store.getState().start(), [store]);
+  useEffect(() => {
+    // a visit starts at the input, even when the last one ended in the results
+    store.getState().setFocus('editor');
+    store.getState().start();
+  }, [store]);
 
   const get = () => store.getState();
   useInputLayer(
