@@ -171,6 +171,19 @@ test('DELETE without WHERE asks to confirm; .mode csv; esc pages through a long 
   assert.match(bottom, /│ id\s+│ name/, 'the header stays in view');
   await app.press('i');
   await app.waitFor(/^burrow-demo>\s*$/m);
+
+  // wider than the screen: cut in the transcript, scrolled sideways by column in the results
+  await app.type("SELECT id, email, name, country, created_at, lifetime_value, 'note ' || printf('%.60c', 'x') AS notes FROM customers ORDER BY id LIMIT 3;\r");
+  await app.waitFor('wider than the screen: esc, then h/l to scroll sideways');
+  await app.press('esc');
+  await app.waitFor(/column 1 of 7/);
+  await app.press('l', 'l');
+  const side = await app.waitFor(/column 3 of 7/);
+  assert.match(side, /^│ name\s+│ country\s+│/m, 'the grid starts at the third column');
+  assert.doesNotMatch(side, /│ email/);
+  await app.press('h');
+  await app.waitFor(/^│ email\s+│ name/m);
+  await app.press('i');
   await app.type('.quit\r');
   assert.equal((await exited(app)).exitCode, 0);
 });

@@ -106,7 +106,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
     {
       id: `sql:editor:${instance.key}`,
       priority: PRIORITY.field,
-      active: () => get().focus === 'editor' && get().leavePrompt === null,
+      active: () => get().focus === 'editor' && get().leavePrompt === null && get().phase !== 'failed',
       chain: () => ['sql', 'always'],
       text: (ev) => get().key(ev),
     },

@@ -50,8 +50,21 @@ export function promptFor(prompt: string, row: number): string {
   return `${'...>'.padStart(prompt.length)} `;
 }
 
+const sources = new WeakMap<Entry, Map<number, LineSource>>();
+
+/** A result's lines (cached per entry and column width: measuring the widths reads a sample of rows). */
 export function resultSource(entry: Extract<Entry, { kind: 'result' }>, maxColumnWidth = 40): LineSource {
-  return screenSource(entry.result, entry.mode, { maxColumnWidth });
+  let byWidth = sources.get(entry);
+  if (!byWidth) {
+    byWidth = new Map();
+    sources.set(entry, byWidth);
+  }
+  let src = byWidth.get(maxColumnWidth);
+  if (!src) {
+    src = screenSource(entry.result, entry.mode, { maxColumnWidth });
+    byWidth.set(maxColumnWidth, src);
+  }
+  return src;
 }
 
 function entryLinesUncached(entry: Entry, width: number, preview: number): ViewLine[] {
