@@ -23,17 +23,17 @@ export interface DotSpec {
 }
 
 export const DOT_COMMANDS: readonly DotSpec[] = [
-  { name: 'help', usage: '.help', summary: 'this list, and the keys' },
-  { name: 'tables', usage: '.tables [PATTERN]', summary: 'tables and views (LIKE pattern)' },
-  { name: 'schema', usage: '.schema [TABLE]', summary: 'CREATE statements, of everything or of one table (LIKE pattern)' },
-  { name: 'indexes', usage: '.indexes [TABLE]', summary: 'indexes, of everything or of one table' },
-  { name: 'describe', usage: '.describe TABLE', summary: 'columns of a table: name, type, not null, default, primary key' },
-  { name: 'mode', usage: `.mode [${OUTPUT_MODES.join('|')}]`, summary: 'how results are shown (alone: the current mode)' },
+  { name: 'help', usage: '.help', summary: 'the commands and keys' },
+  { name: 'tables', usage: '.tables [PATTERN]', summary: 'tables and views (a LIKE pattern)' },
+  { name: 'schema', usage: '.schema [TABLE]', summary: 'CREATE statements, all or of one table' },
+  { name: 'indexes', usage: '.indexes [TABLE]', summary: 'indexes, all or of one table' },
+  { name: 'describe', usage: '.describe TABLE', summary: 'columns: name, type, not null, default, key' },
+  { name: 'mode', usage: '.mode [MODE]', summary: `results as ${OUTPUT_MODES.join(' ')}` },
   { name: 'timer', usage: '.timer on|off', summary: 'show how long each statement took' },
   { name: 'read', usage: '.read FILE', summary: 'run the SQL in FILE' },
-  { name: 'dump', usage: '.dump [TABLE]', summary: 'the database (or one table) as SQL text' },
-  { name: 'output', usage: '.output [FILE]', summary: 'write results to FILE; .output alone goes back to the screen' },
-  { name: 'quit', usage: '.quit', summary: 'leave the SQL shell (also .exit, ctrl-d on an empty line)' },
+  { name: 'dump', usage: '.dump [TABLE]', summary: 'the database (or a table) as SQL' },
+  { name: 'output', usage: '.output [FILE]', summary: 'results to FILE; alone: to the screen' },
+  { name: 'quit', usage: '.quit', summary: 'leave (also .exit, ctrl-d on an empty line)' },
 ];
 
 const ALIASES: Record<string, DotName> = { exit: 'quit', q: 'quit' };

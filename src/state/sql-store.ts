@@ -118,9 +118,10 @@ const NO_DATABASE =
   'or databaseUrl / databaseToken in the profile), or start burrow with --demo to use the built-in emulator';
 
 const KEY_HELP = [
-  'keys: enter runs a complete statement (else a new line) · tab completes · up/down history · ctrl-r searches it',
-  '      ctrl-c cancels the running query (or clears the input) · pgup/pgdn scroll · esc browses the last result',
-  '      in results: j/k pgup/pgdn g/G move, h/l or left/right scroll sideways, [ ] other results, i back to the input',
+  'keys: enter runs a complete statement, else starts a new line',
+  '      tab completes · up/down and ctrl-r: history · ctrl-c cancels or clears',
+  '      esc: to the results: j/k pgup/pgdn g/G move, h/l sideways, [ ] others',
+  '      i back to the input · esc again leaves · q quits',
 ];
 
 function explainHttp(error: ApiError): string {
@@ -331,7 +332,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
         case 'help':
           push({
             kind: 'text',
-            lines: [...DOT_COMMANDS.map((c) => `${c.usage.padEnd(32)} ${c.summary}`), '', ...KEY_HELP],
+            lines: [...DOT_COMMANDS.map((c) => `${c.usage.padEnd(18)} ${c.summary}`), ...KEY_HELP],
           });
           return;
         case 'mode':

@@ -24,7 +24,8 @@ const TONES: Partial<Record<ViewKind, Tone>> = {
 
 function Line({ line }: { line: ViewLine }): React.JSX.Element {
   const tone = useTone();
-  if (line.length === 0) return <Text> </Text>;
+  // an empty <Text> has no height in Ink: a blank line needs a space
+  if (line.every((s) => s.text === '')) return <Text> </Text>;
   return (
     <Text wrap="truncate">
       {line.map((s, i) => (
