@@ -591,9 +591,14 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
           case 'pgdn':
             get().scrollTranscript(-Math.max(1, s.pageLines - 2));
             return true;
-          case 'esc':
-            get().setFocus('results');
+          case 'esc': {
+            // back one level: to the results, or with none yet, off the screen
+            const browsable = s.entries.some((e) => e.kind === 'result' || e.kind === 'text' || e.kind === 'words');
+            if (browsable) get().setFocus('results');
+            else if (ui.getState().stack.length > 1) get().leave('back');
+            else ui.getState().setStatus('no results to browse yet; .quit or ctrl-d leaves', 'info', 4000);
             return true;
+          }
           case 'ctrl-d':
             if (s.editor.text === '') {
               get().leave(options.standalone ? 'quit' : 'back');

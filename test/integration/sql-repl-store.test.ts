@@ -278,3 +278,16 @@ test('history is saved per database (0600) and walked with up/down', async () =>
   const next = await shell(emu, { store: { emulator: true } });
   assert.deepEqual(next.store.getState().history.slice(-2), ['SELECT 11;', 'SELECT\n  12;']);
 });
+
+test('esc goes back one level: to the results when there are some, else off the screen', async () => {
+  const sh = await shell(emu);
+  const esc = () => sh.store.getState().key({ name: 'esc', text: null });
+  esc();
+  assert.equal(sh.ui.getState().stack.at(-1)!.id, 'home', 'nothing to browse: esc leaves the screen');
+  sh.ui.getState().navigate('sql');
+  sh.store.getState().setFocus('editor');
+  await sh.run('SELECT 1;');
+  esc();
+  assert.equal(sh.store.getState().focus, 'results');
+  assert.equal(sh.ui.getState().stack.at(-1)!.id, 'sql');
+});
