@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** Past the limit the rest of a body is read and dropped (so the client gets the 413) up to this. */
+const DISCARD_LIMIT = 16 * 1024 * 1024;
 
 export class BodyError extends Error {
   constructor(message: string, readonly status: number) {
@@ -86,11 +88,18 @@ export function makeCtx(req: IncomingMessage, res: ServerResponse, params: Recor
     (cached ??= new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      let over = false;
       req.on('data', (c: Buffer) => {
         size += c.length;
+        if (over) {
+          // a client sending far more than allowed is cut off; up to then it can read the 413
+          if (size > DISCARD_LIMIT) req.destroy();
+          return;
+        }
         if (size > MAX_BODY_BYTES) {
+          over = true;
+          chunks.length = 0;
           reject(new BodyError(`request body larger than ${MAX_BODY_BYTES} bytes`, 413));
-          req.destroy();
           return;
         }
         chunks.push(c);

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { request } from 'undici';
 import { useEmulator } from '../helpers/emulator';
 import { Random } from '../../src/emulator/random';
@@ -76,4 +77,104 @@ test(`the emulator survives ${COUNT} random requests (seed ${SEED}) without a 50
   assert.equal(limits.statusCode, 200);
   assert.equal(typeof ((await limits.body.json()) as { maxNumberOfApplications: unknown }).maxNumberOfApplications, 'number');
   assert.ok(statuses.size >= 3, `expected a spread of statuses, got ${[...statuses.keys()].join(',')}`);
+});
+
+/** How many complete responses (headers and Content-Length body) are in `raw`. */
+function completeResponses(raw: string): number {
+  let n = 0;
+  let at = 0;
+  for (;;) {
+    const end = raw.indexOf('\r\n\r\n', at);
+    if (end < 0) return n;
+    const len = Number(/\r\ncontent-length: *(\d+)/i.exec(raw.slice(at, end))?.[1] ?? 0);
+    if (raw.length < end + 4 + len) return n;
+    at = end + 4 + len;
+    n++;
+  }
+}
+
+/** Writes raw bytes on a new connection; resolves with what came back once `responses` answers are complete, the server closed, or the wait ended. */
+function rawExchange(origin: string, parts: (string | Buffer)[], opts: { gapMs?: number; waitMs?: number; abortAfterWrite?: boolean; responses?: number } = {}): Promise<string> {
+  const url = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(url.port), url.hostname);
+    let out = '';
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      socket.destroy();
+      resolve(out);
+    };
+    socket.on('data', (d) => {
+      out += d.toString('latin1');
+      if (completeResponses(out) >= (opts.responses ?? 1)) finish();
+    });
+    socket.on('error', finish);
+    socket.on('close', finish);
+    socket.on('connect', async () => {
+      for (const p of parts) {
+        if (!socket.writable) break;
+        socket.write(p);
+        if (opts.gapMs) await new Promise((r) => setTimeout(r, opts.gapMs));
+      }
+      if (opts.abortAfterWrite) return finish();
+      setTimeout(finish, opts.waitMs ?? 3000);
+    });
+  });
+}
+
+const statusOf = (raw: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0);
+
+test('raw HTTP abuse (cut-off uploads, bad chunking, oversize bodies, huge headers, pipelining, deep JSON) gets readable answers; the emulator stays up', { timeout: 60_000 }, async () => {
+  const emu = await useEmulator({ logRate: 1, ingestDelayMs: 1000 });
+  const key = emu.info.accessKey;
+  const token = emu.info.databaseToken;
+  const zones = (await (await request(`${emu.info.baseUrl}/shield/shield-zones`, { headers: { AccessKey: key } })).body.json()) as { data: { shieldZoneId: number }[] };
+  const zone = zones.data[0]!.shieldZoneId;
+  const writes: [string, string, string][] = [
+    [emu.info.baseUrl, 'PATCH', `/shield/shield-zone/${zone}/api-guardian`],
+    [emu.info.baseUrl, 'PUT', '/database/v2/databases/db_01KCHBG8C5KSFGG0VRNFQ7EK7X/auth/generate'],
+    [emu.info.databaseUrl, 'POST', '/v2/pipeline'],
+  ];
+  const head = (method: string, path: string, extra: string) => `${method} ${path} HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${extra}\r\n`;
+  const failures: string[] = [];
+  const expect = (what: string, raw: string, ok: (status: number) => boolean) => {
+    if (!ok(statusOf(raw))) failures.push(`${what}: ${raw.split('\r\n')[0] || '(no answer)'}`);
+  };
+
+  for (const [origin, method, path] of writes) {
+    // the client gives up half-way through its upload: nothing to answer, nothing may break
+    await rawExchange(origin, [head(method, path, 'Content-Length: 5000\r\n'), '{"isEnabled": tr'], { abortAfterWrite: true });
+    await rawExchange(origin, [head(method, path, 'Content-Length: 5000\r\n'), '{"requests": ['], { gapMs: 50, abortAfterWrite: true });
+    expect(`${path} bad chunked`, await rawExchange(origin, [head(method, path, 'Transfer-Encoding: chunked\r\n'), 'zz\r\nabc\r\n0\r\n\r\n']), (s) => s === 400);
+    // a client library (undici here) must be able to read the 413, not meet a reset mid-upload
+    const big = await request(`${origin}${path}`, { method: method as 'PUT', headers: { AccessKey: key, authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: Buffer.alloc(3 * 1024 * 1024, 0x61) }).catch((e: Error) => e);
+    if (big instanceof Error || big.statusCode !== 413) failures.push(`${path} oversize body: ${big instanceof Error ? big.message : big.statusCode}`);
+    else await big.body.dump();
+    expect(`${path} slow body`, await rawExchange(origin, [head(method, path, 'Content-Length: 2\r\n'), '{', '}'], { gapMs: 150 }), (s) => s >= 200 && s < 500);
+    expect(`${path} expect 100`, await rawExchange(origin, [head(method, path, 'Expect: 100-continue\r\nContent-Length: 2\r\n'), '{}']), (s) => s === 100);
+    const deep = '['.repeat(1_900_000);
+    const deepAnswer = await request(`${origin}${path}`, { method: method as 'PUT', headers: { AccessKey: key, authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: deep });
+    if (deepAnswer.statusCode !== 400 && deepAnswer.statusCode !== 413) failures.push(`${path} deep JSON: ${deepAnswer.statusCode}`);
+    await deepAnswer.body.dump();
+  }
+  for (const origin of [emu.info.baseUrl, emu.info.loggingUrl, emu.info.databaseUrl]) {
+    // a request line and no more: the server must not wait for ever (nor crash); the test only waits a little
+    await rawExchange(origin, ['GET /mc/limits HTTP/1.1\r\nHost: x\r\n'], { waitMs: 100 });
+    expect(`${origin} huge header`, await rawExchange(origin, [`GET /mc/limits HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`]), (s) => s === 400 || s === 431);
+    expect(`${origin} absolute URL`, await rawExchange(origin, [`GET http://elsewhere/mc/limits HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\n\r\n`]), (s) => s > 0 && s < 500);
+    expect(`${origin} OPTIONS *`, await rawExchange(origin, ['OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n']), (s) => s > 0 && s < 500);
+    expect(`${origin} garbage`, await rawExchange(origin, ['\x00\x01\x02 not http at all\r\n\r\n']), (s) => s === 400);
+    await rawExchange(origin, ['CONNECT elsewhere:443 HTTP/1.1\r\nHost: x\r\n\r\n'], { waitMs: 300 });
+    const pipelined = await rawExchange(origin, [`GET /mc/limits HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\n\r\n`], { responses: 2 });
+    if ((pipelined.match(/HTTP\/1\.1 \d{3}/g) ?? []).length !== 2) failures.push(`${origin} pipelined: ${pipelined.slice(0, 80)}`);
+  }
+  assert.deepEqual(failures, []);
+  const limits = await request(`${emu.info.baseUrl}/mc/limits`, { headers: { AccessKey: key } });
+  assert.equal(limits.statusCode, 200);
+  await limits.body.dump();
+  const sql = await request(`${emu.info.databaseUrl}/v2/pipeline`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{"requests":[{"type":"execute","stmt":{"sql":"SELECT 1"}}]}' });
+  assert.equal(sql.statusCode, 200);
+  await sql.body.dump();
 });
