@@ -89,7 +89,7 @@ export function parseErrorBody(body: unknown): Parsed {
   // Shield `{error: GenericRequestResponse, data}` and logging `{error: {code, message, details}}`
   if (isObj(body.error)) {
     const e = body.error;
-    const details = Array.isArray(e.details) ? e.details.filter((d): d is string => typeof d === 'string') : [];
+    const details = Array.isArray(e.details) ? e.details.filter((d): d is string => str(d) !== null) : [];
     return {
       message: str(e.message) ?? (details.length ? details.join('; ') : null),
       code: str(e.errorKey) ?? str(e.code),
@@ -97,10 +97,10 @@ export function parseErrorBody(body: unknown): Parsed {
     };
   }
   // Database management AppError `{error: "message", details?}`
-  if (typeof body.error === 'string') {
+  if (str(body.error)) {
     const details = body.details;
-    const extra = typeof details === 'string' ? details : isObj(details) || Array.isArray(details) ? JSON.stringify(details) : null;
-    return { message: extra ? `${body.error}: ${extra}` : body.error, code: null, fieldErrors: [] };
+    const extra = str(details) ?? (isObj(details) || Array.isArray(details) ? JSON.stringify(details) : null);
+    return { message: extra ? `${body.error as string}: ${extra}` : (body.error as string), code: null, fieldErrors: [] };
   }
   // Core `ApiErrorData` {ErrorKey, Field, Message}
   if ('ErrorKey' in body || 'Message' in body) {
@@ -117,12 +117,12 @@ export function parseErrorBody(body: unknown): Parsed {
     if (Array.isArray(body.errors)) {
       for (const e of body.errors) {
         if (isObj(e) && str(e.message)) fieldErrors.push({ field: str(e.field), message: e.message as string });
-        else if (typeof e === 'string') fieldErrors.push({ field: null, message: e });
+        else if (str(e)) fieldErrors.push({ field: null, message: e as string });
       }
     } else if (isObj(body.errors)) {
       // ASP.NET validation problem: { errors: { Field: ["msg"] } }
       for (const [field, msgs] of Object.entries(body.errors)) {
-        for (const m of Array.isArray(msgs) ? msgs : [msgs]) if (typeof m === 'string') fieldErrors.push({ field, message: m });
+        for (const m of Array.isArray(msgs) ? msgs : [msgs]) if (str(m)) fieldErrors.push({ field, message: m as string });
       }
     }
     return { message: str(body.detail) ?? str(body.title), code: str(body.type) && !/^https?:/.test(String(body.type)) ? str(body.type) : null, fieldErrors };
@@ -130,6 +130,14 @@ export function parseErrorBody(body: unknown): Parsed {
   // Hrana / sqld `{message, code}` and Stream `{success, message, statusCode}`
   if (str(body.message)) return { message: str(body.message), code: str(body.code), fieldErrors: [] };
   return none;
+}
+
+const MAX_TEXT = 500;
+
+/** The status bar shows one line: a body's newlines and a runaway length must not break it. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT - 1)}…` : flat;
 }
 
 function htmlTitle(text: string): string | null {
@@ -168,6 +176,7 @@ export function apiErrorFromResponse(
     .filter((f) => f.message !== parsed.message)
     .map((f) => (f.field ? `${f.field}: ${f.message}` : f.message));
   if (fields.length && !text.includes(fields[0]!)) text = text ? `${text} (${fields.join('; ')})` : fields.join('; ');
+  text = oneLine(text);
   return new ApiError({
     kind: 'http',
     status,
