@@ -32,8 +32,8 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** Validates a JSON answer; a mismatch becomes a 'malformed' ApiError. */
   schema?: z.ZodType<T>;
-  /** 'json' (default) parses the body, 'text' returns it, 'empty' ignores it. */
-  expect?: 'json' | 'text' | 'empty';
+  /** 'json' (default) parses the body, 'text' returns it, 'bytes' returns it undecoded (a Buffer), 'empty' ignores it. */
+  expect?: 'json' | 'text' | 'bytes' | 'empty';
   /** Overrides the default: GET retries, mutations never do. */
   retry?: boolean;
   timeoutMs?: number;
@@ -179,6 +179,11 @@ export class HttpClient {
       });
       status = res.statusCode;
       resHeaders = headerRecord(res.headers);
+      if (options.expect === 'bytes' && res.statusCode >= 200 && res.statusCode < 300) {
+        const bytes = Buffer.from(await res.body.arrayBuffer());
+        this.opts.debug?.(redact(`<- ${res.statusCode} ${method} ${shownPath} ${Date.now() - started}ms ${bytes.length}B`));
+        return { status: res.statusCode, data: bytes as T, headers: headerRecord(res.headers) };
+      }
       text = await res.body.text();
     } catch (error) {
       throw this.transportError(undici, error, method, path, options.signal);

@@ -1,4 +1,5 @@
 import { entryKey, parseTimestamp, type LogEntry } from './entry';
+import { KeySet } from './key-set';
 
 export const DEFAULT_BUFFER_CAPACITY = 100_000;
 
@@ -22,7 +23,7 @@ export class LogBuffer {
   private times: Float64Array;
   private head = 0;
   private size = 0;
-  private readonly keys = new Set<string>();
+  private readonly keys: KeySet;
   private readonly listeners = new Set<BufferListener>();
   private versionCounter = 0;
   /** Records that could not be kept for lack of room. */
@@ -35,6 +36,7 @@ export class LogBuffer {
   constructor(capacity = DEFAULT_BUFFER_CAPACITY) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`buffer capacity must be a whole number of at least 1, got ${capacity}`);
     this.capacity = capacity;
+    this.keys = new KeySet(Math.min(capacity, 1 << 17));
     this.entries = new Array<LogEntry | undefined>(capacity);
     this.times = new Float64Array(capacity);
   }
@@ -151,10 +153,8 @@ export class LogBuffer {
       const e = batch[i]!;
       const t = times ? times[i]! : parseTimestamp(e.timestamp);
       if (Number.isNaN(t)) continue;
-      // One hash lookup: add, and see whether the set grew.
-      const size = keys.size;
-      keys.add(e.requestId ?? entryKey(e));
-      if (keys.size === size) {
+      // One hash lookup: add, and see whether it was there.
+      if (!keys.add(e.requestId ?? entryKey(e))) {
         this.duplicates++;
         continue;
       }

@@ -1,8 +1,9 @@
 import { ApiError } from '../errors';
 import { backoffDelay, type HttpClient } from '../http';
 import { RateBudget, type RateBudgetOptions } from '../rate-limit';
-import { logPageSchema, parseTimestamp, readLogEntry, type LogEntry } from './entry';
+import { logPageSchema, parseTimestamp, type LogEntry } from './entry';
 import { FollowEngine, type FollowOptions } from './follow';
+import { LogPageReader, type ReadPage } from './page-reader';
 import { buildLogQuery, type LogQuery } from './query';
 import { parseV1, parseV1Date, type V1ParseResult } from './v1';
 
@@ -12,6 +13,7 @@ export * from './v1';
 export { LogBuffer, DEFAULT_BUFFER_CAPACITY } from './buffer';
 export { FollowEngine, type FollowOptions, type FollowStatus, type ZoneFollowStatus } from './follow';
 export { OrderedRelease } from './release';
+export { LogPageReader, type ReadPage, type PageReaderOptions } from './page-reader';
 
 /** One page of v2 results. */
 export interface LogPage {
@@ -56,6 +58,8 @@ export interface LogsApiOptions {
   /** Shared per-zone budget; by default 25 requests per 10 s per zone. */
   budget?: RateBudget;
   budgetOptions?: RateBudgetOptions;
+  /** Reads page bodies (a worker thread parses the big ones); one is made when not given. */
+  pageReader?: LogPageReader;
   now?: () => number;
   random?: () => number;
 }
@@ -88,9 +92,11 @@ export function retryable(error: ApiError): boolean {
 export class LogsApi {
   readonly budget: RateBudget;
   readonly now: () => number;
+  readonly pages: LogPageReader;
   private readonly random: () => number;
 
   constructor(private readonly http: HttpClient, options: LogsApiOptions = {}) {
+    this.pages = options.pageReader ?? new LogPageReader();
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.budget = options.budget ?? new RateBudget({ now: this.now, random: this.random, ...options.budgetOptions });
@@ -128,8 +134,8 @@ export class LogsApi {
     return this.send(
       zoneId,
       async (signal) => {
-        const body = await this.http.getJson(path, logPageSchema, { query: built.params, signal });
-        return toPage(body, q.order ?? 'desc');
+        const body = (await this.http.request<Buffer>(path, { query: built.params, signal, expect: 'bytes' })).data;
+        return readLogPage(this.pages, body, path, q.order ?? 'desc');
       },
       opts,
     );
@@ -194,20 +200,37 @@ export class LogsApi {
   }
 }
 
-function toPage(body: ReturnType<typeof logPageSchema.parse>, requestedOrder: 'asc' | 'desc'): LogPage {
-  const data = body.data ?? [];
-  const entries: LogEntry[] = [];
-  const times: number[] = [];
-  let skipped = 0;
-  for (let i = 0; i < data.length; i++) {
-    const e = readLogEntry(data[i]);
-    if (e === null) {
-      skipped++;
-      continue;
-    }
-    entries.push(e);
-    times.push(parseTimestamp(e.timestamp));
+/**
+ * A v2 200 body (the bytes as received) as a LogPage: what query() does after the request. Throws
+ * a 'malformed' ApiError when the body is not a page.
+ */
+export async function readLogPage(reader: LogPageReader, bytes: Buffer, path: string, requestedOrder: 'asc' | 'desc' = 'desc'): Promise<LogPage> {
+  return toPage(await readBody(reader, bytes, path), requestedOrder);
+}
+
+/** A 200 body as a page: records read by the page reader, the rest checked by logPageSchema. */
+async function readBody(reader: LogPageReader, bytes: Buffer, path: string): Promise<ReadPage & { body: ReturnType<typeof logPageSchema.parse> }> {
+  const malformed = (message: string) => new ApiError({ kind: 'malformed', status: 200, method: 'GET', path, message });
+  const looksHtml = /^\s*</.test(bytes.subarray(0, 64).toString('latin1'));
+  let page: ReadPage;
+  try {
+    page = await reader.read(bytes);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw malformed(`GET ${path} answered 200 with a body that is not JSON${looksHtml ? ' (an HTML page: is the URL right?)' : ''}`);
+    throw malformed(`GET ${path}: ${(error as Error).message}`);
   }
+  const envelope = page.envelope;
+  const checked = logPageSchema.safeParse(page.hasData && typeof envelope === 'object' && envelope !== null ? { ...envelope, data: [] } : envelope);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const where = issue && issue.path.length ? issue.path.join('.') : 'body';
+    throw malformed(`unexpected answer from GET ${path}: ${where}: ${issue?.message ?? 'does not match'}`);
+  }
+  return { ...page, body: checked.data };
+}
+
+function toPage(read: ReadPage & { body: ReturnType<typeof logPageSchema.parse> }, requestedOrder: 'asc' | 'desc'): LogPage {
+  const { entries, times, skipped, body } = read;
   const q = body.query;
   const time = (v: string | null | undefined) => {
     if (!v) return null;

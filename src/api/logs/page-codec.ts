@@ -1,0 +1,476 @@
+import type { LogEntry } from './entry';
+
+/*
+ * Moving a v2 page from a worker thread to the main thread cheaply.
+ *
+ * The encoder (worker side) runs JSON.parse and the LogEntry checks of readLogEntry, then writes
+ * the records as numbers: times and numeric fields in Float64Arrays, and for each string field a
+ * code: a dictionary id for the fields whose values repeat (cache status, country, edge, scheme,
+ * host, user agent, referer, JA4, ASN organization), or an index into one joined string for the
+ * others (timestamp, request id, IP, path, URL...). New dictionary entries travel with the page.
+ *
+ * The decoder (main side) keeps its copy of the dictionaries and builds the LogEntry objects:
+ * repeated values are shared strings, the others slices of the joined string. The main thread
+ * does no parsing, and keeps far fewer strings alive (less garbage-collection work).
+ */
+
+export interface EncodedPage {
+  /** Set when the text is not JSON: the message of JSON.parse. */
+  syntaxError?: string;
+  /** LogEntry records kept; -1 when the body has no `data` array (the envelope then keeps `data`). */
+  count: number;
+  /** Elements of `data` that were not LogEntry objects. */
+  skipped: number;
+  times: Float64Array;
+  /** 5 per record: pullZoneId, statusCode, bytesSent, bodyBytesSent, asn (NaN = null). */
+  nums: Float64Array;
+  /** 16 per record, one per string field: >= 0 dictionary id, -1 null, <= -2 value -code-2 of `joined`. */
+  codes: Int32Array;
+  /** The non-dictionary string values, end to end; `ends` is where each one ends. */
+  joined: string;
+  ends: Int32Array;
+  /** Dictionary entries added by this page, in id order: field index and value. */
+  newFields: Uint8Array;
+  newValues: string[];
+  /** The body without `data` (or the whole body when it is not an object with a data array). */
+  envelope: unknown;
+}
+
+export interface PageEncoder {
+  encode(text: string): EncodedPage;
+}
+
+export const STRING_FIELDS = [
+  'timestamp', 'requestId', 'cacheStatus', 'remoteIp', 'countryCode', 'edgeLocation', 'scheme', 'host', 'path', 'url',
+  'userAgent', 'referer', 'contentRange', 'authorizationHeader', 'ja4Fingerprint', 'asnOrganization',
+] as const;
+
+/**
+ * The encoder. Self-contained on purpose (it refers to nothing outside its body): the worker
+ * thread runs this function's source text. Dictionaries hold at most `dictionaryLimit` values per
+ * field; beyond that, values travel in the joined string.
+ */
+export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
+  // which string fields use a dictionary (index in STRING_FIELDS order)
+  const DICT = [false, false, true, false, true, true, true, true, false, false, true, true, false, false, true, true];
+  const dicts: Map<string, number>[] = DICT.map(() => new Map<string, number>());
+  // In front of each dictionary, a direct-mapped cache keyed by a few characters: a Map lookup of a
+  // fresh string hashes all of it (a user agent is 100+ characters), the cache compares once.
+  const CACHE = 256;
+  const cacheKeys: (string | undefined)[] = new Array<string | undefined>(DICT.length * CACHE);
+  const cacheIds = new Int32Array(DICT.length * CACHE);
+
+  const DIGIT_AT = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
+  const d2 = (t: string, at: number) => (t.charCodeAt(at) - 48) * 10 + t.charCodeAt(at + 1) - 48;
+  // Records of a page share their minute: its start is computed once.
+  let minute = '';
+  let minuteStart = 0;
+  /** parseTimestamp of entry.ts (the same rules; this function cannot import it). */
+  function time(t: string): number {
+    if (t.length === 24 && minute !== '' && t.startsWith(minute) && t.charCodeAt(23) === 90 && t.charCodeAt(19) === 46) {
+      const s1 = t.charCodeAt(17) - 48;
+      const s2 = t.charCodeAt(18) - 48;
+      const m1 = t.charCodeAt(20) - 48;
+      const m2 = t.charCodeAt(21) - 48;
+      const m3 = t.charCodeAt(22) - 48;
+      if (s1 >= 0 && s1 <= 5 && s2 >= 0 && s2 <= 9 && m1 >= 0 && m1 <= 9 && m2 >= 0 && m2 <= 9 && m3 >= 0 && m3 <= 9) {
+        return minuteStart + (s1 * 10 + s2) * 1000 + m1 * 100 + m2 * 10 + m3;
+      }
+    }
+    return slowTime(t);
+  }
+  function slowTime(t: string): number {
+    if (t.length === 24 && t.charCodeAt(23) === 90 && t.charCodeAt(10) === 84 && t.charCodeAt(19) === 46 &&
+      t.charCodeAt(4) === 45 && t.charCodeAt(7) === 45 && t.charCodeAt(13) === 58 && t.charCodeAt(16) === 58) {
+      let digits = true;
+      for (let i = 0; i < DIGIT_AT.length; i++) {
+        const c = t.charCodeAt(DIGIT_AT[i]!);
+        if (c < 48 || c > 57) digits = false;
+      }
+      const month = d2(t, 5);
+      const day = d2(t, 8);
+      if (digits && month >= 1 && month <= 12 && day >= 1 && day <= 31 && d2(t, 11) <= 23 && d2(t, 14) <= 59 && d2(t, 17) <= 59) {
+        minuteStart = Date.UTC(d2(t, 0) * 100 + d2(t, 2), month - 1, day, d2(t, 11), d2(t, 14));
+        minute = t.slice(0, 17);
+        return minuteStart + d2(t, 17) * 1000 + (t.charCodeAt(20) - 48) * 100 + d2(t, 21);
+      }
+    }
+    return Date.parse(t);
+  }
+
+  const badStr = (v: unknown) => v !== undefined && v !== null && typeof v !== 'string';
+  const badNum = (v: unknown) => v !== undefined && v !== null && typeof v !== 'number';
+
+  // One record as the platform writes it: compact, the 21 fields in the documented order, strings
+  // without escapes or control characters, integers of up to 15 digits. Anything else takes the
+  // JSON.parse path, element by element.
+  const FIELDS = [
+    'timestamp', 'pullZoneId', 'requestId', 'cacheStatus', 'statusCode', 'bytesSent', 'remoteIp', 'countryCode', 'edgeLocation',
+    'scheme', 'host', 'path', 'url', 'userAgent', 'referer', 'bodyBytesSent', 'contentRange', 'authorizationHeader',
+    'ja4Fingerprint', 'asn', 'asnOrganization',
+  ];
+  const NUMERIC = ['pullZoneId', 'statusCode', 'bytesSent', 'bodyBytesSent', 'asn'];
+  const STR = '"([^"\\\\\\x00-\\x1f]*)"';
+  const INT = '(0|[1-9][0-9]{0,14})(?![0-9.eE])';
+  const RECORD = new RegExp(
+    `${FIELDS.map((f, i) => `${i === 0 ? '\\{' : ','}"${f}":(?:${NUMERIC.includes(f) ? INT : STR}|null)`).join('')}\\}`,
+    'y',
+  );
+
+  let times = new Float64Array(0);
+  let nums = new Float64Array(0);
+  let codes = new Int32Array(0);
+  let values: string[] = [];
+  let newFields: number[] = [];
+  let newValues: string[] = [];
+  let kept = 0;
+  let skipped = 0;
+
+  function reset(capacity: number): void {
+    times = new Float64Array(capacity);
+    nums = new Float64Array(capacity * 5);
+    codes = new Int32Array(capacity * 16);
+    values = [];
+    kept = 0;
+    skipped = 0;
+  }
+
+  function room(): void {
+    if (kept < times.length) return;
+    const cap = Math.max(64, times.length * 2);
+    const t2 = new Float64Array(cap);
+    t2.set(times);
+    times = t2;
+    const n2 = new Float64Array(cap * 5);
+    n2.set(nums);
+    nums = n2;
+    const c2 = new Int32Array(cap * 16);
+    c2.set(codes);
+    codes = c2;
+  }
+
+  function put(k: number, at: number, v: string | null | undefined): void {
+    if (v === null || v === undefined) {
+      codes[at] = -1;
+      return;
+    }
+    if (DICT[k]) {
+      const len = v.length;
+      const slot = k * CACHE + ((len * 31 + v.charCodeAt(len - 1) * 7 + v.charCodeAt(len >> 1) * 3 + v.charCodeAt(len >> 2)) & (CACHE - 1));
+      if (cacheKeys[slot] === v) {
+        codes[at] = cacheIds[slot]!;
+        return;
+      }
+      const dict = dicts[k]!;
+      let id = dict.get(v);
+      if (id === undefined && dict.size < dictionaryLimit) {
+        id = dict.size;
+        // a copy: the value may be a slice of the whole page, which the dictionary must not keep
+        const own = (' ' + v).slice(1);
+        dict.set(own, id);
+        newFields.push(k);
+        newValues.push(own);
+      }
+      if (id !== undefined) {
+        cacheKeys[slot] = v;
+        cacheIds[slot] = id;
+        codes[at] = id;
+        return;
+      }
+    }
+    codes[at] = -2 - values.length;
+    values.push(v);
+  }
+
+  /** Adds a record given as its 16 strings and 5 numbers (NaN = null); false when it is not a LogEntry. */
+  function add(
+    ts: string | undefined, pullZoneId: number, requestId: string | undefined, cacheStatus: string | undefined, statusCode: number,
+    bytesSent: number, remoteIp: string | undefined, countryCode: string | undefined, edgeLocation: string | undefined,
+    scheme: string | undefined, host: string | undefined, path: string | undefined, url: string | undefined,
+    userAgent: string | undefined, referer: string | undefined, bodyBytesSent: number, contentRange: string | undefined,
+    authorizationHeader: string | undefined, ja4Fingerprint: string | undefined, asn: number, asnOrganization: string | undefined,
+  ): boolean {
+    if (ts === undefined || pullZoneId !== pullZoneId || statusCode !== statusCode || bytesSent !== bytesSent) return false;
+    const t = time(ts);
+    if (t !== t) return false;
+    room();
+    times[kept] = t;
+    const m = kept * 5;
+    nums[m] = pullZoneId;
+    nums[m + 1] = statusCode;
+    nums[m + 2] = bytesSent;
+    nums[m + 3] = bodyBytesSent;
+    nums[m + 4] = asn;
+    const c = kept * 16;
+    put(0, c, ts);
+    put(1, c + 1, requestId);
+    put(2, c + 2, cacheStatus);
+    put(3, c + 3, remoteIp);
+    put(4, c + 4, countryCode);
+    put(5, c + 5, edgeLocation);
+    put(6, c + 6, scheme);
+    put(7, c + 7, host);
+    put(8, c + 8, path);
+    put(9, c + 9, url);
+    put(10, c + 10, userAgent);
+    put(11, c + 11, referer);
+    put(12, c + 12, contentRange);
+    put(13, c + 13, authorizationHeader);
+    put(14, c + 14, ja4Fingerprint);
+    put(15, c + 15, asnOrganization);
+    kept++;
+    return true;
+  }
+
+  const num = (v: string | undefined) => (v === undefined ? Number.NaN : +v);
+  function addMatch(m: RegExpExecArray): boolean {
+    return add(m[1], num(m[2]), m[3], m[4], num(m[5]), num(m[6]), m[7], m[8], m[9], m[10], m[11], m[12], m[13], m[14], m[15], num(m[16]), m[17], m[18], m[19], num(m[20]), m[21]);
+  }
+  const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const n = (v: unknown) => (typeof v === 'number' ? v : Number.NaN);
+
+  /** A parsed element, with the checks of readLogEntry. */
+  function addValue(value: unknown): void {
+    const r = value as Record<string, unknown> | null;
+    if (
+      typeof r !== 'object' || r === null || Array.isArray(r) ||
+      typeof r.timestamp !== 'string' || typeof r.pullZoneId !== 'number' || typeof r.statusCode !== 'number' || typeof r.bytesSent !== 'number' ||
+      badStr(r.requestId) || badStr(r.cacheStatus) || badStr(r.remoteIp) || badStr(r.countryCode) || badStr(r.edgeLocation) ||
+      badStr(r.scheme) || badStr(r.host) || badStr(r.path) || badStr(r.url) || badStr(r.userAgent) || badStr(r.referer) ||
+      badNum(r.bodyBytesSent) || badStr(r.contentRange) || badStr(r.authorizationHeader) || badStr(r.ja4Fingerprint) ||
+      badNum(r.asn) || badStr(r.asnOrganization) ||
+      !add(
+        r.timestamp, r.pullZoneId, s(r.requestId), s(r.cacheStatus), r.statusCode, r.bytesSent, s(r.remoteIp), s(r.countryCode),
+        s(r.edgeLocation), s(r.scheme), s(r.host), s(r.path), s(r.url), s(r.userAgent), s(r.referer), n(r.bodyBytesSent),
+        s(r.contentRange), s(r.authorizationHeader), s(r.ja4Fingerprint), n(r.asn), s(r.asnOrganization),
+      )
+    ) {
+      skipped++;
+    }
+  }
+
+  let src = '';
+  class Unreadable extends Error {}
+  const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+  function skipSpace(p: number): number {
+    while (isSpace(src.charCodeAt(p))) p++;
+    return p;
+  }
+  /** End (exclusive) of the JSON value at p, or -1. Structure only: JSON.parse validates. */
+  function skipValue(p: number): number {
+    const len = src.length;
+    let depth = 0;
+    for (let i = p; i < len; i++) {
+      const c = src.charCodeAt(i);
+      if (c === 34) {
+        for (i++; i < len; i++) {
+          const d = src.charCodeAt(i);
+          if (d === 92) i++;
+          else if (d === 34) break;
+        }
+        if (i >= len) return -1;
+        if (depth === 0) return i + 1;
+      } else if (c === 123 || c === 91) {
+        depth++;
+      } else if (c === 125 || c === 93) {
+        if (depth === 0) return i;
+        if (--depth === 0) return i + 1;
+      } else if (depth === 0 && (c === 44 || isSpace(c))) {
+        return i;
+      }
+    }
+    return depth === 0 ? len : -1;
+  }
+
+  /** The data array at p; returns the position after it. */
+  function readArray(p: number): number {
+    p = skipSpace(p + 1);
+    if (src.charCodeAt(p) === 93) return p + 1;
+    let slow = 0;
+    for (let i = 0; ; i++) {
+      RECORD.lastIndex = p;
+      const m = src.charCodeAt(p) === 123 ? RECORD.exec(src) : null;
+      if (m !== null) {
+        p = RECORD.lastIndex;
+        if (!addMatch(m)) skipped++;
+      } else {
+        const end = skipValue(p);
+        if (end < 0) throw new Unreadable();
+        let value: unknown;
+        try {
+          value = JSON.parse(src.slice(p, end));
+        } catch {
+          throw new Unreadable();
+        }
+        addValue(value);
+        p = end;
+        // not the platform's layout: one JSON.parse of the whole body is quicker
+        if (++slow > 16 && slow * 2 > i) throw new Unreadable();
+      }
+      let c = src.charCodeAt(p);
+      if (isSpace(c)) {
+        p = skipSpace(p);
+        c = src.charCodeAt(p);
+      }
+      if (c === 44) p = skipSpace(p + 1);
+      else if (c === 93) return p + 1;
+      else throw new Unreadable();
+    }
+  }
+
+  /** The body read member by member; null when it must go through JSON.parse as a whole. */
+  function readObject(text: string): { envelope: unknown; hasData: boolean } | null {
+    src = text;
+    try {
+      let p = skipSpace(0);
+      if (src.charCodeAt(p) !== 123) return null;
+      p = skipSpace(p + 1);
+      const members: string[] = [];
+      let hasData = false;
+      if (src.charCodeAt(p) !== 125) {
+        for (;;) {
+          if (src.charCodeAt(p) !== 34) return null;
+          const keyEnd = skipValue(p);
+          if (keyEnd < 0) return null;
+          const name = src.slice(p, keyEnd);
+          p = skipSpace(keyEnd);
+          if (src.charCodeAt(p) !== 58) return null;
+          p = skipSpace(p + 1);
+          if (name === '"data"' && src.charCodeAt(p) === 91 && !hasData) {
+            hasData = true;
+            p = readArray(p);
+          } else {
+            const end = skipValue(p);
+            if (end <= p) return null;
+            members.push(`${name}:${src.slice(p, end)}`);
+            p = end;
+          }
+          p = skipSpace(p);
+          const c = src.charCodeAt(p);
+          if (c === 44) p = skipSpace(p + 1);
+          else if (c === 125) break;
+          else return null;
+        }
+      }
+      if (skipSpace(p + 1) !== src.length) return null;
+      let envelope: Record<string, unknown>;
+      try {
+        envelope = JSON.parse(`{${members.join(',')}}`) as Record<string, unknown>;
+      } catch {
+        return null;
+      }
+      // another member that JSON.parse would also call "data" (escapes, repeats): its rules apply
+      if (hasData && Object.prototype.hasOwnProperty.call(envelope, 'data')) return null;
+      return { envelope, hasData };
+    } catch (error) {
+      if (error instanceof Unreadable) return null;
+      throw error;
+    } finally {
+      src = '';
+    }
+  }
+
+  function result(envelope: unknown, hasData: boolean): EncodedPage {
+    const ends = new Int32Array(values.length);
+    let at = 0;
+    for (let i = 0; i < values.length; i++) {
+      at += values[i]!.length;
+      ends[i] = at;
+    }
+    const page: EncodedPage = {
+      count: hasData ? kept : -1,
+      skipped,
+      times: times.subarray(0, kept),
+      nums: nums.subarray(0, kept * 5),
+      codes: codes.subarray(0, kept * 16),
+      joined: values.join(''),
+      ends,
+      newFields: Uint8Array.from(newFields),
+      newValues,
+      envelope,
+    };
+    reset(0);
+    newFields = [];
+    newValues = [];
+    return page;
+  }
+
+  function encode(text: string): EncodedPage {
+    // a platform record is at least 300 characters long
+    reset(Math.ceil(text.length / 300) + 16);
+    const fast = readObject(text);
+    if (fast) return result(fast.envelope, fast.hasData);
+    // Dictionary entries learnt by the attempt stay in newFields/newValues: they go with this page.
+    reset(0);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      const page = result(null, false);
+      page.syntaxError = String((error as Error).message);
+      return page;
+    }
+    if (typeof json !== 'object' || json === null || Array.isArray(json) || !Array.isArray((json as { data?: unknown }).data)) {
+      return result(json, false);
+    }
+    const { data, ...envelope } = json as { data: unknown[] };
+    reset(data.length);
+    for (let i = 0; i < data.length; i++) addValue(data[i]);
+    return result(envelope, true);
+  }
+
+  return { encode };
+}
+
+/** The main-thread side: a copy of one encoder's dictionaries, and the LogEntry objects of its pages. */
+export class PageDecoder {
+  private readonly dicts: string[][] = STRING_FIELDS.map(() => []);
+
+  /** Pages must be decoded in the order the encoder encoded them (the dictionaries grow with each). */
+  decode(p: EncodedPage): { entries: LogEntry[]; times: number[] } {
+    const dicts = this.dicts;
+    for (let i = 0; i < p.newValues.length; i++) dicts[p.newFields[i]!]!.push(p.newValues[i]!);
+    const n = Math.max(0, p.count);
+    const entries: LogEntry[] = new Array(n);
+    const times: number[] = new Array(n);
+    const { codes, nums, joined, ends } = p;
+    const str = (k: number, at: number): string | null => {
+      const code = codes[at]!;
+      if (code >= 0) return dicts[k]![code]!;
+      if (code === -1) return null;
+      const u = -code - 2;
+      return joined.slice(u === 0 ? 0 : ends[u - 1]!, ends[u]!);
+    };
+    for (let i = 0; i < n; i++) {
+      const c = i * 16;
+      const m = i * 5;
+      const bodyBytesSent = nums[m + 3]!;
+      const asn = nums[m + 4]!;
+      entries[i] = {
+        timestamp: str(0, c)!,
+        pullZoneId: nums[m]!,
+        requestId: str(1, c + 1),
+        cacheStatus: str(2, c + 2),
+        statusCode: nums[m + 1]!,
+        bytesSent: nums[m + 2]!,
+        remoteIp: str(3, c + 3),
+        countryCode: str(4, c + 4),
+        edgeLocation: str(5, c + 5),
+        scheme: str(6, c + 6),
+        host: str(7, c + 7),
+        path: str(8, c + 8),
+        url: str(9, c + 9),
+        userAgent: str(10, c + 10),
+        referer: str(11, c + 11),
+        bodyBytesSent: bodyBytesSent === bodyBytesSent ? bodyBytesSent : null,
+        contentRange: str(12, c + 12),
+        authorizationHeader: str(13, c + 13),
+        ja4Fingerprint: str(14, c + 14),
+        asn: asn === asn ? asn : null,
+        asnOrganization: str(15, c + 15),
+      };
+      times[i] = p.times[i]!;
+    }
+    return { entries, times };
+  }
+}
