@@ -81,11 +81,12 @@ test('the platform goes away: the screen keeps the last limits and shows the err
 
 test('keys from the config file: an override works, a bad entry is a warning, not a crash', async () => {
   const emu = await useEmulator();
-  const xdg = configDir(['keys:', '  nav.down: ["n"]', '  no.such.action: ["x"]', '  nav.up: ["k", "hyper-k"]', ''].join('\n'));
+  // J is no other action's key, so the override moves nothing and only the two bad entries warn.
+  const xdg = configDir(['keys:', '  nav.down: ["J"]', '  no.such.action: ["x"]', '  nav.up: ["k", "hyper-k"]', ''].join('\n'));
   const app = startBurrow([], { env: envFor(emu, { XDG_CONFIG_HOME: xdg }) });
   await app.waitFor('1 of 6');
   await app.waitFor(/2 warnings \(all in \? help\): keys: unknown action "no\.such\.action"/);
-  await app.press('n');
+  await app.press('J');
   await app.waitFor('2 of 6');
   await app.press('j');
   await new Promise((r) => setTimeout(r, 200));
@@ -94,7 +95,7 @@ test('keys from the config file: an override works, a bad entry is a warning, no
   await app.waitFor('1 of 6');
   await app.press('?');
   const help = await app.waitFor('Tables');
-  assert.match(help, /^\s+n\s+move down$/m, 'help shows the overridden key');
+  assert.match(help, /^\s+J\s+move down$/m, 'help shows the overridden key');
   assert.match(help, /^Warnings$/m);
   assert.match(help, /"hyper-k" for nav\.up is not a key name/);
   await app.press('q');
