@@ -1,5 +1,6 @@
 import type { BenchResult } from './lib/report';
 import { startupBench } from './startup';
+import { logEngineBench } from './log-engine';
 
 export interface Bench {
   id: string;
@@ -7,4 +8,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench];
+export const benches: Bench[] = [startupBench, logEngineBench];

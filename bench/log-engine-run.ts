@@ -1,0 +1,51 @@
+// One run of the log engine benchmark in a fresh process (a clean heap per run):
+//   node --import tsx bench/log-engine-run.ts MANIFEST
+// Prints one JSON line. Used by bench/log-engine.ts.
+import fs from 'node:fs';
+import { readLogPage, LogBuffer, LogPageReader, compileFilter } from '../src/api/logs/index';
+import { LogStats } from '../src/logs-view/stats';
+import type { LogData } from './lib/log-data';
+import { ENGINE_FILTER } from './log-engine-filter';
+
+const data = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LogData;
+const reader = new LogPageReader(process.env.BENCH_READER_THRESHOLD ? { workerThreshold: Number(process.env.BENCH_READER_THRESHOLD) } : {});
+const buffer = new LogBuffer(data.records);
+const stats = new LogStats();
+const test = compileFilter(ENGINE_FILTER);
+
+const elu0 = performance.eventLoopUtilization();
+const cpu0 = process.cpuUsage();
+const started = performance.now();
+let matched = 0;
+let insertMs = 0;
+let statsMs = 0;
+let skipped = 0;
+const added: Parameters<LogStats['add']>[0][number][] = [];
+const addedTimes: number[] = [];
+// The pages arrive one after the other, as from the network: the next ones are on their way (read
+// from disk, parsed by the reader's worker thread) while one is ingested.
+const AHEAD = Number(process.env.BENCH_AHEAD ?? 2);
+const fetch = (i: number) => readLogPage(reader, fs.readFileSync(data.pages[i]!), '/v2/pullzones/1/logs', 'asc');
+const queue = data.pages.slice(0, AHEAD).map((_, i) => fetch(i));
+for (let i = 0; i < data.pages.length; i++) {
+  const page = await queue.shift()!;
+  if (i + AHEAD < data.pages.length) queue.push(fetch(i + AHEAD));
+  skipped += page.skipped;
+  added.length = 0;
+  addedTimes.length = 0;
+  const t0 = performance.now();
+  buffer.insert(page.entries, page.times, added, addedTimes);
+  const t1 = performance.now();
+  stats.add(added, addedTimes);
+  insertMs += t1 - t0;
+  statsMs += performance.now() - t1;
+  for (let k = 0; k < added.length; k++) if (test(added[k]!)) matched++;
+}
+const snapshot = stats.snapshot();
+const ms = performance.now() - started;
+const elu = performance.eventLoopUtilization(elu0);
+const cpu = process.cpuUsage(cpu0);
+await reader.close();
+process.stdout.write(
+  `${JSON.stringify({ ms, kept: buffer.length, duplicates: buffer.duplicates, skipped, matched, statsRecords: snapshot.records, mainBusyMs: elu.active, workerBusyMs: reader.workerBusyMs, cpuMs: (cpu.user + cpu.system) / 1000, insertMs, statsMs })}\n`,
+);
