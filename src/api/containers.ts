@@ -38,9 +38,10 @@ export const RegionSchema = z.looseObject({
 });
 export type Region = z.infer<typeof RegionSchema>;
 
+// Both lists are required by the API (null is tolerated): an answer with neither is not region settings.
 export const RegionSettingsSchema = z.looseObject({
-  allowedRegionIds: z.array(z.string()).nullish().transform((v) => v ?? []),
-  requiredRegionIds: z.array(z.string()).nullish().transform((v) => v ?? []),
+  allowedRegionIds: z.array(z.string()).nullable().transform((v) => v ?? []),
+  requiredRegionIds: z.array(z.string()).nullable().transform((v) => v ?? []),
   maxAllowedRegions: int.nullish().transform((v) => v ?? null),
   provisioningType: z.string().nullish(),
 });
@@ -54,8 +55,12 @@ export interface RegionSettingsUpdate {
   nodeSelectors?: Record<string, string> | null;
 }
 
+/** A page: `items` may be null or left out when empty, but an answer with none of the page's fields is not a page. */
+const isPage = (raw: unknown) => typeof raw === 'object' && raw !== null && !Array.isArray(raw) && ['items', 'meta', 'cursor'].some((k) => k in raw);
 const listOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item).nullish().transform((v) => v ?? []), meta: z.looseObject({ totalItems: int.nullish() }).nullish(), cursor: z.string().nullish() });
+  z
+    .custom<unknown>(isPage, 'not a list page (no items, meta or cursor)')
+    .pipe(z.object({ items: z.array(item).nullish().transform((v) => v ?? []), meta: z.looseObject({ totalItems: int.nullish() }).nullish(), cursor: z.string().nullish() }));
 
 export interface CursorPage<T> {
   items: T[];
