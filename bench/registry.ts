@@ -1,6 +1,8 @@
 import type { BenchResult } from './lib/report';
 import { startupBench } from './startup';
 import { logEngineBench } from './log-engine';
+import { sqlRoundTripsBench } from './sql-roundtrips';
+import { sqlExportBench } from './sql-export';
 
 export interface Bench {
   id: string;
@@ -8,4 +10,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench];
