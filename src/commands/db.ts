@@ -1,5 +1,6 @@
 import readline from 'node:readline';
 import { sameDatabaseUrl, type Database, type GeneratedToken, type TokenAuthorization } from '../api/database-management';
+import { ApiError, isApiError } from '../api/errors';
 import { connectNonInteractive, type Session } from './connect';
 import { formatRecords } from './output';
 import type { Command, CommandContext, Io } from './types';
@@ -108,6 +109,16 @@ async function withSession<T>(ctx: CommandContext, fn: (session: Session, signal
   }
 }
 
+/** A mutation whose answer was lost is never retried: it says so, and what that means here. */
+async function lostAnswer<T>(call: Promise<T>, what: string, meaning: string): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (!isApiError(error) || error.kind !== 'unknown-outcome') throw error;
+    throw new ApiError({ kind: 'unknown-outcome', message: `unknown outcome: ${what} was sent but no answer came (it was not retried): ${meaning}`, cause: error });
+  }
+}
+
 async function createTokens(ctx: CommandContext, dbArg: string | undefined): Promise<number> {
   const readOnlyToken = Boolean(ctx.values['read-only']);
   const pair = Boolean(ctx.values.pair);
@@ -120,7 +131,15 @@ async function createTokens(ctx: CommandContext, dbArg: string | undefined): Pro
     const db = await pickDatabase(session, dbArg, signal);
     const kinds: TokenAuthorization[] = pair ? ['full-access', 'read-only'] : [readOnlyToken ? 'read-only' : 'full-access'];
     const tokens: GeneratedToken[] = [];
-    for (const kind of kinds) tokens.push(await session.api.databases.generateToken(db.id, kind, expiry, signal));
+    for (const kind of kinds) {
+      try {
+        tokens.push(await lostAnswer(session.api.databases.generateToken(db.id, kind, expiry, signal), `creating a ${kind} token for ${db.name}`, 'a token may have been created, but its value was lost with the answer; tokens cannot be read back, so create another one (an unused token does no harm until it expires or is invalidated)'));
+      } catch (error) {
+        // the ones already made are shown (once) before the failure
+        if (tokens.length) printTokens(ctx, db, tokens);
+        throw error;
+      }
+    }
     printTokens(ctx, db, tokens);
     return 0;
   });
@@ -139,7 +158,7 @@ async function invalidateTokens(ctx: CommandContext, dbArg: string | undefined):
         return 1;
       }
     }
-    await session.api.databases.revokeTokens(db.id, signal);
+    await lostAnswer(session.api.databases.revokeTokens(db.id, signal), `invalidating every token of ${db.name}`, 'the tokens may or may not be invalidated now; running the command again is safe (invalidating twice changes nothing more)');
     const tokens: GeneratedToken[] = [];
     if (ctx.values.regenerate) {
       for (const kind of ['full-access', 'read-only'] as const) tokens.push(await session.api.databases.generateToken(db.id, kind, null, signal));

@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { App, ContainerLimits, CursorPage, Region, RegionSettings } from '../api/containers';
-import { isApiError } from '../api/errors';
+import { ApiError, isApiError } from '../api/errors';
 import { emptyText, textOf, type TextState } from '../keys/text-edit';
 import {
   baseForDiff, bumpMax, deleteSelector, draftBody, draftFrom, hasMessages, isDirty, mapServerErrors, putSelector,
@@ -406,13 +406,26 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
               await api.containers.putRegionSettings(appId, body);
             } catch (error) {
               const message = errorMessage(error);
-              if (get().editor?.app.id === appId) {
-                if (isApiError(error) && error.kind === 'unknown-outcome') {
-                  setEditor({ outcome: { kind: 'unknown', message } });
-                } else {
-                  const fields = isApiError(error) ? error.fieldErrors : [];
-                  setEditor({ serverErrors: mapServerErrors(fields, message), outcome: { kind: 'failed', message } });
+              if (isApiError(error) && error.kind === 'unknown-outcome') {
+                // Never retried: the settings are read back instead, so the user sees what the platform has.
+                let fresh: RegionSettings | null = null;
+                try {
+                  fresh = await api.containers.getRegionSettings(appId);
+                } catch {
+                  // the read-back failed too: say so below
                 }
+                const text = fresh
+                  ? 'unknown outcome: the PUT of the region settings was sent but no answer came (it was not retried); refreshed state shown, check it'
+                  : `${message}; reading the settings back failed too, refresh (r) to see them`;
+                const now = get().editor;
+                if (now?.app.id === appId) {
+                  setEditor(fresh ? { settings: fresh, draft: draftFrom(fresh, sentSelectors.get(appId) ?? null), serverErrors: {}, outcome: { kind: 'unknown', message: text } } : { outcome: { kind: 'unknown', message: text } });
+                }
+                throw new ApiError({ kind: 'unknown-outcome', message: text, method: 'PUT', path: error.path ?? undefined, cause: error });
+              }
+              if (get().editor?.app.id === appId) {
+                const fields = isApiError(error) ? error.fieldErrors : [];
+                setEditor({ serverErrors: mapServerErrors(fields, message), outcome: { kind: 'failed', message } });
               }
               throw error;
             }
