@@ -28,6 +28,12 @@ const EXPIRY_UNITS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** `30d`, `12h`, `1w`, `1m` (30 days), `1y`, an RFC 3339 date-time, or `never` (null). */
+/** RFC 3339 has four-digit years: a later expiry cannot even be sent. */
+function beforeYear10000(d: Date, text: string): Date {
+  if (d.getTime() >= Date.UTC(10000, 0, 1)) throw new UsageError(`--expiry "${text}" is too far away: the latest is 9999-12-31T23:59:59Z (or never)`);
+  return d;
+}
+
 export function parseExpiry(text: string, now: number): Date | null {
   const t = text.trim();
   if (t === 'never' || t === 'none' || t === '0') return null;
@@ -35,12 +41,12 @@ export function parseExpiry(text: string, now: number): Date | null {
   if (m) {
     const n = Number(m[1]);
     if (n <= 0) throw new UsageError(`--expiry must be positive, got "${text}"`);
-    return new Date(now + n * EXPIRY_UNITS[m[2]!.toLowerCase()]!);
+    return beforeYear10000(new Date(now + n * EXPIRY_UNITS[m[2]!.toLowerCase()]!), text);
   }
   if (RFC3339.test(t) && !Number.isNaN(Date.parse(t))) {
     const d = new Date(Date.parse(t));
     if (d.getTime() <= now) throw new UsageError(`--expiry ${text} is in the past`);
-    return d;
+    return beforeYear10000(d, text);
   }
   throw new UsageError(`--expiry "${text}" is not understood: use 12h, 30d, 1w, 1m (30 days), 1y, an RFC 3339 date-time such as 2027-01-31T00:00:00Z, or never`);
 }
@@ -208,21 +214,22 @@ export const dbCommand: Command = {
   outputs: ['table', 'json', 'csv', 'ndjson'],
   async run(ctx) {
     const [group, action, dbArg, ...rest] = ctx.args;
+    const only = (allowed: string[], what: string) => {
+      for (const o of ['pair', 'expiry', 'regenerate', 'yes']) if (ctx.values[o] !== undefined && !allowed.includes(o)) throw new UsageError(`--${o} does not apply to ${what}`);
+    };
     if (group === 'list') {
       if (action !== undefined) throw new UsageError(`burrow db list takes no argument (got "${action}")`);
+      only([], 'burrow db list');
       return listDatabases(ctx);
     }
     if (group !== 'tokens') throw new UsageError(`${group ? `unknown db command "${group}"` : 'what about the database?'}: use burrow db list, burrow db tokens create or burrow db tokens invalidate`);
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
-    const only = (allowed: string[]) => {
-      for (const o of ['pair', 'expiry', 'regenerate', 'yes']) if (ctx.values[o] !== undefined && !allowed.includes(o)) throw new UsageError(`--${o} does not apply to burrow db tokens ${action}`);
-    };
     if (action === 'create') {
-      only(['pair', 'expiry']);
+      only(['pair', 'expiry'], `burrow db tokens ${action}`);
       return createTokens(ctx, dbArg);
     }
     if (action === 'invalidate') {
-      only(['regenerate', 'yes']);
+      only(['regenerate', 'yes'], `burrow db tokens ${action}`);
       return invalidateTokens(ctx, dbArg);
     }
     throw new UsageError(`${action ? `unknown tokens action "${action}"` : 'which tokens action?'}: create or invalidate`);

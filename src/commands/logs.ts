@@ -135,7 +135,7 @@ export function planFromArgs(ctx: CommandContext, now: number): Plan {
   const [zoneArg, ...rest] = ctx.args;
   if (zoneArg === undefined) throw new UsageError('burrow logs needs PULLZONE (the numeric pull zone id); see burrow logs --help');
   if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
-  if (!/^\d{1,15}$/.test(zoneArg)) throw new UsageError(`PULLZONE must be a numeric pull zone id, got "${zoneArg}"`);
+  if (!/^[1-9]\d{0,14}$/.test(zoneArg)) throw new UsageError(`PULLZONE must be a numeric pull zone id (a whole number from 1, such as 1058; burrow get pull-zones lists them), got "${zoneArg}"`);
   const follow = Boolean(v.follow);
   const isV1 = Boolean(v.v1);
   const limitText = str(v.limit);
