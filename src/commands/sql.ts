@@ -108,10 +108,15 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     else file = first;
   }
   if (url !== undefined) {
+    let inUrl: string | null;
     try {
-      parseDatabaseUrl(url);
+      inUrl = parseDatabaseUrl(url).authToken;
     } catch (error) {
       throw new UsageError((error as Error).message);
+    }
+    // (parseDatabaseUrl registered the token: it is masked in every message from here on)
+    if (inUrl) {
+      io.stderr.write('warning: a database token in the URL on the command line is visible to other users of this machine (ps, shell history); prefer SERVICE_DATABASE_AUTH_TOKEN or a profile\n');
     }
   }
   const format = (ctx.settings.output ?? 'table') as SqlOutputFormat;
