@@ -80,6 +80,8 @@ export interface PtySession {
   lines(): string[];
   /** True when the cell at row/column (0-based, visible screen) is drawn inverse (a selection). */
   isInverse(row: number, col: number): boolean;
+  /** Visible rows (0-based) that continue a line the terminal had to wrap: a line wider than the terminal. */
+  wrappedRows(): number[];
   /**
    * Waits until the screen contains `match` (string or RegExp) and returns the screen text.
    * On timeout it throws an error whose message holds the current screen.
@@ -185,6 +187,12 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
     pid: proc.pid,
     screenText,
     lines,
+    wrappedRows() {
+      const buf = term.buffer.active;
+      const rows: number[] = [];
+      for (let i = 0; i < term.rows; i++) if (buf.getLine(buf.viewportY + i)?.isWrapped) rows.push(i);
+      return rows;
+    },
     isInverse(row, col) {
       const buf = term.buffer.active;
       return Boolean(buf.getLine(buf.viewportY + row)?.getCell(col)?.isInverse());
