@@ -1,7 +1,7 @@
 import { ApiError } from '../errors';
 import { backoffDelay } from '../http';
 import { LogBuffer } from './buffer';
-import type { LogEntry } from './entry';
+import { entryKey, type LogEntry } from './entry';
 import type { LogPage, LogsApi } from './index';
 import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type LogQuery, type TimeInput } from './query';
 
@@ -109,6 +109,8 @@ export interface FollowOptions {
 }
 
 const LAG_HALF_LIFE_MS = 10 * 60_000;
+/** The smallest backfill page asked for near the cap. */
+const MIN_BACKFILL_PAGE = 1000;
 
 class Stopped extends Error {}
 
@@ -301,6 +303,23 @@ class ZoneRunner {
     else this.recheckMs = Math.max(target, this.recheckMs * 0.97);
   }
 
+  /** The page up to its `n`th record that the buffer does not hold yet (a newest-first page). */
+  private newestNew(page: LogPage, n: number): LogPage {
+    if (page.entries.length <= n) return page;
+    const buffer = this.engine.buffer;
+    const seen = new Set<string>();
+    let fresh = 0;
+    let i = 0;
+    for (; i < page.entries.length && fresh < n; i++) {
+      const e = page.entries[i]!;
+      const key = e.requestId ?? entryKey(e);
+      if (!buffer.has(key) && !seen.has(key)) fresh++;
+      seen.add(key);
+    }
+    if (i === page.entries.length) return page;
+    return { ...page, entries: page.entries.slice(0, i), times: page.times.slice(0, i) };
+  }
+
   private async backfill(): Promise<void> {
     this.set('backfilling');
     const e = this.engine;
@@ -310,24 +329,30 @@ class ZoneRunner {
     let collected = 0;
     this.floor = from;
     for (;;) {
-      const limit = Math.min(e.opts.pageLimit, Math.max(1, e.opts.maxBackfill - collected));
+      // Near the cap, still ask for a useful page: records arriving meanwhile shift the offsets of
+      // a live window, so the next records can all be ones already held, and pages of one record
+      // would then spend the zone's budget one request at a time. What the cap leaves out is cut
+      // off here (newest first), so a full buffer never has to drop it.
+      const remaining = e.opts.maxBackfill - collected;
+      const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, remaining));
       const page = await this.page({ from, to, order: 'desc', offset, limit });
       if (to === undefined) {
         to = page.to ?? e.now();
         from = Math.min(from, to - 1);
       }
-      // Records arriving meanwhile shift the offsets of a live window: a page can repeat records,
-      // so the cap counts new records, not returned ones.
-      collected += this.ingest(page, false, null);
+      const used = this.newestNew(page, remaining);
+      // the cap counts new records, not returned ones (a page can repeat records)
+      collected += this.ingest(used, false, null);
       offset += page.returned;
-      if (!page.hasMore || page.returned === 0) break;
-      if (collected >= e.opts.maxBackfill) {
+      const cut = used.entries.length < page.entries.length;
+      if (cut || (collected >= e.opts.maxBackfill && page.hasMore)) {
         this.backfillTruncated = true;
         // Older records were left out on purpose: the polls must not bring them back.
-        const last = page.times[page.times.length - 1];
+        const last = used.times[used.times.length - 1];
         if (last !== undefined) this.floor = last;
         break;
       }
+      if (!page.hasMore || page.returned === 0) break;
     }
     this.coveredTo = to ?? e.now();
     this.lastFullRecheckAt = e.now();
