@@ -16,6 +16,8 @@ export interface HttpClientOptions {
   requestTimeoutMs?: number;
   /** Retries for safe requests (GET) on network errors, timeouts, 5xx and 429. */
   maxRetries?: number;
+  /** A body larger than this is refused (a wrong URL can point at something endless). Default 64 MiB. */
+  maxResponseBytes?: number;
   retryBaseMs?: number;
   /** Receives one redacted line per request and answer (--debug). */
   debug?: (line: string) => void;
@@ -100,6 +102,7 @@ export class HttpClient {
       requestTimeoutMs: 15000,
       maxRetries: 3,
       retryBaseMs: 300,
+      maxResponseBytes: 64 * 1024 * 1024,
       ...options,
     };
   }
@@ -111,6 +114,7 @@ export class HttpClient {
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
       connections: 8,
+      maxResponseSize: this.opts.maxResponseBytes,
     });
     return this.dispatcher;
   }
@@ -159,6 +163,18 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
     }
     const timeout = options.timeoutMs ?? this.opts.requestTimeoutMs;
+    // headersTimeout and bodyTimeout are about silence: a server that drips a byte now and then
+    // would hold the request for ever, so the whole exchange also has a deadline
+    const exchange = new AbortController();
+    let deadlineHit = false;
+    const deadline = setTimeout(() => {
+      deadlineHit = true;
+      exchange.abort();
+    }, timeout * 4);
+    const onCancel = () => exchange.abort(options.signal?.reason);
+    if (options.signal?.aborted) onCancel();
+    else options.signal?.addEventListener('abort', onCancel, { once: true });
+    const signal = exchange.signal;
     const started = Date.now();
     const shownPath = `${path}${buildQuery(options.query)}`;
     this.opts.debug?.(redact(`-> ${method} ${this.baseUrl}${shownPath}${attempt ? ` (retry ${attempt})` : ''}${body ? ` body=${body.slice(0, 500)}` : ''}`));
@@ -172,7 +188,7 @@ export class HttpClient {
         method,
         headers,
         body,
-        signal: options.signal,
+        signal,
         dispatcher,
         headersTimeout: timeout,
         bodyTimeout: timeout,
@@ -186,7 +202,10 @@ export class HttpClient {
       }
       text = await res.body.text();
     } catch (error) {
-      throw this.transportError(undici, error, method, path, options.signal);
+      throw this.transportError(undici, error, method, path, options.signal, deadlineHit ? timeout * 4 : null);
+    } finally {
+      clearTimeout(deadline);
+      options.signal?.removeEventListener('abort', onCancel);
     }
     this.opts.debug?.(redact(`<- ${status} ${method} ${shownPath} ${Date.now() - started}ms ${text.length}B`));
     if (status < 200 || status >= 300) {
@@ -227,11 +246,14 @@ export class HttpClient {
     return { status, data: json as T, headers: resHeaders };
   }
 
-  private transportError(undici: Undici, error: unknown, method: HttpMethod, path: string, signal?: AbortSignal): ApiError {
+  private transportError(undici: Undici, error: unknown, method: HttpMethod, path: string, signal: AbortSignal | undefined, deadlineMs: number | null): ApiError {
     if (signal?.aborted) return new ApiError({ kind: 'aborted', method, path, message: `${method} ${path} cancelled`, cause: error });
     const e = error as { code?: string; message?: string };
-    const { HeadersTimeoutError, BodyTimeoutError, ConnectTimeoutError } = undici.errors;
-    const timedOut = error instanceof HeadersTimeoutError || error instanceof BodyTimeoutError || error instanceof ConnectTimeoutError;
+    const { HeadersTimeoutError, BodyTimeoutError, ConnectTimeoutError, ResponseExceededMaxSizeError } = undici.errors;
+    if (error instanceof ResponseExceededMaxSizeError) {
+      return new ApiError({ kind: 'malformed', method, path, cause: error, message: `${method} ${path} answered with a body larger than ${Math.round(this.opts.maxResponseBytes / 1024 / 1024)} MiB: is the URL right?` });
+    }
+    const timedOut = deadlineMs !== null || error instanceof HeadersTimeoutError || error instanceof BodyTimeoutError || error instanceof ConnectTimeoutError;
     const mutation = method !== 'GET';
     const sentMaybe = !(error instanceof ConnectTimeoutError) && e.code !== 'ECONNREFUSED' && e.code !== 'ENOTFOUND';
     if (mutation && sentMaybe) {
@@ -243,7 +265,7 @@ export class HttpClient {
         message: `unknown outcome: ${method} ${path} ${timedOut ? 'timed out' : `failed (${e.code ?? e.message})`} after it was sent; it was not retried. Refresh to see the current state.`,
       });
     }
-    if (timedOut) return new ApiError({ kind: 'timeout', method, path, cause: error, message: `${method} ${path} timed out` });
+    if (timedOut) return new ApiError({ kind: 'timeout', method, path, cause: error, message: `${method} ${path} timed out${deadlineMs !== null ? ` (no complete answer within ${Math.round(deadlineMs / 1000)} s)` : ''}` });
     const what = e.code === 'ECONNREFUSED' ? 'connection refused' : e.code === 'ENOTFOUND' ? 'host not found' : e.code ?? e.message ?? 'network error';
     return new ApiError({ kind: 'network', method, path, cause: error, message: `${method} ${path}: ${what} (${this.baseUrl})` });
   }

@@ -1,0 +1,75 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpClient } from '../../src/api/http';
+import { ApiError } from '../../src/api/errors';
+
+// A wrong URL or a broken proxy must not hang burrow or eat its memory: a server that drips a
+// byte at a time (never silent long enough for the idle timeouts) meets the overall deadline, and
+// an endless body meets the size cap. Both become readable errors.
+
+const server = http.createServer((req, res) => {
+  req.resume();
+  if (req.url?.startsWith('/drip')) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('[');
+    const t = setInterval(() => res.write(' '), 50);
+    res.on('close', () => clearInterval(t));
+    return;
+  }
+  if (req.url?.startsWith('/huge')) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    const push = () => {
+      while (sent < 50 * 1024 * 1024 && res.write(chunk)) sent += chunk.length;
+      if (sent < 50 * 1024 * 1024) res.once('drain', push);
+      else res.end(']');
+    };
+    res.write('[');
+    push();
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{"ok":true}');
+});
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+after(() => {
+  server.closeAllConnections();
+  server.close();
+});
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const client = new HttpClient({ baseUrl: base, requestTimeoutMs: 300, maxRetries: 0, maxResponseBytes: 1024 * 1024 });
+after(() => client.close());
+
+test('a body that drips forever meets the deadline (4x the request timeout) as a timeout; a mutation as an unknown outcome', async () => {
+  const started = Date.now();
+  const e = await client.request('/drip').catch((x: unknown) => x);
+  assert.ok(e instanceof ApiError, String(e));
+  assert.equal(e.kind, 'timeout');
+  assert.match(e.message, /GET \/drip timed out \(no complete answer within 1 s\)/);
+  assert.ok(Date.now() - started < 5000);
+  const m = await client.request('/drip', { method: 'PATCH', body: { a: 1 } }).catch((x: unknown) => x);
+  assert.ok(m instanceof ApiError);
+  assert.equal(m.kind, 'unknown-outcome');
+  assert.match(m.message, /^unknown outcome: PATCH \/drip timed out after it was sent; it was not retried/);
+  // and the client still works
+  assert.deepEqual((await client.request('/ok')).data, { ok: true });
+});
+
+test('an endless body is cut at the size cap with a readable error', async () => {
+  const e = await client.request('/huge').catch((x: unknown) => x);
+  assert.ok(e instanceof ApiError, String(e));
+  assert.equal(e.kind, 'malformed');
+  assert.match(e.message, /GET \/huge answered with a body larger than 1 MiB: is the URL right\?/);
+  assert.deepEqual((await client.request('/ok')).data, { ok: true });
+});
+
+test('a caller that cancels still gets "cancelled", not a timeout', async () => {
+  const abort = new AbortController();
+  setTimeout(() => abort.abort(), 100);
+  const e = await client.request('/drip', { signal: abort.signal }).catch((x: unknown) => x);
+  assert.ok(e instanceof ApiError);
+  assert.equal(e.kind, 'aborted');
+});
