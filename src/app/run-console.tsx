@@ -11,6 +11,7 @@ import { App } from './App';
 import { appKeymap } from './app-keymap';
 import { HOME_SCREEN, SCREENS } from './screens';
 import { inkStdout, maxFpsFor, TerminalGuard } from './terminal';
+import { createFrameLog } from './frame-log';
 
 const SIGNALS = { SIGINT: 2, SIGHUP: 1, SIGTERM: 15 } as const;
 type Signal = keyof typeof SIGNALS;
@@ -99,9 +100,12 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
     const root = crash === 'render' ? <CrashAfterFirstFrame /> : <App stores={stores} info={info} keymap={keymap} registry={SCREENS} />;
 
     terminal.enter();
+    // BURROW_FRAME_LOG=FILE: key and frame times for the benchmarks (nothing is wrapped without it)
+    const frames = createFrameLog(io.env.BURROW_FRAME_LOG);
     instance = render(root, {
-      stdout: inkStdout(stdout),
-      stdin,
+      stdout: inkStdout(stdout, frames),
+      stdin: frames ? frames.stdin(stdin) : stdin,
+      ...(frames ? { onRender: frames.onRender } : {}),
       stderr,
       exitOnCtrlC: false,
       patchConsole: false,

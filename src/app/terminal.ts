@@ -1,3 +1,5 @@
+import type { FrameLog } from './frame-log';
+
 /** Escape sequences the console writes around Ink, and the guard that always undoes them. */
 /** Alternate screen on, cursor home (the shell's cursor row must not offset the first frame). */
 export const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
@@ -84,11 +86,12 @@ export function trimFrameAdvance(chunk: string): string {
  * The stream handed to Ink: the real stdout with trimFrameAdvance applied to every string
  * write. Everything else (size, isTTY, resize events, write barriers) is the real stream's.
  */
-export function inkStdout(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
-  const write = (chunk: unknown, ...rest: unknown[]): boolean => {
+export function inkStdout(stdout: NodeJS.WriteStream, frames?: Pick<FrameLog, 'write'> | null): NodeJS.WriteStream {
+  const trimmed = (chunk: unknown, ...rest: unknown[]): boolean => {
     const data = typeof chunk === 'string' ? trimFrameAdvance(chunk) : chunk;
     return (stdout.write as (...args: unknown[]) => boolean).call(stdout, data, ...rest);
   };
+  const write = frames ? frames.write(trimmed) : trimmed;
   return new Proxy(stdout, {
     get(target, prop) {
       if (prop === 'write') return write;
