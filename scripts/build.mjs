@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { inkPatchesPlugin } from './ink-patches.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const quiet = process.argv.includes('--quiet');
@@ -32,6 +33,8 @@ await build({
   sourcemap: 'linked',
   jsx: 'automatic',
   legalComments: 'none',
+  // Ink keeps its render caches between frames and draws the frame after a key at once (ink-patches.mjs)
+  plugins: [inkPatchesPlugin],
   logLevel: quiet ? 'warning' : 'info',
   define: {
     'process.env.BURROW_BUILD_VERSION': JSON.stringify(version),
