@@ -3,6 +3,7 @@ import { startupBench } from './startup';
 import { logEngineBench } from './log-engine';
 import { sqlRoundTripsBench } from './sql-roundtrips';
 import { sqlExportBench } from './sql-export';
+import { keystrokeBench } from './keystroke';
 
 export interface Bench {
   id: string;
@@ -10,4 +11,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, keystrokeBench];

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+
+/** One line of a BURROW_FRAME_LOG file (see src/app/frame-log.ts). */
+export interface FrameEvent {
+  kind: 'key' | 'render' | 'write';
+  /** High-resolution epoch ms. */
+  t: number;
+  /** key: the bytes read; render: build ms; write: bytes. */
+  value: string;
+}
+
+export function readFrameLog(file: string): FrameEvent[] {
+  const events: FrameEvent[] = [];
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const [kind, t, value] = line.split('\t');
+    if ((kind === 'key' || kind === 'render' || kind === 'write') && t !== undefined) events.push({ kind, t: Number(t), value: value ?? '' });
+  }
+  return events;
+}
+
+export interface KeyFrame {
+  key: string;
+  /** When Ink read the key. */
+  keyAt: number;
+  /** When the first frame after it was handed to the terminal. */
+  frameAt: number;
+  /** Ink's time to build that frame. */
+  buildMs: number;
+}
+
+/**
+ * For each key read after `since`: the first frame rendered after it and written. A key followed
+ * by another key before any frame is left out (it is counted in `unanswered`).
+ */
+export function keyFrames(events: FrameEvent[], since = 0): { frames: KeyFrame[]; unanswered: number } {
+  const frames: KeyFrame[] = [];
+  let unanswered = 0;
+  let pending: FrameEvent | null = null;
+  let render: FrameEvent | null = null;
+  for (const e of events) {
+    if (e.t < since) continue;
+    if (e.kind === 'key') {
+      if (pending) unanswered++;
+      pending = e;
+      render = null;
+    } else if (e.kind === 'render' && pending && !render) {
+      render = e;
+    } else if (e.kind === 'write' && pending && render) {
+      frames.push({ key: JSON.parse(pending.value) as string, keyAt: pending.t, frameAt: e.t, buildMs: Number(render.value) });
+      pending = null;
+      render = null;
+    }
+  }
+  if (pending) unanswered++;
+  return { frames, unanswered };
+}
