@@ -175,6 +175,11 @@ export class Connection {
   async execute(b: BoundStmt, stmtText?: StatementText): Promise<StmtResult> {
     const parsed = stmtText ?? singleStatement(b.sql);
     const kind = classify(parsed.tokens);
+    // The hosted database is one file: ATTACH/DETACH and VACUUM INTO would read or create other
+    // files on the machine running the emulator (sqld refuses ATTACH without an attach grant).
+    if (kind.verb === 'ATTACH' || kind.verb === 'DETACH' || (kind.verb === 'VACUUM' && parsed.tokens.some((t) => /^INTO$/i.test(t.text)))) {
+      throw new StmtError(`not authorized: ${kind.verb === 'VACUUM' ? 'VACUUM INTO' : kind.verb} is not allowed on the hosted database`, 'SQLITE_AUTH');
+    }
     let sql = parsed.sql;
     if (this.readOnly) {
       if (kind.kind === 'write' || (kind.kind === 'pragma' && touchesQueryOnly(parsed.tokens))) throw new StmtError(BLOCKED_MESSAGE, 'BLOCKED');
