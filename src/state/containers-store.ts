@@ -6,7 +6,7 @@ import {
   baseForDiff, bumpMax, deleteSelector, draftBody, draftFrom, hasMessages, isDirty, mapServerErrors, putSelector,
   toggleAllowed, toggleRequired, validateDraft, type FieldMessages, type RegionDraft, type SelectorRow,
 } from './containers-region-draft';
-import { createPoller, type Poller } from './poller';
+import { createPoller, sharedPoller, type SharedPoller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 
 /** Applications asked for per page (the API allows 1..1000, default 20). */
@@ -124,8 +124,7 @@ export function createContainersStore(deps: StoreDeps): ContainersStore {
 export function createContainersStoreWith(deps: StoreDeps, options: ContainersStoreOptions = {}): ContainersStore {
   const { api, ui } = deps;
   const pageSize = options.pageSize ?? APPS_PAGE_SIZE;
-  let poller: Poller | null = null;
-  let watchers = 0;
+  let polling: SharedPoller | null = null;
   let editorLoad: AbortController | null = null;
   /** Node selectors burrow sent per app in this session (the API does not return them). */
   const sentSelectors = new Map<string, SelectorRow[]>();
@@ -237,39 +236,30 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       editor: null,
 
       watch() {
-        watchers += 1;
-        if (!poller) {
-          poller = createPoller<PollResult>({
-            intervalMs: refreshIntervalMs(deps.settings),
-            now: deps.now,
-            task: poll,
-            onSuccess: onPolled,
-            onError: (error, at) => ui.getState().recordError(errorMessage(error), at),
-            onState: (s) => set({ limitsLoading: s.inFlight }),
-          });
-        }
-        if (get().paused) {
-          poller.pause();
-          ui.getState().setPaused(true);
-        }
-        poller.start();
-        if (get().limitsAt !== null) ui.getState().recordSuccess(get().limitsAt!);
-        let stopped = false;
-        return () => {
-          if (stopped) return;
-          stopped = true;
-          watchers -= 1;
-          if (watchers === 0) {
-            poller?.stop();
-            editorLoad?.abort();
-          }
-        };
+        polling ??= sharedPoller({
+          create: () =>
+            createPoller<PollResult>({
+              intervalMs: refreshIntervalMs(deps.settings),
+              now: deps.now,
+              task: poll,
+              onSuccess: onPolled,
+              onError: (error, at) => ui.getState().recordError(errorMessage(error), at),
+              onState: (s) => set({ limitsLoading: s.inFlight }),
+            }),
+          isPaused: () => get().paused,
+          onWatch: () => {
+            if (get().paused) ui.getState().setPaused(true);
+            if (get().limitsAt !== null) ui.getState().recordSuccess(get().limitsAt!);
+          },
+          onLastLeave: () => editorLoad?.abort(),
+        });
+        return polling.watch();
       },
       watchLimits() {
         return get().watch();
       },
       async refresh() {
-        if (poller?.state.running) return poller.refreshNow();
+        if (polling?.current?.state.running) return polling.current.refreshNow();
         const ctl = new AbortController();
         try {
           onPolled(await poll(ctl.signal), deps.now());
@@ -278,7 +268,7 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
         }
       },
       async refreshLimits() {
-        if (poller?.state.running) return poller.refreshNow();
+        if (polling?.current?.state.running) return polling.current.refreshNow();
         try {
           const limits = await api.containers.getLimits();
           const at = deps.now();
@@ -294,8 +284,8 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
         const paused = !get().paused;
         set({ paused });
         ui.getState().setPaused(paused);
-        if (paused) poller?.pause();
-        else poller?.resume();
+        if (paused) polling?.current?.pause();
+        else polling?.current?.resume();
       },
       async loadMoreApps() {
         const apps = get().apps;

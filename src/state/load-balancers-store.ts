@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LoadBalancer } from '../api/load-balancers';
-import { createPoller, type Poller } from './poller';
+import { createPoller, sharedPoller, type SharedPoller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 
 /** Load balancer profiles: the list, and one profile read through GET /loadbalancer/{id}. */
@@ -28,8 +28,7 @@ type Polled = { kind: 'list'; items: LoadBalancer[] } | { kind: 'profile'; id: n
 
 export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
   const { api, ui } = deps;
-  let poller: Poller | null = null;
-  let watchers = 0;
+  let polling: SharedPoller | null = null;
 
   return createStore<LoadBalancersState>()((set, get) => {
     const fetch = async (signal?: AbortSignal): Promise<Polled> => {
@@ -62,26 +61,18 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
       profileError: null,
 
       watch() {
-        watchers += 1;
-        if (!poller) {
-          poller = createPoller<Polled>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, task: fetch, onSuccess, onError });
-        }
-        if (get().paused) {
-          poller.pause();
-          ui.getState().setPaused(true);
-        }
-        poller.start();
-        if (get().loadedAt !== null) ui.getState().recordSuccess(get().loadedAt!);
-        let stopped = false;
-        return () => {
-          if (stopped) return;
-          stopped = true;
-          watchers -= 1;
-          if (watchers === 0) poller?.stop();
-        };
+        polling ??= sharedPoller({
+          create: () => createPoller<Polled>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, task: fetch, onSuccess, onError }),
+          isPaused: () => get().paused,
+          onWatch: () => {
+            if (get().paused) ui.getState().setPaused(true);
+            if (get().loadedAt !== null) ui.getState().recordSuccess(get().loadedAt!);
+          },
+        });
+        return polling.watch();
       },
       async refresh() {
-        if (poller?.state.running) return poller.refreshNow();
+        if (polling?.current?.state.running) return polling.current.refreshNow();
         try {
           onSuccess(await fetch(), deps.now());
         } catch (error) {
@@ -92,18 +83,18 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
         const paused = !get().paused;
         set({ paused });
         ui.getState().setPaused(paused);
-        if (paused) poller?.pause();
-        else poller?.resume();
+        if (paused) polling?.current?.pause();
+        else polling?.current?.resume();
       },
       openProfile(id) {
         const listed = get().items.find((l) => l.LoadBalancerId === id) ?? null;
         // Show the listed copy at once; the GET replaces it when it answers.
         set({ profileId: id, profile: listed, profileError: null });
         void (async () => {
-          if (poller?.state.running) {
+          if (polling?.current?.state.running) {
             // A list request may be in flight: let it finish, then read the profile.
-            await poller.refreshNow();
-            if (get().profileId === id && get().profile === listed) await poller.refreshNow();
+            await polling.current.refreshNow();
+            if (get().profileId === id && get().profile === listed) await polling.current.refreshNow();
           } else await get().refresh();
         })();
       },

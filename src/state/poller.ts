@@ -153,3 +153,47 @@ export function createPoller<T>(options: PollerOptions<T>): Poller {
     },
   };
 }
+
+/** A poller shared by every mounted view of one store. */
+export interface SharedPoller {
+  /** Joins polling (creating and starting the poller for the first view); returns the way out. */
+  watch(): () => void;
+  readonly current: Poller | null;
+}
+
+/**
+ * Created on the first watch, running while any view watches, stopped when the last one leaves:
+ * a hidden screen never polls. `isPaused` is the store's own pause switch; `onWatch` runs after
+ * each join (to show the pause badge and the age of data already held).
+ */
+export function sharedPoller(options: {
+  create: () => Poller;
+  isPaused: () => boolean;
+  onWatch?: () => void;
+  onLastLeave?: () => void;
+}): SharedPoller {
+  let poller: Poller | null = null;
+  let watchers = 0;
+  return {
+    get current() {
+      return poller;
+    },
+    watch() {
+      watchers += 1;
+      poller ??= options.create();
+      if (options.isPaused()) poller.pause();
+      poller.start();
+      options.onWatch?.();
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        watchers -= 1;
+        if (watchers === 0) {
+          poller?.stop();
+          options.onLastLeave?.();
+        }
+      };
+    },
+  };
+}

@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { VIDEO_LIBRARY_SECRET_FIELDS, type VideoLibrary, type VideoLibraryPage } from '../api/video-libraries';
 import { registerSecret } from '../config/redact';
 import { textOf, type TextState } from '../keys/text-edit';
-import { createPoller, type Poller } from './poller';
+import { createPoller, sharedPoller, type SharedPoller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -101,8 +101,7 @@ interface Loaded {
 
 export function createVideosStore(deps: StoreDeps): VideosStore {
   const { api, ui } = deps;
-  let poller: Poller | null = null;
-  let watchers = 0;
+  let polling: SharedPoller | null = null;
   /** Bumped when the search or page size changes: answers to older requests are dropped. */
   let generation = 0;
 
@@ -172,35 +171,27 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
       revealed: null,
 
       watch() {
-        watchers += 1;
-        if (!poller) {
-          poller = createPoller<Loaded>({
+        polling ??= sharedPoller({
+          create: () => createPoller<Loaded>({
             intervalMs: refreshIntervalMs(deps.settings),
             now: deps.now,
             task: (signal) => fetchLoaded(signal),
             onSuccess: onLoaded,
             onError: onFailed,
-          });
-        }
-        if (get().paused) {
-          poller.pause();
-          ui.getState().setPaused(true);
-        }
-        poller.start();
-        if (get().loadedAt !== null) ui.getState().recordSuccess(get().loadedAt!);
-        let stopped = false;
-        return () => {
-          if (stopped) return;
-          stopped = true;
-          watchers -= 1;
-          if (watchers === 0) poller?.stop();
-        };
+          }),
+          isPaused: () => get().paused,
+          onWatch: () => {
+            if (get().paused) ui.getState().setPaused(true);
+            if (get().loadedAt !== null) ui.getState().recordSuccess(get().loadedAt!);
+          },
+        });
+        return polling.watch();
       },
       async refresh() {
-        if (poller?.state.running) {
+        if (polling?.current?.state.running) {
           // A request for the old search may be in flight: wait for it, then ask again.
-          await poller.refreshNow();
-          if (get().loadedAt === null) await poller.refreshNow();
+          await polling.current.refreshNow();
+          if (get().loadedAt === null) await polling.current.refreshNow();
           return;
         }
         try {
@@ -213,8 +204,8 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
         const paused = !get().paused;
         set({ paused });
         ui.getState().setPaused(paused);
-        if (paused) poller?.pause();
-        else poller?.resume();
+        if (paused) polling?.current?.pause();
+        else polling?.current?.resume();
       },
       async loadMore() {
         const s = get();
