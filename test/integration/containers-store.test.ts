@@ -191,10 +191,13 @@ test('an answer lost after the PUT was sent: reported as an unknown outcome, nev
   await confirm(ui);
   const outcome = store.getState().editor!.outcome;
   assert.equal(outcome?.kind, 'unknown');
-  assert.match(outcome?.kind === 'unknown' ? outcome.message : '', /^unknown outcome: PUT .*region-settings .*it was not retried/);
+  assert.match(outcome?.kind === 'unknown' ? outcome.message : '', /^unknown outcome: the PUT of the region settings was sent but no answer came \(it was not retried\); refreshed state shown/);
   assert.equal(puts, 1, 'the PUT went out exactly once');
   assert.match(ui.getState().status?.text ?? '', /unknown outcome/);
-  assert.ok(store.getState().editor!.draft!.allowed.includes(extra.id), 'the draft is kept');
+  // Refreshed state shown: this proxy cut the PUT before the platform saw it, so the region is not allowed there.
+  const fresh = await apiFor(emu).containers.getRegionSettings(app.id);
+  assert.ok(!fresh.allowedRegionIds.includes(extra.id));
+  assert.deepEqual([...store.getState().editor!.draft!.allowed].sort(), [...fresh.allowedRegionIds].sort(), 'the editor shows what the platform has');
 });
 
 test('read-only: the confirm path refuses; live refresh brings changes made elsewhere into a clean draft', async () => {
