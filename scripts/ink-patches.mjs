@@ -13,6 +13,11 @@
 //    wrap-text.js (whose caches were unbounded: a log view that follows for hours grew them with
 //    every row ever drawn), render-node-to-output.js (text width through measure-text's cache).
 //    Cached values are only read, never changed, so sharing them changes no output.
+//    On a cache miss (a page of new rows), lines made only of printable ASCII and a set of
+//    characters the console draws (· … ● ✖ ↑ ↓ box and block elements, Latin-1 letters; each one
+//    column wide and never part of a larger grapheme) skip Intl.Segmenter in string-width and in
+//    @alcalzone/ansi-tokenize and slice-ansi: the result is the same, without the segmentation. And a screen
+//    row whose writes are the same as in an earlier frame reuses that frame's row string.
 // 2. Key first: the first frame after a key is drawn at once instead of at the throttle's
 //    trailing edge (up to 1000/maxFps ms when a clock or a poll drew a frame just before).
 //    components/App.js notes when it reads input; ink.js flushes the throttle for the first commit
@@ -78,6 +83,7 @@ sharedOutputCaches.widths = new GenerationalCache(4096);
 sharedOutputCaches.blockWidths = new GenerationalCache(1024);
 sharedOutputCaches.styledChars = new GenerationalCache(512);
 const slices = new GenerationalCache(1024);
+const sharedRows = new GenerationalCache(512);
 const cachedSliceAnsi = (line, from, to) => {
     const key = from + ':' + to + ':' + line;
     let value = slices.get(key);
@@ -91,6 +97,202 @@ export default class Output {`,
   );
   s = once(s, file, 'caches = new OutputCaches();', 'caches = sharedOutputCaches;');
   s = once(s, file, 'return sliceAnsi(line, from, to);', 'return cachedSliceAnsi(line, from, to);');
+  // get(): the grid rows are filled only for rows whose writes are new; the others reuse the
+  // string an earlier frame made from the same writes (a row's string depends on nothing else).
+  const start = s.indexOf('    get() {');
+  const end = s.lastIndexOf('\n}\n');
+  const body = s.slice(start, end);
+  for (const anchor of ['const currentLine = output[y + offsetY];', 'const characters = this.caches.getStyledChars(line);', 'return styledCharsToString(lineWithoutEmptyItems).trimEnd();']) {
+    if (start < 0 || end < start || !body.includes(anchor)) fail(file, anchor);
+  }
+  return s.slice(0, start) + OUTPUT_GET + s.slice(end);
+}
+
+const OUTPUT_GET = `    get() {
+        const height = this.height;
+        // per row: the writes that reach it, in order (x, line, x, line...), and their key
+        const writes = [];
+        const keys = [];
+        for (let y = 0; y < height; y++) {
+            writes.push(null);
+            keys.push('');
+        }
+        const clips = [];
+        for (const operation of this.operations) {
+            if (operation.type === 'clip') {
+                clips.push(operation.clip);
+            }
+            if (operation.type === 'unclip') {
+                clips.pop();
+            }
+            if (operation.type === 'write') {
+                const { text, transformers } = operation;
+                let { x, y } = operation;
+                let lines = text.split('\\n');
+                const clip = clips.at(-1);
+                if (clip) {
+                    const clipHorizontally = typeof clip?.x1 === 'number' && typeof clip?.x2 === 'number';
+                    const clipVertically = typeof clip?.y1 === 'number' && typeof clip?.y2 === 'number';
+                    if (clipHorizontally) {
+                        const width = this.caches.getWidestLine(text);
+                        if (x + width < clip.x1 || x > clip.x2) {
+                            continue;
+                        }
+                    }
+                    if (clipVertically) {
+                        const height = lines.length;
+                        if (y + height < clip.y1 || y > clip.y2) {
+                            continue;
+                        }
+                    }
+                    if (clipHorizontally) {
+                        lines = lines.map(line => {
+                            const from = x < clip.x1 ? clip.x1 - x : 0;
+                            const width = this.caches.getStringWidth(line);
+                            const to = x + width > clip.x2 ? clip.x2 - x : width;
+                            return cachedSliceAnsi(line, from, to);
+                        });
+                        if (x < clip.x1) {
+                            x = clip.x1;
+                        }
+                    }
+                    if (clipVertically) {
+                        const from = y < clip.y1 ? clip.y1 - y : 0;
+                        const height = lines.length;
+                        const to = y + height > clip.y2 ? clip.y2 - y : height;
+                        lines = lines.slice(from, to);
+                        if (y < clip.y1) {
+                            y = clip.y1;
+                        }
+                    }
+                }
+                let offsetY = 0;
+                for (let [index, line] of lines.entries()) {
+                    const row = y + offsetY;
+                    // as Ink: a line off the grid is skipped, and so are the lines after it
+                    if (!(row >= 0 && row < height && Number.isInteger(row))) {
+                        continue;
+                    }
+                    for (const transformer of transformers) {
+                        line = transformer(line, index);
+                    }
+                    (writes[row] ??= []).push(x, line);
+                    keys[row] += x + '\\u0001' + line + '\\u0002';
+                    offsetY++;
+                }
+            }
+        }
+        const out = [];
+        for (let y = 0; y < height; y++) {
+            const rowWrites = writes[y];
+            if (rowWrites === null) {
+                out.push('');
+                continue;
+            }
+            const key = this.width + '\\u0003' + keys[y];
+            let text = sharedRows.get(key);
+            if (text === undefined) {
+                const currentLine = [];
+                for (let x = 0; x < this.width; x++) {
+                    currentLine.push({
+                        type: 'char',
+                        value: ' ',
+                        fullWidth: false,
+                        styles: [],
+                    });
+                }
+                for (let w = 0; w < rowWrites.length; w += 2) {
+                    const characters = this.caches.getStyledChars(rowWrites[w + 1]);
+                    let offsetX = rowWrites[w];
+                    for (const character of characters) {
+                        currentLine[offsetX] = character;
+                        const characterWidth = Math.max(1, this.caches.getStringWidth(character.value));
+                        if (characterWidth > 1) {
+                            for (let index = 1; index < characterWidth; index++) {
+                                currentLine[offsetX + index] = {
+                                    type: 'char',
+                                    value: '',
+                                    fullWidth: false,
+                                    styles: character.styles,
+                                };
+                            }
+                        }
+                        offsetX += characterWidth;
+                    }
+                }
+                const lineWithoutEmptyItems = currentLine.filter(item => item !== undefined);
+                text = styledCharsToString(lineWithoutEmptyItems).trimEnd();
+                sharedRows.set(key, text);
+            }
+            out.push(text);
+        }
+        return {
+            output: out.join('\\n'),
+            height,
+        };
+    }`;
+
+/**
+ * Characters that are one column wide and a grapheme of their own (checked against string-width
+ * and ansi-tokenize by test/unit/build-ink-patches.test.ts), as a regular expression class body.
+ */
+export const NARROW_CLASS =
+  '\\u00A0-\\u00AC\\u00AE-\\u00FF\\u2013\\u2014\\u2026\\u2039\\u203A\\u2190-\\u2193\\u2500\\u2502\\u2581-\\u2588\\u2591-\\u2593\\u25B8\\u25CF\\u26A0\\u2714\\u2716\\u275A';
+
+export function patchStringWidth(source) {
+  return once(
+    source,
+    'string-width/index.js',
+    'if (/^[\\u0020-\\u007E]*$/.test(string)) {',
+    `if (/^[\\u0020-\\u007E${NARROW_CLASS}]*$/.test(string)) {`,
+  );
+}
+
+export function patchTokenize(source) {
+  const file = '@alcalzone/ansi-tokenize/build/tokenize.js';
+  let s = once(
+    source,
+    file,
+    'export function tokenize(str, endChar = Number.POSITIVE_INFINITY) {',
+    `// One grapheme per code unit: ASCII but CR (CR LF is one grapheme), and the narrow set.
+const SIMPLE = /^[\\u0000-\\u000C\\u000E-\\u007F${NARROW_CLASS}]*$/;
+function* simpleSegments(str) {
+    for (let index = 0; index < str.length; index++) {
+        yield { segment: str[index], index };
+    }
+}
+export function tokenize(str, endChar = Number.POSITIVE_INFINITY) {`,
+  );
+  s = once(s, file, 'for (const { segment, index } of segmenter.segment(str)) {', 'for (const { segment, index } of (SIMPLE.test(str) ? simpleSegments(str) : segmenter.segment(str))) {');
+  return s;
+}
+
+export function patchSliceAnsi(source) {
+  const file = 'slice-ansi/tokenize-ansi.js';
+  let s = once(
+    source,
+    file,
+    'export default function tokenizeAnsi(string, {endCharacter = Number.POSITIVE_INFINITY} = {}) {',
+    `const SIMPLE = /^[\\u0000-\\u000C\\u000E-\\u007F${NARROW_CLASS}]*$/;
+function simpleSegments(string) {
+	return {
+		containing(index) {
+			return index >= 0 && index < string.length ? {segment: string[index], index, input: string} : undefined;
+		},
+	};
+}
+export default function tokenizeAnsi(string, {endCharacter = Number.POSITIVE_INFINITY} = {}) {`,
+  );
+  s = once(s, file, '\tconst graphemeSegments = GRAPHEME_SEGMENTER.segment(string);', '\tconst graphemeSegments = SIMPLE.test(string) ? simpleSegments(string) : GRAPHEME_SEGMENTER.segment(string);');
+  s = once(
+    s,
+    file,
+    'function areValuesInSameGrapheme(leftValue, rightValue) {',
+    `function areValuesInSameGrapheme(leftValue, rightValue) {
+	if (SIMPLE.test(leftValue) && SIMPLE.test(rightValue)) {
+		return false;
+	}`,
+  );
   return s;
 }
 
@@ -145,6 +347,9 @@ export function patchInk(source) {
 /** File (under ink/build/) -> patch. */
 export const INK_PATCHES = {
   'output.js': patchOutput,
+  '../../string-width/index.js': patchStringWidth,
+  '../../@alcalzone/ansi-tokenize/build/tokenize.js': patchTokenize,
+  '../../slice-ansi/tokenize-ansi.js': patchSliceAnsi,
   'measure-text.js': patchMeasureText,
   'wrap-text.js': patchWrapText,
   'render-node-to-output.js': patchRenderNodeToOutput,
@@ -156,8 +361,9 @@ export const INK_PATCHES = {
 export const inkPatchesPlugin = {
   name: 'ink-patches',
   setup(build) {
-    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/].*\.js$/ }, async (args) => {
-      const rel = args.path.replace(/\\/g, '/').split('/ink/build/')[1];
+    build.onLoad({ filter: /[\\/]node_modules[\\/](ink[\\/]build|string-width|slice-ansi|@alcalzone[\\/]ansi-tokenize[\\/]build)[\\/][^\\/]*\.js$|[\\/]node_modules[\\/]ink[\\/]build[\\/]components[\\/]App\.js$/ }, async (args) => {
+      const path = args.path.replace(/\\/g, '/');
+      const rel = path.includes('/node_modules/ink/build/') ? path.split('/node_modules/ink/build/')[1] : `../../${path.split('/node_modules/')[1]}`;
       const patch = INK_PATCHES[rel];
       if (!patch) return undefined;
       const { readFile } = await import('node:fs/promises');

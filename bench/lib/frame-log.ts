@@ -22,33 +22,29 @@ export interface KeyFrame {
   key: string;
   /** When Ink read the key. */
   keyAt: number;
-  /** When the first frame after it was handed to the terminal. */
+  /** When the first frame after it was built (Ink's onRender; the frame is written right after). */
   frameAt: number;
   /** Ink's time to build that frame. */
   buildMs: number;
 }
 
 /**
- * For each key read after `since`: the first frame rendered after it and written. A key followed
+ * For each key read after `since`: the first frame built after it. A key followed
  * by another key before any frame is left out (it is counted in `unanswered`).
  */
 export function keyFrames(events: FrameEvent[], since = 0): { frames: KeyFrame[]; unanswered: number } {
   const frames: KeyFrame[] = [];
   let unanswered = 0;
   let pending: FrameEvent | null = null;
-  let render: FrameEvent | null = null;
   for (const e of events) {
     if (e.t < since) continue;
     if (e.kind === 'key') {
       if (pending) unanswered++;
       pending = e;
-      render = null;
-    } else if (e.kind === 'render' && pending && !render) {
-      render = e;
-    } else if (e.kind === 'write' && pending && render) {
-      frames.push({ key: JSON.parse(pending.value) as string, keyAt: pending.t, frameAt: e.t, buildMs: Number(render.value) });
+    } else if (e.kind === 'render' && pending) {
+      // Ink builds the frame, notes it, and writes it at once (nothing when it is unchanged)
+      frames.push({ key: JSON.parse(pending.value) as string, keyAt: pending.t, frameAt: e.t, buildMs: Number(e.value) });
       pending = null;
-      render = null;
     }
   }
   if (pending) unanswered++;

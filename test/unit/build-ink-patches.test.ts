@@ -6,7 +6,10 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 // @ts-expect-error a plain .mjs build script without types
-import { INK_PATCHES, inkPatchesPlugin } from '../../scripts/ink-patches.mjs';
+import { INK_PATCHES, inkPatchesPlugin, NARROW_CLASS } from '../../scripts/ink-patches.mjs';
+import stringWidth from 'string-width';
+import { tokenize } from '@alcalzone/ansi-tokenize';
+import sliceAnsi from 'slice-ansi';
 
 // The bundle patches Ink (scripts/ink-patches.mjs): render caches kept between frames, and the
 // frame after a key drawn at once. The caches must not change a single character of output.
@@ -22,6 +25,23 @@ test('every Ink patch applies to the installed Ink, once', () => {
   }
 });
 
+test('the narrow set: each character is one column and its own grapheme, for string-width and ansi-tokenize as published', () => {
+  const chars: string[] = [];
+  for (const m of (NARROW_CLASS as string).matchAll(/\\u([0-9A-F]{4})(?:-\\u([0-9A-F]{4}))?/g)) {
+    const from = parseInt(m[1]!, 16);
+    const to = m[2] ? parseInt(m[2], 16) : from;
+    for (let c = from; c <= to; c++) chars.push(String.fromCharCode(c));
+  }
+  assert.ok(chars.length > 100 && chars.includes('…') && chars.includes('·') && !chars.includes('\u00AD'));
+  for (const c of chars) {
+    assert.equal(stringWidth(c), 1, `width of U+${c.charCodeAt(0).toString(16)}`);
+    assert.equal(stringWidth(`a${c}b`), 3, `a U+${c.charCodeAt(0).toString(16)} b`);
+    const tokens = tokenize(`a${c}b`);
+    assert.deepEqual(tokens.map((t) => (t.type === 'char' ? [t.value, t.fullWidth] : t.type)), [['a', false], [c, false], ['b', false]], `tokens of U+${c.charCodeAt(0).toString(16)}`);
+    assert.equal(sliceAnsi(`a\x1b[31m${c}\x1b[39mb`, 1, 2), `\x1b[31m${c}\x1b[39m`, `slice of U+${c.charCodeAt(0).toString(16)}`);
+  }
+});
+
 // Renders random trees (clipping boxes, nested colours, wrap and truncate modes, wide and
 // combining characters, emoji) at several widths, each tree several times in a row and in an
 // order that revisits earlier ones, so cached lines, widths and slices are reused across frames.
@@ -31,7 +51,7 @@ import { renderToString, Box, Text } from 'ink';
 let seed = 7;
 const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
 const pick = (a) => a[Math.floor(rnd() * a.length)];
-const WORDS = ['alpha', 'β-beta', '漢字テスト', 'e\\u0301cole', '🐇 burrow', 'x'.repeat(40), 'HIT', 'MISS', '404', '·', '…', 'tab\\tstop', 'a b c d e f g h'];
+const WORDS = ['· … ● ✖ ↑↓ ─│ ▁▂▃▄▅▆▇█ ░▒▓ ▸ ⚠ ✔ ❚ – — ‹› ±', 'café déjà vu', '\\u00AD soft', 'x\\u0301y', 'tab\\r\\nx', 'alpha', 'β-beta', '漢字テスト', 'e\\u0301cole', '🐇 burrow', 'x'.repeat(40), 'HIT', 'MISS', '404', '·', '…', 'tab\\tstop', 'a b c d e f g h'];
 const COLORS = [undefined, 'red', 'green', 'yellow', 'cyan', 'gray'];
 function text(depth) {
   const parts = [];
@@ -63,6 +83,11 @@ for (let round = 0; round < 3; round++) {
     const t = trees[(i * 7 + round * 13) % trees.length];
     for (const columns of [20, 47, 80, 120]) out.push(renderToString(t, { columns }));
   }
+}
+// the same line at other columns, and next to other lines: a row is its writes and where they go
+for (const pad of [0, 1, 2, 3, 0, 2, 1]) {
+  out.push(renderToString(React.createElement(Box, { paddingLeft: pad }, React.createElement(Text, { color: 'red' }, 'same line · …')), { columns: 40 }));
+  out.push(renderToString(React.createElement(Box, { flexDirection: 'row' }, React.createElement(Text, null, 'left'), React.createElement(Box, { marginLeft: pad }, React.createElement(Text, null, 'right'))), { columns: 40 }));
 }
 process.stdout.write(JSON.stringify(out));
 `;
@@ -102,7 +127,7 @@ test('patched Ink renders exactly what Ink renders', async () => {
       outputs.push(r.stdout);
     }
     const [plain, patched] = outputs.map((o) => JSON.parse(o!) as string[]);
-    assert.ok(plain!.length === 720 && plain!.some((s) => s.includes('\x1b[')), 'the renders have colours');
+    assert.ok(plain!.length === 734 && plain!.some((s) => s.includes('\x1b[')), 'the renders have colours');
     for (let i = 0; i < plain!.length; i++) assert.equal(patched![i], plain![i], `render ${i}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
