@@ -6,7 +6,8 @@ import type { RunningEmulator } from '../../src/emulator/server';
 import type { FollowEngine } from '../../src/api/logs/index';
 import { ApiError } from '../../src/api/errors';
 
-const DELAY = 1000;
+// Large enough that the quiet zones' longer lag (3x) stands well clear of polling latency on a loaded machine.
+const DELAY = 3000;
 /** Quiet zones lag up to 3 x the delay in the emulator. */
 const MAX_LAG = 3 * DELAY;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -47,7 +48,7 @@ function assertOrderedUnique(engine: FollowEngine): void {
   assert.equal(new Set(b.toArray().map((e) => e.requestId)).size, b.length, 'duplicates in the buffer');
 }
 
-const emu = await useEmulator({ seed: 21, logRate: 12, ingestDelayMs: DELAY });
+const emu = await useEmulator({ seed: 21, logRate: 24, ingestDelayMs: DELAY });
 const api = apiFor(emu);
 const zones = emu.info.pullZoneIds;
 
@@ -60,7 +61,8 @@ test('follow: no duplicates, no gaps, order kept, late records caught (all four 
     const cut = Date.now() - 500;
     await coveredPast(engine, cut + MAX_LAG + 300);
     const total = assertComplete(emu, engine, zones, start + 1000, cut);
-    assert.ok(total > 500, `compared ${total} records`);
+    // the emulator's 4-minute episodes (quiet spells at 0.1-0.3x) make the volume vary several-fold
+    assert.ok(total > 100, `compared ${total} records`);
     assertOrderedUnique(engine);
     const s = engine.status();
     assert.equal(s.state, 'running');

@@ -127,9 +127,19 @@ test('platform-layout records read on the fast path equal the reference, across 
     const want = reference(t);
     assert.deepEqual(entries, want.entries);
     assert.deepEqual(times, want.times);
-    if (p === 0) assert.ok(enc.joined.includes('python-requests/2.32'), 'values beyond the dictionary limit travel in the joined string');
-    else assert.ok(!enc.joined.includes('Go-http-client/1.1'), 'values in the dictionary do not travel again');
+    if (p === 0) assert.ok(enc.joined.join('').includes('python-requests/2.32'), 'values beyond the dictionary limit travel in the joined string');
+    else assert.ok(!enc.joined.join('').includes('Go-http-client/1.1'), 'values in the dictionary do not travel again');
   }
+});
+
+test('a page of more than one chunk (256 records) decodes the same, values cut at the right places', () => {
+  const reader = new LogPageReader({ workerThreshold: Number.POSITIVE_INFINITY });
+  const data = Array.from({ length: 700 }, (_, i) => ({
+    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i)).toISOString(), pullZoneId: 7, requestId: `${i}`.padStart(32, 'a'), cacheStatus: 'HIT',
+    statusCode: 200 + (i % 5), bytesSent: i * 3, remoteIp: `10.1.${i >> 8}.${i & 255}`, path: `/p/${'x'.repeat(i % 17)}${i}`, url: i % 3 ? null : `https://h/${i}`,
+  }));
+  const t = JSON.stringify({ data, pagination: { offset: 0, limit: 700, returned: 700, hasMore: false } });
+  assert.deepEqual(reader.readSync(t), reference(t));
 });
 
 test('bodies that are not JSON are refused as JSON.parse refuses them', () => {
@@ -165,4 +175,20 @@ test('the worker thread gives the same pages, in order, and a closed reader read
     await threaded.close();
   }
   assert.deepEqual(await threaded.read(pages[0]!), local.readSync(pages[0]!));
+});
+
+test('an idle worker thread stops, and the next big page starts a new one (fresh dictionaries, same records)', async () => {
+  const reader = new LogPageReader({ workerThreshold: 0, workerIdleMs: 50 });
+  const local = new LogPageReader({ workerThreshold: Number.POSITIVE_INFINITY });
+  const pages = fc.sample(page, { numRuns: 6, seed: 11 }).map(body);
+  try {
+    for (const t of pages.slice(0, 3)) assert.deepEqual(await reader.read(t), local.readSync(t));
+    assert.equal(reader.workerRunning, true);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(reader.workerRunning, false, 'stopped after 50 ms without a page');
+    for (const t of pages.slice(3)) assert.deepEqual(await reader.read(t), local.readSync(t));
+    assert.equal(reader.workerRunning, true, 'a new worker for the next pages');
+  } finally {
+    await reader.close();
+  }
 });

@@ -26,9 +26,14 @@ export interface EncodedPage {
   nums: Float64Array;
   /** 16 per record, one per string field: >= 0 dictionary id, -1 null, <= -2 value -code-2 of `joined`. */
   codes: Int32Array;
-  /** The non-dictionary string values, end to end; `ends` is where each one ends. */
-  joined: string;
+  /**
+   * The non-dictionary string values, end to end, one string per 256 records (a record kept
+   * from a page of mostly known records keeps only its chunk alive); `ends` is where each value
+   * ends in its chunk, `firstValue` the first value of each chunk.
+   */
+  joined: string[];
   ends: Int32Array;
+  firstValue: Int32Array;
   /** Dictionary entries added by this page, in id order: field index and value. */
   newFields: Uint8Array;
   newValues: string[];
@@ -54,6 +59,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   // which string fields use a dictionary (index in STRING_FIELDS order)
   const DICT = [false, false, true, false, true, true, true, true, false, false, true, true, false, false, true, true];
   const dicts: Map<string, number>[] = DICT.map(() => new Map<string, number>());
+  const CHUNK = 256;
   // In front of each dictionary, a direct-mapped cache keyed by a few characters: a Map lookup of a
   // fresh string hashes all of it (a user agent is 100+ characters), the cache compares once.
   const CACHE = 256;
@@ -121,6 +127,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   let nums = new Float64Array(0);
   let codes = new Int32Array(0);
   let values: string[] = [];
+  let firstValue: number[] = [];
   let newFields: number[] = [];
   let newValues: string[] = [];
   let kept = 0;
@@ -131,6 +138,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     nums = new Float64Array(capacity * 5);
     codes = new Int32Array(capacity * 16);
     values = [];
+    firstValue = [];
     kept = 0;
     skipped = 0;
   }
@@ -194,6 +202,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     const t = time(ts);
     if (t !== t) return false;
     room();
+    if ((kept & (CHUNK - 1)) === 0) firstValue.push(values.length);
     times[kept] = t;
     const m = kept * 5;
     nums[m] = pullZoneId;
@@ -372,10 +381,16 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
 
   function result(envelope: unknown, hasData: boolean): EncodedPage {
     const ends = new Int32Array(values.length);
-    let at = 0;
-    for (let i = 0; i < values.length; i++) {
-      at += values[i]!.length;
-      ends[i] = at;
+    const joined: string[] = [];
+    for (let c = 0; c < firstValue.length; c++) {
+      const from = firstValue[c]!;
+      const to = c + 1 < firstValue.length ? firstValue[c + 1]! : values.length;
+      let at = 0;
+      for (let i = from; i < to; i++) {
+        at += values[i]!.length;
+        ends[i] = at;
+      }
+      joined.push(values.slice(from, to).join(''));
     }
     const page: EncodedPage = {
       count: hasData ? kept : -1,
@@ -383,8 +398,9 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
       times: times.subarray(0, kept),
       nums: nums.subarray(0, kept * 5),
       codes: codes.subarray(0, kept * 16),
-      joined: values.join(''),
+      joined,
       ends,
+      firstValue: Int32Array.from(firstValue),
       newFields: Uint8Array.from(newFields),
       newValues,
       envelope,
@@ -422,6 +438,17 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   return { encode };
 }
 
+/**
+ * A number read from a Float64Array is a double; V8 keeps a double in an object field as a
+ * separate heap number (16 bytes, and work for the garbage collector). Integers that fit in 31
+ * bits become small integers, stored in the field itself.
+ */
+const small = (v: number): number => ((v | 0) === v ? v | 0 : v);
+
+/** Records per joined string (the encoder's CHUNK). */
+const CHUNK_BITS = 8;
+const CHUNK = 1 << CHUNK_BITS;
+
 /** The main-thread side: a copy of one encoder's dictionaries, and the LogEntry objects of its pages. */
 export class PageDecoder {
   private readonly dicts: string[][] = STRING_FIELDS.map(() => []);
@@ -433,26 +460,32 @@ export class PageDecoder {
     const n = Math.max(0, p.count);
     const entries: LogEntry[] = new Array(n);
     const times: number[] = new Array(n);
-    const { codes, nums, joined, ends } = p;
+    const { codes, nums, joined, ends, firstValue } = p;
+    let chunk = '';
+    let chunkFirst = 0;
     const str = (k: number, at: number): string | null => {
       const code = codes[at]!;
       if (code >= 0) return dicts[k]![code]!;
       if (code === -1) return null;
       const u = -code - 2;
-      return joined.slice(u === 0 ? 0 : ends[u - 1]!, ends[u]!);
+      return chunk.slice(u === chunkFirst ? 0 : ends[u - 1]!, ends[u]!);
     };
     for (let i = 0; i < n; i++) {
+      if ((i & (CHUNK - 1)) === 0) {
+        chunk = joined[i >> CHUNK_BITS]!;
+        chunkFirst = firstValue[i >> CHUNK_BITS]!;
+      }
       const c = i * 16;
       const m = i * 5;
       const bodyBytesSent = nums[m + 3]!;
       const asn = nums[m + 4]!;
       entries[i] = {
         timestamp: str(0, c)!,
-        pullZoneId: nums[m]!,
+        pullZoneId: small(nums[m]!),
         requestId: str(1, c + 1),
         cacheStatus: str(2, c + 2),
-        statusCode: nums[m + 1]!,
-        bytesSent: nums[m + 2]!,
+        statusCode: small(nums[m + 1]!),
+        bytesSent: small(nums[m + 2]!),
         remoteIp: str(3, c + 3),
         countryCode: str(4, c + 4),
         edgeLocation: str(5, c + 5),
@@ -462,11 +495,11 @@ export class PageDecoder {
         url: str(9, c + 9),
         userAgent: str(10, c + 10),
         referer: str(11, c + 11),
-        bodyBytesSent: bodyBytesSent === bodyBytesSent ? bodyBytesSent : null,
+        bodyBytesSent: bodyBytesSent === bodyBytesSent ? small(bodyBytesSent) : null,
         contentRange: str(12, c + 12),
         authorizationHeader: str(13, c + 13),
         ja4Fingerprint: str(14, c + 14),
-        asn: asn === asn ? asn : null,
+        asn: asn === asn ? small(asn) : null,
         asnOrganization: str(15, c + 15),
       };
       times[i] = p.times[i]!;

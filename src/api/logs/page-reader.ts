@@ -27,6 +27,8 @@ export function bodyText(body: Uint8Array): string {
 export interface PageReaderOptions {
   /** Bodies of at least this many bytes (or characters) are parsed in a worker thread (default 256 KiB; Infinity: never). */
   workerThreshold?: number;
+  /** The worker thread stops after this long without a page (default 5 s): its heap is not kept for a follow's small polls. */
+  workerIdleMs?: number;
 }
 
 interface Pending {
@@ -50,14 +52,23 @@ export class LogPageReader {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private workerBusy = 0;
+  private retiredBusy = 0;
+  private readonly idleMs: number;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(options: PageReaderOptions = {}) {
     this.threshold = options.workerThreshold ?? 256 * 1024;
+    this.idleMs = options.workerIdleMs ?? 5000;
   }
 
   /** Time the worker thread spent reading pages so far (ms; for benchmarks). */
   get workerBusyMs(): number {
-    return this.workerBusy;
+    return this.retiredBusy + this.workerBusy;
+  }
+
+  /** Whether a worker thread is running now. */
+  get workerRunning(): boolean {
+    return this.worker !== null;
   }
 
   /** Reads a body on this thread. */
@@ -71,6 +82,8 @@ export class LogPageReader {
     if (size < this.threshold || this.broken) return this.readSync(body);
     const worker = await this.start();
     if (!worker) return this.readSync(body);
+    if (worker !== this.worker) return this.read(body); // retired meanwhile
+    this.clearIdle();
     const id = this.nextId++;
     return new Promise<ReadPage>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -89,14 +102,15 @@ export class LogPageReader {
     this.starting ??= import('node:worker_threads').then(
       ({ Worker }) => {
         try {
-          const w = new Worker(WORKER_SOURCE, { eval: true });
+          // A page is parsed and forgotten: a small young generation is enough, and the heap stays small.
+          const w = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 } });
           w.unref();
           w.on('message', (m: { id: number; page: EncodedPage; busyMs: number }) => {
             this.workerBusy = m.busyMs;
             this.answer(m.id, m.page);
           });
-          w.on('error', () => this.fail());
-          w.on('exit', () => this.fail());
+          w.on('error', () => this.fail(w));
+          w.on('exit', () => this.fail(w));
           this.worker = w;
           this.remote = new PageDecoder();
           return w;
@@ -117,7 +131,12 @@ export class LogPageReader {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
-    if (this.pending.size === 0) this.worker?.unref();
+    if (this.pending.size === 0) {
+      this.worker?.unref();
+      this.clearIdle();
+      this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
+      this.idleTimer.unref();
+    }
     try {
       p.resolve(finish(page, this.remote!));
     } catch (error) {
@@ -125,8 +144,27 @@ export class LogPageReader {
     }
   }
 
+  private clearIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  /** Stops an idle worker; the next big page starts a new one (with new dictionaries). */
+  private retire(): void {
+    this.idleTimer = null;
+    const w = this.worker;
+    if (!w || this.pending.size > 0) return;
+    this.worker = null;
+    this.starting = null;
+    this.remote = null;
+    this.retiredBusy += this.workerBusy;
+    this.workerBusy = 0;
+    void w.terminate();
+  }
+
   /** The worker stopped: what it was reading is lost (the caller asks again), later reads happen here. */
-  private fail(): void {
+  private fail(w: WorkerThread): void {
+    if (w !== this.worker) return; // a retired one
     this.broken = true;
     this.worker = null;
     const waiting = [...this.pending.values()];
@@ -137,6 +175,7 @@ export class LogPageReader {
   /** Stops the worker thread; later reads happen on the calling thread. */
   async close(): Promise<void> {
     this.broken = true;
+    this.clearIdle();
     const w = this.worker;
     this.worker = null;
     if (w) await w.terminate();
@@ -163,7 +202,7 @@ parentPort.on('message', ({ id, body }) => {
   } catch (error) {
     page = { syntaxError: String(error && error.message), count: -1, skipped: 0, newValues: [], newFields: new Uint8Array(0) };
   }
-  const transfer = page.times ? [page.times.buffer, page.nums.buffer, page.codes.buffer, page.ends.buffer] : [];
+  const transfer = page.times ? [page.times.buffer, page.nums.buffer, page.codes.buffer, page.ends.buffer, page.firstValue.buffer] : [];
   parentPort.postMessage({ id, page, busyMs: performance.eventLoopUtilization().active }, transfer);
 });
 `;
