@@ -4,6 +4,8 @@ import { logEngineBench } from './log-engine';
 import { sqlRoundTripsBench } from './sql-roundtrips';
 import { sqlExportBench } from './sql-export';
 import { keystrokeBench } from './keystroke';
+import { followBench } from './follow';
+import { memoryBench } from './memory';
 
 export interface Bench {
   id: string;
@@ -11,4 +13,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, keystrokeBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, keystrokeBench, followBench, memoryBench];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 
 /** One line of a BURROW_FRAME_LOG file (see src/app/frame-log.ts). */
 export interface FrameEvent {
-  kind: 'key' | 'render' | 'write';
+  kind: 'key' | 'render' | 'write' | 'mem';
   /** High-resolution epoch ms. */
   t: number;
   /** key: the bytes read; render: build ms; write: bytes. */
@@ -13,7 +13,7 @@ export function readFrameLog(file: string): FrameEvent[] {
   const events: FrameEvent[] = [];
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     const [kind, t, value] = line.split('\t');
-    if ((kind === 'key' || kind === 'render' || kind === 'write') && t !== undefined) events.push({ kind, t: Number(t), value: value ?? '' });
+    if ((kind === 'key' || kind === 'render' || kind === 'write' || kind === 'mem') && t !== undefined) events.push({ kind, t: Number(t), value: value ?? '' });
   }
   return events;
 }
