@@ -5,6 +5,7 @@ import fs from 'node:fs';
  *   key    <epoch ms> <the bytes Ink read, as JSON>
  *   render <epoch ms> <ms Ink spent building the frame>
  *   write  <epoch ms> <bytes of the frame written to the terminal>
+ *   mem    <epoch ms> <rss heapUsed heapTotal external arrayBuffers> (bytes, every 2 s)
  * with high-resolution epoch times (performance.timeOrigin + performance.now(), comparable with
  * another process's). Unset, nothing is wrapped and nothing is measured.
  */
@@ -40,6 +41,11 @@ export function createFrameLog(file: string | undefined): FrameLog | null {
     }
   };
   setInterval(flush, 250).unref();
+  // memory every 2 s (resident, JS heap, external, array buffers), for the memory benchmark
+  setInterval(() => {
+    const m = process.memoryUsage();
+    lines.push(`mem\t${now().toFixed(3)}\t${m.rss} ${m.heapUsed} ${m.heapTotal} ${m.external} ${m.arrayBuffers}\n`);
+  }, 2000).unref();
   process.on('exit', flush);
   return {
     stdin(stream) {
