@@ -21,7 +21,7 @@ for (const b of selected) {
 }
 for (const r of results) {
   const ref = r.reference ? `  ref ${r.reference.name} ${r.reference.summary.median.toFixed(2)}` : '';
-  console.log(`${r.pass === null ? '  ' : r.pass ? 'ok' : '!!'} ${r.name.padEnd(42)} ${r.burrow.median.toFixed(2)} ${r.unit}${ref}  budget: ${r.budget ?? '-'}`);
+  console.log(`${r.pass === null ? '  ' : r.pass ? 'ok' : '!!'} ${r.name.padEnd(56)} ${r.burrow.median.toFixed(2)} ${r.unit} (p95 ${r.burrow.p95.toFixed(2)})${ref}  budget: ${r.budget ?? '-'}`);
 }
 if (wanted.length === 0) writeReport('docs/BENCHMARKS.md', results);
 else process.stderr.write('(partial run: docs/BENCHMARKS.md is written only by a full run)\n');
