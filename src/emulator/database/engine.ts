@@ -17,6 +17,10 @@ interface AsyncStatement {
   safeIntegers(on: boolean): AsyncStatement;
   columns(): { name: string; type: string | null }[];
   iterate(args: EngineValue[]): Promise<Iterator<unknown>>;
+  /** Synchronous first row (only for trivial statements: it runs on the main thread). */
+  get(args: EngineValue[]): unknown;
+  /** Synchronous run of a statement that returns no rows (only for quick statements). */
+  run(args: EngineValue[]): unknown;
 }
 interface AsyncDb {
   readonly inTransaction: boolean;
@@ -124,6 +128,24 @@ function bindArgs(stmt: StatementText, b: BoundStmt): EngineValue[] {
   return names.map((_, i) => (i < b.args.length ? b.args[i]! : null));
 }
 
+const STATEMENT_CACHE = 64;
+const TXN_CONTROL = new Set(['BEGIN', 'COMMIT', 'END', 'ROLLBACK', 'SAVEPOINT', 'RELEASE']);
+
+/**
+ * Statements that cannot run long: transaction control, an INSERT of VALUES, a SELECT without
+ * FROM. They run on the engine's main thread (a hand-off to libsql's thread costs more than the
+ * statement). Anything else may scan or recurse, so it goes where it can be interrupted. (A
+ * trigger could still make an INSERT slow: then the supervisor's watchdog is the net.)
+ */
+function quick(tokens: StatementText['tokens'], kind: ReturnType<typeof classify>): boolean {
+  if (kind.explain) return false;
+  if (TXN_CONTROL.has(kind.verb)) return true;
+  const words = tokens.filter((t) => t.kind === 'word').map((t) => t.text.toUpperCase());
+  if (words.includes('WITH') || words.filter((w) => w === 'SELECT').length > (kind.verb === 'SELECT' ? 1 : 0)) return false;
+  if (kind.verb === 'INSERT' || kind.verb === 'REPLACE') return words.includes('VALUES') && !words.includes('RETURNING');
+  return kind.verb === 'SELECT' && !words.includes('FROM');
+}
+
 /** Rough bytes of a value in the JSON answer, to refuse a response before it eats the memory. */
 function wireSize(v: unknown): number {
   if (typeof v === 'string') return v.length + 32;
@@ -139,6 +161,9 @@ export class Connection {
   private running = false;
   private timedOut = false;
   private cancelled = false;
+
+  /** Prepared statements by SQL text, most recently used last: a repeated statement skips a round to the engine's thread. */
+  private readonly prepared = new Map<string, AsyncStatement>();
 
   private constructor(private readonly db: AsyncDb, readonly file: string, private readonly limits: EngineLimits) {}
 
@@ -191,7 +216,7 @@ export class Connection {
     const deadline = started + this.limits.statementTimeoutMs;
     let prepared: AsyncStatement;
     try {
-      prepared = await this.db.prepare(sql);
+      prepared = await this.prepare(sql);
     } catch (error) {
       throw this.mapped(error, 'prepare');
     }
@@ -201,11 +226,26 @@ export class Connection {
     let rows: WireValue[][] = [];
     let meta: [bigint, bigint] | null = null;
     try {
-      // the first step runs off the main thread (interruptible); a writer does all its work there
-      const it = await this.offThread(deadline, () => (prepared.reader ? prepared.raw(true).safeIntegers(true) : prepared).iterate(args));
-      rows = this.readRows(it, deadline, b.wantRows && prepared.reader);
+      if (quick(parsed.tokens, kind)) {
+        // cannot run long: on this thread, without the hand-off to the engine's thread and back
+        if (prepared.reader) {
+          const row = prepared.raw(true).safeIntegers(true).get(args) as unknown[] | undefined;
+          if (row && b.wantRows) {
+            if (row.reduce((n: number, v) => n + wireSize(v), 0) > this.limits.maxResponseBytes) throw this.tooLarge();
+            rows = [row.map(encodeValue)];
+          }
+        } else {
+          prepared.run(args);
+        }
+      } else {
+        // the first step runs off the main thread (interruptible); a writer does all its work there
+        const it = await this.offThread(deadline, () => (prepared.reader ? prepared.raw(true).safeIntegers(true) : prepared).iterate(args));
+        rows = this.readRows(it, deadline, b.wantRows && prepared.reader);
+      }
       if (dml || insert) meta = await this.metaRow();
     } catch (error) {
+      // a statement left half-read is not reused
+      this.prepared.delete(sql);
       throw await this.runFailure(error);
     }
     return {
@@ -223,7 +263,7 @@ export class Connection {
   /** The parse error sqld's own parser would raise for this statement, if any (nothing runs). */
   async syntaxError(sql: string): Promise<StmtError | null> {
     try {
-      await this.db.prepare(sql);
+      await this.prepare(sql);
       return null;
     } catch (error) {
       const mapped = mapEngineError(error, 'prepare');
@@ -314,7 +354,7 @@ export class Connection {
           row[i] = encodeValue(raw[i]);
         }
         rows.push(row);
-        if (bytes > this.limits.maxResponseBytes) throw new StmtError(`Response is too large: the rows of this statement exceed ${this.limits.maxResponseBytes} bytes`, 'RESPONSE_TOO_LARGE');
+        if (bytes > this.limits.maxResponseBytes) throw this.tooLarge();
       }
       if ((++n & 63) === 0 && performance.now() > deadline) {
         this.timedOut = true;
@@ -336,10 +376,27 @@ export class Connection {
     return this.mapped(error, 'run');
   }
 
+  private tooLarge(): StmtError {
+    return new StmtError(`Response is too large: the rows of this statement exceed ${this.limits.maxResponseBytes} bytes`, 'RESPONSE_TOO_LARGE');
+  }
+
   private async metaRow(): Promise<[bigint, bigint]> {
     this.meta ??= (await this.db.prepare('SELECT changes(), last_insert_rowid()')).raw(true).safeIntegers(true);
-    const it = await this.meta.iterate([]);
-    return it.next().value as [bigint, bigint];
+    // trivial: read at once on this thread rather than another round to the engine's
+    return this.meta.get([]) as [bigint, bigint];
+  }
+
+  private async prepare(sql: string): Promise<AsyncStatement> {
+    const hit = this.prepared.get(sql);
+    if (hit) {
+      this.prepared.delete(sql);
+      this.prepared.set(sql, hit);
+      return hit;
+    }
+    const stmt = await this.db.prepare(sql);
+    this.prepared.set(sql, stmt);
+    if (this.prepared.size > STATEMENT_CACHE) this.prepared.delete(this.prepared.keys().next().value!);
+    return stmt;
   }
 
   private mapped(error: unknown, stage: 'prepare' | 'run'): StmtError {
