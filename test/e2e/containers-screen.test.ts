@@ -38,10 +38,10 @@ test('containers: open an app, allow a region, confirm the diff, PUT; bad input 
   const regions = await api.containers.listAllRegions();
   const app = startBurrow([], { env: envFor(emu), cols: 80, rows: 24 });
   let screen = await openEditor(app, index, target.name!);
-  screen = await app.waitFor(/^allowed/m);
+  // The settings and the live region list arrive separately: wait for the list, then read both.
+  screen = await app.waitFor(/ALLOW REQ\s+ID\s+NAME\s+GROUP\s+CAPACITY/);
   assert.equal(lineOf(screen, 'allowed').replace(/\s+/g, ' ').trim(), `allowed ${ids(settings.allowedRegionIds)}`);
   assert.equal(lineOf(screen, 'required').replace(/\s+/g, ' ').trim(), `required ${ids(settings.requiredRegionIds)}`);
-  assert.match(screen, /ALLOW REQ\s+ID\s+NAME\s+GROUP\s+CAPACITY/);
 
   // Allow one more region, picked in the checklist.
   const extraAt = regions.findIndex((r) => r.hasCapacity && !settings.allowedRegionIds.includes(r.id));
@@ -107,7 +107,7 @@ test('containers --read-only: the editor shows the settings, editing keys are hi
   const { app: target, index, settings } = await pickApp(api);
   const app = startBurrow(['--read-only'], { env: envFor(emu), cols: 80, rows: 24 });
   await openEditor(app, index, target.name!);
-  const screen = await app.waitFor(/^allowed/m);
+  const screen = await app.waitFor(/ALLOW REQ\s+ID\s+NAME\s+GROUP\s+CAPACITY/);
   assert.match(lineOf(screen, 'Region settings'), /read-only/);
   const hints = screen.split('\n').at(-1)!;
   assert.doesNotMatch(hints, /save|allow|require/, 'no editing hints');
