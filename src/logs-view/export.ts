@@ -96,7 +96,8 @@ export async function writeExport(file: string, records: Iterable<LogEntry>, opt
   const show = options.showSecrets ?? false;
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(file, options.overwrite ? 'w' : 'wx', 0o644);
+    // 0600: exported logs hold client IPs, user agents and referers
+    handle = await fs.open(file, options.overwrite ? 'w' : 'wx', 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ExportExistsError(file);
     throw error;

@@ -369,7 +369,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
           }
           const file = path.resolve(cwd, cmd.file);
           try {
-            outputFd = fs.openSync(file, 'w');
+            outputFd = fs.openSync(file, 'w', 0o600);
             set({ outputFile: cmd.file });
             message('info', `results go to ${cmd.file} (in mode ${s.mode}) until .output alone`);
           } catch (error) {

@@ -83,6 +83,7 @@ test('writeExport: writes every record, counts them, never replaces a file unles
   assert.equal(r.records, 2500);
   const text = fs.readFileSync(file, 'utf8');
   assert.equal(r.bytes, Buffer.byteLength(text));
+  assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'exported logs are readable by their owner only');
   const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as LogEntry);
   assert.deepEqual(lines, records);
 
