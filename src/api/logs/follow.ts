@@ -260,7 +260,8 @@ class ZoneRunner {
           this.set('rate-limited');
         } else {
           this.set('retrying');
-          await this.sleepUntil(this.engine.now() + backoffDelay(Math.min(this.consecutiveErrors, 6), 500, 30_000, this.engine.random) + 50);
+          // Capped at 10 s: after an outage the tail must notice recovery quickly; the shared budget still bounds the rate.
+          await this.sleepUntil(this.engine.now() + backoffDelay(Math.min(this.consecutiveErrors, 6), 500, 10_000, this.engine.random) + 50);
         }
       }
     }
