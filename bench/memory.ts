@@ -37,7 +37,9 @@ export const memoryBench: Bench = {
         await run.waitFor(/● following/, 60_000);
         // the 1 h window fills the 100,000-record buffer; then the stats panel
         run.pty.write('4');
-        await run.waitFor(/window 1h[\s\S]*● following.*(99|100),\d{3} buffered/, 120_000);
+        // the new window's backfill must be seen starting: the old window's status can linger a frame
+        await run.waitFor(/loading the last 1h/, 30_000);
+        await run.waitFor(/● following.*(99|100),\d{3} buffered/, 120_000);
         run.pty.write('i');
         await run.waitFor(/HIT/);
         // following goes on (records in, the oldest out); sample for 20 s
