@@ -138,7 +138,8 @@ export function readLogEntry(value: unknown): LogEntry | null {
 const DIGIT_AT = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
 const d2 = (text: string, at: number) => (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
 
-function platformForm(text: string): boolean {
+/** Whether a timestamp is in the platform's own form (2026-08-08T14:32:11.265Z, a valid date and time). */
+export function platformForm(text: string): boolean {
   if (text.length !== 24 || text.charCodeAt(23) !== 90 /* Z */ || text.charCodeAt(10) !== 84 /* T */ || text.charCodeAt(19) !== 46 /* . */) return false;
   if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return false;
   for (let i = 0; i < DIGIT_AT.length; i++) {

@@ -1,10 +1,12 @@
-import type { LogEntry } from './entry';
+import { parseTimestamp, platformForm, type LogEntry } from './entry';
 
 /*
  * Moving a v2 page from a worker thread to the main thread cheaply.
  *
- * The encoder (worker side) runs JSON.parse and the LogEntry checks of readLogEntry, then writes
- * the records as numbers: times and numeric fields in Float64Arrays, and for each string field a
+ * The encoder (worker side) reads the records (one sticky regular expression per record as the
+ * platform writes it, JSON.parse for anything else) with the LogEntry checks of readLogEntry but
+ * the timestamp's (the decoder reads it), then writes them as numbers: numeric fields in a
+ * Float64Array, and for each string field a
  * code: a dictionary id for the fields whose values repeat (cache status, country, edge, scheme,
  * host, user agent, referer, JA4, ASN organization), or an index into one joined string for the
  * others (timestamp, request id, IP, path, URL...). New dictionary entries travel with the page.
@@ -21,7 +23,6 @@ export interface EncodedPage {
   count: number;
   /** Elements of `data` that were not LogEntry objects. */
   skipped: number;
-  times: Float64Array;
   /** 5 per record: pullZoneId, statusCode, bytesSent, bodyBytesSent, asn (NaN = null). */
   nums: Float64Array;
   /** 16 per record, one per string field: >= 0 dictionary id, -1 null, <= -2 value -code-2 of `joined`. */
@@ -66,44 +67,6 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   const cacheKeys: (string | undefined)[] = new Array<string | undefined>(DICT.length * CACHE);
   const cacheIds = new Int32Array(DICT.length * CACHE);
 
-  const DIGIT_AT = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
-  const d2 = (t: string, at: number) => (t.charCodeAt(at) - 48) * 10 + t.charCodeAt(at + 1) - 48;
-  // Records of a page share their minute: its start is computed once.
-  let minute = '';
-  let minuteStart = 0;
-  /** parseTimestamp of entry.ts (the same rules; this function cannot import it). */
-  function time(t: string): number {
-    if (t.length === 24 && minute !== '' && t.startsWith(minute) && t.charCodeAt(23) === 90 && t.charCodeAt(19) === 46) {
-      const s1 = t.charCodeAt(17) - 48;
-      const s2 = t.charCodeAt(18) - 48;
-      const m1 = t.charCodeAt(20) - 48;
-      const m2 = t.charCodeAt(21) - 48;
-      const m3 = t.charCodeAt(22) - 48;
-      if (s1 >= 0 && s1 <= 5 && s2 >= 0 && s2 <= 9 && m1 >= 0 && m1 <= 9 && m2 >= 0 && m2 <= 9 && m3 >= 0 && m3 <= 9) {
-        return minuteStart + (s1 * 10 + s2) * 1000 + m1 * 100 + m2 * 10 + m3;
-      }
-    }
-    return slowTime(t);
-  }
-  function slowTime(t: string): number {
-    if (t.length === 24 && t.charCodeAt(23) === 90 && t.charCodeAt(10) === 84 && t.charCodeAt(19) === 46 &&
-      t.charCodeAt(4) === 45 && t.charCodeAt(7) === 45 && t.charCodeAt(13) === 58 && t.charCodeAt(16) === 58) {
-      let digits = true;
-      for (let i = 0; i < DIGIT_AT.length; i++) {
-        const c = t.charCodeAt(DIGIT_AT[i]!);
-        if (c < 48 || c > 57) digits = false;
-      }
-      const month = d2(t, 5);
-      const day = d2(t, 8);
-      if (digits && month >= 1 && month <= 12 && day >= 1 && day <= 31 && d2(t, 11) <= 23 && d2(t, 14) <= 59 && d2(t, 17) <= 59) {
-        minuteStart = Date.UTC(d2(t, 0) * 100 + d2(t, 2), month - 1, day, d2(t, 11), d2(t, 14));
-        minute = t.slice(0, 17);
-        return minuteStart + d2(t, 17) * 1000 + (t.charCodeAt(20) - 48) * 100 + d2(t, 21);
-      }
-    }
-    return Date.parse(t);
-  }
-
   const badStr = (v: unknown) => v !== undefined && v !== null && typeof v !== 'string';
   const badNum = (v: unknown) => v !== undefined && v !== null && typeof v !== 'number';
 
@@ -123,7 +86,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     'y',
   );
 
-  let times = new Float64Array(0);
+  let cap = 0;
   let nums = new Float64Array(0);
   let codes = new Int32Array(0);
   let values: string[] = [];
@@ -134,7 +97,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   let skipped = 0;
 
   function reset(capacity: number): void {
-    times = new Float64Array(capacity);
+    cap = capacity;
     nums = new Float64Array(capacity * 5);
     codes = new Int32Array(capacity * 16);
     values = [];
@@ -144,11 +107,8 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   }
 
   function room(): void {
-    if (kept < times.length) return;
-    const cap = Math.max(64, times.length * 2);
-    const t2 = new Float64Array(cap);
-    t2.set(times);
-    times = t2;
+    if (kept < cap) return;
+    cap = Math.max(64, cap * 2);
     const n2 = new Float64Array(cap * 5);
     n2.set(nums);
     nums = n2;
@@ -157,34 +117,42 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     codes = c2;
   }
 
-  function put(k: number, at: number, v: string | null | undefined): void {
-    if (v === null || v === undefined) {
+  /** A value of a dictionary field: its id, or (dictionary full) the value itself. */
+  function putDict(k: number, at: number, v: string | null | undefined): void {
+    if (v == null) {
       codes[at] = -1;
       return;
     }
-    if (DICT[k]) {
-      const len = v.length;
-      const slot = k * CACHE + ((len * 31 + v.charCodeAt(len - 1) * 7 + v.charCodeAt(len >> 1) * 3 + v.charCodeAt(len >> 2)) & (CACHE - 1));
-      if (cacheKeys[slot] === v) {
-        codes[at] = cacheIds[slot]!;
-        return;
-      }
-      const dict = dicts[k]!;
-      let id = dict.get(v);
-      if (id === undefined && dict.size < dictionaryLimit) {
-        id = dict.size;
-        // a copy: the value may be a slice of the whole page, which the dictionary must not keep
-        const own = (' ' + v).slice(1);
-        dict.set(own, id);
-        newFields.push(k);
-        newValues.push(own);
-      }
-      if (id !== undefined) {
-        cacheKeys[slot] = v;
-        cacheIds[slot] = id;
-        codes[at] = id;
-        return;
-      }
+    const len = v.length;
+    const slot = k * CACHE + ((len * 31 + v.charCodeAt(len - 1) * 7 + v.charCodeAt(len >> 1) * 3 + v.charCodeAt(len >> 2)) & (CACHE - 1));
+    if (cacheKeys[slot] === v) {
+      codes[at] = cacheIds[slot]!;
+      return;
+    }
+    const dict = dicts[k]!;
+    let id = dict.get(v);
+    if (id === undefined && dict.size < dictionaryLimit) {
+      id = dict.size;
+      // a copy: the value may be a slice of the whole page, which the dictionary must not keep
+      const own = (' ' + v).slice(1);
+      dict.set(own, id);
+      newFields.push(k);
+      newValues.push(own);
+    }
+    if (id === undefined) {
+      putValue(at, v);
+      return;
+    }
+    cacheKeys[slot] = v;
+    cacheIds[slot] = id;
+    codes[at] = id;
+  }
+
+  /** A value of the other fields: it goes in the joined string. */
+  function putValue(at: number, v: string | null | undefined): void {
+    if (v == null) {
+      codes[at] = -1;
+      return;
     }
     codes[at] = -2 - values.length;
     values.push(v);
@@ -199,11 +167,8 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     authorizationHeader: string | undefined, ja4Fingerprint: string | undefined, asn: number, asnOrganization: string | undefined,
   ): boolean {
     if (ts === undefined || pullZoneId !== pullZoneId || statusCode !== statusCode || bytesSent !== bytesSent) return false;
-    const t = time(ts);
-    if (t !== t) return false;
     room();
     if ((kept & (CHUNK - 1)) === 0) firstValue.push(values.length);
-    times[kept] = t;
     const m = kept * 5;
     nums[m] = pullZoneId;
     nums[m + 1] = statusCode;
@@ -211,22 +176,22 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     nums[m + 3] = bodyBytesSent;
     nums[m + 4] = asn;
     const c = kept * 16;
-    put(0, c, ts);
-    put(1, c + 1, requestId);
-    put(2, c + 2, cacheStatus);
-    put(3, c + 3, remoteIp);
-    put(4, c + 4, countryCode);
-    put(5, c + 5, edgeLocation);
-    put(6, c + 6, scheme);
-    put(7, c + 7, host);
-    put(8, c + 8, path);
-    put(9, c + 9, url);
-    put(10, c + 10, userAgent);
-    put(11, c + 11, referer);
-    put(12, c + 12, contentRange);
-    put(13, c + 13, authorizationHeader);
-    put(14, c + 14, ja4Fingerprint);
-    put(15, c + 15, asnOrganization);
+    putValue(c, ts);
+    putValue(c + 1, requestId);
+    putDict(2, c + 2, cacheStatus);
+    putValue(c + 3, remoteIp);
+    putDict(4, c + 4, countryCode);
+    putDict(5, c + 5, edgeLocation);
+    putDict(6, c + 6, scheme);
+    putDict(7, c + 7, host);
+    putValue(c + 8, path);
+    putValue(c + 9, url);
+    putDict(10, c + 10, userAgent);
+    putDict(11, c + 11, referer);
+    putValue(c + 12, contentRange);
+    putValue(c + 13, authorizationHeader);
+    putDict(14, c + 14, ja4Fingerprint);
+    putDict(15, c + 15, asnOrganization);
     kept++;
     return true;
   }
@@ -395,7 +360,6 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     const page: EncodedPage = {
       count: hasData ? kept : -1,
       skipped,
-      times: times.subarray(0, kept),
       nums: nums.subarray(0, kept * 5),
       codes: codes.subarray(0, kept * 16),
       joined,
@@ -454,12 +418,40 @@ export class PageDecoder {
   private readonly dicts: string[][] = STRING_FIELDS.map(() => []);
 
   /** Pages must be decoded in the order the encoder encoded them (the dictionaries grow with each). */
-  decode(p: EncodedPage): { entries: LogEntry[]; times: number[] } {
+  private minute = '';
+  private minuteStart = 0;
+
+  /** parseTimestamp, quicker for records of the same minute as the one before (a page's are). */
+  private time(ts: string): number {
+    if (ts.length === 24 && this.minute !== '' && ts.startsWith(this.minute) && ts.charCodeAt(23) === 90 && ts.charCodeAt(19) === 46) {
+      const s1 = ts.charCodeAt(17) - 48;
+      const s2 = ts.charCodeAt(18) - 48;
+      const m1 = ts.charCodeAt(20) - 48;
+      const m2 = ts.charCodeAt(21) - 48;
+      const m3 = ts.charCodeAt(22) - 48;
+      if (s1 >= 0 && s1 <= 5 && s2 >= 0 && s2 <= 9 && m1 >= 0 && m1 <= 9 && m2 >= 0 && m2 <= 9 && m3 >= 0 && m3 <= 9) {
+        return this.minuteStart + (s1 * 10 + s2) * 1000 + m1 * 100 + m2 * 10 + m3;
+      }
+    }
+    const t = parseTimestamp(ts);
+    if (platformForm(ts)) {
+      this.minute = ts.slice(0, 17);
+      this.minuteStart = t - Number(ts.slice(17, 19)) * 1000 - Number(ts.slice(20, 23));
+    }
+    return t;
+  }
+
+  /**
+   * The records of a page (pages must be decoded in the order the encoder encoded them: the
+   * dictionaries grow with each); `skipped` counts those whose timestamp is not a date-time.
+   */
+  decode(p: EncodedPage): { entries: LogEntry[]; times: number[]; skipped: number } {
     const dicts = this.dicts;
     for (let i = 0; i < p.newValues.length; i++) dicts[p.newFields[i]!]!.push(p.newValues[i]!);
     const n = Math.max(0, p.count);
-    const entries: LogEntry[] = new Array(n);
-    const times: number[] = new Array(n);
+    const entries: LogEntry[] = [];
+    const times: number[] = [];
+    let skipped = 0;
     const { codes, nums, joined, ends, firstValue } = p;
     let chunk = '';
     let chunkFirst = 0;
@@ -477,10 +469,16 @@ export class PageDecoder {
       }
       const c = i * 16;
       const m = i * 5;
+      const timestamp = str(0, c)!;
+      const t = this.time(timestamp);
+      if (t !== t) {
+        skipped++;
+        continue;
+      }
       const bodyBytesSent = nums[m + 3]!;
       const asn = nums[m + 4]!;
-      entries[i] = {
-        timestamp: str(0, c)!,
+      entries.push({
+        timestamp,
         pullZoneId: small(nums[m]!),
         requestId: str(1, c + 1),
         cacheStatus: str(2, c + 2),
@@ -501,9 +499,9 @@ export class PageDecoder {
         ja4Fingerprint: str(14, c + 14),
         asn: asn === asn ? small(asn) : null,
         asnOrganization: str(15, c + 15),
-      };
-      times[i] = p.times[i]!;
+      });
+      times.push(t);
     }
-    return { entries, times };
+    return { entries, times, skipped };
   }
 }

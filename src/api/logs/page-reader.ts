@@ -103,7 +103,7 @@ export class LogPageReader {
       ({ Worker }) => {
         try {
           // A page is parsed and forgotten: a small young generation is enough, and the heap stays small.
-          const w = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 } });
+          const w = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 96 } });
           w.unref();
           w.on('message', (m: { id: number; page: EncodedPage; busyMs: number }) => {
             this.workerBusy = m.busyMs;
@@ -184,8 +184,8 @@ export class LogPageReader {
 
 function finish(page: EncodedPage, decoder: PageDecoder): ReadPage {
   if (page.syntaxError !== undefined) throw new SyntaxError(page.syntaxError);
-  const { entries, times } = decoder.decode(page);
-  return { entries, times, skipped: page.skipped, envelope: page.envelope, hasData: page.count >= 0 };
+  const { entries, times, skipped } = decoder.decode(page);
+  return { entries, times, skipped: page.skipped + skipped, envelope: page.envelope, hasData: page.count >= 0 };
 }
 
 const WORKER_SOURCE = `
@@ -202,7 +202,7 @@ parentPort.on('message', ({ id, body }) => {
   } catch (error) {
     page = { syntaxError: String(error && error.message), count: -1, skipped: 0, newValues: [], newFields: new Uint8Array(0) };
   }
-  const transfer = page.times ? [page.times.buffer, page.nums.buffer, page.codes.buffer, page.ends.buffer, page.firstValue.buffer] : [];
+  const transfer = page.nums ? [page.nums.buffer, page.codes.buffer, page.ends.buffer, page.firstValue.buffer] : [];
   parentPort.postMessage({ id, page, busyMs: performance.eventLoopUtilization().active }, transfer);
 });
 `;
