@@ -35,7 +35,7 @@ const fmt = (v: number, unit: string) => {
   return `${v.toFixed(digits)} ${unit}`;
 };
 
-export function markdown(results: BenchResult[], when: Date): string {
+export function markdown(results: BenchResult[], when: Date, load?: string): string {
   const lines = [
     '# Benchmarks',
     '',
@@ -45,6 +45,7 @@ export function markdown(results: BenchResult[], when: Date): string {
     '',
     `- Date: ${when.toISOString()}`,
     `- Machine: ${machine()}`,
+    ...(load ? [`- Load average (1/5/15 min): ${load}`] : []),
     '',
     '| benchmark | burrow (median) | p95 | spread | n | reference (median) | ratio | budget | result |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -65,7 +66,7 @@ export function markdown(results: BenchResult[], when: Date): string {
 }
 
 /** Replaces the generated part of docs/BENCHMARKS.md, keeping any hand-written notes below the marker. */
-export function writeReport(file: string, results: BenchResult[], when = new Date()): void {
+export function writeReport(file: string, results: BenchResult[], when = new Date(), load?: string): void {
   const marker = '<!-- notes: everything below is kept by npm run bench -->';
   let notes = `${marker}\n`;
   try {
@@ -76,5 +77,5 @@ export function writeReport(file: string, results: BenchResult[], when = new Dat
     // first run
   }
   fs.mkdirSync('docs', { recursive: true });
-  fs.writeFileSync(file, `${markdown(results, when)}\n${notes}`);
+  fs.writeFileSync(file, `${markdown(results, when, load)}\n${notes}`);
 }
