@@ -27,7 +27,7 @@ export function bodyText(body: Uint8Array): string {
 export interface PageReaderOptions {
   /** Bodies of at least this many bytes (or characters) are parsed in a worker thread (default 256 KiB; Infinity: never). */
   workerThreshold?: number;
-  /** The worker thread stops after this long without a page (default 5 s): its heap is not kept for a follow's small polls. */
+  /** The worker thread stops after this long without a page (default 1.5 s): its heap is not kept between a follow's polls. */
   workerIdleMs?: number;
 }
 
@@ -58,7 +58,7 @@ export class LogPageReader {
 
   constructor(options: PageReaderOptions = {}) {
     this.threshold = options.workerThreshold ?? 256 * 1024;
-    this.idleMs = options.workerIdleMs ?? 5000;
+    this.idleMs = options.workerIdleMs ?? 1500;
   }
 
   /** Time the worker thread spent reading pages so far (ms; for benchmarks). */
