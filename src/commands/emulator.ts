@@ -62,13 +62,22 @@ Stops cleanly on SIGINT/SIGTERM. Same seed, same data.
       faults,
     });
     io.stdout.write(JSON.stringify(emu.info) + '\n');
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
     await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      process.once('SIGHUP', stop);
+      const stop = () => {
+        // a second signal gets the default action: the process ends at once
+        for (const s of signals) process.off(s, stop);
+        resolve();
+      };
+      for (const s of signals) process.on(s, stop);
     });
-    await emu.close();
+    // whatever might still hold the event loop after close (a stuck stop), the process ends soon
+    setTimeout(() => process.exit(0), 5000).unref();
+    try {
+      await emu.close();
+    } catch (error) {
+      io.stderr.write(`burrow emulator: while stopping: ${(error as Error).message}\n`);
+    }
     return 0;
   },
 };

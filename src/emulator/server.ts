@@ -115,7 +115,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     async close() {
       if (closed) return;
       closed = true;
-      for (const o of origins) await o.stop?.();
+      // the servers close (idle and keep-alive connections too) whether or not an origin stops cleanly
+      const stopping = Promise.allSettled(origins.map(async (o) => o.stop?.()));
       await Promise.all(
         servers.map(
           (s) =>
@@ -125,6 +126,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
             }),
         ),
       );
+      const failed = (await stopping).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     },
   };
 }

@@ -4,6 +4,7 @@
  * aborts this process, or a statement will not stop, the parent restarts it and keeps serving.
  */
 import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import LibsqlSync from 'libsql';
 import { Random } from '../random';
 import { DATABASES, SEED_EPOCH } from './databases';
@@ -135,4 +136,15 @@ process.on('message', (call: HostCall) => {
 });
 // the parent went away (closed, crashed or killed): nothing left to serve
 process.on('disconnect', () => process.exit(0));
+/*
+ * 'disconnect' needs this thread, which a statement can hold for as long as the statement limit
+ * (up to an hour): a thread of its own notices the parent's death (we are handed to another
+ * parent) and ends the process at once, so no orphan engine outlives a SIGKILLed emulator.
+ */
+const parentWatch = new Worker(
+  `const { workerData } = require('node:worker_threads');
+   setInterval(() => { if (process.ppid !== workerData) process.kill(process.pid, 'SIGKILL'); }, 250);`,
+  { eval: true, workerData: process.ppid, resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 } },
+);
+parentWatch.unref();
 send({ op: 'ready' });

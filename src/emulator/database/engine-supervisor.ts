@@ -105,10 +105,16 @@ export class EngineSupervisor {
     this.stopWatchdog();
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
+      // the child and the timer are ref'd: the process waits for the engine's end instead of
+      // exiting under a pending close (and leaving the engine to finish its statement alone)
+      const kill = setTimeout(() => child.kill('SIGKILL'), 1000);
+      child.ref();
+      child.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
       // the engine exits when its IPC channel closes; SIGKILL if it is stuck in a statement
       child.disconnect();
-      setTimeout(() => child.kill('SIGKILL'), 1000).unref();
     });
   }
 

@@ -1,0 +1,185 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { BURROW_BIN } from '../helpers/pty';
+
+/*
+ * `burrow emulator` (the built binary, stdin not a terminal, as when started with `&`) and its
+ * database engine child must be gone within a few seconds of a signal, whatever they are doing.
+ */
+
+interface Ready {
+  baseUrl: string;
+  loggingUrl: string;
+  databaseUrl: string;
+  accessKey: string;
+  databaseToken: string;
+  pullZoneIds: number[];
+}
+
+/** A zombie (state Z) has exited: only its parent, maybe pid 1 by now, has not reaped it yet. */
+function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter((s) => /^\d+$/.test(s))
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function waitUntil(ok: () => boolean, timeoutMs: number, what: string): Promise<number> {
+  const start = Date.now();
+  while (!ok()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`still running after ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return Date.now() - start;
+}
+
+function readyLine(child: ChildProcess): Promise<Ready> {
+  return new Promise<Ready>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as Ready);
+    });
+    child.once('exit', (code) => reject(new Error(`the emulator exited (${code}) before it was ready: ${err}`)));
+  });
+}
+
+async function startEmulatorProcess(args: string[] = []): Promise<{ child: ChildProcess; info: Ready; kill(): void }> {
+  const child = spawn(process.execPath, [BURROW_BIN, 'emulator', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const info = await readyLine(child);
+  return {
+    child,
+    info,
+    kill() {
+      for (const pid of [...childrenOf(child.pid!), child.pid!]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+    },
+  };
+}
+
+/** One request on a keep-alive agent: the socket stays open, idle, after the answer. */
+function request(agent: http.Agent, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { agent, method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+function sql(agent: http.Agent, info: Ready, statement: string, wantRows = true) {
+  return request(agent, `${info.databaseUrl}/v2/pipeline`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${info.databaseToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ requests: [{ type: 'execute', stmt: { sql: statement, want_rows: wantRows } }] }),
+  });
+}
+
+// endless, and its rows are read on the engine's main thread (want_rows false: nothing piles up)
+const ENDLESS = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c';
+
+async function engineOf(agent: http.Agent, emu: { child: ChildProcess; info: Ready }): Promise<number> {
+  const r = await sql(agent, emu.info, 'SELECT 1');
+  assert.equal(r.status, 200, r.body);
+  const kids = childrenOf(emu.child.pid!);
+  assert.equal(kids.length, 1, 'one engine child process');
+  assert.match(fs.readFileSync(`/proc/${kids[0]}/cmdline`, 'utf8'), /engine-host/);
+  return kids[0]!;
+}
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  test(`${signal}: the emulator and its engine exit with keep-alive connections open and a long statement running`, async () => {
+    const emu = await startEmulatorProcess(['--statement-timeout', '1h']);
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      const engine = await engineOf(agent, emu);
+      const zones = await request(agent, `${emu.info.baseUrl}/pullzone`, { headers: { AccessKey: emu.info.accessKey } });
+      assert.equal(zones.status, 200);
+      const logs = await request(agent, `${emu.info.loggingUrl}/v2/pullzones/${emu.info.pullZoneIds[0]}/logs`, { headers: { AccessKey: emu.info.accessKey } });
+      assert.equal(logs.status, 200, logs.body.slice(0, 200));
+      const long = sql(agent, emu.info, ENDLESS, false).catch((e: Error) => e);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.ok(running(engine), 'the engine is running the statement');
+      emu.child.kill(signal);
+      await waitUntil(() => !running(emu.child.pid!), 5000, 'the emulator');
+      assert.equal(emu.child.exitCode ?? (await new Promise((r) => emu.child.once('exit', r))), 0);
+      await waitUntil(() => !running(engine), 3000, 'the engine child');
+      assert.ok((await long) instanceof Error, 'the long statement did not get an answer');
+    } finally {
+      agent.destroy();
+      emu.kill();
+    }
+  });
+}
+
+test('SIGKILL of the emulator: its engine child exits even while a statement keeps its main thread busy', async () => {
+  const emu = await startEmulatorProcess(['--statement-timeout', '1h']);
+  const agent = new http.Agent({ keepAlive: true });
+  let engine = 0;
+  try {
+    engine = await engineOf(agent, emu);
+    void sql(agent, emu.info, ENDLESS, false).catch(() => {});
+    await new Promise((r) => setTimeout(r, 300));
+    emu.child.kill('SIGKILL');
+    await waitUntil(() => !running(engine), 4000, 'the orphaned engine child');
+  } finally {
+    agent.destroy();
+    emu.kill();
+    if (engine && running(engine)) process.kill(engine, 'SIGKILL');
+  }
+});
+
+test('npm start -- emulator: SIGTERM to npm reaches the emulator (no orphan left behind a shell)', async () => {
+  const root = path.resolve(path.dirname(BURROW_BIN), '..');
+  const npm = spawn('npm', ['start', '--silent', '--', 'emulator'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let emulatorPid = 0;
+  try {
+    await readyLine(npm);
+    const find = (pid: number): number => {
+      for (const kid of childrenOf(pid)) {
+        const cmd = fs.readFileSync(`/proc/${kid}/cmdline`, 'utf8');
+        if (cmd.includes('burrow.js\0emulator')) return kid;
+        const deeper = find(kid);
+        if (deeper) return deeper;
+      }
+      return 0;
+    };
+    emulatorPid = find(npm.pid!);
+    assert.ok(emulatorPid > 0, 'found the emulator under npm');
+    npm.kill('SIGTERM');
+    await waitUntil(() => !running(emulatorPid), 5000, `the emulator ${emulatorPid} started by npm`);
+  } finally {
+    if (emulatorPid && running(emulatorPid)) process.kill(emulatorPid, 'SIGKILL');
+    npm.kill('SIGKILL');
+  }
+});
