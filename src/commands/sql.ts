@@ -3,6 +3,7 @@ import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlS
 import { ApiError } from '../api/errors';
 import { connectNonInteractive, debugSink, startEmulatorChild, type Session } from './connect';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
+import { firstWriter, readOnlyRefusal } from './sql-read-only';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
 
@@ -136,6 +137,11 @@ export async function runSql(ctx: CommandContext): Promise<number> {
   let code = 0;
   let ran = 0;
   try {
+    const writer = ctx.settings.readOnly ? await firstWriter(db, statements, abort.signal) : null;
+    if (writer) {
+      io.stderr.write(`burrow: ${where(writer.statement, writer.index)}: ${readOnlyRefusal(writer.statement.text)}\n`);
+      return 2;
+    }
     const outcome = await db.run(statements, {
       signal: abort.signal,
       onResult: async (_i, r) => {
@@ -183,7 +189,9 @@ built-in emulator's database.
 
 Output: table (default), csv (NULL is empty), json (one array of row objects per result set;
 integers are exact JSON numbers, blobs {"base64": ...}), ndjson (one object per row).
-A transaction left open at the end is rolled back.
+A transaction left open at the end is rolled back. In read-only mode (--read-only, or the
+profile's readOnly) the server describes every statement first, and if one would write, nothing
+runs (exit code 2).
 
 At a terminal with no SQL given, opens the interactive SQL shell (the console's :sql screen):
 multi-line input, history (per database, Ctrl-R), Tab completion from the live schema, dot-
