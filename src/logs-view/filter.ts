@@ -185,6 +185,49 @@ export class MatchIndex {
   }
 
   /**
+   * Matches found by scanning a stretch of the buffer (in the buffer's order), put among the
+   * ones held. Held matches at the same times (records that arrived meanwhile) keep the buffer's
+   * order: ties are settled by the records' positions in `source`.
+   */
+  merge(batch: readonly LogEntry[], times: ArrayLike<number>, source: OrderedSource): void {
+    const k = batch.length;
+    if (k === 0) return;
+    const from = this.start + this.lowerBound(times[0]!);
+    const to = this.start + this.upperBound(times[k - 1]!);
+    const outE: LogEntry[] = [];
+    const outT: number[] = [];
+    let i = from;
+    let j = 0;
+    while (i < to || j < k) {
+      let held: boolean;
+      if (j >= k) held = true;
+      else if (i >= to) held = false;
+      else {
+        const ti = this.times[i]!;
+        const tj = times[j]!;
+        held = ti < tj || (ti === tj && locate(source, this.entries[i]!, ti) < locate(source, batch[j]!, tj));
+      }
+      if (held) {
+        outE.push(this.entries[i]!);
+        outT.push(this.times[i++]!);
+      } else {
+        outE.push(batch[j]!);
+        outT.push(times[j++]!);
+      }
+    }
+    if (from === this.entries.length) {
+      for (let x = 0; x < outE.length; x++) {
+        this.entries.push(outE[x]!);
+        this.times.push(outT[x]!);
+      }
+    } else {
+      this.entries = this.entries.slice(0, from).concat(outE, this.entries.slice(to));
+      this.times = this.times.slice(0, from).concat(outT, this.times.slice(to));
+    }
+    this.versionCounter++;
+  }
+
+  /**
    * New records, oldest first (as the follow engine hands them). A record at the same time as
    * held ones goes after them, as the buffer puts it.
    */

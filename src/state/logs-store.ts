@@ -92,7 +92,10 @@ export interface LocalFilterState {
   pattern: string | null;
   mode: LocalMode;
   context: number;
+  /** Matches known so far; all of them once `counting` is false. */
   matches: number;
+  /** A new pattern is still being tried on the records held when it was set. */
+  counting: boolean;
 }
 
 export type Prompt =
@@ -262,7 +265,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       rememberAnchor(w);
       viewDirty = false;
       const s = get();
-      set({ view: sameRows(w, s.view) ? s.view : { ...w, version: s.view.version + 1 }, local: { ...s.local, matches: model.matches } });
+      set({ view: sameRows(w, s.view) ? s.view : { ...w, version: s.view.version + 1 }, local: { ...s.local, matches: model.matches, counting: model.counting } });
     }
 
     function rememberAnchor(w: ViewWindow): void {
@@ -319,7 +322,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       }
       if (newSincePause !== s.newWhilePaused) patch.newWhilePaused = newSincePause;
       if (newMatchesSincePause !== s.newMatchesWhilePaused) patch.newMatchesWhilePaused = newMatchesSincePause;
-      if (s.local.matches !== model.matches) patch.local = { ...s.local, matches: model.matches };
+      if (s.local.matches !== model.matches || s.local.counting !== model.counting) patch.local = { ...s.local, matches: model.matches, counting: model.counting };
       if (s.showStats && model.stats.version !== lastStatsVersion) {
         if (lastFlush - lastStatsAt >= statsMs) {
           patch.stats = snapshot();
@@ -505,6 +508,11 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       }
     }
 
+    model.onScanProgress = () => {
+      viewDirty = true;
+      schedule();
+    };
+
     function selectedEntry(): LogEntry | null {
       const s = get();
       if (s.detail) return s.detail.entry;
@@ -520,7 +528,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       windowKey: '15m',
       filter: emptyDraft(),
       form: null,
-      local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0 },
+      local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false },
       wrap: false,
       timeMode: 'short',
       showStats: false,
@@ -554,7 +562,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           set({
             zoneId: id, zoneName: null, zoneProblem: null, source: 'live', filter: emptyDraft(), form: null, v1: null, detail: null, prompt: null,
             following: true, ...resetNew(), stats: null, live: null,
-            local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0 },
+            local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false },
           });
           lastStatsVersion = -1;
         }
@@ -611,19 +619,24 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         }
         // Positions now (records may have come or gone since the last frame).
         const w = computeWindow();
-        const total = w.total;
         const visibleRows = Math.max(1, w.rows.length);
         const row = Math.max(0, w.rows.findIndex((r) => r.pos === w.selected));
         let target = w.selected;
         let targetRow = row;
+        // while a new pattern is counting, the rows a move needs are matched first
+        let from = w.selected;
+        if (kind === 'down' || kind === 'pageDown') from = model.reach(from, 1, kind === 'down' ? 1 : visibleRows);
+        else if (kind === 'up' || kind === 'pageUp') from = model.reach(from, -1, kind === 'up' ? 1 : visibleRows);
+        else if (kind === 'top') model.reachEnd(-1);
+        const total = model.total;
         if (kind === 'down') {
-          target = model.realRow(w.selected + 1, 1);
+          target = model.realRow(from + 1, 1);
           targetRow = row + 1;
         } else if (kind === 'up') {
-          target = model.realRow(w.selected - 1, -1);
+          target = model.realRow(from - 1, -1);
           targetRow = row - 1;
-        } else if (kind === 'pageDown') target = model.realRow(Math.min(total - 1, w.selected + visibleRows), 1);
-        else if (kind === 'pageUp') target = model.realRow(Math.max(0, w.selected - visibleRows), -1);
+        } else if (kind === 'pageDown') target = model.realRow(Math.min(total - 1, from + visibleRows), 1);
+        else if (kind === 'pageUp') target = model.realRow(Math.max(0, from - visibleRows), -1);
         else if (kind === 'top') {
           target = model.realRow(0, 1);
           targetRow = 0;
@@ -702,8 +715,9 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           set({ local: { ...s.local, error: p.message } });
           return;
         }
-        model.setPattern(p);
         model.setMode(s.local.mode);
+        // matched outward from the record on screen (paused) or from the newest (following)
+        model.setPattern(p, s.following ? null : anchor?.time ?? null);
         refreshView({ local: { ...s.local, editing: false, error: null, pattern: p.source, matches: model.matches } });
       },
 
@@ -833,6 +847,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       openExport() {
         const s = get();
         if (s.zoneId === null) return;
+        model.finishScan();
         const records = model.filtering ? model.matches : model.buffer.length;
         const label = s.source === 'v1' && s.v1 ? `${s.zoneId}-v1-${s.v1.date}` : String(s.zoneId);
         set({ prompt: { kind: 'export', text: textOf(defaultExportPath(cwd, label, 'ndjson', now())), format: 'ndjson', error: null, records } });

@@ -1,7 +1,14 @@
 import type { LogEntry } from '../api/logs/entry';
 import { contextRows, locate, MatchIndex, recordTest, SEPARATOR, type CompiledPattern } from '../logs-view/filter';
 import { LogStats } from '../logs-view/stats';
+import { MatchScan } from './logs-match-scan';
 import { TrackingBuffer } from './logs-tracking-buffer';
+
+/** A buffer this small is matched at once; a bigger one in slices (MatchScan). */
+const SCAN_AT_ONCE = 4000;
+/** Main-thread time per slice of a scan, and the most a frame spends filling the screen. */
+const SLICE_MS = 4;
+const FILL_MS = 6;
 
 /**
  * What the log stream shows, outside React: the ring buffer, the incremental statistics and
@@ -53,7 +60,10 @@ export class LogsViewModel {
   private contextValue = 0;
   private rows: Int32Array | null = null;
   private rowsKey = '';
+  private scan: MatchScan | null = null;
   private detach: () => void = () => {};
+  /** Called when a slice of a pattern's scan found more (the view and the count change). */
+  onScanProgress: (() => void) | null = null;
 
   constructor(capacity: number) {
     this.buffer = new TrackingBuffer(capacity);
@@ -65,6 +75,7 @@ export class LogsViewModel {
     this.detach();
     this.buffer = new TrackingBuffer(capacity);
     this.stats.clear();
+    this.stopScan();
     this.index?.clear();
     this.rows = null;
     this.watch();
@@ -73,7 +84,10 @@ export class LogsViewModel {
   private watch(): void {
     this.detach = this.buffer.onEvicted((gone, times) => {
       this.stats.remove(gone, times);
-      this.index?.remove(new Set(gone));
+      if (!this.index) return;
+      const set = new Set(gone);
+      this.index.remove(set);
+      this.scan?.evicted(set);
     });
   }
 
@@ -108,11 +122,23 @@ export class LogsViewModel {
     return this.pattern?.all ?? null;
   }
 
+  /** Matches known so far (all of them unless counting). */
   get matches(): number {
     return this.index?.length ?? 0;
   }
 
-  setPattern(p: Pattern | null): void {
+  /** The pattern's scan of the records held when it was set is still going. */
+  get counting(): boolean {
+    return this.scan !== null && !this.scan.done;
+  }
+
+  /**
+   * A new pattern (or none). A small buffer is matched at once; a big one from `start` (the time
+   * of the record on screen; null: the newest end) outward, a slice at a time, so the frame for
+   * the key that set it costs what the screen needs.
+   */
+  setPattern(p: Pattern | null, start: number | null = null): void {
+    this.stopScan();
     this.pattern = p;
     this.rows = null;
     if (!p) {
@@ -122,7 +148,80 @@ export class LogsViewModel {
     }
     this.test = recordTest(p);
     this.index = new MatchIndex(this.test);
-    this.index.rebuild(this.buffer);
+    if (this.buffer.length <= SCAN_AT_ONCE) {
+      this.index.rebuild(this.buffer);
+      return;
+    }
+    const scan = new MatchScan(this.buffer, this.index, start);
+    this.scan = scan;
+    scan.run(SLICE_MS, () => {
+      if (this.scan !== scan) return;
+      if (scan.done) this.scan = null;
+      this.onScanProgress?.();
+    });
+  }
+
+  /** Ends a pattern's scan now (an export, a count that must be whole). */
+  finishScan(): void {
+    if (!this.scan) return;
+    this.scan.finish();
+    this.stopScan();
+  }
+
+  private stopScan(): void {
+    this.scan?.cancel();
+    this.scan = null;
+  }
+
+  /** Index positions of the matches the filtered view shows: all, or while counting the final ones. */
+  private range(): { from: number; to: number } {
+    if (this.scan && !this.scan.done) return this.scan.region();
+    return { from: 0, to: this.index!.length };
+  }
+
+  /**
+   * While counting, makes the matches around the view known first: around `t` (the selected
+   * record) or, following, the newest. Bounded in time; later slices fill in the rest.
+   */
+  private prepare(req: WindowRequest): void {
+    const scan = this.scan;
+    if (!scan || scan.done || !this.filtering) return;
+    const want = Math.max(1, req.height) + 1;
+    if (req.following) {
+      while (scan.newer());
+      scan.fill(Number.POSITIVE_INFINITY, -1, want, FILL_MS);
+    }
+    else if (req.anchor) {
+      scan.reachTime(req.anchor.time);
+      scan.fill(req.anchor.time, 1, want + Math.max(0, req.height - req.anchorRow), FILL_MS);
+      scan.fill(req.anchor.time, -1, want, FILL_MS);
+    }
+  }
+
+  /**
+   * While counting in filter mode: makes at least `n` rows known after (dir 1) or before (-1) the
+   * row at `pos` (or that side whole), scanning on demand. Returns where that row is now.
+   */
+  reach(pos: number, dir: 1 | -1, n: number): number {
+    const scan = this.scan;
+    if (!scan || scan.done || !this.filtering) return pos;
+    const entry = this.entryAt(pos);
+    const t = this.timeAt(pos);
+    const end = performance.now() + FILL_MS * 4;
+    for (;;) {
+      const p = entry ? this.positionOf(entry, t) : pos;
+      const room = dir === 1 ? this.total - 1 - p : p;
+      if (room >= n || performance.now() >= end) return p;
+      if (!(dir === 1 ? scan.newer() : scan.older())) return p;
+    }
+  }
+
+  /** Every match found at once (the `top` key while counting). */
+  reachEnd(dir: 1 | -1): void {
+    const scan = this.scan;
+    if (!scan || !this.filtering) return;
+    if (dir === 1) while (scan.newer());
+    else while (scan.older());
   }
 
   setMode(mode: LocalMode): void {
@@ -144,11 +243,12 @@ export class LogsViewModel {
 
   private contextTable(): Int32Array {
     const index = this.index!;
-    const key = `${this.buffer.version}:${index.version}:${this.contextValue}`;
+    const key = `${this.buffer.version}:${index.version}:${this.scan?.version ?? -1}:${this.contextValue}`;
     if (this.rows && this.rowsKey === key) return this.rows;
-    const positions = new Int32Array(index.length);
+    const { from, to } = this.range();
+    const positions = new Int32Array(to - from);
     let n = 0;
-    for (let i = 0; i < index.length; i++) {
+    for (let i = from; i < to; i++) {
       const p = locate(this.buffer, index.entry(i)!, index.time(i));
       if (p >= 0) positions[n++] = p;
     }
@@ -159,7 +259,10 @@ export class LogsViewModel {
 
   get total(): number {
     if (!this.filtering) return this.buffer.length;
-    if (this.contextValue === 0) return this.index!.length;
+    if (this.contextValue === 0) {
+      const { from, to } = this.range();
+      return to - from;
+    }
     return this.contextTable().length;
   }
 
@@ -169,19 +272,26 @@ export class LogsViewModel {
     if (!this.filtering) return pos;
     if (this.contextValue === 0) {
       const index = this.index!;
-      return locate(this.buffer, index.entry(pos)!, index.time(pos));
+      const i = this.range().from + pos;
+      return locate(this.buffer, index.entry(i)!, index.time(i));
     }
     return this.contextTable()[pos]!;
   }
 
   entryAt(pos: number): LogEntry | null {
-    if (this.filtering && this.contextValue === 0) return this.index!.entry(pos) ?? null;
+    if (this.filtering && this.contextValue === 0) {
+      if (pos < 0 || pos >= this.total) return null;
+      return this.index!.entry(this.range().from + pos) ?? null;
+    }
     const b = this.bufferIndexAt(pos);
     return b < 0 ? null : this.buffer.get(b) ?? null;
   }
 
   timeAt(pos: number): number {
-    if (this.filtering && this.contextValue === 0) return this.index!.time(pos);
+    if (this.filtering && this.contextValue === 0) {
+      if (pos < 0 || pos >= this.total) return Number.NaN;
+      return this.index!.time(this.range().from + pos);
+    }
     const b = this.bufferIndexAt(pos);
     return b < 0 ? Number.NaN : this.buffer.time(b);
   }
@@ -192,7 +302,10 @@ export class LogsViewModel {
     if (total === 0) return 0;
     let p: number;
     if (!this.filtering) p = this.buffer.lowerBound(time);
-    else if (this.contextValue === 0) p = this.index!.lowerBound(time);
+    else if (this.contextValue === 0) {
+      const { from, to } = this.range();
+      p = Math.max(0, Math.min(to, this.index!.lowerBound(time)) - from);
+    }
     else {
       const rows = this.contextTable();
       let lo = 0;
@@ -228,15 +341,32 @@ export class LogsViewModel {
   /** The next position after (dir 1) or before (-1) `pos` whose record matches the pattern; -1 when none. */
   nextMatch(pos: number, dir: 1 | -1): number {
     const index = this.index;
-    if (!index || index.length === 0) return -1;
+    if (!index) return -1;
     if (this.filtering) {
-      const total = this.total;
-      for (let p = pos + dir; p >= 0 && p < total; p += dir) {
-        const e = this.entryAt(p);
-        if (e && this.isMatch(e)) return p;
+      // while counting, the side being searched is scanned on demand until a match turns up
+      const start = this.entryAt(pos);
+      let from = start ? pos : dir === 1 ? -1 : this.total;
+      for (;;) {
+        const total = this.total;
+        for (let p = from + dir; p >= 0 && p < total; p += dir) {
+          const e = this.entryAt(p);
+          if (e && this.isMatch(e)) return p;
+        }
+        const scan = this.scan;
+        if (!scan || scan.done) return -1;
+        const entry = this.entryAt(from);
+        const t = this.timeAt(from);
+        if (!(dir === 1 ? scan.newer() : scan.older())) return -1;
+        from = entry ? this.positionOf(entry, t) : dir === 1 ? -1 : this.total;
       }
+    }
+    if (this.counting) {
+      // every record is a row: test them from here on (no wait for the index)
+      const test = this.test!;
+      for (let p = pos + dir; p >= 0 && p < this.buffer.length; p += dir) if (test(this.buffer.get(p)!)) return p;
       return -1;
     }
+    if (index.length === 0) return -1;
     // All records are rows: walk the matches from the current time, compare buffer positions.
     const t = this.buffer.time(pos);
     if (dir === 1) {
@@ -255,6 +385,7 @@ export class LogsViewModel {
 
   /** The records an export writes: the matches in filter mode, else every record held. */
   exportRecords(): LogEntry[] {
+    this.finishScan();
     if (this.filtering) {
       const index = this.index!;
       return Array.from({ length: index.length }, (_, i) => index.entry(i)!);
@@ -269,6 +400,7 @@ export class LogsViewModel {
 
   /** The rows that fit in `height` lines around the selection. Touches only those rows. */
   window(req: WindowRequest): ViewWindow {
+    this.prepare(req);
     const total = this.total;
     const height = Math.max(1, req.height);
     if (total === 0) return { rows: [], total: 0, selected: 0, offset: 0 };

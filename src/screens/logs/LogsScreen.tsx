@@ -206,7 +206,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     const empty = source === 'v1' && v1?.loading
       ? 'loading…'
       : local.pattern !== null && local.mode === 'filter'
-        ? `no record matches /${local.pattern}/ (esc clears it, m shows every record)`
+        ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, m shows every record)`
         : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
     main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} />;
   }
@@ -271,7 +271,10 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
       </Box>
     );
   }
-  const where = view.total === 0 ? '' : `${following ? 'newest' : `row ${(view.selected + 1).toLocaleString('en-US')}`} of ${view.total.toLocaleString('en-US')}`;
+  // while a new pattern is counting, the filtered rows' positions are not known yet
+  const where = local.counting && local.pattern !== null && local.mode === 'filter'
+    ? 'counting matches…'
+    : view.total === 0 ? '' : `${following ? 'newest' : `row ${(view.selected + 1).toLocaleString('en-US')}`} of ${view.total.toLocaleString('en-US')}`;
   const pattern = local.pattern !== null ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · m mode · +/- context · n/N next/prev · esc clears` : '';
   const room = Math.max(0, width - where.length - 2);
   return (

@@ -95,7 +95,8 @@ export function titleParts(t: TitleInput): Part[] {
   parts.push({ text: t.serverFilter ? `server: ${t.serverFilter}` : 'no server filter', tone: t.serverFilter ? 'info' : 'muted' });
   if (t.local.pattern !== null) {
     const how = t.local.mode === 'filter' ? `filter${t.local.context ? ` ±${t.local.context}` : ''}` : 'highlight';
-    parts.push({ text: `/${t.local.pattern}/ ${how}: ${n(t.local.matches)} match${t.local.matches === 1 ? '' : 'es'}`, tone: 'accent' });
+    const count = t.local.counting ? `counting… (${n(t.local.matches)} so far)` : `${n(t.local.matches)} match${t.local.matches === 1 ? '' : 'es'}`;
+    parts.push({ text: `/${t.local.pattern}/ ${how}: ${count}`, tone: 'accent' });
   }
   if (t.wrap) parts.push({ text: 'wrap', tone: 'muted' });
   return parts;
