@@ -1,5 +1,5 @@
 import { blobHex, valueJson, valueText, type SqlValue } from '../api/database/values';
-import { fit, textWidth } from '../components/text';
+import { cellWidth, dropCells, fitCells, padCells } from './cells';
 
 /**
  * How result sets are written, on screen and to files (`.mode`). Two forms of each mode:
@@ -96,11 +96,11 @@ export function gridWidths(result: ResultSet, options: { maxWidth?: number; samp
   const head = Math.min(n, options.sample ?? 1000);
   const tail = Math.max(head, n - Math.ceil(head / 5));
   const text = options.text ?? ((v: SqlValue) => displayValue(v).text);
-  const widths = result.columns.map((c) => Math.max(1, textWidth(c)));
+  const widths = result.columns.map((c) => Math.max(1, cellWidth(c)));
   const measure = (r: number) => {
     const row = result.rows[r]!;
     for (let k = 0; k < widths.length; k++) {
-      const w = textWidth(text(row[k] ?? null));
+      const w = cellWidth(text(row[k] ?? null));
       if (w > widths[k]!) widths[k] = w;
     }
   };
@@ -117,7 +117,11 @@ export interface LineSource {
   sticky: number;
   /** Sideways positions: columns for grid modes, steps of HSTEP cells for the others. */
   hPositions: number;
-  line(index: number, hOffset: number): StyledLine;
+  /**
+   * Line `index` scrolled `hOffset` positions sideways. With `maxWidth`, a grid stops after the
+   * first cell that reaches past it (the caller cuts the line; nothing past the screen is made).
+   */
+  line(index: number, hOffset: number, maxWidth?: number): StyledLine;
 }
 
 export const HSTEP = 8;
@@ -126,41 +130,51 @@ function gridSource(result: ResultSet, mode: 'table' | 'box' | 'markdown', width
   const f = FRAMES[mode];
   const n = result.rows.length;
   const framed = mode !== 'markdown';
-  const border = (from: number, l: string, m: string, r: string): StyledLine => [
-    { text: l + widths.slice(from).map((w) => f.h.repeat(w + 2)).join(m) + r, kind: 'border' },
+  /** Columns from `from` that start within `maxWidth` cells (one more to show the line goes on). */
+  const upTo = (from: number, maxWidth: number | undefined) => {
+    if (maxWidth === undefined) return widths.length;
+    let w = 1;
+    let k = from;
+    while (k < widths.length && w <= maxWidth) w += widths[k++]! + 3;
+    return k;
+  };
+  const border = (from: number, to: number, l: string, m: string, r: string): StyledLine => [
+    { text: l + widths.slice(from, to).map((w) => f.h.repeat(w + 2)).join(m) + (to < widths.length ? m : r), kind: 'border' },
   ];
-  const cells = (from: number, values: Segment[], header: boolean): StyledLine => {
+  const cells = (from: number, to: number, value: (k: number) => Segment, header: boolean): StyledLine => {
     const out: StyledLine = [{ text: f.v, kind: 'border' }];
-    for (let k = from; k < widths.length; k++) {
-      const seg = values[k]!;
+    for (let k = from; k < to; k++) {
+      const seg = value(k);
       const align = !header && seg.kind === 'number' ? 'right' : 'left';
-      out.push({ text: ` ${fit(seg.text, widths[k]!, align)} `, kind: header ? 'header' : seg.kind });
+      out.push({ text: ` ${fitCells(seg.text, widths[k]!, align)} `, kind: header ? 'header' : seg.kind });
       out.push({ text: f.v, kind: 'border' });
     }
     return out;
   };
-  const headerSegs = result.columns.map((c) => ({ text: c, kind: 'header' as const }));
+  const headerSegs = result.columns.map((c) => ({ text: printable(c), kind: 'header' as const }));
   const top = framed ? 1 : 0;
   return {
     count: n + (framed ? 4 : 2),
     sticky: framed ? 3 : 2,
     hPositions: widths.length,
-    line(i, h) {
+    line(i, h, maxWidth) {
       const from = Math.max(0, Math.min(h, widths.length - 1));
-      if (framed && i === 0) return border(from, f.tl, f.tm, f.tr);
-      if (i === top) return cells(from, headerSegs, true);
-      if (i === top + 1) return border(from, f.ml, f.mm, f.mr);
+      const to = upTo(from, maxWidth);
+      if (framed && i === 0) return border(from, to, f.tl, f.tm, f.tr);
+      if (i === top) return cells(from, to, (k) => headerSegs[k]!, true);
+      if (i === top + 1) return border(from, to, f.ml, f.mm, f.mr);
       const r = i - top - 2;
-      if (r < n) return cells(from, result.rows[r]!.map((v) => displayValue(v ?? null)), false);
-      return border(from, f.bl, f.bm, f.br);
+      if (r < n) {
+        const row = result.rows[r]!;
+        return cells(from, to, (k) => displayValue(row[k] ?? null), false);
+      }
+      return border(from, to, f.bl, f.bm, f.br);
     },
   };
 }
 
 function shift(text: string, h: number): string {
-  if (h <= 0) return text;
-  const chars = [...text];
-  return chars.slice(Math.min(chars.length, h * HSTEP)).join('');
+  return h <= 0 ? text : dropCells(text, h * HSTEP);
 }
 
 function textSource(count: number, sticky: number, make: (i: number) => StyledLine, longest: () => number): LineSource {
@@ -186,7 +200,7 @@ export function screenSource(result: ResultSet, mode: OutputMode, options: { max
   const n = rows.length;
   const sampleLongest = (lineText: (i: number) => string, count: number) => () => {
     let m = 0;
-    for (let i = 0; i < Math.min(count, 200); i++) m = Math.max(m, textWidth(lineText(i)));
+    for (let i = 0; i < Math.min(count, 200); i++) m = Math.max(m, cellWidth(lineText(i)));
     return m;
   };
   switch (mode) {
@@ -204,14 +218,14 @@ export function screenSource(result: ResultSet, mode: OutputMode, options: { max
       return textSource(n, 0, (i) => [{ text: text(i), kind: 'text' }], sampleLongest(text, n));
     }
     case 'line': {
-      const nameWidth = Math.max(1, ...columns.map((c) => textWidth(c)));
+      const nameWidth = Math.max(1, ...columns.map((c) => cellWidth(c)));
       const per = columns.length + 1;
       const make = (i: number): StyledLine => {
         const r = Math.floor(i / per);
         const k = i % per;
         if (k === columns.length) return [{ text: '', kind: 'text' }];
         const v = displayValue(rows[r]![k] ?? null);
-        return [{ text: `${fit(columns[k]!, nameWidth, 'right')} = `, kind: 'header' }, v];
+        return [{ text: `${fitCells(printable(columns[k]!), nameWidth, 'right')} = `, kind: 'header' }, v];
       };
       return textSource(n === 0 ? 0 : n * per - 1, 0, make, sampleLongest((i) => make(i).map((s) => s.text).join(''), Math.min(n * per, 400)));
     }
@@ -230,7 +244,7 @@ export function* resultText(result: ResultSet, mode: OutputMode): Generator<stri
       const framed = mode !== 'markdown';
       const border = (l: string, m: string, r: string) => l + widths.map((w) => f.h.repeat(w + 2)).join(m) + r;
       const line = (values: string[], numeric: boolean[]) =>
-        f.v + values.map((v, k) => ` ${numeric[k] ? v.padStart(widths[k]!) : v + ' '.repeat(Math.max(0, widths[k]! - textWidth(v)))} `).join(f.v) + f.v;
+        f.v + values.map((v, k) => ` ${padCells(v, widths[k]!, numeric[k] ? 'right' : 'left')} `).join(f.v) + f.v;
       if (framed) yield border(f.tl, f.tm, f.tr);
       yield line(columns, columns.map(() => false));
       yield border(f.ml, f.mm, f.mr);
@@ -250,10 +264,10 @@ export function* resultText(result: ResultSet, mode: OutputMode): Generator<stri
       for (let i = 0; i < rows.length; i++) yield `${i === 0 ? '[' : ''}${jsonRow(columns, rows[i]!)}${i < rows.length - 1 ? ',' : ']'}`;
       return;
     case 'line': {
-      const nameWidth = Math.max(1, ...columns.map((c) => textWidth(c)));
+      const nameWidth = Math.max(1, ...columns.map((c) => cellWidth(c)));
       for (let r = 0; r < rows.length; r++) {
         if (r > 0) yield '';
-        for (let k = 0; k < columns.length; k++) yield `${columns[k]!.padStart(nameWidth)} = ${fileValue(rows[r]![k] ?? null)}`;
+        for (let k = 0; k < columns.length; k++) yield `${padCells(columns[k]!, nameWidth, 'right')} = ${fileValue(rows[r]![k] ?? null)}`;
       }
       return;
     }

@@ -7,6 +7,7 @@ import { PRIORITY } from '../../keys/input-router';
 import { useActions, useInputLayer } from '../../keys/react';
 import { useScreenInstance, useSelect, useSession } from '../../state/react';
 import { createSqlStore, type SqlStore } from '../../state/sql-store';
+import { ansiLine } from './ansi-line';
 import { browseWindow, browsedEntry, editorLines, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
 
 /** `burrow sql` gives the screen its own store (standalone options); the console uses the session's. */
@@ -37,11 +38,24 @@ function Line({ line }: { line: ViewLine }): React.JSX.Element {
   );
 }
 
+/** One line as one <Text> (its styles built in): the same text is the same string, so memo skips it. */
+const Row = React.memo(function Row({ text }: { text: string }): React.JSX.Element {
+  // an empty <Text> has no height in Ink: a blank line needs a space
+  return <Text wrap="truncate">{text === '' ? ' ' : text}</Text>;
+});
+
+/**
+ * Rows are keyed by place: a new page then updates the text of the same elements (cheaper in Ink
+ * than removing and adding them), and a line that stays put (the header) is skipped by memo.
+ */
 const Lines = React.memo(function Lines({ lines, height }: { lines: ViewLine[]; height: number }): React.JSX.Element {
+  const tone = useTone();
+  const color = (kind: ViewKind) => tone(TONES[kind]);
+  // the lines are cut to the width already: clipping only rows spares Ink slicing every line
   return (
-    <Box flexDirection="column" height={height} overflow="hidden">
+    <Box flexDirection="column" height={height} overflowY="hidden">
       {lines.map((l, i) => (
-        <Line key={i} line={l} />
+        <Row key={i} text={ansiLine(l, color)} />
       ))}
     </Box>
   );

@@ -2,6 +2,7 @@ import type { Entry } from '../../state/sql-store';
 import { screenSource, type LineSource, type SegmentKind } from '../../sql-repl/output-modes';
 import { columnsLayout } from '../../sql-repl/schema-sql';
 import type { EditorState } from '../../sql-repl/editor';
+import { cellWidth, takeCells } from '../../sql-repl/cells';
 
 /**
  * What the SQL screen draws, as plain data: the transcript (inputs, results, messages) cut to
@@ -20,6 +21,33 @@ export type ViewLine = ViewSegment[];
 
 const seg = (text: string, kind: ViewKind): ViewSegment => ({ text, kind });
 
+/**
+ * The line cut to `width` cells, as Ink's wrap="truncate" would cut it (the last cell becomes …),
+ * but by display width: a wide character is never cut in half. A line that fits is returned as is.
+ */
+export function clipLine(line: ViewLine, width: number): ViewLine {
+  let total = 0;
+  for (const s of line) total += cellWidth(s.text);
+  if (total <= width) return line;
+  const room = Math.max(0, width - 1);
+  const out: ViewLine = [];
+  let used = 0;
+  for (const s of line) {
+    if (used >= room) break;
+    const w = cellWidth(s.text);
+    if (used + w <= room) {
+      out.push(s);
+      used += w;
+      continue;
+    }
+    const cut = takeCells(s.text, room - used);
+    out.push(seg(cut.text + ' '.repeat(room - used - cut.width), s.kind));
+    used = room;
+  }
+  if (width > 0) out.push(seg('…', 'text'));
+  return out;
+}
+
 /** Word-wraps text to `width` cells (long words are cut). */
 export function wrapText(text: string, width: number): string[] {
   const out: string[] = [];
@@ -28,15 +56,16 @@ export function wrapText(text: string, width: number): string[] {
     let line = '';
     for (const word of para.split(/(\s+)/)) {
       if (word === '') continue;
-      if ([...line].length + [...word].length <= w) {
+      if (cellWidth(line) + cellWidth(word) <= w) {
         line += word;
         continue;
       }
       if (line.trim() !== '') out.push(line.trimEnd());
       line = /^\s+$/.test(word) ? '' : word;
-      while ([...line].length > w) {
-        out.push([...line].slice(0, w).join(''));
-        line = [...line].slice(w).join('');
+      while (cellWidth(line) > w) {
+        const head = takeCells(line, w).text || [...line][0]!;
+        out.push(head);
+        line = line.slice(head.length);
       }
     }
     out.push(line.trimEnd());
@@ -97,7 +126,7 @@ function entryLinesUncached(entry: Entry, width: number, preview: number): ViewL
       const n = all ? src.count : limit;
       const out: ViewLine[] = [];
       for (let i = 0; i < n; i++) out.push(src.line(i, 0));
-      const wide = out.some((l) => l.reduce((w, s) => w + [...s.text].length, 0) > width);
+      const wide = out.some((l) => l.reduce((w, s) => w + cellWidth(s.text), 0) > width);
       const notes: string[] = [];
       if (!all) {
         const shownRows = entry.mode === 'line' ? Math.floor(n / (entry.result.columns.length + 1)) : Math.max(0, n - src.sticky);
@@ -143,7 +172,7 @@ export function transcriptWindow(entries: readonly Entry[], width: number, heigh
   const used = Math.min(scroll, maxScroll);
   const end = all.length - used;
   const start = Math.max(0, end - height);
-  return { lines: all.slice(start, end), scroll: used };
+  return { lines: all.slice(start, end).map((l) => clipLine(l, width)), scroll: used };
 }
 
 /** The newest entry that can be browsed (a result set, text or a list), or the one asked for. */
@@ -160,6 +189,7 @@ export function browsedEntry(entries: readonly Entry[], id: number | null): Entr
 }
 
 export interface BrowseView {
+  /** Cut to the screen's width. */
   lines: ViewLine[];
   footer: string;
   /** Largest `top` that still fills the window. */
@@ -189,8 +219,9 @@ export function browseWindow(entry: Entry | null, width: number, height: number,
   const hp = src.hPositions;
   const hh = Math.max(0, Math.min(h, hp - 1));
   const lines: ViewLine[] = [];
-  for (let i = 0; i < Math.min(src.sticky, src.count); i++) lines.push(src.line(i, hh));
-  for (let i = 0; i < room && src.sticky + t + i < src.count; i++) lines.push(src.line(src.sticky + t + i, hh));
+  const add = (i: number) => lines.push(clipLine(src.line(i, hh, width), width));
+  for (let i = 0; i < Math.min(src.sticky, src.count); i++) add(i);
+  for (let i = 0; i < room && src.sticky + t + i < src.count; i++) add(src.sticky + t + i);
   let footer: string;
   if (entry.kind === 'result') {
     const rows = entry.result.rows.length;
