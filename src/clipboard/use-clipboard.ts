@@ -1,14 +1,30 @@
 import { useStdout } from 'ink';
-import { clipboardSequence } from './osc52';
+import { clipboardWrite, copyStatus } from './osc52';
 
 /**
- * Returns copy(text): writes the OSC 52 sequence to the terminal Ink draws on. The sequence
- * moves no cursor and prints nothing, so it can go out between frames. Returns how it was sent.
+ * Returns copy(text, what): writes the OSC 52 sequence to the terminal Ink draws on, unless it
+ * is too long for terminals to take (then nothing is written), and returns the status line that
+ * says which. The sequence moves no cursor and prints nothing, so it can go out between frames.
  */
-export function useClipboard(env: Record<string, string | undefined> = process.env): (text: string) => 'osc52' | 'osc52-tmux' {
+export function useCopy(env: Record<string, string | undefined> = process.env): (text: string, what: string) => { text: string; level: 'info' | 'warn' } {
+  const { stdout } = useStdout();
+  return (text, what) => {
+    const result = clipboardWrite(text, env);
+    if (result.ok) stdout.write(result.sequence);
+    return copyStatus(what, result);
+  };
+}
+
+/**
+ * The older form: copy(text) returns how it was sent, or 'refused' (too long: nothing written).
+ * Prefer useCopy, whose status line also covers a refusal.
+ */
+export function useClipboard(env: Record<string, string | undefined> = process.env): (text: string) => 'osc52' | 'osc52-tmux' | 'refused' {
   const { stdout } = useStdout();
   return (text) => {
-    stdout.write(clipboardSequence(text, env));
-    return env.TMUX ? 'osc52-tmux' : 'osc52';
+    const result = clipboardWrite(text, env);
+    if (!result.ok) return 'refused';
+    stdout.write(result.sequence);
+    return result.via;
   };
 }

@@ -1,7 +1,7 @@
 import React, { useEffect, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { ScreenDef, ScreenProps } from '../../app/screen-types';
-import { useClipboard } from '../../clipboard/use-clipboard';
+import { useCopy } from '../../clipboard/use-clipboard';
 import { Table } from '../../components/Table';
 import { TextField } from '../../components/TextField';
 import { useTone } from '../../components/theme';
@@ -31,7 +31,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
   const ui = useSession().stores.deps.ui;
   const tone = useTone();
   const now = useNow(500);
-  const copy = useClipboard();
+  const copy = useCopy();
   const items = useSelect(store, (s) => s.items);
   const summary = useSelect(store, (s) => listSummary(s));
   const error = useSelect(store, (s) => s.error);
@@ -84,8 +84,8 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
               return true;
             }
             const text = row.secret && typeof row.value === 'string' ? row.value : formatDetailValue(row.name, row.value);
-            const how = copy(text);
-            ui.getState().setStatus(`copied ${row.name} to the clipboard (OSC 52${how === 'osc52-tmux' ? ' through tmux' : ''})`, 'info', 6000);
+            const note = copy(text, row.name);
+            ui.getState().setStatus(note.text, note.level, 6000);
             return true;
           },
           'app.back': () => {
