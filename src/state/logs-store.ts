@@ -120,6 +120,8 @@ export interface LogsState {
   /** The view sticks to the newest record; false = paused (frozen where it is). */
   following: boolean;
   newWhilePaused: number;
+  /** Records the full buffer let go since the view was paused (what was on screen may be gone). */
+  evictedWhilePaused: number;
   newMatchesWhilePaused: number;
   view: ViewWindow & { version: number };
   layout: StreamLayout;
@@ -242,12 +244,14 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
   let anchorRow = 0;
   let viewport = { width: 80, height: 10 };
   let newSincePause = 0;
+  let evictedAtPause = 0;
   let newMatchesSincePause = 0;
 
   const resetNew = () => {
     newSincePause = 0;
     newMatchesSincePause = 0;
-    return { newWhilePaused: 0, newMatchesWhilePaused: 0 };
+    evictedAtPause = model.evicted;
+    return { newWhilePaused: 0, newMatchesWhilePaused: 0, evictedWhilePaused: 0 };
   };
 
   const store = createStore<LogsState>()((set, get) => {
@@ -321,6 +325,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         newMatchesSincePause = 0;
       }
       if (newSincePause !== s.newWhilePaused) patch.newWhilePaused = newSincePause;
+      const evicted = s.following ? 0 : model.evicted - evictedAtPause;
+      if (evicted !== s.evictedWhilePaused) patch.evictedWhilePaused = evicted;
       if (newMatchesSincePause !== s.newMatchesWhilePaused) patch.newMatchesWhilePaused = newMatchesSincePause;
       if (s.local.matches !== model.matches || s.local.counting !== model.counting) patch.local = { ...s.local, matches: model.matches, counting: model.counting };
       if (s.showStats && model.stats.version !== lastStatsVersion) {
@@ -534,6 +540,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       showStats: false,
       following: true,
       newWhilePaused: 0,
+      evictedWhilePaused: 0,
       newMatchesWhilePaused: 0,
       view: { rows: [], total: 0, selected: 0, offset: 0, version: 0 },
       layout: streamLayout(80, 'short'),

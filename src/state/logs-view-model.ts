@@ -62,6 +62,8 @@ export class LogsViewModel {
   private rowsKey = '';
   private scan: MatchScan | null = null;
   private detach: () => void = () => {};
+  /** Records the buffers let go, ever (the store counts them while paused). */
+  evicted = 0;
   /** Called when a slice of a pattern's scan found more (the view and the count change). */
   onScanProgress: (() => void) | null = null;
 
@@ -84,6 +86,7 @@ export class LogsViewModel {
   private watch(): void {
     this.detach = this.buffer.onEvicted((gone, times) => {
       this.stats.remove(gone, times);
+      this.evicted += gone.length;
       if (!this.index) return;
       const set = new Set(gone);
       this.index.remove(set);

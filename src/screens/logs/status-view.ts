@@ -23,6 +23,8 @@ export function duration(ms: number): string {
 export interface StatusInput {
   following: boolean;
   newWhilePaused: number;
+  /** Records the full buffer let go while paused. */
+  evictedWhilePaused?: number;
   newMatchesWhilePaused: number;
   filtering: boolean;
   live: LiveStatus | null;
@@ -45,7 +47,8 @@ export function liveStatusParts(s: StatusInput, now: number): Part[] {
   else if (live.state === 'backfilling' && live.coveredTo === null) parts.push({ text: `loading the last ${s.windowKey}…`, tone: 'info' });
   else if (!s.following) {
     const fresh = s.filtering ? `${n(s.newMatchesWhilePaused)} new matches (${n(s.newWhilePaused)} records)` : `${n(s.newWhilePaused)} new`;
-    parts.push({ text: `❚❚ paused · ${fresh}`, tone: 'warn' });
+    const gone = s.evictedWhilePaused ? ` · ${n(s.evictedWhilePaused)} evicted (buffer full)` : '';
+    parts.push({ text: `❚❚ paused · ${fresh}${gone}`, tone: 'warn' });
   } else parts.push({ text: '● following', tone: 'ok' });
   if (backoff > 0 || live.state === 'rate-limited') {
     parts.push({ text: `rate limited (429)${backoff > 0 ? `: backing off ${duration(backoff)}` : ''}`, tone: 'warn' });

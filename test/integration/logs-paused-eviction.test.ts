@@ -1,0 +1,62 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { apiFor, useEmulator } from '../helpers/emulator';
+import { resolveSettings } from '../../src/config/settings';
+import { SessionStores } from '../../src/state/session';
+import { createUiStore } from '../../src/state/ui-store';
+import { createLogsStore } from '../../src/state/logs-store';
+
+// 1,000-record buffer, 400 records/s: everything on screen is evicted within a few seconds
+const emu = await useEmulator({ seed: 7, logRate: 400, ingestDelayMs: 300 });
+const api = apiFor(emu);
+const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until<T>(what: string, f: () => T | null | undefined | false, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await sleep(40);
+  }
+}
+
+test('paused with a full buffer while records keep coming: the rows shown stay sensible after the ones on screen are evicted, and the eviction is counted', async () => {
+  const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
+  const settings = { ...resolveSettings({}, {}, {}), logBufferSize: 1000 };
+  const stores = new SessionStores({ api, settings, ui, now: Date.now });
+  const store = stores.get((deps) => createLogsStore(deps, { frameMs: 30, statsMs: 50 }));
+  const s = () => store.getState();
+  after(s().attach(String(busy.Id)));
+  s().setViewport(120, 20);
+  await until('a full buffer', () => s().live?.state === 'following' && s().live!.buffered >= 1000 && s().view.rows.length === 20);
+
+  s().togglePause();
+  for (let i = 0; i < 10; i++) s().move('up');
+  const shown = s().view.rows.map((r) => r.entry);
+  const selected = s().view.rows.find((r) => r.pos === s().view.selected)!.entry!;
+  const droppedAtPause = s().live!.dropped;
+  // every record that was on screen is gone from the buffer
+  await until('the shown records evicted', () => s().live!.dropped - droppedAtPause > 1500, 20_000);
+  await sleep(200);
+
+  const check = (when: string) => {
+    const v = s().view;
+    assert.ok(v.rows.length >= 10, `${when}: rows are shown (${v.rows.length}; row ${v.selected + 1} of ${v.total})`);
+    assert.ok(v.selected >= 0 && v.selected < v.total, `${when}: the selection is a row (${v.selected} of ${v.total})`);
+    assert.ok(v.rows.some((r) => r.pos === v.selected), `${when}: the selected row is on screen`);
+    assert.ok(v.total <= 1000, `${when}: no more rows than the buffer holds (${v.total})`);
+  };
+  check('paused, untouched');
+  assert.ok(s().evictedWhilePaused > 0, `the records evicted while paused are counted (${s().evictedWhilePaused})`);
+  assert.equal(s().following, false);
+  s().move('down');
+  check('after a key');
+  assert.notDeepEqual(s().view.rows.map((r) => r.entry), shown);
+  assert.ok(s().view.rows.every((r) => r.entry !== selected));
+  s().move('pageUp');
+  check('after page up');
+  s().togglePause();
+  assert.equal(s().evictedWhilePaused, 0, 'following again: the count starts over');
+});
