@@ -224,6 +224,28 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       }
     };
 
+    // the pause switch lives in the shared poller; `paused` in this store mirrors it for the screen
+    const shared = () => (polling ??= sharedPoller({
+      create: () =>
+        createPoller<PollResult>({
+          intervalMs: refreshIntervalMs(deps.settings),
+          now: deps.now,
+          task: poll,
+          onSuccess: onPolled,
+          onError: (error, at) => ui.getState().recordError(errorMessage(error), at),
+          onState: (s) => set({ limitsLoading: s.inFlight }),
+        }),
+      onPausedChange: (paused) => {
+        set({ paused });
+        ui.getState().setPaused(paused);
+      },
+      onWatch: () => {
+        if (get().paused) ui.getState().setPaused(true);
+        if (get().limitsAt !== null) ui.getState().recordSuccess(get().limitsAt!);
+      },
+      onLastLeave: () => editorLoad?.abort(),
+    }));
+
     return {
       limits: null,
       limitsAt: null,
@@ -236,24 +258,7 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       editor: null,
 
       watch() {
-        polling ??= sharedPoller({
-          create: () =>
-            createPoller<PollResult>({
-              intervalMs: refreshIntervalMs(deps.settings),
-              now: deps.now,
-              task: poll,
-              onSuccess: onPolled,
-              onError: (error, at) => ui.getState().recordError(errorMessage(error), at),
-              onState: (s) => set({ limitsLoading: s.inFlight }),
-            }),
-          isPaused: () => get().paused,
-          onWatch: () => {
-            if (get().paused) ui.getState().setPaused(true);
-            if (get().limitsAt !== null) ui.getState().recordSuccess(get().limitsAt!);
-          },
-          onLastLeave: () => editorLoad?.abort(),
-        });
-        return polling.watch();
+        return shared().watch();
       },
       watchLimits() {
         return get().watch();
@@ -281,11 +286,7 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
         }
       },
       togglePause() {
-        const paused = !get().paused;
-        set({ paused });
-        ui.getState().setPaused(paused);
-        if (paused) polling?.current?.pause();
-        else polling?.current?.resume();
+        shared().togglePaused();
       },
       async loadMoreApps() {
         const apps = get().apps;

@@ -51,6 +51,19 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
       ui.getState().recordError(message, at);
     };
 
+    // the pause switch lives in the shared poller; `paused` in this store mirrors it for the screen
+    const shared = () => (polling ??= sharedPoller({
+      create: () => createPoller<Polled>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, task: fetch, onSuccess, onError }),
+      onPausedChange: (paused) => {
+        set({ paused });
+        ui.getState().setPaused(paused);
+      },
+      onWatch: () => {
+        if (get().paused) ui.getState().setPaused(true);
+        if (get().loadedAt !== null) ui.getState().recordSuccess(get().loadedAt!);
+      },
+    }));
+
     return {
       items: [],
       loadedAt: null,
@@ -61,15 +74,7 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
       profileError: null,
 
       watch() {
-        polling ??= sharedPoller({
-          create: () => createPoller<Polled>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, task: fetch, onSuccess, onError }),
-          isPaused: () => get().paused,
-          onWatch: () => {
-            if (get().paused) ui.getState().setPaused(true);
-            if (get().loadedAt !== null) ui.getState().recordSuccess(get().loadedAt!);
-          },
-        });
-        return polling.watch();
+        return shared().watch();
       },
       async refresh() {
         if (polling?.current?.state.running) return polling.current.refreshNow();
@@ -80,11 +85,7 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
         }
       },
       togglePause() {
-        const paused = !get().paused;
-        set({ paused });
-        ui.getState().setPaused(paused);
-        if (paused) polling?.current?.pause();
-        else polling?.current?.resume();
+        shared().togglePaused();
       },
       openProfile(id) {
         const listed = get().items.find((l) => l.LoadBalancerId === id) ?? null;

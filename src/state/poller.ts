@@ -154,34 +154,56 @@ export function createPoller<T>(options: PollerOptions<T>): Poller {
   };
 }
 
-/** A poller shared by every mounted view of one store. */
+/** A poller shared by every mounted view of one store, with the store's pause switch. */
 export interface SharedPoller {
   /** Joins polling (creating and starting the poller for the first view); returns the way out. */
   watch(): () => void;
   readonly current: Poller | null;
+  /** The pause switch: kept while no view watches, applied when one comes back. */
+  readonly paused: boolean;
+  setPaused(paused: boolean): void;
+  /** Flips the switch; returns the new value. */
+  togglePaused(): boolean;
 }
 
 /**
  * Created on the first watch, running while any view watches, stopped when the last one leaves:
- * a hidden screen never polls. `isPaused` is the store's own pause switch; `onWatch` runs after
- * each join (to show the pause badge and the age of data already held).
+ * a hidden screen never polls. `onPausedChange` runs on each change of the pause switch, before
+ * the poller pauses or resumes (a resume refreshes at once); `onWatch` runs after each join (to
+ * show the pause badge and the age of data already held).
  */
 export function sharedPoller(options: {
   create: () => Poller;
-  isPaused: () => boolean;
+  onPausedChange?: (paused: boolean) => void;
   onWatch?: () => void;
   onLastLeave?: () => void;
 }): SharedPoller {
   let poller: Poller | null = null;
   let watchers = 0;
+  let paused = false;
+  const setPaused = (next: boolean) => {
+    if (next === paused) return;
+    paused = next;
+    options.onPausedChange?.(paused);
+    if (paused) poller?.pause();
+    else poller?.resume();
+  };
   return {
     get current() {
       return poller;
     },
+    get paused() {
+      return paused;
+    },
+    setPaused,
+    togglePaused() {
+      setPaused(!paused);
+      return paused;
+    },
     watch() {
       watchers += 1;
       poller ??= options.create();
-      if (options.isPaused()) poller.pause();
+      if (paused) poller.pause();
       poller.start();
       options.onWatch?.();
       let left = false;

@@ -153,6 +153,25 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
       void get().refresh();
     };
 
+    // the pause switch lives in the shared poller; `paused` in this store mirrors it for the screen
+    const shared = () => (polling ??= sharedPoller({
+      create: () => createPoller<Loaded>({
+        intervalMs: refreshIntervalMs(deps.settings),
+        now: deps.now,
+        task: (signal) => fetchLoaded(signal),
+        onSuccess: onLoaded,
+        onError: onFailed,
+      }),
+      onPausedChange: (paused) => {
+        set({ paused });
+        ui.getState().setPaused(paused);
+      },
+      onWatch: () => {
+        if (get().paused) ui.getState().setPaused(true);
+        if (get().loadedAt !== null) ui.getState().recordSuccess(get().loadedAt!);
+      },
+    }));
+
     return {
       items: [],
       pagesLoaded: 0,
@@ -171,21 +190,7 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
       revealed: null,
 
       watch() {
-        polling ??= sharedPoller({
-          create: () => createPoller<Loaded>({
-            intervalMs: refreshIntervalMs(deps.settings),
-            now: deps.now,
-            task: (signal) => fetchLoaded(signal),
-            onSuccess: onLoaded,
-            onError: onFailed,
-          }),
-          isPaused: () => get().paused,
-          onWatch: () => {
-            if (get().paused) ui.getState().setPaused(true);
-            if (get().loadedAt !== null) ui.getState().recordSuccess(get().loadedAt!);
-          },
-        });
-        return polling.watch();
+        return shared().watch();
       },
       async refresh() {
         if (polling?.current?.state.running) {
@@ -201,11 +206,7 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
         }
       },
       togglePause() {
-        const paused = !get().paused;
-        set({ paused });
-        ui.getState().setPaused(paused);
-        if (paused) polling?.current?.pause();
-        else polling?.current?.resume();
+        shared().togglePaused();
       },
       async loadMore() {
         const s = get();
