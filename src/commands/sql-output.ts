@@ -1,5 +1,6 @@
 import { valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
 import { csvEscape } from './output';
+import { cellWidth, padCells } from '../sql-repl/cells';
 
 export type SqlOutputFormat = 'table' | 'csv' | 'json' | 'ndjson';
 
@@ -62,14 +63,15 @@ export class ResultPrinter {
 
   private async table(r: StatementResult): Promise<void> {
     const cell = (v: SqlValue) => valueText(v).replace(/[\r\n\t]+/g, ' ');
-    const widths = r.columns.map((c) => c.length);
+    // display cells, not UTF-16 units: CJK and emoji take two
+    const widths = r.columns.map((c) => cellWidth(c));
     for (const row of r.rows) {
       for (let k = 0; k < row.length; k++) {
-        const w = cell(row[k]!).length;
+        const w = cellWidth(cell(row[k]!));
         if (w > widths[k]!) widths[k] = w;
       }
     }
-    const line = (vals: string[]) => vals.map((v, k) => (k === vals.length - 1 ? v : v.padEnd(widths[k]!))).join('  ').trimEnd();
+    const line = (vals: string[]) => vals.map((v, k) => (k === vals.length - 1 ? v : padCells(v, widths[k]!))).join('  ').trimEnd();
     await this.line(line(r.columns));
     for (const row of r.rows) await this.line(line(row.map(cell)));
     if (this.human) await this.line(`(${r.rows.length} row${r.rows.length === 1 ? '' : 's'})`);
