@@ -4,6 +4,7 @@ import { redact } from '../config/redact';
 import type { Io } from '../commands/types';
 import { createFrameLog } from './frame-log';
 import { inkStdout, maxFpsFor, TerminalGuard } from './terminal';
+import { tuneHeapForResidentMemory } from './heap-tuning';
 
 const SIGNALS = { SIGINT: 2, SIGHUP: 1, SIGTERM: 15 } as const;
 type Signal = keyof typeof SIGNALS;
@@ -38,6 +39,7 @@ export interface FullScreen {
  * (close sessions, stop the emulator child) and the note it returns is printed.
  */
 export function fullScreen(io: Io, finish: () => Promise<string | null>): FullScreen {
+  tuneHeapForResidentMemory();
   const stdout = io.stdout as unknown as NodeJS.WriteStream;
   const stdin = io.stdin as unknown as NodeJS.ReadStream;
   const stderr = io.stderr as unknown as NodeJS.WriteStream;
