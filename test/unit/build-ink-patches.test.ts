@@ -133,3 +133,43 @@ test('patched Ink renders exactly what Ink renders', async () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+const STYLED_CHARS_SCRIPT = `
+import { styledCharsFromTokens, tokenize } from '@alcalzone/ansi-tokenize';
+const lines = [
+  'plain ascii row 200 /fonts/inter-var.woff2',
+  '\\x1b[31mred\\x1b[39m then \\x1b[1m\\x1b[32mbold green\\x1b[22m green\\x1b[0m plain',
+  '\\x1b[7m selected \\x1b[27m·… 日本語 emoji 👍🏽 e\\u0301',
+  '',
+];
+const chars = lines.map((l) => styledCharsFromTokens(tokenize(l)));
+const all = chars.flat();
+// run with --allow-natives-syntax; hidden from esbuild's parser
+const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)');
+const sameMaps = all.every((c) => haveSameMap(c, all[0]));
+const styleArrays = new Set(all.map((c) => c.styles)).size;
+process.stdout.write(JSON.stringify({ chars, sameMaps, styleArrays, count: all.length }));
+`;
+
+test('styled characters: the same characters and styles as published, with one shape and shared style arrays', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-styled-chars-'));
+  try {
+    const entry = path.join(dir, 'entry.mjs');
+    fs.writeFileSync(entry, STYLED_CHARS_SCRIPT);
+    const results: { chars: unknown; sameMaps: boolean; styleArrays: number; count: number }[] = [];
+    for (const [name, plugins] of [['plain', []], ['patched', [inkPatchesPlugin]]] as const) {
+      const outfile = path.join(dir, `${name}.mjs`);
+      await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', nodePaths: [path.resolve('node_modules')], plugins: [...plugins], logLevel: 'silent' });
+      const r = spawnSync(process.execPath, ['--allow-natives-syntax', outfile], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      results.push(JSON.parse(r.stdout) as (typeof results)[number]);
+    }
+    const [plain, patched] = results;
+    assert.deepEqual(patched!.chars, plain!.chars);
+    assert.equal(plain!.sameMaps, false, 'published: each character has its own shape (if this fails, V8 or the library changed and the patch may go)');
+    assert.equal(patched!.sameMaps, true, 'patched: every character has the same shape');
+    assert.ok(patched!.styleArrays < 12 && plain!.styleArrays === plain!.count, `style arrays: ${patched!.styleArrays} patched, ${plain!.styleArrays} published`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
