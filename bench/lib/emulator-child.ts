@@ -11,11 +11,33 @@ export interface EmulatorChild {
   stop(): Promise<void>;
 }
 
+/** Emulators still running: stopped when the benchmark process ends, however it ends. */
+const running = new Set<ChildProcess>();
+let cleanupInstalled = false;
+
+function stopAllOnExit(): void {
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  const killAll = () => {
+    for (const child of running) child.kill('SIGTERM');
+  };
+  process.on('exit', killAll);
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    process.once(signal, () => {
+      killAll();
+      process.exit(code);
+    });
+  }
+}
+
 export async function startEmulatorChild(args: string[] = []): Promise<EmulatorChild> {
+  stopAllOnExit();
   const child = spawn(process.execPath, ['bin/burrow.js', 'emulator', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const info = await new Promise<ReadyInfo>((resolve, reject) => {
