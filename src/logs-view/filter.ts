@@ -119,6 +119,8 @@ export class MatchIndex {
   private entries: LogEntry[] = [];
   private times: number[] = [];
   private start = 0;
+  /** Evicted matches before `start` (the rest of the space before it is room to prepend). */
+  private dead = 0;
   private versionCounter = 0;
 
   constructor(readonly test: (e: LogEntry) => boolean) {}
@@ -174,6 +176,7 @@ export class MatchIndex {
     this.entries = [];
     this.times = [];
     this.start = 0;
+    this.dead = 0;
     for (let i = 0; i < source.length; i++) {
       const e = source.get(i)!;
       if (this.test(e)) {
@@ -194,6 +197,31 @@ export class MatchIndex {
     if (k === 0) return;
     const from = this.start + this.lowerBound(times[0]!);
     const to = this.start + this.upperBound(times[k - 1]!);
+    if (to === this.start) {
+      // older than every match held (a scan going back): into the room before them, made
+      // twice as big as needed when short, so a scan's chunks do not copy the index each time
+      if (this.start < k) {
+        const len = this.entries.length - this.start;
+        const room = k + Math.max(1024, len);
+        const entries: LogEntry[] = new Array<LogEntry>(room + len);
+        const held: number[] = new Array<number>(room + len);
+        for (let x = 0; x < len; x++) {
+          entries[room + x] = this.entries[this.start + x]!;
+          held[room + x] = this.times[this.start + x]!;
+        }
+        this.entries = entries;
+        this.times = held;
+        this.start = room;
+        this.dead = 0;
+      }
+      this.start -= k;
+      for (let x = 0; x < k; x++) {
+        this.entries[this.start + x] = batch[x]!;
+        this.times[this.start + x] = times[x]!;
+      }
+      this.versionCounter++;
+      return;
+    }
     const outE: LogEntry[] = [];
     const outT: number[] = [];
     let i = from;
@@ -220,6 +248,10 @@ export class MatchIndex {
         this.entries.push(outE[x]!);
         this.times.push(outT[x]!);
       }
+    } else if (outE.length < 20_000) {
+      // in place: only what follows moves (a scan going forward meets a few new records there)
+      this.entries.splice(from, to - from, ...outE);
+      this.times.splice(from, to - from, ...outT);
     } else {
       this.entries = this.entries.slice(0, from).concat(outE, this.entries.slice(to));
       this.times = this.times.slice(0, from).concat(outT, this.times.slice(to));
@@ -257,6 +289,7 @@ export class MatchIndex {
     let removed = 0;
     while (this.start < this.entries.length && gone.has(this.entries[this.start]!)) {
       this.start++;
+      this.dead++;
       removed++;
     }
     // Equal-time neighbours can interleave: look a little further for stragglers.
@@ -270,10 +303,11 @@ export class MatchIndex {
         }
       }
     }
-    if (this.start > 4096 && this.start * 2 > this.entries.length) {
+    if (this.dead > 4096 && this.dead * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.start);
       this.times = this.times.slice(this.start);
       this.start = 0;
+      this.dead = 0;
     }
     if (removed) this.versionCounter++;
     return removed;
@@ -283,6 +317,7 @@ export class MatchIndex {
     this.entries = [];
     this.times = [];
     this.start = 0;
+    this.dead = 0;
     this.versionCounter++;
   }
 }

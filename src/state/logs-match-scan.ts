@@ -2,25 +2,24 @@ import type { LogEntry } from '../api/logs/entry';
 import type { MatchIndex, OrderedSource } from '../logs-view/filter';
 
 /**
- * Fills a MatchIndex for a new pattern without holding the main thread: the buffer's records as
- * they were when the pattern was set (a snapshot) are scanned outward from a start position (the
- * record on screen), in both directions, a few milliseconds at a time. Records that arrive
- * meanwhile are added to the index by the caller (MatchIndex.add) and records the buffer lets go
- * are reported with evicted(). So at every moment the index holds exactly the matches among the
- * buffer's records whose times lie in the scanned region (region()), and once done, exactly what
- * a full scan finds.
+ * Fills a MatchIndex for a new pattern without holding the main thread: the buffer is scanned
+ * outward from a start time (the record on screen) in both directions, a few milliseconds at a
+ * time. Records that arrive meanwhile are added to the index by the caller (MatchIndex.add), so
+ * a scanned match the index already holds is one of them and is not taken twice; evicted ones
+ * leave the index through MatchIndex.remove. So at every moment the index holds exactly the
+ * matches among the buffer's records with a time in the scanned region [lo, hi) (region()), and
+ * once done, exactly what a full scan finds. No copy of the buffer is made: a copy of 100,000
+ * records per pattern was most of the garbage (and the collector's pauses) of a count.
  *
- * The region never splits a run of equal times: a chunk is widened to take the whole run, so
- * "every record with a time in [from, to)" is a precise statement.
+ * A stretch never splits a run of equal times (it is widened to take the whole run), so the
+ * region is a statement about times.
  */
 export class MatchScan {
-  private readonly snap: LogEntry[] = [];
-  private readonly times: Float64Array;
-  /** Scanned: snapshot positions [lo, hi). */
+  /** Scanned: every record with a time in [lo, hi). */
   private lo: number;
   private hi: number;
-  /** The first snapshot record the buffer still holds (evictions take the oldest). */
-  private live = 0;
+  /** The newest time when the pattern was set: anything later came through MatchIndex.add. */
+  private readonly end: number;
   private timer: ReturnType<typeof setTimeout> | ReturnType<typeof setImmediate> | null = null;
   private versionCounter = 0;
   private cancelled = false;
@@ -32,25 +31,10 @@ export class MatchScan {
     start: number | null,
     private readonly chunk = 2048,
   ) {
-    const n = source.length;
-    this.times = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      this.snap.push(source.get(i)!);
-      this.times[i] = source.time(i);
-    }
-    let p = n;
-    if (start !== null) {
-      let a = 0;
-      let b = n;
-      while (a < b) {
-        const mid = (a + b) >>> 1;
-        if (this.times[mid]! < start) a = mid + 1;
-        else b = mid;
-      }
-      p = a;
-    }
-    this.lo = p;
-    this.hi = p;
+    this.end = source.length > 0 ? source.time(source.length - 1) : Number.NEGATIVE_INFINITY;
+    const t = start ?? Number.POSITIVE_INFINITY;
+    this.lo = t;
+    this.hi = t;
   }
 
   /** Changes each time the region grows. */
@@ -59,53 +43,37 @@ export class MatchScan {
   }
 
   get olderDone(): boolean {
-    return this.lo <= this.live;
+    return this.source.length === 0 || this.lo <= this.source.time(0);
   }
 
   get newerDone(): boolean {
-    return this.hi >= this.snap.length;
+    return this.hi > this.end;
   }
 
   get done(): boolean {
     return this.olderDone && this.newerDone;
   }
 
-  /** Records scanned so far and in all (for "counting…" and tests). */
-  get progress(): { scanned: number; total: number } {
-    return { scanned: this.hi - this.lo, total: this.snap.length - this.live };
-  }
-
   /**
    * The index positions [from, to) whose matches are final: every record with a time in the
-   * scanned region has been tested (and the region's open sides, once done, reach the ends).
+   * scanned region has been tested (and the region's sides, once done, reach the ends).
    */
   region(): { from: number; to: number } {
     const index = this.index;
-    const n = this.snap.length;
-    // lo at the end (started at the newest): only records newer than the snapshot are known
-    const from = this.olderDone ? 0 : this.lo < n ? index.lowerBound(this.times[this.lo]!) : index.upperBound(this.times[n - 1]!);
-    const to = this.newerDone ? index.length : index.lowerBound(this.times[this.hi]!);
+    const from = this.olderDone ? 0 : index.lowerBound(this.lo);
+    const to = this.newerDone ? index.length : index.lowerBound(this.hi);
     return { from, to: Math.max(from, to) };
-  }
-
-  /** The buffer let these records go (always its oldest). */
-  evicted(gone: ReadonlySet<LogEntry>): void {
-    const before = this.live;
-    while (this.live < this.snap.length && gone.has(this.snap[this.live]!)) this.live++;
-    if (this.live === before) return;
-    if (this.lo < this.live) this.lo = this.live;
-    if (this.hi < this.live) this.hi = this.live;
-    this.versionCounter++;
   }
 
   /** Scans the next stretch towards newer records; false when that side is done. */
   newer(records = this.chunk): boolean {
     if (this.newerDone) return false;
-    const from = Math.max(this.hi, this.live);
-    let to = Math.min(this.snap.length, from + records);
-    while (to < this.snap.length && this.times[to] === this.times[to - 1]) to++;
+    const src = this.source;
+    const from = src.lowerBound(this.hi);
+    let to = Math.min(src.length, from + records);
+    while (to < src.length && src.time(to) === src.time(to - 1)) to++;
     this.take(from, to);
-    this.hi = to;
+    this.hi = to < src.length && src.time(to) <= this.end ? src.time(to) : Number.POSITIVE_INFINITY;
     this.versionCounter++;
     return true;
   }
@@ -113,27 +81,31 @@ export class MatchScan {
   /** Scans the next stretch towards older records; false when that side is done. */
   older(records = this.chunk): boolean {
     if (this.olderDone) return false;
-    const to = this.lo;
-    let from = Math.max(this.live, to - records);
-    while (from > this.live && this.times[from - 1] === this.times[from]) from--;
+    const src = this.source;
+    const to = src.lowerBound(this.lo);
+    let from = Math.max(0, to - records);
+    while (from > 0 && src.time(from - 1) === src.time(from)) from--;
     this.take(from, to);
-    this.lo = from;
+    this.lo = from < src.length ? src.time(from) : this.lo;
     this.versionCounter++;
     return true;
   }
 
   private take(from: number, to: number): void {
-    const test = this.index.test;
+    const { index, source } = this;
+    const test = index.test;
     const found: LogEntry[] = [];
     const foundTimes: number[] = [];
     for (let i = from; i < to; i++) {
-      const e = this.snap[i]!;
-      if (test(e)) {
-        found.push(e);
-        foundTimes.push(this.times[i]!);
-      }
+      const e = source.get(i)!;
+      if (!test(e)) continue;
+      const t = source.time(i);
+      // arrived after the pattern was set: MatchIndex.add has it already
+      if (index.indexOf(e, t) >= 0) continue;
+      found.push(e);
+      foundTimes.push(t);
     }
-    this.index.merge(found, foundTimes, this.source);
+    index.merge(found, foundTimes, source);
   }
 
   /** Scans until `ms` have passed or all is done, newer and older stretches in turn. */
@@ -164,15 +136,16 @@ export class MatchScan {
       const at = Math.min(to, Math.max(from, this.index.lowerBound(t)));
       const known = dir === 1 ? to - at : at - from;
       if (known >= want) return;
-      if (!(dir === 1 ? this.newer() : this.older())) return;
+      // small stretches: a screen needs few matches
+      if (!(dir === 1 ? this.newer(256) : this.older(256))) return;
       if (performance.now() >= end) return;
     }
   }
 
   /** Grows the region until it takes in the time `t` (all at once: the view jumped outside it). */
   reachTime(t: number): void {
-    while (!this.olderDone && !(this.lo < this.snap.length && t >= this.times[this.lo]!)) this.older();
-    while (!this.newerDone && !(t < this.times[this.hi]!)) this.newer();
+    while (t < this.lo && this.older());
+    while (t >= this.hi && this.newer());
   }
 
   /** Runs step() in slices of `sliceMs` (other work runs in between) until done or cancelled. */

@@ -24,11 +24,15 @@ export class TrackingBuffer extends LogBuffer {
       front.push(this.get(i)!);
       frontTimes.push(this.time(i));
     }
+    const droppedBefore = this.dropped;
     const kept = super.insert(batch, times, added, addedTimes);
-    if (atRisk > 0 && this.dropped > 0) {
+    // only as many of the oldest as were dropped now can be gone (a re-check's batch of
+    // records already held drops nothing: then nothing is looked at)
+    const dropped = this.dropped - droppedBefore;
+    if (atRisk > 0 && dropped > 0) {
       const gone: LogEntry[] = [];
       const goneTimes: number[] = [];
-      for (let i = 0; i < front.length; i++) {
+      for (let i = 0; i < Math.min(front.length, dropped); i++) {
         const e = front[i]!;
         if (this.has(e.requestId ?? entryKey(e)) && this.stillHeld(e, frontTimes[i]!)) continue;
         gone.push(e);

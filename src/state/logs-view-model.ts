@@ -88,9 +88,7 @@ export class LogsViewModel {
       this.stats.remove(gone, times);
       this.evicted += gone.length;
       if (!this.index) return;
-      const set = new Set(gone);
-      this.index.remove(set);
-      this.scan?.evicted(set);
+      this.index.remove(new Set(gone));
     });
   }
 
