@@ -1,4 +1,5 @@
 import { formatReal, blobHex, type SqlValue } from '../api/database/values';
+import { cellWidth, padCells } from './cells';
 import { quoteName, type Schema, type SchemaTable } from './completion';
 
 /**
@@ -115,7 +116,7 @@ export async function* dumpLines(
 /** Names laid out in columns (as sqlite3's .tables), to fit `width` cells. */
 export function columnsLayout(names: readonly string[], width: number): string[] {
   if (names.length === 0) return [];
-  const colWidth = Math.max(...names.map((n) => [...n].length)) + 2;
+  const colWidth = Math.max(...names.map((n) => cellWidth(n))) + 2;
   const perLine = Math.max(1, Math.floor((width + 2) / colWidth));
   const rows = Math.ceil(names.length / perLine);
   const out: string[] = [];
@@ -123,7 +124,7 @@ export function columnsLayout(names: readonly string[], width: number): string[]
     let line = '';
     for (let c = 0; c < perLine; c++) {
       const n = names[c * rows + r];
-      if (n !== undefined) line += n.padEnd(colWidth);
+      if (n !== undefined) line += padCells(n, colWidth);
     }
     out.push(line.trimEnd());
   }

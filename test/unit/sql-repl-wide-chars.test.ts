@@ -9,6 +9,7 @@ import { resultText, screenSource, type ResultSet } from '../../src/sql-repl/out
 import { browseWindow, clipLine, transcriptWindow } from '../../src/screens/sql/transcript-view';
 import type { Entry } from '../../src/state/sql-store';
 import { ResultPrinter } from '../../src/commands/sql-output';
+import { columnsLayout } from '../../src/sql-repl/schema-sql';
 
 // Wide characters in results: every line of a grid must take the same number of terminal cells,
 // measured with string-width (what Ink measures with), and a cut never splits a wide character.
@@ -132,4 +133,11 @@ test('burrow sql -o table: columns align by display width', async () => {
   wide.rows.forEach((row, r) => {
     assert.deepEqual(starts(lines[r + 1]!, row.map((v) => (v === null ? 'NULL' : String(v)))), expected, `row ${r + 1}:\n${lines.join('\n')}`);
   });
+});
+
+test('.tables with wide names: columns start at the same cell on every line', () => {
+  const lines = columnsLayout(['顧客', 'orders', '注文明細', 'x'], 20);
+  assert.deepEqual(lines, ['顧客      注文明細', 'orders    x']);
+  assert.equal(stringWidth(lines[0]!.slice(0, lines[0]!.indexOf('注'))), 10, 'after the widest name (8 cells) and 2 spaces');
+  assert.equal(lines[1]!.indexOf('x'), 10);
 });

@@ -188,6 +188,19 @@ export function browsedEntry(entries: readonly Entry[], id: number | null): Entr
   return null;
 }
 
+const MADE_LIMIT = 4000;
+const made = new WeakMap<LineSource, Map<string, ViewLine>>();
+
+/** Lines of a source already cut, by sideways position, width and index: going back costs nothing. */
+function madeLines(src: LineSource): Map<string, ViewLine> {
+  let lines = made.get(src);
+  if (!lines) {
+    lines = new Map();
+    made.set(src, lines);
+  }
+  return lines;
+}
+
 export interface BrowseView {
   /** Cut to the screen's width. */
   lines: ViewLine[];
@@ -219,7 +232,17 @@ export function browseWindow(entry: Entry | null, width: number, height: number,
   const hp = src.hPositions;
   const hh = Math.max(0, Math.min(h, hp - 1));
   const lines: ViewLine[] = [];
-  const add = (i: number) => lines.push(clipLine(src.line(i, hh, width), width));
+  const made = madeLines(src);
+  const add = (i: number) => {
+    const key = `${hh}:${width}:${i}`;
+    let line = made.get(key);
+    if (!line) {
+      line = clipLine(src.line(i, hh, width), width);
+      if (made.size >= MADE_LIMIT) made.clear();
+      made.set(key, line);
+    }
+    lines.push(line);
+  };
   for (let i = 0; i < Math.min(src.sticky, src.count); i++) add(i);
   for (let i = 0; i < room && src.sticky + t + i < src.count; i++) add(src.sticky + t + i);
   let footer: string;
