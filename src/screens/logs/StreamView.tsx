@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import { useTone } from '../../components/theme';
 import { headerText, rowSegments, wrapSegments, type Segment, type StreamLayout } from '../../logs-view/rows';
 import type { LogEntry, ViewRow } from '../../state/logs-store';
+import { rowLine } from './row-line';
 
 export interface StreamViewProps {
   rows: ViewRow[];
@@ -15,23 +16,10 @@ export interface StreamViewProps {
   emptyText: string;
 }
 
+/** One line of a row: a single <Text> with its colours built into the string (see row-line.ts). */
 function SegmentsLine({ segments, selected }: { segments: Segment[]; selected: boolean }): React.JSX.Element {
   const tone = useTone();
-  return (
-    <Text wrap="truncate" inverse={selected}>
-      {segments.map((s, i) =>
-        s.mark ? (
-          <Text key={i} color={tone('accent')} inverse={!selected} underline={selected} bold>
-            {s.text}
-          </Text>
-        ) : (
-          <Text key={i} color={selected ? undefined : tone(s.tone)}>
-            {s.text}
-          </Text>
-        ),
-      )}
-    </Text>
-  );
+  return <Text wrap="truncate">{rowLine(segments, selected, tone)}</Text>;
 }
 
 interface RowProps {
