@@ -60,3 +60,39 @@ test('paused with a full buffer while records keep coming: the rows shown stay s
   s().togglePause();
   assert.equal(s().evictedWhilePaused, 0, 'following again: the count starts over');
 });
+
+test('a pattern over 20,000 held records: applied at once for the screen, counted in slices ("counting…"), then the whole count; n works meanwhile', async () => {
+  const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
+  const settings = { ...resolveSettings({}, {}, {}), logBufferSize: 20_000 };
+  const stores = new SessionStores({ api, settings, ui, now: Date.now });
+  const store = stores.get((deps) => createLogsStore(deps, { frameMs: 30, statsMs: 50 }));
+  const s = () => store.getState();
+  after(s().attach(String(busy.Id)));
+  s().setViewport(120, 20);
+  await until('a full buffer', () => s().live?.state === 'following' && s().live!.buffered >= 20_000 && s().view.rows.length === 20, 30_000);
+  s().togglePause();
+  for (let i = 0; i < 300; i++) s().move('pageUp');
+  s().startLocalEdit();
+  s().setLocalText({ value: 'MISS', cursor: 4 });
+  s().applyLocal();
+  assert.equal(s().local.counting, true, 'counted in slices');
+  assert.equal(s().view.rows.length, 20, 'the screen is filled at once');
+  for (const r of s().view.rows) assert.equal(r.entry!.cacheStatus, 'MISS');
+  s().jumpMatch(1);
+  s().jumpMatch(1);
+  assert.equal(s().view.rows.find((r) => r.pos === s().view.selected)!.entry!.cacheStatus, 'MISS');
+  await until('the count done', () => !s().local.counting);
+  assert.ok(s().local.matches > 100);
+  assert.equal(s().view.total, s().local.matches);
+  for (const r of s().view.rows) assert.equal(r.entry!.cacheStatus, 'MISS');
+  // n from the top walks match after match (the count is done: every position is final)
+  s().move('top');
+  for (let i = 0; i < 30; i++) {
+    const sel = s().view.rows.find((r) => r.pos === s().view.selected)!;
+    assert.equal(sel.pos, i);
+    assert.equal(sel.entry!.cacheStatus, 'MISS');
+    s().jumpMatch(1);
+  }
+  s().toggleLocalMode();
+  assert.ok(s().view.total > s().local.matches, 'highlight mode: every record is a row');
+});

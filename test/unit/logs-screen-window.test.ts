@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { compilePattern } from '../../src/logs-view/filter';
 import { LogsViewModel } from '../../src/state/logs-view-model';
-import { liveStatusParts, v1StatusParts, type StatusInput } from '../../src/screens/logs/status-view';
+import { liveStatusParts, titleParts, v1StatusParts, type StatusInput } from '../../src/screens/logs/status-view';
 import { statsLines } from '../../src/screens/logs/stats-view';
 import type { LiveStatus } from '../../src/state/logs-store';
 
@@ -119,4 +119,14 @@ test('stats panel: beside (tall) lists entries one per line, below (compact) one
   assert.ok(joined.includes('cache HIT 200 · MISS 100'));
   assert.ok(joined.includes('hit ratio 66.7% HIT of 300 with a cache status'));
   assert.ok(statsLines(snap, 46, 12, true).length <= 12, 'too short for tall lists: compact lines');
+});
+
+test('title: a pattern still counting says so with the matches so far; done, the count; paused with evictions says how many', () => {
+  const local = { editing: false, text: { value: '', cursor: 0 }, error: null, pattern: 'css', mode: 'filter' as const, context: 0, matches: 1234, counting: true };
+  const title = (l: typeof local) => text(titleParts({ zoneId: 7, zoneName: 'shop', source: 'live', windowKey: '1h', serverFilter: '', local: l, wrap: false }));
+  assert.match(title(local), /\/css\/ filter: counting… \(1,234 so far\)/);
+  assert.match(title({ ...local, counting: false }), /\/css\/ filter: 1,234 matches/);
+  assert.doesNotMatch(title({ ...local, counting: false }), /counting/);
+  assert.match(text(liveStatusParts(input({ following: false, newWhilePaused: 40, evictedWhilePaused: 2500 }), 1_000_000)), /paused · 40 new · 2,500 evicted \(buffer full\)/);
+  assert.doesNotMatch(text(liveStatusParts(input({ following: false, newWhilePaused: 40 }), 1_000_000)), /evicted/);
 });
