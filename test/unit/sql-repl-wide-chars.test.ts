@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { StatementResult } from '../../src/api/database/index';
 import { cellWidth, dropCells, fitCells, takeCells } from '../../src/sql-repl/cells';
 import { resultText, screenSource, type ResultSet } from '../../src/sql-repl/output-modes';
-import { browseWindow, clipLine, transcriptWindow } from '../../src/screens/sql/transcript-view';
+import { browseWindow, clipLine, editorLines, transcriptWindow } from '../../src/screens/sql/transcript-view';
 import type { Entry } from '../../src/state/sql-store';
 import { ResultPrinter } from '../../src/commands/sql-output';
 import { columnsLayout } from '../../src/sql-repl/schema-sql';
@@ -140,4 +140,20 @@ test('.tables with wide names: columns start at the same cell on every line', ()
   assert.deepEqual(lines, ['顧客      注文明細', 'orders    x']);
   assert.equal(stringWidth(lines[0]!.slice(0, lines[0]!.indexOf('注'))), 10, 'after the widest name (8 cells) and 2 spaces');
   assert.equal(lines[1]!.indexOf('x'), 10);
+});
+
+test('the input line: wide characters fit by cells and the cursor stays in view', () => {
+  const text = "SELECT '日本語のテキスト' AS 名前, 1;";
+  const width = 30;
+  for (let cursor = 0; cursor <= text.length; cursor++) {
+    const [line] = editorLines({ text, cursor }, 'db>', width, 4, true);
+    const shown = plain(line!);
+    assert.ok(stringWidth(shown) <= width, `cursor ${cursor}: ${shown} is wider than ${width}`);
+    const under = line!.find((s) => s.kind === 'cursor')!.text;
+    assert.equal(under, text[cursor] ?? ' ', `cursor ${cursor}`);
+    // all that fits is shown: no more than 2 cells left free (a wide character that would not fit)
+    if (stringWidth(text) > width - 5) assert.ok(stringWidth(shown) >= width - 3, `cursor ${cursor}: only ${stringWidth(shown)} cells: ${shown}`);
+  }
+  const [other] = editorLines({ text: `${text}\nx`, cursor: text.length + 2 }, 'db>', width, 4, true);
+  assert.ok(stringWidth(plain(other!)) <= width);
 });

@@ -284,15 +284,24 @@ export function editorLines(editor: EditorState, prompt: string, width: number, 
   const out: ViewLine[] = [];
   for (let r = first; r < first + count; r++) {
     const p = promptFor(prompt, r);
-    const room = Math.max(4, width - p.length - 1);
-    const chars = [...rows[r]!];
+    const room = Math.max(4, width - cellWidth(p) - 1);
     if (r !== cursorRow || !showCursor) {
-      out.push([seg(p, 'prompt'), seg(chars.slice(0, room).join(''), 'text')]);
+      out.push([seg(p, 'prompt'), seg(takeCells(rows[r]!, room).text, 'text')]);
       continue;
     }
+    // by cells: a wide character takes two, so fewer of them fit; the cursor stays in view
+    const chars = [...rows[r]!];
+    const w = chars.map((c) => cellWidth(c));
     const col = [...rows[r]!.slice(0, cursorCol)].length;
-    const start = Math.max(0, col - room + 1);
-    const visible = chars.slice(start, start + room);
+    const cursorWidth = Math.max(1, w[col] ?? 1);
+    let start = 0;
+    let before = 0;
+    for (let i = 0; i < col; i++) before += w[i]!;
+    while (start < col && before + cursorWidth > room) before -= w[start++]!;
+    let end = start;
+    let used = 0;
+    while (end < chars.length && (end <= col || used + w[end]! <= room)) used += w[end++]!;
+    const visible = chars.slice(start, end);
     const at = col - start;
     out.push([
       seg(p, 'prompt'),
