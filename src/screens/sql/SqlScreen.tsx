@@ -50,12 +50,13 @@ const Row = React.memo(function Row({ text }: { text: string }): React.JSX.Eleme
  */
 const Lines = React.memo(function Lines({ lines, height }: { lines: ViewLine[]; height: number }): React.JSX.Element {
   const tone = useTone();
+  const { color: styled } = useTheme();
   const color = (kind: ViewKind) => tone(TONES[kind]);
   // the lines are cut to the width already: clipping only rows spares Ink slicing every line
   return (
     <Box flexDirection="column" height={height} overflowY="hidden">
       {lines.map((l, i) => (
-        <Row key={i} text={ansiLine(l, color)} />
+        <Row key={i} text={ansiLine(l, color, styled)} />
       ))}
     </Box>
   );
