@@ -3,13 +3,13 @@ import stringWidth from 'string-width';
 /**
  * Terminal cells, for result grids: CJK and most emoji take two cells, combining marks none.
  * string-width is the function Ink measures with, so a grid and Ink agree on every line's width.
- * Strings made only of one-cell characters (printable ASCII, Latin-1 letters, box drawing, …, ↵)
- * skip its grapheme segmentation: nearly every cell of a real result is one of those.
+ * Strings made only of one-cell characters (printable ASCII, Latin, Greek and Cyrillic letters,
+ * common punctuation, box drawing) skip its grapheme segmentation: most cells of a real result.
  */
 
-// Latin, Cyrillic letters: no U+00AD (soft hyphen: zero cells), nothing that combines with a neighbour
-// eslint-disable-next-line no-control-regex
-const NARROW = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u024f\u0400-\u0482\u048a-\u04ff\u2500-\u257f\u2026\u21b5]*$/;
+// Latin, Greek, Cyrillic letters, punctuation (– — ‘ ’ “ ” …), currency, arrows, box drawing: each one
+// cell (checked against string-width); no U+00AD (soft hyphen: zero cells), nothing that combines
+const NARROW = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u024f\u0370-\u03ff\u0400-\u0482\u048a-\u04ff\u1e00-\u1eff\u2010-\u2027\u2030-\u205e\u20a0-\u20c0\u2190-\u21ff\u2500-\u257f]*$/;
 
 const segmenter = new Intl.Segmenter();
 

@@ -36,6 +36,12 @@ test('cellWidth agrees with string-width; the fast path too', () => {
     assert.equal(cellWidth(s), stringWidth(s), JSON.stringify(s));
   }
   fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => cellWidth(s) === stringWidth(s)));
+  // every character the fast path takes as one cell is one cell for string-width
+  for (let c = 0x20; c < 0x2600; c++) {
+    const ch = String.fromCodePoint(c);
+    assert.equal(cellWidth(ch), stringWidth(ch), `U+${c.toString(16)}`);
+    assert.equal(cellWidth(`a${ch}b`), stringWidth(`a${ch}b`), `U+${c.toString(16)} between letters`);
+  }
 });
 
 test('fitCells cuts at display width with …, never half a wide character, and pads to the width', () => {
