@@ -188,17 +188,14 @@ export function browsedEntry(entries: readonly Entry[], id: number | null): Entr
   return null;
 }
 
-const MADE_LIMIT = 4000;
-const made = new WeakMap<LineSource, Map<string, ViewLine>>();
+const MADE_LIMIT = 2000;
+/** Only the result browsed last keeps its lines: at most a few MB, however many results there are. */
+let made: { src: LineSource; lines: Map<string, ViewLine> } | null = null;
 
 /** Lines of a source already cut, by sideways position, width and index: going back costs nothing. */
 function madeLines(src: LineSource): Map<string, ViewLine> {
-  let lines = made.get(src);
-  if (!lines) {
-    lines = new Map();
-    made.set(src, lines);
-  }
-  return lines;
+  if (made?.src !== src) made = { src, lines: new Map() };
+  return made.lines;
 }
 
 export interface BrowseView {
