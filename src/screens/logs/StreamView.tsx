@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import { useTone } from '../../components/theme';
 import { headerText, rowSegments, wrapSegments, type Segment, type StreamLayout } from '../../logs-view/rows';
 import type { LogEntry, ViewRow } from '../../state/logs-store';
-import { rowLine } from './row-line';
+import { rowLine, type ToneColor } from './row-line';
 
 export interface StreamViewProps {
   rows: ViewRow[];
@@ -34,9 +34,8 @@ interface RowProps {
 const Row = React.memo(function Row({ entry, selected, layout, wrap, highlight }: RowProps): React.JSX.Element {
   const tone = useTone();
   if (entry === null) return <Text color={tone('muted')}>--</Text>;
-  const segs = rowSegments(entry, layout, { highlight, wrap });
-  if (!wrap) return <SegmentsLine segments={segs} selected={selected} />;
-  const lines = wrapSegments(segs, layout.width);
+  if (!wrap) return <Text wrap="truncate">{cachedLine(entry, selected, layout, highlight, tone)}</Text>;
+  const lines = wrapSegments(rowSegments(entry, layout, { highlight, wrap }), layout.width);
   return (
     <Box flexDirection="column">
       {lines.map((l, i) => (
@@ -45,6 +44,43 @@ const Row = React.memo(function Row({ entry, selected, layout, wrap, highlight }
     </Box>
   );
 });
+
+interface CachedLine {
+  layout: StreamLayout;
+  highlight: RegExp | null;
+  color: string | undefined;
+  plain?: string;
+  selected?: string;
+}
+
+/**
+ * The lines of the records drawn lately (a row moving on screen is not built again), in two
+ * generations of at most 512: bounded, whatever is scrolled through.
+ */
+let recentLines = new Map<LogEntry, CachedLine>();
+let olderLines = new Map<LogEntry, CachedLine>();
+
+function cachedLine(entry: LogEntry, selected: boolean, layout: StreamLayout, highlight: RegExp | null, tone: ToneColor): string {
+  const color = tone('ok');
+  const held = recentLines.get(entry);
+  const known = held ?? olderLines.get(entry);
+  const fresh = !known || known.layout !== layout || known.highlight !== highlight || known.color !== color;
+  const c: CachedLine = fresh ? { layout, highlight, color } : known;
+  if (fresh || held === undefined) {
+    if (held === undefined && recentLines.size >= 512) {
+      olderLines = recentLines;
+      recentLines = new Map();
+    }
+    recentLines.set(entry, c);
+  }
+  const key = selected ? 'selected' : 'plain';
+  let line = c[key];
+  if (line === undefined) {
+    line = rowLine(rowSegments(entry, layout, { highlight }), selected, tone);
+    c[key] = line;
+  }
+  return line;
+}
 
 /**
  * The visible window of the log stream: the column header and the rows the store picked from
@@ -63,7 +99,11 @@ export function StreamView({ rows, selected, layout, wrap, highlight, height, em
             {emptyText}
           </Text>
         ) : (
-          rows.map((r) => <Row key={r.entry ? r.entry.requestId ?? `p${r.pos}` : `sep${r.pos}`} entry={r.entry} selected={r.pos === selected} layout={layout} wrap={wrap} highlight={highlight} />)
+          // one line per row: keyed by the screen line, so a new page updates the rows' texts
+          // instead of replacing their elements (and Yoga nodes); wrapped rows keep their record
+          rows.map((r, i) => (
+            <Row key={wrap ? (r.entry ? r.entry.requestId ?? `p${r.pos}` : `sep${r.pos}`) : i} entry={r.entry} selected={r.pos === selected} layout={layout} wrap={wrap} highlight={highlight} />
+          ))
         )}
       </Box>
     </Box>
