@@ -29,7 +29,8 @@ export class MatchScan {
     private readonly index: MatchIndex,
     /** Where to start: the time of the record on screen; null for the newest end. */
     start: number | null,
-    private readonly chunk = 2048,
+    /** Records per stretch: about 1 ms (a record is tried on up to ten fields). */
+    private readonly chunk = 512,
   ) {
     this.end = source.length > 0 ? source.time(source.length - 1) : Number.NEGATIVE_INFINITY;
     const t = start ?? Number.POSITIVE_INFINITY;
@@ -144,8 +145,9 @@ export class MatchScan {
 
   /** Grows the region until it takes in the time `t` (all at once: the view jumped outside it). */
   reachTime(t: number): void {
+    // at its edge (a new scan starts at t) is inside enough: fill() takes it from there
     while (t < this.lo && this.older());
-    while (t >= this.hi && this.newer());
+    while (t > this.hi && this.newer());
   }
 
   /** Runs step() in slices of `sliceMs` (other work runs in between) until done or cancelled. */
