@@ -15,16 +15,3 @@ export function useCopy(env: Record<string, string | undefined> = process.env): 
   };
 }
 
-/**
- * The older form: copy(text) returns how it was sent, or 'refused' (too long: nothing written).
- * Prefer useCopy, whose status line also covers a refusal.
- */
-export function useClipboard(env: Record<string, string | undefined> = process.env): (text: string) => 'osc52' | 'osc52-tmux' | 'refused' {
-  const { stdout } = useStdout();
-  return (text) => {
-    const result = clipboardWrite(text, env);
-    if (!result.ok) return 'refused';
-    stdout.write(result.sequence);
-    return result.via;
-  };
-}

@@ -1,7 +1,7 @@
 import React, { useEffect, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { ScreenDef, ScreenProps } from '../../app/screen-types';
-import { useClipboard } from '../../clipboard/use-clipboard';
+import { useCopy } from '../../clipboard/use-clipboard';
 import { TextField } from '../../components/TextField';
 import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
@@ -39,7 +39,7 @@ export function LogsScreen({ instance, width, height }: ScreenProps): React.JSX.
 
 function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string; width: number; height: number }): React.JSX.Element {
   const tone = useTone();
-  const clipboard = useClipboard();
+  const copyToClipboard = useCopy();
   const session = useSession();
   const ui = session.stores.deps.ui;
   const showSecrets = session.stores.deps.settings.showSecrets;
@@ -94,8 +94,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
       ui.getState().setStatus(`nothing copied: ${r.error}`, 'warn', 4000);
       return;
     }
-    const how = clipboard(r.text);
-    ui.getState().setStatus(`copied ${r.what} to the clipboard (OSC 52${how === 'osc52-tmux' ? ' via tmux passthrough' : ''})`, 'info', 5000);
+    const status = copyToClipboard(r.text, r.what);
+    ui.getState().setStatus(status.text, status.level, 5000);
   };
   const nav = (kind: 'down' | 'up' | 'pageDown' | 'pageUp' | 'top' | 'bottom', lines: number) => {
     if (s().detail) s().scrollDetail(lines);
