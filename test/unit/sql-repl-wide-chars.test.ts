@@ -163,3 +163,14 @@ test('the input line: wide characters fit by cells and the cursor stays in view'
   const [other] = editorLines({ text: `${text}\nx`, cursor: text.length + 2 }, 'db>', width, 4, true);
   assert.ok(stringWidth(plain(other!)) <= width);
 });
+
+test('a grid line made only up to the screen width cuts to the same text as the whole line', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 120 }), fc.integer({ min: 0, max: 3 }), fc.constantFrom('table' as const, 'box' as const, 'markdown' as const), (width, h, mode) => {
+      const src = screenSource(wide, mode, { maxColumnWidth: 12 });
+      for (let i = 0; i < src.count; i++) {
+        assert.equal(plain(clipLine(src.line(i, h, width), width)), plain(clipLine(src.line(i, h), width)), `line ${i} at ${width} cells, column ${h + 1}`);
+      }
+    }),
+  );
+});
