@@ -3,7 +3,7 @@ import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlS
 import { ApiError } from '../api/errors';
 import { connectNonInteractive, debugSink, startEmulatorChild, type Session } from './connect';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
-import { firstWriter, readOnlyRefusal } from './sql-read-only';
+import { firstWriter, readOnlyRefusal } from '../sql-repl/read-only';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
 

@@ -13,6 +13,7 @@ import type { KeyEvent } from '../keys/key-event';
 import { commonPrefix, complete, type Schema } from '../sql-repl/completion';
 import { databaseLabel, keepAliveFromEnv } from '../sql-repl/database-label';
 import { destructiveReason } from '../sql-repl/destructive';
+import { firstWriter, readOnlyRefusal } from '../sql-repl/read-only';
 import { DOT_COMMANDS, isDotCommandInput, parseDotCommand, type DotCommand } from '../sql-repl/dot-commands';
 import { editKey, editorOf, emptyEditor, insertText, moveLine, onFirstLine, onLastLine, replaceRange, type EditorState } from '../sql-repl/editor';
 import { addHistory, historyStep, searchOlder, searchType, type HistorySearch } from '../sql-repl/history';
@@ -271,17 +272,18 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
         }
       }
       if (ui.getState().readOnly) {
-        for (const s of statements) {
-          try {
-            const d = await db.describe(s.text);
-            if (!d.isReadonly) {
-              message('error', `read-only mode (--read-only): "${s.text.slice(0, 60)}" would write to the database, so nothing was run`);
-              if (origin === null) restoreInput(source);
-              return;
-            }
-          } catch {
-            // a statement that cannot be described fails with its own error when it runs
-          }
+        let refusal: string | null;
+        try {
+          const writer = await firstWriter(db, statements);
+          refusal = writer ? readOnlyRefusal(writer.statement.text) : null;
+        } catch (error) {
+          // read-only mode runs nothing it could not check
+          refusal = `read-only mode (--read-only): the statements could not be checked, so nothing was run: ${errorMessage(error)}`;
+        }
+        if (refusal) {
+          message('error', refusal);
+          if (origin === null) restoreInput(source);
+          return;
         }
       }
       abort = new AbortController();

@@ -248,7 +248,7 @@ test('a read-only token: badge state, and writes refused with an explanation', a
 test('--read-only console: statements that would write are refused before anything runs', async () => {
   const sh = await shell(emu, { readOnly: true });
   await sh.run('SELECT 1; CREATE TABLE repl_ro (a);');
-  assert.match(sh.messages('error').at(-1)!, /read-only mode \(--read-only\): "CREATE TABLE repl_ro \(a\);" would write/);
+  assert.match(sh.messages('error').at(-1)!, /read-only mode \(--read-only\): "CREATE TABLE repl_ro \(a\)" would write/);
   const direct = new DatabaseSession({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken });
   const exists = await direct.execute("SELECT count(*) FROM sqlite_schema WHERE name = 'repl_ro'");
   await direct.close();
