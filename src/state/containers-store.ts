@@ -6,7 +6,7 @@ import {
   baseForDiff, bumpMax, deleteSelector, draftBody, draftFrom, hasMessages, isDirty, mapServerErrors, putSelector,
   toggleAllowed, toggleRequired, validateDraft, type FieldMessages, type RegionDraft, type SelectorRow,
 } from './containers-region-draft';
-import { createPoller, sharedPoller, type SharedPoller } from './poller';
+import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 
 /** Applications asked for per page (the API allows 1..1000, default 20). */
@@ -235,14 +235,7 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
           onError: (error, at) => ui.getState().recordError(errorMessage(error), at),
           onState: (s) => set({ limitsLoading: s.inFlight }),
         }),
-      onPausedChange: (paused) => {
-        set({ paused });
-        ui.getState().setPaused(paused);
-      },
-      onWatch: () => {
-        if (get().paused) ui.getState().setPaused(true);
-        if (get().limitsAt !== null) ui.getState().recordSuccess(get().limitsAt!);
-      },
+      ...statusBarHooks(ui, { setPaused: (paused) => set({ paused }), paused: () => get().paused, loadedAt: () => get().limitsAt }),
       onLastLeave: () => editorLoad?.abort(),
     }));
 

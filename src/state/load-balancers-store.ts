@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LoadBalancer } from '../api/load-balancers';
-import { createPoller, sharedPoller, type SharedPoller } from './poller';
+import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 
 /** Load balancer profiles: the list, and one profile read through GET /loadbalancer/{id}. */
@@ -54,14 +54,7 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
     // the pause switch lives in the shared poller; `paused` in this store mirrors it for the screen
     const shared = () => (polling ??= sharedPoller({
       create: () => createPoller<Polled>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, task: fetch, onSuccess, onError }),
-      onPausedChange: (paused) => {
-        set({ paused });
-        ui.getState().setPaused(paused);
-      },
-      onWatch: () => {
-        if (get().paused) ui.getState().setPaused(true);
-        if (get().loadedAt !== null) ui.getState().recordSuccess(get().loadedAt!);
-      },
+      ...statusBarHooks(ui, { setPaused: (paused) => set({ paused }), paused: () => get().paused, loadedAt: () => get().loadedAt }),
     }));
 
     return {

@@ -219,3 +219,25 @@ export function sharedPoller(options: {
     },
   };
 }
+
+interface PauseBadge {
+  getState(): { setPaused(paused: boolean): void; recordSuccess(at: number): void };
+}
+
+/**
+ * sharedPoller's hooks for a screen store: the pause is mirrored in the store (`paused`) and in
+ * the status bar's badge, and each join shows the badge and the age of the data already held.
+ */
+export function statusBarHooks(ui: PauseBadge, store: { setPaused(paused: boolean): void; paused(): boolean; loadedAt(): number | null }): { onPausedChange: (paused: boolean) => void; onWatch: () => void } {
+  return {
+    onPausedChange: (paused) => {
+      store.setPaused(paused);
+      ui.getState().setPaused(paused);
+    },
+    onWatch: () => {
+      if (store.paused()) ui.getState().setPaused(true);
+      const at = store.loadedAt();
+      if (at !== null) ui.getState().recordSuccess(at);
+    },
+  };
+}

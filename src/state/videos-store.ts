@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { VIDEO_LIBRARY_SECRET_FIELDS, type VideoLibrary, type VideoLibraryPage } from '../api/video-libraries';
 import { registerSecret } from '../config/redact';
 import { textOf, type TextState } from '../keys/text-edit';
-import { createPoller, sharedPoller, type SharedPoller } from './poller';
+import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -162,14 +162,7 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
         onSuccess: onLoaded,
         onError: onFailed,
       }),
-      onPausedChange: (paused) => {
-        set({ paused });
-        ui.getState().setPaused(paused);
-      },
-      onWatch: () => {
-        if (get().paused) ui.getState().setPaused(true);
-        if (get().loadedAt !== null) ui.getState().recordSuccess(get().loadedAt!);
-      },
+      ...statusBarHooks(ui, { setPaused: (paused) => set({ paused }), paused: () => get().paused, loadedAt: () => get().loadedAt }),
     }));
 
     return {
