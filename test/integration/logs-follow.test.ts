@@ -88,13 +88,17 @@ test('follow: no duplicates, no gaps, order kept, late records caught (all four 
 
 test('follow: backfill pages with offset while hasMore, newest first, capped at maxBackfill', async () => {
   const [zone] = zones as [number];
-  // the seeded traffic varies with the time of day: small pages so that 3 minutes always take several
-  const pageLimit = 250;
+  // The seeded traffic varies several-fold with the time of day (4-minute episodes): the page size
+  // follows what the window holds, so the backfill always takes about 6 pages, never dozens (the
+  // zone's budget is 25 requests per 10 s, and the previous test may have spent it).
+  const now = emu.world.now();
+  const inWindow = generatedLogRecords(emu.world, zone, now - 3 * 60_000, now).length;
+  const pageLimit = Math.max(20, Math.ceil(inWindow / 6));
   const engine = api.logs.follow({ zones: [zone], sinceMs: 3 * 60_000, pageLimit, minIntervalMs: 200 });
   const start = engine.startAt();
   engine.start();
   try {
-    await waitFor('backfill', () => engine.status().zones[0]!.state === 'following');
+    await waitFor('backfill', () => engine.status().zones[0]!.state === 'following', 30_000);
     const z = engine.status().zones[0]!;
     assert.ok(engine.buffer.length > 2 * pageLimit, `only ${engine.buffer.length} records in 3 minutes: too few to page`);
     assert.ok(z.requests >= Math.ceil(engine.buffer.length / pageLimit), `backfill used ${z.requests} pages for ${engine.buffer.length} records`);
@@ -111,7 +115,7 @@ test('follow: backfill pages with offset while hasMore, newest first, capped at 
   });
   capped.start();
   try {
-    await waitFor('capped backfill', () => capped.status().zones[0]!.state === 'following');
+    await waitFor('capped backfill', () => capped.status().zones[0]!.state === 'following', 30_000);
     const z = capped.status().zones[0]!;
     assert.equal(z.backfillTruncated, true);
     assert.equal(atBackfillEnd, 300);
