@@ -121,12 +121,17 @@ test('platform-layout records read on the fast path equal the reference, across 
       userAgent: i % 7 ? agents[i % agents.length]! : null, referer: null, bodyBytesSent: i % 3 ? null : i, contentRange: null,
       authorizationHeader: null, ja4Fingerprint: 't13d1516h2_8daaf6152771_02713d6af862', asn: i % 2 ? 3320 : null, asnOrganization: 'Deutsche Telekom AG',
     }));
+    // a required field null: not a LogEntry, left out on the fast path too
+    const required = ['timestamp', 'pullZoneId', 'statusCode', 'bytesSent'];
+    Object.assign(data[10 + p]!, { [required[p % required.length]!]: null });
     const t = JSON.stringify({ data, pagination: { offset: 0, limit: 50, returned: 50, hasMore: true } });
     const enc = encoder.encode(t);
-    const { entries, times } = decoder.decode(enc);
+    const { entries, times, skipped } = decoder.decode(enc);
     const want = reference(t);
     assert.deepEqual(entries, want.entries);
     assert.deepEqual(times, want.times);
+    assert.equal(enc.skipped + skipped, 1);
+    assert.equal(want.skipped, 1);
     if (p === 0) assert.ok(enc.joined.join('').includes('python-requests/2.32'), 'values beyond the dictionary limit travel in the joined string');
     else assert.ok(!enc.joined.join('').includes('Go-http-client/1.1'), 'values in the dictionary do not travel again');
   }

@@ -85,25 +85,62 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     `${FIELDS.map((f, i) => `${i === 0 ? '\\{' : ','}"${f}":(?:${NUMERIC.includes(f) ? INT : STR}|null)`).join('')}\\}`,
     'y',
   );
+  /** For each of FIELDS: its slot in `nums` (numeric fields), or -1 - its index in STRING_FIELDS order. */
+  const SLOT = [-1, 0, -2, -3, 1, 2, -4, -5, -6, -7, -8, -9, -10, -11, -12, 3, -13, -14, -15, 4, -16];
 
   let cap = 0;
   let nums = new Float64Array(0);
   let codes = new Int32Array(0);
-  let values: string[] = [];
   let firstValue: number[] = [];
   let newFields: number[] = [];
   let newValues: string[] = [];
   let kept = 0;
   let skipped = 0;
 
+  // The joined strings, built chunk by chunk: value ends (in characters from the chunk's start),
+  // and the chunk's values so far.
+  let valueEnds = new Int32Array(0);
+  let valueCount = 0;
+  let joined: string[] = [];
+  let parts: string[] = [];
+  let chunkLength = 0;
+
   function reset(capacity: number): void {
     cap = capacity;
     nums = new Float64Array(capacity * 5);
     codes = new Int32Array(capacity * 16);
-    values = [];
     firstValue = [];
     kept = 0;
     skipped = 0;
+    valueEnds = new Int32Array(capacity * 6);
+    valueCount = 0;
+    joined = [];
+    parts = [];
+    chunkLength = 0;
+  }
+
+  function closeChunk(): void {
+    joined.push(parts.length === 1 ? parts[0]! : parts.join(''));
+    parts = [];
+    chunkLength = 0;
+  }
+
+  /** Called before a record's values are written. */
+  function startRecord(): void {
+    room();
+    if ((kept & (CHUNK - 1)) !== 0) return;
+    if (kept > 0) closeChunk();
+    firstValue.push(valueCount);
+  }
+
+  function endValue(at: number): void {
+    if (valueCount === valueEnds.length) {
+      const e2 = new Int32Array(Math.max(64, valueCount * 2));
+      e2.set(valueEnds);
+      valueEnds = e2;
+    }
+    codes[at] = -2 - valueCount;
+    valueEnds[valueCount++] = chunkLength;
   }
 
   function room(): void {
@@ -154,8 +191,34 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
       codes[at] = -1;
       return;
     }
-    codes[at] = -2 - values.length;
-    values.push(v);
+    parts.push(v);
+    chunkLength += v.length;
+    endValue(at);
+  }
+
+  /** A record RECORD matched (as add() does, without 21 arguments); false when it is not a LogEntry. */
+  function addMatch(m: RegExpExecArray): boolean {
+    // timestamp, pullZoneId, statusCode, bytesSent
+    if (m[1] === undefined || m[2] === undefined || m[5] === undefined || m[6] === undefined) return false;
+    startRecord();
+    const mi = kept * 5;
+    const c = kept * 16;
+    for (let f = 0; f < 21; f++) {
+      const v = m[f + 1];
+      const slot = SLOT[f]!;
+      if (v === undefined) {
+        if (slot >= 0) nums[mi + slot] = Number.NaN;
+        else codes[c - 1 - slot] = -1;
+      } else if (slot >= 0) {
+        nums[mi + slot] = +v;
+      } else {
+        const k = -1 - slot;
+        if (DICT[k]) putDict(k, c + k, v);
+        else putValue(c + k, v);
+      }
+    }
+    kept++;
+    return true;
   }
 
   /** Adds a record given as its 16 strings and 5 numbers (NaN = null); false when it is not a LogEntry. */
@@ -167,8 +230,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     authorizationHeader: string | undefined, ja4Fingerprint: string | undefined, asn: number, asnOrganization: string | undefined,
   ): boolean {
     if (ts === undefined || pullZoneId !== pullZoneId || statusCode !== statusCode || bytesSent !== bytesSent) return false;
-    room();
-    if ((kept & (CHUNK - 1)) === 0) firstValue.push(values.length);
+    startRecord();
     const m = kept * 5;
     nums[m] = pullZoneId;
     nums[m + 1] = statusCode;
@@ -196,10 +258,6 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     return true;
   }
 
-  const num = (v: string | undefined) => (v === undefined ? Number.NaN : +v);
-  function addMatch(m: RegExpExecArray): boolean {
-    return add(m[1], num(m[2]), m[3], m[4], num(m[5]), num(m[6]), m[7], m[8], m[9], m[10], m[11], m[12], m[13], m[14], m[15], num(m[16]), m[17], m[18], m[19], num(m[20]), m[21]);
-  }
   const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const n = (v: unknown) => (typeof v === 'number' ? v : Number.NaN);
 
@@ -265,8 +323,8 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
       RECORD.lastIndex = p;
       const m = src.charCodeAt(p) === 123 ? RECORD.exec(src) : null;
       if (m !== null) {
-        p = RECORD.lastIndex;
         if (!addMatch(m)) skipped++;
+        p = RECORD.lastIndex;
       } else {
         const end = skipValue(p);
         if (end < 0) throw new Unreadable();
@@ -345,25 +403,14 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   }
 
   function result(envelope: unknown, hasData: boolean): EncodedPage {
-    const ends = new Int32Array(values.length);
-    const joined: string[] = [];
-    for (let c = 0; c < firstValue.length; c++) {
-      const from = firstValue[c]!;
-      const to = c + 1 < firstValue.length ? firstValue[c + 1]! : values.length;
-      let at = 0;
-      for (let i = from; i < to; i++) {
-        at += values[i]!.length;
-        ends[i] = at;
-      }
-      joined.push(values.slice(from, to).join(''));
-    }
+    if (joined.length < firstValue.length) closeChunk();
     const page: EncodedPage = {
       count: hasData ? kept : -1,
       skipped,
       nums: nums.subarray(0, kept * 5),
       codes: codes.subarray(0, kept * 16),
       joined,
-      ends,
+      ends: valueEnds.slice(0, valueCount),
       firstValue: Int32Array.from(firstValue),
       newFields: Uint8Array.from(newFields),
       newValues,
