@@ -1,3 +1,4 @@
+import { cellWidth, padCells } from '../components/cells';
 import { maskSecretFields } from '../config/redact';
 import type { OutputFormat } from '../config/settings';
 
@@ -16,11 +17,13 @@ export function csvEscape(text: string): string {
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Aligned plain-text table; never colours, so it is safe in pipes. */
+/** Aligned plain-text table (widths in terminal cells: CJK takes two); never colours, so it is safe in pipes. */
 export function renderTable<T>(rows: T[], columns: Column<T>[]): string {
   const cells = rows.map((r) => columns.map((c) => cellText(c.value(r)).replace(/[\r\n\t]+/g, ' ')));
-  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i]!.length)));
-  const line = (vals: string[]) => vals.map((v, i) => (i === vals.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  // a loop, not Math.max(...column): a spread of 100,000+ rows overflows the call stack
+  const widths = columns.map((c) => cellWidth(c.header));
+  for (const row of cells) for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i]!, cellWidth(row[i]!));
+  const line = (vals: string[]) => vals.map((v, i) => (i === vals.length - 1 ? v : padCells(v, widths[i]!))).join('  ').trimEnd();
   return [line(columns.map((c) => c.header)), ...cells.map(line)].join('\n') + '\n';
 }
 

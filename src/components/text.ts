@@ -1,28 +1,14 @@
-/** Terminal-width helpers. Cells are counted as code points (wide CJK glyphs are not special-cased). */
+import { cellWidth, dropCells, fitCells } from './cells';
 
-export function textWidth(s: string): number {
-  let n = 0;
-  for (const _ of s) n += 1;
-  return n;
-}
+/** Cuts to `width` terminal cells with an ellipsis, then pads; right alignment pads on the left. */
+export const fit = fitCells;
 
-/** Cuts to `width` with an ellipsis, then pads; right alignment pads on the left. */
-export function fit(text: string, width: number, align: 'left' | 'right' = 'left'): string {
-  if (width <= 0) return '';
-  const chars = [...text.replace(/[\r\n\t]/g, ' ')];
-  let out: string;
-  if (chars.length > width) out = width === 1 ? '…' : chars.slice(0, width - 1).join('') + '…';
-  else out = chars.join('');
-  const pad = ' '.repeat(Math.max(0, width - textWidth(out)));
-  return align === 'right' ? pad + out : out + pad;
-}
-
-/** Cuts from the left ("…tail"), for breadcrumbs and paths where the end matters most. */
+/** Cuts from the left ("…tail") to `width` cells, for breadcrumbs and paths where the end matters most. */
 export function fitLeft(text: string, width: number): string {
-  const chars = [...text];
-  if (chars.length <= width) return text;
-  if (width <= 1) return '…'.slice(0, width);
-  return '…' + chars.slice(chars.length - width + 1).join('');
+  const w = cellWidth(text);
+  if (w <= width) return text;
+  if (width <= 1) return '…'.slice(0, Math.max(0, width));
+  return '…' + dropCells(text, w - (width - 1));
 }
 
 /** "3s ago", "2m ago", "1h 5m ago". */

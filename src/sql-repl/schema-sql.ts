@@ -1,5 +1,5 @@
 import { formatReal, blobHex, type SqlValue } from '../api/database/values';
-import { cellWidth, padCells } from './cells';
+import { cellWidth, padCells } from '../components/cells';
 import { quoteName, type Schema, type SchemaTable } from './completion';
 
 /**

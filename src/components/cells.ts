@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 
 /**
- * Terminal cells, for result grids: CJK and most emoji take two cells, combining marks none.
+ * Terminal cells, for tables and result grids: CJK and most emoji take two cells, combining marks none.
  * string-width is the function Ink measures with, so a grid and Ink agree on every line's width.
  * Strings made only of one-cell characters (printable ASCII, Latin, Greek and Cyrillic letters,
  * common punctuation, box drawing) skip its grapheme segmentation: most cells of a real result.
