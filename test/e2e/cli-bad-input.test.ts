@@ -1,16 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runBurrow } from '../helpers/cli';
 import { envFor, useEmulator } from '../helpers/emulator';
 
 // Bad input through the real binary: every case is refused before any request (the emulator
 // counts none), exits 2, and the one-line message says what is allowed.
 
-const BIN = path.resolve('bin/burrow.js');
-assert.ok(existsSync(path.resolve('dist/cli.js')), 'dist/cli.js is missing: run npm run build');
 const emu = await useEmulator({ logRate: 1 });
 const home = mkdtempSync(path.join(os.tmpdir(), 'burrow-badin-'));
 const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, ...envFor(emu) };
@@ -18,21 +16,7 @@ const zone = String(emu.info.pullZoneIds[0]);
 const spec = path.resolve('test/fixtures/openapi-petstore.yaml');
 const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 
-function burrow(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
-}
+const burrow = (args: string[]) => runBurrow(args, { env, timeoutMs: 15_000 });
 
 /** [arguments, what the message must say]. Every case exits 2 without a request. */
 const CASES: [string[], RegExp][] = [

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { request } from 'undici';
+import { runBurrow } from '../helpers/cli';
 import { useEmulator, envFor } from '../helpers/emulator';
 import { BURROW_BIN, startBurrow } from '../helpers/pty';
 
@@ -16,18 +16,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-db-e2e-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const env = envFor(emu);
 
-function burrow(args: string[], extraEnv: Record<string, string> = env): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BURROW_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...extraEnv },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdin.end();
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const burrow = (args: string[], extraEnv: Record<string, string> = env) =>
+  runBurrow(args, { env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...extraEnv } });
 
 /** Runs one statement with a token on a database URL; returns the HTTP status and the first result. */
 async function tryToken(token: string, sql: string, base = emu.info.databaseUrl): Promise<{ status: number; result: { type: string; error?: { code: string } } | null }> {

@@ -3,14 +3,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { spawnBurrow } from '../helpers/cli';
+import { BURROW_BIN } from '../helpers/pty';
 import { useEmulator, envFor } from '../helpers/emulator';
 import { generatedLogRecords } from '../../src/emulator/logging/index';
 import { v1Date } from '../../src/api/logs/v1';
 
 // `burrow logs` through the real binary (npm run build first) against an in-process emulator.
 
-const BIN = path.resolve('bin/burrow.js');
 const emu = await useEmulator({ seed: 41, logRate: 10, ingestDelayMs: 500 });
 const [ZONE] = emu.info.pullZoneIds as [number];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-logs-e2e-'));
@@ -18,30 +19,7 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const baseEnv = { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state') };
 const env = { ...baseEnv, ...envFor(emu) };
 
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function start(args: string[], e: Record<string, string> = env): { child: ChildProcessWithoutNullStreams; done: Promise<Run>; out: () => string } {
-  const child = spawn(process.execPath, [BIN, ...args], { env: e, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdin.end();
-  // Never let a hung process hang the test run.
-  const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  const done = new Promise<Run>((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(guard);
-      resolve({ code, signal, stdout, stderr });
-    }),
-  );
-  return { child, done, out: () => stdout };
-}
+const start = (args: string[], e: Record<string, string> = env) => spawnBurrow(args, { env: e, timeoutMs: 15_000 });
 const burrow = (args: string[], e?: Record<string, string>) => start(args, e).done;
 const lines = (s: string) => s.split('\n').filter((l) => l !== '');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -110,7 +88,7 @@ test('--follow prints new records in order and stops cleanly on SIGINT', async (
 
 test('a closed pipe ends the command quietly with exit 0 (bounded and --follow)', async () => {
   for (const args of [['--since', '1h', '--limit', '20000'], ['--follow', '--since', '1m']]) {
-    const script = `"${process.execPath}" "${BIN}" logs ${ZONE} ${args.join(' ')} -o ndjson | head -1; echo "exit=\${PIPESTATUS[0]}" >&2`;
+    const script = `"${process.execPath}" "${BURROW_BIN}" logs ${ZONE} ${args.join(' ')} -o ndjson | head -1; echo "exit=\${PIPESTATUS[0]}" >&2`;
     const child = spawn('bash', ['-c', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

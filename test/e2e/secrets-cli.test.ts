@@ -1,17 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runBurrow, type CliRun } from '../helpers/cli';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { leaks, seededSecrets, type Collected } from '../helpers/secrets';
 
 // Every output of the non-interactive commands (stdout, stderr, --debug lines, errors, warnings),
 // grepped for every seeded secret: none may appear unmasked unless --show-secrets asks for it.
 
-const BIN = path.resolve('bin/burrow.js');
-assert.ok(fs.existsSync(path.resolve('dist/cli.js')), 'dist/cli.js is missing: run npm run build');
 const emu = await useEmulator({ logRate: 3, ingestDelayMs: 300 });
 const api = apiFor(emu);
 const secrets = seededSecrets(emu);
@@ -25,19 +23,9 @@ interface Run {
   args: string[];
   env?: Record<string, string>;
 }
-function burrow({ args, env }: Run): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...baseEnv, ...envFor(emu), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-async function all(runs: Run[]): Promise<{ run: Run; code: number; stdout: string; stderr: string }[]> {
-  const out: { run: Run; code: number; stdout: string; stderr: string }[] = [];
+const burrow = ({ args, env }: Run) => runBurrow(args, { env: { ...baseEnv, ...envFor(emu), ...env } });
+async function all(runs: Run[]): Promise<({ run: Run } & CliRun)[]> {
+  const out: ({ run: Run } & CliRun)[] = [];
   const queue = [...runs];
   await Promise.all(Array.from({ length: 4 }, async () => {
     for (let r = queue.shift(); r; r = queue.shift()) out.push({ run: r, ...(await burrow(r)) });

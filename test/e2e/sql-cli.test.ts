@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { runBurrow } from '../helpers/cli';
 import { useEmulator, envFor } from '../helpers/emulator';
 import { BURROW_BIN, startBurrow } from '../helpers/pty';
 
@@ -13,25 +13,9 @@ const emu = await useEmulator();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-sql-e2e-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the binary with a clean environment: only what `env` says (plus PATH and a temp HOME). */
-function burrow(args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}): Promise<Run> {
-  const child = spawn(process.execPath, [BURROW_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...opts.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdin.end(opts.stdin ?? '');
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+/** The binary with a clean environment: only what `env` says (plus PATH and a temp HOME). */
+const burrow = (args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) =>
+  runBurrow(args, { env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...opts.env }, stdin: opts.stdin });
 
 const env = envFor(emu);
 

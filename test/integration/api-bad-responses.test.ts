@@ -1,18 +1,16 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { runBurrow } from '../helpers/cli';
 
 // A loopback "platform" that answers every route wrongly: HTML pages, empty 200s, truncated JSON,
 // JSON of the wrong shape, a proxy's 502 page. `burrow get` for every resource must print one
 // readable line on stderr and exit 1: no stack trace, no "unexpected error", nothing on stdout.
 
-const BIN = path.resolve('bin/burrow.js');
-assert.ok(existsSync(path.resolve('dist/cli.js')), 'dist/cli.js is missing: run npm run build');
 
 type Mode = 'html' | 'empty' | 'truncated' | 'wrong-shape' | 'json-null' | 'array-of-junk' | 'proxy-502';
 const BODIES: Record<Mode, [number, string, string]> = {
@@ -47,20 +45,8 @@ after(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-function burrow(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, BURROW_API_KEY: 'test-key-0123456789', BURROW_BASE_URL: base, BURROW_LOGGING_URL: base },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const burrow = (args: string[]) =>
+  runBurrow(args, { env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, BURROW_API_KEY: 'test-key-0123456789', BURROW_BASE_URL: base, BURROW_LOGGING_URL: base } });
 
 async function pool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
   const queue = [...items];

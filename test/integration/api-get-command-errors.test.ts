@@ -1,32 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runBurrow } from '../helpers/cli';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { videoLibraries } from '../../src/emulator/management/video-libraries';
 import { shieldState } from '../../src/emulator/management/shield';
 
 // `burrow get` through the real binary: secrets masking and bad ids (run `npm run build` first).
 
-const BIN = path.resolve('bin/burrow.js');
-assert.ok(existsSync(path.resolve('dist/cli.js')), 'dist/cli.js is missing: run npm run build');
 const emu = await useEmulator();
 const home = mkdtempSync(path.join(os.tmpdir(), 'burrow-get-'));
 const env = { PATH: process.env.PATH ?? '', HOME: home, ...envFor(emu) };
 
-function burrow(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const burrow = (...args: string[]) => runBurrow(args, { env });
 const json = async (...args: string[]) => {
   const r = await burrow('get', ...args, '-o', 'json');
   assert.equal(r.code, 0, r.stderr);

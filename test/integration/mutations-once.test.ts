@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { request } from 'undici';
+import { runBurrow } from '../helpers/cli';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { useLossyProxy } from '../helpers/lossy-proxy';
 import { createApi, type Api } from '../../src/api/index';
@@ -19,7 +19,6 @@ import { textOf } from '../../src/keys/text-edit';
 // (The API Guardian PATCH with a timed-out answer is in shield-store.test.ts.)
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures');
-const BIN = path.resolve('bin/burrow.js');
 const emu = await useEmulator({ seed: 5, logRate: 0 });
 const direct = apiFor(emu);
 const proxy = await useLossyProxy(emu.info.baseUrl);
@@ -111,17 +110,8 @@ test('region settings PUT: sent once, unknown outcome, the settings read back an
 });
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'burrow-once-'));
-function burrow(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, ...envFor(emu, { BURROW_BASE_URL: proxy.url }) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const burrow = (args: string[]) =>
+  runBurrow(args, { env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, ...envFor(emu, { BURROW_BASE_URL: proxy.url }) } });
 
 test('db tokens create and invalidate: sent once, unknown outcome said plainly, nothing retried', async () => {
   let from = proxy.seen.length;
