@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { burrowEnv, startEmulatorChild } from './lib/emulator-child';
 import { keyFrames, readFrameLog, type KeyFrame } from './lib/frame-log';
-import { runInPty, type PtyRun } from './lib/pty-screen';
+import { openFullLogs, runInPty, type PtyRun } from './lib/pty-screen';
 import { summarize } from './lib/stats';
 import type { BenchResult } from './lib/report';
 import type { Bench } from './registry';
@@ -76,18 +76,8 @@ export const keystrokeBench: Bench = {
     const log = path.join(dir, 'frames.log');
     const run = runInPty(process.execPath, ['bin/burrow.js'], { ...burrowEnv(emu.info), BURROW_FRAME_LOG: log, HOME: dir }, 120, 40);
     try {
-      await run.waitFor(/Screens[\s\S]*q quit/);
       // the logs of the busiest zone, one hour back: the backfill stops at the buffer's 100,000
-      run.pty.write(':');
-      await sleep(200);
-      run.pty.write(`logs ${emu.info.pullZoneIds[0]}`);
-      await sleep(200);
-      run.pty.write('\r');
-      await run.waitFor(/following/, 30_000);
-      run.pty.write('4');
-      // the new window's backfill must be seen starting: the old window's status can linger a frame
-      await run.waitFor(/loading the last 1h/, 30_000);
-      await run.waitFor(/● following.*(99|100),\d{3} buffered/, 120_000);
+      await openFullLogs(run, emu.info.pullZoneIds[0]!);
       run.pty.write('p');
       await run.waitFor(/paused/);
       await sleep(1000);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { burrowEnv, startEmulatorChild } from './lib/emulator-child';
-import { runInPty } from './lib/pty-screen';
+import { openFullLogs, runInPty } from './lib/pty-screen';
 import { summarize } from './lib/stats';
 import type { BenchResult } from './lib/report';
 import type { Bench } from './registry';
@@ -28,18 +28,8 @@ export const memoryBench: Bench = {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-memory-'));
       const run = runInPty(process.execPath, ['bin/burrow.js'], { ...burrowEnv(emu.info), HOME: dir }, 120, 40);
       try {
-        await run.waitFor(/Screens[\s\S]*q quit/);
-        run.pty.write(':');
-        await sleep(200);
-        run.pty.write(`logs ${emu.info.pullZoneIds[0]}`);
-        await sleep(200);
-        run.pty.write('\r');
-        await run.waitFor(/● following/, 60_000);
         // the 1 h window fills the 100,000-record buffer; then the stats panel
-        run.pty.write('4');
-        // the new window's backfill must be seen starting: the old window's status can linger a frame
-        await run.waitFor(/loading the last 1h/, 30_000);
-        await run.waitFor(/● following.*(99|100),\d{3} buffered/, 120_000);
+        await openFullLogs(run, emu.info.pullZoneIds[0]!);
         run.pty.write('i');
         await run.waitFor(/HIT/);
         // following goes on (records in, the oldest out); sample for 20 s
