@@ -11,14 +11,7 @@ import { createUiStore, type UiStore } from '../../src/state/ui-store';
 import { diffLineText } from '../../src/state/diff';
 import { containersState } from '../../src/emulator/management/containers';
 import type { RunningEmulator } from '../../src/emulator/server';
-
-const until = async (ok: () => boolean, what: string, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+import { until } from '../helpers/wait';
 
 function setup(api: Api, options: { readOnly?: boolean; pageSize?: number } = {}): { store: ContainersStore; ui: UiStore } {
   const ui = createUiStore({ readOnly: options.readOnly ?? false, home: 'home', onQuit: () => {} });
@@ -41,7 +34,7 @@ const mgmtRequests = (emu: RunningEmulator) => emu.faultCounters().management.re
 
 async function openEditorOf(store: ContainersStore, app: App): Promise<void> {
   store.getState().openEditor(app);
-  await until(() => store.getState().editor?.draft != null && store.getState().regions !== null, 'the region settings');
+  await until('the region settings', () => store.getState().editor?.draft != null && store.getState().regions !== null);
 }
 
 test('apps: cursor pages on demand, one page at a time; a refresh reloads what is loaded in one request', async () => {

@@ -4,14 +4,7 @@ import { apiFor, useEmulator } from '../helpers/emulator';
 import { resolveSettings } from '../../src/config/settings';
 import { createLoadBalancersStore } from '../../src/state/load-balancers-store';
 import { createUiStore } from '../../src/state/ui-store';
-
-const until = async (ok: () => boolean, what: string, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+import { until } from '../helpers/wait';
 
 test('load balancers: the list, then one profile read through GET /loadbalancer/{id}; polling stops when unwatched', async () => {
   const emu = await useEmulator();
@@ -20,16 +13,16 @@ test('load balancers: the list, then one profile read through GET /loadbalancer/
   const settings = { ...resolveSettings({}, {}, {}), refreshSeconds: 1 };
   const store = createLoadBalancersStore({ api, settings, ui, now: Date.now });
   const stop = store.getState().watch();
-  await until(() => store.getState().loadedAt !== null, 'the list');
+  await until('the list', () => store.getState().loadedAt !== null);
   assert.deepEqual(store.getState().items, await api.loadBalancers.listAll());
   const id = store.getState().items[2]!.LoadBalancerId;
   store.getState().openProfile(id);
-  await until(() => store.getState().profile?.LoadBalancerId === id && emu.faultCounters().management.requests > 0, 'the profile');
+  await until('the profile', () => store.getState().profile?.LoadBalancerId === id && emu.faultCounters().management.requests > 0);
   assert.deepEqual(store.getState().profile, await api.loadBalancers.get(id));
   assert.ok(ui.getState().request.lastSuccessAt !== null, 'the status bar knows the age of the data');
 
   store.getState().openProfile(999_999);
-  await until(() => store.getState().profileError !== null, 'the 404');
+  await until('the 404', () => store.getState().profileError !== null);
   assert.match(store.getState().profileError!, /load balancer 999999 was not found \(404/);
   stop();
   // a request already on its way when the screen was hidden may still land: count from after it
@@ -46,7 +39,7 @@ test('pause: no polling while paused (the status bar says so), a refresh at once
   const settings = { ...resolveSettings({}, {}, {}), refreshSeconds: 1 };
   const store = createLoadBalancersStore({ api, settings, ui, now: Date.now });
   const stop = store.getState().watch();
-  await until(() => store.getState().loadedAt !== null, 'the list');
+  await until('the list', () => store.getState().loadedAt !== null);
   store.getState().togglePause();
   assert.equal(ui.getState().request.paused, true);
   const n = emu.faultCounters().management.requests;
@@ -55,6 +48,6 @@ test('pause: no polling while paused (the status bar says so), a refresh at once
   const at = store.getState().loadedAt!;
   store.getState().togglePause();
   assert.equal(ui.getState().request.paused, false);
-  await until(() => store.getState().loadedAt! > at, 'a refresh on resume', 500);
+  await until('a refresh on resume', () => store.getState().loadedAt! > at, 500);
   stop();
 });

@@ -6,18 +6,12 @@ import type { RunningEmulator } from '../../src/emulator/server';
 import { LogsApi, type FollowEngine, type ZoneFollowStatus } from '../../src/api/logs/index';
 import type { RateBudgetOptions } from '../../src/api/rate-limit';
 import type { FaultSpec } from '../../src/emulator/faults';
+import { sleep, until } from '../helpers/wait';
 
 const DELAY = 500;
 const MAX_LAG = 3 * DELAY;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor(what: string, cond: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) assert.fail(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+const waitFor = (what: string, cond: () => boolean, timeoutMs = 15_000) => until(what, cond, timeoutMs, 50);
 
 function assertComplete(emu: RunningEmulator, engine: FollowEngine, zones: readonly number[], from: number, to: number): void {
   const held = new Set(engine.buffer.toArray().map((e) => e.requestId));

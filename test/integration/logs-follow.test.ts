@@ -5,20 +5,14 @@ import { generatedLogRecords, loggingStats } from '../../src/emulator/logging/in
 import type { RunningEmulator } from '../../src/emulator/server';
 import type { FollowEngine } from '../../src/api/logs/index';
 import { ApiError } from '../../src/api/errors';
+import { sleep, until } from '../helpers/wait';
 
 // Large enough that the quiet zones' longer lag (3x) stands well clear of polling latency on a loaded machine.
 const DELAY = 3000;
 /** Quiet zones lag up to 3 x the delay in the emulator. */
 const MAX_LAG = 3 * DELAY;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor(what: string, cond: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) assert.fail(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+const waitFor = (what: string, cond: () => boolean, timeoutMs = 15_000) => until(what, cond, timeoutMs, 50);
 
 /** Waits until every zone has read past `t` (server time). */
 const coveredPast = (engine: FollowEngine, t: number) =>

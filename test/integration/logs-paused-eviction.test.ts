@@ -5,22 +5,12 @@ import { resolveSettings } from '../../src/config/settings';
 import { SessionStores } from '../../src/state/session';
 import { createUiStore } from '../../src/state/ui-store';
 import { createLogsStore } from '../../src/state/logs-store';
+import { sleep, until } from '../helpers/wait';
 
 // 1,000-record buffer, 400 records/s: everything on screen is evicted within a few seconds
 const emu = await useEmulator({ seed: 7, logRate: 400, ingestDelayMs: 300 });
 const api = apiFor(emu);
 const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(what: string, f: () => T | null | undefined | false, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await sleep(40);
-  }
-}
 
 test('paused with a full buffer while records keep coming: the rows shown stay sensible after the ones on screen are evicted, and the eviction is counted', async () => {
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
@@ -30,7 +20,7 @@ test('paused with a full buffer while records keep coming: the rows shown stay s
   const s = () => store.getState();
   after(s().attach(String(busy.Id)));
   s().setViewport(120, 20);
-  await until('a full buffer', () => s().live?.state === 'following' && s().live!.buffered >= 1000 && s().view.rows.length === 20);
+  await until('a full buffer', () => s().live?.state === 'following' && s().live!.buffered >= 1000 && s().view.rows.length === 20, 15_000);
 
   s().togglePause();
   for (let i = 0; i < 10; i++) s().move('up');
@@ -81,7 +71,7 @@ test('a pattern over 20,000 held records: applied at once for the screen, counte
   s().jumpMatch(1);
   s().jumpMatch(1);
   assert.equal(s().view.rows.find((r) => r.pos === s().view.selected)!.entry!.cacheStatus, 'MISS');
-  await until('the count done', () => !s().local.counting);
+  await until('the count done', () => !s().local.counting, 15_000);
   assert.ok(s().local.matches > 100);
   assert.equal(s().view.total, s().local.matches);
   for (const r of s().view.rows) assert.equal(r.entry!.cacheStatus, 'MISS');

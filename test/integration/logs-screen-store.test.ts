@@ -12,6 +12,7 @@ import { createLogsStore, FILTER_FIELDS, type LogsStore } from '../../src/state/
 import { v1Date } from '../../src/api/logs/v1';
 import { configureLoggingRateLimit, loggingStats } from '../../src/emulator/logging/index';
 import { liveStatusParts } from '../../src/screens/logs/status-view';
+import { until } from '../helpers/wait';
 
 const emu = await useEmulator({ seed: 5, logRate: 6, ingestDelayMs: 800 });
 const api = apiFor(emu);
@@ -19,17 +20,6 @@ const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
 const noLogging = emu.world.pullZones.find((z) => !z.EnableLogging)!;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-logs-store-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(what: string, f: () => T | null | undefined | false, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await sleep(40);
-  }
-}
 
 function makeStore(): { store: LogsStore; ui: ReturnType<typeof createUiStore> } {
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });

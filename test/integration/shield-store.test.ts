@@ -11,6 +11,7 @@ import { resolveSettings } from '../../src/config/settings';
 import { createShieldStore, type ShieldStore } from '../../src/state/shield-store';
 import { createUiStore, type UiStore } from '../../src/state/ui-store';
 import { textOf } from '../../src/keys/text-edit';
+import { until } from '../helpers/wait';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures');
 const emu = await useEmulator({ seed: 3 });
@@ -65,14 +66,6 @@ function setup(options: { readOnly?: boolean; perPage?: number } = {}): { store:
   return { store, ui };
 }
 
-const until = async (ok: () => boolean, what: string, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 15));
-  }
-};
-
 /** Presses "yes" on the open confirm, as the confirm layer does, and waits for the send. */
 async function confirmYes(ui: UiStore): Promise<void> {
   const o = ui.getState().overlay;
@@ -91,15 +84,15 @@ test('zones come one page at a time from the page envelope; paging clamps and dr
   const { store, ui } = setup({ perPage: 4 });
   const stop = store.getState().watchZones();
   try {
-    await until(() => store.getState().pageInfo !== null, 'the first page');
+    await until('the first page', () => store.getState().pageInfo !== null);
     const first = await direct.shield.listZones(1, 4);
     assert.deepEqual(store.getState().zones, first.zones);
     assert.deepEqual(store.getState().pageInfo, first.page);
     store.getState().goToPage(2);
-    await until(() => store.getState().pageInfo?.currentPage === 2, 'page 2');
+    await until('page 2', () => store.getState().pageInfo?.currentPage === 2);
     assert.deepEqual(store.getState().zones.map((z) => z.shieldZoneId), (await direct.shield.listZones(2, 4)).zones.map((z) => z.shieldZoneId));
     store.getState().goToPage(99);
-    await until(() => store.getState().pageInfo?.currentPage === 3, 'the last page');
+    await until('the last page', () => store.getState().pageInfo?.currentPage === 3);
     assert.equal(store.getState().zones.length, zones.length - 8);
     store.getState().goToPage(4);
     assert.match(ui.getState().status?.text ?? '', /this is the last page \(3\)/);
@@ -273,7 +266,7 @@ test('live refresh: polls while watched, pause stops the requests, unwatching (s
   store.getState().openZone(id);
   const start = gets();
   const unwatch = store.getState().watchGuardian();
-  await until(() => gets() >= start + 2, 'two polls', 4000);
+  await until('two polls', () => gets() >= start + 2, 4000);
   assert.ok(store.getState().guardian);
   store.getState().togglePause();
   assert.equal(ui.getState().request.paused, true);
@@ -282,7 +275,7 @@ test('live refresh: polls while watched, pause stops the requests, unwatching (s
   await new Promise((r) => setTimeout(r, 1300));
   assert.equal(gets(), paused, 'no requests while paused');
   store.getState().togglePause();
-  await until(() => gets() > paused, 'resumed', 3000);
+  await until('resumed', () => gets() > paused, 3000);
   unwatch();
   const stopped = gets();
   await new Promise((r) => setTimeout(r, 1300));

@@ -12,20 +12,13 @@ import { createSqlStoreWith, type Entry, type SqlStore, type SqlStoreOptions } f
 import { createUiStore, type UiStore } from '../../src/state/ui-store';
 import { historyKey, historyPath, loadHistory } from '../../src/sql-repl/history-file';
 import { complete } from '../../src/sql-repl/completion';
+import { until } from '../helpers/wait';
 
 // The SQL shell's store against the emulator's database (real SQLite behind Hrana over HTTP).
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-sql-store-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const emu = await useEmulator();
-
-const until = async (ok: () => boolean, what: string, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 15));
-  }
-};
 
 interface Shell {
   store: SqlStore;
@@ -49,7 +42,7 @@ async function shell(e: RunningEmulator, opts: { token?: string; readOnly?: bool
   stores.push(store);
   store.getState().start();
   // the name comes from the management API, once
-  await until(() => store.getState().label === 'burrow-demo', 'the database name');
+  await until('the database name', () => store.getState().label === 'burrow-demo');
   const run = async (text: string) => {
     const before = store.getState().entries.length;
     await store.getState().submit(text);
@@ -89,7 +82,7 @@ test('an error shows its code and message, stops there, and puts the failed inpu
 test('writes report rows affected and the last insert rowid; DDL refreshes the completion schema', async () => {
   const sh = await shell(emu);
   await sh.run('CREATE TABLE repl_store_t (id INTEGER PRIMARY KEY, label TEXT, weight REAL);');
-  await until(() => sh.store.getState().schema.tables.some((t) => t.name === 'repl_store_t'), 'the new table in the schema');
+  await until('the new table in the schema', () => sh.store.getState().schema.tables.some((t) => t.name === 'repl_store_t'));
   const text = 'SELECT wei FROM repl_store_t';
   assert.deepEqual(complete(text, 'SELECT wei'.length, sh.store.getState().schema).candidates, ['weight']);
   await sh.run("INSERT INTO repl_store_t (label) VALUES ('a'), ('b');");
@@ -100,23 +93,23 @@ test('UPDATE/DELETE without WHERE ask first: no keeps the rows and the input, ye
   const sh = await shell(emu);
   await sh.run('CREATE TABLE repl_store_d (x); INSERT INTO repl_store_d VALUES (1), (2), (3);');
   sh.store.getState().submit('DELETE FROM repl_store_d;');
-  await until(() => sh.ui.getState().overlay?.kind === 'confirm', 'the confirmation');
+  await until('the confirmation', () => sh.ui.getState().overlay?.kind === 'confirm');
   const ask = sh.ui.getState().overlay;
   assert.ok(ask?.kind === 'confirm');
   assert.match(ask.request.title, /DELETE without WHERE deletes every row of repl_store_d/);
   sh.ui.getState().closeOverlay();
   ask.request.onNo!();
-  await until(() => sh.messages('warn').some((m) => /not run/.test(m)), 'not run');
+  await until('not run', () => sh.messages('warn').some((m) => /not run/.test(m)));
   assert.equal(sh.store.getState().editor.text, 'DELETE FROM repl_store_d;', 'the input is back');
   let count = results(await sh.run('SELECT count(*) FROM repl_store_d;'))[0]!;
   assert.deepEqual(count.result.rows, [[3n]]);
   sh.store.getState().submit('DELETE FROM repl_store_d;');
-  await until(() => sh.ui.getState().overlay?.kind === 'confirm', 'the confirmation again');
+  await until('the confirmation again', () => sh.ui.getState().overlay?.kind === 'confirm');
   const again = sh.ui.getState().overlay;
   assert.ok(again?.kind === 'confirm');
   sh.ui.getState().closeOverlay();
   await again.request.onYes();
-  await until(() => sh.messages('ok').some((m) => /3 rows affected/.test(m)), 'the delete');
+  await until('the delete', () => sh.messages('ok').some((m) => /3 rows affected/.test(m)));
   count = results(await sh.run('SELECT count(*) FROM repl_store_d;'))[0]!;
   assert.deepEqual(count.result.rows, [[0n]]);
 });

@@ -6,14 +6,7 @@ import { SessionStores } from '../../src/state/session';
 import { createUiStore } from '../../src/state/ui-store';
 import { resolveSettings } from '../../src/config/settings';
 import { createApi } from '../../src/api/index';
-
-const until = async (ok: () => boolean, what: string, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+import { until } from '../helpers/wait';
 
 test('the containers store polls the limits while watched, reports to the ui store, and stops', async () => {
   const emu = await useEmulator();
@@ -25,11 +18,11 @@ test('the containers store polls the limits while watched, reports to the ui sto
   assert.equal(stores.get(createContainersStore), store, 'one store per session');
 
   const unwatch = store.getState().watchLimits();
-  await until(() => store.getState().limits !== null, 'limits');
+  await until('limits', () => store.getState().limits !== null);
   assert.deepEqual(store.getState().limits, await api.containers.getLimits());
   assert.ok(ui.getState().request.lastSuccessAt !== null);
   const before = emu.faultCounters().management.requests;
-  await until(() => emu.faultCounters().management.requests >= before + 1, 'a second poll', 3000);
+  await until('a second poll', () => emu.faultCounters().management.requests >= before + 1, 3000);
   unwatch();
   const stopped = emu.faultCounters().management.requests;
   await new Promise((r) => setTimeout(r, 1500));

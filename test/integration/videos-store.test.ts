@@ -8,6 +8,7 @@ import { redact } from '../../src/config/redact';
 import { resolveSettings } from '../../src/config/settings';
 import { createVideosStore, type VideosStore } from '../../src/state/videos-store';
 import { createUiStore } from '../../src/state/ui-store';
+import { until } from '../helpers/wait';
 
 function setup(api: Api): { store: VideosStore } {
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
@@ -20,14 +21,6 @@ const type = (store: VideosStore, kind: 'search' | 'pageSize', text: string) => 
   store.getState().setFieldText({ value: text, cursor: text.length });
   store.getState().applyField();
 };
-const until = async (ok: () => boolean, what: string, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
-
 test('video libraries: page by page on demand, page size, server-side search; a refresh reloads the loaded pages', async () => {
   const emu = await useEmulator();
   const api = apiFor(emu);
@@ -44,7 +37,7 @@ test('video libraries: page by page on demand, page size, server-side search; a 
   store.getState().setFieldText({ value: '40', cursor: 2 });
   store.getState().applyField();
   assert.equal(store.getState().field, null);
-  await until(() => store.getState().loadedAt !== null, 'page 1 with the new size');
+  await until('page 1 with the new size', () => store.getState().loadedAt !== null);
   assert.deepEqual(store.getState().items.map((l) => l.Id), all.slice(0, 40).map((l) => l.Id));
 
   await store.getState().loadMore();
@@ -59,7 +52,7 @@ test('video libraries: page by page on demand, page size, server-side search; a 
   assert.equal(store.getState().items.length, 120);
 
   type(store, 'search', 'acme');
-  await until(() => store.getState().loadedAt !== null, 'the search results');
+  await until('the search results', () => store.getState().loadedAt !== null);
   const found = await api.videoLibraries.listAll('acme');
   assert.ok(found.length > 0 && found.length < all.length);
   s = store.getState();
@@ -86,7 +79,7 @@ test('the plain-array form (a server that ignores page) still pages on demand', 
   after(() => api.close());
   const { store } = setup(api);
   type(store, 'pageSize', '10');
-  await until(() => store.getState().loadedAt !== null, 'page 1');
+  await until('page 1', () => store.getState().loadedAt !== null);
   assert.deepEqual([store.getState().items.length, store.getState().form, store.getState().hasMore], [10, 'array', true]);
   await store.getState().loadMore();
   await store.getState().loadMore();

@@ -6,6 +6,7 @@ import { compilePattern, locate, MatchIndex, recordTest } from '../../src/logs-v
 import { MatchScan } from '../../src/state/logs-match-scan';
 import { LogsViewModel } from '../../src/state/logs-view-model';
 import { TrackingBuffer } from '../../src/state/logs-tracking-buffer';
+import { until } from '../helpers/wait';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
 let seq = 0;
@@ -103,10 +104,6 @@ function bigModel(): { model: LogsViewModel; all: LogEntry[]; times: number[] } 
   return { model, all, times };
 }
 
-const until = async (f: () => boolean) => {
-  for (let i = 0; i < 2000 && !f(); i++) await new Promise((r) => setTimeout(r, 5));
-  assert.ok(f(), 'timed out');
-};
 
 test('view model: a new pattern over a big buffer counts in slices; the window around the record on screen is right at once, n finds the true next match before the count ends', async () => {
   const { model, all, times } = bigModel();
@@ -140,7 +137,7 @@ test('view model: a new pattern over a big buffer counts in slices; the window a
   assert.equal(model.nextMatch(19_998, 1), -1);
   model.setMode('filter');
 
-  await until(() => !model.counting);
+  await until('the count to end', () => !model.counting, 10_000, 5);
   assert.ok(progress > 1, 'progress was reported slice by slice');
   assert.equal(model.matches, truth.length);
   assert.equal(model.total, truth.length);
@@ -165,7 +162,7 @@ test('view model: records arriving and evicted while counting are neither lost n
     model.load(fresh.slice(k, k + 250), freshTimes.slice(k, k + 250));
     await new Promise((r) => setImmediate(r));
   }
-  await until(() => !model.counting);
+  await until('the count to end', () => !model.counting, 10_000, 5);
   const want = model.buffer.toArray().filter((e) => e.statusCode >= 500);
   assert.equal(model.buffer.length, 20_000);
   assert.equal(model.matches, want.length);
