@@ -6,6 +6,7 @@ import os from 'node:os';
 import { request } from 'undici';
 import { runBurrow } from '../helpers/cli';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
+import { confirmYes } from '../helpers/confirm';
 import { useLossyProxy } from '../helpers/lossy-proxy';
 import { createApi, type Api } from '../../src/api/index';
 import { resolveSettings } from '../../src/config/settings';
@@ -26,13 +27,6 @@ const lossy: Api = createApi({ baseUrl: proxy.url, loggingUrl: emu.info.loggingU
 
 function uiStore(): UiStore {
   return createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
-}
-async function confirmYes(ui: UiStore): Promise<void> {
-  const o = ui.getState().overlay;
-  assert.equal(o?.kind, 'confirm', 'a confirm is open');
-  if (o?.kind !== 'confirm') return;
-  ui.getState().closeOverlay();
-  await o.request.onYes();
 }
 async function lose<T>(fn: () => Promise<T>): Promise<T> {
   proxy.mode = 'reset';

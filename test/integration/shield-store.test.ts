@@ -11,6 +11,7 @@ import { resolveSettings } from '../../src/config/settings';
 import { createShieldStore, type ShieldStore } from '../../src/state/shield-store';
 import { createUiStore, type UiStore } from '../../src/state/ui-store';
 import { textOf } from '../../src/keys/text-edit';
+import { confirmYes } from '../helpers/confirm';
 import { until } from '../helpers/wait';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures');
@@ -64,15 +65,6 @@ function setup(options: { readOnly?: boolean; perPage?: number } = {}): { store:
   const settings = { ...resolveSettings({}, {}, {}), refreshSeconds: 60 };
   const store = createShieldStore({ api, settings, ui, now: Date.now }, { perPage: options.perPage, cwd: FIXTURES });
   return { store, ui };
-}
-
-/** Presses "yes" on the open confirm, as the confirm layer does, and waits for the send. */
-async function confirmYes(ui: UiStore): Promise<void> {
-  const o = ui.getState().overlay;
-  assert.equal(o?.kind, 'confirm', 'a confirm is open');
-  if (o?.kind !== 'confirm') return;
-  ui.getState().closeOverlay();
-  await o.request.onYes();
 }
 
 const confirmLines = (ui: UiStore) => {
