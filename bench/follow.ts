@@ -5,7 +5,7 @@ import { startEmulator } from '../src/emulator/server';
 import { loggingStats } from '../src/emulator/logging/index';
 import { burrowEnv } from './lib/emulator-child';
 import { readFrameLog } from './lib/frame-log';
-import { runInPty } from './lib/pty-screen';
+import { openLogs, runInPty } from './lib/pty-screen';
 import { summarize } from './lib/stats';
 import type { BenchResult } from './lib/report';
 import type { Bench } from './registry';
@@ -48,13 +48,7 @@ async function session(extraEnv: Record<string, string>): Promise<Session> {
   const log = path.join(dir, 'frames.log');
   const run = runInPty(process.execPath, ['bin/burrow.js'], { ...burrowEnv(emu.info), BURROW_FRAME_LOG: log, HOME: dir, ...extraEnv }, 120, 40);
   try {
-    await run.waitFor(/Screens[\s\S]*q quit/);
-    run.pty.write(':');
-    await sleep(200);
-    run.pty.write(`logs ${zone}`);
-    await sleep(200);
-    run.pty.write('\r');
-    await run.waitFor(/● following/, 60_000);
+    await openLogs(run, zone);
     await sleep(5000); // the first polls after the backfill
     const stats = loggingStats(emu.world);
     const acceptedBefore = stats.zone(zone).accepted;
