@@ -1,5 +1,5 @@
 import { buildKeymap, CORE_ACTIONS, type ActionDef, type BuiltKeymap } from '../keys/keymap';
-import type { ScreenDef } from './screen-types';
+import type { ScreenDef } from '../screens/screen-def';
 import { SCREENS } from './screens';
 
 /** Core actions plus every screen's own actions (their context is the screen id). */

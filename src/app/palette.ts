@@ -1,4 +1,4 @@
-import type { ScreenDef } from './screen-types';
+import type { ScreenDef } from '../screens/screen-def';
 
 /** One `:` command: a screen, or a built-in (help, quit). */
 export interface PaletteCommand {

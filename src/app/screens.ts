@@ -1,4 +1,4 @@
-import type { ScreenDef } from './screen-types';
+import type { ScreenDef } from '../screens/screen-def';
 import { homeScreen } from '../screens/home/index';
 import { containersScreen } from '../screens/containers/index';
 import { videosScreen } from '../screens/videos/index';

@@ -1,7 +1,7 @@
 import readline from 'node:readline';
 import { sameDatabaseUrl, type Database, type GeneratedToken, type TokenAuthorization } from '../api/database-management';
 import { ApiError, isApiError } from '../api/errors';
-import { connectNonInteractive, type Session } from './connect';
+import { connectNonInteractive, type Session } from '../runtime/connect';
 import { formatRecords } from './output';
 import type { Command, CommandContext, Io } from './types';
 import { UsageError } from './types';

@@ -1,4 +1,4 @@
-import { connectNonInteractive } from './connect';
+import { connectNonInteractive } from '../runtime/connect';
 import type { Resource } from './resource';
 import { formatRecords } from './output';
 import type { Command, CommandContext } from './types';

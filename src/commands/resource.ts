@@ -1,4 +1,4 @@
-import type { Session } from './connect';
+import type { Session } from '../runtime/connect';
 import type { Column } from './output';
 
 /** One thing `burrow get` can print. */

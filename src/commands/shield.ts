@@ -3,7 +3,7 @@ import { INT32_MAX } from '../api/input-checks';
 import { SpecProblem, type OpenApiDocument } from '../shield-spec/document';
 import { checkDocument, measuredText, problemText, type LimitCheck, type SpecCheck } from '../shield-spec/limits';
 import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
-import { connectNonInteractive } from './connect';
+import { connectNonInteractive } from '../runtime/connect';
 import { renderTable } from './output';
 import { parseIdArg } from './resources/format';
 import type { Command, CommandContext } from './types';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlStatement } from '../api/database/index';
 import { ApiError } from '../api/errors';
-import { connectNonInteractive, debugSink, startEmulatorChild, type Session } from './connect';
+import { connectNonInteractive, debugSink, startEmulatorChild, type Session } from '../runtime/connect';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
 import { firstWriter, readOnlyRefusal } from '../sql-repl/read-only';
 import type { Command, CommandContext } from './types';

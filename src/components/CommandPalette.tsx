@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { TextState } from '../keys/text-edit';
 import { TextField } from './TextField';
-import { fit } from './text';
+import { fit } from '../text/fit';
 import { useTone } from './theme';
 
 export interface PaletteSuggestion {

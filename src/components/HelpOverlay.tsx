@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { ActionDef } from '../keys/keymap';
 import { displayKey } from '../keys/key-event';
-import { fit } from './text';
+import { fit } from '../text/fit';
 import { useTone } from './theme';
 
 export interface HelpSection {

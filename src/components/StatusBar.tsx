@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import type { ActionDef } from '../keys/keymap';
 import type { RequestStatus, StatusMessage } from '../state/ui-store';
 import { KeyHints } from './KeyHints';
-import { fit, formatAge } from './text';
+import { fit, formatAge } from '../text/fit';
 import { useTone, type Tone } from './theme';
 
 export interface StatusBarProps {

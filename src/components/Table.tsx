@@ -1,17 +1,17 @@
 import React, { useEffect, useMemo, useRef } from 'react';
 import { Box, Text } from 'ink';
-import { useActions } from '../keys/react';
-import { useScreenInstance, useSession, useUi } from '../state/react';
+import { useActions } from '../keys/input-hooks';
+import { useScreenInstance, useSession, useUi } from '../state/store-hooks';
 import { defaultTableView, type TableView } from '../state/ui-store';
 import {
   cellText, cellTone, clampViewport, columnWidths, COLUMN_GAP, filterRows, formatRow, moveViewport, nextSortColumn,
   sortRows, visibleRange, type Column, type NavMove,
-} from './table-model';
-import { fit } from './text';
+} from '../text/table-model';
+import { fit } from '../text/fit';
 import { TextField } from './TextField';
 import { useTone } from './theme';
 
-export type { Column, Cell } from './table-model';
+export type { Column, Cell } from '../text/table-model';
 
 export interface TableProps<T> {
   /** Unique within the screen; selection, sort and filter are kept per screen visit and id. */

@@ -1,5 +1,5 @@
 import { blobHex, valueJson, valueText, type SqlValue } from '../api/database/values';
-import { cellWidth, dropCells, fitCells, padCells } from '../components/cells';
+import { cellWidth, dropCells, fitCells, padCells } from '../text/cells';
 
 /**
  * How result sets are written, on screen and to files (`.mode`). Two forms of each mode:

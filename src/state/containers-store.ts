@@ -7,7 +7,7 @@ import {
   toggleAllowed, toggleRequired, validateDraft, type FieldMessages, type RegionDraft, type SelectorRow,
 } from './containers-region-draft';
 import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
-import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
+import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
 
 /** Applications asked for per page (the API allows 1..1000, default 20). */
 export const APPS_PAGE_SIZE = 50;

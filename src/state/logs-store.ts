@@ -15,7 +15,7 @@ import { formatBytes, rowHeight, streamLayout, type StreamLayout, type TimeMode 
 import type { StatsSnapshot } from '../logs-view/stats';
 import { draftOfForm, emptyDraft, filterOfDraft, FILTER_FIELDS, formFromDraft, validateDraft, type FilterDraft, type FilterForm } from './logs-filter-form';
 import { LogsViewModel, type LocalMode, type ViewWindow } from './logs-view-model';
-import { errorMessage, type StoreDeps } from './session';
+import { errorMessage, type StoreDeps } from './domain-stores';
 
 export type { LogEntry } from '../api/logs/index';
 export type { LocalMode, ViewRow, ViewWindow } from './logs-view-model';

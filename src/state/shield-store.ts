@@ -7,7 +7,7 @@ import { SpecProblem } from '../shield-spec/document';
 import { checkDocument, type SpecCheck } from '../shield-spec/limits';
 import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
 import { createPoller, type Poller } from './poller';
-import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
+import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
 import { cycleField, describePatch, patchBefore, pendingPatch, toggleEnabled, type EnumField } from './shield-draft';
 
 /** An error answer as the screen shows it: the message and the server's errorKey. */

@@ -23,7 +23,7 @@ import {
   DESCRIBE_QUERY, DUMP_OBJECTS_QUERY, dumpLines, dumpObjectsFromRows, HAS_SEQUENCE_QUERY, INDEXES_QUERY, SCHEMA_QUERY,
   SCHEMA_TEXT_QUERY, schemaFromRows, selectAllQuery, SEQUENCE_QUERY, TABLES_QUERY,
 } from '../sql-repl/schema-sql';
-import { errorMessage, type StoreDeps } from './session';
+import { errorMessage, type StoreDeps } from './domain-stores';
 
 /** One thing in the transcript. Result rows stay in the StatementResult: never copied. */
 export type Entry =

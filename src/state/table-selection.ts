@@ -1,4 +1,4 @@
-import { filterRows, sortRows, type Column } from '../components/table-model';
+import { filterRows, sortRows, type Column } from '../text/table-model';
 import { defaultTableView, type UiState } from './ui-store';
 
 /**

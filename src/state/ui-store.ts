@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { emptyText, type TextState } from '../keys/text-edit';
-import { diffValues, type DiffLine } from './diff';
+import { diffValues, type DiffLine } from '../text/diff';
 import { isApiError } from '../api/errors';
 
 /** One screen on the stack. `key` is unique per visit, so two visits keep separate view state. */

@@ -4,7 +4,7 @@ import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow } from '../helpers/pty';
 import { CORE_ACTIONS } from '../../src/keys/keymap';
 import { keysText } from '../../src/components/HelpOverlay';
-import { limitRows } from '../../src/screens/containers/limits-view';
+import { limitRows } from '../../src/renderers/container-limits';
 import { RESTORE_SEQUENCE } from '../../src/app/terminal';
 
 const RESTORED_AT_END = /\x1b\[\?1049l(\x1b\[\?25h)+$/;

@@ -2,7 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiFor, useEmulator } from '../helpers/emulator';
 import { resolveSettings } from '../../src/config/settings';
-import { SessionStores } from '../../src/state/session';
+import { SessionStores } from '../../src/state/domain-stores';
 import { createUiStore } from '../../src/state/ui-store';
 import { createLogsStore } from '../../src/state/logs-store';
 import { sleep, until } from '../helpers/wait';

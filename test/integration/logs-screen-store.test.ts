@@ -6,7 +6,7 @@ import path from 'node:path';
 import { apiFor, useEmulator } from '../helpers/emulator';
 import { resolveSettings } from '../../src/config/settings';
 import { textOf } from '../../src/keys/text-edit';
-import { SessionStores } from '../../src/state/session';
+import { SessionStores } from '../../src/state/domain-stores';
 import { createUiStore } from '../../src/state/ui-store';
 import { createLogsStore, FILTER_FIELDS, type LogsStore } from '../../src/state/logs-store';
 import { v1Date } from '../../src/api/logs/v1';

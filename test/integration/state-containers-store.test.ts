@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiFor, useEmulator } from '../helpers/emulator';
 import { createContainersStore } from '../../src/state/containers-store';
-import { SessionStores } from '../../src/state/session';
+import { SessionStores } from '../../src/state/domain-stores';
 import { createUiStore } from '../../src/state/ui-store';
 import { resolveSettings } from '../../src/config/settings';
 import { createApi } from '../../src/api/index';

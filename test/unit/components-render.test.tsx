@@ -12,11 +12,11 @@ import { sparkline } from '../../src/components/Sparkline';
 import { ThemeContext } from '../../src/components/theme';
 import { InputRouter } from '../../src/keys/input-router';
 import { buildKeymap, CORE_ACTIONS } from '../../src/keys/keymap';
-import { InputContext } from '../../src/keys/react';
-import { ScreenInstanceContext, SessionContext } from '../../src/state/react';
-import { SessionStores } from '../../src/state/session';
+import { InputContext } from '../../src/keys/input-hooks';
+import { ScreenInstanceContext, SessionContext } from '../../src/state/store-hooks';
+import { SessionStores } from '../../src/state/domain-stores';
 import { createUiStore } from '../../src/state/ui-store';
-import { diffValues } from '../../src/state/diff';
+import { diffValues } from '../../src/text/diff';
 import { resolveSettings } from '../../src/config/settings';
 import type { Api } from '../../src/api/index';
 

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LoadBalancerSchema, type LoadBalancer } from '../../src/api/load-balancers';
-import { cellText, cellTone } from '../../src/components/table-model';
+import { cellText, cellTone } from '../../src/text/table-model';
 import {
   groupDetail, groupsByPriority, healthCell, healthCount, lbColumns, nameOf, originTarget, profileColumns, profileRows, profileSummary,
-} from '../../src/screens/load-balancers/lb-view';
+} from '../../src/renderers/load-balancers';
 
 const origin = (Id: number, OriginType: number, over: Record<string, unknown> = {}) => ({ Id, Weight: 100, Enabled: true, HealthStatus: 0, OriginType, ...over });
 const profile = (): LoadBalancer =>

@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ApiGuardian, ApiGuardianConfiguration, ApiGuardianEndpoint, ShieldZone } from '../../src/api/shield';
-import { cellText, cellTone } from '../../src/components/table-model';
+import { cellText, cellTone } from '../../src/text/table-model';
 import {
   cycleField, describePatch, effectiveValue, ENUM_NAMES, nextEnumValue, patchBefore, pendingPatch, toggleEnabled, valueName,
   type EnumField,
 } from '../../src/state/shield-draft';
 import { hasSpec } from '../../src/state/shield-store';
-import { learningText, nameOf, pageText, zoneColumns } from '../../src/screens/shield/zones-view';
+import { learningText, nameOf, pageText, zoneColumns } from '../../src/renderers/shield-zones';
 import { limitCheckCells, limitsText, rateLimitText, settingRows, specSummary, specVerdict, endpointColumns } from '../../src/screens/shield/guardian-view';
 import { checkSpecText } from '../../src/shield-spec/index';
 import { checkJson, checkTable } from '../../src/commands/shield';

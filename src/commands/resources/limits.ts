@@ -1,5 +1,5 @@
 import type { ContainerLimits } from '../../api/containers';
-import { limitRows, type LimitRow } from '../../screens/containers/limits-view';
+import { limitRows, type LimitRow } from '../../renderers/container-limits';
 import { defineResource } from '../resource';
 
 export const limitsResource = defineResource<ContainerLimits, LimitRow>({

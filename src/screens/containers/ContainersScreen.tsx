@@ -1,12 +1,12 @@
 import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenDef, ScreenProps } from '../../app/screen-types';
+import type { ScreenDef, ScreenProps } from '../screen-def';
 import { Table } from '../../components/Table';
 import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
-import { useActions } from '../../keys/react';
+import { useActions } from '../../keys/input-hooks';
 import { createContainersStore } from '../../state/containers-store';
-import { useDomainStore, useSelect } from '../../state/react';
+import { useDomainStore, useSelect } from '../../state/store-hooks';
 import { containersActions } from './actions';
 import { appColumns, appsSummary, nearEnd } from './apps-view';
 import { LIMITS_PANEL_HEIGHT, LimitsPanel } from './LimitsPanel';

@@ -2,13 +2,13 @@ import React, { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { Table } from '../../components/Table';
 import { TextField } from '../../components/TextField';
-import { formatAge } from '../../components/text';
+import { formatAge } from '../../text/fit';
 import { useTone } from '../../components/theme';
-import { useActions, useTextInput } from '../../keys/react';
+import { useActions, useTextInput } from '../../keys/input-hooks';
 import { emptyText } from '../../keys/text-edit';
 import { capacityWarnings, isDirty, validateDraft } from '../../state/containers-region-draft';
 import type { ContainersStore } from '../../state/containers-store';
-import { useScreenInstance, useSelect, useSession, useUi } from '../../state/react';
+import { useScreenInstance, useSelect, useSession, useUi } from '../../state/store-hooks';
 import { idList, maxText, messagesFor, regionColumns, regionRows, selectorColumns } from './region-editor-view';
 import { selectedRowOf, tableViewKey } from '../../state/table-selection';
 

@@ -1,5 +1,5 @@
 import type { App } from '../../api/containers';
-import type { Column } from '../../components/table-model';
+import type { Column } from '../../text/table-model';
 import type { Tone } from '../../components/theme';
 import type { AppsList } from '../../state/containers-store';
 

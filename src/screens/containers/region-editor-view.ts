@@ -1,5 +1,5 @@
 import type { ContainerLimits, Region } from '../../api/containers';
-import type { Column } from '../../components/table-model';
+import type { Column } from '../../text/table-model';
 import type { FieldMessages, RegionDraft, SelectorRow } from '../../state/containers-region-draft';
 
 /** One line of the region checklist: a region of the live list (or an id the list lacks). */

@@ -1,10 +1,10 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenDef, ScreenProps } from '../../app/screen-types';
-import { useRegistry } from '../../app/registry-context';
+import type { ScreenDef, ScreenProps } from '../screen-def';
+import { useRegistry } from '../registry-context';
 import { Table, type Column } from '../../components/Table';
 import { useTone } from '../../components/theme';
-import { useSession } from '../../state/react';
+import { useSession } from '../../state/store-hooks';
 
 const columns: Column<ScreenDef>[] = [
   { id: 'command', header: 'COMMAND', width: 14, cell: (d) => `:${d.id}${d.arg ? ' …' : ''}` },

@@ -2,9 +2,9 @@ import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
 import { Table, type Column } from '../../components/Table';
 import { useTone } from '../../components/theme';
-import { useActions } from '../../keys/react';
+import { useActions } from '../../keys/input-hooks';
 import type { LogsStore, PickerZone } from '../../state/logs-store';
-import { useSelect, useSession } from '../../state/react';
+import { useSelect, useSession } from '../../state/store-hooks';
 
 const columns: Column<PickerZone>[] = [
   { id: 'id', header: 'ID', width: 8, cell: (z) => z.id, sortValue: (z) => z.id },

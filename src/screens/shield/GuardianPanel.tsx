@@ -1,19 +1,19 @@
 import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
 import { Table } from '../../components/Table';
-import { fit, formatAge } from '../../components/text';
+import { fit, formatAge } from '../../text/fit';
 import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { displayKey } from '../../keys/key-event';
 import { keysOf } from '../../keys/keymap';
-import { useActions, useInputRouter, useTextInput } from '../../keys/react';
+import { useActions, useInputRouter, useTextInput } from '../../keys/input-hooks';
 import { emptyText } from '../../keys/text-edit';
-import { useScreenInstance, useSelect, useSession, useUi } from '../../state/react';
+import { useScreenInstance, useSelect, useSession, useUi } from '../../state/store-hooks';
 import type { ShieldStore } from '../../state/shield-store';
 import { hasSpec } from '../../state/shield-store';
 import { endpointColumns, limitsText, settingRows, specSummary } from './guardian-view';
 import { SPEC_PANEL_LINES, SpecPanel } from './SpecPanel';
-import { nameOf } from './zones-view';
+import { nameOf } from '../../renderers/shield-zones';
 import { SHIELD_PLAN_TYPE } from '../../api/shield';
 
 export interface GuardianPanelProps {

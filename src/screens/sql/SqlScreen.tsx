@@ -1,11 +1,11 @@
 import React, { createContext, useContext, useEffect, useMemo, useRef } from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenProps } from '../../app/screen-types';
+import type { ScreenProps } from '../screen-def';
 import { useTheme, useTone, type Tone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { PRIORITY } from '../../keys/input-router';
-import { useActions, useInputLayer } from '../../keys/react';
-import { useScreenInstance, useSelect, useSession } from '../../state/react';
+import { useActions, useInputLayer } from '../../keys/input-hooks';
+import { useScreenInstance, useSelect, useSession } from '../../state/store-hooks';
 import { createSqlStore, type SqlStore } from '../../state/sql-store';
 import { ansiLine } from './ansi-line';
 import { browseWindow, browsedEntry, editorLines, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';

@@ -2,7 +2,7 @@ import type { Entry } from '../../state/sql-store';
 import { screenSource, type LineSource, type SegmentKind } from '../../sql-repl/output-modes';
 import { columnsLayout } from '../../sql-repl/schema-sql';
 import type { EditorState } from '../../sql-repl/editor';
-import { cellWidth, takeCells } from '../../components/cells';
+import { cellWidth, takeCells } from '../../text/cells';
 
 /**
  * What the SQL screen draws, as plain data: the transcript (inputs, results, messages) cut to

@@ -1,14 +1,14 @@
 import React, { useEffect, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenDef, ScreenProps } from '../../app/screen-types';
+import type { ScreenDef, ScreenProps } from '../screen-def';
 import { useCopy } from '../../clipboard/use-clipboard';
 import { Table } from '../../components/Table';
 import { TextField } from '../../components/TextField';
 import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
-import { useActions, useTextInput } from '../../keys/react';
+import { useActions, useTextInput } from '../../keys/input-hooks';
 import { emptyText } from '../../keys/text-edit';
-import { useDomainStore, useScreenInstance, useSelect, useSession } from '../../state/react';
+import { useDomainStore, useScreenInstance, useSelect, useSession } from '../../state/store-hooks';
 import { createVideosStore, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../state/videos-store';
 import { selectedRowOf, tableViewKey } from '../../state/table-selection';
 import { videosActions } from './actions';

@@ -1,7 +1,7 @@
 import { DRM_VERSION, type VideoLibrary } from '../../api/video-libraries';
-import type { Column } from '../../components/table-model';
+import type { Column } from '../../text/table-model';
 import type { VideosState } from '../../state/videos-store';
-import { formatBytes, formatCount, formatDay } from './format';
+import { formatBytes, formatCount, formatDay } from '../../renderers/format';
 
 /** "off", or the DRM version by name with the enabled systems: "Enterprise (FairPlay, Widevine)". */
 export function drmText(l: VideoLibrary): string {

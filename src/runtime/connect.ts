@@ -6,8 +6,8 @@ import { registerSecret } from '../config/redact';
 import { appendPrivateFile } from '../config/private-file';
 import { stateDir } from '../config/paths';
 import type { Settings } from '../config/settings';
-import type { Io } from './types';
-import { UsageError } from './types';
+import type { Io } from '../commands/types';
+import { UsageError } from '../commands/types';
 
 /** The emulator's ready line, as `burrow emulator` prints it. */
 export interface EmulatorEndpoints {

@@ -1,9 +1,9 @@
 import {
   HEALTH_STATUS, LB_STICKY_SESSION_TYPE, ORIGIN_GROUP_LB_METHOD, ORIGIN_LB_METHOD, ORIGIN_TYPE,
   type LbOrigin, type LbOriginGroup, type LoadBalancer,
-} from '../../api/load-balancers';
-import type { Cell, Column } from '../../components/table-model';
-import type { Tone } from '../../components/theme';
+} from '../api/load-balancers';
+import type { Cell, Column } from '../text/table-model';
+import type { Tone } from '../components/theme';
 
 /** Name of an enum value: "RoundRobin", "unknown (7)", or "" when absent. */
 export function nameOf(names: Readonly<Record<number, string>>, value: number | null | undefined): string {

@@ -1,4 +1,4 @@
-import type { ContainerLimits } from '../../api/containers';
+import type { ContainerLimits } from '../api/containers';
 
 /** One limit as the gauges and the table show it. `used` is null where the API reports no usage. */
 export interface LimitRow {

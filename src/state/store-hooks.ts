@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
-import type { SessionStores, StoreFactory } from './session';
+import type { SessionStores, StoreFactory } from './domain-stores';
 import type { ScreenInstance, UiState } from './ui-store';
 
 /** What the header shows about the session; no secrets in here. */

@@ -1,6 +1,6 @@
-import type { ShieldPageInfo, ShieldZone } from '../../api/shield';
-import { DDOS_SENSITIVITY, SHIELD_PLAN_TYPE, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION } from '../../api/shield';
-import type { Column } from '../../components/table-model';
+import type { ShieldPageInfo, ShieldZone } from '../api/shield';
+import { DDOS_SENSITIVITY, SHIELD_PLAN_TYPE, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION } from '../api/shield';
+import type { Column } from '../text/table-model';
 
 /** Readable name of an integer enum value: "Block", "unknown (7)", or "" when absent. */
 export function nameOf(names: Readonly<Record<number, string>>, value: number | null | undefined): string {

@@ -1,5 +1,5 @@
-import type { Tone } from './theme';
-import { fit } from './text';
+import type { Tone } from '../components/theme';
+import { fit } from './fit';
 
 /** What a cell shows: text, optionally with a tone (colour by meaning). */
 export type Cell = string | number | null | undefined | { text: string; tone?: Tone };
