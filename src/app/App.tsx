@@ -12,12 +12,14 @@ import { keyEventsFromInk } from '../keys/key-event';
 import { contextChain, type ActionDef, type Keymap } from '../keys/keymap';
 import { InputContext } from '../keys/input-hooks';
 import { editText } from '../keys/text-edit';
-import { ScreenInstanceContext, SessionContext, type SessionInfo, useUi } from '../state/store-hooks';
-import type { SessionStores } from '../state/domain-stores';
+import { ConsoleContext, type ConnectionInfo, useUi } from '../state/store-hooks';
+import type { DomainStores } from '../state/domain-stores';
 import { topScreen, type UiState } from '../state/ui-store';
 import { complete, paletteCommands, parseCommand, suggest } from './palette';
 import { RegistryContext } from '../screens/registry-context';
 import type { ScreenDef } from '../screens/screen-def';
+import { ScreenInstanceContext } from '../screens/screen-def';
+import { TableScopeContext, TableViewsContext } from '../components/table-views';
 
 export const MIN_COLUMNS = 80;
 export const MIN_ROWS = 24;
@@ -25,8 +27,8 @@ const MAX_SUGGESTIONS = 6;
 const HEADER_HEIGHT = 1;
 
 export interface AppProps {
-  stores: SessionStores;
-  info: SessionInfo;
+  stores: DomainStores;
+  info: ConnectionInfo;
   keymap: Keymap;
   registry: readonly ScreenDef[];
 }
@@ -70,6 +72,7 @@ export function App(props: AppProps): React.JSX.Element {
           return false;
         },
         hidden: (a) => Boolean(a.mutates && ui.getState().readOnly),
+        onDisabled: (_action, reason) => ui.getState().setStatus(reason, 'info', 4000),
       }),
     [ui],
   );
@@ -82,15 +85,17 @@ export function App(props: AppProps): React.JSX.Element {
   });
 
   return (
-    <SessionContext.Provider value={session}>
+    <ConsoleContext.Provider value={session}>
       <ThemeContext.Provider value={theme}>
         <RegistryContext.Provider value={props.registry}>
           <InputContext.Provider value={{ router, layerId: null }}>
-            <Shell router={router} registry={props.registry} keymap={props.keymap} />
+            <TableViewsContext.Provider value={ui}>
+              <Shell router={router} registry={props.registry} keymap={props.keymap} />
+            </TableViewsContext.Provider>
           </InputContext.Provider>
         </RegistryContext.Provider>
       </ThemeContext.Provider>
-    </SessionContext.Provider>
+    </ConsoleContext.Provider>
   );
 }
 
@@ -102,7 +107,7 @@ interface ShellProps {
 
 function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
   const { columns, rows } = useTerminalSize();
-  const session = React.useContext(SessionContext)!;
+  const session = React.useContext(ConsoleContext)!;
   const ui = session.stores.deps.ui;
   const info = session.info;
   const stack = useUi((s) => s.stack);
@@ -318,9 +323,11 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
         ) : null}
         <Box display={overlay ? 'none' : 'flex'} flexDirection="column" height={bodyHeight}>
           <ScreenInstanceContext.Provider value={top}>
-            <ScreenLayer router={router} screenId={def.id} instanceKey={top.key}>
-              <Screen key={top.key} instance={top} width={columns} height={bodyHeight} />
-            </ScreenLayer>
+            <TableScopeContext.Provider value={top.key}>
+              <ScreenLayer router={router} screenId={def.id} instanceKey={top.key}>
+                <Screen key={top.key} instance={top} width={columns} height={bodyHeight} />
+              </ScreenLayer>
+            </TableScopeContext.Provider>
           </ScreenInstanceContext.Provider>
         </Box>
       </Box>

@@ -52,10 +52,10 @@ Secrets (API keys, tokens) are masked unless --show-secrets is given.`;
     if (!resource.arg && arg !== undefined) throw new UsageError(`burrow get ${resource.name} takes no argument (got "${arg}")`);
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
     if (arg !== undefined) resource.parseArg?.(arg);
-    const session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
+    const platform = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
     const abort = new AbortController();
     try {
-      const records = await resource.fetch(session, arg, abort.signal);
+      const records = await resource.fetch(platform, arg, abort.signal);
       const format = ctx.settings.output ?? 'table';
       const tabular = format === 'table' || format === 'csv';
       ctx.io.stdout.write(
@@ -69,7 +69,7 @@ Secrets (API keys, tokens) are masked unless --show-secrets is given.`;
       );
       return 0;
     } finally {
-      await session.close();
+      await platform.close();
     }
   },
 };

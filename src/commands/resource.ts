@@ -1,4 +1,4 @@
-import type { Session } from '../runtime/connect';
+import type { PlatformConnection } from '../runtime/connect';
 import type { Column } from './output';
 
 /** One thing `burrow get` can print. */
@@ -9,7 +9,7 @@ export interface Resource<T = unknown, R = T> {
   summary: string;
   /** Validates the argument before any request; throws UsageError with what is allowed. */
   parseArg?(arg: string): void;
-  fetch(session: Session, arg: string | undefined, signal: AbortSignal): Promise<T[]>;
+  fetch(platform: PlatformConnection, arg: string | undefined, signal: AbortSignal): Promise<T[]>;
   /** json prints one object instead of an array. */
   single?: boolean;
   /** Rows for table/csv output; defaults to the records themselves. */

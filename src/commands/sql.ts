@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlStatement } from '../api/database/index';
 import { ApiError } from '../api/errors';
-import { connectNonInteractive, debugSink, startEmulatorChild, type Session } from '../runtime/connect';
+import { connectNonInteractive, debugSink, startEmulatorChild, type PlatformConnection } from '../runtime/connect';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
 import { firstWriter, readOnlyRefusal } from '../sql-repl/read-only';
 import type { Command, CommandContext } from './types';
@@ -69,7 +69,7 @@ async function runRepl(ctx: CommandContext, url: string | undefined): Promise<nu
 }
 
 /** Database URL and token: the URL argument, else SERVICE_/BUNNY_DATABASE_* (or the profile), else --demo's emulator. */
-async function target(ctx: CommandContext, url: string | undefined): Promise<{ url: string; token: string | null; session: Session | null }> {
+async function target(ctx: CommandContext, url: string | undefined): Promise<{ url: string; token: string | null; session: PlatformConnection | null }> {
   const demo = Boolean(ctx.values.demo);
   if (url !== undefined) return { url, token: ctx.settings.databaseToken, session: null };
   if (!demo && ctx.settings.databaseUrl) return { url: ctx.settings.databaseUrl, token: ctx.settings.databaseToken, session: null };

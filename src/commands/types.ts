@@ -1,15 +1,12 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Settings } from '../config/settings';
+import type { Io } from '../runtime/io';
+
+export type { Io } from '../runtime/io';
+export { UsageError } from '../runtime/io';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
-
-export interface Io {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
-  stderr: NodeJS.WritableStream;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  env: Record<string, string | undefined>;
-}
 
 export interface CommandContext {
   /** Positionals after the command name. */
@@ -31,6 +28,3 @@ export interface Command {
   outputs?: readonly ('table' | 'json' | 'csv' | 'ndjson' | 'text')[];
   run(ctx: CommandContext): Promise<number>;
 }
-
-/** A user mistake on the command line: printed as a message with exit code 2. */
-export class UsageError extends Error {}

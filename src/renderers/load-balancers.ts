@@ -3,7 +3,7 @@ import {
   type LbOrigin, type LbOriginGroup, type LoadBalancer,
 } from '../api/load-balancers';
 import type { Cell, Column } from '../text/table-model';
-import type { Tone } from '../components/theme';
+import type { Tone } from '../text/tone';
 
 /** Name of an enum value: "RoundRobin", "unknown (7)", or "" when absent. */
 export function nameOf(names: Readonly<Record<number, string>>, value: number | null | undefined): string {

@@ -1,11 +1,11 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
-import type { SessionStores, StoreFactory } from './domain-stores';
-import type { ScreenInstance, UiState } from './ui-store';
+import type { DomainStores, StoreFactory } from './domain-stores';
+import type { UiState, UiStore } from './ui-store';
 
-/** What the header shows about the session; no secrets in here. */
-export interface SessionInfo {
+/** What the header shows about where the console is connected; no secrets in here. */
+export interface ConnectionInfo {
   profileName: string | null;
   emulator: boolean;
   endpoint: string;
@@ -13,39 +13,36 @@ export interface SessionInfo {
   color: boolean;
 }
 
-export interface SessionValue {
-  stores: SessionStores;
-  info: SessionInfo;
+/** What the app hands every screen: the console's stores and its connection info. */
+export interface ConsoleValue {
+  stores: DomainStores;
+  info: ConnectionInfo;
 }
 
-export const SessionContext = createContext<SessionValue | null>(null);
+export const ConsoleContext = createContext<ConsoleValue | null>(null);
 
-export function useSession(): SessionValue {
-  const v = useContext(SessionContext);
-  if (!v) throw new Error('useSession outside SessionContext');
+export function useConsole(): ConsoleValue {
+  const v = useContext(ConsoleContext);
+  if (!v) throw new Error('useConsole outside ConsoleContext');
   return v;
+}
+
+/** The ui store itself, for handlers that read or change it at key time. */
+export function useUiStore(): UiStore {
+  return useConsole().stores.deps.ui;
 }
 
 /** Reads the ui store through a selector (re-renders only when the selected value changes). */
 export function useUi<T>(selector: (s: UiState) => T): T {
-  return useStore(useSession().stores.deps.ui, selector);
+  return useStore(useUiStore(), selector);
 }
 
-/** The session's store made by `factory` (created on first use, kept for the session). */
+/** The console's store made by `factory` (created on first use, kept until the console exits). */
 export function useDomainStore<S>(factory: StoreFactory<S>): S {
-  return useSession().stores.get(factory);
+  return useConsole().stores.get(factory);
 }
 
 /** Shorthand for useStore(store, selector) on any vanilla store. */
 export function useSelect<S, T>(store: StoreApi<S>, selector: (s: S) => T): T {
   return useStore(store, selector);
-}
-
-/** The screen instance a component is rendered in (for per-visit view state). */
-export const ScreenInstanceContext = createContext<ScreenInstance | null>(null);
-
-export function useScreenInstance(): ScreenInstance {
-  const v = useContext(ScreenInstanceContext);
-  if (!v) throw new Error('useScreenInstance outside a screen');
-  return v;
 }

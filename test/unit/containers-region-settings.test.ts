@@ -11,7 +11,7 @@ import { regionRows, idList, maxText, messagesFor } from '../../src/screens/cont
 import { appStatusTone, appsSummary, endpointText, nearEnd } from '../../src/screens/containers/apps-view';
 import { selectedRowOf } from '../../src/state/table-selection';
 import type { Column } from '../../src/text/table-model';
-import { defaultTableView } from '../../src/state/ui-store';
+import { defaultTableView } from '../../src/text/table-model';
 
 const limits = (maxRegions: number | null): ContainerLimits => ({
   maxNumberOfApplications: 25,

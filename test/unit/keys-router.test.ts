@@ -6,6 +6,13 @@ import { buildKeymap, contextChain, CORE_ACTIONS, type ActionDef } from '../../s
 import { keyEventsFromInk, type KeyEvent } from '../../src/keys/key-event';
 import { editText, textOf } from '../../src/keys/text-edit';
 
+// A screen action only these tests declare (screens add theirs the same way in their actions.ts).
+declare module '../../src/keys/keymap' {
+  interface ActionIds {
+    'zones.delete': true;
+  }
+}
+
 const noKey: Key = {
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
   return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,

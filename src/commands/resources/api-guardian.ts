@@ -10,8 +10,8 @@ export const apiGuardianResource = defineResource<ApiGuardian, FieldRow>({
   summary: 'API Guardian configuration and endpoints of a shield zone',
   single: true,
   parseArg: (arg) => void parseIdArg('shield zone ID', arg, INT32_MAX),
-  async fetch(session, arg, signal) {
-    return [await session.api.shield.getApiGuardian(parseIdArg('shield zone ID', arg ?? '', INT32_MAX), signal)];
+  async fetch(platform, arg, signal) {
+    return [await platform.api.shield.getApiGuardian(parseIdArg('shield zone ID', arg ?? '', INT32_MAX), signal)];
   },
   rows: (records) => records.flatMap(apiGuardianRows),
   columns: [

@@ -4,8 +4,8 @@ import { defineResource } from '../resource';
 export const appsResource = defineResource<App>({
   name: 'apps',
   summary: 'Magic Containers applications and their status',
-  async fetch(session, _arg, signal) {
-    return session.api.containers.listAllApps(signal);
+  async fetch(platform, _arg, signal) {
+    return platform.api.containers.listAllApps(signal);
   },
   columns: [
     { header: 'ID', value: (a) => a.id },

@@ -6,8 +6,8 @@ export const limitsResource = defineResource<ContainerLimits, LimitRow>({
   name: 'limits',
   summary: 'container account limits and usage',
   single: true,
-  async fetch(session, _arg, signal) {
-    return [await session.api.containers.getLimits(signal)];
+  async fetch(platform, _arg, signal) {
+    return [await platform.api.containers.getLimits(signal)];
   },
   rows: (records) => records.flatMap(limitRows),
   columns: [

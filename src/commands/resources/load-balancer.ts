@@ -10,8 +10,8 @@ export const loadBalancerResource = defineResource<LoadBalancer, OriginRow>({
   summary: 'one load balancer profile: origin groups by priority and their origins',
   single: true,
   parseArg: (arg) => void parseIdArg('load balancer ID', arg),
-  async fetch(session, arg, signal) {
-    return [await session.api.loadBalancers.get(parseIdArg('load balancer ID', arg ?? ''), signal)];
+  async fetch(platform, arg, signal) {
+    return [await platform.api.loadBalancers.get(parseIdArg('load balancer ID', arg ?? ''), signal)];
   },
   rows: (records) => records.flatMap(originRows),
   columns: [

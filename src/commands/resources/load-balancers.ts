@@ -6,8 +6,8 @@ import { healthySummary } from './rows';
 export const loadBalancersResource = defineResource<LoadBalancer>({
   name: 'load-balancers',
   summary: 'load balancer profiles with method, sticky sessions and origin health',
-  async fetch(session, _arg, signal) {
-    return session.api.loadBalancers.listAll(signal);
+  async fetch(platform, _arg, signal) {
+    return platform.api.loadBalancers.listAll(signal);
   },
   columns: [
     { header: 'ID', value: (l) => l.LoadBalancerId },

@@ -5,8 +5,8 @@ import { yesNo } from './format';
 export const pullZonesResource = defineResource<PullZone>({
   name: 'pull-zones',
   summary: 'pull zones and whether logging is enabled',
-  async fetch(session, _arg, signal) {
-    return session.api.pullZones.list(signal);
+  async fetch(platform, _arg, signal) {
+    return platform.api.pullZones.list(signal);
   },
   columns: [
     { header: 'ID', value: (z) => z.Id },

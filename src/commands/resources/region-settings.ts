@@ -14,8 +14,8 @@ export const regionSettingsResource = defineResource<RegionSettings, FieldRow>({
   parseArg(arg) {
     if (!APP_ID.test(arg)) throw new UsageError(`APP must be an application id: 1 to 64 letters, digits, "-" or "_" (see burrow get apps), got "${arg.slice(0, 40)}"`);
   },
-  async fetch(session, arg, signal) {
-    return [await session.api.containers.getRegionSettings(arg ?? '', signal)];
+  async fetch(platform, arg, signal) {
+    return [await platform.api.containers.getRegionSettings(arg ?? '', signal)];
   },
   rows: (records) => records.flatMap(regionSettingsRows),
   columns: [

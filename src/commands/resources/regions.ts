@@ -5,8 +5,8 @@ import { yesNo } from './format';
 export const regionsResource = defineResource<Region>({
   name: 'regions',
   summary: 'Magic Containers regions, with capacity and anycast support',
-  async fetch(session, _arg, signal) {
-    return session.api.containers.listAllRegions(signal);
+  async fetch(platform, _arg, signal) {
+    return platform.api.containers.listAllRegions(signal);
   },
   columns: [
     { header: 'ID', value: (r) => r.id },

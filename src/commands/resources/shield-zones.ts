@@ -6,8 +6,8 @@ import { yesNo } from './format';
 export const shieldZonesResource = defineResource<ShieldZone>({
   name: 'shield-zones',
   summary: 'shield zones with plan, WAF and DDoS settings',
-  async fetch(session, _arg, signal) {
-    return session.api.shield.listAllZones(signal);
+  async fetch(platform, _arg, signal) {
+    return platform.api.shield.listAllZones(signal);
   },
   columns: [
     { header: 'ID', value: (z) => z.shieldZoneId },

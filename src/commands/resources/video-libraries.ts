@@ -6,8 +6,8 @@ import { drmLabel } from './rows';
 export const videoLibrariesResource = defineResource<VideoLibrary>({
   name: 'video-libraries',
   summary: 'every video library (keys masked unless --show-secrets)',
-  async fetch(session, _arg, signal) {
-    return session.api.videoLibraries.listAll(null, signal);
+  async fetch(platform, _arg, signal) {
+    return platform.api.videoLibraries.listAll(null, signal);
   },
   columns: [
     { header: 'ID', value: (l) => l.Id },

@@ -8,9 +8,11 @@ import { useActions, useTextInput } from '../../keys/input-hooks';
 import { emptyText } from '../../keys/text-edit';
 import { capacityWarnings, isDirty, validateDraft } from '../../state/containers-region-draft';
 import type { ContainersStore } from '../../state/containers-store';
-import { useScreenInstance, useSelect, useSession, useUi } from '../../state/store-hooks';
+import { useSelect, useUiStore, useUi } from '../../state/store-hooks';
 import { idList, maxText, messagesFor, regionColumns, regionRows, selectorColumns } from './region-editor-view';
-import { selectedRowOf, tableViewKey } from '../../state/table-selection';
+import { selectedRowOf } from '../../state/table-selection';
+import { tableViewKey } from '../../text/table-model';
+import { useScreenInstance } from '../screen-def';
 
 export interface RegionEditorProps {
   store: ContainersStore;
@@ -30,7 +32,7 @@ const SELECTORS_TABLE = 'selectors';
 export function RegionEditor({ store, width, height, now }: RegionEditorProps): React.JSX.Element {
   const tone = useTone();
   const instance = useScreenInstance();
-  const ui = useSession().stores.deps.ui;
+  const ui = useUiStore();
   const readOnly = useUi((s) => s.readOnly);
   const editor = useSelect(store, (s) => s.editor);
   const regions = useSelect(store, (s) => s.regions);

@@ -4,7 +4,7 @@ import type { ScreenDef, ScreenProps } from '../screen-def';
 import { useRegistry } from '../registry-context';
 import { Table, type Column } from '../../components/Table';
 import { useTone } from '../../components/theme';
-import { useSession } from '../../state/store-hooks';
+import { useUiStore } from '../../state/store-hooks';
 
 const columns: Column<ScreenDef>[] = [
   { id: 'command', header: 'COMMAND', width: 14, cell: (d) => `:${d.id}${d.arg ? ' …' : ''}` },
@@ -16,7 +16,7 @@ const columns: Column<ScreenDef>[] = [
 /** The first screen: every screen the palette can open. Enter opens the selected one. */
 export function HomeScreen({ width, height }: ScreenProps): React.JSX.Element {
   const registry = useRegistry();
-  const ui = useSession().stores.deps.ui;
+  const ui = useUiStore();
   const tone = useTone();
   const rows = registry.filter((d) => d.id !== 'home');
   return (

@@ -12,7 +12,7 @@ import { editText } from '../../keys/text-edit';
 import { compilePattern } from '../../logs-view/filter';
 import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs-store';
 import { describeDraft } from '../../state/logs-filter-form';
-import { useDomainStore, useScreenInstance, useSelect, useSession } from '../../state/store-hooks';
+import { useDomainStore, useSelect, useConsole } from '../../state/store-hooks';
 import { logsActions } from './actions';
 import { DetailView } from './DetailView';
 import { FilterForm } from './FilterForm';
@@ -21,6 +21,7 @@ import { COMPACT_STATS_LINES, statsLines } from './stats-view';
 import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { StreamView } from './StreamView';
 import { ZonePicker } from './ZonePicker';
+import { useScreenInstance } from '../screen-def';
 
 /** Stats beside the stream from this width on; below it when narrower. */
 const STATS_BESIDE_FROM = 140;
@@ -40,7 +41,7 @@ export function LogsScreen({ instance, width, height }: ScreenProps): React.JSX.
 function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string; width: number; height: number }): React.JSX.Element {
   const tone = useTone();
   const copyToClipboard = useCopy();
-  const session = useSession();
+  const session = useConsole();
   const ui = session.stores.deps.ui;
   const showSecrets = session.stores.deps.settings.showSecrets;
   const instance = useScreenInstance();

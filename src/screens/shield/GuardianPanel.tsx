@@ -8,13 +8,14 @@ import { displayKey } from '../../keys/key-event';
 import { keysOf } from '../../keys/keymap';
 import { useActions, useInputRouter, useTextInput } from '../../keys/input-hooks';
 import { emptyText } from '../../keys/text-edit';
-import { useScreenInstance, useSelect, useSession, useUi } from '../../state/store-hooks';
+import { useSelect, useUiStore, useUi } from '../../state/store-hooks';
 import type { ShieldStore } from '../../state/shield-store';
 import { hasSpec } from '../../state/shield-store';
 import { endpointColumns, limitsText, settingRows, specSummary } from './guardian-view';
 import { SPEC_PANEL_LINES, SpecPanel } from './SpecPanel';
 import { nameOf } from '../../renderers/shield-zones';
 import { SHIELD_PLAN_TYPE } from '../../api/shield';
+import { useScreenInstance } from '../screen-def';
 
 export interface GuardianPanelProps {
   store: ShieldStore;
@@ -39,7 +40,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
   const paused = useSelect(store, (s) => s.paused);
   const zone = useSelect(store, (s) => s.zones.find((z) => z.shieldZoneId === zoneId) ?? null);
   const readOnly = useUi((s) => s.readOnly);
-  const uiStore = useSession().stores.deps.ui;
+  const uiStore = useUiStore();
   const instance = useScreenInstance();
   const router = useInputRouter();
   const now = useNow(1000);

@@ -5,17 +5,18 @@ import { useTheme, useTone, type Tone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { PRIORITY } from '../../keys/input-router';
 import { useActions, useInputLayer } from '../../keys/input-hooks';
-import { useScreenInstance, useSelect, useSession } from '../../state/store-hooks';
+import { useSelect, useConsole, useUiStore } from '../../state/store-hooks';
 import { createSqlStore, type SqlStore } from '../../state/sql-store';
 import { ansiLine } from './ansi-line';
 import { browseWindow, browsedEntry, editorLines, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
+import { useScreenInstance } from '../screen-def';
 
 /** `burrow sql` gives the screen its own store (standalone options); the console uses the session's. */
 export const SqlStoreContext = createContext<SqlStore | null>(null);
 
 function useSqlStore(): SqlStore {
   const own = useContext(SqlStoreContext);
-  const { stores } = useSession();
+  const { stores } = useConsole();
   return own ?? stores.get(createSqlStore);
 }
 
@@ -86,7 +87,7 @@ function age(ms: number): string {
  */
 export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
   const store = useSqlStore();
-  const ui = useSession().stores.deps.ui;
+  const ui = useUiStore();
   const instance = useScreenInstance();
   const tone = useTone();
   const phase = useSelect(store, (s) => s.phase);

@@ -3,10 +3,10 @@ import { createApi } from '../../api/index';
 import { App } from '../../app/App';
 import { appKeymap } from '../../app/app-keymap';
 import { fullScreen, hostOf } from '../../app/full-screen';
-import type { Io } from '../../commands/types';
+import type { Io } from '../../runtime/io';
 import type { Settings } from '../../config/settings';
-import type { SessionInfo } from '../../state/store-hooks';
-import { SessionStores } from '../../state/domain-stores';
+import type { ConnectionInfo } from '../../state/store-hooks';
+import { DomainStores } from '../../state/domain-stores';
 import { createSqlStoreWith } from '../../state/sql-store';
 import { createUiStore } from '../../state/ui-store';
 import type { OutputMode } from '../../sql-repl/output-modes';
@@ -48,12 +48,12 @@ export async function runSqlRepl(settings: Settings, io: Io, target: ReplTarget)
     const ui = createUiStore({ readOnly: settings.readOnly, home: sqlScreen.id, onQuit: () => screen.quit() });
     ui.getState().setWarnings([...settings.warnings, ...warnings]);
     const sessionSettings: Settings = { ...settings, databaseUrl: target.url, databaseToken: target.token };
-    const stores = new SessionStores({ api, settings: sessionSettings, ui, now: Date.now });
+    const stores = new DomainStores({ api, settings: sessionSettings, ui, now: Date.now });
     const store = createSqlStoreWith(stores.deps, { standalone: true, emulator: target.emulator, lookupName: target.management !== null, env: io.env });
     if (target.mode) store.setState({ mode: target.mode });
     disposeStore = () => store.getState().dispose();
 
-    const info: SessionInfo = {
+    const info: ConnectionInfo = {
       profileName: settings.profileName,
       emulator: target.emulator,
       endpoint: hostOf(target.url),

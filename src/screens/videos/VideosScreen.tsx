@@ -8,12 +8,14 @@ import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { useActions, useTextInput } from '../../keys/input-hooks';
 import { emptyText } from '../../keys/text-edit';
-import { useDomainStore, useScreenInstance, useSelect, useSession } from '../../state/store-hooks';
+import { useDomainStore, useSelect, useUiStore } from '../../state/store-hooks';
 import { createVideosStore, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../state/videos-store';
-import { selectedRowOf, tableViewKey } from '../../state/table-selection';
+import { selectedRowOf } from '../../state/table-selection';
+import { tableViewKey } from '../../text/table-model';
 import { videosActions } from './actions';
 import { detailColumns, formatDetailValue, libraryDetailRows, type DetailRow } from './detail-view';
 import { libraryColumns, listSummary } from './list-view';
+import { useScreenInstance } from '../screen-def';
 
 const LIST_TABLE = 'libraries';
 const DETAIL_TABLE = 'detail';
@@ -28,7 +30,7 @@ const loadMargin = (pageSize: number) => Math.min(10, Math.max(1, Math.floor(pag
 export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element {
   const store = useDomainStore(createVideosStore);
   const instance = useScreenInstance();
-  const ui = useSession().stores.deps.ui;
+  const ui = useUiStore();
   const tone = useTone();
   const now = useNow(500);
   const copy = useCopy();
