@@ -1,6 +1,7 @@
 import { connectNonInteractive } from '../runtime/connect';
 import type { Resource } from './resource';
-import { formatRecords } from './output';
+import { formatRecords, type Column as OutputColumn } from './output';
+import { cellText, type Column } from '../text/table-model';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
 import { limitsResource } from './resources/limits';
@@ -62,7 +63,7 @@ Secrets (API keys, tokens) are masked unless --show-secrets is given.`;
         formatRecords({
           format,
           records: tabular && resource.rows ? resource.rows(records) : records,
-          columns: resource.columns,
+          columns: resource.columns.map(outputColumn),
           single: resource.single,
           showSecrets: ctx.settings.showSecrets,
         }),
@@ -73,3 +74,8 @@ Secrets (API keys, tokens) are masked unless --show-secrets is given.`;
     }
   },
 };
+
+/** A renderer column as plain output: the same cell text the screen shows, without colour. */
+export function outputColumn<T>(column: Column<T>): OutputColumn<T> {
+  return { header: column.header, value: (row) => cellText(column.cell(row)) };
+}

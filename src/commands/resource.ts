@@ -1,5 +1,5 @@
 import type { PlatformConnection } from '../runtime/connect';
-import type { Column } from './output';
+import type { Column } from '../text/table-model';
 
 /** One thing `burrow get` can print. */
 export interface Resource<T = unknown, R = T> {
@@ -14,6 +14,7 @@ export interface Resource<T = unknown, R = T> {
   single?: boolean;
   /** Rows for table/csv output; defaults to the records themselves. */
   rows?(records: T[]): R[];
+  /** The resource's renderer columns (src/renderers), the same the screens show. */
   columns: Column<R>[];
 }
 

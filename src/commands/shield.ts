@@ -5,7 +5,7 @@ import { checkDocument, measuredText, problemText, type LimitCheck, type SpecChe
 import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
 import { connectNonInteractive } from '../runtime/connect';
 import { renderTable } from './output';
-import { parseIdArg } from './resources/format';
+import { parseIdArg } from './resources/parse-id';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
 

@@ -8,7 +8,8 @@ import {
 } from '../../src/state/containers-region-draft';
 import { diffLineText, diffValues } from '../../src/text/diff';
 import { regionRows, idList, maxText, messagesFor } from '../../src/screens/containers/region-editor-view';
-import { appStatusTone, appsSummary, endpointText, nearEnd } from '../../src/screens/containers/apps-view';
+import { appsSummary, nearEnd } from '../../src/screens/containers/apps-view';
+import { appStatusTone, endpointText } from '../../src/renderers/container-apps';
 import { selectedRowOf } from '../../src/state/table-selection';
 import type { Column } from '../../src/text/table-model';
 import { defaultTableView } from '../../src/text/table-model';

@@ -1,8 +1,9 @@
 import { INT32_MAX } from '../../api/input-checks';
 import type { ApiGuardian } from '../../api/shield';
+import { apiGuardianRows } from '../../renderers/api-guardian';
+import { fieldColumns, type FieldRow } from '../../renderers/field-rows';
 import { defineResource } from '../resource';
-import { parseIdArg, type FieldRow } from './format';
-import { apiGuardianRows } from './rows';
+import { parseIdArg } from './parse-id';
 
 export const apiGuardianResource = defineResource<ApiGuardian, FieldRow>({
   name: 'api-guardian',
@@ -14,8 +15,5 @@ export const apiGuardianResource = defineResource<ApiGuardian, FieldRow>({
     return [await platform.api.shield.getApiGuardian(parseIdArg('shield zone ID', arg ?? '', INT32_MAX), signal)];
   },
   rows: (records) => records.flatMap(apiGuardianRows),
-  columns: [
-    { header: 'FIELD', value: (r) => r.field },
-    { header: 'VALUE', value: (r) => r.value },
-  ],
+  columns: fieldColumns,
 });

@@ -1,5 +1,5 @@
 import type { ContainerLimits } from '../../api/containers';
-import { limitRows, type LimitRow } from '../../renderers/container-limits';
+import { limitColumns, limitRows, type LimitRow } from '../../renderers/container-limits';
 import { defineResource } from '../resource';
 
 export const limitsResource = defineResource<ContainerLimits, LimitRow>({
@@ -10,9 +10,5 @@ export const limitsResource = defineResource<ContainerLimits, LimitRow>({
     return [await platform.api.containers.getLimits(signal)];
   },
   rows: (records) => records.flatMap(limitRows),
-  columns: [
-    { header: 'LIMIT', value: (r) => r.label },
-    { header: 'USED', value: (r) => r.used ?? '' },
-    { header: 'MAX', value: (r) => r.max ?? 'unlimited' },
-  ],
+  columns: limitColumns,
 });

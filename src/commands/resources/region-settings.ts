@@ -1,8 +1,8 @@
 import type { RegionSettings } from '../../api/containers';
+import { regionSettingsRows } from '../../renderers/container-regions';
+import { fieldColumns, type FieldRow } from '../../renderers/field-rows';
 import { defineResource } from '../resource';
 import { UsageError } from '../types';
-import type { FieldRow } from './format';
-import { regionSettingsRows } from './rows';
 
 const APP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -18,8 +18,5 @@ export const regionSettingsResource = defineResource<RegionSettings, FieldRow>({
     return [await platform.api.containers.getRegionSettings(arg ?? '', signal)];
   },
   rows: (records) => records.flatMap(regionSettingsRows),
-  columns: [
-    { header: 'FIELD', value: (r) => r.field },
-    { header: 'VALUE', value: (r) => r.value },
-  ],
+  columns: fieldColumns,
 });

@@ -8,7 +8,8 @@ import { useActions } from '../../keys/input-hooks';
 import { createContainersStore } from '../../state/containers-store';
 import { useDomainStore, useSelect } from '../../state/store-hooks';
 import { containersActions } from './actions';
-import { appColumns, appsSummary, nearEnd } from './apps-view';
+import { appsSummary, nearEnd } from './apps-view';
+import { appColumns } from '../../renderers/container-apps';
 import { LIMITS_PANEL_HEIGHT, LimitsPanel } from './LimitsPanel';
 import { RegionEditor } from './RegionEditor';
 

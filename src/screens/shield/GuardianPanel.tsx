@@ -13,7 +13,7 @@ import type { ShieldStore } from '../../state/shield-store';
 import { hasSpec } from '../../state/shield-store';
 import { endpointColumns, limitsText, settingRows, specSummary } from './guardian-view';
 import { SPEC_PANEL_LINES, SpecPanel } from './SpecPanel';
-import { nameOf } from '../../renderers/shield-zones';
+import { enumName } from '../../renderers/format';
 import { SHIELD_PLAN_TYPE } from '../../api/shield';
 import { useScreenInstance } from '../screen-def';
 
@@ -99,7 +99,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
     const k = keysOf(router.keymap, action)[0];
     return k ? displayKey(k) : '';
   };
-  const plan = zone ? nameOf(SHIELD_PLAN_TYPE, zone.planType) : '';
+  const plan = zone ? enumName(SHIELD_PLAN_TYPE, zone.planType) : '';
   const title = `API Guardian · zone ${zoneId}${zone ? ` (pull zone ${zone.pullZoneId ?? '-'}, ${plan})` : ''}`;
   const state = [paused ? 'paused' : '', at !== null ? `refreshed ${formatAge(now - at)}` : loading ? 'loading…' : ''].filter(Boolean).join(' · ');
   const header = (

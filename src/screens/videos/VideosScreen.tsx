@@ -14,7 +14,8 @@ import { selectedRowOf } from '../../state/table-selection';
 import { tableViewKey } from '../../text/table-model';
 import { videosActions } from './actions';
 import { detailColumns, formatDetailValue, libraryDetailRows, type DetailRow } from './detail-view';
-import { libraryColumns, listSummary } from './list-view';
+import { listSummary } from './list-view';
+import { libraryColumns } from '../../renderers/video-libraries';
 import { useScreenInstance } from '../screen-def';
 
 const LIST_TABLE = 'libraries';
