@@ -140,11 +140,12 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
     const available = router.available(PRIORITY.help);
     const hide = (a: ActionDef) => Boolean(a.mutates && readOnly);
     const of = (...contexts: string[]) => available.filter((a) => contexts.includes(a.context) && !hide(a));
+    const disabledReason = (id: string) => router.disabledReason(id, PRIORITY.help);
     const fromKeymap = (context: string) => keymap.actions.filter((a) => a.context === context && !hide(a));
     return [
-      { title: 'Everywhere', actions: of('global', 'always') },
-      { title: `This screen (${def.title})`, actions: of(def.id, 'screen') },
-      { title: 'Tables', actions: of('list') },
+      { title: 'Everywhere', actions: of('global', 'always'), disabledReason },
+      { title: `This screen (${def.title})`, actions: of(def.id, 'screen'), disabledReason },
+      { title: 'Tables', actions: of('list'), disabledReason },
       { title: 'Command palette (:)', actions: fromKeymap('palette') },
       { title: 'Filter field (/)', actions: fromKeymap('filter') },
       { title: 'Confirmation', actions: readOnly ? [] : fromKeymap('confirm') },

@@ -8,6 +8,8 @@ import { useTone } from './theme';
 export interface HelpSection {
   title: string;
   actions: readonly ActionDef[];
+  /** Why an action cannot run right now (shown greyed with the reason), or null. */
+  disabledReason?: (actionId: string) => string | null;
 }
 
 export interface HelpCommand {
@@ -21,6 +23,8 @@ export interface HelpCommand {
 export interface HelpLine {
   text: string;
   heading?: boolean;
+  /** An action that cannot run right now. */
+  disabled?: boolean;
 }
 
 export const KEY_COLUMN = 18;
@@ -38,7 +42,9 @@ export function helpLines(sections: readonly HelpSection[], commands: readonly H
     out.push({ text: s.title, heading: true });
     for (const a of s.actions) {
       if (a.keys.length === 0) continue;
-      out.push({ text: `  ${fit(keysText(a.keys), KEY_COLUMN - 2)}${a.description}` });
+      const reason = s.disabledReason?.(a.id) ?? null;
+      const text = `  ${fit(keysText(a.keys), KEY_COLUMN - 2)}${a.description}`;
+      out.push(reason === null ? { text } : { text: `${text} (not now: ${reason})`, disabled: true });
     }
   }
   if (commands.length) {
@@ -75,7 +81,7 @@ export function HelpOverlay({ lines, scroll, width, height }: HelpOverlayProps):
         <Text color={tone('muted')}>{`  esc closes${more}`}</Text>
       </Text>
       {shown.map((l, i) => (
-        <Text key={top + i} bold={l.heading} wrap="truncate">
+        <Text key={top + i} bold={l.heading} color={l.disabled ? tone('muted') : undefined} wrap="truncate">
           {l.text === '' ? ' ' : l.text}
         </Text>
       ))}

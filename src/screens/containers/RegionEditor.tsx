@@ -69,23 +69,13 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
     'containers.maxDown': () => s().bumpMax(-1),
     'containers.focus': () => s().setFocus(focusIs('regions') ? 'selectors' : 'regions'),
     'containers.addSelector': () => s().startSelectorEdit(null),
-    'containers.editSelector': () => {
-      const sel = selectedSelector();
-      if (!focusIs('selectors') || !sel) {
-        ui.getState().setStatus('tab to the node selectors and pick a row to edit', 'info', 4000);
-        return true;
-      }
-      s().startSelectorEdit(sel.index);
-      return true;
+    'containers.editSelector': {
+      disabledReason: () => (focusIs('selectors') && selectedSelector() ? null : 'tab to the node selectors and pick a row to edit'),
+      run: () => s().startSelectorEdit(selectedSelector()!.index),
     },
-    'containers.deleteSelector': () => {
-      const sel = selectedSelector();
-      if (!focusIs('selectors') || !sel) {
-        ui.getState().setStatus('tab to the node selectors and pick a row to delete', 'info', 4000);
-        return true;
-      }
-      s().deleteSelector(sel.index);
-      return true;
+    'containers.deleteSelector': {
+      disabledReason: () => (focusIs('selectors') && selectedSelector() ? null : 'tab to the node selectors and pick a row to delete'),
+      run: () => s().deleteSelector(selectedSelector()!.index),
     },
     'containers.undo': () => s().resetDraft(),
     'app.back': () => {
