@@ -155,7 +155,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
     ? [
         ...warnings.flatMap((w, i) => [...(i === 0 ? [{ text: 'Warnings', heading: true }] : []), { text: `  ${w}` }]),
         ...(warnings.length ? [{ text: '' }] : []),
-        ...helpLines(helpSections(), commands.map((c) => ({ name: c.name, aliases: c.aliases, summary: c.summary, argName: c.arg?.name, built: c.built }))),
+        ...helpLines(helpSections(), commands.map((c) => ({ name: c.name, aliases: c.aliases, summary: c.summary, argName: c.arg?.name }))),
       ]
     : [];
   const helpRef = useRef({ lines: help.length, height: bodyHeight });
@@ -302,7 +302,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
       {palette.open ? (
         <CommandPalette
           text={palette.text}
-          suggestions={suggestions.map((s) => ({ name: s.command.name, aliases: s.command.aliases, summary: s.command.summary, argName: s.command.arg?.name, built: s.command.built }))}
+          suggestions={suggestions.map((s) => ({ name: s.command.name, aliases: s.command.aliases, summary: s.command.summary, argName: s.command.arg?.name }))}
           selected={palette.selected}
           width={columns}
           maxSuggestions={MAX_SUGGESTIONS}

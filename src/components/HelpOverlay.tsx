@@ -17,7 +17,6 @@ export interface HelpCommand {
   aliases: string[];
   summary: string;
   argName?: string;
-  built: boolean;
 }
 
 export interface HelpLine {
@@ -53,7 +52,7 @@ export function helpLines(sections: readonly HelpSection[], commands: readonly H
     for (const c of commands) {
       const name = `:${c.name}${c.argName ? ` [${c.argName}]` : ''}`;
       const aliases = c.aliases.length ? ` (${c.aliases.map((a) => `:${a}`).join(' ')})` : '';
-      out.push({ text: `  ${fit(name, KEY_COLUMN - 2)}${c.summary}${aliases}${c.built ? '' : ' (not built yet)'}` });
+      out.push({ text: `  ${fit(name, KEY_COLUMN - 2)}${c.summary}${aliases}` });
     }
   }
   return out;

@@ -28,8 +28,6 @@ export interface ScreenDef {
   };
   /** Keys this screen adds, with context = id (shown in help on this screen). */
   actions?: ActionDef[];
-  /** False for screens that are not built yet (the palette marks them). */
-  built?: boolean;
   component: ComponentType<ScreenProps>;
 }
 

@@ -9,7 +9,6 @@ import { useUiStore } from '../../state/store-hooks';
 const columns: Column<ScreenDef>[] = [
   { id: 'command', header: 'COMMAND', width: 14, cell: (d) => `:${d.id}${d.arg ? ' …' : ''}` },
   { id: 'aliases', header: 'ALIASES', width: 22, cell: (d) => d.aliases.map((a) => `:${a}`).join(' ') },
-  { id: 'status', header: 'STATUS', width: 9, cell: (d) => (d.built === false ? { text: 'not yet', tone: 'muted' } : { text: 'ready', tone: 'ok' }) },
   { id: 'summary', header: 'WHAT', cell: (d) => d.summary },
 ];
 
