@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { importCycles, layerViolations, readImports } from '../helpers/import-rules';
+import { readFileSync } from 'node:fs';
+import { importCycles, layerViolations, MAY_IMPORT, readImports } from '../helpers/import-rules';
 
 /**
  * Imports against the map that other work in progress removes. Each entry must still occur
@@ -58,4 +59,17 @@ test('a cycle is reported with every file in it', () => {
     { from: 'src/c.ts', to: 'src/d.ts' },
   ]);
   assert.deepEqual(cycles, ['src/a.ts <-> src/b.ts <-> src/c.ts']);
+});
+
+test('the layer table in docs/ARCHITECTURE.md says what MAY_IMPORT enforces', () => {
+  const doc = readFileSync('docs/ARCHITECTURE.md', 'utf8');
+  const table = doc.slice(doc.indexOf('| Folder | May import |'));
+  const documented: Record<string, string[]> = {};
+  for (const line of table.split('\n').slice(2)) {
+    if (!line.startsWith('|')) break;
+    const [parts, allowed] = line.split('|').slice(1, 3).map((c) => c.trim());
+    const imports = allowed === 'nothing outside themselves' ? [] : allowed!.split(',').map((s) => s.trim());
+    for (const part of parts!.split(',')) documented[part.trim().replace(/`/g, '').replace(/\/$/, '')] = imports;
+  }
+  assert.deepEqual(documented, Object.fromEntries(Object.entries(MAY_IMPORT).map(([k, v]) => [k, [...v]])));
 });
