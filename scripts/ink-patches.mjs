@@ -403,6 +403,13 @@ export function patchYogaIndex(source) {
   );
 }
 
+// 6. undici's cookie helpers read globalThis.Headers when undici loads, which makes Node load
+//    its own internal copy of undici (5-15 ms) for a brand check of cookie functions burrow
+//    never calls; they check undici's own Headers only.
+export function patchUndiciCookies(source) {
+  return once(source, 'undici/lib/web/cookies/index.js', '[Headers, globalThis.Headers].filter(Boolean)', '[Headers]');
+}
+
 export function patchReconciler(source) {
   const file = 'reconciler.js';
   let s = once(source, file, "        await import('./devtools.js');", "        throw Object.assign(new Error('React devtools are not part of the burrow bundle'), { code: 'ERR_MODULE_NOT_FOUND' });");
@@ -425,13 +432,14 @@ export const INK_PATCHES = {
   '../../yoga-layout/dist/binaries/yoga-wasm-base64-esm.js': patchYogaWasmLoader,
   '../../yoga-layout/dist/src/index.js': patchYogaIndex,
   'reconciler.js': patchReconciler,
+  '../../undici/lib/web/cookies/index.js': patchUndiciCookies,
 };
 
 /** esbuild plugin applying the patches (every one must apply, or the build fails). */
 export const inkPatchesPlugin = {
   name: 'ink-patches',
   setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/](ink[\\/]build|string-width|slice-ansi|@alcalzone[\\/]ansi-tokenize[\\/]build|yoga-layout[\\/]dist[\\/](binaries|src))[\\/][^\\/]*\.js$|[\\/]node_modules[\\/]ink[\\/]build[\\/]components[\\/]App\.js$/ }, async (args) => {
+    build.onLoad({ filter: /[\\/]node_modules[\\/](ink[\\/]build|string-width|slice-ansi|@alcalzone[\\/]ansi-tokenize[\\/]build|yoga-layout[\\/]dist[\\/](binaries|src)|undici[\\/]lib[\\/]web[\\/]cookies)[\\/][^\\/]*\.js$|[\\/]node_modules[\\/]ink[\\/]build[\\/]components[\\/]App\.js$/ }, async (args) => {
       const path = args.path.replace(/\\/g, '/');
       const rel = path.includes('/node_modules/ink/build/') ? path.split('/node_modules/ink/build/')[1] : `../../${path.split('/node_modules/')[1]}`;
       const patch = INK_PATCHES[rel];
