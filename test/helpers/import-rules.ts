@@ -32,6 +32,8 @@ export interface ImportEdge {
   from: string;
   /** Imported file, resolved the same way. */
   to: string;
+  /** `import()`: loaded when first used, so it cannot take part in a load-order cycle. */
+  lazy?: boolean;
 }
 
 /** The part of src/ a file belongs to: its top-level folder, or the file name at the top. */
@@ -53,10 +55,11 @@ export function layerViolations(edges: readonly ImportEdge[], rules: Readonly<Re
   return out;
 }
 
-/** Import cycles among files, each as its sorted files joined by " <-> ". */
+/** Cycles of static imports among files, each as its sorted files joined by " <-> ". */
 export function importCycles(edges: readonly ImportEdge[]): string[] {
   const graph = new Map<string, string[]>();
-  for (const { from, to } of edges) {
+  for (const { from, to, lazy } of edges) {
+    if (lazy) continue;
     graph.set(from, [...(graph.get(from) ?? []), to]);
     if (!graph.has(to)) graph.set(to, []);
   }
@@ -118,11 +121,13 @@ export function readImports(root = 'src'): { edges: ImportEdge[]; unresolved: st
   const edges: ImportEdge[] = [];
   const unresolved: string[] = [];
   for (const file of walk(root)) {
-    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    const text = readFileSync(file, 'utf8');
+    const info = ts.preProcessFile(text, true, true);
     for (const ref of info.importedFiles) {
       if (!ref.fileName.startsWith('.')) continue;
       const target = resolve(file, ref.fileName);
-      if (target) edges.push({ from: file.split(path.sep).join('/'), to: target.split(path.sep).join('/') });
+      const lazy = /import\(\s*$/.test(text.slice(Math.max(0, ref.pos - 40), ref.pos));
+      if (target) edges.push({ from: file.split(path.sep).join('/'), to: target.split(path.sep).join('/'), lazy });
       else unresolved.push(`${file}: ${ref.fileName}`);
     }
   }
