@@ -23,7 +23,3 @@ export const SCREENS: readonly ScreenDef[] = [
 ];
 
 export const HOME_SCREEN = homeScreen.id;
-
-export function screenById(id: string, registry: readonly ScreenDef[] = SCREENS): ScreenDef | undefined {
-  return registry.find((s) => s.id === id);
-}

@@ -21,12 +21,6 @@ export function limitRows(l: ContainerLimits): LimitRow[] {
   ];
 }
 
-/** Fraction used, 0..1, or null when there is no usage or no maximum. */
-export function usageRatio(row: LimitRow): number | null {
-  if (row.used === null || row.max === null || row.max <= 0) return null;
-  return Math.min(1, row.used / row.max);
-}
-
 /** Columns of the limits table (`burrow get limits`); the screen draws the same rows as gauges. */
 export const limitColumns: Column<LimitRow>[] = [
   { id: 'limit', header: 'LIMIT', flex: 2, cell: (r) => r.label },
