@@ -9,8 +9,7 @@ import { logsScreen } from '../screens/logs/index';
 
 /**
  * Every screen the palette can open, one line each. To add a screen, build it in its own
- * folder (src/screens/<id>/index.ts exporting a ScreenDef) and replace its placeholder line
- * here with that ScreenDef (see docs/SCREENS.md).
+ * folder (src/screens/<id>/index.ts exporting a ScreenDef) and add it here (see docs/SCREENS.md).
  */
 export const SCREENS: readonly ScreenDef[] = [
   homeScreen,
