@@ -165,8 +165,9 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
     const removeGlobals = router.addGlobalHandlers(() => ({
       'app.palette': () => ui.getState().openPalette(),
       'app.help': () => ui.getState().openHelp(),
-      'app.back': () => {
-        if (!ui.getState().back()) ui.getState().setStatus('this is the first screen: q quits', 'info', 3000);
+      'app.back': {
+        disabledReason: () => (ui.getState().stack.length > 1 ? null : 'this is the first screen: q quits'),
+        run: () => void ui.getState().back(),
       },
       'app.quit': () => ui.getState().requestQuit(),
       'app.interrupt': () => ui.getState().interrupt(),

@@ -7,6 +7,8 @@ test('a key whose action cannot run now shows why in the status bar, and help li
   const emu = await useEmulator();
   const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 30 });
   await app.waitFor('Screens');
+  await app.press('esc');
+  await app.waitFor('this is the first screen: q quits');
   await app.press(':');
   await app.type('containers');
   await app.press('enter');
