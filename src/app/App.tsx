@@ -12,7 +12,7 @@ import { keyEventsFromInk } from '../keys/key-event';
 import { contextChain, type ActionDef, type Keymap } from '../keys/keymap';
 import { InputContext } from '../keys/input-hooks';
 import { editText } from '../keys/text-edit';
-import { ConsoleContext, type ConnectionInfo, useUi } from '../state/store-hooks';
+import { ConsoleContext, type ConnectionInfo, useConsole, useUi } from '../state/store-hooks';
 import type { DomainStores } from '../state/domain-stores';
 import { topScreen, type UiState } from '../state/ui-store';
 import { complete, paletteCommands, parseCommand, suggest } from './palette';
@@ -76,7 +76,7 @@ export function App(props: AppProps): React.JSX.Element {
       }),
     [ui],
   );
-  const session = useMemo(() => ({ stores, info }), [stores, info]);
+  const consoleValue = useMemo(() => ({ stores, info }), [stores, info]);
   const theme = useMemo(() => ({ color: info.color }), [info.color]);
 
   // The one input owner: every key goes through the router.
@@ -85,7 +85,7 @@ export function App(props: AppProps): React.JSX.Element {
   });
 
   return (
-    <ConsoleContext.Provider value={session}>
+    <ConsoleContext.Provider value={consoleValue}>
       <ThemeContext.Provider value={theme}>
         <RegistryContext.Provider value={props.registry}>
           <InputContext.Provider value={{ router, layerId: null }}>
@@ -107,9 +107,8 @@ interface ShellProps {
 
 function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
   const { columns, rows } = useTerminalSize();
-  const session = React.useContext(ConsoleContext)!;
-  const ui = session.stores.deps.ui;
-  const info = session.info;
+  const { stores: consoleStores, info } = useConsole();
+  const ui = consoleStores.deps.ui;
   const stack = useUi((s) => s.stack);
   const palette = useUi((s) => s.palette);
   const overlay = useUi((s) => s.overlay);

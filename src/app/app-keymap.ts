@@ -8,7 +8,7 @@ export function allActions(registry: readonly ScreenDef[] = SCREENS): ActionDef[
   return [...CORE_ACTIONS, ...screenActions];
 }
 
-/** The session's keymap: defaults, every screen's actions, and the config file's `keys:`. */
+/** The console's keymap: defaults, every screen's actions, and the config file's `keys:`. */
 export function appKeymap(overrides: Record<string, string[]>, registry: readonly ScreenDef[] = SCREENS): BuiltKeymap {
   return buildKeymap(allActions(registry), overrides);
 }

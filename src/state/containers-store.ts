@@ -116,7 +116,7 @@ export interface ContainersStoreOptions {
   pageSize?: number;
 }
 
-/** The session's containers store (used through useDomainStore). */
+/** The console's containers store (used through useDomainStore). */
 export function createContainersStore(deps: StoreDeps): ContainersStore {
   return createContainersStoreWith(deps);
 }
@@ -126,7 +126,7 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
   const pageSize = options.pageSize ?? APPS_PAGE_SIZE;
   let polling: SharedPoller | null = null;
   let editorLoad: AbortController | null = null;
-  /** Node selectors burrow sent per app in this session (the API does not return them). */
+  /** Node selectors burrow sent per app since the console started (the API does not return them). */
   const sentSelectors = new Map<string, SelectorRow[]>();
 
   const store = createStore<ContainersState>()((set, get) => {
