@@ -49,7 +49,7 @@ async function runRepl(ctx: CommandContext, url: string | undefined): Promise<nu
   if (!io.stdout.isTTY) throw new UsageError(REPL_NEEDS_TERMINAL);
   const demo = Boolean(ctx.values.demo);
   const management = settings.target === 'platform' && settings.apiKey ? { baseUrl: settings.baseUrl, loggingUrl: settings.loggingUrl, apiKey: settings.apiKey } : null;
-  const { runSqlRepl } = await import('../screens/sql/run-standalone');
+  const { runSqlRepl } = await import('../app/run-sql-console');
   const format = ctx.settings.output;
   const mode = format === 'csv' || format === 'json' || format === 'table' ? format : undefined;
   if (url !== undefined) return runSqlRepl(settings, io, { url, token: settings.databaseToken, management, emulator: false, mode, stop: async () => {} });

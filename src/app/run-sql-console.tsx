@@ -1,17 +1,17 @@
 import React from 'react';
-import { createApi } from '../../api/index';
-import { App } from '../../app/App';
-import { appKeymap } from '../../app/app-keymap';
-import { fullScreen, hostOf } from '../../app/full-screen';
-import type { Io } from '../../runtime/io';
-import type { Settings } from '../../config/settings';
-import type { ConnectionInfo } from '../../state/store-hooks';
-import { DomainStores } from '../../state/domain-stores';
-import { createSqlStoreWith } from '../../state/sql-store';
-import { createUiStore } from '../../state/ui-store';
-import type { OutputMode } from '../../sql-repl/output-modes';
-import { sqlScreen } from './index';
-import { SqlStoreContext } from './SqlScreen';
+import { createApi } from '../api/index';
+import { App } from './App';
+import { appKeymap } from './app-keymap';
+import { fullScreen, hostOf } from './full-screen';
+import type { Io } from '../runtime/io';
+import type { Settings } from '../config/settings';
+import type { ConnectionInfo } from '../state/store-hooks';
+import { DomainStores } from '../state/domain-stores';
+import { createSqlStoreWith } from '../state/sql-store';
+import { createUiStore } from '../state/ui-store';
+import type { OutputMode } from '../sql-repl/output-modes';
+import { sqlScreen } from '../screens/sql/index';
+import { SqlStoreContext } from '../screens/sql/SqlScreen';
 
 export interface ReplTarget {
   url: string;
