@@ -47,8 +47,8 @@ export async function runSqlRepl(settings: Settings, io: Io, target: ReplTarget)
   try {
     const ui = createUiStore({ readOnly: settings.readOnly, home: sqlScreen.id, onQuit: () => screen.quit() });
     ui.getState().setWarnings([...settings.warnings, ...warnings]);
-    const sessionSettings: Settings = { ...settings, databaseUrl: target.url, databaseToken: target.token };
-    const stores = new DomainStores({ api, settings: sessionSettings, ui, now: Date.now });
+    const consoleSettings: Settings = { ...settings, databaseUrl: target.url, databaseToken: target.token };
+    const stores = new DomainStores({ api, settings: consoleSettings, ui, now: Date.now });
     const store = createSqlStoreWith(stores.deps, { standalone: true, emulator: target.emulator, lookupName: target.management !== null, env: io.env });
     if (target.mode) store.setState({ mode: target.mode });
     disposeStore = () => store.getState().dispose();
