@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Key } from 'ink';
-import { InputRouter, PRIORITY } from '../../src/keys/input-router';
+import { InputRouter, PRIORITY, type ActionHandlers } from '../../src/keys/input-router';
 import { buildKeymap, contextChain, CORE_ACTIONS, type ActionDef } from '../../src/keys/keymap';
 import { keyEventsFromInk, type KeyEvent } from '../../src/keys/key-event';
 import { editText, textOf } from '../../src/keys/text-edit';
@@ -176,4 +176,14 @@ test('a disabled action says why: its key shows the reason instead of running, h
   assert.equal(reversed, 1);
   assert.equal(router.disabledReason('list.sortReverse'), null);
   assert.equal(told.length, 1);
+});
+
+test('action ids are typed: a handler for an action nobody declared is a compile error (npm run typecheck)', () => {
+  const handlers: ActionHandlers = {
+    'nav.down': () => {},
+    'shield.send': () => {},
+    // @ts-expect-error no screen declares this action; if ActionId ever widened to string, this directive would fail the typecheck
+    'shield.explode': () => {},
+  };
+  assert.deepEqual(Object.keys(handlers), ['nav.down', 'shield.send', 'shield.explode']);
 });
