@@ -2,6 +2,8 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Settings } from '../config/settings';
 import type { Io } from '../runtime/io';
 
+// Io and UsageError live in runtime/ (the console's entry points use them too); commands get
+// them here with the rest of their contract.
 export type { Io } from '../runtime/io';
 export { UsageError } from '../runtime/io';
 
