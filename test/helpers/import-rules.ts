@@ -55,7 +55,11 @@ export function layerViolations(edges: readonly ImportEdge[], rules: Readonly<Re
   return out;
 }
 
-/** Cycles of static imports among files, each as its sorted files joined by " <-> ". */
+/**
+ * Import cycles among files, each as its sorted files joined by " <-> ". Type imports count (two
+ * modules that need each other's types are one idea split in two); a lazy `import()` does not (a
+ * registry that loads its entries on demand, which read the registry's data, is the point of it).
+ */
 export function importCycles(edges: readonly ImportEdge[]): string[] {
   const graph = new Map<string, string[]>();
   for (const { from, to, lazy } of edges) {
@@ -112,23 +116,37 @@ function resolve(fromFile: string, spec: string): string | null {
   return null;
 }
 
+/** The relative module specifiers a file imports (static, type, `export ... from`, `import()`). */
+function importsOf(file: string): { spec: string; lazy: boolean }[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: { spec: string; lazy: boolean }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      out.push({ spec: node.moduleSpecifier.text, lazy: false });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      out.push({ spec: node.moduleSpecifier.text, lazy: false });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      out.push({ spec: node.arguments[0].text, lazy: true });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out.filter((i) => i.spec.startsWith('.'));
+}
+
 /**
- * Every relative import of every .ts/.tsx file under `root` (static, `export ... from`, type-only
- * and dynamic `import()`), as read by the TypeScript scanner. Unresolvable specifiers are
- * returned in `unresolved` so a typo cannot hide an edge.
+ * Every relative import of every .ts/.tsx file under `root`: static, `export ... from`, type-only
+ * and dynamic `import()`. Unresolvable specifiers are returned in `unresolved` so a typo cannot
+ * hide an edge.
  */
 export function readImports(root = 'src'): { edges: ImportEdge[]; unresolved: string[] } {
   const edges: ImportEdge[] = [];
   const unresolved: string[] = [];
   for (const file of walk(root)) {
-    const text = readFileSync(file, 'utf8');
-    const info = ts.preProcessFile(text, true, true);
-    for (const ref of info.importedFiles) {
-      if (!ref.fileName.startsWith('.')) continue;
-      const target = resolve(file, ref.fileName);
-      const lazy = /import\(\s*$/.test(text.slice(Math.max(0, ref.pos - 40), ref.pos));
+    for (const { spec, lazy } of importsOf(file)) {
+      const target = resolve(file, spec);
       if (target) edges.push({ from: file.split(path.sep).join('/'), to: target.split(path.sep).join('/'), lazy });
-      else unresolved.push(`${file}: ${ref.fileName}`);
+      else unresolved.push(`${file}: ${spec}`);
     }
   }
   return { edges, unresolved };
