@@ -76,6 +76,6 @@ Secrets (API keys, tokens) are masked unless --show-secrets is given.`;
 };
 
 /** A renderer column as plain output: the same cell text the screen shows, without colour. */
-export function outputColumn<T>(column: Column<T>): OutputColumn<T> {
+function outputColumn<T>(column: Column<T>): OutputColumn<T> {
   return { header: column.header, value: (row) => cellText(column.cell(row)) };
 }
