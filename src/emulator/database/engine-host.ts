@@ -93,6 +93,7 @@ async function release(id: number): Promise<void> {
     return;
   }
   try {
+    if (!conn.reusable) throw new Error('a statement was left running on it');
     await conn.reset();
   } catch {
     await conn.close().catch(() => {});

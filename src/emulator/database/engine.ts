@@ -39,18 +39,38 @@ interface Prepared {
   writes: boolean;
 }
 
-async function openHandle(file: string): Promise<AsyncDb> {
-  const db = new AsyncDatabase(file);
-  try {
-    await db.exec('PRAGMA busy_timeout = 20');
-    await db.exec('PRAGMA foreign_keys = ON');
-    // views, triggers, defaults and CHECKs may call only functions SQLite marks innocuous
-    await db.exec('PRAGMA trusted_schema = OFF');
-  } catch (error) {
-    db.close();
-    throw error;
+const isBusy = (error: unknown) => {
+  const raw = (error as { rawCode?: unknown }).rawCode;
+  return typeof raw === 'number' && (raw & 0xff) === 5;
+};
+
+/** Runs `fn` again while SQLite answers SQLITE_BUSY (a WAL recovery or restart in another connection), up to 2 s. */
+async function whileBusy<T>(fn: () => Promise<T>): Promise<T> {
+  const deadline = performance.now() + 2000;
+  for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (!isBusy(error) || performance.now() + wait > deadline) throw error;
+    }
+    await new Promise((r) => setTimeout(r, wait));
   }
-  return db;
+}
+
+function openHandle(file: string): Promise<AsyncDb> {
+  return whileBusy(async () => {
+    const db = new AsyncDatabase(file);
+    try {
+      await db.exec('PRAGMA busy_timeout = 20');
+      await db.exec('PRAGMA foreign_keys = ON');
+      // views, triggers, defaults and CHECKs may call only functions SQLite marks innocuous
+      await db.exec('PRAGMA trusted_schema = OFF');
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  });
 }
 
 /**
@@ -72,10 +92,10 @@ let catalog: Promise<EngineCatalog> | null = null;
 
 /** The functions and virtual table modules this engine build has (the same for every connection). */
 function engineCatalog(db: AsyncDb): Promise<EngineCatalog> {
-  catalog ??= (async () => {
+  catalog ??= whileBusy(async () => {
     const names = async (sql: string) => new Set((await allRows(await db.prepare(sql))).map((r) => String(r[0]).toLowerCase()));
     return { functions: await names('SELECT name FROM pragma_function_list'), modules: await names('SELECT name FROM pragma_module_list') };
-  })();
+  });
   catalog.catch(() => {
     catalog = null;
   });
@@ -216,6 +236,8 @@ export class Connection {
   private meta: AsyncStatement | null = null;
   /** Set while a statement runs off the main thread: interrupt() only then reaches it. */
   private running = false;
+  /** The handle holds a statement left running and could not be replaced yet (see retire). */
+  private stale = false;
   private timedOut = false;
   private cancelled = false;
 
@@ -246,6 +268,11 @@ export class Connection {
     return !this.db.inTransaction;
   }
 
+  /** Fit for the pool: no statement of a failed run is left on its handle. */
+  get reusable(): boolean {
+    return !this.stale;
+  }
+
   /** A read-only session: writes are refused with BLOCKED, and the connection is query_only as a net. */
   async setReadOnly(readOnly: boolean): Promise<void> {
     if (readOnly === this.readOnly) return;
@@ -265,6 +292,13 @@ export class Connection {
     const parsed = stmtText ?? singleStatement(b.sql);
     const kind = classify(parsed.tokens);
     this.vetText(parsed.tokens, kind.verb);
+    if (this.stale) {
+      try {
+        await this.retire();
+      } catch (error) {
+        throw mapEngineError(error, 'run');
+      }
+    }
     let sql = parsed.sql;
     if (this.readOnly) {
       if (kind.kind === 'write' || (kind.kind === 'pragma' && touchesQueryOnly(parsed.tokens))) throw new StmtError(BLOCKED_MESSAGE, 'BLOCKED');
@@ -414,14 +448,16 @@ export class Connection {
    * retired with its statements (rolled back, closed) and the connection goes on with a new one.
    */
   private async retire(): Promise<void> {
-    const old = this.db;
+    this.stale = true;
     await this.rollback();
     this.prepared.clear();
     this.meta = null;
-    old.close();
-    this.db = await openHandle(this.file);
-    if (this.readOnly) await this.db.exec('PRAGMA query_only = 1');
     this.gate.release(this);
+    const fresh = await openHandle(this.file);
+    if (this.readOnly) await fresh.exec('PRAGMA query_only = 1');
+    this.db.close();
+    this.db = fresh;
+    this.stale = false;
   }
 
   /** Awaits work done off the main thread; past the deadline the connection is interrupted. */
@@ -471,7 +507,8 @@ export class Connection {
    */
   private async runFailure(error: unknown, leftActive: boolean): Promise<StmtError> {
     const inTx = this.db.inTransaction;
-    if (leftActive) await this.retire();
+    // if the new handle cannot be opened now, the next statement (or the pool) tries again
+    if (leftActive) await this.retire().catch(() => {});
     if (this.timedOut || this.cancelled) {
       const why = this.timedOut ? `the statement ran longer than ${this.limits.statementTimeoutMs} ms, the limit of this server` : 'the request was cancelled';
       await this.rollback();
