@@ -315,14 +315,14 @@ export class Connection {
       throw error instanceof StmtError ? error : this.mapped(error, 'prepare');
     }
     const prepared = entry.stmt;
-    // one writer at a time: wait for the lock here rather than meet SQLITE_BUSY inside SQLite
-    if (entry.writes || kind.verb === 'VACUUM') await this.gate.acquire(this);
     const cols = prepared.reader ? prepared.columns().map((c) => ({ name: c.name, decltype: c.type })) : [];
     const dml = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE' || kind.verb === 'UPDATE' || kind.verb === 'DELETE');
     const insert = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE');
     let rows: WireValue[][] = [];
     let meta: [bigint, bigint] | null = null;
     let reading = false;
+    // one writer at a time: wait for the lock here rather than meet SQLITE_BUSY inside SQLite
+    if (entry.writes || kind.verb === 'VACUUM') await this.gate.acquire(this);
     try {
       if (quick(parsed.tokens, kind)) {
         // cannot run long: on this thread, without the hand-off to the engine's thread and back
