@@ -88,10 +88,12 @@ function rememberSecrets(info: EmulatorEndpoints): void {
 export async function startEmulatorChild(extraArgs: string[] = [], timeoutMs = 15_000): Promise<{ endpoints: EmulatorEndpoints; child: ChildProcess; stop: () => Promise<void> }> {
   const launcher = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'burrow.js');
   const child = spawn(process.execPath, [launcher, 'emulator', '--port', '0', ...extraArgs], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // the IPC channel is the child's lifeline: the kernel closes it when this process dies, however it dies
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, BURROW_API_KEY: '' },
     detached: false,
   });
+  (child as ChildProcess & { channel?: { unref(): void } }).channel?.unref();
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const endpoints = await new Promise<EmulatorEndpoints>((resolve, reject) => {
