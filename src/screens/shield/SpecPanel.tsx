@@ -4,6 +4,7 @@ import { TextField } from '../../components/TextField';
 import { fit } from '../../components/text';
 import { useTone } from '../../components/theme';
 import type { SpecPanel as SpecPanelState } from '../../state/shield-store';
+import { terminalSafe } from '../../text/terminal-safe';
 import { limitCheckCells, specVerdict } from './guardian-view';
 
 export interface SpecPanelProps {
@@ -47,14 +48,14 @@ export function SpecPanel({ spec, replace, readOnly, width, height }: SpecPanelP
       {spec.error ? (
         <Box height={3} overflow="hidden">
           <Text color={tone('error')} wrap="wrap">
-            {`✖ ${spec.error}`}
+            {`✖ ${terminalSafe(spec.error)}`}
           </Text>
         </Box>
       ) : null}
       {check && spec.file ? (
         <>
           <Text wrap="truncate">
-            <Text bold>{`${check.title} ${check.version}`}</Text>
+            <Text bold>{terminalSafe(`${check.title} ${check.version}`)}</Text>
             <Text color={tone('muted')}>{` · ${check.format === 'json' ? 'JSON' : 'YAML'} · ${spec.file.bytes} bytes · ${spec.file.path}`}</Text>
           </Text>
           <Text bold wrap="truncate">

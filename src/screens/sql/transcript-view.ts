@@ -102,7 +102,7 @@ function entryLinesUncached(entry: Entry, width: number, preview: number): ViewL
       return entry.text.split('\n').map((l, i) => [seg(promptFor(entry.prompt, i), 'prompt'), seg(l, 'text')]);
     case 'message': {
       const kind: ViewKind = entry.level;
-      return wrapText(entry.text, width).map((l) => [seg(l, kind)]);
+      return wrapText(terminalSafeLines(entry.text), width).map((l) => [seg(l, kind)]);
     }
     case 'text': {
       const shown = entry.lines.length > preview + 1 ? entry.lines.slice(0, preview) : entry.lines;
