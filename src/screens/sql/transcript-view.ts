@@ -2,6 +2,7 @@ import type { Entry } from '../../state/sql-store';
 import { screenSource, type LineSource, type SegmentKind } from '../../sql-repl/output-modes';
 import { columnsLayout } from '../../sql-repl/schema-sql';
 import type { EditorState } from '../../sql-repl/editor';
+import { terminalSafe, terminalSafeLines } from '../../text/terminal-safe';
 import { cellWidth, takeCells } from '../../components/cells';
 
 /**
@@ -106,15 +107,15 @@ function entryLinesUncached(entry: Entry, width: number, preview: number): ViewL
     }
     case 'text': {
       const shown = entry.lines.length > preview + 1 ? entry.lines.slice(0, preview) : entry.lines;
-      const out = shown.map((l) => [seg(l, 'text')]);
+      const out = shown.map((l) => [seg(terminalSafe(l), 'text')]);
       if (shown.length < entry.lines.length) out.push([seg(`… ${entry.lines.length - shown.length} more lines: esc to browse them all`, 'muted')]);
       return out;
     }
     case 'words': {
       if (entry.words.length === 0) return [[seg(entry.empty, 'muted')]];
-      const lines = columnsLayout(entry.words, width);
+      const lines = columnsLayout(entry.words.map(terminalSafe), width);
       const shown = lines.length > preview + 1 ? lines.slice(0, preview) : lines;
-      const out = shown.map((l) => [seg(l, 'text')]);
+      const out = shown.map((l) => [seg(terminalSafe(l), 'text')]);
       if (shown.length < lines.length) out.push([seg(`… ${lines.length - shown.length} more lines: esc to browse them all`, 'muted')]);
       return out;
     }
