@@ -23,8 +23,6 @@
 //    components/App.js notes when it reads input; ink.js flushes the throttle for the first commit
 //    after it. Other updates stay throttled.
 
-import { fileURLToPath } from 'node:url';
-
 const CACHE_CLASS = `
 class GenerationalCache {
     constructor(limit) {
@@ -370,18 +368,6 @@ export function patchStyledChars(source) {
   return s;
 }
 
-// 3. Every text node goes through the console's sanitiser (src/text/terminal-safe.ts): a control
-//    character or bidi override that a screen forgot to escape is drawn as a visible escape, never
-//    sent to the terminal. The views' own colour codes (SGR) pass.
-const SANITISER = fileURLToPath(new URL('../src/text/terminal-safe.ts', import.meta.url));
-
-export function patchDom(source) {
-  const file = 'dom.js';
-  let s = `import { terminalSafeKeepingStyles as burrowTerminalSafe } from ${JSON.stringify(SANITISER)};\n${source}`;
-  s = once(s, file, '    node.nodeValue = text;\n    markNodeAsDirty(node);', '    node.nodeValue = burrowTerminalSafe(text);\n    markNodeAsDirty(node);');
-  return s;
-}
-
 /** File (under ink/build/) -> patch. */
 export const INK_PATCHES = {
   'output.js': patchOutput,
@@ -394,7 +380,6 @@ export const INK_PATCHES = {
   'render-node-to-output.js': patchRenderNodeToOutput,
   'components/App.js': patchApp,
   'ink.js': patchInk,
-  'dom.js': patchDom,
 };
 
 /** esbuild plugin applying the patches (every one must apply, or the build fails). */

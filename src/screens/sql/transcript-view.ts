@@ -220,8 +220,8 @@ export function browseWindow(entry: Entry | null, width: number, height: number,
   let src: LineSource;
   if (entry.kind === 'result') src = resultSource(entry, 60);
   else {
-    const lines = entry.kind === 'text' ? entry.lines : entry.kind === 'words' ? columnsLayout(entry.words, width) : entryLines(entry, width, 1000).map((l) => l.map((s) => s.text).join(''));
-    src = { count: lines.length, sticky: 0, hPositions: 1, line: (i) => [{ text: lines[i]!, kind: 'text' }] };
+    const lines = entry.kind === 'text' ? entry.lines : entry.kind === 'words' ? columnsLayout(entry.words.map(terminalSafe), width) : entryLines(entry, width, 1000).map((l) => l.map((s) => s.text).join(''));
+    src = { count: lines.length, sticky: 0, hPositions: 1, line: (i) => [{ text: terminalSafe(lines[i]!), kind: 'text' }] };
   }
   const room = Math.max(1, bodyHeight - src.sticky);
   const bodyCount = Math.max(0, src.count - src.sticky);
