@@ -6,7 +6,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 // @ts-expect-error a plain .mjs build script without types
-import { inkSafeTextPlugin, patchDomText } from '../../scripts/ink-safe-text.mjs';
+import { inkSafeTextPlugin, patchDomText, patchUseInput } from '../../scripts/ink-safe-text.mjs';
 // @ts-expect-error a plain .mjs build script without types
 import { inkPatchesPlugin } from '../../scripts/ink-patches.mjs';
 
@@ -34,10 +34,13 @@ const noDevtools = {
   },
 };
 
-test('the dom.js patch applies to the installed Ink and refuses another version', () => {
-  const source = fs.readFileSync('node_modules/ink/build/dom.js', 'utf8');
-  assert.match(patchDomText(source) as string, /node\.nodeValue = burrowTerminalSafe\(text\)/);
+test('the patches apply to the installed Ink and refuse another version', () => {
+  const dom = fs.readFileSync('node_modules/ink/build/dom.js', 'utf8');
+  assert.match(patchDomText(dom) as string, /node\.nodeValue = burrowTerminalSafe\(text\)/);
   assert.throws(() => patchDomText('export default 1;'), /not the version/);
+  const useInput = fs.readFileSync('node_modules/ink/build/hooks/use-input.js', 'utf8');
+  assert.match(patchUseInput(useInput) as string, /input = keypress\.name \?\? '';/);
+  assert.throws(() => patchUseInput('export default 1;'), /not the version/);
 });
 
 test('Ink as bundled draws control characters in text as visible escapes and keeps colours and line breaks', async () => {
