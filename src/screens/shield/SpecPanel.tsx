@@ -27,7 +27,7 @@ export function SpecPanel({ spec, replace, readOnly, width, height }: SpecPanelP
   const label = 'Spec file ';
   const check = spec.check;
   const row = (a: string, b: string, c: string, d: string, e: string) =>
-    `${fit(a, COLS.label)} ${fit(b, COLS.measured, 'right')} ${fit(c, COLS.allowed, 'right')}  ${fit(d, COLS.status)} ${e}`;
+    `${fit(a, COLS.label)} ${fit(b, COLS.measured, 'right')} ${fit(c, COLS.allowed, 'right')}  ${fit(d, COLS.status)} ${terminalSafe(e)}`;
   const verdict = check ? specVerdict(check, replace) : null;
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
@@ -36,7 +36,7 @@ export function SpecPanel({ spec, replace, readOnly, width, height }: SpecPanelP
         {spec.editing ? (
           <TextField state={spec.input} width={Math.max(10, width - label.length - 1)} placeholder="path of an OpenAPI 3 file (JSON or YAML)" />
         ) : (
-          <Text wrap="truncate">{spec.input.value}</Text>
+          <Text wrap="truncate">{terminalSafe(spec.input.value)}</Text>
         )}
       </Box>
       {spec.editing && !check && !spec.error ? (
@@ -56,7 +56,7 @@ export function SpecPanel({ spec, replace, readOnly, width, height }: SpecPanelP
         <>
           <Text wrap="truncate">
             <Text bold>{terminalSafe(`${check.title} ${check.version}`)}</Text>
-            <Text color={tone('muted')}>{` · ${check.format === 'json' ? 'JSON' : 'YAML'} · ${spec.file.bytes} bytes · ${spec.file.path}`}</Text>
+            <Text color={tone('muted')}>{` · ${check.format === 'json' ? 'JSON' : 'YAML'} · ${spec.file.bytes} bytes · ${terminalSafe(spec.file.path)}`}</Text>
           </Text>
           <Text bold wrap="truncate">
             {row('LIMIT', 'MEASURED', 'ALLOWED', 'STATUS', 'WHERE')}
@@ -71,7 +71,7 @@ export function SpecPanel({ spec, replace, readOnly, width, height }: SpecPanelP
           })}
           {verdict ? (
             <Text color={tone(verdict.tone)} wrap="truncate">
-              {readOnly ? `${verdict.tone === 'ok' ? 'within the plan limits' : verdict.text.split(':')[0]} (read-only: uploading is off)` : verdict.text}
+              {readOnly ? `${verdict.tone === 'ok' ? 'within the plan limits' : verdict.text.split(':')[0]} (read-only: uploading is off)` : terminalSafe(verdict.text)}
             </Text>
           ) : null}
         </>
