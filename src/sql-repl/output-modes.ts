@@ -39,9 +39,9 @@ export function formatBytes(n: number): string {
 
 const BLOB_PREVIEW_BYTES = 16;
 
-/** Control characters would drive the terminal: newlines become ↵, the rest visible escapes (terminalSafe). */
+/** Control characters would drive the terminal: newlines become ↵, tabs a space (as in tables), the rest visible escapes. */
 function printable(s: string): string {
-  return terminalSafe(/[\r\n]/.test(s) ? s.replace(/\r\n|\n|\r/g, '↵') : s);
+  return terminalSafe(/[\r\n\t]/.test(s) ? s.replace(/\r\n|\n|\r/g, '↵').replace(/\t/g, ' ') : s);
 }
 
 /** A value as the screen shows it: NULL (drawn dim), x'0aff…' (size) for blobs, REALs as 1.0. */
