@@ -7,7 +7,7 @@ import { createClient } from '@libsql/client';
 import { runBurrow, type CliRun } from '../helpers/cli';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow } from '../helpers/pty';
-import { assertNoHostileBytes, HOSTILE, HOSTILE_VISIBLE, startHostileProxy } from '../helpers/hostile';
+import { assertNoHostileBytes, HOSTILE, HOSTILE_VISIBLE, hostileSpec, startHostileProxy } from '../helpers/hostile';
 
 // Every CLI output format against a platform whose every string field carries terminal control
 // sequences (OSC 52 clipboard write, OSC 0 title, CSI clear, bidi override, C1 controls), and a
@@ -148,4 +148,19 @@ test('burrow sql: a hostile row in every format, a hostile column name, a trigge
   assert.ok(raise.stderr.includes(HOSTILE_VISIBLE), raise.stderr);
   const still = await db.execute('SELECT count(*) AS n FROM hostile');
   assert.equal(Number(still.rows[0]!.n), 1);
+});
+
+test('burrow shield check-spec: a spec file with hostile title, version, paths and schema names', { timeout: 60_000 }, async () => {
+  const zones = await api.shield.listAllZones();
+  const paid = zones.find((z) => z.planType !== 0)!;
+  const file = path.join(dir, 'hostile-spec.json');
+  fs.writeFileSync(file, JSON.stringify(hostileSpec()));
+  const table = await burrow(['shield', 'check-spec', file, '--zone', String(paid.shieldZoneId)], envFor(emu));
+  assert.equal(table.code, 0, table.stderr);
+  assertNoHostileBytes(table.stdout + table.stderr, 'check-spec');
+  assert.ok(table.stdout.startsWith(`${HOSTILE_VISIBLE}\\x1b]0;pwned`), table.stdout);
+  const json = await burrow(['shield', 'check-spec', file, '--zone', String(paid.shieldZoneId), '-o', 'json'], envFor(emu));
+  assert.equal(json.code, 0, json.stderr);
+  assertNoHostileBytes(json.stdout, 'check-spec -o json');
+  assert.ok(strings(JSON.parse(json.stdout)).some((s) => s.startsWith(HOSTILE)), json.stdout);
 });

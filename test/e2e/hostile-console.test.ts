@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createClient } from '@libsql/client';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow, type PtySession } from '../helpers/pty';
-import { assertNoHostileBytes, HOSTILE, startHostileProxy } from '../helpers/hostile';
+import { assertNoHostileBytes, HOSTILE, hostileSpec, startHostileProxy } from '../helpers/hostile';
 
 // The console in a pseudo-terminal against a platform whose every string field carries terminal
 // control sequences, and a database with a hostile row, table name and trigger: every screen and
@@ -21,6 +21,8 @@ const failing = await startHostileProxy(emu.info.baseUrl, { failPaths: /./ });
 // the console runs in a folder of its own: a stray key must not leave an export in the repository
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-hostile-console-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
+const specFile = path.join(dir, 'hostile-spec.json');
+fs.writeFileSync(specFile, JSON.stringify(hostileSpec()));
 const hostileEnv = { ...envFor(emu), BURROW_BASE_URL: mgmt.url, BURROW_LOGGING_URL: logging.url };
 
 const db = createClient({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken });
@@ -62,6 +64,20 @@ test('every screen and detail view draws hostile platform data as visible escape
   await app.press('enter');
   await app.waitFor('API Guardian · zone');
   await seen(app, 'API Guardian (spec title, version, endpoint paths)');
+  // a hostile spec file: checked, shown in the confirmation, uploaded and read back
+  await app.press('o');
+  await app.waitFor('enter checks the file against this zone');
+  await app.type(specFile);
+  await app.press('enter');
+  await app.waitFor('within the plan limits');
+  await app.waitFor(`${SEEN}SFNUSUxF\\x07\\x1b]0;pwned`);
+  assertNoHostileBytes(app.rawOutput(), 'spec panel (title, version, where)');
+  await app.press('c');
+  await app.waitFor('What will be sent:');
+  assertNoHostileBytes(app.rawOutput(), 'upload confirmation');
+  await app.press('y');
+  await app.waitFor(/spec (uploaded|replaced): /);
+  assertNoHostileBytes(app.rawOutput(), 'after the upload');
   await app.press('esc');
 
   await open(app, 'containers', 'enter: region settings');

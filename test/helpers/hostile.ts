@@ -117,3 +117,13 @@ export async function startHostileProxy(target: string, options: HostileOptions 
   after(close);
   return { url: `http://127.0.0.1:${port}`, seen, close };
 }
+
+/** An OpenAPI 3 document within every plan limit, with HOSTILE in its title, version, a path and a schema name. */
+export function hostileSpec(): unknown {
+  return {
+    openapi: '3.0.3',
+    info: { title: `${HOSTILE}Evil API`, version: `${HOSTILE}1.0` },
+    paths: { [`/items/${HOSTILE}`]: { get: { responses: { '200': { description: `${HOSTILE}ok` } } } } },
+    components: { schemas: { [`${HOSTILE}Item`]: { type: 'object', properties: { name: { type: 'string' } } } } },
+  };
+}
