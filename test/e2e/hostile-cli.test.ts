@@ -164,3 +164,14 @@ test('burrow shield check-spec: a spec file with hostile title, version, paths a
   assertNoHostileBytes(json.stdout, 'check-spec -o json');
   assert.ok(strings(JSON.parse(json.stdout)).some((s) => s.startsWith(HOSTILE)), json.stdout);
 });
+
+test('burrow db list with hostile database names and URLs: table escaped, json exact', { timeout: 60_000 }, async () => {
+  const table = await burrow(['db', 'list']);
+  ok(table, 'db list');
+  assertNoHostileBytes(table.stdout + table.stderr, 'db list');
+  assert.ok(table.stdout.includes(HOSTILE_VISIBLE), table.stdout);
+  const json = await burrow(['db', 'list', '-o', 'json']);
+  ok(json, 'db list -o json');
+  assertNoHostileBytes(json.stdout, 'db list -o json');
+  assert.ok(strings(JSON.parse(json.stdout)).some((s) => s.startsWith(HOSTILE)), json.stdout);
+});
