@@ -55,15 +55,32 @@ export function forStream(text: string, isTTY: boolean | undefined): string {
 }
 
 // eslint-disable-next-line no-control-regex
+const NET_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+// eslint-disable-next-line no-control-regex
+const NET_UNSAFE_BUT_ESC = /[\u0000-\u0009\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+// eslint-disable-next-line no-control-regex
+const STYLE_AT = /\u001b\[[0-9;:]*m/y;
+// eslint-disable-next-line no-control-regex
 const STYLE_OR_UNSAFE = /\u001b\[[0-9;:]*m|[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Every ESC in `text` starts a colour/style code. */
+function onlyStyles(text: string): boolean {
+  for (let i = text.indexOf('\u001b'); i >= 0; i = text.indexOf('\u001b', i + 1)) {
+    STYLE_AT.lastIndex = i;
+    if (!STYLE_AT.test(text)) return false;
+  }
+  return true;
+}
 
 /**
  * The last line of defence for text the console draws: like terminalSafeLines (newlines kept, tabs
  * escaped: Ink does not lay them out), but colour and style codes (SGR, `ESC [ ... m`) pass, since
  * the views build some lines with their styles inlined. Outside text is escaped before it gets
- * there (terminalSafe), so SGR codes that reach this point are the view's own.
+ * there (terminalSafe), so SGR codes that reach this point are the view's own. A styled line that
+ * is otherwise clean comes back as the same string without being rewritten.
  */
 export function terminalSafeKeepingStyles(text: string): string {
-  if (!UNSAFE_KEEP_LINES.test(text) && text.indexOf('\t') < 0) return text;
+  if (!NET_UNSAFE.test(text)) return text;
+  if (!NET_UNSAFE_BUT_ESC.test(text) && onlyStyles(text)) return text;
   return text.replace(STYLE_OR_UNSAFE, (m) => (m.length > 1 ? m : visibleEscape(m)));
 }
