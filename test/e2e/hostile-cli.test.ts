@@ -7,7 +7,7 @@ import { createClient } from '@libsql/client';
 import { runBurrow, type CliRun } from '../helpers/cli';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow } from '../helpers/pty';
-import { assertNoHostileBytes, HOSTILE, HOSTILE_VISIBLE, hostileSpec, startHostileProxy } from '../helpers/hostile';
+import { assertNoHostileBytes, HOSTILE, HOSTILE_VISIBLE, hostileSpec, poisonV1, startHostileProxy } from '../helpers/hostile';
 
 // Every CLI output format against a platform whose every string field carries terminal control
 // sequences (OSC 52 clipboard write, OSC 0 title, CSI clear, bidi override, C1 controls), and a
@@ -18,7 +18,7 @@ import { assertNoHostileBytes, HOSTILE, HOSTILE_VISIBLE, hostileSpec, startHosti
 const emu = await useEmulator({ logRate: 3 });
 const api = apiFor(emu);
 const mgmt = await startHostileProxy(emu.info.baseUrl);
-const logging = await startHostileProxy(emu.info.loggingUrl, { keep: ['timestamp'] });
+const logging = await startHostileProxy(emu.info.loggingUrl, { keep: ['timestamp'], text: poisonV1 });
 const failing = await startHostileProxy(emu.info.baseUrl, { failPaths: /./ });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-hostile-cli-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -113,6 +113,14 @@ test('burrow logs: text, ndjson and json with hostile records and a hostile zone
     if (format === 'text') assert.ok(r.stdout.includes(HOSTILE_VISIBLE), r.stdout.slice(0, 400));
     else assert.ok(r.stdout.includes('\\u001b]52;c;SFNUSUxF\\u0007\\u001b]0;pwned'), 'JSON keeps the value, escaped');
   }
+  // v1: a day's file, every line hostile, and one unreadable line whose reason quotes its status field
+  const today = new Date();
+  const v1Date = `${String(today.getUTCMonth() + 1).padStart(2, '0')}-${String(today.getUTCDate()).padStart(2, '0')}-${String(today.getUTCFullYear() % 100).padStart(2, '0')}`;
+  const v1 = await burrow(['logs', zone, '--v1', '--date', v1Date, '--limit', '50']);
+  ok(v1, 'logs --v1');
+  assertNoHostileBytes(v1.stdout + v1.stderr, 'logs --v1');
+  assert.ok(v1.stdout.includes(HOSTILE_VISIBLE), v1.stdout.slice(0, 400));
+  assert.match(v1.stderr, /skipped 1 unreadable line .*status "\\x1b\]52;c;/);
 });
 
 test('burrow sql: a hostile row in every format, a hostile column name, a trigger RAISE on stderr', { timeout: 60_000 }, async () => {

@@ -40,6 +40,8 @@ export interface HostileOptions {
   keep?: readonly string[];
   /** Requests whose path matches answer 400 with HOSTILE in Message, ErrorKey and Field. */
   failPaths?: RegExp;
+  /** Rewrites text/plain answers (the v1 log files): see poisonV1. */
+  text?: (body: string) => string;
 }
 
 export interface HostileProxy {
@@ -87,7 +89,8 @@ export async function startHostileProxy(target: string, options: HostileOptions 
       const text = await answer.text();
       const type = answer.headers.get('content-type') ?? '';
       let out = text;
-      if (/json/.test(type) && text) {
+      if (options.text && /^text\/plain/.test(type)) out = options.text(text);
+      else if (/json/.test(type) && text) {
         try {
           out = JSON.stringify(poison(JSON.parse(text), keep));
         } catch {
@@ -126,4 +129,10 @@ export function hostileSpec(): unknown {
     paths: { [`/items/${HOSTILE}`]: { get: { responses: { '200': { description: `${HOSTILE}ok` } } } } },
     components: { schemas: { [`${HOSTILE}Item`]: { type: 'object', properties: { name: { type: 'string' } } } } },
   };
+}
+
+/** A v1 log file with HOSTILE in front of every line (the cache field), and a line whose status is HOSTILE (its reason is printed). */
+export function poisonV1(body: string): string {
+  const lines = body.split('\n').filter((l) => l !== '').map((l) => HOSTILE + l);
+  return [...lines, `HIT|${HOSTILE}|0|0|1|-|-|-|-|-|-|-`].join('\n') + '\n';
 }
