@@ -6,6 +6,7 @@ import { ApiError } from './api/errors';
 import type { Io, OptionSpec } from './commands/types';
 import { UsageError } from './commands/types';
 import { commands, CONSOLE_OPTIONS, type CommandEntry } from './commands/registry';
+import { terminalSafeLines } from './text/terminal-safe';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
@@ -110,18 +111,18 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     };
     const file = await loadConfigFile(io.env);
     const settings = resolveSettings(flags, io.env, file.config);
-    for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${w}\n`);
+    for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${terminalSafeLines(w)}\n`);
     return await command.run({ args: parsed.positionals, values, settings, io });
   } catch (error) {
     if (error instanceof UsageError || error instanceof SettingsError || error instanceof ConfigError) {
-      io.stderr.write(`burrow: ${redact(error.message)}\n`);
+      io.stderr.write(`burrow: ${terminalSafeLines(redact(error.message))}\n`);
       return 2;
     }
     if (error instanceof ApiError) {
-      io.stderr.write(`burrow: ${error.message}\n`);
+      io.stderr.write(`burrow: ${terminalSafeLines(error.message)}\n`);
       return 1;
     }
-    io.stderr.write(`burrow: unexpected error: ${redact((error as Error)?.stack ?? String(error))}\n`);
+    io.stderr.write(`burrow: unexpected error: ${terminalSafeLines(redact((error as Error)?.stack ?? String(error)))}\n`);
     return 70;
   }
 }

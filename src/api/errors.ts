@@ -1,4 +1,5 @@
 import { redact } from '../config/redact';
+import { terminalSafe } from '../text/terminal-safe';
 
 export type ApiErrorKind =
   | 'http' // the server answered with an error status
@@ -25,7 +26,11 @@ export interface ApiErrorInit {
   cause?: unknown;
 }
 
-/** The one error type every client throws. `message` is what the status bar shows. */
+/**
+ * The one error type every client throws. `message` is what the status bar shows. A server's text
+ * in it (Message, errorKey, field errors) is made terminal-safe here, so no screen or stderr line
+ * that shows an error can pass on a control sequence.
+ */
 export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   readonly status: number | null;
@@ -35,12 +40,12 @@ export class ApiError extends Error {
   readonly path: string | null;
 
   constructor(init: ApiErrorInit) {
-    super(redact(init.message), init.cause === undefined ? undefined : { cause: init.cause });
+    super(terminalSafe(redact(init.message)), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'ApiError';
     this.kind = init.kind;
     this.status = init.status ?? null;
-    this.code = init.code ?? null;
-    this.fieldErrors = (init.fieldErrors ?? []).map((f) => ({ field: f.field, message: redact(f.message) }));
+    this.code = init.code === undefined || init.code === null ? null : terminalSafe(init.code);
+    this.fieldErrors = (init.fieldErrors ?? []).map((f) => ({ field: f.field === null ? null : terminalSafe(f.field), message: terminalSafe(redact(f.message)) }));
     this.method = init.method ?? null;
     this.path = init.path ?? null;
   }

@@ -8,6 +8,7 @@ import { stateDir } from '../config/paths';
 import type { Settings } from '../config/settings';
 import type { Io } from './types';
 import { UsageError } from './types';
+import { terminalSafe } from '../text/terminal-safe';
 
 /** The emulator's ready line, as `burrow emulator` prints it. */
 export interface EmulatorEndpoints {
@@ -35,7 +36,7 @@ export const NO_CREDENTIALS =
 
 export function debugSink(settings: Settings, io: Io, interactive: boolean): ((line: string) => void) | undefined {
   if (!settings.debug) return undefined;
-  if (!interactive) return (line) => io.stderr.write(`debug: ${line}\n`);
+  if (!interactive) return (line) => io.stderr.write(`debug: ${terminalSafe(line)}\n`);
   const file = path.join(stateDir(io.env), 'debug.log');
   return (line) => appendPrivateFile(file, `${new Date().toISOString()} ${line}\n`);
 }

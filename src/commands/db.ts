@@ -3,6 +3,7 @@ import { sameDatabaseUrl, type Database, type GeneratedToken, type TokenAuthoriz
 import { ApiError, isApiError } from '../api/errors';
 import { connectNonInteractive, type Session } from './connect';
 import { formatRecords } from './output';
+import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 import type { Command, CommandContext, Io } from './types';
 import { UsageError } from './types';
 
@@ -85,7 +86,7 @@ function printTokens(ctx: CommandContext, db: Database, tokens: GeneratedToken[]
   const format = ctx.settings.output ?? 'table';
   const records = tokens.map((t) => ({ token: t.token, expires_at: t.expiresAt, db_id: t.dbId, authorization: t.authorization }));
   if (format === 'json') {
-    ctx.io.stdout.write(`${JSON.stringify(records.length === 1 ? records[0] : records, null, 2)}\n`);
+    ctx.io.stdout.write(`${jsonTerminalSafe(JSON.stringify(records.length === 1 ? records[0] : records, null, 2))}\n`);
     return;
   }
   // the token is the point of this command: printed in full, whatever --show-secrets says
@@ -94,6 +95,7 @@ function printTokens(ctx: CommandContext, db: Database, tokens: GeneratedToken[]
       format,
       records,
       showSecrets: true,
+      tty: ctx.io.stdout.isTTY,
       columns: [
         { header: 'DATABASE', value: () => db.name },
         { header: 'AUTHORIZATION', value: (r) => r.authorization },
@@ -158,7 +160,7 @@ async function invalidateTokens(ctx: CommandContext, dbArg: string | undefined):
   return withSession(ctx, async (session, signal) => {
     const db = await pickDatabase(session, dbArg, signal);
     if (!yes) {
-      const ok = await confirm(ctx.io, `Invalidate EVERY token of database ${db.name} (${db.id})? Every client using one fails at once. [y/N] `);
+      const ok = await confirm(ctx.io, `Invalidate EVERY token of database ${terminalSafe(db.name)} (${terminalSafe(db.id)})? Every client using one fails at once. [y/N] `);
       if (!ok) {
         ctx.io.stderr.write('Nothing was invalidated.\n');
         return 1;
@@ -172,10 +174,10 @@ async function invalidateTokens(ctx: CommandContext, dbArg: string | undefined):
     const format = ctx.settings.output ?? 'table';
     if (format === 'json') {
       const records = tokens.map((t) => ({ token: t.token, expires_at: t.expiresAt, db_id: t.dbId, authorization: t.authorization }));
-      ctx.io.stdout.write(`${JSON.stringify({ db_id: db.id, invalidated: true, ...(tokens.length ? { tokens: records } : {}) }, null, 2)}\n`);
+      ctx.io.stdout.write(`${jsonTerminalSafe(JSON.stringify({ db_id: db.id, invalidated: true, ...(tokens.length ? { tokens: records } : {}) }, null, 2))}\n`);
       return 0;
     }
-    ctx.io.stderr.write(`Invalidated every token of database ${db.name} (${db.id}).\n`);
+    ctx.io.stderr.write(`Invalidated every token of database ${terminalSafe(db.name)} (${terminalSafe(db.id)}).\n`);
     if (tokens.length) printTokens(ctx, db, tokens);
     return 0;
   });
@@ -188,6 +190,7 @@ async function listDatabases(ctx: CommandContext): Promise<number> {
       formatRecords({
         format: ctx.settings.output ?? 'table',
         records: all,
+        tty: ctx.io.stdout.isTTY,
         columns: [
           { header: 'NAME', value: (d) => d.name },
           { header: 'ID', value: (d) => d.id },

@@ -1,5 +1,6 @@
 import type { Command } from './types';
 import { UsageError } from './types';
+import { terminalSafe } from '../text/terminal-safe';
 
 export const emulatorCommand: Command = {
   name: 'emulator',
@@ -80,7 +81,7 @@ data; the access key and the token-signing secret are random on every start.
     try {
       await emu.close();
     } catch (error) {
-      io.stderr.write(`burrow emulator: while stopping: ${(error as Error).message}\n`);
+      io.stderr.write(`burrow emulator: while stopping: ${terminalSafe((error as Error).message)}\n`);
     }
     return 0;
   },
