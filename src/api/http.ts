@@ -262,7 +262,7 @@ export class HttpClient {
         method,
         path,
         cause: error,
-        message: `unknown outcome: ${method} ${path} ${timedOut ? 'timed out' : `failed (${e.code ?? e.message})`} after it was sent; it was not retried. Refresh to see the current state.`,
+        message: `unknown outcome: ${method} ${path} ${timedOut ? 'timed out' : `failed (${e.code ?? e.message})`} after it was sent; it was not retried: it may or may not have been applied.`,
       });
     }
     if (timedOut) return new ApiError({ kind: 'timeout', method, path, cause: error, message: `${method} ${path} timed out${deadlineMs !== null ? ` (no complete answer within ${Math.round(deadlineMs / 1000)} s)` : ''}` });

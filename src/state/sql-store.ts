@@ -14,6 +14,7 @@ import { commonPrefix, complete, type Schema } from '../sql-repl/completion';
 import { databaseLabel, keepAliveFromEnv } from '../sql-repl/database-label';
 import { destructiveReason } from '../sql-repl/destructive';
 import { firstWriter, readOnlyRefusal } from '../sql-repl/read-only';
+import { oneLine, UncertainStatements } from '../sql-repl/uncertain';
 import { DOT_COMMANDS, isDotCommandInput, parseDotCommand, type DotCommand } from '../sql-repl/dot-commands';
 import { editKey, editorOf, emptyEditor, insertText, moveLine, onFirstLine, onLastLine, replaceRange, type EditorState } from '../sql-repl/editor';
 import { addHistory, historyStep, searchOlder, searchType, type HistorySearch } from '../sql-repl/history';
@@ -147,6 +148,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
   let outputFd: number | null = null;
   const queue: (() => Promise<void>)[] = [];
   let draining = false;
+  const uncertain = new UncertainStatements();
 
   return createStore<SqlState>()((set, get) => {
     const push = (...entries: NewEntry[]) => {
@@ -260,17 +262,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
     const runStatements = async (source: string, statements: SqlStatement[], origin: string | null) => {
       if (!db) return;
       if (statements.length === 0) return;
-      const dangers = statements.map((s) => destructiveReason(s.text)).filter((r): r is string => r !== null);
-      if (dangers.length) {
-        const more = dangers.length > 1 ? ` (and ${dangers.length - 1} more: ${dangers.slice(1).join('; ')})` : '';
-        const inTx = get().status?.transaction ? ' A transaction is open: ROLLBACK can still undo it.' : ' It cannot be undone.';
-        const yes = await confirm(`${dangers[0]}${more}`, `Run it?${inTx}`, 'run it');
-        if (!yes) {
-          message('warn', 'not run (the input is back in the editor)');
-          if (origin === null) restoreInput(source);
-          return;
-        }
-      }
+      // read-only mode refuses before asking anything: a question about a write it will not run misleads
       if (ui.getState().readOnly) {
         let refusal: string | null;
         try {
@@ -282,6 +274,27 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
         }
         if (refusal) {
           message('error', refusal);
+          if (origin === null) restoreInput(source);
+          return;
+        }
+      }
+      const repeated = statements.filter((s) => uncertain.has(s.text));
+      if (repeated.length) {
+        const what = repeated.length > 1 ? `${repeated.length} statements` : `"${oneLine(repeated[0]!.text)}"`;
+        const yes = await confirm(`${what} may already have run: the last time, the connection failed after sending it`, 'Send it again? Check the data first: running a write twice applies it twice.', 'send again');
+        if (!yes) {
+          message('warn', 'not sent again');
+          return;
+        }
+        for (const s of repeated) uncertain.forget(s.text);
+      }
+      const dangers = statements.map((s) => destructiveReason(s.text)).filter((r): r is string => r !== null);
+      if (dangers.length) {
+        const more = dangers.length > 1 ? ` (and ${dangers.length - 1} more: ${dangers.slice(1).join('; ')})` : '';
+        const inTx = get().status?.transaction ? ' A transaction is open: ROLLBACK can still undo it.' : ' It cannot be undone.';
+        const yes = await confirm(`${dangers[0]}${more}`, `Run it?${inTx}`, 'run it');
+        if (!yes) {
+          message('warn', 'not run (the input is back in the editor)');
           if (origin === null) restoreInput(source);
           return;
         }
@@ -311,7 +324,12 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         if (error instanceof StreamLostError) message('error', error.message);
-        else if (error.kind === 'aborted') message('warn', `cancelled${statements.length > 1 ? ` (${ran} of ${statements.length} statements had finished)` : ''}`);
+        else if (error.kind === 'unknown-outcome') {
+          // never back into the input: one Enter (or text typed after it) would send it again
+          const sent = statements.slice(ran);
+          for (const s of sent) uncertain.remember(s.text);
+          message('error', `${error.message}${sent.length > 1 ? ` (statements ${ran + 1} to ${statements.length} of this input)` : ''} It is not put back in the input: check the data before running it again (sending it again asks first).`);
+        } else if (error.kind === 'aborted') message('warn', `cancelled${statements.length > 1 ? ` (${ran} of ${statements.length} statements had finished)` : ''}`);
         else {
           message('error', failureText(error, ''));
           if (origin === null) restoreInput(source.slice(statements[ran]?.start ?? 0));
