@@ -26,6 +26,8 @@ export interface HttpClientOptions {
   retryBaseMs?: number;
   /** Receives one redacted line per request and answer (--debug). */
   debug?: (line: string) => void;
+  /** What the debug line shows of a request body (default: its JSON, cut at 500 characters). */
+  debugBody?: (body: unknown) => string;
   /** Told about every attempt before it is sent; rate budgets hook in here. */
   beforeAttempt?: (info: { method: HttpMethod; path: string; attempt: number }) => Promise<void> | void;
 }
@@ -117,7 +119,7 @@ export class HttpClient {
   readonly baseUrl: string;
   private dispatcher: Agent | null = null;
   private closed = false;
-  private readonly opts: Required<Omit<HttpClientOptions, 'auth' | 'debug' | 'beforeAttempt' | 'deadlineMs'>> & HttpClientOptions;
+  private readonly opts: Required<Omit<HttpClientOptions, 'auth' | 'debug' | 'debugBody' | 'beforeAttempt' | 'deadlineMs'>> & HttpClientOptions;
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -207,7 +209,10 @@ export class HttpClient {
     const signal = exchange.signal;
     const started = Date.now();
     const shownPath = `${path}${buildQuery(options.query)}`;
-    this.opts.debug?.(redact(`-> ${method} ${this.baseUrl}${shownPath}${attempt ? ` (retry ${attempt})` : ''}${body ? ` body=${body.slice(0, 500)}` : ''}`));
+    if (this.opts.debug) {
+      const shownBody = body === undefined ? '' : this.opts.debugBody ? this.opts.debugBody(options.body) : body.slice(0, 500);
+      this.opts.debug(redact(`-> ${method} ${this.baseUrl}${shownPath}${attempt ? ` (retry ${attempt})` : ''}${shownBody ? ` body=${shownBody}` : ''}`));
+    }
     let status: number;
     let resHeaders: Record<string, string>;
     let text: string;

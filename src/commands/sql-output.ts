@@ -1,4 +1,4 @@
-import { valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
+import { distinctKeys, valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
 import { csvEscape } from './output';
 import { cellWidth, padCells } from '../components/cells';
 
@@ -11,7 +11,8 @@ const CHUNK = 64 * 1024;
 /**
  * Writes result sets as they arrive, in chunks, with backpressure: no pretty-printed copy of a
  * whole result is ever built. table: aligned columns (two spaces, as `burrow get`); csv: header and
- * rows, NULL empty; json: one array of row objects per result set; ndjson: one object per row.
+ * rows, NULL empty; json: one array of row objects per result set; ndjson: one object per row (in
+ * both, a repeated column name becomes name_2, name_3...).
  * Statements without columns (INSERT, CREATE...) print nothing, except a note when `human`.
  */
 export class ResultPrinter {
@@ -37,14 +38,14 @@ export class ResultPrinter {
         for (const row of r.rows) await this.line(row.map((v) => csvEscape(valueText(v, ''))).join(','));
         break;
       case 'json': {
-        const keys = r.columns.map((c) => JSON.stringify(c));
+        const keys = distinctKeys(r.columns).map((c) => JSON.stringify(c));
         await this.line(r.rows.length ? '[' : '[]');
         for (let i = 0; i < r.rows.length; i++) await this.line(`${this.object(keys, r.rows[i]!)}${i < r.rows.length - 1 ? ',' : ''}`);
         if (r.rows.length) await this.line(']');
         break;
       }
       case 'ndjson': {
-        const keys = r.columns.map((c) => JSON.stringify(c));
+        const keys = distinctKeys(r.columns).map((c) => JSON.stringify(c));
         for (const row of r.rows) await this.line(this.object(keys, row));
         break;
       }

@@ -129,7 +129,7 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     return 0;
   }
   const conn = await target(ctx, url);
-  const db = new DatabaseSession({ url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false) });
+  const db = new DatabaseSession({ url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false), debugSql: ctx.settings.debugSql });
   const printer = new ResultPrinter(io.stdout, format, Boolean(io.stdout.isTTY) && format === 'table');
   const abort = new AbortController();
   const onSigint = () => abort.abort();
