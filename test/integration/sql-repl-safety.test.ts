@@ -63,7 +63,7 @@ test('an unknown outcome: the statement is not put back in the input, and sendin
   assert.equal(store.getState().editor.text, '', 'the input is empty: typing does not append to the old write');
 
   // what the user types next runs on its own
-  for (const ch of 'SELECT 1;') store.getState().key({ name: ch, text: ch, ctrl: false, meta: false, shift: false });
+  for (const ch of 'SELECT 1;') store.getState().key({ name: ch === ' ' ? 'space' : ch, text: ch });
   assert.equal(store.getState().editor.text, 'SELECT 1;');
   await store.getState().enter();
   assert.equal(sentWith("VALUES ('paid')"), 1, 'Enter did not send the write again');
