@@ -85,6 +85,11 @@ export interface SqlState {
   reverseSearch(): void;
   /** Ctrl-C in the editor: cancels the query, the search or the input; false = pass it on (quit). */
   interrupt(): boolean;
+  /**
+   * Ctrl-C while the leave question is open. After a first ctrl-c asked it, this is the second:
+   * quit at once, as ctrl-c twice does everywhere (closing the session rolls the transaction back).
+   */
+  interruptLeave(): void;
   cancel(): void;
   setFocus(focus: 'editor' | 'results'): void;
   setPageLines(n: number): void;
@@ -719,6 +724,20 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
           return true;
         }
         return false;
+      },
+
+      interruptLeave() {
+        const p = get().leavePrompt;
+        set({ leavePrompt: null });
+        if (p?.then !== 'quit') {
+          // the question came from esc or ctrl-d: this ctrl-c is the first one
+          ui.getState().interrupt();
+          return;
+        }
+        // the question was this ctrl-c's first press: not asked again by the console's quit question
+        ui.getState().setPending(TX_PENDING, null);
+        ui.getState().requestQuit();
+        if (txOpen) ui.getState().setPending(TX_PENDING, `an open SQL transaction on ${get().label} (quitting rolls it back)`);
       },
 
       cancel() {
