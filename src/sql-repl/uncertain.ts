@@ -1,6 +1,15 @@
 import { leadingTokens } from '../api/database/index';
+import { redactSqlLiterals } from '../api/database/debug-sql';
 
 const READS = new Set(['SELECT', 'EXPLAIN', 'VALUES']);
+const WRITE_WORD = /\b(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+/** SELECT, EXPLAIN, VALUES, or a WITH whose text (literals aside) has no INSERT/UPDATE/DELETE/REPLACE. */
+function plainRead(sql: string): boolean {
+  const verb = (leadingTokens(sql, 1)[0] ?? '').toUpperCase();
+  if (READS.has(verb)) return true;
+  return verb === 'WITH' && !WRITE_WORD.test(redactSqlLiterals(sql));
+}
 
 function flat(sql: string): string {
   return sql.replace(/\s+/g, ' ').trim().replace(/;+$/, '').trim();
@@ -24,9 +33,11 @@ export function oneLine(sql: string, max = 60): string {
 export class UncertainStatements {
   private readonly texts = new Set<string>();
 
-  remember(sql: string): void {
-    const verb = (leadingTokens(sql, 1)[0] ?? '').toUpperCase();
-    if (!READS.has(verb)) this.texts.add(normal(sql));
+  /** True when kept (a plain read is not). */
+  remember(sql: string): boolean {
+    if (plainRead(sql)) return false;
+    this.texts.add(normal(sql));
+    return true;
   }
 
   forget(sql: string): void {

@@ -111,3 +111,31 @@ test('read-only mode refuses DELETE without WHERE before any "cannot be undone" 
   assert.match(messages('error').at(-1) ?? '', /read-only mode \(--read-only\): "DELETE FROM ro_keep" would write/);
   assert.equal(await count('SELECT count(*) FROM ro_keep'), 2);
 });
+
+test('a write cancelled while it runs may still have run: sending it again asks first; a cancelled read does not', async () => {
+  await direct.execute('CREATE TABLE uo_slow (n INTEGER)');
+  const { store, ui, messages } = shell();
+  const slowWrite = 'INSERT INTO uo_slow WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30000000) SELECT count(*) FROM c;';
+  const running = store.getState().submit(slowWrite);
+  await until('the write running', () => store.getState().running);
+  store.getState().cancel();
+  await running;
+  assert.match(messages('warn').at(-1) ?? '', /^cancelled: the server may have run the write anyway; sending it again asks first$/);
+  assert.equal(store.getState().editor.text, '', 'not put back in the input');
+
+  const again = store.getState().submit(slowWrite);
+  await until('the question', () => ui.getState().overlay?.kind === 'confirm');
+  const ask = ui.getState().overlay;
+  assert.ok(ask?.kind === 'confirm');
+  assert.match(ask.request.title, /may already have run/);
+  ui.getState().closeOverlay();
+  ask.request.onNo!();
+  await again;
+
+  const slowRead = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30000000) SELECT count(*) FROM c;';
+  const read = store.getState().submit(slowRead);
+  await until('the read running', () => store.getState().running);
+  store.getState().cancel();
+  await read;
+  assert.equal(messages('warn').at(-1), 'cancelled');
+});

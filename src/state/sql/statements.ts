@@ -161,7 +161,12 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
         const sent = statements.slice(ran);
         for (const s of sent) uncertain.remember(s.text);
         message('error', `${error.message}${sent.length > 1 ? ` (statements ${ran + 1} to ${statements.length} of this input)` : ''} It is not put back in the input: check the data before running it again (sending it again asks first).`);
-      } else if (error.kind === 'aborted') message('warn', `cancelled${statements.length > 1 ? ` (${ran} of ${statements.length} statements had finished)` : ''}`);
+      } else if (error.kind === 'aborted') {
+        // a write cancelled after it left may still run on the server: the same rule as a lost answer
+        const writes = statements.slice(ran).filter((s) => uncertain.remember(s.text)).length;
+        const done = statements.length > 1 ? ` (${ran} of ${statements.length} statements had finished)` : '';
+        message('warn', `cancelled${done}${writes ? `: the server may have run ${writes > 1 ? 'the writes' : 'the write'} anyway; sending ${writes > 1 ? 'them' : 'it'} again asks first` : ''}`);
+      }
       else {
         message('error', failureText(error, ''));
         if (origin === null) restoreInput(source.slice(statements[ran]?.start ?? 0));
