@@ -3,7 +3,7 @@ import { ConfigError, loadConfigFile } from './config/config-file';
 import { redact } from './config/redact';
 import { resolveSettings, SettingsError, type GlobalFlags, type OutputFormat } from './config/settings';
 import { ApiError } from './api/errors';
-import type { Io, OptionSpec } from './commands/types';
+import type { Command, Io, OptionSpec } from './commands/types';
 import { UsageError } from './commands/types';
 import { commands, CONSOLE_OPTIONS, type CommandEntry } from './commands/registry';
 

@@ -18,13 +18,15 @@ const env = envFor(emu, { BURROW_TEST: '1', XDG_STATE_HOME: state });
 const db = new DatabaseSession({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken });
 after(() => db.close());
 
-/** Presses a key and waits until the screen changed (or `settled` says there is nothing more). */
-async function pressAndWait(app: PtySession, key: string): Promise<string> {
-  const before = app.screenText();
+const FOOTER = /lines (\d+)–(\d+) of (\d+)/;
+
+/** Presses a key and waits for the browse footer to show another first line (frames are drawn top-down). */
+async function nextPage(app: PtySession, key: string, first: string): Promise<string> {
   await app.press(key);
-  return until(`the screen to change after ${key}`, () => {
+  return until(`the page after ${key}`, () => {
     const now = app.screenText();
-    return now !== before ? now : null;
+    const m = FOOTER.exec(now);
+    return m && m[1] !== first ? now : null;
   });
 }
 
@@ -48,15 +50,16 @@ test('.dump products: every line of the CREATE TABLE and every INSERT is reachab
   const more = Number(/… (\d+) more lines/.exec(shown)![1]);
 
   // browse mode: page down to the end, collecting every line seen
-  let screen = await pressAndWait(app, 'esc');
+  await app.press('esc');
+  let screen = await app.waitFor(FOOTER);
   const seen = new Set<string>();
-  const total = Number(/lines \d+–\d+ of (\d+)/.exec(screen)![1]);
+  const total = Number(FOOTER.exec(screen)![3]);
   for (let pages = 0; ; pages++) {
     for (const l of screen.split('\n')) seen.add(l.trim());
-    const [, , last] = /lines (\d+)–(\d+) of \d+/.exec(screen)!;
+    const [, first, last] = FOOTER.exec(screen)!;
     if (Number(last) >= total) break;
     assert.ok(pages < 20, 'the end is reached');
-    screen = await pressAndWait(app, 'pgdn');
+    screen = await nextPage(app, 'pgdn', first!);
   }
   for (const line of createLines.slice(0, -1)) assert.ok(seen.has(line), `"${line}" reachable in browse mode`);
   for (const id of ids) assert.ok([...seen].some((l) => l.startsWith(`INSERT INTO products VALUES(${id},`)), `row ${id} reachable`);
