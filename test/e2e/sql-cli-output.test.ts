@@ -7,7 +7,8 @@ import { runBurrow } from '../helpers/cli';
 import { useEmulator, envFor } from '../helpers/emulator';
 
 // `burrow sql` output details through the real binary (npm run build first) against an
-// in-process emulator: JSON keys for repeated column names, and what --debug shows of the SQL.
+// in-process emulator: JSON keys for repeated column names, what --debug shows of the SQL, and
+// that a password in a URL is masked wherever the URL is printed.
 
 const emu = await useEmulator();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-sql-out-'));
@@ -43,4 +44,14 @@ test('--debug keeps the statements but hides string and blob literals; --debug-s
   const full = await burrow(['--debug-sql', 'sql', '-o', 'json', '-e', SECRET_SQL]);
   assert.equal(full.code, 0, full.stderr);
   assert.ok(full.stderr.split('\n').some((l) => l.startsWith('debug: -> POST') && l.includes("'hunter2-password'") && l.includes("x'c0ffee'")), full.stderr);
+});
+
+test('a password in a URL is never printed, even with --debug', async () => {
+  const r = await runBurrow(['--debug', '--base-url', 'http://alice:s3cr3t-pw@127.0.0.1:9', 'get', 'pull-zones'], {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), BURROW_API_KEY: 'key-for-a-closed-port-0000' },
+  });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /debug: -> GET http:\/\/alice:••••••••@127\.0\.0\.1:9\/pullzone/);
+  assert.match(r.stderr, /burrow: GET \/pullzone: connection refused \(http:\/\/alice:••••••••@127\.0\.0\.1:9\); nothing was sent/);
+  assert.doesNotMatch(r.stderr + r.stdout, /s3cr3t-pw/);
 });
