@@ -62,6 +62,7 @@ export function isApiError(value: unknown): value is ApiError {
 }
 
 const REASONS: Record<number, string> = {
+  300: 'Multiple Choices', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
   408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
   422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
@@ -155,13 +156,18 @@ export function apiErrorFromResponse(
   status: number,
   contentType: string | null,
   bodyText: string,
-  ctx: { method: string; path: string },
+  ctx: { method: string; path: string; location?: string | null },
 ): ApiError {
   const reason = REASONS[status] ?? 'Error';
   const trimmed = bodyText.trim();
   let parsed: Parsed = { message: null, code: null, fieldErrors: [] };
   let note: string | null = null;
-  if (trimmed === '') {
+  if (status >= 300 && status < 400) {
+    // never followed (a redirect could take the credentials elsewhere); where it points helps fix the URL
+    note = ctx.location
+      ? `the server redirects to ${oneLine(ctx.location)} (burrow does not follow redirects: if that address is right, use it)`
+      : 'the server answered with a redirect but no Location (burrow does not follow redirects)';
+  } else if (trimmed === '') {
     note = HINTS[status] ?? null;
   } else if (/html/i.test(contentType ?? '') || /^<(!doctype|html)/i.test(trimmed)) {
     const title = htmlTitle(trimmed);

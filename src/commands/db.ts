@@ -23,7 +23,7 @@ tokens invalidate  invalidates EVERY token of the database at once (the platform
 
 Tokens are printed once (-o json gives {token, expires_at, db_id, authorization}) and never
 written to logs or files. In read-only mode (--read-only before the command, or a profile with
-readOnly) invalidate is refused and create only makes read-only tokens.`;
+readOnly) both are refused: each is a change to the account.`;
 
 const EXPIRY_UNITS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000, m: 30 * 86_400_000, y: 365 * 86_400_000 };
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/;
@@ -128,12 +128,12 @@ async function lostAnswer<T>(call: Promise<T>, what: string, meaning: string): P
 }
 
 async function createTokens(ctx: CommandContext, dbArg: string | undefined): Promise<number> {
+  // after the command's name, --read-only asks for a read-only token (before it, it is the mode)
   const readOnlyToken = Boolean(ctx.values['read-only']);
   const pair = Boolean(ctx.values.pair);
   if (readOnlyToken && pair) throw new UsageError('--read-only and --pair do not go together: --pair already makes a read-only token (and a full-access one)');
-  if (ctx.settings.readOnly && (pair || !readOnlyToken)) {
-    throw new UsageError('burrow is in read-only mode: it only creates read-only tokens here (add --read-only for one), never full-access ones');
-  }
+  // a new token is a change to the account, even a read-only one: read-only mode refuses every change
+  if (ctx.settings.readOnly) throw new UsageError('burrow is in read-only mode: creating a token is a change, so it is refused');
   const expiry = typeof ctx.values.expiry === 'string' ? parseExpiry(ctx.values.expiry, Date.now()) : null;
   return withSession(ctx, async (session, signal) => {
     const db = await pickDatabase(session, dbArg, signal);
@@ -215,6 +215,7 @@ export const dbCommand: Command = {
     yes: { type: 'boolean', short: 'y' },
   },
   outputs: ['table', 'json', 'csv', 'ndjson'],
+  ownFlagsAfterName: ['read-only'],
   async run(ctx) {
     const [group, action, dbArg, ...rest] = ctx.args;
     const only = (allowed: string[], what: string) => {

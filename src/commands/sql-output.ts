@@ -1,4 +1,4 @@
-import { valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
+import { distinctKeys, valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
 import { csvEscape } from './output';
 import { cellWidth, padCells } from '../components/cells';
 import { forStream, jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
@@ -12,7 +12,8 @@ const CHUNK = 64 * 1024;
 /**
  * Writes result sets as they arrive, in chunks, with backpressure: no pretty-printed copy of a
  * whole result is ever built. table: aligned columns (two spaces, as `burrow get`); csv: header and
- * rows, NULL empty; json: one array of row objects per result set; ndjson: one object per row.
+ * rows, NULL empty; json: one array of row objects per result set; ndjson: one object per row (in
+ * both, a repeated column name becomes name_2, name_3...).
  * Statements without columns (INSERT, CREATE...) print nothing, except a note when `human`.
  * Outside text cannot drive a terminal: table cells show controls as visible escapes, json and
  * ndjson escape DEL, C1 and bidi characters, csv is exact in a file or a pipe and made safe at a terminal.
@@ -45,14 +46,14 @@ export class ResultPrinter {
         for (const row of r.rows) await this.line(forStream(row.map((v) => csvEscape(valueText(v, ''))).join(','), this.tty));
         break;
       case 'json': {
-        const keys = r.columns.map((c) => jsonTerminalSafe(JSON.stringify(c)));
+        const keys = distinctKeys(r.columns).map((c) => jsonTerminalSafe(JSON.stringify(c)));
         await this.line(r.rows.length ? '[' : '[]');
         for (let i = 0; i < r.rows.length; i++) await this.line(`${this.object(keys, r.rows[i]!)}${i < r.rows.length - 1 ? ',' : ''}`);
         if (r.rows.length) await this.line(']');
         break;
       }
       case 'ndjson': {
-        const keys = r.columns.map((c) => jsonTerminalSafe(JSON.stringify(c)));
+        const keys = distinctKeys(r.columns).map((c) => jsonTerminalSafe(JSON.stringify(c)));
         for (const row of r.rows) await this.line(this.object(keys, row));
         break;
       }

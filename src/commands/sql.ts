@@ -130,7 +130,7 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     return 0;
   }
   const conn = await target(ctx, url);
-  const db = new DatabaseSession({ url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false) });
+  const db = new DatabaseSession({ url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false), debugSql: ctx.settings.debugSql });
   const printer = new ResultPrinter(io.stdout, format, Boolean(io.stdout.isTTY) && format === 'table', Boolean(io.stdout.isTTY));
   const abort = new AbortController();
   const onSigint = () => abort.abort();
@@ -189,7 +189,10 @@ BUNNY_DATABASE_AUTH_TOKEN, or the profile's databaseUrl / databaseToken), else w
 built-in emulator's database.
 
 Output: table (default), csv (NULL is empty), json (one array of row objects per result set;
-integers are exact JSON numbers, blobs {"base64": ...}), ndjson (one object per row).
+integers are exact JSON numbers, blobs {"base64": ...}), ndjson (one object per row). In json
+and ndjson a repeated column name gets a suffix so no value is lost: SELECT a.id, b.id gives the
+keys id and id_2 (id_3 if id_2 is taken by another column).
+--debug shows each statement sent with its string and blob literals as '…'; --debug-sql shows them.
 A transaction left open at the end is rolled back. In read-only mode (--read-only, or the
 profile's readOnly) the server describes every statement first, and if one would write, nothing
 runs (exit code 2).

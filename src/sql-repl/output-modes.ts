@@ -1,4 +1,4 @@
-import { blobHex, valueJson, valueText, type SqlValue } from '../api/database/values';
+import { blobHex, distinctKeys, valueJson, valueText, type SqlValue } from '../api/database/values';
 import { terminalSafe } from '../text/terminal-safe';
 import { cellWidth, dropCells, fitCells, padCells } from '../components/cells';
 
@@ -66,9 +66,21 @@ function csvLine(values: readonly string[]): string {
   return values.map(csvField).join(',');
 }
 
+/** Row objects' keys, quoted once per result: repeated column names made distinct (id, id_2). */
+const jsonKeyCache = new WeakMap<readonly string[], string[]>();
+function jsonKeys(columns: readonly string[]): string[] {
+  let keys = jsonKeyCache.get(columns);
+  if (!keys) {
+    keys = distinctKeys(columns).map((c) => JSON.stringify(c));
+    jsonKeyCache.set(columns, keys);
+  }
+  return keys;
+}
+
 function jsonRow(columns: readonly string[], row: readonly SqlValue[]): string {
+  const keys = jsonKeys(columns);
   let s = '{';
-  for (let k = 0; k < columns.length; k++) s += `${k ? ',' : ''}${JSON.stringify(columns[k])}:${valueJson(row[k] ?? null)}`;
+  for (let k = 0; k < keys.length; k++) s += `${k ? ',' : ''}${keys[k]}:${valueJson(row[k] ?? null)}`;
   return `${s}}`;
 }
 

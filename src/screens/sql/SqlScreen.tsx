@@ -145,6 +145,8 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
       else if (k === 's' || k === 'esc' || k === 'n') void get().answerLeave('stay');
       return true;
     },
+  }, {
+    'app.interrupt': () => get().interruptLeave(),
   });
 
   const promptText = `${label}${status?.transaction ? '*' : ''}>`;
