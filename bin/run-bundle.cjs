@@ -150,8 +150,7 @@ async function run(argv) {
   const header = expectedHeader(buildId, stat);
   const enabled = process.env.BURROW_CODE_CACHE !== '0';
   const cachedData = enabled ? readCache(file, header) : undefined;
-  // import() of a package left outside the bundle (a native one) goes to Node's own loader
-  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData });
   // BURROW_CODE_CACHE_DEBUG=1: one line on stderr saying what happened (for tests)
   const report = process.env.BURROW_CODE_CACHE_DEBUG === '1' ? (what) => process.stderr.write(`code cache: ${what}\n`) : () => {};
   if (!enabled) report('off');

@@ -66,6 +66,7 @@ Secrets (API keys, tokens) are masked unless --show-secrets is given.`;
           columns: resource.columns.map(outputColumn),
           single: resource.single,
           showSecrets: ctx.settings.showSecrets,
+          tty: ctx.io.stdout.isTTY,
         }),
       );
       return 0;

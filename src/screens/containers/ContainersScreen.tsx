@@ -11,6 +11,7 @@ import { containersActions } from './actions';
 import { appsSummary, nearEnd } from './apps-view';
 import { appColumns } from '../../renderers/container-apps';
 import { LIMITS_PANEL_HEIGHT, LimitsPanel } from './LimitsPanel';
+import { terminalSafe } from '../../text/terminal-safe';
 import { RegionEditor } from './RegionEditor';
 
 /**
@@ -44,7 +45,7 @@ export function ContainersScreen({ width, height }: ScreenProps): React.JSX.Elem
       <Text wrap="truncate">
         <Text bold>Applications</Text>
         <Text color={tone('muted')}>{`  ${appsSummary(apps)}  · enter: region settings`}</Text>
-        {apps.error ? <Text color={tone('error')}>{`  ✖ ${apps.error}`}</Text> : null}
+        {apps.error ? <Text color={tone('error')}>{`  ✖ ${terminalSafe(apps.error)}`}</Text> : null}
       </Text>
       <Table
         id="apps"

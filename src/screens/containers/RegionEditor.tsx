@@ -10,6 +10,7 @@ import { capacityWarnings, isDirty, validateDraft } from '../../state/containers
 import type { ContainersStore } from '../../state/containers-store';
 import { useSelect, useUiStore, useUi } from '../../state/store-hooks';
 import { idList, maxText, messagesFor, regionColumns, regionRows, selectorColumns } from './region-editor-view';
+import { terminalSafe } from '../../text/terminal-safe';
 import { selectedRowOf } from '../../state/table-selection';
 import { tableViewKey } from '../../text/table-model';
 import { useScreenInstance } from '../screen-def';
@@ -112,7 +113,7 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
 
   if (!editor) return <Text> </Text>;
   const app = editor.app;
-  const title = `Region settings · ${app.name ?? app.id} (${app.id})`;
+  const title = terminalSafe(`Region settings · ${app.name ?? app.id} (${app.id})`);
   if (!editor.settings || !draft) {
     return (
       <Box flexDirection="column" width={width} height={height} overflow="hidden">

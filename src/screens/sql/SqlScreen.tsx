@@ -8,6 +8,7 @@ import { useActions, useInputLayer } from '../../keys/input-hooks';
 import { useSelect, useConsole, useUiStore } from '../../state/store-hooks';
 import { createSqlStore, type SqlStore } from '../../state/sql-store';
 import { ansiLine } from './ansi-line';
+import { terminalSafe } from '../../text/terminal-safe';
 import { browseWindow, browsedEntry, editorLines, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
 import { useScreenInstance } from '../screen-def';
 
@@ -145,6 +146,8 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
       else if (k === 's' || k === 'esc' || k === 'n') void get().answerLeave('stay');
       return true;
     },
+  }, {
+    'app.interrupt': () => get().interruptLeave(),
   });
 
   const promptText = `${label}${status?.transaction ? '*' : ''}>`;
@@ -254,7 +257,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
     return (
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
         {statusLine}
-        <Text color={tone('error')} wrap="wrap">{`cannot open the SQL shell: ${connectError ?? 'unknown error'}`}</Text>
+        <Text color={tone('error')} wrap="wrap">{`cannot open the SQL shell: ${terminalSafe(connectError ?? 'unknown error')}`}</Text>
       </Box>
     );
   }

@@ -14,6 +14,7 @@ import { selectedRowOf } from '../../state/table-selection';
 import { tableViewKey } from '../../text/table-model';
 import { videosActions } from './actions';
 import { detailColumns, formatDetailValue, libraryDetailRows, type DetailRow } from './detail-view';
+import { terminalSafe } from '../../text/terminal-safe';
 import { listSummary } from './list-view';
 import { libraryColumns } from '../../renderers/video-libraries';
 import { useScreenInstance } from '../screen-def';
@@ -123,7 +124,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
     return (
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
         <Text wrap="truncate">
-          <Text bold>{`Video library ${library?.Name ?? ''} (${detailId})`}</Text>
+          <Text bold>{`Video library ${terminalSafe(library?.Name ?? '')} (${detailId})`}</Text>
           <Text color={tone('muted')}>{'  keys are masked · esc back'}</Text>
         </Text>
         {library ? (
@@ -142,7 +143,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
       <Text wrap="truncate">
         <Text bold>Video libraries</Text>
         <Text color={tone('muted')}>{`  ${summary}`}</Text>
-        {error ? <Text color={tone('error')}>{`  ✖ ${error}`}</Text> : null}
+        {error ? <Text color={tone('error')}>{`  ✖ ${terminalSafe(error)}`}</Text> : null}
       </Text>
       {field ? (
         <Text wrap="truncate">
