@@ -103,7 +103,7 @@ test('the logs table is read-only; tables and views of the user\'s own are not',
       'DELETE FROM logs',
       'delete from "logs" where status = 200',
       'UPDATE main.logs SET status = 1',
-      'INSERT INTO logs SELECT * FROM logs',
+      'INSERT INTO logs (status) VALUES (1)',
       '/* sneaky */ DROP TABLE logs',
       'DROP TABLE IF EXISTS memory.main.logs',
       'ALTER TABLE logs ADD COLUMN x INTEGER',
@@ -139,7 +139,7 @@ test('the engine cannot reach files, settings or extensions', async () => {
       "LOAD httpfs",
       "EXPORT DATABASE '/tmp/burrow-logs-sql-export'",
     ]) {
-      await assert.rejects(engine.run(sql), undefined, sql);
+      await assert.rejects(engine.run(sql), Error, sql);
     }
   } finally {
     engine.close();
