@@ -143,13 +143,14 @@ test('detail values: enum names, sizes with bytes, UTC dates, yes/no, lists; key
 test('OSC 52: base64 of the UTF-8 text between ESC ] 52 ; c ; and BEL; tmux passthrough doubles every ESC', () => {
   assert.equal(osc52('hi'), '\x1b]52;c;aGk=\x07');
   assert.equal(tmuxPassthrough(osc52('hi')), '\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\');
-  assert.equal(clipboardSequence('hi', {}), osc52('hi'));
-  assert.equal(clipboardSequence('hi', { TMUX: '/tmp/tmux-0/default,1,0' }), tmuxPassthrough(osc52('hi')));
+  assert.equal(clipboardSequence('hi', 'osc52'), osc52('hi'));
+  assert.equal(clipboardSequence('hi', 'tmux'), osc52('hi'));
+  assert.equal(clipboardSequence('hi', 'tmux-passthrough'), tmuxPassthrough(osc52('hi')));
   fc.assert(
     fc.property(fc.string({ unit: 'grapheme' }), (text) => {
       const m = /^\x1b\]52;c;([A-Za-z0-9+/=]*)\x07$/.exec(osc52(text));
       if (!m || Buffer.from(m[1]!, 'base64').toString('utf8') !== text) return false;
-      const wrapped = clipboardSequence(text, { TMUX: '1' });
+      const wrapped = clipboardSequence(text, 'tmux-passthrough');
       const inner = wrapped.slice('\x1bPtmux;'.length, -2);
       return wrapped.startsWith('\x1bPtmux;') && wrapped.endsWith('\x1b\\') && inner.replace(/\x1b\x1b/g, '\x1b') === osc52(text) && !/\x1b(?!\x1b)/.test(inner.replace(/\x1b\x1b/g, ''));
     }),
