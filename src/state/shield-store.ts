@@ -7,6 +7,7 @@ import { SpecProblem } from '../shield-spec/document';
 import { checkDocument, type SpecCheck } from '../shield-spec/limits';
 import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
 import { createPoller, type Poller } from './poller';
+import { watchUnsent } from './unsent-guard';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 import { cycleField, describePatch, patchBefore, pendingPatch, toggleEnabled, type EnumField } from './shield-draft';
 
@@ -395,6 +396,10 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         });
       },
     };
+  });
+  watchUnsent(ui, 'shield', store, (s) => {
+    const n = Object.keys(s.draft).length;
+    return n === 0 || s.openZoneId === null ? null : `API Guardian of shield zone ${s.openZoneId}: ${n} edit${n === 1 ? '' : 's'} not sent yet`;
   });
   return store;
 }

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { emptyText, type TextState } from '../keys/text-edit';
 import { diffValues, type DiffLine } from './diff';
 import { isApiError } from '../api/errors';
+import { discardQuestion } from './unsent-guard';
 
 /** One screen on the stack. `key` is unique per visit, so two visits keep separate view state. */
 export interface ScreenInstance {
@@ -90,6 +91,8 @@ export interface UiState {
   views: Record<string, TableView>;
   /** Work that quitting would lose: id -> description. q asks first while this is not empty. */
   pending: Record<string, string>;
+  /** Edits made on a screen and not sent yet: id -> description (kept in step by state/unsent-guard.ts). */
+  unsent: Record<string, string>;
   /** Problems found at start-up (config keys, flags); all listed in help, the first in the status bar. */
   warnings: string[];
 
@@ -117,6 +120,7 @@ export interface UiState {
   clearFilter(viewKey: string): void;
   setView(viewKey: string, patch: Partial<TableView>): void;
   setPending(id: string, description: string | null): void;
+  setUnsent(id: string, description: string | null): void;
   setWarnings(warnings: string[]): void;
   requestQuit(): void;
   interrupt(): void;
@@ -154,6 +158,7 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     editingFilter: null,
     views: {},
     pending: {},
+    unsent: {},
     warnings: [],
 
     navigate(id, arg = null) {
@@ -280,12 +285,30 @@ export function createUiStore(options: UiStoreOptions): UiStore {
         return { pending };
       });
     },
+    setUnsent(id, description) {
+      if ((get().unsent[id] ?? null) === description) return;
+      set((s) => {
+        const unsent = { ...s.unsent };
+        if (description === null) delete unsent[id];
+        else unsent[id] = description;
+        return { unsent };
+      });
+    },
     setWarnings(warnings) {
       set({ warnings });
       if (warnings.length === 1) get().setStatus(`warning: ${warnings[0]}`, 'warn', null);
       else if (warnings.length > 1) get().setStatus(`${warnings.length} warnings (all in ? help): ${warnings[0]}`, 'warn', null);
     },
     requestQuit() {
+      const unsent = Object.values(get().unsent);
+      if (unsent.length > 0) {
+        // the same question as leaving one screen with edits (state/unsent-guard.ts), then the pending check
+        get().ask(discardQuestion(unsent, 'quit', () => {
+          set({ unsent: {} });
+          get().requestQuit();
+        }));
+        return;
+      }
       const pending = Object.values(get().pending);
       if (pending.length === 0) {
         options.onQuit();

@@ -15,6 +15,7 @@ import { endpointColumns, limitsText, settingRows, specSummary } from './guardia
 import { SPEC_PANEL_LINES, SpecPanel } from './SpecPanel';
 import { nameOf } from './zones-view';
 import { SHIELD_PLAN_TYPE } from '../../api/shield';
+import { guardLeave } from '../../state/unsent-guard';
 
 export interface GuardianPanelProps {
   store: ShieldStore;
@@ -65,7 +66,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       }
       // a kept endpoints filter is cleared first (by the table)
       if ((ui().filters[endpointsView]?.text.value ?? '') !== '') return false;
-      st().closeZone();
+      guardLeave(uiStore, 'shield', () => st().closeZone());
       return true;
     },
     'shield.toggleEnabled': () => void (loaded() && st().toggleEnabled()),
