@@ -6,6 +6,7 @@ import { sqlCommand } from './sql';
 import { dbCommand } from './db';
 import { shieldCommand } from './shield';
 import { emulatorCommand } from './emulator';
+import { containersCommand } from './containers';
 
 /** Every command burrow knows; each lives in its own file. */
-export const commands: Command[] = [tuiCommand, getCommand, logsCommand, sqlCommand, dbCommand, shieldCommand, emulatorCommand];
+export const commands: Command[] = [tuiCommand, getCommand, logsCommand, sqlCommand, dbCommand, shieldCommand, containersCommand, emulatorCommand];
