@@ -9,7 +9,7 @@ import { commands } from './commands/registry';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
-const GLOBAL_OPTIONS: OptionSpec = {
+export const GLOBAL_OPTIONS: OptionSpec = {
   profile: { type: 'string' },
   'base-url': { type: 'string' },
   'logging-url': { type: 'string' },

@@ -7,6 +7,7 @@ import { dbCommand } from './db';
 import { shieldCommand } from './shield';
 import { emulatorCommand } from './emulator';
 import { containersCommand } from './containers';
+import { completionCommand } from './completion';
 
 /** Every command burrow knows; each lives in its own file. */
-export const commands: Command[] = [tuiCommand, getCommand, logsCommand, sqlCommand, dbCommand, shieldCommand, containersCommand, emulatorCommand];
+export const commands: Command[] = [tuiCommand, getCommand, logsCommand, sqlCommand, dbCommand, shieldCommand, containersCommand, emulatorCommand, completionCommand];
