@@ -48,7 +48,8 @@ Global options:
   -o, --output FMT    table | json | csv | ndjson (non-interactive commands)
   --show-secrets      print API keys and tokens unmasked (non-interactive commands)
   --no-color          no colours (also NO_COLOR)
-  --debug             log requests with credentials redacted
+  --debug             log requests, credentials redacted: to stderr; the console appends them
+                      to $XDG_STATE_HOME/burrow/debug.log (~/.local/state/burrow/debug.log)
   -h, --help          help; burrow COMMAND --help for a command
   -v, --version       print the version
 
