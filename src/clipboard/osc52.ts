@@ -91,24 +91,27 @@ export const OSC52_MAX_TEXT_BYTES = Math.floor((OSC52_MAX_BYTES - 8) / 4) * 3;
 
 const kb = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)} kB`;
 
-/** The status line after a copy of `what` (a field name, "the record's JSON"...). Short: it shares the line with the refresh age at 80 columns. */
+/**
+ * The status line after a copy of `what` (a field name, "the record's JSON"...). Short: it shares
+ * the line with the refresh age at 80 columns, and a longer one is not shown at all.
+ */
 export function copyStatus(what: string, result: ClipboardWrite): { text: string; level: 'info' | 'warn' } {
   if (result.ok) {
     switch (result.route) {
       case 'osc52':
         return { text: `copied ${what} to the clipboard (OSC 52)`, level: 'info' };
       case 'tmux':
-        return { text: `copied ${what} to the clipboard (OSC 52, tmux set-clipboard on)`, level: 'info' };
+        return { text: `copied ${what} (OSC 52 via tmux set-clipboard)`, level: 'info' };
       case 'tmux-passthrough':
-        return { text: `copied ${what} to the clipboard (OSC 52, tmux passthrough)`, level: 'info' };
+        return { text: `copied ${what} (OSC 52 via tmux passthrough)`, level: 'info' };
       case 'tmux-unknown':
-        return { text: `sent ${what} as OSC 52; tmux drops it unless set-clipboard is on`, level: 'warn' };
+        return { text: `sent ${what} (OSC 52); tmux needs set-clipboard on`, level: 'warn' };
       case 'screen':
-        return { text: `sent ${what} as OSC 52; GNU screen may drop it (see README)`, level: 'warn' };
+        return { text: `sent ${what} (OSC 52); GNU screen may drop it`, level: 'warn' };
     }
   }
   if (result.reason === 'tmux-closed') {
-    return { text: `not copied: tmux drops OSC 52 (set-clipboard ${result.setClipboard}): tmux set -s set-clipboard on`, level: 'warn' };
+    return { text: `not copied: tmux drops OSC 52; set -s set-clipboard on`, level: 'warn' };
   }
   return { text: `not copied: ${what} is ${kb(result.bytes)}, over the ${kb(OSC52_MAX_TEXT_BYTES)} OSC 52 limit`, level: 'warn' };
 }

@@ -41,9 +41,9 @@ test('at the cap a copy goes out; one byte of text past it is refused and nothin
 
 test('the status line says copied (and through tmux), or not copied with the size and the limit', () => {
   assert.deepEqual(copyStatus('ApiKey', clipboardWrite('k', {})), { text: 'copied ApiKey to the clipboard (OSC 52)', level: 'info' });
-  assert.deepEqual(copyStatus('ApiKey', clipboardWrite('k', TMUX, PASSTHROUGH_ONLY)), { text: 'copied ApiKey to the clipboard (OSC 52, tmux passthrough)', level: 'info' });
-  assert.deepEqual(copyStatus('ApiKey', clipboardWrite('k', TMUX, null)), { text: 'sent ApiKey as OSC 52; tmux drops it unless set-clipboard is on', level: 'warn' });
-  assert.deepEqual(copyStatus('ApiKey', clipboardWrite('k', { STY: '123.pts-0' })), { text: 'sent ApiKey as OSC 52; GNU screen may drop it (see README)', level: 'warn' });
+  assert.deepEqual(copyStatus('ApiKey', clipboardWrite('k', TMUX, PASSTHROUGH_ONLY)), { text: 'copied ApiKey (OSC 52 via tmux passthrough)', level: 'info' });
+  assert.deepEqual(copyStatus('ApiKey', clipboardWrite('k', TMUX, null)), { text: 'sent ApiKey (OSC 52); tmux needs set-clipboard on', level: 'warn' });
+  assert.deepEqual(copyStatus('ApiKey', clipboardWrite('k', { STY: '123.pts-0' })), { text: 'sent ApiKey (OSC 52); GNU screen may drop it', level: 'warn' });
   const refused = copyStatus('CustomHTML', clipboardWrite('<p>'.repeat(40_000), {}));
   assert.equal(refused.level, 'warn');
   assert.equal(refused.text, 'not copied: CustomHTML is 120 kB, over the 75 kB OSC 52 limit');

@@ -76,11 +76,18 @@ test('list columns: the cells a user reads, DRM by name, numbers sorted as numbe
 });
 
 test('list summary: loaded of total, page size, search, more to come', () => {
-  const base = { items: [lib()], totalItems: 420, hasMore: true, pageSize: 100, search: '', loadingMore: false, reloading: false, loadedAt: 1 };
+  const base = { items: [lib()], totalItems: 420, hasMore: true, pageSize: 100, search: '', loadingMore: false, loadingAll: false, reloading: false, loadedAt: 1 };
   assert.equal(listSummary(base), '1 of 420 loaded · page size 100 · scroll for more');
   assert.equal(listSummary({ ...base, search: 'acme', hasMore: false, totalItems: 27 }), 'search "acme" · 27 libraries · page size 100');
   assert.equal(listSummary({ ...base, loadingMore: true }), '1 of 420 loaded · page size 100 · loading more…');
   assert.equal(listSummary({ ...base, loadedAt: null, items: [] }), 'loading… · page size 100');
+});
+
+test('list summary with a sort says what the sort covers: all of it, loading the rest, or only the loaded part', () => {
+  const base = { items: [lib()], totalItems: 420, hasMore: true, pageSize: 100, search: '', loadingMore: false, loadingAll: false, reloading: false, loadedAt: 1 };
+  assert.equal(listSummary({ ...base, loadingAll: true }, 'videos'), 'sorting by videos needs all 420: loading them… · page size 100');
+  assert.equal(listSummary(base, 'videos'), 'sorted by videos: only the 1 loaded of 420 (search to narrow) · page size 100 · scroll for more');
+  assert.equal(listSummary({ ...base, hasMore: false }, 'videos'), '420 libraries · page size 100');
 });
 
 test('page size and search input checks say what is allowed', () => {
