@@ -242,19 +242,20 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         }
       },
 
+      // a new edit, a discard or a new spec makes the last result old news: it is not shown again after
       toggleEnabled() {
         const g = get().guardian;
         if (!g) return;
-        set({ draft: toggleEnabled(g.configuration, get().draft) });
+        set({ draft: toggleEnabled(g.configuration, get().draft), lastResult: null });
       },
       cycle(field) {
         const g = get().guardian;
         if (!g) return;
-        set({ draft: cycleField(g.configuration, get().draft, field) });
+        set({ draft: cycleField(g.configuration, get().draft, field), lastResult: null });
       },
       discardDraft() {
         if (Object.keys(get().draft).length === 0) return false;
-        set({ draft: {} });
+        set({ draft: {}, lastResult: null });
         ui.getState().setStatus('changes discarded: nothing was sent', 'info', 4000);
         return true;
       },
@@ -302,7 +303,7 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
 
       openSpec() {
         const prev = get().spec;
-        set({ spec: { input: prev?.input ?? emptyText, editing: true, checking: false, error: null, file: null, check: null } });
+        set({ spec: { input: prev?.input ?? emptyText, editing: true, checking: false, error: null, file: null, check: null }, lastResult: null });
       },
       editSpecPath() {
         const s = get().spec;
