@@ -38,7 +38,8 @@ export interface PlannedMutation<T> {
 /** Refuses in read-only mode, naming what made it read-only; --dry-run is still allowed. */
 export function refuseReadOnly(ctx: CommandContext, what: string): void {
   if (!ctx.settings.readOnly || ctx.values['dry-run']) return;
-  throw new UsageError(`read-only (${ctx.settings.readOnlySource ?? '--read-only'}): ${what} is refused; nothing was sent (--dry-run shows the diff)`);
+  const source = ctx.settings.readOnlySource ?? '--read-only';
+  throw new UsageError(`read-only (${source.startsWith('profile ') ? `${source}, readOnly: true` : source}): ${what} is refused; nothing was sent (--dry-run shows the diff)`);
 }
 
 /** Exit 2 before any request when the change could not be confirmed: no terminal and no --yes. */

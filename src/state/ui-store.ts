@@ -80,6 +80,8 @@ export interface MutationRequest {
 
 export interface UiState {
   readOnly: boolean;
+  /** What made it read-only, in the user's words (null when not read-only). */
+  readOnlySource: string | null;
   stack: ScreenInstance[];
   palette: PaletteState;
   overlay: Overlay;
@@ -128,6 +130,8 @@ export interface UiState {
 
 export interface UiStoreOptions {
   readOnly: boolean;
+  /** What made it read-only ("--read-only", "profile prod"). */
+  readOnlySource?: string | null;
   home: string;
   /** Called once the user really quits. */
   onQuit: () => void;
@@ -149,6 +153,7 @@ export function createUiStore(options: UiStoreOptions): UiStore {
   const closedPalette: PaletteState = { open: false, text: emptyText, selected: -1 };
   return createStore<UiState>()((set, get) => ({
     readOnly: options.readOnly,
+    readOnlySource: options.readOnly ? options.readOnlySource ?? '--read-only' : null,
     stack: [instance(options.home, null)],
     palette: closedPalette,
     overlay: null,
@@ -205,7 +210,8 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     confirmMutation(request) {
       const s = get();
       if (s.readOnly) {
-        s.setStatus(`read-only mode: "${request.title}" is not allowed (start without --read-only to change things)`, 'error', 10_000);
+        const how = s.readOnlySource?.startsWith('profile ') ? `set readOnly: false in ${s.readOnlySource}` : 'start without --read-only';
+        s.setStatus(`${readOnlyLabel(s)}: "${request.title}" is not allowed (${how} to change things)`, 'error', 10_000);
         return false;
       }
       const lines = diffValues(request.before, request.after, { patch: request.patch });
@@ -332,6 +338,11 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       get().requestQuit();
     },
   }));
+}
+
+/** "read-only mode" (--read-only), or "read-only (profile prod)" when the profile says so. */
+export function readOnlyLabel(s: Pick<UiState, 'readOnlySource'>): string {
+  return s.readOnlySource?.startsWith('profile ') ? `read-only (${s.readOnlySource})` : 'read-only mode';
 }
 
 /** The instance on top of the stack: the visible screen. */

@@ -88,6 +88,13 @@ test('without a terminal and without --yes: exit 2 and nothing is sent; read-onl
   r = await burrow('containers', 'regions', 'someapp', '--allowed', 'DE', '--yes', '--read-only');
   assert.equal(r.code, 2);
   assert.match(r.stderr, /read-only \(--read-only\)/);
+  const xdg = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-mut-cfg-'));
+  after(() => fs.rmSync(xdg, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(xdg, 'burrow'));
+  fs.writeFileSync(path.join(xdg, 'burrow', 'config.yaml'), `profiles:\n  ops:\n    apiKey: ${emu.info.accessKey}\n    readOnly: true\n`, { mode: 0o600 });
+  const viaProfile = await runBurrow(['--profile', 'ops', 'shield', 'guardian', zone, '--set', 'isEnabled=off', '--yes'], { env: { ...env, XDG_CONFIG_HOME: xdg } });
+  assert.equal(viaProfile.code, 2);
+  assert.match(viaProfile.stderr, /read-only \(profile ops, readOnly: true\): changing the API Guardian/, 'the profile is named, not a flag that was not given');
   assert.equal(proxy.seen.length, from, 'no request at all');
 });
 

@@ -142,7 +142,7 @@ profiles:
   await openZone(app, zone.shieldZoneId);
   await app.waitFor('read-only: settings and spec cannot be changed here');
   await app.press('m');
-  await app.waitFor(/read-only mode: next execution mode/);
+  await app.waitFor(/read-only \(profile ops\): next execution mode/);
   // live refresh goes on (1 s): the age stays small, p pauses it
   await app.waitFor(/refreshed [0-2]s ago/);
   await app.press('p');
