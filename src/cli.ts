@@ -6,6 +6,7 @@ import { ApiError } from './api/errors';
 import type { Command, Io, OptionSpec } from './commands/types';
 import { UsageError } from './commands/types';
 import { commands } from './commands/registry';
+import { argsErrorMessage } from './commands/arg-errors';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
@@ -81,7 +82,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     try {
       parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
     } catch (error) {
-      throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+      throw new UsageError(argsErrorMessage(error, index >= 0 ? command.name : null));
     }
     const values = parsed.values as Record<string, string | boolean | undefined>;
     if (values.version) {

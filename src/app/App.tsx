@@ -348,11 +348,12 @@ function ScreenLayer({ router, screenId, instanceKey, children }: { router: Inpu
 
 function runPalette(s: UiState, commands: ReturnType<typeof paletteCommands>): void {
   const parsed = parseCommand(commands, s.palette.text.value, s.palette.selected);
+  // closed either way, so the next : starts from an empty line (the status line keeps what was typed)
+  s.closePalette();
   if (!parsed.ok) {
     s.setStatus(parsed.message, 'error', 10_000);
     return;
   }
-  s.closePalette();
   const action = parsed.command.action;
   if (action.kind === 'screen') s.navigate(action.screenId, parsed.arg);
   else if (action.kind === 'help') s.openHelp();

@@ -32,7 +32,9 @@ const CASES: [string[], RegExp][] = [
   [['get', 'nope'], /unknown resource "nope": one of shield-zones, api-guardian/],
   [['get', 'limits', 'extra'], /takes no argument/],
   [['get', 'limits', '-o', 'xml'], /-o xml is not available for get: use table, json, csv, ndjson/],
-  [['get', 'limits', '--bogus'], /Unknown option '--bogus'/],
+  [['get', 'limits', '--bogus'], /^burrow: unknown option --bogus for burrow get \(burrow get --help lists the options; a value that starts with "-" goes after --\)\n$/],
+  [['get', 'apps', '--output'], /^burrow: --output needs a value \(burrow get --help\)\n$/],
+  [['containers', 'regions', 'a', '--dry-run=1'], /^burrow: --dry-run takes no value/],
   // burrow logs: zone, time windows inside the 3-day retention, filters, enums, limits
   [['logs', 'abc'], /PULLZONE must be a numeric pull zone id \(a whole number from 1/],
   [['logs', '0'], /PULLZONE must be a numeric pull zone id/],
