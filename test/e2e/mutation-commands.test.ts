@@ -6,6 +6,7 @@ import path from 'node:path';
 import { runBurrow, type CliRun } from '../helpers/cli';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { useLossyProxy } from '../helpers/lossy-proxy';
+import { startBurrow } from '../helpers/pty';
 import { WAF_EXECUTION_MODE } from '../../src/api/shield';
 
 // The scriptable changes, against the emulator through a counting proxy: the diff, --dry-run sends
@@ -181,4 +182,38 @@ test('get video-libraries --search --page --per-page: the server searches and pa
   r = await burrow('get', 'video-libraries', '--per-page', '3');
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--per-page must be a whole number from 5 to 1000/);
+});
+
+test('a lost answer: exit 3, unknown outcome with the command to check, sent once and never retried', async () => {
+  const zone = paid[paid.length - 1]!.shieldZoneId;
+  const before = (await api.shield.getApiGuardian(zone)).configuration;
+  proxy.mode = 'reset';
+  let r;
+  try {
+    r = await burrow('shield', 'guardian', String(zone), '--set', `isEnabled=${!before.isEnabled}`, '--yes');
+  } finally {
+    proxy.mode = 'pass';
+  }
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, new RegExp(`unknown outcome: the request was sent but no answer came \\(it was not retried\\): check with burrow get api-guardian ${zone}`));
+  assert.deepEqual(r.mutations, [`PATCH /shield/shield-zone/${zone}/api-guardian`], 'exactly once');
+  assert.equal((await api.shield.getApiGuardian(zone)).configuration.isEnabled, !before.isEnabled, 'the platform applied it');
+});
+
+test('in a terminal without --yes the diff is shown and "Send? [y/N]" asked: n sends nothing, y sends once', async () => {
+  const zone = paid[0]!.shieldZoneId;
+  const before = (await api.shield.getApiGuardian(zone)).configuration;
+  const next = before.unmatchedPathAction === 2 ? 0 : before.unmatchedPathAction + 1;
+  for (const answer of ['n', 'y']) {
+    const from = proxy.seen.length;
+    const app = startBurrow(['shield', 'guardian', String(zone), '--set', `unmatchedPathAction=${next}`], { env, cols: 100, rows: 20 });
+    const screen = await app.waitFor('Send? [y/N]');
+    assert.match(screen, new RegExp(`~ unmatchedPathAction: ${before.unmatchedPathAction} → ${next}`));
+    await app.type(answer);
+    await app.press('enter');
+    const exit = await app.exited;
+    assert.equal(exit.exitCode, answer === 'y' ? 0 : 1);
+    assert.equal(proxy.mutationsSince(from).length, answer === 'y' ? 1 : 0);
+  }
+  assert.equal((await api.shield.getApiGuardian(zone)).configuration.unmatchedPathAction, next);
 });
