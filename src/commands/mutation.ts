@@ -16,6 +16,7 @@ would change is printed (stderr with -o json). Then:
   -y, --yes   send without asking; required when stdin is not a terminal (else exit 2)
 With neither, a terminal is asked "Send? [y/N]". The request is sent once and never retried: a
 lost answer is reported as an unknown outcome (exit 3), to be checked with burrow get.
+A change the server refuses exits 1 with its message (and with -o json its answer on stdout).
 --read-only (or a profile with readOnly: true) refuses (exit 2). -o json prints the server's answer.`;
 
 /** One change, planned: what it is, the state before and what will be sent, and how to send it. */
