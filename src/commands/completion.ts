@@ -19,8 +19,10 @@ by burrow completion profiles). Resource ids are not completed: each would cost 
   zsh:  echo 'source <(burrow completion zsh)' >> ~/.zshrc
   fish: burrow completion fish > ~/.config/fish/completions/burrow.fish`;
 
-/** Every visible command (tui is the default, not typed). */
-const named = (): Command[] => commands.filter((c) => c.name !== 'tui');
+/** Every visible command, loaded (tui is the default, not typed). */
+export async function namedCommands(): Promise<Command[]> {
+  return Promise.all(commands.filter((c) => c.name !== 'tui').map((c) => c.load()));
+}
 
 function flagsOf(options: OptionSpec): { long: string[]; short: string[]; takesValue: string[] } {
   const long: string[] = [];
@@ -38,14 +40,14 @@ function flagsOf(options: OptionSpec): { long: string[]; short: string[]; takesV
  * The words that may follow a command, read from its usage lines ("burrow db tokens create [DB]"
  * gives db -> tokens -> create), keyed by the words so far ("db", "db tokens"). get lists resources.
  */
-export function wordTree(): Map<string, string[]> {
+export function wordTree(named: readonly Command[]): Map<string, string[]> {
   const tree = new Map<string, string[]>();
   const add = (key: string, word: string) => {
     const list = tree.get(key) ?? [];
     if (!list.includes(word)) list.push(word);
     tree.set(key, list);
   };
-  for (const c of named()) {
+  for (const c of named) {
     for (const line of c.usage.split('\n')) {
       const words = line.trim().split(/\s+/);
       if (words[0] !== 'burrow' || words[1] !== c.name) continue;
@@ -64,12 +66,12 @@ export function wordTree(): Map<string, string[]> {
 
 const OUTPUTS = 'table json csv ndjson text';
 
-function bash(): string {
+function bash(named: readonly Command[]): string {
   const global = flagsOf(GLOBAL_OPTIONS);
-  const tree = wordTree();
+  const tree = wordTree(named);
   const valueFlags = new Set(global.takesValue);
-  for (const c of named()) for (const f of flagsOf(c.options).takesValue) valueFlags.add(f);
-  const flagCases = named()
+  for (const c of named) for (const f of flagsOf(c.options).takesValue) valueFlags.add(f);
+  const flagCases = named
     .map((c) => {
       const f = flagsOf(c.options);
       return `    ${c.name}) flags="$flags ${[...f.long, ...f.short].join(' ')}" ;;`;
@@ -97,7 +99,7 @@ _burrow() {
 ${flagCases}
   esac
   if [[ -z "$words_so_far" ]]; then
-    words="${named().map((c) => c.name).join(' ')}"
+    words="${named.map((c) => c.name).join(' ')}"
   else
     case "$words_so_far" in
 ${wordCases}
@@ -113,22 +115,22 @@ complete -o default -F _burrow burrow
 `;
 }
 
-function zsh(): string {
+function zsh(named: readonly Command[]): string {
   return `# burrow completion for zsh: source <(burrow completion zsh)
 autoload -U +X bashcompinit && bashcompinit
-${bash().split('\n').slice(1).join('\n')}`;
+${bash(named).split('\n').slice(1).join('\n')}`;
 }
 
-function fish(): string {
+function fish(named: readonly Command[]): string {
   const out = ['# burrow completion for fish: burrow completion fish > ~/.config/fish/completions/burrow.fish', 'complete -c burrow -f'];
-  const names = named();
+  const names = named;
   out.push(`complete -c burrow -n '__fish_use_subcommand' -a '${names.map((c) => c.name).join(' ')}'`);
   for (const [name, spec] of Object.entries(GLOBAL_OPTIONS)) {
     const value = spec.type === 'string' ? ' -r' : '';
     const args = name === 'profile' ? " -a '(burrow completion profiles 2>/dev/null)'" : name === 'output' ? ` -a '${OUTPUTS}'` : '';
     out.push(`complete -c burrow -l ${name}${spec.short ? ` -s ${spec.short}` : ''}${value}${args}`);
   }
-  for (const [key, words] of wordTree()) {
+  for (const [key, words] of wordTree(named)) {
     const parts = key.split(' ');
     const last = parts[parts.length - 1]!;
     const cond = parts.length === 1 ? `__fish_seen_subcommand_from ${last}` : `__fish_seen_subcommand_from ${parts[0]}; and __fish_seen_subcommand_from ${last}`;
@@ -158,7 +160,8 @@ export const completionCommand: Command = {
       return 0;
     }
     if (!SHELLS.includes(what as Shell)) throw new UsageError(`${what === undefined ? 'which shell?' : `unknown shell "${what}":`} burrow completion bash|zsh|fish`);
-    const script = what === 'bash' ? bash() : what === 'zsh' ? zsh() : fish();
+    const named = await namedCommands();
+    const script = what === 'bash' ? bash(named) : what === 'zsh' ? zsh(named) : fish(named);
     ctx.io.stdout.write(script);
     return 0;
   },

@@ -91,6 +91,7 @@ else every page is read.`;
           columns: resource.columns,
           single: resource.single,
           showSecrets: ctx.settings.showSecrets,
+          tty: ctx.io.stdout.isTTY,
         }),
       );
       return 0;
