@@ -8,7 +8,7 @@ import { checkDocument, type SpecCheck } from '../shield-spec/limits';
 import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
 import { createPoller, type Poller } from './poller';
 import { watchUnsent } from './unsent-guard';
-import { hasSpec, overLimits, specChange } from './shield-spec-change';
+import { overLimits, specChange } from './shield-spec-change';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 import { cycleField, describePatch, patchBefore, pendingPatch, toggleEnabled, type EnumField } from './shield-draft';
 
