@@ -52,18 +52,17 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
 
   const st = () => store.getState();
   const ui = () => uiStore.getState();
-  const loaded = () => {
-    if (st().guardian) return true;
+  /** Why the settings cannot be edited yet, or null once they are loaded. */
+  const notLoaded = (): string | null => {
+    if (st().guardian) return null;
     const e = st().guardianError;
     const z = st().zones.find((x) => x.shieldZoneId === zoneId);
-    const why = !e
-      ? 'the API Guardian settings are still loading'
-      : e.status === 403 && z
-        ? `zone ${zoneId} is on the ${enumName(SHIELD_PLAN_TYPE, z.planType)} plan: API Guardian needs Advanced or higher`
-        : 'this zone\'s API Guardian could not be read: nothing to edit';
-    ui().setStatus(why, 'warn', 5000);
-    return false;
+    if (!e) return 'the API Guardian settings are still loading';
+    return e.status === 403 && z
+      ? `zone ${zoneId} is on the ${enumName(SHIELD_PLAN_TYPE, z.planType)} plan: API Guardian needs Advanced or higher`
+      : 'this zone\'s API Guardian could not be read: nothing to edit';
   };
+  const whenLoaded = (run: () => void) => ({ disabledReason: notLoaded, run });
   const endpointsView = `${instance.key}:endpoints`;
   useActions({
     'screen.refresh': () => void st().refresh(),
@@ -78,20 +77,17 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       guardLeave(uiStore, 'shield', () => st().closeZone());
       return true;
     },
-    'shield.toggleEnabled': () => void (loaded() && st().toggleEnabled()),
-    'shield.cycleMode': () => void (loaded() && st().cycle('executionMode')),
-    'shield.cycleBodyLimit': () => void (loaded() && st().cycle('bodyLimitAction')),
-    'shield.cycleUnmatched': () => void (loaded() && st().cycle('unmatchedPathAction')),
-    'shield.send': () => void (loaded() && (st().spec?.check ? st().reviewSpec(false) : st().reviewChanges())),
+    'shield.toggleEnabled': whenLoaded(() => void st().toggleEnabled()),
+    'shield.cycleMode': whenLoaded(() => void st().cycle('executionMode')),
+    'shield.cycleBodyLimit': whenLoaded(() => void st().cycle('bodyLimitAction')),
+    'shield.cycleUnmatched': whenLoaded(() => void st().cycle('unmatchedPathAction')),
+    'shield.send': whenLoaded(() => void (st().spec?.check ? st().reviewSpec(false) : st().reviewChanges())),
     'shield.forceSpec': () => void st().reviewSpec(true),
-    'shield.discard': () => {
-      if (!st().discardDraft()) ui().setStatus('no edits to discard', 'info', 3000);
+    'shield.discard': {
+      disabledReason: () => (Object.keys(st().draft).length === 0 ? 'no edits to discard' : null),
+      run: () => void st().discardDraft(),
     },
-    'shield.spec': () => {
-      if (!loaded()) return;
-      if (st().spec) st().editSpecPath();
-      else st().openSpec();
-    },
+    'shield.spec': whenLoaded(() => (st().spec ? st().editSpecPath() : st().openSpec())),
   });
   useTextInput({
     id: 'shield:spec-path',

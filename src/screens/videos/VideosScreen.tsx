@@ -76,28 +76,31 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
     // each still checks the store, which may have changed before this render.
     ...(detailOpen
       ? {
-          'videos.reveal': () => {
-            const sel = selectedDetail();
-            if (!sel) return false;
-            if (sel.row.kind !== 'field' || !sel.row.secret) {
-              ui.getState().setStatus('select ApiKey, ReadOnlyApiKey or ApiAccessKey to reveal it', 'info', 5000);
+          'videos.reveal': {
+            disabledReason: () => {
+              const row = selectedDetail()?.row;
+              return row && (row.kind !== 'field' || !row.secret) ? 'select ApiKey, ReadOnlyApiKey or ApiAccessKey to reveal it' : null;
+            },
+            run: () => {
+              const sel = selectedDetail();
+              if (!sel || sel.row.kind !== 'field') return false;
+              s().reveal(sel.library.Id, sel.row.name);
               return true;
-            }
-            s().reveal(sel.library.Id, sel.row.name);
-            return true;
+            },
           },
-          'videos.copy': () => {
-            const sel = selectedDetail();
-            if (!sel) return false;
-            const row = sel.row;
-            if (row.kind !== 'field') {
-              ui.getState().setStatus('select a field to copy its value', 'info', 5000);
+          'videos.copy': {
+            disabledReason: () => {
+              const row = selectedDetail()?.row;
+              return row && row.kind !== 'field' ? 'select a field to copy its value' : null;
+            },
+            run: () => {
+              const row = selectedDetail()?.row;
+              if (!row || row.kind !== 'field') return false;
+              const text = row.secret && typeof row.value === 'string' ? row.value : formatDetailValue(row.name, row.value);
+              const note = copy(text, row.name);
+              ui.getState().setStatus(note.text, note.level, 6000);
               return true;
-            }
-            const text = row.secret && typeof row.value === 'string' ? row.value : formatDetailValue(row.name, row.value);
-            const note = copy(text, row.name);
-            ui.getState().setStatus(note.text, note.level, 6000);
-            return true;
+            },
           },
           'app.back': () => {
             if (s().detailId === null) return false;
