@@ -8,6 +8,7 @@ import { parseBody, runRequest, type ExecContext } from './pipeline';
 import { StreamStore, type Stream } from './streams';
 import { TokenStore, type TokenAccess } from './tokens';
 import { ProtocolError } from './values';
+import { createHranaWs } from './hrana-ws';
 
 export { PRIMARY_DATABASE } from './catalog';
 
@@ -78,6 +79,16 @@ export function createDatabaseArea(world: World): DatabaseArea {
     world.now,
   );
   let nextConn = 1;
+  const ws = createHranaWs({
+    engine,
+    tokens,
+    newConn: () => nextConn++,
+    databaseAt: (path) => {
+      if (path === '/') return catalog.primary;
+      const m = /^\/db\/([^/]+)\/?$/.exec(path);
+      return (m && catalog.byName(m[1]!)) ?? null;
+    },
+  });
   let originUrl = '';
   const urlOf = (db: HostedDatabase) => (db.def.primary ? originUrl : `${originUrl}/db/${db.def.name}/`);
 
@@ -225,7 +236,9 @@ export function createDatabaseArea(world: World): DatabaseArea {
       start(info: { url: string }) {
         originUrl = info.url;
       },
+      upgrade: ws.upgrade,
       async stop() {
+        ws.closeAll();
         streams.closeAll();
         await engine.close();
         catalog.close();
