@@ -10,6 +10,7 @@ import { Random } from '../random';
 import { DATABASES, SEED_EPOCH } from './databases';
 import { Connection } from './engine';
 import { runEngineRequest } from './engine-run';
+import { CursorWriter, runCursor } from './engine-cursor';
 import type { DbRef, EngineLimits, HostCall, HostReply } from './engine-protocol';
 
 const POOL_SIZE = 4;
@@ -101,6 +102,8 @@ async function interrupt(id: number): Promise<void> {
   if (c) (await c.catch(() => null))?.interrupt();
 }
 
+const cursors = new Map<number, CursorWriter>();
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function handle(call: HostCall): Promise<void> {
@@ -119,6 +122,25 @@ async function handle(call: HostCall): Promise<void> {
         send({ op: 'failed', id: call.id, message: `could not create the database ${call.db.name}: ${messageOf(error)}` });
       }
       return;
+    case 'cursor-credit':
+      return cursors.get(call.id)?.credit();
+    case 'cursor-cancel':
+      return cursors.get(call.id)?.cancel();
+    case 'cursor': {
+      const writer = new CursorWriter((text) => send({ op: 'chunk', id: call.id, text }));
+      cursors.set(call.id, writer);
+      try {
+        const conn = await connection(call.conn, call.db);
+        await conn.setReadOnly(call.readOnly);
+        await runCursor(call.steps, conn, writer);
+        send({ op: 'done', id: call.id, json: '', autocommit: conn.autocommit });
+      } catch (error) {
+        send({ op: 'failed', id: call.id, message: messageOf(error) });
+      } finally {
+        cursors.delete(call.id);
+      }
+      return;
+    }
     case 'run':
       try {
         const conn = await connection(call.conn, call.db);

@@ -56,6 +56,17 @@ export class StmtError extends Error {
   }
 }
 
+/**
+ * Where a cursor's rows go instead of into the result (no size limit): `full()` after a row asks
+ * for a pause, and the reader awaits `drain()` before it steps again.
+ */
+export interface RowSink {
+  begin(cols: StmtResult['cols']): void;
+  row(row: WireValue[]): void;
+  full(): boolean;
+  drain(): Promise<void>;
+}
+
 export type { EngineStmt as BoundStmt } from './engine-protocol';
 import type { EngineStmt as BoundStmt } from './engine-protocol';
 
@@ -197,7 +208,7 @@ export class Connection {
     this.db.interrupt();
   }
 
-  async execute(b: BoundStmt, stmtText?: StatementText): Promise<StmtResult> {
+  async execute(b: BoundStmt, stmtText?: StatementText, sink?: RowSink): Promise<StmtResult> {
     const parsed = stmtText ?? singleStatement(b.sql);
     const kind = classify(parsed.tokens);
     // The hosted database is one file: ATTACH/DETACH and VACUUM INTO would read or create other
@@ -221,6 +232,7 @@ export class Connection {
       throw this.mapped(error, 'prepare');
     }
     const cols = prepared.reader ? prepared.columns().map((c) => ({ name: c.name, decltype: c.type })) : [];
+    sink?.begin(cols);
     const dml = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE' || kind.verb === 'UPDATE' || kind.verb === 'DELETE');
     const insert = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE');
     let rows: WireValue[][] = [];
@@ -230,7 +242,8 @@ export class Connection {
         // cannot run long: on this thread, without the hand-off to the engine's thread and back
         if (prepared.reader) {
           const row = prepared.raw(true).safeIntegers(true).get(args) as unknown[] | undefined;
-          if (row && b.wantRows) {
+          if (row && b.wantRows && sink) sink.row(row.map(encodeValue));
+          else if (row && b.wantRows) {
             if (row.reduce((n: number, v) => n + wireSize(v), 0) > this.limits.maxResponseBytes) throw this.tooLarge();
             rows = [row.map(encodeValue)];
           }
@@ -240,7 +253,8 @@ export class Connection {
       } else {
         // the first step runs off the main thread (interruptible); a writer does all its work there
         const it = await this.offThread(deadline, () => (prepared.reader ? prepared.raw(true).safeIntegers(true) : prepared).iterate(args));
-        rows = this.readRows(it, deadline, b.wantRows && prepared.reader);
+        if (sink && b.wantRows && prepared.reader) await this.streamRows(it, sink);
+        else rows = this.readRows(it, deadline, b.wantRows && prepared.reader);
       }
       if (dml || insert) meta = await this.metaRow();
     } catch (error) {
@@ -362,6 +376,38 @@ export class Connection {
       }
     }
     return rows;
+  }
+
+  /**
+   * A cursor's rows, handed to the sink as they are read. The statement limit counts the time
+   * spent reading between pauses, not the time the receiver takes: a big export is not cut off.
+   * A reader that stops early interrupts the statement and steps it once more, which ends it
+   * (a statement left active would keep the connection's read transaction open).
+   */
+  private async streamRows(it: Iterator<unknown>, sink: RowSink): Promise<void> {
+    const limit = this.limits.statementTimeoutMs;
+    let deadline = performance.now() + limit;
+    let n = 0;
+    try {
+      for (let r = it.next(); !r.done; r = it.next()) {
+        sink.row((r.value as unknown[]).map(encodeValue));
+        if (sink.full()) {
+          await sink.drain();
+          deadline = performance.now() + limit;
+        } else if ((++n & 63) === 0 && performance.now() > deadline) {
+          this.timedOut = true;
+          throw new StmtError('interrupted', 'SQLITE_INTERRUPT');
+        }
+      }
+    } catch (error) {
+      this.db.interrupt();
+      try {
+        while (!it.next().done);
+      } catch {
+        // the interrupt ends the statement here
+      }
+      throw error;
+    }
   }
 
   /** A failed run: a timeout or cancel rolls the stream's transaction back (nothing half-done stays). */
