@@ -3,6 +3,7 @@ import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlS
 import { ApiError } from '../api/errors';
 import { connectNonInteractive, debugSink, startEmulatorChild, type Session } from './connect';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
+import { runStreaming } from './sql-stream';
 import { firstWriter, readOnlyRefusal } from '../sql-repl/read-only';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
@@ -142,7 +143,10 @@ export async function runSql(ctx: CommandContext): Promise<number> {
       io.stderr.write(`burrow: ${where(writer.statement, writer.index)}: ${readOnlyRefusal(writer.statement.text)}\n`);
       return 2;
     }
-    const outcome = await db.run(statements, {
+    // csv, json and ndjson are written as the rows arrive: queries go through a cursor (any size)
+    const stream = format === 'table' ? undefined : { target: { url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false) }, sink: printer };
+    const outcome = await runStreaming(db, statements, {
+      stream,
       signal: abort.signal,
       onResult: async (_i, r) => {
         ran++;

@@ -1,6 +1,7 @@
 import { StmtError, singleStatement, type Connection, type RowSink, type StmtResult } from './engine';
 import type { Cond, EngineStmt } from './engine-protocol';
 import { evalCond, withBusyWait } from './engine-run';
+import { encodeValue } from './values';
 
 /*
  * Runs in the engine process: a cursor (Hrana `/v3/cursor`), a batch whose entries are sent to
@@ -60,6 +61,21 @@ export class CursorWriter {
   }
 }
 
+/** A value as sqld writes it, straight to text (a big export encodes millions of them). */
+function valueJson(v: unknown): string {
+  if (v === null || v === undefined) return '{"type":"null"}';
+  if (typeof v === 'bigint') return `{"type":"integer","value":"${v}"}`;
+  if (typeof v === 'number') return `{"type":"float","value":${Number.isFinite(v) ? JSON.stringify(v) : 'null'}}`;
+  if (typeof v === 'string') return `{"type":"text","value":${JSON.stringify(v)}}`;
+  return JSON.stringify(encodeValue(v));
+}
+
+function rowEntry(row: unknown[]): string {
+  let s = '{"type":"row","row":[';
+  for (let i = 0; i < row.length; i++) s += (i ? ',' : '') + valueJson(row[i]);
+  return `${s}]}`;
+}
+
 const errorOf = (e: StmtError): HranaError => ({ message: e.message, code: e.code });
 
 /**
@@ -94,7 +110,7 @@ export async function runCursor(steps: { condition: Cond | null; stmt: EngineStm
           begun = true;
           out.line(JSON.stringify({ type: 'step_begin', step: i, cols }));
         },
-        row: (row) => out.line(`{"type":"row","row":${JSON.stringify(row)}}`),
+        row: (row) => out.line(rowEntry(row)),
         full: () => out.full(),
         drain: () => out.drain(),
       };

@@ -62,7 +62,8 @@ export class StmtError extends Error {
  */
 export interface RowSink {
   begin(cols: StmtResult['cols']): void;
-  row(row: WireValue[]): void;
+  /** A row as the engine read it (values not yet encoded). */
+  row(row: unknown[]): void;
   full(): boolean;
   drain(): Promise<void>;
 }
@@ -242,7 +243,7 @@ export class Connection {
         // cannot run long: on this thread, without the hand-off to the engine's thread and back
         if (prepared.reader) {
           const row = prepared.raw(true).safeIntegers(true).get(args) as unknown[] | undefined;
-          if (row && b.wantRows && sink) sink.row(row.map(encodeValue));
+          if (row && b.wantRows && sink) sink.row(row);
           else if (row && b.wantRows) {
             if (row.reduce((n: number, v) => n + wireSize(v), 0) > this.limits.maxResponseBytes) throw this.tooLarge();
             rows = [row.map(encodeValue)];
@@ -390,7 +391,7 @@ export class Connection {
     let n = 0;
     try {
       for (let r = it.next(); !r.done; r = it.next()) {
-        sink.row((r.value as unknown[]).map(encodeValue));
+        sink.row(r.value as unknown[]);
         if (sink.full()) {
           await sink.drain();
           deadline = performance.now() + limit;
