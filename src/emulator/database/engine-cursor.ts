@@ -15,7 +15,7 @@ const MAX_IN_FLIGHT = 4;
 
 type HranaError = { message: string; code: string };
 
-/** The receiving end went away: the statement is stopped and nothing more is sent. */
+/** The receiving end went away: the statement is stopped, the transaction rolled back, nothing more sent. */
 class Cancelled extends Error {}
 
 export class CursorWriter {
@@ -129,6 +129,8 @@ export async function runCursor(steps: { condition: Cond | null; stmt: EngineStm
     out.line('{"type":"replication_index","replication_index":null}');
   } catch (error) {
     if (!(error instanceof Cancelled)) throw error;
+    // as when a pipeline's client goes away: its transaction is not left holding locks
+    if (!conn.autocommit) await conn.execute({ sql: 'ROLLBACK', args: [], namedArgs: [], wantRows: false }).catch(() => undefined);
   } finally {
     out.flush();
   }
