@@ -2,6 +2,8 @@ import { StmtError, singleStatement, type Connection, type RowSink, type StmtRes
 import type { Cond, EngineStmt } from './engine-protocol';
 import { evalCond, withBusyWait } from './engine-run';
 import { encodeValue } from './values';
+import { addStatement, noUsage } from './engine-usage';
+import type { EngineUsage } from './engine-protocol';
 
 /*
  * Runs in the engine process: a cursor (Hrana `/v3/cursor`), a batch whose entries are sent to
@@ -82,7 +84,8 @@ const errorOf = (e: StmtError): HranaError => ({ message: e.message, code: e.cod
  * The entries of sqld's cursor: step_begin, row, step_end (its last_insert_rowid a JSON number,
  * as sqld writes it), step_error, error; and, last, sqld's replication_index entry.
  */
-export async function runCursor(steps: { condition: Cond | null; stmt: EngineStmt }[], conn: Connection, out: CursorWriter): Promise<void> {
+export async function runCursor(steps: { condition: Cond | null; stmt: EngineStmt }[], conn: Connection, out: CursorWriter): Promise<EngineUsage> {
+  const usage = noUsage();
   try {
     // as a batch: a statement that does not parse fails the whole cursor before any step runs
     for (const step of steps) {
@@ -92,7 +95,7 @@ export async function runCursor(steps: { condition: Cond | null; stmt: EngineStm
       } catch (error) {
         if (!(error instanceof StmtError)) throw error;
         out.line(JSON.stringify({ type: 'error', error: errorOf(error) }));
-        return;
+        return usage;
       }
     }
     const results: (StmtResult | null)[] = [];
@@ -103,6 +106,7 @@ export async function runCursor(steps: { condition: Cond | null; stmt: EngineStm
       errors.push(null);
       if (step.condition && !evalCond(step.condition, results, errors, conn)) continue;
       let begun = false;
+      let returned = 0;
       const sink: RowSink = {
         begin(cols) {
           // a retry after SQLITE_BUSY begins the step again: announced once
@@ -110,7 +114,10 @@ export async function runCursor(steps: { condition: Cond | null; stmt: EngineStm
           begun = true;
           out.line(JSON.stringify({ type: 'step_begin', step: i, cols }));
         },
-        row: (row) => out.line(rowEntry(row)),
+        row: (row) => {
+          returned++;
+          out.line(rowEntry(row));
+        },
         full: () => out.full(),
         drain: () => out.drain(),
       };
@@ -118,6 +125,7 @@ export async function runCursor(steps: { condition: Cond | null; stmt: EngineStm
         const result = await withBusyWait(conn, () => conn.execute(step.stmt, undefined, sink));
         if (out.cancelled) throw new Cancelled('the cursor was closed by its reader');
         results[i] = result;
+        addStatement(usage, returned, result.affected_row_count);
         out.line(`{"type":"step_end","affected_row_count":${result.affected_row_count},"last_insert_rowid":${result.last_insert_rowid ?? 'null'}}`);
       } catch (error) {
         if (out.cancelled) throw new Cancelled('the cursor was closed by its reader');
@@ -134,4 +142,5 @@ export async function runCursor(steps: { condition: Cond | null; stmt: EngineStm
   } finally {
     out.flush();
   }
+  return usage;
 }

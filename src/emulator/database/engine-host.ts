@@ -11,6 +11,7 @@ import { DATABASES, SEED_EPOCH } from './databases';
 import { Connection } from './engine';
 import { runEngineRequest } from './engine-run';
 import { CursorWriter, runCursor } from './engine-cursor';
+import { usageOf } from './engine-usage';
 import type { DbRef, EngineLimits, HostCall, HostReply } from './engine-protocol';
 
 const POOL_SIZE = 4;
@@ -132,8 +133,8 @@ async function handle(call: HostCall): Promise<void> {
       try {
         const conn = await connection(call.conn, call.db);
         await conn.setReadOnly(call.readOnly);
-        await runCursor(call.steps, conn, writer);
-        send({ op: 'done', id: call.id, json: '', autocommit: conn.autocommit });
+        const usage = await runCursor(call.steps, conn, writer);
+        send({ op: 'done', id: call.id, json: '', autocommit: conn.autocommit, usage });
       } catch (error) {
         send({ op: 'failed', id: call.id, message: messageOf(error) });
       } finally {
@@ -146,7 +147,7 @@ async function handle(call: HostCall): Promise<void> {
         const conn = await connection(call.conn, call.db);
         await conn.setReadOnly(call.readOnly);
         const result = await runEngineRequest(call.request, conn);
-        send({ op: 'done', id: call.id, json: JSON.stringify(result), autocommit: conn.autocommit });
+        send({ op: 'done', id: call.id, json: JSON.stringify(result), autocommit: conn.autocommit, usage: usageOf(result) });
       } catch (error) {
         send({ op: 'failed', id: call.id, message: messageOf(error) });
       }

@@ -52,11 +52,18 @@ export type HostReply =
   | { op: 'ready' }
   | { op: 'pong' }
   /** `json` is the StreamResult as JSON text, ready to go into the HTTP answer as is. */
-  | { op: 'done'; id: number; json: string; autocommit: boolean }
+  | { op: 'done'; id: number; json: string; autocommit: boolean; usage?: EngineUsage }
   | { op: 'ensured'; id: number }
   /** Some of a cursor's entries, NDJSON text. */
   | { op: 'chunk'; id: number; text: string }
   | { op: 'failed'; id: number; message: string };
+
+/** What one request cost (statements run, rows returned, rows changed), for the usage routes. */
+export interface EngineUsage {
+  queries: number;
+  rowsRead: number;
+  rowsWritten: number;
+}
 
 export interface EngineLimits {
   /** A statement running longer is interrupted (SQLITE_INTERRUPT) and its transaction rolled back. */

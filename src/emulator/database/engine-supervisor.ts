@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Cond, DbRef, EngineLimits, EngineRequest, EngineStmt, HostCall, HostReply } from './engine-protocol';
+import type { Cond, DbRef, EngineLimits, EngineRequest, EngineStmt, EngineUsage, HostCall, HostReply } from './engine-protocol';
 
 /** The engine could not answer: it died (and was restarted), or it was stuck and had to be killed. */
 export class EngineFailure extends Error {
@@ -15,6 +15,8 @@ export interface EngineSupervisorOptions {
   graceMs?: number;
   /** The engine process died: every connection it held is gone (generation is the one that died). */
   onRestart?(info: { generation: number; reason: string }): void;
+  /** What each request cost on which database (usage and statistics routes). */
+  onUsage?(database: string, usage: EngineUsage, ms: number): void;
 }
 
 export interface EngineStats {
@@ -92,8 +94,10 @@ export class EngineSupervisor {
   }
 
   async run(conn: number, db: DbRef, readOnly: boolean, request: EngineRequest): Promise<{ json: string; autocommit: boolean }> {
+    const started = Date.now();
     const reply = await this.call((id) => ({ op: 'run', id, conn, db, readOnly, request }));
     if (reply.op !== 'done') throw new EngineFailure('the database engine gave an unexpected answer', 'unavailable');
+    if (reply.usage) this.opts.onUsage?.(db.name, reply.usage, Date.now() - started);
     return { json: reply.json, autocommit: reply.autocommit };
   }
 
@@ -104,12 +108,14 @@ export class EngineSupervisor {
   cursor(conn: number, db: DbRef, readOnly: boolean, steps: { condition: Cond | null; stmt: EngineStmt }[], onChunk: (text: string) => void): EngineCursor {
     let callId: number | null = null;
     let cancelled = false;
+    const started = Date.now();
     const done = this.call((id) => {
       callId = id;
       if (cancelled) queueMicrotask(() => this.post({ op: 'cursor-cancel', id }));
       return { op: 'cursor', id, conn, db, readOnly, steps };
     }, onChunk).then((reply) => {
       if (reply.op !== 'done') throw new EngineFailure('the database engine gave an unexpected answer', 'unavailable');
+      if (reply.usage) this.opts.onUsage?.(db.name, reply.usage, Date.now() - started);
       return { autocommit: reply.autocommit };
     });
     return {

@@ -10,6 +10,8 @@ import { TokenStore, type TokenAccess } from './tokens';
 import { ProtocolError } from './values';
 import { createHranaWs } from './hrana-ws';
 import { serveCursor, type CursorHttpDeps } from './cursor-http';
+import { registerDatabaseMetrics } from './management-metrics';
+import { UsageStore } from './usage';
 
 export { PRIMARY_DATABASE } from './catalog';
 
@@ -68,9 +70,11 @@ export function createDatabaseArea(world: World): DatabaseArea {
   const engine: EngineSupervisor = new EngineSupervisor({
     limits: { statementTimeoutMs: limitMs, maxResponseBytes: MAX_RESPONSE_BYTES },
     // the connections died with the engine: their streams fail from now on, as after a server restart
+    onUsage: (database, spent, ms) => usage.record(database, spent, ms),
     onRestart: ({ generation }) => streams.destroyWhere((s) => s.conn !== null && s.connGeneration === generation),
   });
   const catalog = new Catalog(world.random.fork('db-data'), engine);
+  const usage = new UsageStore(world.now);
   const streams: StreamStore = new StreamStore(
     world.options.streamIdleMs,
     (stream) => {
@@ -256,6 +260,7 @@ export function createDatabaseArea(world: World): DatabaseArea {
     },
     registerManagement(router: Router) {
       registerDatabaseManagement(router, catalog, tokens, urlOf, world.now);
+      registerDatabaseMetrics(router, catalog, usage);
     },
     origin: {
       name: 'database',
