@@ -22,24 +22,6 @@ export interface HranaWsDeps {
   newConn(): number;
   /** The database a path upgrades to; null when there is none (the upgrade gets 404). */
   databaseAt(path: string): HostedDatabase | null;
-  /** Streams a cursor (v3 `open_cursor`); absent when cursors are not served. */
-  cursor?: WsCursorRunner;
-}
-
-/** Runs a cursor's batch on a connection and hands its entries over in chunks. */
-export type WsCursorRunner = (
-  conn: number,
-  db: HostedDatabase,
-  readOnly: boolean,
-  steps: Extract<EngineRequest, { type: 'batch' }>['steps'],
-) => WsCursor;
-
-export interface WsCursor {
-  /** Up to `max` entries (as JSON objects) and whether the cursor is at its end. */
-  fetch(max: number): Promise<{ entries: unknown[]; done: boolean }>;
-  close(): void;
-  /** Settles when the engine is done with the connection. */
-  finished: Promise<{ autocommit: boolean }>;
 }
 
 export interface HranaWs {
@@ -49,18 +31,17 @@ export interface HranaWs {
 }
 
 const MAX_STORED_SQL = 150;
-const PROTOCOLS = ['hrana3', 'hrana2', 'hrana1'] as const;
-type Version = 1 | 2 | 3;
+// hrana3 (cursors, get_autocommit) and hrana3-protobuf are not offered: @libsql/client asks for hrana2
+const PROTOCOLS = ['hrana2', 'hrana1'] as const;
+type Version = 1 | 2;
 
 interface WsStream {
   conn: number | null;
   generation: number;
-  autocommit: boolean;
   /** Requests of one stream run in arrival order; other streams do not wait for them. */
   queue: Promise<void>;
   /** Why the stream cannot run anything any more (its engine connection died). */
   broken: string | null;
-  cursor: { id: number; cursor: WsCursor } | null;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -70,10 +51,10 @@ function int32(v: unknown, where: string): number {
   return v;
 }
 
-function chooseProtocol(offered: string | undefined, offers: (p: string) => boolean): string | null {
+function chooseProtocol(offered: string | undefined): string | null {
   if (offered === undefined) return 'hrana1';
   const names = offered.split(',').map((s) => s.trim());
-  return PROTOCOLS.find((p) => names.includes(p) && offers(p)) ?? null;
+  return PROTOCOLS.find((p) => names.includes(p)) ?? null;
 }
 
 const OK_PREFIX = '{"type":"ok","response":';
@@ -95,12 +76,11 @@ function engineFailureError(error: EngineFailure): { message: string; code: stri
 }
 
 export function createHranaWs(deps: HranaWsDeps): HranaWs {
-  const offers = (p: string) => p !== 'hrana3' || deps.cursor !== undefined;
-  // ws answers with the name handleProtocols picks: never hrana3-protobuf (no Protobuf here)
+  // ws answers with the name handleProtocols picks
   const server = new WebSocketServer({
     noServer: true,
     maxPayload: 16 * 1024 * 1024,
-    handleProtocols: (offered: Set<string>) => PROTOCOLS.find((p) => offered.has(p) && offers(p)) ?? false,
+    handleProtocols: (offered: Set<string>) => PROTOCOLS.find((p) => offered.has(p)) ?? false,
   });
   const sockets = new Set<WebSocket>();
 
@@ -116,8 +96,8 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
     const path = (req.url ?? '/').split('?')[0]!;
     const db = req.method === 'GET' ? deps.databaseAt(path) : null;
     if (db === null) return refuse(socket, 404, 'Not Found', '');
-    const protocol = chooseProtocol(req.headers['sec-websocket-protocol'], offers);
-    if (protocol === null) return refuse(socket, 400, 'Bad Request', 'None of the offered WebSocket subprotocols is supported (this server speaks hrana3, hrana2 and hrana1)');
+    const protocol = chooseProtocol(req.headers['sec-websocket-protocol']);
+    if (protocol === null) return refuse(socket, 400, 'Bad Request', 'None of the offered WebSocket subprotocols is supported (this server speaks hrana2 and hrana1)');
     server.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       ws.once('close', () => sockets.delete(ws));
@@ -172,8 +152,6 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
     }
 
     function release(stream: WsStream): void {
-      if (stream.cursor) stream.cursor.cursor.close();
-      stream.cursor = null;
       if (stream.conn !== null) deps.engine.release(stream.conn, stream.generation);
       stream.conn = null;
     }
@@ -194,7 +172,6 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
       }
       try {
         const answer = await deps.engine.run(stream.conn, db.ref, access === 'read-only', request);
-        stream.autocommit = answer.autocommit;
         send(asWsResponse(requestId, answer.json));
       } catch (error) {
         if (!(error instanceof EngineFailure)) throw error;
@@ -220,7 +197,6 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
       const id = int32(r.stream_id, 'stream_id');
       const stream = streams.get(id);
       if (!stream) throw new ProtocolError(`Stream ${id} not found`);
-      if (stream.cursor !== null) throw new ProtocolError(`Stream ${id} has an open cursor: it accepts nothing until the cursor is closed`);
       return stream;
     }
 
@@ -233,7 +209,7 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
         case 'open_stream': {
           const id = int32(r.stream_id, 'stream_id');
           if (streams.has(id)) throw new ProtocolError(`Stream ${id} already exists`);
-          streams.set(id, { conn: null, generation: -1, autocommit: true, queue: Promise.resolve(), broken: null, cursor: null });
+          streams.set(id, { conn: null, generation: -1, queue: Promise.resolve(), broken: null });
           return respondOk(requestId, { type: 'open_stream' });
         }
         case 'close_stream': {
@@ -241,7 +217,6 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
           const stream = streams.get(id);
           if (!stream) return respondOk(requestId, { type: 'close_stream' });
           streams.delete(id);
-          stream.cursor?.cursor.close();
           return enqueue(stream, () => {
             release(stream);
             respondOk(requestId, { type: 'close_stream' });
@@ -255,7 +230,7 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
         case 'batch': {
           const stream = streamOf(r);
           const steps = parseBatchSteps(r.batch, 'batch', sqls);
-          checkBatchConditions(steps, version >= 3 ? 3 : 2);
+          checkBatchConditions(steps, 2);
           return enqueue(stream, () => runSql(stream, requestId, { type: 'batch', steps }));
         }
         case 'sequence': {
@@ -283,73 +258,9 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
           needVersion(2, 'close_sql');
           sqls.delete(int32(r.sql_id, 'sql_id'));
           return respondOk(requestId, { type: 'close_sql' });
-        case 'get_autocommit': {
-          needVersion(3, 'get_autocommit');
-          const stream = streamOf(r);
-          return enqueue(stream, () => respondOk(requestId, { type: 'get_autocommit', is_autocommit: stream.autocommit }));
-        }
-        case 'open_cursor':
-          needVersion(3, 'open_cursor');
-          return openCursor(requestId, r);
-        case 'fetch_cursor':
-          needVersion(3, 'fetch_cursor');
-          return fetchCursor(requestId, r);
-        case 'close_cursor': {
-          needVersion(3, 'close_cursor');
-          const id = int32(r.cursor_id, 'cursor_id');
-          for (const stream of streams.values()) if (stream.cursor?.id === id) stream.cursor.cursor.close();
-          return respondOk(requestId, { type: 'close_cursor' });
-        }
         default:
           throw new ProtocolError(`Unknown request type \`${String(r.type).slice(0, 40)}\``);
       }
-    }
-
-    function openCursor(requestId: number, r: Record<string, unknown>): void {
-      const runner = deps.cursor!;
-      const stream = streamOf(r);
-      const cursorId = int32(r.cursor_id, 'cursor_id');
-      for (const s of streams.values()) if (s.cursor?.id === cursorId) throw new ProtocolError(`Cursor ${cursorId} already exists`);
-      const steps = parseBatchSteps(r.batch, 'batch', sqls);
-      checkBatchConditions(steps, 3);
-      // the stream accepts nothing else until the cursor is closed: taken now, before the queue runs
-      const placeholder: WsStream['cursor'] = { id: cursorId, cursor: { fetch: async () => ({ entries: [], done: true }), close: () => {}, finished: Promise.resolve({ autocommit: true }) } };
-      stream.cursor = placeholder;
-      enqueue(stream, async () => {
-        const refused = stream.broken === null ? authError() : { message: stream.broken, code: 'STREAM_NOT_OPEN' };
-        if (refused) {
-          stream.cursor = null;
-          return respondError(requestId, refused.message, refused.code);
-        }
-        if (stream.conn === null || stream.generation !== deps.engine.generation) {
-          stream.conn = deps.newConn();
-          stream.generation = deps.engine.generation;
-        }
-        const cursor = runner(stream.conn, db, access === 'read-only', steps);
-        stream.cursor = { id: cursorId, cursor };
-        respondOk(requestId, { type: 'open_cursor' });
-        // the stream's next requests wait until the cursor is done with the connection
-        const end = await cursor.finished.catch(() => null);
-        if (end) stream.autocommit = end.autocommit;
-        if (stream.cursor?.cursor === cursor) stream.cursor = null;
-      });
-    }
-
-    function fetchCursor(requestId: number, r: Record<string, unknown>): void {
-      const id = int32(r.cursor_id, 'cursor_id');
-      const max = int32(r.max_count, 'max_count');
-      const owner = [...streams.values()].find((s) => s.cursor?.id === id);
-      if (!owner) return respondError(requestId, `Cursor ${id} is not open`, 'CURSOR_NOT_OPEN');
-      const found = owner.cursor!;
-      // fetches are answered in order, whatever the stream's queue is doing
-      void (async () => {
-        try {
-          const { entries, done } = await found.cursor.fetch(Math.max(1, max));
-          respondOk(requestId, { type: 'fetch_cursor', entries, done });
-        } catch (error) {
-          respondError(requestId, (error as Error).message, 'CURSOR_NOT_OPEN');
-        }
-      })();
     }
 
     ws.on('message', (data: RawData, isBinary: boolean) => {
