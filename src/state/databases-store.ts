@@ -1,0 +1,69 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Database } from '../api/database-management';
+import type { DatabaseUsage } from '../api/database-usage';
+import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
+import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
+
+/** One database of the account with its usage over the last 30 days (null when that call failed). */
+export interface DatabaseRow {
+  db: Database;
+  usage: DatabaseUsage | null;
+}
+
+export interface DatabasesState {
+  rows: DatabaseRow[];
+  loadedAt: number | null;
+  error: string | null;
+  paused: boolean;
+  watch(): () => void;
+  refresh(): Promise<void>;
+  togglePause(): void;
+}
+
+export type DatabasesStore = StoreApi<DatabasesState>;
+
+const USAGE_WINDOW_MS = 30 * 24 * 3_600_000;
+
+/** The account's databases (all pages) and each one's usage, refreshed on the settings' interval. */
+export function createDatabasesStore(deps: StoreDeps): DatabasesStore {
+  const { api, ui } = deps;
+  let polling: SharedPoller | null = null;
+  return createStore<DatabasesState>()((set, get) => {
+    const fetch = async (signal?: AbortSignal): Promise<DatabaseRow[]> => {
+      const dbs = await api.databases.list(signal);
+      const to = new Date(deps.now());
+      const from = new Date(to.getTime() - USAGE_WINDOW_MS);
+      // usage is extra: a database whose usage cannot be read is still listed
+      return Promise.all(dbs.map(async (db) => ({ db, usage: await api.databaseUsage.usage(db.id, from, to, signal).catch(() => null) })));
+    };
+    const onSuccess = (rows: DatabaseRow[], at: number) => {
+      set({ rows, loadedAt: at, error: null });
+      ui.getState().recordSuccess(at);
+    };
+    const onError = (error: unknown, at: number) => {
+      const message = errorMessage(error);
+      set({ error: message });
+      ui.getState().recordError(message, at);
+    };
+    const shared = () => (polling ??= sharedPoller({
+      create: () => createPoller<DatabaseRow[]>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, task: fetch, onSuccess, onError }),
+      ...statusBarHooks(ui, { setPaused: (paused) => set({ paused }), paused: () => get().paused, loadedAt: () => get().loadedAt }),
+    }));
+    return {
+      rows: [],
+      loadedAt: null,
+      error: null,
+      paused: false,
+      watch: () => shared().watch(),
+      async refresh() {
+        if (polling?.current?.state.running) return polling.current.refreshNow();
+        try {
+          onSuccess(await fetch(), deps.now());
+        } catch (error) {
+          onError(error, deps.now());
+        }
+      },
+      togglePause: () => shared().togglePaused(),
+    };
+  });
+}

@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createClient } from '@libsql/client';
+import { apiFor, envFor, useEmulator } from '../helpers/emulator';
+import { startBurrow } from '../helpers/pty';
+
+test(':db lists the account\'s databases with regions, size and the rows they served', async () => {
+  const emu = await useEmulator();
+  const dbs = await apiFor(emu).databases.list();
+  // some reads and writes on the primary database, so its usage is not zero
+  const client = createClient({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken });
+  await client.execute('SELECT id FROM customers ORDER BY id LIMIT 25');
+  await client.batch(['CREATE TABLE screen_t (x)', 'INSERT INTO screen_t VALUES (1), (2)'], 'write');
+  client.close();
+
+  const app = startBurrow([], { env: envFor(emu), cols: 140, rows: 24 });
+  await app.waitFor('Screens');
+  await app.press(':');
+  await app.type('db');
+  await app.press('enter');
+  const screen = await app.waitFor(`${dbs.length} databases`);
+  for (const db of dbs) assert.ok(screen.split('\n').some((l) => l.startsWith(db.name) && l.includes(db.id)), `${db.name} is listed`);
+  const demo = screen.split('\n').find((l) => l.startsWith('burrow-demo'))!;
+  assert.match(demo, /\sDE \+ NY, SG, UK\s/);
+  assert.match(demo, /\s\d+(\.\d)? [KM]?B\s+1024\.0 MB\s+25\s+2\s+db_/, 'size, maximum, 25 rows read and 2 written');
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});
