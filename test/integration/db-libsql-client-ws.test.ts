@@ -144,3 +144,25 @@ test('a request before hello closes the socket with 1008', async () => {
   });
   assert.equal(code, 1008);
 });
+
+test('closing the client rolls back its open transactions; a revoked token is refused on the next request', async () => {
+  const apiUrl = `${emu.info.baseUrl}/database/v2/databases`;
+  const headers = { AccessKey: emu.info.accessKey, 'content-type': 'application/json' };
+  const list = (await (await fetch(`${apiUrl}?page=1`, { headers })).json()) as { databases: { id: string; name: string }[] };
+  const idOf = (name: string) => list.databases.find((d) => d.name === name)!.id;
+  const tokenFor = async (id: string) => ((await (await fetch(`${apiUrl}/${id}/auth/generate`, { method: 'PUT', headers, body: JSON.stringify({ authorization: 'full-access' }) })).json()) as { token: string }).token;
+  const own = open(await tokenFor(idOf('burrow-demo')));
+  const tx = await own.transaction('write');
+  await tx.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-WCLOSE', 'left open', 1)");
+  own.close();
+  // the socket's close rolled the transaction back: this write gets the lock (it would wait 5 s and fail otherwise)
+  await client.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-WAFTER', 'after close', 1)");
+  assert.equal((await client.execute("SELECT count(*) AS n FROM products WHERE sku = 'SKU-WCLOSE'")).rows[0]!.n, 0n);
+
+  // revocation on another database, so the tokens the other tests use stay valid
+  const inventory = idOf('inventory-eu');
+  const live = open(await tokenFor(inventory), `${wsUrl}/db/inventory-eu/`);
+  assert.equal((await live.execute('SELECT 1 AS one')).rows[0]!.one, 1n);
+  assert.equal((await fetch(`${apiUrl}/${inventory}/auth/revoke`, { method: 'POST', headers })).status, 204);
+  await assert.rejects(live.execute('SELECT 1'), (e: unknown) => e instanceof LibsqlError && e.code === 'AUTH_JWT_INVALID');
+});
