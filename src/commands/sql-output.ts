@@ -1,6 +1,7 @@
-import { valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
+import { distinctKeys, valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
 import { csvEscape } from './output';
 import { cellWidth, padCells } from '../components/cells';
+import { forStream, jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 
 export type SqlOutputFormat = 'table' | 'csv' | 'json' | 'ndjson';
 
@@ -11,8 +12,11 @@ const CHUNK = 64 * 1024;
 /**
  * Writes result sets as they arrive, in chunks, with backpressure: no pretty-printed copy of a
  * whole result is ever built. table: aligned columns (two spaces, as `burrow get`); csv: header and
- * rows, NULL empty; json: one array of row objects per result set; ndjson: one object per row.
+ * rows, NULL empty; json: one array of row objects per result set; ndjson: one object per row (in
+ * both, a repeated column name becomes name_2, name_3...).
  * Statements without columns (INSERT, CREATE...) print nothing, except a note when `human`.
+ * Outside text cannot drive a terminal: table cells show controls as visible escapes, json and
+ * ndjson escape DEL, C1 and bidi characters, csv is exact in a file or a pipe and made safe at a terminal.
  */
 export class ResultPrinter {
   private buffer = '';
@@ -21,7 +25,12 @@ export class ResultPrinter {
   private heldJsonRow: string | null = null;
   private jsonRows = 0;
 
-  constructor(private readonly out: Sink, private readonly format: SqlOutputFormat, private readonly human: boolean) {}
+  constructor(
+    private readonly out: Sink,
+    private readonly format: SqlOutputFormat,
+    private readonly human: boolean,
+    private readonly tty: boolean = false,
+  ) {}
 
   async result(r: StatementResult): Promise<void> {
     if (r.columns.length === 0) {
@@ -41,7 +50,7 @@ export class ResultPrinter {
 
   /**
    * A result set that arrives in pieces (a cursor): csv, json and ndjson only, written as the rows
-   * come, the same text as `result` would write for the whole set.
+   * come, the same text as `result` writes for a whole set.
    */
   async beginRows(columns: string[]): Promise<void> {
     if (this.format === 'table') throw new Error('a table needs the whole result set to size its columns');
@@ -49,22 +58,21 @@ export class ResultPrinter {
     // a statement without columns (INSERT, CREATE...) prints nothing
     if (columns.length === 0) return;
     if (this.sets++ > 0 && this.format === 'csv') await this.line('');
-    this.keys = columns.map((c) => JSON.stringify(c));
+    this.keys = distinctKeys(columns).map((c) => jsonTerminalSafe(JSON.stringify(c)));
     this.heldJsonRow = null;
     this.jsonRows = 0;
-    if (this.format === 'csv') await this.line(columns.map(csvEscape).join(','));
+    if (this.format === 'csv') await this.line(forStream(columns.map(csvEscape).join(','), this.tty));
   }
 
   async rows(rows: SqlValue[][]): Promise<void> {
     const keys = this.keys;
     if (keys === null) return;
     for (const row of rows) {
-      if (this.format === 'csv') await this.line(row.map((v) => csvEscape(valueText(v, ''))).join(','));
+      if (this.format === 'csv') await this.line(forStream(row.map((v) => csvEscape(valueText(v, ''))).join(','), this.tty));
       else if (this.format === 'ndjson') await this.line(this.object(keys, row));
       else {
         // json: a row is written once the next one shows whether it needs a comma
-        if (this.heldJsonRow !== null) await this.line(`${this.heldJsonRow},`);
-        else await this.line('[');
+        await this.line(this.heldJsonRow === null ? '[' : `${this.heldJsonRow},`);
         this.heldJsonRow = this.object(keys, row);
         this.jsonRows++;
       }
@@ -86,12 +94,12 @@ export class ResultPrinter {
 
   private object(keys: string[], row: SqlValue[]): string {
     let s = '{';
-    for (let k = 0; k < keys.length; k++) s += `${k ? ',' : ''}${keys[k]}:${valueJson(row[k]!)}`;
+    for (let k = 0; k < keys.length; k++) s += `${k ? ',' : ''}${keys[k]}:${jsonTerminalSafe(valueJson(row[k]!))}`;
     return `${s}}`;
   }
 
   private async table(r: StatementResult): Promise<void> {
-    const cell = (v: SqlValue) => valueText(v).replace(/[\r\n\t]+/g, ' ');
+    const cell = (v: SqlValue) => terminalSafe(valueText(v).replace(/[\r\n\t]+/g, ' '));
     // display cells, not UTF-16 units: CJK and emoji take two
     const widths = r.columns.map((c) => cellWidth(c));
     for (const row of r.rows) {
@@ -101,7 +109,7 @@ export class ResultPrinter {
       }
     }
     const line = (vals: string[]) => vals.map((v, k) => (k === vals.length - 1 ? v : padCells(v, widths[k]!))).join('  ').trimEnd();
-    await this.line(line(r.columns));
+    await this.line(line(r.columns.map(terminalSafe)));
     for (const row of r.rows) await this.line(line(row.map(cell)));
     if (this.human) await this.line(`(${r.rows.length} row${r.rows.length === 1 ? '' : 's'})`);
   }

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { lazyModule } from '../../config/lazy-module';
 import { redact, registerSecret } from '../../config/redact';
 import { ApiError, apiErrorFromResponse } from '../errors';
+import { redactPipelineBody } from './debug-sql';
 import { SqlError } from './errors';
 import { parseDatabaseUrl, tokenAccess } from './url';
 import { decodeValue, encodeArg, type SqlArg, type SqlValue } from './values';
@@ -26,6 +27,8 @@ export interface CursorOptions {
   /** No byte for this long (headers or body) fails the cursor. */
   idleTimeoutMs?: number;
   debug?: (line: string) => void;
+  /** Log SQL literals and text arguments as sent (otherwise shown as '…'). */
+  debugSql?: boolean;
 }
 
 /** The server has no `/v3/cursor` (404/405): the caller falls back to the pipeline. */
@@ -90,7 +93,8 @@ export async function* cursorStatement(options: CursorOptions, sql: string, args
   const idle = options.idleTimeoutMs ?? 300_000;
   const body = JSON.stringify({ baton: null, batch: { steps: [{ stmt: { sql, args: args.map(encodeArg), want_rows: true } }] } });
   const url = `${target.baseUrl}v3/cursor`;
-  options.debug?.(redact(`-> POST ${url} (cursor) body=${body.slice(0, 500)}`));
+  const shown = options.debugSql ? body : JSON.stringify(redactPipelineBody(JSON.parse(body)));
+  options.debug?.(redact(`-> POST ${url} (cursor) body=${shown.slice(0, 500)}`));
   const started = Date.now();
   let baton: string | null = null;
   let res: Dispatcher.ResponseData;
