@@ -18,11 +18,20 @@ export interface DatabasesState {
   watch(): () => void;
   refresh(): Promise<void>;
   togglePause(): void;
+  /** Why the last enter did not open the database, or null. */
+  openError: string | null;
+  /**
+   * Makes a session token for the database (1 hour; read-only in read-only mode): the platform
+   * can only revoke all of a database's tokens at once, so it is left to expire.
+   */
+  sessionToken(db: Database): Promise<{ token: string; expiresAt: string | null; access: 'read-only' | 'full-access' } | null>;
+  setOpenError(message: string | null): void;
 }
 
 export type DatabasesStore = StoreApi<DatabasesState>;
 
 const USAGE_WINDOW_MS = 30 * 24 * 3_600_000;
+export const SESSION_TOKEN_MS = 3_600_000;
 
 /** The account's databases (all pages) and each one's usage, refreshed on the settings' interval. */
 export function createDatabasesStore(deps: StoreDeps): DatabasesStore {
@@ -64,6 +73,19 @@ export function createDatabasesStore(deps: StoreDeps): DatabasesStore {
         }
       },
       togglePause: () => shared().togglePaused(),
+      openError: null,
+      async sessionToken(db) {
+        const access = ui.getState().readOnly ? 'read-only' : 'full-access';
+        try {
+          const made = await api.databases.generateToken(db.id, access, new Date(deps.now() + SESSION_TOKEN_MS));
+          set({ openError: null });
+          return { token: made.token, expiresAt: made.expiresAt, access };
+        } catch (error) {
+          set({ openError: `could not make a session token for ${db.name}: ${errorMessage(error)}` });
+          return null;
+        }
+      },
+      setOpenError: (message) => set({ openError: message }),
     };
   });
 }

@@ -4,7 +4,7 @@ import { createClient } from '@libsql/client';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow } from '../helpers/pty';
 
-test(':db lists the account\'s databases with regions, size and the rows they served', async () => {
+test(':db lists the account\'s databases with regions, size and the rows they served; enter opens :sql on one', async () => {
   const emu = await useEmulator();
   const dbs = await apiFor(emu).databases.list();
   // some reads and writes on the primary database, so its usage is not zero
@@ -23,6 +23,16 @@ test(':db lists the account\'s databases with regions, size and the rows they se
   const demo = screen.split('\n').find((l) => l.startsWith('burrow-demo'))!;
   assert.match(demo, /\sDE \+ NY, SG, UK\s/);
   assert.match(demo, /\s\d+(\.\d)? [KM]?B\s+1024\.0 MB\s+25\s+2\s+db_/, 'size, maximum, 25 rows read and 2 written');
-  await app.press('q');
-  assert.equal((await app.exited).exitCode, 0);
+
+  // enter on another database: the SQL shell opens on it with a token made for the session
+  await app.press('down');
+  await app.press('down');
+  await app.press('enter');
+  const sql = await app.waitFor(/^inventory-eu>/m);
+  assert.match(sql, /full-access session token, expires 20\d\d-/);
+  await app.type('SELECT count(*) AS n FROM warehouses;\r');
+  await app.waitFor(/\|\s+n\s+\|/);
+  await app.press('ctrl-c');
+  await app.press('ctrl-c');
+  await app.exited;
 });

@@ -4,8 +4,9 @@ import type { ScreenDef, ScreenProps } from '../../app/screen-types';
 import { Table } from '../../components/Table';
 import { useTone } from '../../components/theme';
 import { useActions } from '../../keys/react';
-import { createDatabasesStore } from '../../state/databases-store';
-import { useDomainStore, useSelect } from '../../state/react';
+import { createDatabasesStore, type DatabaseRow } from '../../state/databases-store';
+import { createSqlStore } from '../../state/sql-store';
+import { useDomainStore, useSelect, useSession } from '../../state/react';
 import { databaseColumns } from './databases-view';
 
 /** The account's databases: name, regions, size, rows read and written over 30 days. */
@@ -15,6 +16,22 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
   const rows = useSelect(store, (s) => s.rows);
   const loadedAt = useSelect(store, (s) => s.loadedAt);
   const error = useSelect(store, (s) => s.error);
+  const openError = useSelect(store, (s) => s.openError);
+  const sql = useDomainStore(createSqlStore);
+  const ui = useSession().stores.deps.ui;
+  // enter: :sql on this database with a token made for the session (left to expire, said there)
+  const open = (row: DatabaseRow): void => {
+    void (async () => {
+      const made = await store.getState().sessionToken(row.db);
+      if (!made) return;
+      if ((await sql.getState().switchDatabase(row.db.url, made.token)) === 'transaction') {
+        store.getState().setOpenError('the SQL shell has a transaction open: end it (COMMIT or ROLLBACK) before opening another database');
+        return;
+      }
+      ui.getState().setStatus(`${row.db.name}: ${made.access} session token, expires ${made.expiresAt ?? 'never'}; left to expire (revoking would revoke every token of the database)`, 'info', 15_000);
+      ui.getState().navigate('sql');
+    })();
+  };
   useEffect(() => store.getState().watch(), [store]);
   useActions({
     'screen.refresh': () => void store.getState().refresh(),
@@ -24,10 +41,11 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text wrap="truncate">
         <Text bold>Databases</Text>
-        <Text color={tone('muted')}>{loadedAt === null ? '  loading…' : `  ${rows.length} database${rows.length === 1 ? '' : 's'} · usage over the last 30 days · burrow sql --database NAME opens one`}</Text>
+        <Text color={tone('muted')}>{loadedAt === null ? '  loading…' : `  ${rows.length} database${rows.length === 1 ? '' : 's'} · usage over the last 30 days · enter: SQL shell on it`}</Text>
         {error ? <Text color={tone('error')}>{`  ✖ ${error}`}</Text> : null}
+        {openError ? <Text color={tone('error')}>{`  ✖ ${openError}`}</Text> : null}
       </Text>
-      <Table id="databases" rows={rows} columns={databaseColumns} width={width} height={Math.max(3, height - 1)} emptyText={loadedAt === null ? 'loading…' : 'no databases'} />
+      <Table id="databases" rows={rows} columns={databaseColumns} width={width} height={Math.max(3, height - 1)} emptyText={loadedAt === null ? 'loading…' : 'no databases'} onOpen={open} />
     </Box>
   );
 }
