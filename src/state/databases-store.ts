@@ -4,6 +4,23 @@ import type { DatabaseUsage } from '../api/database-usage';
 import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 
+/** A token made from this console (the platform cannot list tokens: these are the ones known here). */
+export interface MadeToken {
+  access: 'read-only' | 'full-access';
+  expiresAt: string | null;
+  createdAt: number;
+  /** The whole token, shown once: only for the newest one, until the pane closes. */
+  token: string | null;
+}
+
+/** Expiries offered when making a token from the tokens pane. */
+export const TOKEN_EXPIRIES: { label: string; ms: number | null }[] = [
+  { label: '1 day', ms: 86_400_000 },
+  { label: '30 days', ms: 30 * 86_400_000 },
+  { label: '1 year', ms: 365 * 86_400_000 },
+  { label: 'never', ms: null },
+];
+
 /** One database of the account with its usage over the last 30 days (null when that call failed). */
 export interface DatabaseRow {
   db: Database;
@@ -26,6 +43,22 @@ export interface DatabasesState {
    */
   sessionToken(db: Database): Promise<{ token: string; expiresAt: string | null; access: 'read-only' | 'full-access' } | null>;
   setOpenError(message: string | null): void;
+
+  /** The row the table has selected (its database id). */
+  selectedId: string | null;
+  select(id: string | null): void;
+  /** The tokens pane: the database it is open on, or null. */
+  tokensFor: string | null;
+  /** Index into TOKEN_EXPIRIES for the next token made. */
+  expiry: number;
+  made: Record<string, MadeToken[]>;
+  tokenError: string | null;
+  openTokens(): void;
+  closeTokens(): void;
+  cycleExpiry(): void;
+  createToken(access: 'read-only' | 'full-access'): Promise<void>;
+  /** Invalidates every token of the open database (the caller has asked first). */
+  invalidateTokens(): Promise<void>;
 }
 
 export type DatabasesStore = StoreApi<DatabasesState>;
@@ -86,6 +119,48 @@ export function createDatabasesStore(deps: StoreDeps): DatabasesStore {
         }
       },
       setOpenError: (message) => set({ openError: message }),
+
+      selectedId: null,
+      select: (id) => set({ selectedId: id }),
+      tokensFor: null,
+      expiry: 1,
+      made: {},
+      tokenError: null,
+      openTokens() {
+        const id = get().selectedId;
+        if (id !== null) set({ tokensFor: id, tokenError: null });
+      },
+      closeTokens() {
+        // the whole token is shown only while the pane that made it is open
+        const made = Object.fromEntries(Object.entries(get().made).map(([k, list]) => [k, list.map((t) => ({ ...t, token: null }))]));
+        set({ tokensFor: null, made, tokenError: null });
+      },
+      cycleExpiry: () => set((st) => ({ expiry: (st.expiry + 1) % TOKEN_EXPIRIES.length })),
+      async createToken(access) {
+        const id = get().tokensFor;
+        if (id === null) return;
+        const ms = TOKEN_EXPIRIES[get().expiry]!.ms;
+        try {
+          const t = await api.databases.generateToken(id, access, ms === null ? null : new Date(deps.now() + ms));
+          set((st) => ({
+            tokenError: null,
+            made: { ...st.made, [id]: [{ access, expiresAt: t.expiresAt, createdAt: deps.now(), token: t.token }, ...(st.made[id] ?? []).map((x) => ({ ...x, token: null }))] },
+          }));
+        } catch (error) {
+          set({ tokenError: `could not make the token: ${errorMessage(error)}` });
+        }
+      },
+      async invalidateTokens() {
+        const id = get().tokensFor;
+        if (id === null) return;
+        try {
+          await api.databases.revokeTokens(id);
+          set((st) => ({ tokenError: null, made: { ...st.made, [id]: [] } }));
+          ui.getState().setStatus('every token of the database was invalidated', 'info');
+        } catch (error) {
+          set({ tokenError: `could not invalidate the tokens: ${errorMessage(error)}` });
+        }
+      },
     };
   });
 }

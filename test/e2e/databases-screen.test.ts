@@ -36,3 +36,44 @@ test(':db lists the account\'s databases with regions, size and the rows they se
   await app.press('ctrl-c');
   await app.exited;
 });
+
+test(':db t: tokens made with an expiry and read-only; x invalidates every token after a diff', async () => {
+  const emu = await useEmulator();
+  const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 30 });
+  await app.waitFor('Screens');
+  await app.press(':');
+  await app.type('db');
+  await app.press('enter');
+  await app.waitFor(/\d+ databases/);
+  // burrow-demo is the first row, selected
+  await app.press('t');
+  await app.waitFor('Tokens of burrow-demo');
+  await app.waitFor('no tokens made here yet');
+  await app.press('e');
+  await app.waitFor('e expiry: 1 year');
+  await app.press('o');
+  let screen = await app.waitFor('new read-only token (shown once, copy it now):');
+  const year = new Date().getUTCFullYear() + 1;
+  assert.match(screen, new RegExp(`^read-only\\s+expires ${year}-`, 'm'), 'listed with its expiry a year away');
+  await app.press('e');
+  await app.waitFor('e expiry: never');
+  await app.press('c');
+  screen = await app.waitFor('new full-access token (shown once, copy it now):');
+  assert.match(screen, /^full-access\s+expires never$/m);
+
+  // the ready line's token works until every token is invalidated
+  const client = createClient({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken });
+  assert.equal((await client.execute('SELECT 1 AS one')).rows[0]!.one, 1);
+  await app.press('x');
+  screen = await app.waitFor('Invalidate every token of burrow-demo?');
+  assert.match(screen, /burrow-demo tokens/);
+  assert.match(screen, /valid \(2 made here, others unknown\)/);
+  await app.press('y');
+  await app.waitFor('no tokens made here yet');
+  await assert.rejects(client.execute('SELECT 1'), /401|JWT/);
+  client.close();
+  await app.press('esc');
+  await app.waitFor(/\d+ databases/);
+  await app.press('q');
+  await app.exited;
+});

@@ -4,7 +4,9 @@ import type { ScreenDef, ScreenProps } from '../../app/screen-types';
 import { Table } from '../../components/Table';
 import { useTone } from '../../components/theme';
 import { useActions } from '../../keys/react';
-import { createDatabasesStore, type DatabaseRow } from '../../state/databases-store';
+import { createDatabasesStore, TOKEN_EXPIRIES, type DatabaseRow } from '../../state/databases-store';
+import { databasesActions } from './actions';
+import { TokensPane } from './TokensPane';
 import { createSqlStore } from '../../state/sql-store';
 import { useDomainStore, useSelect, useSession } from '../../state/react';
 import { databaseColumns } from './databases-view';
@@ -33,10 +35,40 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
     })();
   };
   useEffect(() => store.getState().watch(), [store]);
+  const tokensFor = useSelect(store, (s) => s.tokensFor);
+  const inPane = () => store.getState().tokensFor !== null;
   useActions({
     'screen.refresh': () => void store.getState().refresh(),
     'screen.pause': () => store.getState().togglePause(),
+    'databases.tokens': () => store.getState().openTokens(),
+    'databases.createToken': () => (inPane() ? void store.getState().createToken('full-access') : false),
+    'databases.createReadOnlyToken': () => (inPane() ? void store.getState().createToken('read-only') : false),
+    'databases.expiry': () => (inPane() ? store.getState().cycleExpiry() : false),
+    'databases.invalidate': () => {
+      const st = store.getState();
+      if (st.tokensFor === null) return false;
+      const db = st.rows.find((r) => r.db.id === st.tokensFor)?.db;
+      const known = st.made[st.tokensFor]?.length ?? 0;
+      ui.getState().ask({
+        kind: 'mutation',
+        title: `Invalidate every token of ${db?.name ?? st.tokensFor}?`,
+        detail: 'The platform cannot revoke one token: this invalidates all of them, including ones made elsewhere (apps using them fail at once).',
+        lines: [{ kind: 'changed', path: `${db?.name ?? st.tokensFor} tokens`, before: `valid (${known} made here, others unknown)`, after: 'all invalid' }],
+        yesLabel: 'invalidate',
+        onYes: () => store.getState().invalidateTokens(),
+      });
+      return true;
+    },
+    'app.back': () => {
+      if (!inPane()) return false;
+      store.getState().closeTokens();
+      return true;
+    },
   });
+  if (tokensFor !== null) {
+    const row = rows.find((r) => r.db.id === tokensFor);
+    return <TokensPane store={store} name={row?.db.name ?? tokensFor} expiryLabel={TOKEN_EXPIRIES} width={width} height={height} />;
+  }
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text wrap="truncate">
@@ -45,7 +77,16 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
         {error ? <Text color={tone('error')}>{`  ✖ ${error}`}</Text> : null}
         {openError ? <Text color={tone('error')}>{`  ✖ ${openError}`}</Text> : null}
       </Text>
-      <Table id="databases" rows={rows} columns={databaseColumns} width={width} height={Math.max(3, height - 1)} emptyText={loadedAt === null ? 'loading…' : 'no databases'} onOpen={open} />
+      <Table
+        id="databases"
+        rows={rows}
+        columns={databaseColumns}
+        width={width}
+        height={Math.max(3, height - 1)}
+        emptyText={loadedAt === null ? 'loading…' : 'no databases'}
+        onOpen={open}
+        onSelect={(r) => store.getState().select(r?.db.id ?? null)}
+      />
     </Box>
   );
 }
@@ -54,6 +95,7 @@ export const databasesScreen: ScreenDef = {
   id: 'databases',
   title: 'databases',
   aliases: ['db'],
-  summary: 'databases: regions, size, rows read and written',
+  summary: 'databases: regions, size, rows read and written; open one in :sql; tokens',
+  actions: databasesActions,
   component: DatabasesScreen,
 };
