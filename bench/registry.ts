@@ -7,6 +7,7 @@ import { sqlExport1mBench } from './sql-export-1m';
 import { keystrokeBench } from './keystroke';
 import { followBench } from './follow';
 import { memoryBench } from './memory';
+import { logsSqlBench } from './logs-sql';
 
 export interface Bench {
   id: string;
@@ -14,4 +15,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, followBench, memoryBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, followBench, memoryBench, logsSqlBench];
