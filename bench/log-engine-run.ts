@@ -3,7 +3,7 @@
 // Prints one JSON line. Used by bench/log-engine.ts.
 import fs from 'node:fs';
 import { readLogPage, LogBuffer, LogPageReader, compileFilter } from '../src/api/logs/index';
-import { LogStats } from '../src/logs-view/stats';
+import { LogStats } from '../src/log-records/stats';
 import type { LogData } from './lib/log-data';
 import { ENGINE_FILTER } from './log-engine-filter';
 

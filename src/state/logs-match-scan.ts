@@ -1,5 +1,5 @@
 import type { LogEntry } from '../api/logs/entry';
-import type { MatchIndex, OrderedSource } from '../logs-view/filter';
+import type { MatchIndex, OrderedSource } from '../log-records/filter';
 
 /**
  * Fills a MatchIndex for a new pattern without holding the main thread: the buffer is scanned

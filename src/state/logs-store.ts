@@ -7,12 +7,12 @@ import {
 } from '../api/logs/index';
 import { maskSecret } from '../config/redact';
 import { emptyText, textOf, type TextState } from '../keys/text-edit';
-import { compilePattern } from '../logs-view/filter';
+import { compilePattern } from '../log-records/filter';
 import {
   defaultExportPath, exportRecord, ExportExistsError, formatOfPath, withFormat, writeExport, type ExportFormat, type ExportResult,
-} from '../logs-view/export';
-import { formatBytes, rowHeight, streamLayout, type StreamLayout, type TimeMode } from '../logs-view/rows';
-import type { StatsSnapshot } from '../logs-view/stats';
+} from '../log-records/export';
+import { formatBytes, rowHeight, streamLayout, type StreamLayout, type TimeMode } from '../log-records/rows';
+import type { StatsSnapshot } from '../log-records/stats';
 import { draftOfForm, emptyDraft, filterOfDraft, FILTER_FIELDS, formFromDraft, validateDraft, type FilterDraft, type FilterForm } from './logs-filter-form';
 import { LogsViewModel, type LocalMode, type ViewWindow } from './logs-view-model';
 import { errorMessage, type StoreDeps } from './session';

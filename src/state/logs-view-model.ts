@@ -1,6 +1,6 @@
 import type { LogEntry } from '../api/logs/entry';
-import { contextRows, locate, MatchIndex, recordTest, SEPARATOR, type CompiledPattern } from '../logs-view/filter';
-import { LogStats } from '../logs-view/stats';
+import { contextRows, locate, MatchIndex, recordTest, SEPARATOR, type CompiledPattern } from '../log-records/filter';
+import { LogStats } from '../log-records/stats';
 import { MatchScan } from './logs-match-scan';
 import { TrackingBuffer } from './logs-tracking-buffer';
 

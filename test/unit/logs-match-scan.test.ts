@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
-import { compilePattern, locate, MatchIndex, recordTest } from '../../src/logs-view/filter';
+import { compilePattern, locate, MatchIndex, recordTest } from '../../src/log-records/filter';
 import { MatchScan } from '../../src/state/logs-match-scan';
 import { LogsViewModel } from '../../src/state/logs-view-model';
 import { TrackingBuffer } from '../../src/state/logs-tracking-buffer';

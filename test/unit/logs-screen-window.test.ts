@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LogEntry } from '../../src/api/logs/entry';
-import { compilePattern } from '../../src/logs-view/filter';
+import { compilePattern } from '../../src/log-records/filter';
 import { LogsViewModel } from '../../src/state/logs-view-model';
 import { liveStatusParts, titleParts, v1StatusParts, type StatusInput } from '../../src/screens/logs/status-view';
 import { statsLines } from '../../src/screens/logs/stats-view';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
-import { LogStats, NO_CACHE_STATUS, pathKey, topOf } from '../../src/logs-view/stats';
+import { LogStats, NO_CACHE_STATUS, pathKey, topOf } from '../../src/log-records/stats';
 import { TrackingBuffer } from '../../src/state/logs-tracking-buffer';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);

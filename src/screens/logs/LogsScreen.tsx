@@ -9,7 +9,7 @@ import { PRIORITY } from '../../keys/input-router';
 import { contextChain } from '../../keys/keymap';
 import { useActions, useInputLayer, useTextInput } from '../../keys/react';
 import { editText } from '../../keys/text-edit';
-import { compilePattern } from '../../logs-view/filter';
+import { compilePattern } from '../../log-records/filter';
 import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs-store';
 import { describeDraft } from '../../state/logs-filter-form';
 import { useDomainStore, useScreenInstance, useSelect, useSession } from '../../state/react';
