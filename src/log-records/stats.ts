@@ -1,4 +1,5 @@
 import type { LogEntry } from '../api/logs/entry';
+import type { RecordColumns } from '../api/logs/columns/record-columns';
 
 /**
  * Statistics over the records a log view holds, kept incrementally: add() when records come in,
@@ -84,12 +85,16 @@ export function topOf(map: ReadonlyMap<string, number | Counter>, n: number): Co
   return out;
 }
 
-/** The path as the stats group it: host + path without the query string. */
+/** The path as the stats group it: the path without the query string (the URL when there is no path). */
 export function pathKey(e: LogEntry): string {
-  const p = e.path ?? '';
-  const q = p.indexOf('?');
-  const path = q >= 0 ? p.slice(0, q) : p;
-  if (path === '' && e.url) return e.url;
+  return pathKeyOf(e.path, e.url);
+}
+
+export function pathKeyOf(p: string | null, url: string | null): string {
+  const text = p ?? '';
+  const q = text.indexOf('?');
+  const path = q >= 0 ? text.slice(0, q) : text;
+  if (path === '' && url) return url;
   return path === '' ? '(none)' : path;
 }
 
@@ -125,6 +130,20 @@ export class LogStats {
     this.apply(entries, times, -1);
   }
 
+  /** Records stored in `cols` (by slot) come in (sign 1) or leave (-1). */
+  applySlots(cols: RecordColumns, slots: readonly number[], sign: 1 | -1): void {
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      const path = cols.path(slot);
+      this.one(
+        cols.time(slot), cols.bytesSentOf(slot), cols.statusCode(slot), cols.value('cache', slot),
+        pathKeyOf(path, path === null || path === '' || path.startsWith('?') ? cols.url(slot) : null),
+        cols.remoteIp(slot), cols.value('country', slot), cols.value('edge', slot), sign,
+      );
+    }
+    this.settle();
+  }
+
   clear(): void {
     this.count = 0;
     this.byteSum = 0;
@@ -139,39 +158,38 @@ export class LogStats {
 
   private apply(entries: readonly LogEntry[], times: ArrayLike<number> | undefined, sign: 1 | -1): void {
     if (entries.length === 0) return;
-    // Records come mostly in time order: a run of the same second is one bump of the rate series.
-    let second = Number.NaN;
-    let run = 0;
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i]!;
       const t = times ? times[i]! : Date.parse(e.timestamp);
-      this.count += sign;
-      this.byteSum += sign * e.bytesSent;
-      const cls = Math.floor(e.statusCode / 100);
-      this.classes[cls >= 1 && cls <= 5 ? cls - 1 : 5]! += sign;
-      bump(this.cache, e.cacheStatus ?? NO_CACHE_STATUS, sign);
-      bump(this.paths, pathKey(e), sign);
-      bump(this.ips, e.remoteIp ?? '(none)', sign);
-      bump(this.countries, e.countryCode ?? '(none)', sign);
-      bump(this.edges, e.edgeLocation ?? '(none)', sign);
-      if (!Number.isNaN(t)) {
-        const s = Math.floor(t / 1000);
-        if (s === second) {
-          run++;
-        } else {
-          if (run > 0) bumpNum(this.seconds, second, sign * run);
-          second = s;
-          run = 1;
-        }
-        if (sign > 0) {
-          if (t < this.minTime) this.minTime = t;
-          if (t > this.maxTime) this.maxTime = t;
-        } else if (t <= this.minTime || t >= this.maxTime) {
-          this.boundsStale = true;
-        }
-      }
+      this.one(t, e.bytesSent, e.statusCode, e.cacheStatus, pathKey(e), e.remoteIp, e.countryCode, e.edgeLocation, sign);
     }
-    if (run > 0) bumpNum(this.seconds, second, sign * run);
+    this.settle();
+  }
+
+  private one(
+    t: number, bytes: number, status: number, cache: string | null, path: string, ip: string | null,
+    country: string | null, edge: string | null, sign: 1 | -1,
+  ): void {
+    this.count += sign;
+    this.byteSum += sign * bytes;
+    const cls = Math.floor(status / 100);
+    this.classes[cls >= 1 && cls <= 5 ? cls - 1 : 5]! += sign;
+    bump(this.cache, cache ?? NO_CACHE_STATUS, sign);
+    bump(this.paths, path, sign);
+    bump(this.ips, ip ?? '(none)', sign);
+    bump(this.countries, country ?? '(none)', sign);
+    bump(this.edges, edge ?? '(none)', sign);
+    if (Number.isNaN(t)) return;
+    bumpNum(this.seconds, Math.floor(t / 1000), sign);
+    if (sign > 0) {
+      if (t < this.minTime) this.minTime = t;
+      if (t > this.maxTime) this.maxTime = t;
+    } else if (t <= this.minTime || t >= this.maxTime) {
+      this.boundsStale = true;
+    }
+  }
+
+  private settle(): void {
     if (this.count === 0) {
       this.minTime = Number.POSITIVE_INFINITY;
       this.maxTime = Number.NEGATIVE_INFINITY;

@@ -1,4 +1,3 @@
-import type { LogEntry } from '../api/logs/entry';
 import type { MatchIndex, OrderedSource } from '../log-records/filter';
 
 /**
@@ -23,6 +22,8 @@ export class MatchScan {
   private timer: ReturnType<typeof setTimeout> | ReturnType<typeof setImmediate> | null = null;
   private versionCounter = 0;
   private cancelled = false;
+  /** Records tried so far (for progress). */
+  tested = 0;
 
   constructor(
     private readonly source: OrderedSource,
@@ -95,17 +96,18 @@ export class MatchScan {
   private take(from: number, to: number): void {
     const { index, source } = this;
     const test = index.test;
-    const found: LogEntry[] = [];
+    const found: number[] = [];
     const foundTimes: number[] = [];
     for (let i = from; i < to; i++) {
-      const e = source.get(i)!;
-      if (!test(e)) continue;
+      if (!test(source.slotAt(i))) continue;
       const t = source.time(i);
+      const seq = source.seqAt(i);
       // arrived after the pattern was set: MatchIndex.add has it already
-      if (index.indexOf(e, t) >= 0) continue;
-      found.push(e);
+      if (index.indexOf(seq, t) >= 0) continue;
+      found.push(seq);
       foundTimes.push(t);
     }
+    this.tested += to - from;
     index.merge(found, foundTimes, source);
   }
 

@@ -14,7 +14,7 @@ import {
 import { formatBytes, rowHeight, streamLayout, type StreamLayout, type TimeMode } from '../log-records/rows';
 import type { StatsSnapshot } from '../log-records/stats';
 import { draftOfForm, emptyDraft, filterOfDraft, FILTER_FIELDS, formFromDraft, validateDraft, type FilterDraft, type FilterForm } from './logs-filter-form';
-import { LogsViewModel, type LocalMode, type ViewWindow } from './logs-view-model';
+import { LogsViewModel, type ExportSnapshot, type LocalMode, type ViewWindow } from './logs-view-model';
 import { errorMessage, type StoreDeps } from './session';
 
 export type { LogEntry } from '../api/logs/index';
@@ -191,7 +191,7 @@ export interface LogsStoreOptions {
 
 const sameRows = (a: ViewWindow, b: ViewWindow) =>
   a.total === b.total && a.selected === b.selected && a.offset === b.offset && a.rows.length === b.rows.length &&
-  a.rows.every((r, i) => r.entry === b.rows[i]!.entry && r.match === b.rows[i]!.match && r.lines === b.rows[i]!.lines && r.pos === b.rows[i]!.pos);
+  a.rows.every((r, i) => r.seq === b.rows[i]!.seq && r.match === b.rows[i]!.match && r.lines === b.rows[i]!.lines && r.pos === b.rows[i]!.pos);
 
 function shallowEqual<T extends object>(a: T | null, b: T | null): boolean {
   if (a === b) return true;
@@ -222,7 +222,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
   const cwd = options.cwd ?? process.cwd();
   const frameMs = options.frameMs ?? 100;
   const statsMs = options.statsMs ?? 500;
-  const capacity = Math.max(1000, settings.logBufferSize || 100_000);
+  const capacity = Math.max(1000, settings.logBufferSize || 2_000_000);
   const model = new LogsViewModel(capacity);
 
   let engine: FollowEngine | null = null;
@@ -240,7 +240,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
   let viewDirty = true;
   let lastStatsAt = 0;
   let lastStatsVersion = -1;
-  let anchor: { entry: LogEntry; time: number } | null = null;
+  let anchor: { seq: number; time: number } | null = null;
   let anchorRow = 0;
   let viewport = { width: 80, height: 10 };
   let newSincePause = 0;
@@ -273,8 +273,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
     }
 
     function rememberAnchor(w: ViewWindow): void {
-      const e = model.entryAt(w.selected);
-      anchor = e ? { entry: e, time: model.timeAt(w.selected) } : null;
+      const seq = model.seqAt(w.selected);
+      anchor = seq ? { seq, time: model.timeAt(w.selected) } : null;
       anchorRow = w.rows.findIndex((r) => r.pos === w.selected);
       if (anchorRow < 0) anchorRow = 0;
     }
@@ -383,9 +383,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       }
       const e = engine;
       engineOff.push(
-        e.onRecords((entries, times) => {
+        e.onRecords((entries) => {
           if (e !== engine) return;
-          const matches = model.ingest(entries, times);
+          // the store's listeners updated the statistics and matches as the engine inserted them
+          const matches = model.takeNewMatches();
           if (!get().following) {
             // published with the next frame, not per batch
             newSincePause += entries.length;
@@ -490,23 +491,24 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       }
     }
 
-    async function runExport(file: string, format: ExportFormat, overwrite: boolean, records: LogEntry[]): Promise<void> {
+    async function runExport(file: string, format: ExportFormat, overwrite: boolean, records: ExportSnapshot): Promise<void> {
       try {
-        const r = await writeExport(file, records, { format, overwrite, showSecrets: settings.showSecrets });
+        const r = await writeExport(file, records.records(), { format, overwrite, showSecrets: settings.showSecrets });
         set({ lastExport: r });
         const rel = path.relative(cwd, file);
         const shown = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
-        ui.getState().setStatus(`exported ${r.records.toLocaleString('en-US')} record${r.records === 1 ? '' : 's'} (${format.toUpperCase()}, ${formatBytes(r.bytes)}) to ${shown}`, 'info', 20_000);
+        const missed = records.missed ? ` (${records.missed.toLocaleString('en-US')} evicted from the full buffer before they were written)` : '';
+        ui.getState().setStatus(`exported ${r.records.toLocaleString('en-US')} record${r.records === 1 ? '' : 's'} (${format.toUpperCase()}, ${formatBytes(r.bytes)}) to ${shown}${missed}`, 'info', 20_000);
       } catch (error) {
         if (error instanceof ExportExistsError) {
           ui.getState().ask({
             kind: 'question',
             title: `${file} already exists`,
-            detail: `Replace it with these ${records.length.toLocaleString('en-US')} records? (no keeps the file and lets you pick another name)`,
+            detail: `Replace it with these ${records.count.toLocaleString('en-US')} records? (no keeps the file and lets you pick another name)`,
             lines: [],
             yesLabel: 'replace',
             onYes: () => runExport(file, format, true, records),
-            onNo: () => set({ prompt: { kind: 'export', text: textOf(file), format, error: 'that file exists: change the name, or enter again to be asked to replace it', records: records.length } }),
+            onNo: () => set({ prompt: { kind: 'export', text: textOf(file), format, error: 'that file exists: change the name, or enter again to be asked to replace it', records: records.count } }),
           });
           return;
         }
@@ -648,8 +650,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           target = model.realRow(0, 1);
           targetRow = 0;
         }
-        const entry = model.entryAt(target);
-        anchor = entry ? { entry, time: model.timeAt(target) } : null;
+        const seq = model.seqAt(target);
+        anchor = seq ? { seq, time: model.timeAt(target) } : null;
         anchorRow = Math.max(0, targetRow);
         const pausing = s.following;
         refreshView({ following: false, ...(pausing ? resetNew() : {}) });
@@ -767,8 +769,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           ui.getState().setStatus(`no ${dir > 0 ? 'later' : 'earlier'} match of /${s.local.pattern}`, 'info', 3000);
           return;
         }
-        const entry = model.entryAt(target);
-        anchor = entry ? { entry, time: model.timeAt(target) } : null;
+        const seq = model.seqAt(target);
+        anchor = seq ? { seq, time: model.timeAt(target) } : null;
         anchorRow = Math.floor(viewport.height / 2);
         refreshView({ following: false, ...(s.following ? resetNew() : {}) });
       },

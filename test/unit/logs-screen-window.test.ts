@@ -32,14 +32,14 @@ function readsFor(n: number, setup: (m: LogsViewModel) => void, following: boole
   setup(model);
   let reads = 0;
   const buffer = model.buffer;
-  const get = buffer.get.bind(buffer);
-  buffer.get = (i: number) => {
+  const build = buffer.columns.entry.bind(buffer.columns);
+  buffer.columns.entry = (slot: number) => {
     reads++;
-    return get(i);
+    return build(slot);
   };
   const anchorAt = Math.floor(n / 2);
   const w = model.window({
-    following, anchor: following ? null : { entry: entries[anchorAt]!, time: times[anchorAt]! }, anchorRow: 5, fallback: 0, height: 20, lines: () => 1,
+    following, anchor: following ? null : { seq: model.buffer.seqAt(model.buffer.lowerBound(times[anchorAt]!)), time: times[anchorAt]! }, anchorRow: 5, fallback: 0, height: 20, lines: () => 1,
   });
   return { reads, rows: w.rows.length };
 }
