@@ -22,8 +22,9 @@ export class MatchScan {
   private timer: ReturnType<typeof setTimeout> | ReturnType<typeof setImmediate> | null = null;
   private versionCounter = 0;
   private cancelled = false;
-  /** Records tried so far (for progress). */
+  /** Records tried so far, of `total` (the records held when the pattern was set): progress. */
   tested = 0;
+  readonly total: number;
 
   constructor(
     private readonly source: OrderedSource,
@@ -34,6 +35,7 @@ export class MatchScan {
     private readonly chunk = 512,
   ) {
     this.end = source.length > 0 ? source.time(source.length - 1) : Number.NEGATIVE_INFINITY;
+    this.total = source.length;
     const t = start ?? Number.POSITIVE_INFINITY;
     this.lo = t;
     this.hi = t;

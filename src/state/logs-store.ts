@@ -65,6 +65,8 @@ export interface LiveStatus {
   backfillTruncated: boolean;
   buffered: number;
   dropped: number;
+  /** Time of the oldest record held (what the full buffer has not let go yet). */
+  oldest: number | null;
   duplicates: number;
   budgetUsed: number;
   budgetLimit: number;
@@ -96,6 +98,8 @@ export interface LocalFilterState {
   matches: number;
   /** A new pattern is still being tried on the records held when it was set. */
   counting: boolean;
+  /** How much of that scan is done, 0..1. */
+  progress: number;
 }
 
 export type Prompt =
@@ -122,6 +126,8 @@ export interface LogsState {
   newWhilePaused: number;
   /** Records the full buffer let go since the view was paused (what was on screen may be gone). */
   evictedWhilePaused: number;
+  /** Paused, and the record the view was on was evicted: the oldest held are shown instead. */
+  rowsEvicted: boolean;
   newMatchesWhilePaused: number;
   view: ViewWindow & { version: number };
   layout: StreamLayout;
@@ -251,7 +257,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
     newSincePause = 0;
     newMatchesSincePause = 0;
     evictedAtPause = model.evicted;
-    return { newWhilePaused: 0, newMatchesWhilePaused: 0, evictedWhilePaused: 0 };
+    return { newWhilePaused: 0, newMatchesWhilePaused: 0, evictedWhilePaused: 0, rowsEvicted: false };
   };
 
   const store = createStore<LogsState>()((set, get) => {
@@ -269,7 +275,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       rememberAnchor(w);
       viewDirty = false;
       const s = get();
-      set({ view: sameRows(w, s.view) ? s.view : { ...w, version: s.view.version + 1 }, local: { ...s.local, matches: model.matches, counting: model.counting } });
+      set({ view: sameRows(w, s.view) ? s.view : { ...w, version: s.view.version + 1 }, local: { ...s.local, matches: model.matches, counting: model.counting, progress: model.progress } });
     }
 
     function rememberAnchor(w: ViewWindow): void {
@@ -299,6 +305,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         backfillTruncated: z?.backfillTruncated ?? false,
         buffered: st.buffered,
         dropped: st.dropped,
+        oldest: model.buffer.oldestTime,
         duplicates: st.duplicates,
         budgetUsed: b.used,
         budgetLimit: b.limit,
@@ -312,6 +319,11 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       lastFlush = now();
       const s = get();
       const patch: Partial<LogsState> = {};
+      if (!s.following && anchor !== null && !s.rowsEvicted && model.buffer.indexOfSeq(anchor.seq, anchor.time) < 0) {
+        // the record the paused view was on is gone: say so (the window falls back to the oldest held)
+        patch.rowsEvicted = true;
+        viewDirty = true;
+      }
       if (s.following || viewDirty) {
         const w = computeWindow();
         if (!s.following) rememberAnchor(w);
@@ -328,7 +340,9 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       const evicted = s.following ? 0 : model.evicted - evictedAtPause;
       if (evicted !== s.evictedWhilePaused) patch.evictedWhilePaused = evicted;
       if (newMatchesSincePause !== s.newMatchesWhilePaused) patch.newMatchesWhilePaused = newMatchesSincePause;
-      if (s.local.matches !== model.matches || s.local.counting !== model.counting) patch.local = { ...s.local, matches: model.matches, counting: model.counting };
+      if (s.local.matches !== model.matches || s.local.counting !== model.counting || s.local.progress !== model.progress) {
+        patch.local = { ...s.local, matches: model.matches, counting: model.counting, progress: model.progress };
+      }
       if (s.showStats && model.stats.version !== lastStatsVersion) {
         if (lastFlush - lastStatsAt >= statsMs) {
           patch.stats = snapshot();
@@ -536,13 +550,14 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       windowKey: '15m',
       filter: emptyDraft(),
       form: null,
-      local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false },
+      local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false, progress: 1 },
       wrap: false,
       timeMode: 'short',
       showStats: false,
       following: true,
       newWhilePaused: 0,
       evictedWhilePaused: 0,
+      rowsEvicted: false,
       newMatchesWhilePaused: 0,
       view: { rows: [], total: 0, selected: 0, offset: 0, version: 0 },
       layout: streamLayout(80, 'short'),
@@ -571,7 +586,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           set({
             zoneId: id, zoneName: null, zoneProblem: null, source: 'live', filter: emptyDraft(), form: null, v1: null, detail: null, prompt: null,
             following: true, ...resetNew(), stats: null, live: null,
-            local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false },
+            local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false, progress: 1 },
           });
           lastStatsVersion = -1;
         }
@@ -654,7 +669,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         anchor = seq ? { seq, time: model.timeAt(target) } : null;
         anchorRow = Math.max(0, targetRow);
         const pausing = s.following;
-        refreshView({ following: false, ...(pausing ? resetNew() : {}) });
+        refreshView({ following: false, rowsEvicted: false, ...(pausing ? resetNew() : {}) });
       },
 
       togglePause() {
@@ -772,7 +787,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         const seq = model.seqAt(target);
         anchor = seq ? { seq, time: model.timeAt(target) } : null;
         anchorRow = Math.floor(viewport.height / 2);
-        refreshView({ following: false, ...(s.following ? resetNew() : {}) });
+        refreshView({ following: false, rowsEvicted: false, ...(s.following ? resetNew() : {}) });
       },
 
       openForm() {

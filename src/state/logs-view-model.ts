@@ -152,6 +152,13 @@ export class LogsViewModel {
     return this.index?.length ?? 0;
   }
 
+  /** How far the pattern's scan is, 0..1 (1 when there is none). */
+  get progress(): number {
+    const scan = this.scan;
+    if (!scan || scan.done) return 1;
+    return scan.total === 0 ? 1 : Math.min(1, scan.tested / scan.total);
+  }
+
   /** The pattern's scan of the records held when it was set is still going. */
   get counting(): boolean {
     return this.scan !== null && !this.scan.done;
