@@ -390,7 +390,8 @@ function sortBatch(entries: LogEntry[], times: number[], keys: string[]): void {
   let desc = true;
   for (let i = 1; i < k && (asc || desc); i++) {
     if (times[i]! < times[i - 1]!) asc = false;
-    if (times[i]! > times[i - 1]!) desc = false;
+    // strictly descending only: reversing a run of equal times would undo their arrival order
+    if (times[i]! >= times[i - 1]!) desc = false;
   }
   if (asc) return;
   if (desc) {
