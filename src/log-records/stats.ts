@@ -1,5 +1,6 @@
 import type { LogEntry } from '../api/logs/entry';
-import type { RecordColumns } from '../api/logs/columns/record-columns';
+import { formatIpv4 } from '../api/logs/columns/codecs';
+import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
 
 /**
  * Statistics over the records a log view holds, kept incrementally: add() when records come in,
@@ -64,6 +65,16 @@ function bump(map: Map<string, Counter>, key: string, by: number): void {
   if (c.n <= 0) map.delete(key);
 }
 
+function bumpCounter(map: Map<number, Counter>, key: number, by: number): void {
+  const c = map.get(key);
+  if (c === undefined) {
+    if (by > 0) map.set(key, { n: by });
+    return;
+  }
+  c.n += by;
+  if (c.n <= 0) map.delete(key);
+}
+
 function bumpNum(map: Map<number, number>, key: number, by: number): void {
   const n = (map.get(key) ?? 0) + by;
   if (n <= 0) map.delete(key);
@@ -98,6 +109,27 @@ export function pathKeyOf(p: string | null, url: string | null): string {
   return path === '' ? '(none)' : path;
 }
 
+/**
+ * The counter of each dictionary id of one field, remembered with the value it counted: a record
+ * read from the columns bumps it without hashing the text again.
+ */
+class IdCounters {
+  private readonly values: (string | undefined)[] = [];
+  private readonly counters: (Counter | undefined)[] = [];
+
+  bump(map: Map<string, Counter>, id: number, value: string, sign: 1 | -1): void {
+    const c = this.counters[id];
+    if (c !== undefined && this.values[id] === value && c.n > 0) {
+      c.n += sign;
+      if (c.n <= 0) map.delete(value);
+      return;
+    }
+    bump(map, value, sign);
+    this.values[id] = value;
+    this.counters[id] = map.get(value);
+  }
+}
+
 export class LogStats {
   private count = 0;
   private byteSum = 0;
@@ -108,6 +140,9 @@ export class LogStats {
   private readonly countries = new Map<string, Counter>();
   private readonly edges = new Map<string, Counter>();
   private readonly seconds = new Map<number, number>();
+  /** IPv4 addresses read from the columns, by number (no text per record); merged with `ips` in snapshots. */
+  private readonly ips4 = new Map<number, Counter>();
+  private readonly byId: Partial<Record<DictField, IdCounters>> = {};
   private minTime = Number.POSITIVE_INFINITY;
   private maxTime = Number.NEGATIVE_INFINITY;
   private boundsStale = false;
@@ -132,14 +167,28 @@ export class LogStats {
 
   /** Records stored in `cols` (by slot) come in (sign 1) or leave (-1). */
   applySlots(cols: RecordColumns, slots: readonly number[], sign: 1 | -1): void {
+    const cache = (this.byId.cache ??= new IdCounters());
+    const country = (this.byId.country ??= new IdCounters());
+    const edge = (this.byId.edge ??= new IdCounters());
+    const none = NO_CACHE_STATUS;
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
       const path = cols.path(slot);
-      this.one(
-        cols.time(slot), cols.bytesSentOf(slot), cols.statusCode(slot), cols.value('cache', slot),
-        pathKeyOf(path, path === null || path === '' || path.startsWith('?') ? cols.url(slot) : null),
-        cols.remoteIp(slot), cols.value('country', slot), cols.value('edge', slot), sign,
-      );
+      this.count += sign;
+      this.byteSum += sign * cols.bytesSentOf(slot);
+      const cls = Math.floor(cols.statusCode(slot) / 100);
+      this.classes[cls >= 1 && cls <= 5 ? cls - 1 : 5]! += sign;
+      const cacheId = cols.idCols.cache.get(slot);
+      cache.bump(this.cache, cacheId, cols.dicts.cache.value(cacheId) ?? none, sign);
+      const countryId = cols.idCols.country.get(slot);
+      country.bump(this.countries, countryId, cols.dicts.country.value(countryId) ?? '(none)', sign);
+      const edgeId = cols.idCols.edge.get(slot);
+      edge.bump(this.edges, edgeId, cols.dicts.edge.value(edgeId) ?? '(none)', sign);
+      bump(this.paths, pathKeyOf(path, path === null || path === '' || path.startsWith('?') ? cols.url(slot) : null), sign);
+      const v4 = cols.ipv4(slot);
+      if (v4 >= 0) bumpCounter(this.ips4, v4, sign);
+      else bump(this.ips, cols.remoteIp(slot) ?? '(none)', sign);
+      this.second(cols.time(slot), sign);
     }
     this.settle();
   }
@@ -149,6 +198,8 @@ export class LogStats {
     this.byteSum = 0;
     this.classes.fill(0);
     for (const m of [this.cache, this.paths, this.ips, this.countries, this.edges]) m.clear();
+    this.ips4.clear();
+    for (const k of Object.keys(this.byId) as DictField[]) delete this.byId[k];
     this.seconds.clear();
     this.minTime = Number.POSITIVE_INFINITY;
     this.maxTime = Number.NEGATIVE_INFINITY;
@@ -179,6 +230,10 @@ export class LogStats {
     bump(this.ips, ip ?? '(none)', sign);
     bump(this.countries, country ?? '(none)', sign);
     bump(this.edges, edge ?? '(none)', sign);
+    this.second(t, sign);
+  }
+
+  private second(t: number, sign: 1 | -1): void {
     if (Number.isNaN(t)) return;
     bumpNum(this.seconds, Math.floor(t / 1000), sign);
     if (sign > 0) {
@@ -216,6 +271,24 @@ export class LogStats {
     return [this.minTime, this.maxTime];
   }
 
+  /** The top IPs of both maps (text and IPv4 numbers), as topOf would rank them in one. */
+  private topIps(n: number): CountRow[] {
+    if (this.ips4.size === 0) return topOf(this.ips, n);
+    // only IPv4 counts that can be among the n largest become text
+    const largest: number[] = [];
+    for (const c of this.ips4.values()) {
+      if (largest.length === n && c.n <= largest[n - 1]!) continue;
+      let i = largest.length;
+      while (i > 0 && largest[i - 1]! < c.n) i--;
+      largest.splice(i, 0, c.n);
+      if (largest.length > n) largest.pop();
+    }
+    const threshold = largest.length < n ? 0 : largest[n - 1]!;
+    const candidates = new Map<string, number>(topOf(this.ips, n).map((r) => [r.key, r.count]));
+    for (const [k, c] of this.ips4) if (c.n >= threshold) candidates.set(formatIpv4(k), c.n);
+    return topOf(candidates, n);
+  }
+
   snapshot(options: SnapshotOptions = {}): StatsSnapshot {
     const top = options.top ?? 5;
     const rateSeconds = Math.max(1, options.rateSeconds ?? 60);
@@ -246,7 +319,7 @@ export class LogStats {
       hitRatio: cacheable > 0 ? hits / cacheable : null,
       cacheable,
       topPaths: topOf(this.paths, top),
-      topIps: topOf(this.ips, top),
+      topIps: this.topIps(top),
       topCountries: topOf(this.countries, top),
       topEdges: topOf(this.edges, top),
       rate,

@@ -59,50 +59,113 @@ export function formatIpv4(value: number): string {
   return `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
 }
 
-/** Writes an IPv6 address in canonical form as 16 bytes at `at`; false otherwise. */
+/** Writes an IPv6 address in canonical form as 16 bytes at `at`; false otherwise (read by hand: it is on the insert path). */
 export function writeIpv6(text: string, out: Uint8Array, at: number): boolean {
-  if (text.length < 2 || text.length > 39 || text.indexOf(':') < 0) return false;
-  const halves = text.split('::');
-  if (halves.length > 2) return false;
-  const head = halves[0] === '' ? [] : halves[0]!.split(':');
-  const tail = halves.length === 2 ? (halves[1] === '' ? [] : halves[1]!.split(':')) : [];
-  const groups = halves.length === 2 ? [...head, ...new Array<string>(8 - head.length - tail.length).fill('0'), ...tail] : head;
-  if (groups.length !== 8 || (halves.length === 2 && head.length + tail.length > 6)) return false;
-  for (let g = 0; g < 8; g++) {
-    const part = groups[g]!;
-    if (!/^[0-9a-f]{1,4}$/.test(part)) return false;
-    const v = parseInt(part, 16);
+  const n = text.length;
+  if (n < 2 || n > 39) return false;
+  const groups = IPV6_GROUPS;
+  let count = 0;
+  let gap = -1;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 58;
+    if (c === 58) {
+      if (i < n && i + 1 < n && text.charCodeAt(i + 1) === 58) {
+        // "::"
+        if (gap >= 0) return false;
+        if (digits > 0) groups[count++] = value;
+        else if (i !== 0) return false;
+        gap = count;
+        i++;
+        value = 0;
+        digits = 0;
+        if (i + 1 === n) break;
+        continue;
+      }
+      if (digits === 0) return false;
+      if (count === 8) return false;
+      groups[count++] = value;
+      value = 0;
+      digits = 0;
+    } else {
+      const d = hexDigit(c);
+      if (d < 0 || ++digits > 4) return false;
+      value = value * 16 + d;
+    }
+  }
+  if (gap < 0 ? count !== 8 : count > 6) return false;
+  const fill = 8 - count;
+  for (let g = 0, src = 0; g < 8; g++) {
+    const v = gap >= 0 && g >= gap && g < gap + fill ? 0 : groups[src++]!;
     out[at + 2 * g] = v >> 8;
     out[at + 2 * g + 1] = v & 255;
   }
   return formatIpv6(out, at) === text;
 }
 
+const IPV6_GROUPS = new Array<number>(8).fill(0);
+
 /** RFC 5952: lower case, no leading zeros, the longest run of two or more zero groups as "::" (the first when tied). */
 export function formatIpv6(bytes: Uint8Array, at: number): string {
-  const groups: number[] = [];
-  for (let g = 0; g < 8; g++) groups.push((bytes[at + 2 * g]! << 8) | bytes[at + 2 * g + 1]!);
   let bestAt = -1;
   let bestLen = 1;
-  for (let g = 0; g < 8; ) {
-    if (groups[g] !== 0) {
-      g++;
+  let runAt = -1;
+  for (let g = 0; g <= 8; g++) {
+    const zero = g < 8 && bytes[at + 2 * g] === 0 && bytes[at + 2 * g + 1] === 0;
+    if (zero) {
+      if (runAt < 0) runAt = g;
+    } else if (runAt >= 0) {
+      if (g - runAt > bestLen) {
+        bestAt = runAt;
+        bestLen = g - runAt;
+      }
+      runAt = -1;
+    }
+  }
+  let s = '';
+  for (let g = 0; g < 8; g++) {
+    if (g === bestAt) {
+      s += '::';
+      g += bestLen - 1;
       continue;
     }
-    let e = g;
-    while (e < 8 && groups[e] === 0) e++;
-    if (e - g > bestLen) {
-      bestAt = g;
-      bestLen = e - g;
-    }
-    g = e;
+    if (s !== '' && !s.endsWith(':')) s += ':';
+    s += ((bytes[at + 2 * g]! << 8) | bytes[at + 2 * g + 1]!).toString(16);
   }
-  const hex = (from: number, to: number) => groups.slice(from, to).map((v) => v.toString(16)).join(':');
-  if (bestAt < 0) return hex(0, 8);
-  return `${hex(0, bestAt)}::${hex(bestAt + bestLen, 8)}`;
+  return s;
+}
+
+const TWO = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+const DAY_MS = 86_400_000;
+let dayStart = Number.NaN;
+let dayPrefix = '';
+
+/** "2026-08-08T", the date part of toISOString, for the day of `time` (the last day asked is kept). */
+function datePrefix(time: number): string {
+  const start = time - (((time % DAY_MS) + DAY_MS) % DAY_MS);
+  if (start !== dayStart) {
+    dayStart = start;
+    dayPrefix = new Date(start).toISOString().slice(0, 11);
+  }
+  return dayPrefix;
+}
+
+/** What toISOString writes for `time` (years 0-9999), quicker: the date part is reused within a day. */
+export function isoOf(time: number): string {
+  if (!(time >= 0 && time < 253402300800000) || !Number.isInteger(time)) return new Date(time).toISOString();
+  const prefix = datePrefix(time);
+  let ms = time - dayStart;
+  const h = Math.floor(ms / 3_600_000);
+  ms -= h * 3_600_000;
+  const m = Math.floor(ms / 60_000);
+  ms -= m * 60_000;
+  const sec = Math.floor(ms / 1000);
+  return `${prefix}${TWO[h]}:${TWO[m]}:${TWO[sec]}.${THREE[ms - sec * 1000]}Z`;
 }
 
 /** The timestamp text when it is exactly what toISOString writes for `time`. */
 export function isIsoOf(text: string, time: number): boolean {
-  return text.length === 24 && new Date(time).toISOString() === text;
+  return text.length === 24 && isoOf(time) === text;
 }

@@ -1,6 +1,6 @@
 import type { LogEntry } from '../entry';
 import { Arena, ARENA_CHUNK } from './arena';
-import { formatIpv4, formatIpv6, isIsoOf, parseIpv4, readHexId, writeHexId, writeIpv6 } from './codecs';
+import { formatIpv4, formatIpv6, isIsoOf, isoOf, parseIpv4, readHexId, writeHexId, writeIpv6 } from './codecs';
 import { Dictionary } from './dictionary';
 import { IdColumn } from './id-column';
 
@@ -31,6 +31,13 @@ const enum Num {
 
 export type DictField = 'zone' | 'cache' | 'country' | 'edge' | 'scheme' | 'host' | 'ua' | 'referer' | 'ja4' | 'asnOrg';
 export const DICT_FIELDS: readonly DictField[] = ['zone', 'cache', 'country', 'edge', 'scheme', 'host', 'ua', 'referer', 'ja4', 'asnOrg'];
+
+/** Writes a text with its length in front; returns where the next one goes. */
+function putText(bytes: Buffer, at: number, text: string): number {
+  const n = Buffer.byteLength(text, 'utf8');
+  const start = writeVarint(bytes, at, n);
+  return start + bytes.write(text, start, n, 'utf8');
+}
 
 function writeVarint(bytes: Buffer, at: number, n: number): number {
   while (n >= 0x80) {
@@ -68,6 +75,8 @@ export class RecordColumns {
   readonly dicts: Record<DictField, Dictionary>;
   readonly idCols: Record<DictField, IdColumn>;
   private nextSeq = 1;
+  private readonly texts: string[] = [];
+  private readonly v6 = new Uint8Array(16);
 
   constructor(readonly capacity: number) {
     this.times = new Float64Array(capacity);
@@ -137,7 +146,8 @@ export class RecordColumns {
 
     let flags = 0;
     let extra = 0;
-    const texts: string[] = [];
+    const texts = this.texts;
+    texts.length = 0;
     if (e.path !== null) {
       flags |= PATH;
       texts.push(e.path);
@@ -153,17 +163,16 @@ export class RecordColumns {
         texts.push(e.requestId);
       }
     }
-    let v6: Uint8Array | null = null;
+    let v6 = false;
     if (e.remoteIp !== null) {
       const v4 = parseIpv4(e.remoteIp);
       if (v4 >= 0) {
         flags |= IP_V4;
         this.ip4[slot] = v4;
       } else {
-        const scratch = new Uint8Array(16);
-        if (writeIpv6(e.remoteIp, scratch, 0)) {
+        if (writeIpv6(e.remoteIp, this.v6, 0)) {
           flags |= IP_V6;
-          v6 = scratch;
+          v6 = true;
           extra += 16;
         } else {
           flags |= IP_TEXT;
@@ -187,32 +196,27 @@ export class RecordColumns {
       texts.push(e.authorizationHeader);
     }
     this.flags[slot] = flags;
-    if (texts.length === 0 && v6 === null) {
+    if (texts.length === 0 && !v6) {
       this.blob[slot] = Number.NaN;
       return seq;
     }
     let max = extra;
-    for (const t of texts) max += t.length * 3 + 5;
+    for (let i = 0; i < texts.length; i++) max += texts[i]!.length * 3 + 5;
     const r = this.arena.reserve(max);
+    const bytes = r.bytes;
     let at = r.at;
     // order: path, timestamp, request id, IP (text or 16 bytes), URL, content range, authorization
     let k = 0;
-    const put = () => {
-      const t = texts[k++]!;
-      const n = Buffer.byteLength(t, 'utf8');
-      at = writeVarint(r.bytes, at, n);
-      at += r.bytes.write(t, at, n, 'utf8');
-    };
-    if (flags & PATH) put();
-    if (flags & TS_TEXT) put();
-    if (flags & RID_TEXT) put();
-    if (v6 !== null) {
-      r.bytes.set(v6, at);
+    if (flags & PATH) at = putText(bytes, at, texts[k++]!);
+    if (flags & TS_TEXT) at = putText(bytes, at, texts[k++]!);
+    if (flags & RID_TEXT) at = putText(bytes, at, texts[k++]!);
+    if (v6) {
+      bytes.set(this.v6, at);
       at += 16;
-    } else if (flags & IP_TEXT) put();
-    if (flags & URL_TEXT) put();
-    if (flags & RANGE) put();
-    if (flags & AUTH) put();
+    } else if (flags & IP_TEXT) at = putText(bytes, at, texts[k++]!);
+    if (flags & URL_TEXT) at = putText(bytes, at, texts[k++]!);
+    if (flags & RANGE) at = putText(bytes, at, texts[k++]!);
+    if (flags & AUTH) at = putText(bytes, at, texts[k++]!);
     this.arena.commit(at - r.at);
     this.blob[slot] = r.ref;
     return seq;
@@ -317,7 +321,7 @@ export class RecordColumns {
   }
 
   timestamp(slot: number): string {
-    if (!(this.flags[slot]! & TS_TEXT)) return new Date(this.times[slot]!).toISOString();
+    if (!(this.flags[slot]! & TS_TEXT)) return isoOf(this.times[slot]!);
     return this.field(slot, TS_TEXT)!;
   }
 
@@ -330,6 +334,11 @@ export class RecordColumns {
   /** Whether the request id is stored as 16 bytes (then ridWords holds it). */
   hasBinaryId(slot: number): boolean {
     return (this.flags[slot]! & RID_BIN) !== 0;
+  }
+
+  /** The IPv4 address as a number, or -1 when the IP is not one (or null). */
+  ipv4(slot: number): number {
+    return this.flags[slot]! & IP_V4 ? this.ip4[slot]! : -1;
   }
 
   remoteIp(slot: number): string | null {
@@ -358,7 +367,7 @@ export class RecordColumns {
     const { texts } = this.blobTexts(slot, 8);
     let k = 0;
     const path = flags & PATH ? texts[k++]! : null;
-    const timestamp = flags & TS_TEXT ? texts[k++]! : new Date(this.times[slot]!).toISOString();
+    const timestamp = flags & TS_TEXT ? texts[k++]! : isoOf(this.times[slot]!);
     const requestId = flags & RID_BIN ? readHexId(this.ridBytes, slot * 16) : flags & RID_TEXT ? texts[k++]! : null;
     const remoteIp = flags & IP_V4 ? formatIpv4(this.ip4[slot]!) : flags & (IP_V6 | IP_TEXT) ? texts[k++]! : null;
     const scheme = this.value('scheme', slot);
