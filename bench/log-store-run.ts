@@ -15,19 +15,27 @@ const mb = (n: number) => n / 1e6;
 
 const now = Date.UTC(2026, 7, 8, 14, 0, 0);
 // the two hours before start are at the full rate: enough records for the fill at this rate
-const world = createWorld({ seed: 7, logRate: Math.ceil(RECORDS / 7000), now: () => now });
+let world: ReturnType<typeof createWorld> | null = createWorld({ seed: 7, logRate: Math.ceil(RECORDS / 7000), now: () => now });
 const zone = world.pullZones.find((z) => z.EnableLogging && z.trafficWeight === 1)!;
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(since);
+  return (c.user + c.system) / 1000;
+};
 
+// the emulator's generator (and its cache of generated minutes) is dropped before the store is measured
+const baseline = createWorld({ seed: 7, logRate: 1, now: () => now });
+void baseline;
 gc();
 const before = process.memoryUsage();
 const model = new LogsViewModel(RECORDS);
+let insertCpuMs = 0;
 let fed = 0;
 let insertMs = 0;
 const started = performance.now();
 for (let t = now - 2 * 3_600_000; fed < RECORDS && t < now; t += 60_000) {
   const entries: LogEntry[] = [];
   const times: number[] = [];
-  for (const raw of generatedLogRecords(world, zone.Id, t, t + 60_000)) {
+  for (const raw of generatedLogRecords(world!, zone.Id, t, t + 60_000)) {
     const e = readLogEntry(raw)!;
     entries.push(e);
     times.push(parseTimestamp(e.timestamp));
@@ -35,15 +43,20 @@ for (let t = now - 2 * 3_600_000; fed < RECORDS && t < now; t += 60_000) {
   }
   fed += entries.length;
   for (let i = 0; i < entries.length; i += 10_000) {
+    const page = entries.slice(i, i + 10_000);
+    const pageTimes = times.slice(i, i + 10_000);
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
-    model.load(entries.slice(i, i + 10_000), times.slice(i, i + 10_000));
+    model.load(page, pageTimes);
     insertMs += performance.now() - t0;
+    insertCpuMs += cpuMs(c0);
   }
 }
 const fillMs = performance.now() - started;
 const statsStarted = performance.now();
 const snapshot = model.stats.snapshot({ top: 5, rateSeconds: 120 });
 const snapshotMs = performance.now() - statsStarted;
+world = null;
 gc();
 gc();
 const after = process.memoryUsage();
@@ -126,10 +139,12 @@ for (let i = 0; i < 20; i++) {
 
 // the whole scan again, synchronous: the matching cost alone
 model.setPattern(null);
+const scanCpu = process.cpuUsage();
 const syncScanMs = timed(() => {
   model.setPattern(p, null);
   model.finishScan();
 });
+const syncScanCpuMs = cpuMs(scanCpu);
 
 const cols = model.buffer.columns;
 process.stdout.write(
@@ -137,6 +152,8 @@ process.stdout.write(
     records: held,
     fillMs,
     insertMs,
+    insertCpuMs,
+    syncScanCpuMs,
     snapshotMs,
     statsRecords: snapshot.records,
     rssMB: mb(after.rss),
