@@ -23,8 +23,6 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
 };
 
 // the emulator's generator (and its cache of generated minutes) is dropped before the store is measured
-const baseline = createWorld({ seed: 7, logRate: 1, now: () => now });
-void baseline;
 gc();
 const before = process.memoryUsage();
 const model = new LogsViewModel(RECORDS);

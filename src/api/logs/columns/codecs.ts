@@ -25,6 +25,7 @@ export function writeHexId(text: string, out: Uint8Array, at: number): boolean {
 }
 
 export function readHexId(bytes: Uint8Array, at: number): string {
+  if (bytes instanceof Buffer) return bytes.toString('hex', at, at + 16);
   let s = '';
   for (let i = 0; i < 16; i++) s += HEX[bytes[at + i]!];
   return s;
@@ -124,14 +125,17 @@ export function formatIpv6(bytes: Uint8Array, at: number): string {
     }
   }
   let s = '';
+  let colon = false;
   for (let g = 0; g < 8; g++) {
     if (g === bestAt) {
       s += '::';
       g += bestLen - 1;
+      colon = false;
       continue;
     }
-    if (s !== '' && !s.endsWith(':')) s += ':';
+    if (colon) s += ':';
     s += ((bytes[at + 2 * g]! << 8) | bytes[at + 2 * g + 1]!).toString(16);
+    colon = true;
   }
   return s;
 }

@@ -87,7 +87,8 @@ export class RecordColumns {
     this.body = new Uint32Array(capacity);
     this.asn = new Uint32Array(capacity);
     this.ridWords = new Uint32Array(capacity * 4);
-    this.ridBytes = new Uint8Array(this.ridWords.buffer);
+    // a Buffer over the same memory: hex text of an id natively
+    this.ridBytes = Buffer.from(this.ridWords.buffer);
     this.ip4 = new Uint32Array(capacity);
     this.blob = new Float64Array(capacity);
     const dicts = {} as Record<DictField, Dictionary>;
