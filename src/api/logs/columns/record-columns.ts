@@ -21,6 +21,8 @@ const AUTH = 1024;
 const NULL_NUM = 0xffffffff;
 const BIG_NUM = 0xfffffffe;
 const STATUS_BIG = 0xffff;
+/** No blob: an arena reference never takes this value (a blob never starts in a chunk's last bytes). */
+const NO_BLOB = 0xffffffff;
 
 const enum Num {
   Bytes = 0,
@@ -58,8 +60,11 @@ function writeVarint(bytes: Buffer, at: number, n: number): number {
  */
 export class RecordColumns {
   readonly times: Float64Array;
-  /** A number given to each record stored (its identity while its slot is reused later). */
-  readonly seqs: Float64Array;
+  /**
+   * A number given to each record stored (its identity while its slot is reused later), 1..2^32-1
+   * and round again: two records held at once never share one (the store holds far fewer).
+   */
+  readonly seqs: Uint32Array;
   readonly flags: Uint16Array;
   private readonly status: Uint16Array;
   private readonly bytesSent: Uint32Array;
@@ -69,7 +74,8 @@ export class RecordColumns {
   readonly ridBytes: Uint8Array;
   readonly ridWords: Uint32Array;
   private readonly ip4: Uint32Array;
-  private readonly blob: Float64Array;
+  /** Where the record's blob is in the arena (NO_BLOB: it has none). */
+  private readonly blob: Uint32Array;
   private readonly big = new Map<number, number>();
   private readonly arena = new Arena();
   readonly dicts: Record<DictField, Dictionary>;
@@ -80,7 +86,7 @@ export class RecordColumns {
 
   constructor(readonly capacity: number) {
     this.times = new Float64Array(capacity);
-    this.seqs = new Float64Array(capacity);
+    this.seqs = new Uint32Array(capacity);
     this.flags = new Uint16Array(capacity);
     this.status = new Uint16Array(capacity);
     this.bytesSent = new Uint32Array(capacity);
@@ -90,7 +96,7 @@ export class RecordColumns {
     // a Buffer over the same memory: hex text of an id natively
     this.ridBytes = Buffer.from(this.ridWords.buffer);
     this.ip4 = new Uint32Array(capacity);
-    this.blob = new Float64Array(capacity);
+    this.blob = new Uint32Array(capacity);
     const dicts = {} as Record<DictField, Dictionary>;
     const cols = {} as Record<DictField, IdColumn>;
     for (const f of DICT_FIELDS) {
@@ -122,7 +128,8 @@ export class RecordColumns {
 
   /** Stores `e` (at epoch ms `time`) in `slot`; returns its sequence number. */
   write(slot: number, e: LogEntry, time: number): number {
-    const seq = this.nextSeq++;
+    const seq = this.nextSeq;
+    this.nextSeq = seq === 0xffffffff ? 1 : seq + 1;
     this.seqs[slot] = seq;
     this.times[slot] = time;
     const s = e.statusCode;
@@ -198,7 +205,7 @@ export class RecordColumns {
     }
     this.flags[slot] = flags;
     if (texts.length === 0 && !v6) {
-      this.blob[slot] = Number.NaN;
+      this.blob[slot] = NO_BLOB;
       return seq;
     }
     let max = extra;
@@ -227,7 +234,7 @@ export class RecordColumns {
   release(slot: number): void {
     for (const f of DICT_FIELDS) this.dicts[f].release(this.idCols[f].get(slot));
     const ref = this.blob[slot]!;
-    if (!Number.isNaN(ref)) this.arena.release(ref);
+    if (ref !== NO_BLOB) this.arena.release(ref);
     if (this.bytesSent[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Bytes);
     if (this.body[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Body);
     if (this.asn[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Asn);
@@ -248,7 +255,7 @@ export class RecordColumns {
     const texts: string[] = [];
     let v6: string | null = null;
     const ref = this.blob[slot]!;
-    if (Number.isNaN(ref)) return { texts, v6 };
+    if (ref === NO_BLOB) return { texts, v6 };
     const { bytes, at: start } = this.arena.locate(ref);
     let at = start;
     const read = () => {
