@@ -73,6 +73,9 @@ export const keystrokeBench: Bench = {
     // 40 records/s: the 1 h backfill fills the buffer, and few records are evicted while paused
     const emu = await startEmulatorChild(['--log-rate', '40']);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-keys-'));
+    // this row is the 100,000-record buffer (the default is 2,000,000: bench/log-store.ts measures that size)
+    fs.mkdirSync(path.join(dir, '.config', 'burrow'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.config', 'burrow', 'config.yaml'), 'logBufferSize: 100000\n');
     const log = path.join(dir, 'frames.log');
     const run = runInPty(process.execPath, ['bin/burrow.js'], { ...burrowEnv(emu.info), BURROW_FRAME_LOG: log, HOME: dir }, 120, 40);
     try {
