@@ -3,9 +3,9 @@ import { ConfigError, loadConfigFile } from './config/config-file';
 import { redact } from './config/redact';
 import { resolveSettings, SettingsError, type GlobalFlags, type OutputFormat } from './config/settings';
 import { ApiError } from './api/errors';
-import type { Command, Io, OptionSpec } from './commands/types';
+import type { Io, OptionSpec } from './commands/types';
 import { UsageError } from './commands/types';
-import { commands } from './commands/registry';
+import { commands, CONSOLE_OPTIONS, type CommandEntry } from './commands/registry';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
@@ -56,7 +56,7 @@ Run burrow COMMAND --help for the options of one command.`;
 }
 
 /** The command is the first argument that is neither an option nor an option's value. */
-function findCommand(argv: string[]): { command: Command; index: number } {
+function findCommand(argv: string[]): { command: CommandEntry; index: number } {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') break;
@@ -74,23 +74,17 @@ function findCommand(argv: string[]): { command: Command; index: number } {
 
 export async function runCli(argv: string[], io: Io): Promise<number> {
   try {
-    const { command, index } = findCommand(argv);
+    const { command: entry, index } = findCommand(argv);
     const rest = index >= 0 ? [...argv.slice(0, index), ...argv.slice(index + 1)] : argv;
-    let parsed;
-    try {
-      parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
-    } catch (error) {
-      throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+    // the console is loaded only after --version and --help are ruled out
+    if (index < 0) {
+      const values = parseCommandLine(rest, CONSOLE_OPTIONS).values;
+      if (values.version || values.help) return printVersionOrHelp(values, null, io);
     }
+    const command = await entry.load();
+    const parsed = parseCommandLine(rest, command.options);
     const values = parsed.values as Record<string, string | boolean | undefined>;
-    if (values.version) {
-      io.stdout.write(`burrow ${VERSION}\n`);
-      return 0;
-    }
-    if (values.help) {
-      io.stdout.write((index >= 0 ? `${command.usage}\n\n${globalHelp().split('Global options:')[1] ? `Global options:${globalHelp().split('Global options:')[1]}` : ''}` : globalHelp()) + '\n');
-      return 0;
-    }
+    if (values.version || values.help) return printVersionOrHelp(values, index >= 0 ? command.usage : null, io);
     const output = values.output as string | undefined;
     if (output !== undefined) {
       const allowed = command.outputs ?? [];
@@ -130,6 +124,25 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`burrow: unexpected error: ${redact((error as Error)?.stack ?? String(error))}\n`);
     return 70;
   }
+}
+
+function parseCommandLine(args: string[], options: OptionSpec) {
+  try {
+    return parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+  }
+}
+
+/** `--version`, or the help of one command (its usage) or of burrow (usage null). */
+function printVersionOrHelp(values: Record<string, unknown>, usage: string | null, io: Io): number {
+  if (values.version) {
+    io.stdout.write(`burrow ${VERSION}\n`);
+    return 0;
+  }
+  const global = globalHelp();
+  io.stdout.write((usage === null ? global : `${usage}\n\nGlobal options:${global.split('Global options:')[1] ?? ''}`) + '\n');
+  return 0;
 }
 
 /** Entry point used by bin/burrow.js. */
