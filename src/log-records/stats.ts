@@ -1,5 +1,5 @@
 import type { LogEntry } from '../api/logs/entry';
-import { formatIpv4 } from '../api/logs/columns/codecs';
+import { formatIpv4, parseIpv4 } from '../api/logs/columns/codecs';
 import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
 
 /**
@@ -227,7 +227,10 @@ export class LogStats {
     this.classes[cls >= 1 && cls <= 5 ? cls - 1 : 5]! += sign;
     bump(this.cache, cache ?? NO_CACHE_STATUS, sign);
     bump(this.paths, path, sign);
-    bump(this.ips, ip ?? '(none)', sign);
+    // an IPv4 address is counted by number, as when it is read from the store's columns
+    const v4 = ip === null ? -1 : parseIpv4(ip);
+    if (v4 >= 0) bumpCounter(this.ips4, v4, sign);
+    else bump(this.ips, ip ?? '(none)', sign);
     bump(this.countries, country ?? '(none)', sign);
     bump(this.edges, edge ?? '(none)', sign);
     this.second(t, sign);

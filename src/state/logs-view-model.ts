@@ -109,8 +109,9 @@ export class LogsViewModel {
       this.evicted++;
       this.index?.remove(cols.seq(slot), time);
     });
-    const offAdded = buffer.onAdded((slots) => {
-      this.stats.applySlots(cols, slots, 1);
+    const offAdded = buffer.onAdded((slots, entries, times) => {
+      // the objects the records came as are at hand: no need to read them back from the columns
+      this.stats.add(entries, times);
       if (this.index) this.newMatches += this.index.add(slots, cols);
     });
     this.detach = () => {

@@ -9,8 +9,8 @@ export const DEFAULT_BUFFER_CAPACITY = 2_000_000;
 export type BufferListener = (version: number) => void;
 /** A record about to leave (its slot still holds it). */
 export type EvictionListener = (slot: number, time: number) => void;
-/** Records an insert kept, by slot, oldest first. */
-export type AddedListener = (slots: readonly number[]) => void;
+/** Records an insert kept, by slot, oldest first; with the objects they came as and their times (same order). */
+export type AddedListener = (slots: readonly number[], entries: readonly LogEntry[], times: readonly number[]) => void;
 
 /** Materialised records kept for the rows drawn again next frame. */
 const ENTRY_CACHE = 2048;
@@ -246,13 +246,17 @@ export class LogBuffer {
     const slots = new Int32Array(k).fill(-1);
     this.merge(fresh, freshTimes, freshKeys, slots);
     const addedSlots: number[] = [];
+    const keptEntries: LogEntry[] = [];
+    const keptTimes: number[] = [];
     for (let j = 0; j < k; j++) {
       if (slots[j]! < 0) continue;
       addedSlots.push(slots[j]!);
-      added?.push(fresh[j]!);
-      addedTimes?.push(freshTimes[j]!);
+      keptEntries.push(fresh[j]!);
+      keptTimes.push(freshTimes[j]!);
     }
-    if (addedSlots.length) for (const l of this.addedListeners) l(addedSlots);
+    if (added) for (const e of keptEntries) added.push(e);
+    if (addedTimes) for (const t of keptTimes) addedTimes.push(t);
+    if (addedSlots.length) for (const l of this.addedListeners) l(addedSlots, keptEntries, keptTimes);
     this.bump();
     return addedSlots.length;
   }
