@@ -223,19 +223,27 @@ export class LogBuffer {
     const fresh: LogEntry[] = [];
     const freshTimes: number[] = [];
     const freshKeys: string[] = [];
-    const seen = new Set<string>();
+    // the batch's own hex ids, as words, in a small table of their own (no string hashed)
+    const batchIds = new BatchIds(batch.length);
+    let seenOther: Set<string> | null = null;
     const w = this.scratch;
     for (let i = 0; i < batch.length; i++) {
       const e = batch[i]!;
       const t = times ? times[i]! : parseTimestamp(e.timestamp);
       if (Number.isNaN(t)) continue;
       const key = e.requestId ?? entryKey(e);
-      const held = writeHexId(key, this.scratchBytes, 0) ? this.ids.find(w[0]!, w[1]!, w[2]!, w[3]!) >= 0 : this.otherKeys.has(key);
-      if (held || seen.has(key)) {
+      let dup: boolean;
+      if (writeHexId(key, this.scratchBytes, 0)) {
+        dup = this.ids.find(w[0]!, w[1]!, w[2]!, w[3]!) >= 0 || !batchIds.add(w[0]!, w[1]!, w[2]!, w[3]!);
+      } else {
+        seenOther ??= new Set<string>();
+        dup = this.otherKeys.has(key) || seenOther.has(key);
+        seenOther.add(key);
+      }
+      if (dup) {
         this.duplicates++;
         continue;
       }
-      seen.add(key);
       fresh.push(e);
       freshTimes.push(t);
       freshKeys.push(key);
@@ -383,6 +391,41 @@ export class LogBuffer {
       const r = merged[q]!;
       this.order[this.phys(this.size)] = r >= 0 ? r : this.place(batch, bt, keys, slots, ~r);
       this.size++;
+    }
+  }
+}
+
+/** The hex ids of one batch (as four words each) in an open-addressing table: add() says whether an id is new. */
+class BatchIds {
+  private readonly words: Uint32Array;
+  private readonly table: Int32Array;
+  private readonly mask: number;
+  private count = 0;
+
+  constructor(n: number) {
+    let size = 16;
+    while (size < n * 2) size *= 2;
+    this.table = new Int32Array(size);
+    this.mask = size - 1;
+    this.words = new Uint32Array(Math.max(1, n) * 4);
+  }
+
+  add(a: number, b: number, c: number, d: number): boolean {
+    const w = this.words;
+    const t = this.table;
+    for (let i = IdTable.hash(a, b, c, d) & this.mask; ; i = (i + 1) & this.mask) {
+      const k = t[i]! - 1;
+      if (k < 0) {
+        const o = this.count * 4;
+        w[o] = a;
+        w[o + 1] = b;
+        w[o + 2] = c;
+        w[o + 3] = d;
+        t[i] = ++this.count;
+        return true;
+      }
+      const o = k * 4;
+      if (w[o] === a && w[o + 1] === b && w[o + 2] === c && w[o + 3] === d) return false;
     }
   }
 }
