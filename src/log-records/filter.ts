@@ -1,4 +1,5 @@
 import type { LogEntry } from '../api/logs/entry';
+import { formatIpv4 } from '../api/logs/columns/codecs';
 import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
 
 /**
@@ -135,12 +136,34 @@ export function columnTest(p: Extract<CompiledPattern, { ok: true }>, cols: Reco
     };
   };
   const statusHit = new Map<number, boolean>();
+  const ipHit = new Map<number, boolean>();
   const cache = byValue('cache');
   const country = byValue('country');
   const edge = byValue('edge');
   const ua = byValue('ua');
   const referer = byValue('referer');
-  const hostOf = (slot: number) => cols.value('host', slot);
+  // host + path, tried once per distinct path (again when it comes with another host)
+  const pathIds = cols.idCols.path;
+  const hostIds = cols.idCols.host;
+  const pathTried: (string | undefined)[] = [];
+  const pathHost: number[] = [];
+  const pathHit: boolean[] = [];
+  const hostAndPath = (slot: number): boolean => {
+    const pid = pathIds.get(slot);
+    const hid = hostIds.get(slot);
+    if (pid !== 0 && hid !== 0) {
+      const path = cols.dicts.path.value(pid)!;
+      const host = cols.dicts.host.value(hid)!;
+      if (pathTried[pid] !== path || pathHost[pid] !== hid) {
+        pathTried[pid] = path;
+        pathHost[pid] = hid;
+        pathHit[pid] = re.test(host + path);
+      }
+      return pathHit[pid]!;
+    }
+    const where = cols.url(slot) ?? cols.path(slot);
+    return where !== null && re.test(where);
+  };
   return (slot) => {
     const code = cols.statusCode(slot);
     let s = statusHit.get(code);
@@ -149,17 +172,22 @@ export function columnTest(p: Extract<CompiledPattern, { ok: true }>, cols: Reco
       statusHit.set(code, s);
     }
     if (s || cache(slot) || country(slot) || edge(slot) || ua(slot) || referer(slot)) return true;
-    const host = hostOf(slot);
-    const path = cols.path(slot);
-    if (host !== null && path !== null) {
-      if (re.test(host + path)) return true;
-    } else {
-      const where = cols.url(slot) ?? path;
-      if (where !== null && re.test(where)) return true;
-    }
+    if (hostAndPath(slot)) return true;
     if (re.test(cols.timestamp(slot))) return true;
-    const ip = cols.remoteIp(slot);
-    if (ip !== null && re.test(ip)) return true;
+    const v4 = cols.ipv4(slot);
+    if (v4 >= 0) {
+      // clients come back: an IPv4 address is tried once (the memo starts over past a million)
+      let hit = ipHit.get(v4);
+      if (hit === undefined) {
+        if (ipHit.size >= 1_000_000) ipHit.clear();
+        hit = re.test(formatIpv4(v4));
+        ipHit.set(v4, hit);
+      }
+      if (hit) return true;
+    } else {
+      const ip = cols.remoteIp(slot);
+      if (ip !== null && re.test(ip)) return true;
+    }
     const id = cols.requestId(slot);
     return id !== null && re.test(id);
   };

@@ -164,7 +164,7 @@ test('the column test of a pattern equals the record test on every stored record
   );
 });
 
-test('the byte arena lets chunks go as the records in them leave: a small store of long paths stays small however much passes through', () => {
+test('the byte arena lets chunks go as the records in them leave: a small store of long URLs stays small however much passes through', () => {
   const b = new LogBuffer(50);
   const long = 'x'.repeat(5000);
   for (let n = 0; n < 4000; n += 20) {
@@ -173,13 +173,12 @@ test('the byte arena lets chunks go as the records in them leave: a small store 
         ...sample,
         requestId: (n + i + 1).toString(16).padStart(32, '0'),
         timestamp: new Date(BASE + (n + i) * 10).toISOString(),
-        path: `/${n + i}/${long}`,
-        url: null,
+        url: `https://elsewhere.example/${n + i}/${long}`,
       })),
     );
   }
   assert.equal(b.length, 50);
-  assert.equal(b.get(49)!.path, `/3999/${long}`, 'the newest are held whole');
+  assert.equal(b.get(49)!.url, `https://elsewhere.example/3999/${long}`, 'the newest are held whole');
   // 20 MB went through; 50 records of 5 kB need one or two 1 MiB chunks
   assert.ok(b.columns.arenaBytes <= 3 * 2 ** 20, `arena holds ${b.columns.arenaBytes} bytes`);
 });

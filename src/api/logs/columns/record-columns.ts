@@ -1,5 +1,5 @@
 import type { LogEntry } from '../entry';
-import { Arena, ARENA_CHUNK } from './arena';
+import { Arena } from './arena';
 import { formatIpv4, formatIpv6, isIsoOf, isoOf, parseIpv4, readHexId, writeHexId, writeIpv6 } from './codecs';
 import { Dictionary } from './dictionary';
 import { IdColumn } from './id-column';
@@ -11,7 +11,6 @@ const RID_TEXT = 4;
 const IP_V4 = 8;
 const IP_V6 = 16;
 const IP_TEXT = 32;
-const PATH = 64;
 const URL_BUILT = 128;
 const URL_TEXT = 256;
 const RANGE = 512;
@@ -31,8 +30,8 @@ const enum Num {
   Status = 3,
 }
 
-export type DictField = 'zone' | 'cache' | 'country' | 'edge' | 'scheme' | 'host' | 'ua' | 'referer' | 'ja4' | 'asnOrg';
-export const DICT_FIELDS: readonly DictField[] = ['zone', 'cache', 'country', 'edge', 'scheme', 'host', 'ua', 'referer', 'ja4', 'asnOrg'];
+export type DictField = 'zone' | 'cache' | 'country' | 'edge' | 'scheme' | 'host' | 'path' | 'ua' | 'referer' | 'ja4' | 'asnOrg';
+export const DICT_FIELDS: readonly DictField[] = ['zone', 'cache', 'country', 'edge', 'scheme', 'host', 'path', 'ua', 'referer', 'ja4', 'asnOrg'];
 
 /** Writes a text with its length in front; returns where the next one goes. */
 function putText(bytes: Buffer, at: number, text: string): number {
@@ -54,7 +53,7 @@ function writeVarint(bytes: Buffer, at: number, n: number): number {
  * Log records stored by slot in columns: no object and no string per record. Times are doubles,
  * numbers 32-bit (with the rare larger value kept aside), repeated strings dictionary ids of 1-4
  * bytes, a request id of 32 hex digits 16 bytes, an IPv4 address 4 bytes, the URL rebuilt from
- * scheme, host and path when it is exactly that. The rest (the path, and any field in an
+ * scheme, host and path when it is exactly that. The rest (any field in an
  * unusual form) is one blob per record in a byte arena. `entry(slot)` builds the LogEntry back,
  * equal field for field to the one stored.
  */
@@ -147,6 +146,8 @@ export class RecordColumns {
     this.dict('edge', slot, e.edgeLocation);
     this.dict('scheme', slot, e.scheme);
     this.dict('host', slot, e.host);
+    // paths repeat (the same assets, pages and probes): a dictionary id each, the text once
+    this.dict('path', slot, e.path);
     this.dict('ua', slot, e.userAgent);
     this.dict('referer', slot, e.referer);
     this.dict('ja4', slot, e.ja4Fingerprint);
@@ -156,10 +157,6 @@ export class RecordColumns {
     let extra = 0;
     const texts = this.texts;
     texts.length = 0;
-    if (e.path !== null) {
-      flags |= PATH;
-      texts.push(e.path);
-    }
     if (!isIsoOf(e.timestamp, time)) {
       flags |= TS_TEXT;
       texts.push(e.timestamp);
@@ -213,9 +210,8 @@ export class RecordColumns {
     const r = this.arena.reserve(max);
     const bytes = r.bytes;
     let at = r.at;
-    // order: path, timestamp, request id, IP (text or 16 bytes), URL, content range, authorization
+    // order: timestamp, request id, IP (text or 16 bytes), URL, content range, authorization
     let k = 0;
-    if (flags & PATH) at = putText(bytes, at, texts[k++]!);
     if (flags & TS_TEXT) at = putText(bytes, at, texts[k++]!);
     if (flags & RID_TEXT) at = putText(bytes, at, texts[k++]!);
     if (v6) {
@@ -249,7 +245,7 @@ export class RecordColumns {
     this.seqs.fill(0);
   }
 
-  /** The texts of the blob in order, `upTo` of them at most (the path is the first). */
+  /** The texts of the blob in order, `upTo` of them at most. */
   private blobTexts(slot: number, upTo: number): { texts: string[]; v6: string | null } {
     const flags = this.flags[slot]!;
     const texts: string[] = [];
@@ -270,7 +266,7 @@ export class RecordColumns {
       texts.push(bytes.toString('utf8', at, at + n));
       at += n;
     };
-    const order = [PATH, TS_TEXT, RID_TEXT, IP_V6 | IP_TEXT, URL_TEXT, RANGE, AUTH];
+    const order = [TS_TEXT, RID_TEXT, IP_V6 | IP_TEXT, URL_TEXT, RANGE, AUTH];
     for (const bit of order) {
       if (texts.length >= upTo) break;
       if (!(flags & bit)) continue;
@@ -305,21 +301,7 @@ export class RecordColumns {
   }
 
   path(slot: number): string | null {
-    if (!(this.flags[slot]! & PATH)) return null;
-    // the first text of the blob: read without walking
-    const ref = this.blob[slot]!;
-    const no = Math.floor(ref / ARENA_CHUNK);
-    const bytes = this.arena.chunkOf(ref);
-    let at = ref - no * ARENA_CHUNK;
-    let n = 0;
-    let shift = 0;
-    for (;;) {
-      const b = bytes[at++]!;
-      n |= (b & 0x7f) << shift;
-      if (b < 0x80) break;
-      shift += 7;
-    }
-    return bytes.toString('utf8', at, at + n);
+    return this.value('path', slot);
   }
 
   url(slot: number): string | null {
@@ -360,7 +342,7 @@ export class RecordColumns {
   private field(slot: number, bit: number): string | null {
     const flags = this.flags[slot]!;
     if (!(flags & bit)) return null;
-    const order = [PATH, TS_TEXT, RID_TEXT, IP_V6 | IP_TEXT, URL_TEXT, RANGE, AUTH];
+    const order = [TS_TEXT, RID_TEXT, IP_V6 | IP_TEXT, URL_TEXT, RANGE, AUTH];
     let index = 0;
     for (const b of order) {
       if (b & bit) break;
@@ -374,7 +356,7 @@ export class RecordColumns {
     const flags = this.flags[slot]!;
     const { texts } = this.blobTexts(slot, 8);
     let k = 0;
-    const path = flags & PATH ? texts[k++]! : null;
+    const path = this.value('path', slot);
     const timestamp = flags & TS_TEXT ? texts[k++]! : isoOf(this.times[slot]!);
     const requestId = flags & RID_BIN ? readHexId(this.ridBytes, slot * 16) : flags & RID_TEXT ? texts[k++]! : null;
     const remoteIp = flags & IP_V4 ? formatIpv4(this.ip4[slot]!) : flags & (IP_V6 | IP_TEXT) ? texts[k++]! : null;
