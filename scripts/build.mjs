@@ -9,6 +9,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { inkPatchesPlugin } from './ink-patches.mjs';
+import { inkSafeTextPlugin } from './ink-safe-text.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const quiet = process.argv.includes('--quiet');
@@ -28,7 +29,8 @@ const common = {
   jsx: 'automatic',
   legalComments: 'none',
   // Ink keeps its render caches between frames and draws the frame after a key at once (ink-patches.mjs)
-  plugins: [inkPatchesPlugin],
+  // and every text node it draws passes the terminal sanitiser (ink-safe-text.mjs)
+  plugins: [inkPatchesPlugin, inkSafeTextPlugin],
   logLevel: quiet ? 'warning' : 'info',
   define: {
     'process.env.BURROW_BUILD_VERSION': JSON.stringify(version),

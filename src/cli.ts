@@ -3,9 +3,10 @@ import { ConfigError, loadConfigFile } from './config/config-file';
 import { redact } from './config/redact';
 import { resolveSettings, SettingsError, type GlobalFlags, type OutputFormat } from './config/settings';
 import { ApiError } from './api/errors';
-import type { Io, OptionSpec } from './commands/types';
+import type { Command, Io, OptionSpec } from './commands/types';
 import { UsageError } from './commands/types';
 import { commands, CONSOLE_OPTIONS, type CommandEntry } from './commands/registry';
+import { terminalSafeLines } from './text/terminal-safe';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
@@ -19,6 +20,7 @@ const GLOBAL_OPTIONS: OptionSpec = {
   demo: { type: 'boolean' },
   output: { type: 'string', short: 'o' },
   debug: { type: 'boolean' },
+  'debug-sql': { type: 'boolean' },
   'show-secrets': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -48,7 +50,8 @@ Global options:
   -o, --output FMT    table | json | csv | ndjson (non-interactive commands)
   --show-secrets      print API keys and tokens unmasked (non-interactive commands)
   --no-color          no colours (also NO_COLOR)
-  --debug             log requests with credentials redacted
+  --debug             log requests with credentials redacted (SQL string and blob literals too)
+  --debug-sql         as --debug, with SQL literals and arguments as sent
   -h, --help          help; burrow COMMAND --help for a command
   -v, --version       print the version
 
@@ -70,6 +73,12 @@ function findCommand(argv: string[]): { command: CommandEntry; index: number } {
     return { command, index: i };
   }
   return { command: commands.find((c) => c.name === 'tui')!, index: -1 };
+}
+
+/** A global boolean flag, unless the command gives it its own meaning after its name. */
+function globalFlag(argv: string[], index: number, command: Command, name: string, values: Record<string, unknown>): boolean | undefined {
+  if (index < 0 || !command.ownFlagsAfterName?.includes(name)) return values[name] as boolean | undefined;
+  return argv.slice(0, index).includes(`--${name}`) || undefined;
 }
 
 export async function runCli(argv: string[], io: Io): Promise<number> {
@@ -101,27 +110,28 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       baseUrl: values['base-url'] as string | undefined,
       loggingUrl: values['logging-url'] as string | undefined,
       apiKey: values['api-key'] as string | undefined,
-      readOnly: values['read-only'] as boolean | undefined,
+      readOnly: globalFlag(argv, index, command, 'read-only', values),
       noColor: values['no-color'] as boolean | undefined,
       demo: values.demo as boolean | undefined,
       output: output as OutputFormat | undefined,
       debug: values.debug as boolean | undefined,
+      debugSql: values['debug-sql'] as boolean | undefined,
       showSecrets: values['show-secrets'] as boolean | undefined,
     };
     const file = await loadConfigFile(io.env);
     const settings = resolveSettings(flags, io.env, file.config);
-    for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${w}\n`);
+    for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${terminalSafeLines(w)}\n`);
     return await command.run({ args: parsed.positionals, values, settings, io });
   } catch (error) {
     if (error instanceof UsageError || error instanceof SettingsError || error instanceof ConfigError) {
-      io.stderr.write(`burrow: ${redact(error.message)}\n`);
+      io.stderr.write(`burrow: ${terminalSafeLines(redact(error.message))}\n`);
       return 2;
     }
     if (error instanceof ApiError) {
-      io.stderr.write(`burrow: ${error.message}\n`);
+      io.stderr.write(`burrow: ${terminalSafeLines(error.message)}\n`);
       return 1;
     }
-    io.stderr.write(`burrow: unexpected error: ${redact((error as Error)?.stack ?? String(error))}\n`);
+    io.stderr.write(`burrow: unexpected error: ${terminalSafeLines(redact((error as Error)?.stack ?? String(error)))}\n`);
     return 70;
   }
 }

@@ -11,6 +11,7 @@ import { App } from './App';
 import { appKeymap } from './app-keymap';
 import { HOME_SCREEN, SCREENS } from './screens';
 import { fullScreen, hostOf } from './full-screen';
+import { terminalSafe } from '../text/terminal-safe';
 import { markStartupDone } from './startup-done';
 
 /**
@@ -32,7 +33,7 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
     try {
       session = await connectInteractive(settings, io);
     } catch (error) {
-      io.stderr.write(`burrow: could not start the console: ${redact((error as Error).message)}\n`);
+      io.stderr.write(`burrow: could not start the console: ${terminalSafe(redact((error as Error).message))}\n`);
       return 1;
     }
     if (screen.finishing) return 1;
