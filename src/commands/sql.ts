@@ -140,7 +140,7 @@ export async function runSql(ctx: CommandContext): Promise<number> {
   try {
     const writer = ctx.settings.readOnly ? await firstWriter(db, statements, abort.signal) : null;
     if (writer) {
-      io.stderr.write(`burrow: ${terminalSafeLines(`${where(writer.statement, writer.index)}: ${readOnlyRefusal(writer.statement.text)}`)}\n`);
+      io.stderr.write(`burrow: ${terminalSafeLines(`${where(writer.statement, writer.index)}: ${readOnlyRefusal(writer.statement.text, ctx.settings.readOnlySource)}`)}\n`);
       return 2;
     }
     const outcome = await db.run(statements, {

@@ -60,8 +60,14 @@ test('palette to containers shows the emulator limits; help, placeholder, unknow
   await app.type('nope');
   await app.press('enter');
   await app.waitFor(/unknown command ":nope" \(commands: :home :shield :containers/);
-  await app.press('esc');
   await app.waitForGone(/^:nope/m);
+  // the next : starts from an empty line, not after the old text
+  await app.press(':');
+  await app.type('hel');
+  await app.waitFor(/^:hel\b/m);
+  assert.doesNotMatch(app.screenText(), /:nope:/);
+  await app.press('esc');
+  await app.waitForGone(/^:hel/m);
 
   // esc pops the screen stack
   await app.press('esc');

@@ -91,6 +91,7 @@ test('status line: following, lag, re-check window, budget, buffered and dropped
 test('status line: paused with N new (matches when filtering), 429 backoff, retrying, failure', () => {
   assert.match(text(liveStatusParts(input({ following: false, newWhilePaused: 1234 }), 1_000_000)), /^❚❚ paused · 1,234 new · /);
   assert.match(text(liveStatusParts(input({ following: false, newWhilePaused: 50, newMatchesWhilePaused: 3, filtering: true }), 1_000_000)), /^❚❚ paused · 3 new matches \(50 records\)/);
+  assert.match(text(liveStatusParts(input({ following: false, newWhilePaused: 1, newMatchesWhilePaused: 1, filtering: true }), 1_000_000)), /^❚❚ paused · 1 new match \(1 record\) · /, 'one, not "1 records"');
   assert.match(text(liveStatusParts(input({ live: live({ backoffUntil: 1_004_500, state: 'rate-limited' }) }), 1_000_000)), /rate limited \(429\): backing off 4s/);
   assert.match(text(liveStatusParts(input({ live: live({ state: 'retrying', error: 'HTTP 503' }) }), 1_000_000)), /retrying: HTTP 503/);
   const failed = liveStatusParts(input({ live: live({ state: 'failed', error: 'logging is not enabled for pull zone 5' }) }), 1_000_000);

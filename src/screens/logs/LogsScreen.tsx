@@ -249,12 +249,23 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
   const view = useSelect(store, (x) => x.view);
   const following = useSelect(store, (x) => x.following);
   if (prompt) {
-    const label = prompt.kind === 'export' ? `export ${prompt.records.toLocaleString('en-US')} records (${prompt.format.toUpperCase()}, tab switches) to: ` : 'v1 day (MM-dd-yy, UTC): ';
+    // the long export label makes room for a message (a path can be long) in its shortest form
+    const label =
+      prompt.kind !== 'export'
+        ? 'v1 day (MM-dd-yy, UTC): '
+        : prompt.error
+          ? 'to: '
+          : `export ${prompt.records.toLocaleString('en-US')} record${prompt.records === 1 ? '' : 's'} (${prompt.format.toUpperCase()}, tab switches) to: `;
+    // with a message to show, the field is as wide as its text, so the message fits after it
+    const fieldWidth = Math.max(12, Math.min(width - label.length - 2, prompt.error ? prompt.text.value.length + 1 : 60));
     return (
       <Box height={1} width={width} overflow="hidden">
-        <Text color={tone('accent')}>{label}</Text>
-        <Box width={Math.max(12, Math.min(60, width - label.length - 2))}>
-          <TextField state={prompt.text} width={Math.max(12, Math.min(60, width - label.length - 2))} />
+        {/* the label and the field keep their width; only the message after them is cut */}
+        <Box flexShrink={0}>
+          <Text color={tone('accent')}>{label}</Text>
+        </Box>
+        <Box flexShrink={0} width={fieldWidth}>
+          <TextField state={prompt.text} width={fieldWidth} />
         </Box>
         <Text color={tone('error')} wrap="truncate">{prompt.error ? ` ✖ ${prompt.error}` : ''}</Text>
       </Box>

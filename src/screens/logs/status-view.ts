@@ -54,7 +54,9 @@ export function liveStatusParts(s: StatusInput, now: number): Part[] {
   else if (live.state === 'starting' || live.state === 'idle') parts.push({ text: 'starting…', tone: 'muted' });
   else if (live.state === 'backfilling' && live.coveredTo === null) parts.push({ text: `loading the last ${s.windowKey}…`, tone: 'info' });
   else if (!s.following) {
-    const fresh = s.filtering ? `${n(s.newMatchesWhilePaused)} new matches (${n(s.newWhilePaused)} records)` : `${n(s.newWhilePaused)} new`;
+    const fresh = s.filtering
+      ? `${n(s.newMatchesWhilePaused)} new match${s.newMatchesWhilePaused === 1 ? '' : 'es'} (${n(s.newWhilePaused)} record${s.newWhilePaused === 1 ? '' : 's'})`
+      : `${n(s.newWhilePaused)} new`;
     const gone = s.evictedWhilePaused ? ` · ${n(s.evictedWhilePaused)} evicted (buffer full)` : '';
     parts.push({ text: `❚❚ paused · ${fresh}${gone}`, tone: 'warn' });
     if (s.rowsEvicted) parts.push({ text: 'the rows you were reading were evicted (buffer full): showing the oldest held; G jumps to the newest', tone: 'warn' });
