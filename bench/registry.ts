@@ -7,6 +7,7 @@ import { sqlExport1mBench } from './sql-export-1m';
 import { keystrokeBench } from './keystroke';
 import { followBench } from './follow';
 import { memoryBench } from './memory';
+import { logStoreBench } from './log-store';
 import { logsSqlBench } from './logs-sql';
 
 export interface Bench {
@@ -15,4 +16,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, followBench, memoryBench, logsSqlBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, followBench, memoryBench, logStoreBench, logsSqlBench];

@@ -125,7 +125,7 @@ export function resolveSettings(flags: GlobalFlags, env: Env, file: ConfigFile):
     output: flags.output ?? null,
     refreshSeconds: file.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
     keys: file.keys ?? {},
-    logBufferSize: file.logBufferSize ?? 100_000,
+    logBufferSize: file.logBufferSize ?? 2_000_000,
     debug: Boolean(flags.debug || flags.debugSql),
     debugSql: Boolean(flags.debugSql),
     showSecrets: Boolean(flags.showSecrets),

@@ -9,13 +9,13 @@ import ts from 'typescript';
  */
 export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'cli.ts': ['commands', 'runtime', 'api', 'text', 'config'],
-  commands: ['app', 'state', 'runtime', 'renderers', 'logs-view', 'logs-sql', 'sql-repl', 'shield-spec', 'text', 'api', 'config', 'emulator'],
+  commands: ['app', 'state', 'runtime', 'renderers', 'log-records', 'logs-sql', 'sql-repl', 'shield-spec', 'text', 'api', 'config', 'emulator'],
   app: ['screens', 'components', 'state', 'keys', 'renderers', 'sql-repl', 'text', 'runtime', 'api', 'config'],
-  screens: ['components', 'state', 'renderers', 'logs-view', 'sql-repl', 'shield-spec', 'clipboard', 'keys', 'text', 'api', 'config'],
+  screens: ['components', 'state', 'renderers', 'log-records', 'sql-repl', 'shield-spec', 'clipboard', 'keys', 'text', 'api', 'config'],
   components: ['keys', 'text'],
-  state: ['logs-view', 'sql-repl', 'shield-spec', 'keys', 'text', 'api', 'config'],
+  state: ['log-records', 'sql-repl', 'shield-spec', 'keys', 'text', 'api', 'config'],
   renderers: ['shield-spec', 'text', 'api', 'config'],
-  'logs-view': ['text', 'api', 'config'],
+  'log-records': ['text', 'api', 'config'],
   'logs-sql': ['text', 'api', 'config'],
   'sql-repl': ['keys', 'text', 'api', 'config'],
   'shield-spec': ['config'],

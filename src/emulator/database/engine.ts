@@ -581,11 +581,42 @@ export class Connection {
     if (tokens) this.vetText(tokens, classify(tokens).verb);
     const stmt = await this.db.prepare(sql);
     // an EXPLAIN only lists a program; anything else is vetted from its own listing
-    const facts = isExplain ? { writes: false } : checkProgram(await allRows(await this.db.prepare(`EXPLAIN ${sql}`)));
+    const facts = isExplain ? { writes: false } : await this.programFacts(sql, tokens, stmt.reader);
     const entry = { stmt, writes: facts.writes };
     this.prepared.set(sql, entry);
     if (this.prepared.size > STATEMENT_CACHE) this.prepared.delete(this.prepared.keys().next().value!);
     return entry;
+  }
+
+  /**
+   * The statement's program, vetted from its EXPLAIN listing. The listing shows a blob literal's
+   * bytes as TEXT, and libsql aborts the process on TEXT that is not UTF-8: blob literals are
+   * listed as x'' (the program is the same otherwise), and while a view or trigger holds one
+   * (its text was vetted when it was made) the listing is not read at all.
+   */
+  private async programFacts(sql: string, tokens: StatementText['tokens'] | null, reader: boolean): Promise<{ writes: boolean }> {
+    if (tokens === null || (await this.schemaHasBlobLiterals())) return { writes: !reader || (tokens !== null && classify(tokens).kind === 'write') };
+    let listed = '';
+    let at = 0;
+    for (const t of tokens) {
+      if (t.kind === 'string' && /^x'/i.test(t.text)) {
+        listed += `${sql.slice(at, t.start)}x''`;
+        at = t.end;
+      }
+    }
+    listed += sql.slice(at);
+    return checkProgram(await allRows(await this.db.prepare(`EXPLAIN ${listed}`)));
+  }
+
+  private blobSchema: { version: number; has: boolean } | null = null;
+
+  private async schemaHasBlobLiterals(): Promise<boolean> {
+    const version = Number((await allRows(await this.db.prepare('PRAGMA schema_version')))[0]?.[0] ?? 0);
+    if (this.blobSchema?.version !== version) {
+      const rows = await allRows(await this.db.prepare("SELECT sql FROM sqlite_schema WHERE type IN ('view', 'trigger') AND sql IS NOT NULL"));
+      this.blobSchema = { version, has: rows.some((r) => /(^|[^\w])x'/i.test(String(r[0]))) };
+    }
+    return this.blobSchema.has;
   }
 
   private mapped(error: unknown, stage: 'prepare' | 'run'): StmtError {

@@ -9,7 +9,7 @@ import { PRIORITY } from '../../keys/input-router';
 import { contextChain } from '../../keys/keymap';
 import { useActions, useInputLayer, useTextInput } from '../../keys/input-hooks';
 import { editText } from '../../keys/text-edit';
-import { compilePattern } from '../../logs-view/filter';
+import { compilePattern } from '../../log-records/filter';
 import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs-store';
 import { describeDraft } from '../../state/logs-filter-form';
 import { useDomainStore, useSelect, useConsole } from '../../state/store-hooks';
@@ -60,6 +60,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const following = useSelect(store, (x) => x.following);
   const newWhilePaused = useSelect(store, (x) => x.newWhilePaused);
   const evictedWhilePaused = useSelect(store, (x) => x.evictedWhilePaused);
+  const rowsEvicted = useSelect(store, (x) => x.rowsEvicted);
   const newMatches = useSelect(store, (x) => x.newMatchesWhilePaused);
   const view = useSelect(store, (x) => x.view);
   const layout = useSelect(store, (x) => x.layout);
@@ -190,7 +191,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, source, windowKey, serverFilter: describeDraft(filter), local, wrap });
   const status = source === 'v1' && v1
     ? v1StatusParts(v1, following)
-    : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
+    : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, rowsEvicted, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
 
   if (zoneProblem) {
     return (

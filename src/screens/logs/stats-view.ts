@@ -1,6 +1,6 @@
 import { sparkline } from '../../components/Sparkline';
-import { formatBytes } from '../../logs-view/rows';
-import type { CountRow, StatsSnapshot } from '../../logs-view/stats';
+import { formatBytes } from '../../log-records/rows';
+import type { CountRow, StatsSnapshot } from '../../log-records/stats';
 import type { Part } from './status-view';
 import { duration } from './status-view';
 
