@@ -146,6 +146,10 @@ async function run(argv) {
   const { source, stat, buildId } = readBundle();
   const dir = cacheDirectory(process.env);
   const kind = cacheKind(argv);
+  // A command that makes a request compiles undici's HTTP parser (WebAssembly) with Liftoff, and
+  // V8 then optimizes it again on a background thread; Node waits for that before it exits
+  // (80-100 ms measured, more than the request). A short command does not need the optimized code.
+  if (kind !== 'console') require('node:v8').setFlagsFromString('--liftoff-only');
   const file = path.join(dir, `${buildId}.${kind}.v8`);
   const header = expectedHeader(buildId, stat);
   const enabled = process.env.BURROW_CODE_CACHE !== '0';
