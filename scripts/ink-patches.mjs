@@ -269,6 +269,11 @@ export function patchStringWidth(source) {
   return lazySegmenter(s, file, 'const segmenter = new Intl.Segmenter();', 'segmenter', '');
 }
 
+/** The older string-width that wrap-ansi and widest-line (Ink's text wrapping) bring along. */
+export function patchNestedStringWidth(source) {
+  return lazySegmenter(source, 'wrap-ansi/node_modules/string-width/index.js', 'const segmenter = new Intl.Segmenter();', 'segmenter', '');
+}
+
 export function patchTokenize(source) {
   const file = '@alcalzone/ansi-tokenize/build/tokenize.js';
   let s = once(
@@ -433,6 +438,7 @@ export function patchReconciler(source) {
 export const INK_PATCHES = {
   'output.js': patchOutput,
   '../../string-width/index.js': patchStringWidth,
+  '../../wrap-ansi/node_modules/string-width/index.js': patchNestedStringWidth,
   '../../@alcalzone/ansi-tokenize/build/tokenize.js': patchTokenize,
   '../../@alcalzone/ansi-tokenize/build/styledChars.js': patchStyledChars,
   '../../slice-ansi/tokenize-ansi.js': patchSliceAnsi,
@@ -453,7 +459,7 @@ export const inkPatchesPlugin = {
   setup(build) {
     build.onLoad({ filter: /[\\/]node_modules[\\/](ink[\\/]build|string-width|slice-ansi|@alcalzone[\\/]ansi-tokenize[\\/]build|yoga-layout[\\/]dist[\\/](binaries|src)|undici[\\/]lib[\\/]web[\\/]cookies)[\\/][^\\/]*\.js$|[\\/]node_modules[\\/]ink[\\/]build[\\/]components[\\/]App\.js$/ }, async (args) => {
       const path = args.path.replace(/\\/g, '/');
-      const rel = path.includes('/node_modules/ink/build/') ? path.split('/node_modules/ink/build/')[1] : `../../${path.split('/node_modules/')[1]}`;
+      const rel = path.includes('/node_modules/ink/build/') ? path.split('/node_modules/ink/build/')[1] : `../../${path.split('/node_modules/').slice(1).join('/node_modules/')}`;
       const patch = INK_PATCHES[rel];
       if (!patch) return undefined;
       const { readFile } = await import('node:fs/promises');
