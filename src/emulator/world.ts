@@ -1,3 +1,4 @@
+import { EmulatorClock } from './clock';
 import { Random } from './random';
 import type { FaultSpec } from './faults';
 
@@ -15,8 +16,10 @@ export interface EmulatorOptions {
   streamIdleMs?: number;
   /** A database statement running longer is interrupted (default 5 s). */
   statementTimeoutMs?: number;
-  /** Clock, for tests. */
+  /** Clock, for tests (an EmulatorClock's `now`, or any function). Wins over clockStart. */
   now?: () => number;
+  /** The emulator's clock reads this at start (epoch ms) and then runs; default: the real time. */
+  clockStart?: number;
 }
 
 export interface PullZoneSeed {
@@ -39,7 +42,7 @@ export interface World {
   accessKey: string;
   now: () => number;
   startedAt: number;
-  options: Required<Omit<EmulatorOptions, 'now' | 'faults'>> & { faults: FaultSpec | null };
+  options: Required<Omit<EmulatorOptions, 'now' | 'faults' | 'clockStart'>> & { faults: FaultSpec | null };
   pullZones: PullZoneSeed[];
 }
 
@@ -64,7 +67,7 @@ export function createWorld(options: EmulatorOptions): World {
   const random = new Random(seed);
   const keyRandom = random.fork('access-key');
   const accessKey = `${keyRandom.hex(8)}-${keyRandom.hex(4)}-${keyRandom.hex(4)}-${keyRandom.hex(4)}-${keyRandom.hex(20)}`;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (options.clockStart !== undefined ? new EmulatorClock(options.clockStart).now : Date.now);
   const zoneRandom = random.fork('pull-zones');
   let hostId = 9000;
   const pullZones: PullZoneSeed[] = ZONE_NAMES.map(([name, origin, logging, weight], i) => {

@@ -1,5 +1,5 @@
 import type { PullZoneSeed } from '../world';
-import { CHUNK_MS, RETENTION_MS, type GenRecord, type TrafficStore } from './traffic';
+import { RETENTION_MS, type GenRecord, type TrafficStore } from './traffic';
 
 export interface CollectOptions {
   from: number;
@@ -17,8 +17,8 @@ export function collectRecords(store: TrafficStore, zone: PullZoneSeed, o: Colle
   const hi = o.includeInvisible ? o.to : Math.min(o.to, o.now + 1);
   const out: GenRecord[] = [];
   if (lo >= hi) return out;
-  const first = Math.floor(lo / CHUNK_MS);
-  const last = Math.floor((hi - 1) / CHUNK_MS);
+  const first = store.chunkIndex(lo);
+  const last = store.chunkIndex(hi - 1);
   for (let c = first; c <= last; c++) {
     const records = store.chunk(zone, c);
     for (let i = 0; i < records.length; i++) {

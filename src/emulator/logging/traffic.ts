@@ -8,9 +8,12 @@ import {
 /**
  * Traffic generator of the logging origin.
  *
- * Time is cut into one-minute chunks per pull zone. The records of a chunk are a pure function of
- * (seed, zone, chunk index, emulator start time), so a chunk is generated the first time a query
- * touches it and can be dropped from memory and generated again identically. Nothing runs in the
+ * Time is cut into one-minute chunks per pull zone, counted from the emulator's start (the reading
+ * of its clock when it started). The records of a chunk are a pure function of (seed, zone, chunk
+ * index, start time), so a chunk is generated the first time a query touches it and can be dropped
+ * from memory and generated again identically; and the traffic around the start is the same
+ * whatever the hour of the day: a test started at 03:00 or at 15:00 sees the same episodes (pin the
+ * clock with `clockStart` / `--clock-start` to get the same timestamps too). Nothing runs in the
  * background: "now" (world.now()) only decides which records are visible (timestamp + ingestion
  * delay <= now) and which are retained (newer than 3 days). The chunk being written holds records
  * with future timestamps; they are invisible until their time (plus delay) comes.
@@ -232,8 +235,21 @@ export class TrafficStore {
   private lastSweep = 0;
   private readonly base: Random;
 
+  /** Chunk 0 starts here: the emulator's start. */
+  readonly origin: number;
+
   constructor(private readonly world: World) {
     this.base = world.random.fork('logging-traffic');
+    this.origin = world.startedAt;
+  }
+
+  /** The chunk holding time t. */
+  chunkIndex(t: number): number {
+    return Math.floor((t - this.origin) / CHUNK_MS);
+  }
+
+  chunkStart(index: number): number {
+    return this.origin + index * CHUNK_MS;
   }
 
   private model(zone: PullZoneSeed): ZoneModel {
@@ -276,7 +292,7 @@ export class TrafficStore {
     const now = this.world.now();
     if (now - this.lastSweep >= CHUNK_MS) {
       this.lastSweep = now;
-      const oldest = Math.floor((now - RETENTION_MS) / CHUNK_MS) - 1;
+      const oldest = this.chunkIndex(now - RETENTION_MS) - 1;
       for (const [key, c] of this.cache) {
         if (c.index >= oldest) continue;
         this.cache.delete(key);
@@ -301,7 +317,7 @@ export class TrafficStore {
     if (zone.trafficWeight <= 0) return [];
     const m = this.model(zone);
     const r = this.base.fork(`chunk:${zone.Id}:${index}`);
-    const start = index * CHUNK_MS;
+    const start = this.chunkStart(index);
     const ep = this.episode(zone, index);
     const sparse = start + CHUNK_MS <= this.world.startedAt - HISTORY_MS ? SPARSE_FACTOR : 1;
     const expected = this.world.options.logRate * zone.trafficWeight * (CHUNK_MS / 1000) * ep.mult * sparse * (0.75 + r.next() * 0.5);
@@ -407,7 +423,8 @@ export class TrafficStore {
       bytesSent: bytes + header,
       remoteIp: client.ip,
       countryCode: client.country,
-      edgeLocation: client.edges[(i + chunk) % client.edges.length]!,
+      // chunks before the start have negative indexes
+      edgeLocation: client.edges[(((i + chunk) % client.edges.length) + client.edges.length) % client.edges.length]!,
       scheme,
       host,
       path,
