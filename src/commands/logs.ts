@@ -20,7 +20,7 @@ Prints the CDN request logs of a pull zone (numeric id), oldest first.
 
   -f, --follow         keep printing new records as they arrive, in timestamp order (records are
                        held back by the ingestion lag burrow observes; one later than that is
-                       printed when it arrives). Ctrl-C stops (exit 130).
+                       printed when it arrives). Ctrl-C stops (exit 130; SIGTERM 143).
   --since D            window start relative to now: 30s, 15m, 2h, 3d (default ${DEFAULT_SINCE}; logs are kept 3 days)
   --from ISO --to ISO  absolute window (UTC unless the time has an offset), at most 3 days
   --limit N            the newest N matching records (default ${DEFAULT_LIMIT}); with --follow, how many
@@ -192,16 +192,22 @@ export function planFromArgs(ctx: CommandContext, now: number): Plan {
   return { zoneId: Number(zoneArg), filter, follow, limit, from, to, sinceMs, v1Date: null };
 }
 
-/** Resolves on SIGINT/SIGTERM (and gives a way to stop listening). */
-function interrupted(): { promise: Promise<'signal'>; dispose: () => void } {
+type Interrupt = 'SIGINT' | 'SIGTERM';
+
+/** The shell's convention: 128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM, as the console). */
+const exitCodeOf = (signal: Interrupt): number => (signal === 'SIGINT' ? 130 : 143);
+
+/** Resolves on SIGINT/SIGTERM with the signal (and gives a way to stop listening). */
+function interrupted(): { promise: Promise<Interrupt>; dispose: () => void } {
   let dispose = () => {};
-  const promise = new Promise<'signal'>((resolve) => {
-    const on = () => resolve('signal');
-    process.once('SIGINT', on);
-    process.once('SIGTERM', on);
+  const promise = new Promise<Interrupt>((resolve) => {
+    const onInt = () => resolve('SIGINT');
+    const onTerm = () => resolve('SIGTERM');
+    process.once('SIGINT', onInt);
+    process.once('SIGTERM', onTerm);
     dispose = () => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
     };
   });
   return { promise, dispose };
@@ -248,7 +254,7 @@ async function runFollow(plan: Plan, engineOf: () => FollowEngine, writer: Recor
     if (why === 'closed') return 0;
     release.flush();
     writer.end();
-    if (why === 'signal') return 130;
+    if (why === 'SIGINT' || why === 'SIGTERM') return exitCodeOf(why);
     if (failure) throw failure;
     return 0;
   } finally {
@@ -313,7 +319,7 @@ export const logsCommand: Command = {
         const work = plan.v1Date !== null ? fetchV1(plan, logs, abort.signal, ctx.io) : fetchV2(plan, logs, abort.signal, ctx.io);
         const result = await Promise.race([work, stop]);
         if (result === 'closed') return 0;
-        if (result === 'signal') return 130;
+        if (result === 'SIGINT' || result === 'SIGTERM') return exitCodeOf(result);
         for (const e of result) writer.write(e);
         writer.end();
         return 0;
