@@ -6,7 +6,7 @@ import type { RunningEmulator } from '../../src/emulator/server';
 import { LogsApi, type FollowEngine, type ZoneFollowStatus } from '../../src/api/logs/index';
 import type { RateBudgetOptions } from '../../src/api/rate-limit';
 import type { FaultSpec } from '../../src/emulator/faults';
-import { sleep, until } from '../helpers/wait';
+import { until } from '../helpers/wait';
 
 const DELAY = 500;
 const MAX_LAG = 3 * DELAY;
@@ -86,7 +86,7 @@ test('429 from the server: the shared budget backs off (jitter) and the tail rec
   const start = engine.startAt();
   engine.start();
   try {
-    await sleep(1500);
+    await waitFor('429s answered and seen', () => emu.faultCounters().logging.ratelimited > 0 && seen.some((z) => z.state === 'rate-limited'));
     const cut = Date.now() - 300;
     await waitFor('coverage', () => engine.status().zones.every((z) => z.coveredTo !== null && z.coveredTo > cut + MAX_LAG + 300));
     assertComplete(emu, engine, zones, start + 1000, cut);
@@ -130,7 +130,10 @@ test('faults (5xx, resets, garbled JSON, latency): the tail retries and loses no
   const start = engine.startAt();
   engine.start();
   try {
-    await sleep(2000);
+    await waitFor('every fault kind met', () => {
+      const f = emu.faultCounters().logging;
+      return f.errors > 0 && f.resets > 0 && f.malformed > 0 && seen.some((z) => z.state === 'retrying');
+    });
     const cut = Date.now() - 300;
     await waitFor('coverage', () => engine.status().zones.every((z) => z.coveredTo !== null && z.coveredTo > cut + MAX_LAG + 300));
     assertComplete(emu, engine, zones, start + 1000, cut);

@@ -2,7 +2,7 @@ import { ApiError } from '../errors';
 import { backoffDelay } from '../http';
 import { LogBuffer } from './buffer';
 import { entryKey, type LogEntry } from './entry';
-import type { LogPage, LogsApi } from './index';
+import type { LogPage, LogPageSource } from './page';
 import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type LogQuery, type TimeInput } from './query';
 
 /*
@@ -75,15 +75,34 @@ export interface FollowStatus {
   version: number;
 }
 
-export interface FollowOptions {
-  api: LogsApi;
+/**
+ * Where the engine puts what it reads (a LogBuffer is one; a screen's own store can be another):
+ * records of every followed zone, deduped by request id, in time order, bounded.
+ */
+export interface FollowSink {
+  /** Inserts a batch; appends the records it did not hold yet (and their times) to added/addedTimes. */
+  insert(batch: readonly LogEntry[], times: ArrayLike<number>, added: LogEntry[], addedTimes: number[]): number;
+  has(key: string): boolean;
+  readonly length: number;
+  readonly capacity: number;
+  /** Records up to this time were let go for lack of room. */
+  readonly evictedUpTo: number;
+  /** Changes whenever the content changes. */
+  readonly version: number;
+  readonly dropped: number;
+  readonly duplicates: number;
+}
+
+export interface FollowOptions<S extends FollowSink = LogBuffer> {
+  api: LogPageSource;
   zones: readonly number[];
   /** Server-side filters (validated at construction). */
   filter?: LogFilter;
   /** Backfill this far back (default 15 min); or `from` for an absolute start. */
   sinceMs?: number;
   from?: TimeInput;
-  buffer?: LogBuffer;
+  /** Where records go (default: a new LogBuffer of `capacity`). */
+  buffer?: S;
   /** Buffer capacity when no buffer is given (default 100,000). */
   capacity?: number;
   /** Records per request (default 10,000: fewer requests for the budget). */
@@ -114,7 +133,12 @@ const MIN_BACKFILL_PAGE = 1000;
 
 class Stopped extends Error {}
 
-class ZoneRunner {
+/** A LogBuffer when the caller gave no sink (S is then LogBuffer, the parameter's default). */
+function defaultSink<S extends FollowSink>(capacity: number | undefined): S {
+  return new LogBuffer(capacity) as FollowSink as S;
+}
+
+class ZoneRunner<S extends FollowSink> {
   state: ZoneState = 'starting';
   error: ApiError | null = null;
   consecutiveErrors = 0;
@@ -138,7 +162,7 @@ class ZoneRunner {
   polls = 0;
   private wake: (() => void) | null = null;
 
-  constructor(readonly zoneId: number, private readonly engine: FollowEngine) {
+  constructor(readonly zoneId: number, private readonly engine: FollowEngine<S>) {
     this.recheckMs = engine.opts.initialRecheckMs;
     this.intervalMs = engine.opts.minIntervalMs;
   }
@@ -404,14 +428,14 @@ class ZoneRunner {
   }
 }
 
-export class FollowEngine {
-  readonly buffer: LogBuffer;
-  readonly api: LogsApi;
+export class FollowEngine<S extends FollowSink = LogBuffer> {
+  readonly buffer: S;
+  readonly api: LogPageSource;
   readonly filter: LogFilter;
   readonly opts: Required<Omit<FollowOptions, 'api' | 'zones' | 'filter' | 'sinceMs' | 'from' | 'buffer' | 'capacity' | 'now' | 'random'>>;
   readonly now: () => number;
   readonly random: () => number;
-  private readonly runners: ZoneRunner[];
+  private readonly runners: ZoneRunner<S>[];
   private readonly controller = new AbortController();
   private readonly listeners = new Set<() => void>();
   private readonly recordListeners = new Set<(entries: LogEntry[], times: number[]) => void>();
@@ -422,7 +446,7 @@ export class FollowEngine {
   private statusVersion = 0;
   stopped = false;
 
-  constructor(options: FollowOptions) {
+  constructor(options: FollowOptions<S>) {
     this.api = options.api;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
@@ -431,7 +455,7 @@ export class FollowEngine {
     for (const z of zones) if (!Number.isSafeInteger(z) || z < 0) throw new ApiError({ kind: 'invalid-input', message: `invalid pull zone id ${z}` });
     normalizeFilter(options.filter ?? {});
     this.filter = { ...(options.filter ?? {}) };
-    this.buffer = options.buffer ?? new LogBuffer(options.capacity);
+    this.buffer = options.buffer ?? defaultSink<S>(options.capacity);
     const pageLimit = options.pageLimit ?? 10_000;
     if (!Number.isInteger(pageLimit) || pageLimit < 1 || pageLimit > 10_000) throw new ApiError({ kind: 'invalid-input', message: 'pageLimit must be 1..10000' });
     const minRecheckMs = options.minRecheckMs ?? 30_000;
@@ -518,7 +542,7 @@ export class FollowEngine {
   }
 
   /** @internal blocks a runner while paused. */
-  async gate(runner: ZoneRunner): Promise<void> {
+  async gate(runner: ZoneRunner<S>): Promise<void> {
     while (this.pausedFlag && !this.stopped) {
       runner.state = 'paused';
       this.changed();
