@@ -209,7 +209,7 @@ export class HttpClient {
     }
     this.opts.debug?.(redact(`<- ${status} ${method} ${shownPath} ${Date.now() - started}ms ${text.length}B`));
     if (status < 200 || status >= 300) {
-      throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, { method, path });
+      throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, { method, path, retryAfter: resHeaders['retry-after'] });
     }
     const expect = options.expect ?? 'json';
     if (expect === 'empty') return { status, data: undefined as T, headers: resHeaders };

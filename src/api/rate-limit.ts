@@ -10,9 +10,9 @@ import { ApiError } from './errors';
  * request when it arrives, somewhere between those two moments, so however long the way there
  * and the queue at the server, the server never sees more than `limit` in any window.
  *
- * On a 429 the caller reports `rateLimited(key)`: the key backs off (exponential, full jitter)
- * and every caller of that key waits. The platform sends no rate headers, so nothing here reads
- * them. `subscribe` tells a status bar when a key starts or ends a backoff.
+ * On a 429 the caller reports `rateLimited(key, retryAfterMs)`: the key backs off for the
+ * server's Retry-After when the answer had one, else exponentially with full jitter, and every
+ * caller of that key waits. `subscribe` tells a status bar when a key starts or ends a backoff.
  */
 
 export interface RateBudgetOptions {
@@ -115,14 +115,17 @@ export class RateBudget {
     });
   }
 
-  /** A request for `key` got 429: back off, with full jitter; returns the wait in ms. */
-  rateLimited(key: string): number {
+  /**
+   * A request for `key` got 429: back off, with full jitter, or exactly as long as the server's
+   * Retry-After asked (`retryAfterMs`) when it said; returns the wait in ms.
+   */
+  rateLimited(key: string, retryAfterMs: number | null = null): number {
     const s = this.key(key);
     s.rateLimited++;
     const ceiling = Math.min(this.backoffCapMs, this.backoffBaseMs * 2 ** s.attempt);
     s.attempt++;
     // Full jitter, with a floor so a run of tiny waits cannot hammer the server.
-    const wait = Math.max(Math.round(this.backoffBaseMs / 10), Math.round(this.random() * ceiling));
+    const wait = retryAfterMs !== null ? retryAfterMs : Math.max(Math.round(this.backoffBaseMs / 10), Math.round(this.random() * ceiling));
     s.backoffUntil = Math.max(s.backoffUntil, this.now() + wait);
     this.emit(key);
     this.pump(key, s);

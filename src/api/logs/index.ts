@@ -97,7 +97,7 @@ export class LogsApi {
       } catch (error) {
         done();
         if (!(error instanceof ApiError)) throw error;
-        if (error.status === 429) this.budget.rateLimited(key);
+        if (error.status === 429) this.budget.rateLimited(key, error.retryAfterMs);
         if (attempt >= retries || !retryable(error) || opts.signal?.aborted) throw error;
         // A 429 already waits in the budget; other failures wait here (full jitter).
         if (error.status !== 429) await sleep(backoffDelay(attempt + 1, 250, 5000, this.random), opts.signal);
