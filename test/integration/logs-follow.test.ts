@@ -109,7 +109,7 @@ test('follow: backfill pages with offset while hasMore, newest first, capped at 
   // The size when the backfill ends (the subscriber runs before any poll adds records).
   let atBackfillEnd: number | null = null;
   capped.subscribe(() => {
-    if (atBackfillEnd === null && capped.status().zones[0]!.coveredTo !== null) atBackfillEnd = capped.buffer.length;
+    if (atBackfillEnd === null && capped.status().zones[0]!.backfill?.done) atBackfillEnd = capped.buffer.length;
   });
   capped.start();
   try {

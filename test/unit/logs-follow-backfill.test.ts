@@ -48,8 +48,8 @@ test('the backfill stops at the cap in a few requests while new records keep shi
   const engine = new FollowEngine({ api, zones: [1], capacity: 3_000, pageLimit: 1_000, sinceMs: 3_600_000, now: () => BASE + 600_000, minIntervalMs: 60_000, maxIntervalMs: 60_000 });
   engine.start();
   try {
-    // the backfill is over when the zone knows what it covered (the first poll is a minute later)
-    await until('the backfill to end', () => engine.status().zones[0]!.coveredTo !== null);
+    // the first poll is a minute later
+    await until('the backfill to end', () => engine.status().zones[0]!.backfill?.done);
     const z = engine.status().zones[0]!;
     assert.equal(engine.buffer.length, 3_000, 'the buffer is filled to its capacity');
     assert.equal(engine.buffer.dropped, 0, 'nothing was fetched only to be dropped');
@@ -61,5 +61,62 @@ test('the backfill stops at the cap in a few requests while new records keep shi
     assert.equal(ids.size, 3_000);
   } finally {
     await engine.stop();
+  }
+});
+
+test('backfill progress: records, pages, how far back it reached, rate and an estimate of what is left', async () => {
+  // 50,000 records 10 ms apart from BASE; the window starts at BASE, so the density is uniform
+  const TOTAL = 50_000;
+  const now = BASE + TOTAL * 10;
+  let elapsed = 0;
+  const answered: (() => void)[] = [];
+  const query = async (_zone: number, q: LogQuery = {}): Promise<LogPage> => {
+    // each answer waits until the test lets it through, one simulated second later
+    await new Promise<void>((r) => answered.push(r));
+    elapsed += 1000;
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? 100;
+    const entries: LogEntry[] = [];
+    for (let n = TOTAL - 1 - offset; n > TOTAL - 1 - offset - limit && n >= 0; n--) entries.push(entry(n));
+    const times = entries.map((e) => Date.parse(e.timestamp));
+    return { entries, times, offset, limit, returned: entries.length, hasMore: TOTAL - offset - limit > 0, from: BASE, to: now, order: 'desc', skipped: 0 };
+  };
+  const clock = () => now + elapsed;
+  const api = { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now: clock } as unknown as LogsApi;
+  const engine = new FollowEngine({ api, zones: [1], capacity: 100_000, pageLimit: 5_000, from: BASE, now: clock, minIntervalMs: 60_000, maxIntervalMs: 60_000 });
+  engine.start();
+  let done = 0;
+  const release = async (pages: number) => {
+    for (let i = 0; i < pages; i++) {
+      await until('a page asked for', () => answered.length > 0);
+      answered.shift()!();
+      await until('the page read', () => engine.status().zones[0]!.backfill?.pages === i + 1 + done);
+    }
+    done += pages;
+  };
+  try {
+    await release(4);
+    const mid = engine.status().zones[0]!;
+    assert.equal(mid.state, 'backfilling');
+    const p = mid.backfill!;
+    assert.equal(p.pages, 4);
+    assert.equal(p.records, 20_000);
+    assert.equal(p.done, false);
+    assert.equal(p.reached, BASE + 30_000 * 10, 'the history from the newest down to record 30,000 is in');
+    assert.equal(p.ratePerSecond, 5_000, '20,000 records in 4 simulated seconds');
+    assert.ok(Math.abs(p.remaining! - 30_000) <= 5, `about 30,000 left: ${p.remaining}`);
+    assert.ok(Math.abs(p.etaMs! - 6_000) <= 10, `6 s at 5,000/s: ${p.etaMs}`);
+    assert.equal(engine.buffer.length, 20_000, 'the newest records are there first');
+    assert.equal(engine.buffer.time(engine.buffer.length - 1), BASE + (TOTAL - 1) * 10);
+    await release(6);
+    const end = engine.status().zones[0]!;
+    assert.equal(end.state, 'following');
+    assert.deepEqual({ done: end.backfill!.done, records: end.backfill!.records, pages: end.backfill!.pages, remaining: end.backfill!.remaining, etaMs: end.backfill!.etaMs },
+      { done: true, records: TOTAL, pages: 10, remaining: 0, etaMs: 0 });
+    assert.equal(engine.buffer.length, TOTAL);
+  } finally {
+    const stopping = engine.stop();
+    for (const r of answered.splice(0)) r();
+    await stopping;
   }
 });

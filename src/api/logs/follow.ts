@@ -52,6 +52,8 @@ export interface ZoneFollowStatus {
   late: number;
   /** The backfill stopped at the buffer's capacity with more records available. */
   backfillTruncated: boolean;
+  /** How the backfill goes (null before it starts). */
+  backfill: BackfillProgress | null;
   /** Server time up to which every visible record was read. */
   coveredTo: number | null;
   newest: number | null;
@@ -64,6 +66,44 @@ export interface ZoneFollowStatus {
   intervalMs: number;
   nextPollAt: number | null;
   backoffUntil: number | null;
+}
+
+/** The backfill of one zone: newest first, the history filling in behind. */
+export interface BackfillProgress {
+  /** New records the backfill put into the sink. */
+  records: number;
+  pages: number;
+  /** The window read: [from, to) (to: the server's clock at the first page). */
+  from: number;
+  to: number | null;
+  /** The oldest record time read so far: [reached, to) is filled. */
+  reached: number | null;
+  startedAt: number;
+  ratePerSecond: number;
+  /** Estimated records still to read (from the density so far, capped by the backfill limit); null until known. */
+  remaining: number | null;
+  etaMs: number | null;
+  done: boolean;
+}
+
+interface BackfillState {
+  records: number;
+  pages: number;
+  from: number;
+  to: number | null;
+  reached: number | null;
+  startedAt: number;
+  finishedAt?: number;
+  done: boolean;
+}
+
+/** Where the backfill reads next: a window pinned at the first page, read newest first by offset. */
+interface HistoryCursor {
+  from: number;
+  /** NaN until the first page pins it to the server's clock. */
+  to: number;
+  offset: number;
+  collected: number;
 }
 
 export interface FollowStatus {
@@ -160,6 +200,12 @@ class ZoneRunner<S extends FollowSink> {
   /** Lag samples seen and complete polls since the backfill (to know when the lag is learnt). */
   lagSamples = 0;
   polls = 0;
+  /** Null until the backfill starts. */
+  progress: BackfillState | null = null;
+  /** The history part of the backfill failed for good: the zone fails with this. */
+  historyFailure: unknown = null;
+  /** The wait before the next poll was woken to be recomputed, not to poll. */
+  private rescheduled = false;
   private wake: (() => void) | null = null;
 
   constructor(readonly zoneId: number, private readonly engine: FollowEngine<S>) {
@@ -178,6 +224,7 @@ class ZoneRunner<S extends FollowSink> {
       records: this.records,
       late: this.late,
       backfillTruncated: this.backfillTruncated,
+      backfill: this.backfillStatus(now),
       coveredTo: this.coveredTo,
       newest: this.newest,
       behindMs: this.coveredTo === null ? null : Math.max(0, now - this.coveredTo),
@@ -191,6 +238,7 @@ class ZoneRunner<S extends FollowSink> {
 
   /** Interrupts a wait between polls. */
   poke(): void {
+    if (!this.wake) this.rescheduled = false;
     this.wake?.();
   }
 
@@ -211,14 +259,23 @@ class ZoneRunner<S extends FollowSink> {
   }
 
   async run(): Promise<void> {
+    let history: Promise<void> = Promise.resolve();
     try {
-      await this.backfill();
-      while (!this.engine.stopped) {
+      // The newest page first; then the polls start while the history fills in behind.
+      const rest = await this.backfillNewest();
+      if (rest) history = this.backfillHistory(rest);
+      while (!this.engine.stopped && !this.historyFailure) {
         await this.engine.gate(this);
         await this.sleepUntil(this.nextPollAt ?? 0);
+        if (this.historyFailure) break;
+        if (this.rescheduled) {
+          this.rescheduled = false;
+          continue;
+        }
         await this.engine.gate(this);
         await this.poll();
       }
+      if (this.historyFailure) throw this.historyFailure;
       this.set('stopped');
     } catch (error) {
       if (error instanceof Stopped || this.engine.stopped) {
@@ -230,6 +287,7 @@ class ZoneRunner<S extends FollowSink> {
     } finally {
       this.nextPollAt = null;
       this.engine.changed();
+      await history;
     }
   }
 
@@ -345,43 +403,115 @@ class ZoneRunner<S extends FollowSink> {
     return { ...page, entries: page.entries.slice(0, i), times: page.times.slice(0, i) };
   }
 
-  private async backfill(): Promise<void> {
+  /** The backfill's first page (the newest records); what is left to read, or null when nothing is. */
+  private async backfillNewest(): Promise<HistoryCursor | null> {
     this.set('backfilling');
     const e = this.engine;
-    let from = e.startAt();
-    let to: number | undefined;
-    let offset = 0;
-    let collected = 0;
+    const from = e.startAt();
     this.floor = from;
-    for (;;) {
-      // Near the cap, still ask for a useful page: records arriving meanwhile shift the offsets of
-      // a live window, so the next records can all be ones already held, and pages of one record
-      // would then spend the zone's budget one request at a time. What the cap leaves out is cut
-      // off here (newest first), so a full buffer never has to drop it.
-      const remaining = e.opts.maxBackfill - collected;
-      const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, remaining));
-      const page = await this.page({ from, to, order: 'desc', offset, limit });
-      if (to === undefined) {
-        to = page.to ?? e.now();
-        from = Math.min(from, to - 1);
-      }
-      const used = this.newestNew(page, remaining);
-      // the cap counts new records, not returned ones (a page can repeat records)
-      collected += this.ingest(used, false, null);
-      offset += page.returned;
-      const cut = used.entries.length < page.entries.length;
-      if (cut || (collected >= e.opts.maxBackfill && page.hasMore)) {
-        this.backfillTruncated = true;
-        // Older records were left out on purpose: the polls must not bring them back.
-        const last = used.times[used.times.length - 1];
-        if (last !== undefined) this.floor = last;
-        break;
-      }
-      if (!page.hasMore || page.returned === 0) break;
-    }
-    this.coveredTo = to ?? e.now();
+    this.progress = { records: 0, pages: 0, from, to: null, reached: null, startedAt: e.now(), done: false };
+    const cursor: HistoryCursor = { from, to: Number.NaN, offset: 0, collected: 0 };
+    const more = await this.backfillPage(cursor);
+    this.coveredTo = cursor.to;
     this.lastFullRecheckAt = e.now();
+    if (!more) {
+      this.finishBackfill();
+      return null;
+    }
+    // Polls wait their longest interval while the history is read: the budget goes to it.
     this.afterPoll(0, 1);
+    return cursor;
+  }
+
+  /** The rest of the backfill, page after page inside the zone's budget, next to the polls. */
+  private async backfillHistory(cursor: HistoryCursor): Promise<void> {
+    try {
+      for (;;) {
+        await this.engine.gate(this);
+        if (this.state === 'failed' || this.state === 'stopped') return;
+        if (this.state !== 'backfilling') this.set('backfilling');
+        if (!(await this.backfillPage(cursor))) break;
+      }
+      this.finishBackfill();
+    } catch (error) {
+      if (error instanceof Stopped || this.engine.stopped) return;
+      this.historyFailure = error;
+      this.poke();
+    }
+  }
+
+  /** Reads one backfill page at the cursor (newest first); false when the backfill is over. */
+  private async backfillPage(cursor: HistoryCursor): Promise<boolean> {
+    const e = this.engine;
+    // Near the cap, still ask for a useful page: records arriving meanwhile shift the offsets of
+    // a live window, so the next records can all be ones already held, and pages of one record
+    // would then spend the zone's budget one request at a time. What the cap leaves out is cut
+    // off here (newest first), so a full buffer never has to drop it.
+    const remaining = e.opts.maxBackfill - cursor.collected;
+    const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, remaining));
+    const first = Number.isNaN(cursor.to);
+    const page = await this.page({ from: cursor.from, to: first ? undefined : cursor.to, order: 'desc', offset: cursor.offset, limit });
+    if (first) {
+      cursor.to = page.to ?? e.now();
+      cursor.from = Math.min(cursor.from, cursor.to - 1);
+    }
+    const used = this.newestNew(page, remaining);
+    // the cap counts new records, not returned ones (a page can repeat records)
+    const added = this.ingest(used, false, null);
+    cursor.collected += added;
+    cursor.offset += page.returned;
+    const p = this.progress!;
+    p.to = cursor.to;
+    p.pages++;
+    p.records += added;
+    const oldest = used.times[used.times.length - 1];
+    if (oldest !== undefined) p.reached = p.reached === null ? oldest : Math.min(p.reached, oldest);
+    this.engine.changed();
+    const cut = used.entries.length < page.entries.length;
+    if (cut || (cursor.collected >= e.opts.maxBackfill && page.hasMore)) {
+      this.backfillTruncated = true;
+      // Older records were left out on purpose: the polls must not bring them back.
+      if (oldest !== undefined) this.floor = oldest;
+      return false;
+    }
+    return page.hasMore && page.returned > 0;
+  }
+
+  private finishBackfill(): void {
+    this.progress!.done = true;
+    this.progress!.finishedAt = this.engine.now();
+    this.afterPoll(0, 1);
+    this.set('following');
+    // a poll waiting out the long interval of the backfill waits the normal one instead
+    this.rescheduled = true;
+    this.poke();
+  }
+
+  /** Backfill progress as the status shows it: rate, and an estimate of what is left. */
+  backfillStatus(now: number): BackfillProgress | null {
+    const p = this.progress;
+    if (!p) return null;
+    const elapsed = Math.max(1, (p.finishedAt ?? now) - p.startedAt);
+    const rate = (p.records * 1000) / elapsed;
+    let remaining: number | null = p.done ? 0 : null;
+    if (!p.done && p.to !== null && p.reached !== null && p.records > 0) {
+      // records per ms of history read so far, times the history still to read; never past the cap
+      const span = p.to - p.reached;
+      const estimate = span > 0 ? Math.round((p.records / span) * Math.max(0, p.reached - p.from)) : 0;
+      remaining = Math.max(0, Math.min(estimate, this.engine.opts.maxBackfill - p.records));
+    }
+    return {
+      records: p.records,
+      pages: p.pages,
+      from: p.from,
+      to: p.to,
+      reached: p.reached,
+      startedAt: p.startedAt,
+      ratePerSecond: Math.round(rate),
+      remaining,
+      etaMs: remaining === null ? null : remaining === 0 ? 0 : rate > 0 ? Math.round((remaining / rate) * 1000) : null,
+      done: p.done,
+    };
   }
 
   private async poll(): Promise<void> {
@@ -393,7 +523,8 @@ class ZoneRunner<S extends FollowSink> {
     let from = covered - (full ? this.recheckMs : o.overlapMs);
     // Inside retention (with a minute to spare), and not behind what a full buffer already let go.
     from = Math.max(from, this.floor, now - RETENTION_MS + 60_000, e.buffer.length >= e.buffer.capacity ? e.buffer.evictedUpTo : Number.NEGATIVE_INFINITY);
-    if (this.state !== 'following') this.set('following');
+    const want = this.progress?.done === false ? 'backfilling' : 'following';
+    if (this.state !== want) this.set(want);
     let to: number | undefined;
     let offset = 0;
     let pages = 0;
@@ -423,6 +554,7 @@ class ZoneRunner<S extends FollowSink> {
     const floor = (pages * budget.windowMs) / (budget.limit * o.budgetShare);
     this.intervalMs = Math.max(this.intervalMs, floor);
     if (b.waiting > 0) this.intervalMs = Math.max(this.intervalMs, 2 * o.minIntervalMs);
+    if (this.progress?.done === false) this.intervalMs = Math.max(this.intervalMs, o.maxIntervalMs);
     this.nextPollAt = e.now() + this.intervalMs;
     e.changed();
   }
@@ -581,7 +713,8 @@ export class FollowEngine<S extends FollowSink = LogBuffer> {
     let min = Number.POSITIVE_INFINITY;
     for (const r of this.runners) {
       if (r.state === 'failed' || r.state === 'stopped') continue;
-      if (r.coveredTo === null) return null;
+      // older records may still come while a backfill reads history
+      if (r.coveredTo === null || r.progress?.done === false) return null;
       min = Math.min(min, r.coveredTo - r.holdback(now));
     }
     return Number.isFinite(min) ? min : null;

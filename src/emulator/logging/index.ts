@@ -4,7 +4,7 @@ import type { OriginSpec } from '../origin';
 import type { PullZoneSeed, World } from '../world';
 import { checkLoggingAuth } from './auth';
 import { maxInWindow, PLATFORM_RATE_LIMIT, ZoneRateLimiter, type RateLimitConfig, type ZoneRequestStats } from './limits';
-import { collectRecords, toLogEntry, toV1Line } from './records';
+import { collectRecords, pageRecords, toLogEntry, toV1Line } from './records';
 import { TrafficStore, RETENTION_MS, type GenRecord } from './traffic';
 import { parseStatusList, parseV2Query } from './v2-query';
 
@@ -138,13 +138,12 @@ function handleV2(world: World, ctx: Ctx): void {
   const parsed = parseV2Query(ctx.query, now);
   if (!parsed.ok) return sendError(ctx, 400, 'invalid_request', 'one or more query parameters failed validation', parsed.details);
   const q = parsed.query;
-  const all = collectRecords(stateOf(world).store, zone, { from: q.from, to: q.to, now, includeShield: q.includeShield, match: q.match });
-  const total = all.length;
-  const page: GenRecord[] = [];
-  for (let k = q.offset; k < total && page.length < q.limit; k++) page.push(q.order === 'asc' ? all[k]! : all[total - 1 - k]!);
+  const { page, hasMore } = pageRecords(stateOf(world).store, zone, {
+    from: q.from, to: q.to, now, includeShield: q.includeShield, match: q.match, order: q.order, offset: q.offset, limit: q.limit,
+  });
   ctx.send(200, {
     data: page.map(toLogEntry),
-    pagination: { offset: q.offset, limit: q.limit, returned: page.length, hasMore: q.offset + page.length < total },
+    pagination: { offset: q.offset, limit: q.limit, returned: page.length, hasMore },
     query: { pullZoneId: zone.Id, from: new Date(q.from).toISOString(), to: new Date(q.to).toISOString(), order: q.order },
   });
 }

@@ -27,8 +27,8 @@ export const CHUNK_MS = 60_000;
 export const RETENTION_MS = 3 * 24 * 3_600_000;
 export const HISTORY_MS = 2 * 3_600_000;
 export const SPARSE_FACTOR = 0.03;
-/** A chunk never holds more than this many records (caps --log-rate at about 1000/s per zone). */
-export const MAX_CHUNK_RECORDS = 60_000;
+/** A chunk never holds more than this many records (2,500/s: --log-rate 1000 with its bursts capped). */
+export const MAX_CHUNK_RECORDS = 150_000;
 /** Generated records kept in memory (about 300 bytes each); older chunks are regenerated on demand. */
 export const MAX_CACHED_RECORDS = 300_000;
 /** Quiet zones (trafficWeight below this) lag longer, as on the real platform. */
@@ -117,6 +117,14 @@ const MAX_INTERNED_PATHS = 50_000;
 interface Chunk {
   index: number;
   records: GenRecord[];
+}
+
+/** What paging needs to know of a chunk without generating it again. */
+interface ChunkCount {
+  all: number;
+  withoutShield: number;
+  /** Every record of the chunk is visible from this time on (its largest t + delay). */
+  settledAt: number;
 }
 
 type Episode = { mult: number; errors: 'none' | '5xx' | '4xx'; hot: number };
@@ -231,6 +239,8 @@ const ERROR_4XX = new Table<number>([[404, 6], [403, 2], [401, 1], [429, 1]]);
 export class TrafficStore {
   private readonly models = new Map<number, ZoneModel>();
   private readonly cache = new Map<string, Chunk>();
+  /** Counts of every chunk generated so far (a few numbers each: kept for the 3 days). */
+  private readonly counts = new Map<string, ChunkCount>();
   private cachedRecords = 0;
   private lastSweep = 0;
   private readonly base: Random;
@@ -282,6 +292,15 @@ export class TrafficStore {
       return hit.records;
     }
     const records = this.generate(zone, index);
+    if (!this.counts.has(key)) {
+      let withoutShield = 0;
+      let settledAt = Number.NEGATIVE_INFINITY;
+      for (const r of records) {
+        if (!r.shield) withoutShield++;
+        if (r.t + r.delay > settledAt) settledAt = r.t + r.delay;
+      }
+      this.counts.set(key, { all: records.length, withoutShield, settledAt });
+    }
     this.cache.set(key, { index, records });
     this.cachedRecords += records.length;
     this.evict();
@@ -298,6 +317,7 @@ export class TrafficStore {
         this.cache.delete(key);
         this.cachedRecords -= c.records.length;
       }
+      for (const key of this.counts.keys()) if (Number(key.slice(key.indexOf(':') + 1)) < oldest) this.counts.delete(key);
     }
     // Least recently used first; a dropped chunk is regenerated identically when needed again.
     for (const [key, c] of this.cache) {
@@ -305,6 +325,16 @@ export class TrafficStore {
       this.cache.delete(key);
       this.cachedRecords -= c.records.length;
     }
+  }
+
+  /**
+   * How many records of a chunk a query sees, when that is known without generating it: the chunk
+   * was generated before and every record of it is visible by `now`. Null otherwise.
+   */
+  visibleCount(zone: PullZoneSeed, index: number, now: number, includeShield: boolean): number | null {
+    const c = this.counts.get(`${zone.Id}:${index}`);
+    if (!c || now < c.settledAt) return null;
+    return includeShield ? c.all : c.withoutShield;
   }
 
   /** Generated records held in memory now (for tests of the memory bound). */
