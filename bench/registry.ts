@@ -6,6 +6,7 @@ import { sqlExportBench } from './sql-export';
 import { keystrokeBench } from './keystroke';
 import { followBench } from './follow';
 import { memoryBench } from './memory';
+import { backfillBench } from './backfill';
 
 export interface Bench {
   id: string;
@@ -13,4 +14,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, keystrokeBench, followBench, memoryBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, keystrokeBench, followBench, memoryBench, backfillBench];

@@ -38,7 +38,7 @@ Filters (sent to the server; with --v1 applied locally, except --status):
                        referer or content range (at most 16 tokens of 128 characters)
 
 Output (-o): text (default, one aligned line per record), ndjson, json.
-All requests of a zone share one budget of 25 per 10 s (the platform allows 30).`;
+All requests of a zone share one budget of 28 per 10 s (the platform allows 30).`;
 
 /** "15m" -> ms; throws UsageError with what is allowed. */
 export function parseSince(text: string): number {

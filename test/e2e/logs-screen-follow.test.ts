@@ -27,7 +27,7 @@ test('follow shows the emulator\'s records; pause counts new ones; enter shows o
   const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 30 });
   await openLogs(app, String(busy.Id));
   await app.waitFor(`zone ${busy.Id} ${busy.Name}`);
-  let screen = await app.waitFor(/● following · lag \d+(ms|s) · re-checking last \d+ s · budget \d+\/25 · [\d,]+ buffered · 0 dropped/);
+  let screen = await app.waitFor(/● following · lag \d+(ms|s) · re-checking last \d+ s · budget \d+\/28 · [\d,]+ buffered · 0 dropped/);
   screen = await app.waitFor(/newest of [\d,]+/);
 
   // the rows on screen are records the emulator generated, newest last

@@ -104,6 +104,8 @@ interface HistoryCursor {
   to: number;
   offset: number;
   collected: number;
+  /** Key of the last record of the last page taken (the next page must hold it). */
+  lastKey: string | null;
 }
 
 export interface FollowStatus {
@@ -156,6 +158,8 @@ export interface FollowOptions<S extends FollowSink = LogBuffer> {
   fullRecheckEveryMs?: number;
   /** Records to backfill at most (default: the buffer's capacity). */
   maxBackfill?: number;
+  /** Backfill pages in flight at most (default 3; the zone's budget spaces them). */
+  backfillDepth?: number;
   /** Share of a zone's budget the polls may use (default 0.6; searches get the rest). */
   budgetShare?: number;
   /**
@@ -410,7 +414,7 @@ class ZoneRunner<S extends FollowSink> {
     const from = e.startAt();
     this.floor = from;
     this.progress = { records: 0, pages: 0, from, to: null, reached: null, startedAt: e.now(), done: false };
-    const cursor: HistoryCursor = { from, to: Number.NaN, offset: 0, collected: 0 };
+    const cursor: HistoryCursor = { from, to: Number.NaN, offset: 0, collected: 0, lastKey: null };
     const more = await this.backfillPage(cursor);
     this.coveredTo = cursor.to;
     this.lastFullRecheckAt = e.now();
@@ -423,14 +427,44 @@ class ZoneRunner<S extends FollowSink> {
     return cursor;
   }
 
-  /** The rest of the backfill, page after page inside the zone's budget, next to the polls. */
+  /**
+   * The rest of the backfill, next to the polls: up to `backfillDepth` pages in flight (the zone's
+   * budget spaces them), read newest first from the window pinned at the first page, and taken in
+   * offset order. Records that become visible meanwhile land at the top of the window and push the
+   * older ones to higher offsets, so a page the server answered before the page above it could
+   * start past the records in between: pages overlap by one record, and a page that does not hold
+   * the last record of the page above is read again (it then comes after it).
+   */
   private async backfillHistory(cursor: HistoryCursor): Promise<void> {
+    const e = this.engine;
+    const ahead: { offset: number; limit: number; page: Promise<LogPage> }[] = [];
+    let next = cursor.offset - 1;
+    const ask = (offset: number, limit: number) => {
+      const page = this.page({ from: cursor.from, to: cursor.to, order: 'desc', offset, limit });
+      // a page left unread (the backfill ended first) must not be an unhandled rejection
+      page.catch(() => undefined);
+      return { offset, limit, page };
+    };
     try {
       for (;;) {
-        await this.engine.gate(this);
+        await e.gate(this);
         if (this.state === 'failed' || this.state === 'stopped') return;
         if (this.state !== 'backfilling') this.set('backfilling');
-        if (!(await this.backfillPage(cursor))) break;
+        // Near the cap, one page at a time, so the cap is exact and nothing is read for nothing.
+        const room = e.opts.maxBackfill - cursor.collected;
+        const depth = room > e.opts.pageLimit * e.opts.backfillDepth ? e.opts.backfillDepth : 1;
+        while (ahead.length < depth) {
+          const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, room));
+          ahead.push(ask(next, limit));
+          next += limit - 1;
+        }
+        const head = ahead.shift()!;
+        const page = await head.page;
+        if (cursor.lastKey !== null && page.entries.length && !page.entries.some((x) => (x.requestId ?? entryKey(x)) === cursor.lastKey)) {
+          ahead.unshift(ask(head.offset, head.limit));
+          continue;
+        }
+        if (!this.backfillCommit(page, cursor)) break;
       }
       this.finishBackfill();
     } catch (error) {
@@ -440,26 +474,31 @@ class ZoneRunner<S extends FollowSink> {
     }
   }
 
-  /** Reads one backfill page at the cursor (newest first); false when the backfill is over. */
+  /** Reads the first backfill page (newest first); false when the backfill is over. */
   private async backfillPage(cursor: HistoryCursor): Promise<boolean> {
     const e = this.engine;
     // Near the cap, still ask for a useful page: records arriving meanwhile shift the offsets of
     // a live window, so the next records can all be ones already held, and pages of one record
     // would then spend the zone's budget one request at a time. What the cap leaves out is cut
     // off here (newest first), so a full buffer never has to drop it.
+    const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, e.opts.maxBackfill - cursor.collected));
+    const page = await this.page({ from: cursor.from, order: 'desc', offset: cursor.offset, limit });
+    cursor.to = page.to ?? e.now();
+    cursor.from = Math.min(cursor.from, cursor.to - 1);
+    return this.backfillCommit(page, cursor);
+  }
+
+  /** Puts a backfill page into the sink, up to the cap; false when the backfill is over. */
+  private backfillCommit(page: LogPage, cursor: HistoryCursor): boolean {
+    const e = this.engine;
     const remaining = e.opts.maxBackfill - cursor.collected;
-    const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, remaining));
-    const first = Number.isNaN(cursor.to);
-    const page = await this.page({ from: cursor.from, to: first ? undefined : cursor.to, order: 'desc', offset: cursor.offset, limit });
-    if (first) {
-      cursor.to = page.to ?? e.now();
-      cursor.from = Math.min(cursor.from, cursor.to - 1);
-    }
     const used = this.newestNew(page, remaining);
     // the cap counts new records, not returned ones (a page can repeat records)
     const added = this.ingest(used, false, null);
     cursor.collected += added;
     cursor.offset += page.returned;
+    const last = page.entries[page.entries.length - 1];
+    if (last) cursor.lastKey = last.requestId ?? entryKey(last);
     const p = this.progress!;
     p.to = cursor.to;
     p.pages++;
@@ -601,6 +640,7 @@ export class FollowEngine<S extends FollowSink = LogBuffer> {
       maxRecheckMs: options.maxRecheckMs ?? 15 * 60_000,
       fullRecheckEveryMs: options.fullRecheckEveryMs ?? 10_000,
       maxBackfill: options.maxBackfill ?? this.buffer.capacity,
+      backfillDepth: Math.max(1, Math.floor(options.backfillDepth ?? 3)),
       budgetShare: options.budgetShare ?? 0.6,
       initialLagMs: options.initialLagMs ?? 30_000,
     };

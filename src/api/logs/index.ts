@@ -35,7 +35,7 @@ export interface V1Options extends CallOptions {
 }
 
 export interface LogsApiOptions {
-  /** Shared per-zone budget; by default 25 requests per 10 s per zone. */
+  /** Shared per-zone budget; by default 28 requests per 10 s per zone (the platform allows 30). */
   budget?: RateBudget;
   budgetOptions?: RateBudgetOptions;
   /** Reads page bodies (a worker thread parses the big ones); one is made when not given. */
