@@ -3,7 +3,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { ApiError } from '../api/errors';
 import {
   compileFilter, parseV1Date, RETENTION_MS, v1Date,
-  type FollowEngine, type LogEntry, type V1ParseResult, type ZoneFollowStatus,
+  type BackfillProgress, type FollowEngine, type LogEntry, type V1ParseResult, type ZoneFollowStatus,
 } from '../api/logs/index';
 import { maskSecret } from '../config/redact';
 import { emptyText, textOf, type TextState } from '../keys/text-edit';
@@ -63,6 +63,7 @@ export interface LiveStatus {
   requests: number;
   late: number;
   backfillTruncated: boolean;
+  backfill: BackfillProgress | null;
   buffered: number;
   dropped: number;
   duplicates: number;
@@ -297,6 +298,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         requests: z?.requests ?? 0,
         late: z?.late ?? 0,
         backfillTruncated: z?.backfillTruncated ?? false,
+        backfill: z?.backfill ?? null,
         buffered: st.buffered,
         dropped: st.dropped,
         duplicates: st.duplicates,

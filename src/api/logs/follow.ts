@@ -206,6 +206,7 @@ class ZoneRunner<S extends FollowSink> {
   polls = 0;
   /** Null until the backfill starts. */
   progress: BackfillState | null = null;
+  private shownProgress: BackfillProgress | null = null;
   /** The history part of the backfill failed for good: the zone fails with this. */
   historyFailure: unknown = null;
   /** The wait before the next poll was woken to be recomputed, not to poll. */
@@ -526,10 +527,14 @@ class ZoneRunner<S extends FollowSink> {
     this.poke();
   }
 
-  /** Backfill progress as the status shows it: rate, and an estimate of what is left. */
+  /**
+   * Backfill progress as the status shows it: rate, and an estimate of what is left. The same
+   * object until a page comes in, so a screen comparing statuses redraws once per page.
+   */
   backfillStatus(now: number): BackfillProgress | null {
     const p = this.progress;
     if (!p) return null;
+    if (this.shownProgress && this.shownProgress.pages === p.pages && this.shownProgress.done === p.done) return this.shownProgress;
     const elapsed = Math.max(1, (p.finishedAt ?? now) - p.startedAt);
     const rate = (p.records * 1000) / elapsed;
     let remaining: number | null = p.done ? 0 : null;
@@ -539,7 +544,7 @@ class ZoneRunner<S extends FollowSink> {
       const estimate = span > 0 ? Math.round((p.records / span) * Math.max(0, p.reached - p.from)) : 0;
       remaining = Math.max(0, Math.min(estimate, this.engine.opts.maxBackfill - p.records));
     }
-    return {
+    return (this.shownProgress = {
       records: p.records,
       pages: p.pages,
       from: p.from,
@@ -550,7 +555,7 @@ class ZoneRunner<S extends FollowSink> {
       remaining,
       etaMs: remaining === null ? null : remaining === 0 ? 0 : rate > 0 ? Math.round((remaining / rate) * 1000) : null,
       done: p.done,
-    };
+    });
   }
 
   private async poll(): Promise<void> {
