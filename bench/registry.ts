@@ -7,6 +7,7 @@ import { keystrokeBench } from './keystroke';
 import { followBench } from './follow';
 import { memoryBench } from './memory';
 import { backfillBench } from './backfill';
+import { emulatorRateBench } from './emulator-rate';
 
 export interface Bench {
   id: string;
@@ -14,4 +15,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, keystrokeBench, followBench, memoryBench, backfillBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, keystrokeBench, followBench, memoryBench, backfillBench, emulatorRateBench];

@@ -20,6 +20,13 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const baseEnv = { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state') };
 const env = { ...baseEnv, ...envFor(emu) };
 
+// The follow tests get an emulator of their own: no other test spends its zone's request budget,
+// and its traffic is counted from its start, so the first minutes of this zone are the same busy
+// ones (about 8-12 records/s) on every run, whatever the hour.
+const live = await useEmulator({ seed: 41, logRate: 10, ingestDelayMs: 500 });
+const LIVE_ZONE = live.world.pullZones.find((z) => z.Name === 'shop-assets')!.Id;
+const liveEnv = { ...baseEnv, ...envFor(live) };
+
 const start = (args: string[], e: Record<string, string> = env) => spawnBurrow(args, { env: e, timeoutMs: 15_000 });
 const burrow = (args: string[], e?: Record<string, string>) => start(args, e).done;
 const lines = (s: string) => s.split('\n').filter((l) => l !== '');
@@ -66,13 +73,6 @@ test('bounded query, text: one aligned line per record', async () => {
   assert.deepEqual(ls.map((l) => l.slice(0, 24)), want.map((x) => x.timestamp));
 });
 
-// The follow tests get an emulator of their own: no other test spends its zone's request budget,
-// and its traffic is counted from its start, so the first minutes of this zone are the same busy
-// ones (about 8-12 records/s) on every run, whatever the hour.
-const live = await useEmulator({ seed: 41, logRate: 10, ingestDelayMs: 500 });
-const LIVE_ZONE = live.world.pullZones.find((z) => z.Name === 'shop-assets')!.Id;
-const liveEnv = { ...baseEnv, ...envFor(live) };
-
 test('--follow prints new records in order and stops cleanly on SIGINT (exit 130)', async () => {
   const startedAt = live.world.now();
   const p = start(['logs', String(LIVE_ZONE), '--follow', '--since', '30s', '-o', 'ndjson'], liveEnv);
@@ -113,7 +113,7 @@ test('a closed pipe ends the command quietly with exit 0 (bounded and --follow)'
     const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await new Promise((resolve) => child.on('close', resolve));
     clearTimeout(guard);
-    assert.equal(lines(stdout).length, 1);
+    assert.equal(lines(stdout).length, 1, `${args.join(" ")}: ${stderr}`);
     assert.ok(JSON.parse(lines(stdout)[0]!));
     assert.match(stderr, /exit=0\n/, `${args.join(' ')}: ${stderr}`);
     assert.doesNotMatch(stderr, /EPIPE|Error/);
