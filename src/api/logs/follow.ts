@@ -10,7 +10,9 @@ import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type LogQuery
  *
  * Per zone:
  * 1. Backfill: [start, now) newest first (order=desc), offset paging while hasMore, up to the
- *    buffer's capacity. The first page's `query.to` (the server's clock) pins the window.
+ *    buffer's capacity. The first page's `query.to` (the server's clock) pins the window. After
+ *    that first page the polls start, slowly, while the history behind it is read with a few
+ *    pages in flight inside the zone's budget (see backfillHistory for why no page is skipped).
  * 2. Polls: each poll reads [coveredTo - recheck, now) oldest first, paging while hasMore, where
  *    coveredTo is the `to` of the last complete poll. The window covers the records newer than the
  *    newest seen (minus an overlap) and, behind them, a trailing re-check window for late records:
