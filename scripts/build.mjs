@@ -1,12 +1,15 @@
-// Bundles src/cli.ts into dist/, splitting at dynamic imports: the console (Ink, React) and the
-// emulator load only when used, so `burrow get ...` does not pay for them.
+// Bundles src/cli.ts into dist/cli.cjs; the console (Ink, React), the emulator and each command
+// are evaluated only when used, so `burrow get ...` does not pay for them.
 // Pure-JS dependencies are bundled too (one file to read and compile instead of ~100, and React's
 // production build); native packages stay external in node_modules.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { inkPatchesPlugin } from './ink-patches.mjs';
+import { inkSafeTextPlugin } from './ink-safe-text.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const quiet = process.argv.includes('--quiet');
@@ -16,29 +19,73 @@ const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')
 const started = Date.now();
 // Old chunks are removed only when asked: a binary that a test already started may still load them.
 if (process.argv.includes('--clean')) rmSync(outdir, { recursive: true, force: true });
-await build({
-  // the emulator's database engine runs in its own process (engine-supervisor.ts forks dist/engine-host.js)
-  entryPoints: [path.join(root, 'src/cli.ts'), path.join(root, 'src/emulator/database/engine-host.ts')],
-  outdir,
-  entryNames: '[name]',
-  splitting: true,
+const common = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   // Native addons and tools that must be resolved from node_modules at run time.
   external: ['libsql', '@libsql/*', '@lydell/node-pty', '@xterm/*', 'esbuild', 'fast-check', 'ajv', 'ajv-formats', 'react-devtools-core'],
-  // CommonJS dependencies inside an ESM bundle need a real `require` for Node built-ins.
-  banner: { js: "import { createRequire as __burrowCreateRequire } from 'node:module'; const require = __burrowCreateRequire(import.meta.url);" },
   sourcemap: 'linked',
   jsx: 'automatic',
   legalComments: 'none',
   // Ink keeps its render caches between frames and draws the frame after a key at once (ink-patches.mjs)
-  plugins: [inkPatchesPlugin],
+  // and every text node it draws passes the terminal sanitiser (ink-safe-text.mjs)
+  plugins: [inkPatchesPlugin, inkSafeTextPlugin],
   logLevel: quiet ? 'warning' : 'info',
   define: {
     'process.env.BURROW_BUILD_VERSION': JSON.stringify(version),
     'process.env.NODE_ENV': '"production"',
   },
+};
+// The program: one CommonJS file, so that bin/burrow.js can compile it with a V8 code cache
+// (Node 20 has no compile cache for ES modules). Dynamic imports stay lazy inside the file:
+// a module reached only through import() is evaluated when it is first imported.
+await build({
+  ...common,
+  entryPoints: { cli: path.join(root, 'src/cli.ts') },
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // non-ASCII characters in strings and names escaped: see asciiOnly below
+  charset: 'ascii',
+  banner: { js: "var __burrowMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // `node dist/cli.cjs ARGS` runs it too (the build asks it for its --version and --help)
+  footer: { js: 'if (require.main === module) module.exports.main(process.argv.slice(2));' },
+  define: { ...common.define, 'import.meta.url': '__burrowMetaUrl' },
+  // import.meta.resolve is used only when running from the TypeScript sources (engine-supervisor.ts)
+  logOverride: { 'empty-import-meta': 'silent' },
 });
-if (!quiet) console.log(`built ${path.relative(root, outdir) || '.'}/cli.js in ${Date.now() - started} ms`);
+// the emulator's database engine runs in its own process (engine-supervisor.ts forks dist/engine-host.js)
+await build({
+  ...common,
+  entryPoints: { 'engine-host': path.join(root, 'src/emulator/database/engine-host.ts') },
+  outdir,
+  format: 'esm',
+  // CommonJS dependencies inside an ESM bundle need a real `require` for Node built-ins.
+  banner: { js: "import { createRequire as __burrowCreateRequire } from 'node:module'; const require = __burrowCreateRequire(import.meta.url);" },
+});
+const bundle = asciiOnly(path.join(outdir, 'cli.cjs'));
+// the code cache of bin/burrow.js is keyed by this: a new build never runs an old cache
+// `burrow --version` and `burrow --help` alone are answered from this file, without loading the
+// bundle (bin/run-bundle.cjs); the text is the bundle's own answer, asked once here
+const answer = (flag) => {
+  const run = spawnSync(process.execPath, [path.join(outdir, 'cli.cjs'), flag], { encoding: 'utf8', env: { ...process.env, BURROW_CODE_CACHE: '0' } });
+  if (run.status !== 0) throw new Error(`dist/cli.cjs ${flag} failed: ${run.stderr}`);
+  return run.stdout;
+};
+writeFileSync(path.join(outdir, 'answers.json'), JSON.stringify({ '--version': answer('--version'), '--help': answer('--help') }));
+writeFileSync(path.join(outdir, 'build-id'), createHash('sha256').update(bundle).digest('hex').slice(0, 32));
+/**
+ * bin/run-bundle.cjs reads the bundle as latin1, a copy where utf8 would be a decode of 3.9 MB at
+ * every start. esbuild escapes non-ASCII characters everywhere but in comments; there, each one
+ * becomes '?' ('??' for a character outside the BMP), so columns in UTF-16 units, and with them
+ * the source map, stay right.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  const ascii = text.replace(/[^\x00-\x7f]/gu, (c) => '?'.repeat(c.length));
+  if (ascii !== text) writeFileSync(file, ascii);
+  return Buffer.from(ascii, 'latin1');
+}
+
+if (!quiet) console.log(`built ${path.relative(root, outdir) || '.'}/cli.cjs in ${Date.now() - started} ms`);

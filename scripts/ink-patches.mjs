@@ -22,6 +22,15 @@
 //    trailing edge (up to 1000/maxFps ms when a clock or a poll drew a frame just before).
 //    components/App.js notes when it reads input; ink.js flushes the throttle for the first commit
 //    after it. Other updates stay throttled.
+// 4. Start-up first: for the first 300 ms after Ink mounts every commit is drawn at once, so the
+//    first complete frame (drawn by the second or third commit, once the status bar's effects
+//    ran) does not wait 33-45 ms for the throttle's trailing edge.
+// 5. No top-level await, so that the program can be one CommonJS file compiled with a V8 code
+//    cache (bin/burrow.js): yoga-layout instantiates its embedded wasm module synchronously
+//    (its loader's own instantiateWasm path; Node compiles a 90 KB module synchronously in
+//    about a millisecond), and Ink's React devtools hook (only with DEV=true) is left out.
+//    The synchronous path also never touches the global fetch, which yoga's asynchronous one
+//    did: that loaded Node's own copy of undici (~20 ms of start-up) to decode a data: URL.
 
 const CACHE_CLASS = `
 class GenerationalCache {
@@ -324,6 +333,9 @@ export function patchApp(source) {
   return once(source, 'components/App.js', READ_LOOP, `${READ_LOOP}\n            globalThis[${INPUT_AT}] = performance.now();`);
 }
 
+/** How long after mount every commit is drawn at once (start-up frames are few and wanted). */
+const STARTUP_UNTHROTTLED_MS = 300;
+
 export function patchInk(source) {
   return once(
     source,
@@ -332,12 +344,16 @@ export function patchInk(source) {
                 this.hasPendingThrottledRender = true;
                 throttled();
             };`,
-    `            this.rootNode.onRender = () => {
+    `            const mountedAt = performance.now();
+            this.rootNode.onRender = () => {
                 this.hasPendingThrottledRender = true;
                 throttled();
                 const inputAt = globalThis[${INPUT_AT}];
                 if (inputAt !== undefined && inputAt !== this.answeredInputAt) {
                     this.answeredInputAt = inputAt;
+                    throttled.flush();
+                }
+                else if (performance.now() - mountedAt < ${STARTUP_UNTHROTTLED_MS}) {
                     throttled.flush();
                 }
             };`,
@@ -368,6 +384,39 @@ export function patchStyledChars(source) {
   return s;
 }
 
+export function patchYogaWasmLoader(source) {
+  const file = 'yoga-layout/dist/binaries/yoga-wasm-base64-esm.js';
+  return once(
+    source,
+    file,
+    '(function(){return w||"function"!=typeof WebAssembly.instantiateStreaming',
+    'if(h.instantiateSynchronously){a(new WebAssembly.Instance(new WebAssembly.Module(wa()),d));return{}}(function(){return w||"function"!=typeof WebAssembly.instantiateStreaming',
+  );
+}
+
+export function patchYogaIndex(source) {
+  return once(
+    source,
+    'yoga-layout/dist/src/index.js',
+    'const Yoga = wrapAssembly(await loadYoga());',
+    '// the module object is complete when loadYoga returns (instantiated synchronously)\nconst yogaModule = { instantiateSynchronously: true };\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);',
+  );
+}
+
+// 6. undici's cookie helpers read globalThis.Headers when undici loads, which makes Node load
+//    its own internal copy of undici (5-15 ms) for a brand check of cookie functions burrow
+//    never calls; they check undici's own Headers only.
+export function patchUndiciCookies(source) {
+  return once(source, 'undici/lib/web/cookies/index.js', '[Headers, globalThis.Headers].filter(Boolean)', '[Headers]');
+}
+
+export function patchReconciler(source) {
+  const file = 'reconciler.js';
+  let s = once(source, file, "        await import('./devtools.js');", "        throw Object.assign(new Error('React devtools are not part of the burrow bundle'), { code: 'ERR_MODULE_NOT_FOUND' });");
+  s = once(s, file, '    ? await loadPackageJson()', '    ? { name: undefined, version: undefined }');
+  return s;
+}
+
 /** File (under ink/build/) -> patch. */
 export const INK_PATCHES = {
   'output.js': patchOutput,
@@ -380,13 +429,17 @@ export const INK_PATCHES = {
   'render-node-to-output.js': patchRenderNodeToOutput,
   'components/App.js': patchApp,
   'ink.js': patchInk,
+  '../../yoga-layout/dist/binaries/yoga-wasm-base64-esm.js': patchYogaWasmLoader,
+  '../../yoga-layout/dist/src/index.js': patchYogaIndex,
+  'reconciler.js': patchReconciler,
+  '../../undici/lib/web/cookies/index.js': patchUndiciCookies,
 };
 
 /** esbuild plugin applying the patches (every one must apply, or the build fails). */
 export const inkPatchesPlugin = {
   name: 'ink-patches',
   setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/](ink[\\/]build|string-width|slice-ansi|@alcalzone[\\/]ansi-tokenize[\\/]build)[\\/][^\\/]*\.js$|[\\/]node_modules[\\/]ink[\\/]build[\\/]components[\\/]App\.js$/ }, async (args) => {
+    build.onLoad({ filter: /[\\/]node_modules[\\/](ink[\\/]build|string-width|slice-ansi|@alcalzone[\\/]ansi-tokenize[\\/]build|yoga-layout[\\/]dist[\\/](binaries|src)|undici[\\/]lib[\\/]web[\\/]cookies)[\\/][^\\/]*\.js$|[\\/]node_modules[\\/]ink[\\/]build[\\/]components[\\/]App\.js$/ }, async (args) => {
       const path = args.path.replace(/\\/g, '/');
       const rel = path.includes('/node_modules/ink/build/') ? path.split('/node_modules/ink/build/')[1] : `../../${path.split('/node_modules/')[1]}`;
       const patch = INK_PATCHES[rel];

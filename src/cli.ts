@@ -5,7 +5,8 @@ import { resolveSettings, SettingsError, type GlobalFlags, type OutputFormat } f
 import { ApiError } from './api/errors';
 import type { Command, Io, OptionSpec } from './commands/types';
 import { UsageError } from './commands/types';
-import { commands } from './commands/registry';
+import { commands, CONSOLE_OPTIONS, type CommandEntry } from './commands/registry';
+import { terminalSafeLines } from './text/terminal-safe';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
@@ -19,6 +20,7 @@ const GLOBAL_OPTIONS: OptionSpec = {
   demo: { type: 'boolean' },
   output: { type: 'string', short: 'o' },
   debug: { type: 'boolean' },
+  'debug-sql': { type: 'boolean' },
   'show-secrets': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -48,7 +50,8 @@ Global options:
   -o, --output FMT    table | json | csv | ndjson (non-interactive commands)
   --show-secrets      print API keys and tokens unmasked (non-interactive commands)
   --no-color          no colours (also NO_COLOR)
-  --debug             log requests with credentials redacted
+  --debug             log requests with credentials redacted (SQL string and blob literals too)
+  --debug-sql         as --debug, with SQL literals and arguments as sent
   -h, --help          help; burrow COMMAND --help for a command
   -v, --version       print the version
 
@@ -56,7 +59,7 @@ Run burrow COMMAND --help for the options of one command.`;
 }
 
 /** The command is the first argument that is neither an option nor an option's value. */
-function findCommand(argv: string[]): { command: Command; index: number } {
+function findCommand(argv: string[]): { command: CommandEntry; index: number } {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') break;
@@ -72,25 +75,25 @@ function findCommand(argv: string[]): { command: Command; index: number } {
   return { command: commands.find((c) => c.name === 'tui')!, index: -1 };
 }
 
+/** A global boolean flag, unless the command gives it its own meaning after its name. */
+function globalFlag(argv: string[], index: number, command: Command, name: string, values: Record<string, unknown>): boolean | undefined {
+  if (index < 0 || !command.ownFlagsAfterName?.includes(name)) return values[name] as boolean | undefined;
+  return argv.slice(0, index).includes(`--${name}`) || undefined;
+}
+
 export async function runCli(argv: string[], io: Io): Promise<number> {
   try {
-    const { command, index } = findCommand(argv);
+    const { command: entry, index } = findCommand(argv);
     const rest = index >= 0 ? [...argv.slice(0, index), ...argv.slice(index + 1)] : argv;
-    let parsed;
-    try {
-      parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
-    } catch (error) {
-      throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+    // the console is loaded only after --version and --help are ruled out
+    if (index < 0) {
+      const values = parseCommandLine(rest, CONSOLE_OPTIONS).values;
+      if (values.version || values.help) return printVersionOrHelp(values, null, io);
     }
+    const command = await entry.load();
+    const parsed = parseCommandLine(rest, command.options);
     const values = parsed.values as Record<string, string | boolean | undefined>;
-    if (values.version) {
-      io.stdout.write(`burrow ${VERSION}\n`);
-      return 0;
-    }
-    if (values.help) {
-      io.stdout.write((index >= 0 ? `${command.usage}\n\n${globalHelp().split('Global options:')[1] ? `Global options:${globalHelp().split('Global options:')[1]}` : ''}` : globalHelp()) + '\n');
-      return 0;
-    }
+    if (values.version || values.help) return printVersionOrHelp(values, index >= 0 ? command.usage : null, io);
     const output = values.output as string | undefined;
     if (output !== undefined) {
       const allowed = command.outputs ?? [];
@@ -107,29 +110,49 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       baseUrl: values['base-url'] as string | undefined,
       loggingUrl: values['logging-url'] as string | undefined,
       apiKey: values['api-key'] as string | undefined,
-      readOnly: values['read-only'] as boolean | undefined,
+      readOnly: globalFlag(argv, index, command, 'read-only', values),
       noColor: values['no-color'] as boolean | undefined,
       demo: values.demo as boolean | undefined,
       output: output as OutputFormat | undefined,
       debug: values.debug as boolean | undefined,
+      debugSql: values['debug-sql'] as boolean | undefined,
       showSecrets: values['show-secrets'] as boolean | undefined,
     };
     const file = await loadConfigFile(io.env);
     const settings = resolveSettings(flags, io.env, file.config);
-    for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${w}\n`);
+    for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${terminalSafeLines(w)}\n`);
     return await command.run({ args: parsed.positionals, values, settings, io });
   } catch (error) {
     if (error instanceof UsageError || error instanceof SettingsError || error instanceof ConfigError) {
-      io.stderr.write(`burrow: ${redact(error.message)}\n`);
+      io.stderr.write(`burrow: ${terminalSafeLines(redact(error.message))}\n`);
       return 2;
     }
     if (error instanceof ApiError) {
-      io.stderr.write(`burrow: ${error.message}\n`);
+      io.stderr.write(`burrow: ${terminalSafeLines(error.message)}\n`);
       return 1;
     }
-    io.stderr.write(`burrow: unexpected error: ${redact((error as Error)?.stack ?? String(error))}\n`);
+    io.stderr.write(`burrow: unexpected error: ${terminalSafeLines(redact((error as Error)?.stack ?? String(error)))}\n`);
     return 70;
   }
+}
+
+function parseCommandLine(args: string[], options: OptionSpec) {
+  try {
+    return parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+  }
+}
+
+/** `--version`, or the help of one command (its usage) or of burrow (usage null). */
+function printVersionOrHelp(values: Record<string, unknown>, usage: string | null, io: Io): number {
+  if (values.version) {
+    io.stdout.write(`burrow ${VERSION}\n`);
+    return 0;
+  }
+  const global = globalHelp();
+  io.stdout.write((usage === null ? global : `${usage}\n\nGlobal options:${global.split('Global options:')[1] ?? ''}`) + '\n');
+  return 0;
 }
 
 /** Entry point used by bin/burrow.js. */

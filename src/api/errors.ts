@@ -1,4 +1,5 @@
 import { redact } from '../config/redact';
+import { terminalSafe } from '../text/terminal-safe';
 
 export type ApiErrorKind =
   | 'http' // the server answered with an error status
@@ -27,7 +28,11 @@ export interface ApiErrorInit {
   retryAfterMs?: number | null;
 }
 
-/** The one error type every client throws. `message` is what the status bar shows. */
+/**
+ * The one error type every client throws. `message` is what the status bar shows. A server's text
+ * in it (Message, errorKey, field errors) is made terminal-safe here, so no screen or stderr line
+ * that shows an error can pass on a control sequence.
+ */
 export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   readonly status: number | null;
@@ -38,12 +43,12 @@ export class ApiError extends Error {
   readonly retryAfterMs: number | null;
 
   constructor(init: ApiErrorInit) {
-    super(redact(init.message), init.cause === undefined ? undefined : { cause: init.cause });
+    super(terminalSafe(redact(init.message)), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'ApiError';
     this.kind = init.kind;
     this.status = init.status ?? null;
-    this.code = init.code ?? null;
-    this.fieldErrors = (init.fieldErrors ?? []).map((f) => ({ field: f.field, message: redact(f.message) }));
+    this.code = init.code === undefined || init.code === null ? null : terminalSafe(init.code);
+    this.fieldErrors = (init.fieldErrors ?? []).map((f) => ({ field: f.field === null ? null : terminalSafe(f.field), message: terminalSafe(redact(f.message)) }));
     this.method = init.method ?? null;
     this.path = init.path ?? null;
     this.retryAfterMs = init.retryAfterMs ?? null;
@@ -61,6 +66,7 @@ export function isApiError(value: unknown): value is ApiError {
 }
 
 const REASONS: Record<number, string> = {
+  300: 'Multiple Choices', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
   408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
   422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
@@ -154,13 +160,18 @@ export function apiErrorFromResponse(
   status: number,
   contentType: string | null,
   bodyText: string,
-  ctx: { method: string; path: string; retryAfter?: string | null },
+  ctx: { method: string; path: string; location?: string | null; retryAfter?: string | null },
 ): ApiError {
   const reason = REASONS[status] ?? 'Error';
   const trimmed = bodyText.trim();
   let parsed: Parsed = { message: null, code: null, fieldErrors: [] };
   let note: string | null = null;
-  if (trimmed === '') {
+  if (status >= 300 && status < 400) {
+    // never followed (a redirect could take the credentials elsewhere); where it points helps fix the URL
+    note = ctx.location
+      ? `the server redirects to ${oneLine(ctx.location)} (burrow does not follow redirects: if that address is right, use it)`
+      : 'the server answered with a redirect but no Location (burrow does not follow redirects)';
+  } else if (trimmed === '') {
     note = HINTS[status] ?? null;
   } else if (/html/i.test(contentType ?? '') || /^<(!doctype|html)/i.test(trimmed)) {
     const title = htmlTitle(trimmed);

@@ -14,6 +14,11 @@ export interface HttpClientOptions {
   connectTimeoutMs?: number;
   /** Time allowed for the headers, and again for the body. */
   requestTimeoutMs?: number;
+  /**
+   * The whole exchange's limit, however the answer trickles in (default 4x requestTimeoutMs). A
+   * server that meets it is not asked again: it would drip the same way.
+   */
+  deadlineMs?: number;
   /** Retries for safe requests (GET) on network errors, timeouts, 5xx and 429. */
   maxRetries?: number;
   /** A body larger than this is refused (a wrong URL can point at something endless). Default 64 MiB. */
@@ -21,6 +26,8 @@ export interface HttpClientOptions {
   retryBaseMs?: number;
   /** Receives one redacted line per request and answer (--debug). */
   debug?: (line: string) => void;
+  /** What the debug line shows of a request body (default: its JSON, cut at 500 characters). */
+  debugBody?: (body: unknown) => string;
   /** Told about every attempt before it is sent; rate budgets hook in here. */
   beforeAttempt?: (info: { method: HttpMethod; path: string; attempt: number }) => Promise<void> | void;
 }
@@ -66,6 +73,25 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
+/** The code of the error for an answer that did not complete within the exchange's deadline. */
+export const DEADLINE = 'DEADLINE';
+
+/** Errors of connections that never opened (TCP, TLS): no byte of any request went out on them. */
+const connectFailures = new WeakSet<object>();
+
+/** "ERR_SSL_WRONG_VERSION_NUMBER: wrong version number" rather than OpenSSL's whole error string. */
+function tlsReason(e: { code?: string; message?: string }): string {
+  const message = e.message ?? '';
+  const openssl = /routines:[^:]*:([^:]+)/.exec(message);
+  const reason = openssl ? openssl[1]! : message.split('\n')[0]!.trim();
+  return [e.code, reason].filter((x) => x).join(': ') || 'no reason given';
+}
+
+/** "1.2 s" under ten seconds, else whole seconds: the limit a message names is the one applied. */
+export function formatLimit(ms: number): string {
+  return ms < 10_000 ? `${Number((ms / 1000).toFixed(1))} s` : `${Math.round(ms / 1000)} s`;
+}
+
 /** Exponential backoff with full jitter: a random wait in [0, min(cap, base * 2^attempt)]. */
 export function backoffDelay(attempt: number, baseMs: number, capMs = 8000, random = Math.random): number {
   return Math.round(random() * Math.min(capMs, baseMs * 2 ** attempt));
@@ -93,7 +119,7 @@ export class HttpClient {
   readonly baseUrl: string;
   private dispatcher: Agent | null = null;
   private closed = false;
-  private readonly opts: Required<Omit<HttpClientOptions, 'auth' | 'debug' | 'beforeAttempt'>> & HttpClientOptions;
+  private readonly opts: Required<Omit<HttpClientOptions, 'auth' | 'debug' | 'debugBody' | 'beforeAttempt' | 'deadlineMs'>> & HttpClientOptions;
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -109,8 +135,13 @@ export class HttpClient {
 
   private async agent(undici: Undici): Promise<Agent> {
     if (this.closed) throw new ApiError({ kind: 'aborted', message: 'the connection to the platform was closed' });
+    const connector = undici.buildConnector({ timeout: this.opts.connectTimeoutMs });
     this.dispatcher ??= new undici.Agent({
-      connect: { timeout: this.opts.connectTimeoutMs },
+      connect: (options, callback) =>
+        connector(options, (...args) => {
+          if (args[0]) connectFailures.add(args[0]);
+          callback(...args);
+        }),
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
       connections: 8,
@@ -137,7 +168,7 @@ export class HttpClient {
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         lastError = error;
-        if (!retry || !error.transient || options.signal?.aborted) throw error;
+        if (!retry || !error.transient || options.signal?.aborted || error.code === DEADLINE) throw error;
       }
     }
     throw lastError!;
@@ -165,19 +196,23 @@ export class HttpClient {
     const timeout = options.timeoutMs ?? this.opts.requestTimeoutMs;
     // headersTimeout and bodyTimeout are about silence: a server that drips a byte now and then
     // would hold the request for ever, so the whole exchange also has a deadline
+    const deadlineMs = this.opts.deadlineMs ?? timeout * 4;
     const exchange = new AbortController();
     let deadlineHit = false;
     const deadline = setTimeout(() => {
       deadlineHit = true;
       exchange.abort();
-    }, timeout * 4);
+    }, deadlineMs);
     const onCancel = () => exchange.abort(options.signal?.reason);
     if (options.signal?.aborted) onCancel();
     else options.signal?.addEventListener('abort', onCancel, { once: true });
     const signal = exchange.signal;
     const started = Date.now();
     const shownPath = `${path}${buildQuery(options.query)}`;
-    this.opts.debug?.(redact(`-> ${method} ${this.baseUrl}${shownPath}${attempt ? ` (retry ${attempt})` : ''}${body ? ` body=${body.slice(0, 500)}` : ''}`));
+    if (this.opts.debug) {
+      const shownBody = body === undefined ? '' : this.opts.debugBody ? this.opts.debugBody(options.body) : body.slice(0, 500);
+      this.opts.debug(redact(`-> ${method} ${this.baseUrl}${shownPath}${attempt ? ` (retry ${attempt})` : ''}${shownBody ? ` body=${shownBody}` : ''}`));
+    }
     let status: number;
     let resHeaders: Record<string, string>;
     let text: string;
@@ -202,14 +237,14 @@ export class HttpClient {
       }
       text = await res.body.text();
     } catch (error) {
-      throw this.transportError(undici, error, method, path, options.signal, deadlineHit ? timeout * 4 : null);
+      throw this.transportError(undici, error, method, path, options.signal, deadlineHit ? deadlineMs : null);
     } finally {
       clearTimeout(deadline);
       options.signal?.removeEventListener('abort', onCancel);
     }
     this.opts.debug?.(redact(`<- ${status} ${method} ${shownPath} ${Date.now() - started}ms ${text.length}B`));
     if (status < 200 || status >= 300) {
-      throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, { method, path, retryAfter: resHeaders['retry-after'] });
+      throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, { method, path, location: resHeaders.location ?? null, retryAfter: resHeaders['retry-after'] });
     }
     const expect = options.expect ?? 'json';
     if (expect === 'empty') return { status, data: undefined as T, headers: resHeaders };
@@ -255,18 +290,26 @@ export class HttpClient {
     }
     const timedOut = deadlineMs !== null || error instanceof HeadersTimeoutError || error instanceof BodyTimeoutError || error instanceof ConnectTimeoutError;
     const mutation = method !== 'GET';
+    const what = e.code === 'ECONNREFUSED' ? 'connection refused' : e.code === 'ENOTFOUND' ? 'host not found' : e.code ?? e.message ?? 'network error';
+    if (typeof error === 'object' && error !== null && connectFailures.has(error)) {
+      // the connection never opened: nothing was sent, whatever the method
+      const tls = this.baseUrl.startsWith('https:') && !(error instanceof ConnectTimeoutError) && e.code !== 'ECONNREFUSED' && e.code !== 'ENOTFOUND' && e.code !== 'EAI_AGAIN';
+      const why = tls ? `the TLS handshake failed (${tlsReason(e)})` : error instanceof ConnectTimeoutError ? 'could not connect in time' : what;
+      return new ApiError({ kind: 'network', method, path, cause: error, message: `${method} ${path}: ${why} (${this.baseUrl}); nothing was sent` });
+    }
     const sentMaybe = !(error instanceof ConnectTimeoutError) && e.code !== 'ECONNREFUSED' && e.code !== 'ENOTFOUND';
+    const limit = deadlineMs !== null ? ` (no complete answer within ${formatLimit(deadlineMs)})` : '';
     if (mutation && sentMaybe) {
       return new ApiError({
         kind: 'unknown-outcome',
         method,
         path,
         cause: error,
-        message: `unknown outcome: ${method} ${path} ${timedOut ? 'timed out' : `failed (${e.code ?? e.message})`} after it was sent; it was not retried. Refresh to see the current state.`,
+        code: deadlineMs !== null ? DEADLINE : null,
+        message: `unknown outcome: ${method} ${path} ${timedOut ? `timed out${limit}` : `failed (${e.code ?? e.message})`} after it was sent; it was not retried: it may or may not have been applied.`,
       });
     }
-    if (timedOut) return new ApiError({ kind: 'timeout', method, path, cause: error, message: `${method} ${path} timed out${deadlineMs !== null ? ` (no complete answer within ${Math.round(deadlineMs / 1000)} s)` : ''}` });
-    const what = e.code === 'ECONNREFUSED' ? 'connection refused' : e.code === 'ENOTFOUND' ? 'host not found' : e.code ?? e.message ?? 'network error';
+    if (timedOut) return new ApiError({ kind: 'timeout', method, path, cause: error, code: deadlineMs !== null ? DEADLINE : null, message: `${method} ${path} timed out${limit}` });
     return new ApiError({ kind: 'network', method, path, cause: error, message: `${method} ${path}: ${what} (${this.baseUrl})` });
   }
 

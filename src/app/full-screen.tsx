@@ -5,6 +5,7 @@ import type { Io } from '../commands/types';
 import { createFrameLog } from './frame-log';
 import { inkStdout, maxFpsFor, TerminalGuard } from './terminal';
 import { tuneHeapForResidentMemory } from './heap-tuning';
+import { terminalSafeLines } from '../text/terminal-safe';
 
 const SIGNALS = { SIGINT: 2, SIGHUP: 1, SIGTERM: 15 } as const;
 type Signal = keyof typeof SIGNALS;
@@ -49,7 +50,7 @@ export function fullScreen(io: Io, finish: () => Promise<string | null>): FullSc
   const tell = (text: string | null) => {
     if (!text) return;
     try {
-      stderr.write(text);
+      stderr.write(terminalSafeLines(text));
     } catch {
       // no terminal left to tell
     }

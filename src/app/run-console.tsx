@@ -11,6 +11,8 @@ import { App } from './App';
 import { appKeymap } from './app-keymap';
 import { HOME_SCREEN, SCREENS } from './screens';
 import { fullScreen, hostOf } from './full-screen';
+import { terminalSafe } from '../text/terminal-safe';
+import { markStartupDone } from './startup-done';
 
 /**
  * The interactive console. Connects (starting the emulator child when there are no
@@ -31,7 +33,7 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
     try {
       session = await connectInteractive(settings, io);
     } catch (error) {
-      io.stderr.write(`burrow: could not start the console: ${redact((error as Error).message)}\n`);
+      io.stderr.write(`burrow: could not start the console: ${terminalSafe(redact((error as Error).message))}\n`);
       return 1;
     }
     if (screen.finishing) return 1;
@@ -54,6 +56,8 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
     const crash = io.env.BURROW_TEST === '1' ? io.env.BURROW_CRASH : undefined;
     if (crash === 'async') setTimeout(() => { throw new Error('deliberate crash (BURROW_CRASH=async)'); }, 500);
     const root = crash === 'render' ? <CrashAfterFirstFrame /> : <App stores={stores} info={info} keymap={keymap} registry={SCREENS} />;
+    // a second is well past the first complete frame, and before a person's first key
+    setTimeout(markStartupDone, 1000).unref();
     return await screen.run(root);
   } finally {
     screen.dispose();

@@ -8,6 +8,7 @@ import { stateDir } from '../config/paths';
 import type { Settings } from '../config/settings';
 import type { Io } from './types';
 import { UsageError } from './types';
+import { terminalSafe } from '../text/terminal-safe';
 
 /** The emulator's ready line, as `burrow emulator` prints it. */
 export interface EmulatorEndpoints {
@@ -35,7 +36,7 @@ export const NO_CREDENTIALS =
 
 export function debugSink(settings: Settings, io: Io, interactive: boolean): ((line: string) => void) | undefined {
   if (!settings.debug) return undefined;
-  if (!interactive) return (line) => io.stderr.write(`debug: ${line}\n`);
+  if (!interactive) return (line) => io.stderr.write(`debug: ${terminalSafe(line)}\n`);
   const file = path.join(stateDir(io.env), 'debug.log');
   return (line) => appendPrivateFile(file, `${new Date().toISOString()} ${line}\n`);
 }
@@ -88,10 +89,12 @@ function rememberSecrets(info: EmulatorEndpoints): void {
 export async function startEmulatorChild(extraArgs: string[] = [], timeoutMs = 15_000): Promise<{ endpoints: EmulatorEndpoints; child: ChildProcess; stop: () => Promise<void> }> {
   const launcher = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'burrow.js');
   const child = spawn(process.execPath, [launcher, 'emulator', '--port', '0', ...extraArgs], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // the IPC channel is the child's lifeline: the kernel closes it when this process dies, however it dies
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, BURROW_API_KEY: '' },
     detached: false,
   });
+  (child as ChildProcess & { channel?: { unref(): void } }).channel?.unref();
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const endpoints = await new Promise<EmulatorEndpoints>((resolve, reject) => {

@@ -3,6 +3,7 @@ import { sameDatabaseUrl, type Database, type GeneratedToken, type TokenAuthoriz
 import { ApiError, isApiError } from '../api/errors';
 import { connectNonInteractive, type Session } from './connect';
 import { formatRecords } from './output';
+import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 import type { Command, CommandContext, Io } from './types';
 import { UsageError } from './types';
 
@@ -22,7 +23,7 @@ tokens invalidate  invalidates EVERY token of the database at once (the platform
 
 Tokens are printed once (-o json gives {token, expires_at, db_id, authorization}) and never
 written to logs or files. In read-only mode (--read-only before the command, or a profile with
-readOnly) invalidate is refused and create only makes read-only tokens.`;
+readOnly) both are refused: each is a change to the account.`;
 
 const EXPIRY_UNITS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000, m: 30 * 86_400_000, y: 365 * 86_400_000 };
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/;
@@ -85,7 +86,7 @@ function printTokens(ctx: CommandContext, db: Database, tokens: GeneratedToken[]
   const format = ctx.settings.output ?? 'table';
   const records = tokens.map((t) => ({ token: t.token, expires_at: t.expiresAt, db_id: t.dbId, authorization: t.authorization }));
   if (format === 'json') {
-    ctx.io.stdout.write(`${JSON.stringify(records.length === 1 ? records[0] : records, null, 2)}\n`);
+    ctx.io.stdout.write(`${jsonTerminalSafe(JSON.stringify(records.length === 1 ? records[0] : records, null, 2))}\n`);
     return;
   }
   // the token is the point of this command: printed in full, whatever --show-secrets says
@@ -94,6 +95,7 @@ function printTokens(ctx: CommandContext, db: Database, tokens: GeneratedToken[]
       format,
       records,
       showSecrets: true,
+      tty: ctx.io.stdout.isTTY,
       columns: [
         { header: 'DATABASE', value: () => db.name },
         { header: 'AUTHORIZATION', value: (r) => r.authorization },
@@ -126,12 +128,12 @@ async function lostAnswer<T>(call: Promise<T>, what: string, meaning: string): P
 }
 
 async function createTokens(ctx: CommandContext, dbArg: string | undefined): Promise<number> {
+  // after the command's name, --read-only asks for a read-only token (before it, it is the mode)
   const readOnlyToken = Boolean(ctx.values['read-only']);
   const pair = Boolean(ctx.values.pair);
   if (readOnlyToken && pair) throw new UsageError('--read-only and --pair do not go together: --pair already makes a read-only token (and a full-access one)');
-  if (ctx.settings.readOnly && (pair || !readOnlyToken)) {
-    throw new UsageError('burrow is in read-only mode: it only creates read-only tokens here (add --read-only for one), never full-access ones');
-  }
+  // a new token is a change to the account, even a read-only one: read-only mode refuses every change
+  if (ctx.settings.readOnly) throw new UsageError('burrow is in read-only mode: creating a token is a change, so it is refused');
   const expiry = typeof ctx.values.expiry === 'string' ? parseExpiry(ctx.values.expiry, Date.now()) : null;
   return withSession(ctx, async (session, signal) => {
     const db = await pickDatabase(session, dbArg, signal);
@@ -158,7 +160,7 @@ async function invalidateTokens(ctx: CommandContext, dbArg: string | undefined):
   return withSession(ctx, async (session, signal) => {
     const db = await pickDatabase(session, dbArg, signal);
     if (!yes) {
-      const ok = await confirm(ctx.io, `Invalidate EVERY token of database ${db.name} (${db.id})? Every client using one fails at once. [y/N] `);
+      const ok = await confirm(ctx.io, `Invalidate EVERY token of database ${terminalSafe(db.name)} (${terminalSafe(db.id)})? Every client using one fails at once. [y/N] `);
       if (!ok) {
         ctx.io.stderr.write('Nothing was invalidated.\n');
         return 1;
@@ -172,10 +174,10 @@ async function invalidateTokens(ctx: CommandContext, dbArg: string | undefined):
     const format = ctx.settings.output ?? 'table';
     if (format === 'json') {
       const records = tokens.map((t) => ({ token: t.token, expires_at: t.expiresAt, db_id: t.dbId, authorization: t.authorization }));
-      ctx.io.stdout.write(`${JSON.stringify({ db_id: db.id, invalidated: true, ...(tokens.length ? { tokens: records } : {}) }, null, 2)}\n`);
+      ctx.io.stdout.write(`${jsonTerminalSafe(JSON.stringify({ db_id: db.id, invalidated: true, ...(tokens.length ? { tokens: records } : {}) }, null, 2))}\n`);
       return 0;
     }
-    ctx.io.stderr.write(`Invalidated every token of database ${db.name} (${db.id}).\n`);
+    ctx.io.stderr.write(`Invalidated every token of database ${terminalSafe(db.name)} (${terminalSafe(db.id)}).\n`);
     if (tokens.length) printTokens(ctx, db, tokens);
     return 0;
   });
@@ -188,6 +190,7 @@ async function listDatabases(ctx: CommandContext): Promise<number> {
       formatRecords({
         format: ctx.settings.output ?? 'table',
         records: all,
+        tty: ctx.io.stdout.isTTY,
         columns: [
           { header: 'NAME', value: (d) => d.name },
           { header: 'ID', value: (d) => d.id },
@@ -212,6 +215,7 @@ export const dbCommand: Command = {
     yes: { type: 'boolean', short: 'y' },
   },
   outputs: ['table', 'json', 'csv', 'ndjson'],
+  ownFlagsAfterName: ['read-only'],
   async run(ctx) {
     const [group, action, dbArg, ...rest] = ctx.args;
     const only = (allowed: string[], what: string) => {

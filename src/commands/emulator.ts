@@ -1,5 +1,6 @@
 import type { Command } from './types';
 import { UsageError } from './types';
+import { terminalSafe } from '../text/terminal-safe';
 
 export const emulatorCommand: Command = {
   name: 'emulator',
@@ -10,7 +11,8 @@ export const emulatorCommand: Command = {
 Serves management on port N, logging on N+1 and the database on N+2 (port 0, the default,
 picks free ports). When ready it prints one JSON line:
   {"baseUrl","loggingUrl","databaseUrl","accessKey","databaseToken","readOnlyDatabaseToken","pullZoneIds"}
-Stops cleanly on SIGINT/SIGTERM. Same seed, same data.
+Stops cleanly on SIGINT/SIGTERM, and when the burrow that started it dies. Same seed, same
+data; the access key and the token-signing secret are random on every start.
 
   --port N            management port (0 = any free port)
   --seed S            data seed (default 1)
@@ -75,6 +77,7 @@ Stops cleanly on SIGINT/SIGTERM. Same seed, same data.
     });
     io.stdout.write(JSON.stringify(emu.info) + '\n');
     const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const { watchParent } = await import('../emulator/parent-watch');
     await new Promise<void>((resolve) => {
       const stop = () => {
         // a second signal gets the default action: the process ends at once
@@ -82,13 +85,15 @@ Stops cleanly on SIGINT/SIGTERM. Same seed, same data.
         resolve();
       };
       for (const s of signals) process.on(s, stop);
+      // started by burrow itself (an IPC channel): stop when that parent dies, even by SIGKILL
+      if (process.send) watchParent(stop);
     });
     // whatever might still hold the event loop after close (a stuck stop), the process ends soon
     setTimeout(() => process.exit(0), 5000).unref();
     try {
       await emu.close();
     } catch (error) {
-      io.stderr.write(`burrow emulator: while stopping: ${(error as Error).message}\n`);
+      io.stderr.write(`burrow emulator: while stopping: ${terminalSafe((error as Error).message)}\n`);
     }
     return 0;
   },

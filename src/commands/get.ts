@@ -65,6 +65,7 @@ Secrets (API keys, tokens) are masked unless --show-secrets is given.`;
           columns: resource.columns,
           single: resource.single,
           showSecrets: ctx.settings.showSecrets,
+          tty: ctx.io.stdout.isTTY,
         }),
       );
       return 0;

@@ -8,6 +8,7 @@ import { connectNonInteractive } from './connect';
 import type { Column } from './output';
 import type { Command, CommandContext, Io } from './types';
 import { UsageError } from './types';
+import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 
 const DEFAULT_SINCE = '15m';
 const DEFAULT_LIMIT = 1000;
@@ -79,9 +80,7 @@ const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = [
 ];
 
 // Control characters from hostile user agents or URLs must not reach a terminal.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-const visible = (s: string) => s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+const visible = terminalSafe;
 
 export function textLine(e: LogEntry, showZone: boolean): string {
   const cells: string[] = [];
@@ -106,8 +105,8 @@ class RecordWriter {
   write(e: LogEntry): void {
     const entry = masked(e, this.showSecrets);
     if (this.format === 'text') this.io.stdout.write(`${textLine(entry, this.showZone)}\n`);
-    else if (this.format === 'ndjson') this.io.stdout.write(`${JSON.stringify(entry)}\n`);
-    else this.io.stdout.write(`${this.count ? ',\n' : '[\n'}  ${JSON.stringify(entry)}`);
+    else if (this.format === 'ndjson') this.io.stdout.write(`${jsonTerminalSafe(JSON.stringify(entry))}\n`);
+    else this.io.stdout.write(`${this.count ? ',\n' : '[\n'}  ${jsonTerminalSafe(JSON.stringify(entry))}`);
     this.count++;
   }
   end(): void {
@@ -239,7 +238,7 @@ async function runFollow(plan: Plan, engineOf: () => FollowEngine, writer: Recor
     if (z.state === 'failed' && z.error) failure = z.error;
     if ((z.state === 'retrying' || z.state === 'rate-limited') && z.error && warned === null) {
       warned = z.error.message;
-      io.stderr.write(`burrow: ${z.error.message}; retrying\n`);
+      io.stderr.write(`burrow: ${terminalSafe(z.error.message)}; retrying\n`);
     } else if (z.state === 'following' && z.consecutiveErrors === 0 && warned !== null) {
       warned = null;
       io.stderr.write('burrow: recovered\n');
@@ -372,7 +371,7 @@ async function fetchV1(plan: Plan, logs: Logs, signal: AbortSignal, io: Io): Pro
   });
   if (parsed.skipped) {
     const first = parsed.problems[0];
-    io.stderr.write(`burrow: skipped ${parsed.skipped} unreadable line${parsed.skipped === 1 ? '' : 's'} of the v1 file${first ? ` (line ${first.line}: ${first.reason})` : ''}\n`);
+    io.stderr.write(`burrow: skipped ${parsed.skipped} unreadable line${parsed.skipped === 1 ? '' : 's'} of the v1 file${first ? ` (line ${first.line}: ${terminalSafe(first.reason)})` : ''}\n`);
   }
   const test = compileFilter(plan.filter);
   const entries: LogEntry[] = [];

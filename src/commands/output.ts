@@ -1,6 +1,7 @@
 import { cellWidth, padCells } from '../components/cells';
 import { maskSecretFields } from '../config/redact';
 import type { OutputFormat } from '../config/settings';
+import { forStream, jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 
 export interface Column<T> {
   header: string;
@@ -17,9 +18,12 @@ export function csvEscape(text: string): string {
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Aligned plain-text table (widths in terminal cells: CJK takes two); never colours, so it is safe in pipes. */
+/**
+ * Aligned plain-text table (widths in terminal cells: CJK takes two); never colours, so it is safe in pipes.
+ * A human format wherever it goes: line breaks become spaces, other controls visible escapes.
+ */
 export function renderTable<T>(rows: T[], columns: Column<T>[]): string {
-  const cells = rows.map((r) => columns.map((c) => cellText(c.value(r)).replace(/[\r\n\t]+/g, ' ')));
+  const cells = rows.map((r) => columns.map((c) => terminalSafe(cellText(c.value(r)).replace(/[\r\n\t]+/g, ' '))));
   // a loop, not Math.max(...column): a spread of 100,000+ rows overflows the call stack
   const widths = columns.map((c) => cellWidth(c.header));
   for (const row of cells) for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i]!, cellWidth(row[i]!));
@@ -41,6 +45,8 @@ export interface FormatOptions<T> {
   showSecrets?: boolean;
   /** Print a single object (not an array) for json. */
   single?: boolean;
+  /** stdout is a terminal: CSV is made safe to show (in a file or a pipe it keeps the data exact). */
+  tty?: boolean;
 }
 
 /** Formats records for stdout in the chosen format. */
@@ -48,11 +54,11 @@ export function formatRecords<T>(opts: FormatOptions<T>): string {
   const records = opts.showSecrets ? opts.records : opts.records.map((r) => maskSecretFields(r));
   switch (opts.format) {
     case 'json':
-      return JSON.stringify(opts.single ? records[0] ?? null : records, null, 2) + '\n';
+      return jsonTerminalSafe(JSON.stringify(opts.single ? records[0] ?? null : records, null, 2)) + '\n';
     case 'ndjson':
-      return records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : '');
+      return records.map((r) => jsonTerminalSafe(JSON.stringify(r))).join('\n') + (records.length ? '\n' : '');
     case 'csv':
-      return renderCsv(records, opts.columns);
+      return forStream(renderCsv(records, opts.columns), opts.tty);
     case 'table':
     case 'text':
       return renderTable(records, opts.columns);

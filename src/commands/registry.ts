@@ -1,11 +1,26 @@
-import type { Command } from './types';
-import { tuiCommand } from './tui';
-import { getCommand } from './get';
-import { logsCommand } from './logs';
-import { sqlCommand } from './sql';
-import { dbCommand } from './db';
-import { shieldCommand } from './shield';
-import { emulatorCommand } from './emulator';
+import type { Command, OptionSpec } from './types';
 
-/** Every command burrow knows; each lives in its own file. */
-export const commands: Command[] = [tuiCommand, getCommand, logsCommand, sqlCommand, dbCommand, shieldCommand, emulatorCommand];
+/**
+ * What `burrow --help` lists, and how to load each command. A command's module (and what it
+ * imports: the API clients, zod, undici) is loaded only when that command runs, so `--version`
+ * and `--help` cost little more than starting node.
+ */
+export interface CommandEntry {
+  name: string;
+  /** One line for `burrow --help` (the loaded command's summary must be the same). */
+  summary: string;
+  load(): Promise<Command>;
+}
+
+export const commands: readonly CommandEntry[] = [
+  { name: 'tui', summary: 'the interactive console (the default)', load: async () => (await import('./tui')).tuiCommand },
+  { name: 'get', summary: 'print a resource as a table, JSON, CSV or NDJSON', load: async () => (await import('./get')).getCommand },
+  { name: 'logs', summary: 'follow or fetch CDN logs of a pull zone', load: async () => (await import('./logs')).logsCommand },
+  { name: 'sql', summary: 'run SQL on the hosted database (REPL when interactive)', load: async () => (await import('./sql')).sqlCommand },
+  { name: 'db', summary: 'databases and their access tokens: list, tokens create, tokens invalidate', load: async () => (await import('./db')).dbCommand },
+  { name: 'shield', summary: 'shield tools: check-spec FILE --zone ID', load: async () => (await import('./shield')).shieldCommand },
+  { name: 'emulator', summary: 'run the local platform emulator in the foreground', load: async () => (await import('./emulator')).emulatorCommand },
+];
+
+/** The console's own options (it is the default command: `burrow --help` must not load it). */
+export const CONSOLE_OPTIONS: OptionSpec = {};

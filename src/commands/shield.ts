@@ -8,6 +8,7 @@ import { renderTable } from './output';
 import { parseIdArg } from './resources/format';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
+import { jsonTerminalSafe, terminalSafe, terminalSafeLines } from '../text/terminal-safe';
 
 const USAGE = `burrow shield check-spec FILE --zone ID [-o table|json] [--demo]
 
@@ -78,7 +79,7 @@ async function checkSpec(ctx: CommandContext, fileArg: string): Promise<number> 
     limits = (await session.api.shield.getApiGuardian(zoneId)).configuration;
   } catch (e) {
     if (e instanceof ApiError) {
-      ctx.io.stderr.write(`burrow: cannot read the API Guardian limits of shield zone ${zoneId}: ${e.message}\n`);
+      ctx.io.stderr.write(`burrow: cannot read the API Guardian limits of shield zone ${zoneId}: ${terminalSafe(e.message)}\n`);
       return 2;
     }
     throw e;
@@ -96,13 +97,13 @@ async function checkSpec(ctx: CommandContext, fileArg: string): Promise<number> 
   }
   const problems = check.checks.filter((c) => c.over).map(problemText);
   if (format === 'json') {
-    ctx.io.stdout.write(`${JSON.stringify(checkJson(check, file, zoneId), null, 2)}\n`);
+    ctx.io.stdout.write(`${jsonTerminalSafe(JSON.stringify(checkJson(check, file, zoneId), null, 2))}\n`);
   } else {
     const head = `${check.title} ${check.version} (${doc.format === 'json' ? 'JSON' : 'YAML'}, ${file}) against the API Guardian limits of shield zone ${zoneId}`;
     const verdict = check.withinLimits
       ? 'Within every limit: the zone would accept this specification.'
       : `Over ${problems.length === 1 ? 'a limit' : `${problems.length} limits`}: the zone would refuse this specification.\n${problems.map((p) => `  - ${p}`).join('\n')}`;
-    ctx.io.stdout.write(`${head}\n\n${checkTable(check)}\n${verdict}\n`);
+    ctx.io.stdout.write(terminalSafeLines(`${head}\n\n${checkTable(check)}\n${verdict}\n`));
   }
   return check.withinLimits ? 0 : 1;
 }

@@ -1,6 +1,7 @@
-import { valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
+import { distinctKeys, valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
 import { csvEscape } from './output';
 import { cellWidth, padCells } from '../components/cells';
+import { forStream, jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 
 export type SqlOutputFormat = 'table' | 'csv' | 'json' | 'ndjson';
 
@@ -11,14 +12,22 @@ const CHUNK = 64 * 1024;
 /**
  * Writes result sets as they arrive, in chunks, with backpressure: no pretty-printed copy of a
  * whole result is ever built. table: aligned columns (two spaces, as `burrow get`); csv: header and
- * rows, NULL empty; json: one array of row objects per result set; ndjson: one object per row.
+ * rows, NULL empty; json: one array of row objects per result set; ndjson: one object per row (in
+ * both, a repeated column name becomes name_2, name_3...).
  * Statements without columns (INSERT, CREATE...) print nothing, except a note when `human`.
+ * Outside text cannot drive a terminal: table cells show controls as visible escapes, json and
+ * ndjson escape DEL, C1 and bidi characters, csv is exact in a file or a pipe and made safe at a terminal.
  */
 export class ResultPrinter {
   private buffer = '';
   private sets = 0;
 
-  constructor(private readonly out: Sink, private readonly format: SqlOutputFormat, private readonly human: boolean) {}
+  constructor(
+    private readonly out: Sink,
+    private readonly format: SqlOutputFormat,
+    private readonly human: boolean,
+    private readonly tty: boolean = false,
+  ) {}
 
   async result(r: StatementResult): Promise<void> {
     if (r.columns.length === 0) {
@@ -33,18 +42,18 @@ export class ResultPrinter {
         await this.table(r);
         break;
       case 'csv':
-        await this.line(r.columns.map(csvEscape).join(','));
-        for (const row of r.rows) await this.line(row.map((v) => csvEscape(valueText(v, ''))).join(','));
+        await this.line(forStream(r.columns.map(csvEscape).join(','), this.tty));
+        for (const row of r.rows) await this.line(forStream(row.map((v) => csvEscape(valueText(v, ''))).join(','), this.tty));
         break;
       case 'json': {
-        const keys = r.columns.map((c) => JSON.stringify(c));
+        const keys = distinctKeys(r.columns).map((c) => jsonTerminalSafe(JSON.stringify(c)));
         await this.line(r.rows.length ? '[' : '[]');
         for (let i = 0; i < r.rows.length; i++) await this.line(`${this.object(keys, r.rows[i]!)}${i < r.rows.length - 1 ? ',' : ''}`);
         if (r.rows.length) await this.line(']');
         break;
       }
       case 'ndjson': {
-        const keys = r.columns.map((c) => JSON.stringify(c));
+        const keys = distinctKeys(r.columns).map((c) => jsonTerminalSafe(JSON.stringify(c)));
         for (const row of r.rows) await this.line(this.object(keys, row));
         break;
       }
@@ -57,12 +66,12 @@ export class ResultPrinter {
 
   private object(keys: string[], row: SqlValue[]): string {
     let s = '{';
-    for (let k = 0; k < keys.length; k++) s += `${k ? ',' : ''}${keys[k]}:${valueJson(row[k]!)}`;
+    for (let k = 0; k < keys.length; k++) s += `${k ? ',' : ''}${keys[k]}:${jsonTerminalSafe(valueJson(row[k]!))}`;
     return `${s}}`;
   }
 
   private async table(r: StatementResult): Promise<void> {
-    const cell = (v: SqlValue) => valueText(v).replace(/[\r\n\t]+/g, ' ');
+    const cell = (v: SqlValue) => terminalSafe(valueText(v).replace(/[\r\n\t]+/g, ' '));
     // display cells, not UTF-16 units: CJK and emoji take two
     const widths = r.columns.map((c) => cellWidth(c));
     for (const row of r.rows) {
@@ -72,7 +81,7 @@ export class ResultPrinter {
       }
     }
     const line = (vals: string[]) => vals.map((v, k) => (k === vals.length - 1 ? v : padCells(v, widths[k]!))).join('  ').trimEnd();
-    await this.line(line(r.columns));
+    await this.line(line(r.columns.map(terminalSafe)));
     for (const row of r.rows) await this.line(line(row.map(cell)));
     if (this.human) await this.line(`(${r.rows.length} row${r.rows.length === 1 ? '' : 's'})`);
   }

@@ -3,6 +3,7 @@ import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlS
 import { ApiError } from '../api/errors';
 import { connectNonInteractive, debugSink, startEmulatorChild, type Session } from './connect';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
+import { terminalSafeLines } from '../text/terminal-safe';
 import { firstWriter, readOnlyRefusal } from '../sql-repl/read-only';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
@@ -129,8 +130,8 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     return 0;
   }
   const conn = await target(ctx, url);
-  const db = new DatabaseSession({ url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false) });
-  const printer = new ResultPrinter(io.stdout, format, Boolean(io.stdout.isTTY) && format === 'table');
+  const db = new DatabaseSession({ url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false), debugSql: ctx.settings.debugSql });
+  const printer = new ResultPrinter(io.stdout, format, Boolean(io.stdout.isTTY) && format === 'table', Boolean(io.stdout.isTTY));
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
@@ -139,7 +140,7 @@ export async function runSql(ctx: CommandContext): Promise<number> {
   try {
     const writer = ctx.settings.readOnly ? await firstWriter(db, statements, abort.signal) : null;
     if (writer) {
-      io.stderr.write(`burrow: ${where(writer.statement, writer.index)}: ${readOnlyRefusal(writer.statement.text)}\n`);
+      io.stderr.write(`burrow: ${terminalSafeLines(`${where(writer.statement, writer.index)}: ${readOnlyRefusal(writer.statement.text)}`)}\n`);
       return 2;
     }
     const outcome = await db.run(statements, {
@@ -153,7 +154,7 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     if (outcome.failed) {
       const s = statements[outcome.failed.index]!;
       const e = outcome.failed.error;
-      io.stderr.write(`burrow: ${where(s, outcome.failed.index)}: ${e instanceof SqlError ? e.message : explainHttp(e)}\n`);
+      io.stderr.write(`burrow: ${terminalSafeLines(`${where(s, outcome.failed.index)}: ${e instanceof SqlError ? e.message : explainHttp(e)}`)}\n`);
       if (outcome.failed.index + 1 < statements.length) io.stderr.write(`burrow: the ${statements.length - outcome.failed.index - 1} statement(s) after it did not run\n`);
       code = 1;
     }
@@ -162,7 +163,7 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     if (!(error instanceof ApiError)) throw error;
     const at = statements[ran];
     const place = at ? `${where(at, ran)}: ` : '';
-    io.stderr.write(`burrow: ${place}${error.kind === 'aborted' ? 'cancelled' : explainHttp(error)}\n`);
+    io.stderr.write(`burrow: ${terminalSafeLines(`${place}${error.kind === 'aborted' ? 'cancelled' : explainHttp(error)}`)}\n`);
     code = error.kind === 'aborted' ? 130 : 1;
   } finally {
     process.off('SIGINT', onSigint);
@@ -188,7 +189,10 @@ BUNNY_DATABASE_AUTH_TOKEN, or the profile's databaseUrl / databaseToken), else w
 built-in emulator's database.
 
 Output: table (default), csv (NULL is empty), json (one array of row objects per result set;
-integers are exact JSON numbers, blobs {"base64": ...}), ndjson (one object per row).
+integers are exact JSON numbers, blobs {"base64": ...}), ndjson (one object per row). In json
+and ndjson a repeated column name gets a suffix so no value is lost: SELECT a.id, b.id gives the
+keys id and id_2 (id_3 if id_2 is taken by another column).
+--debug shows each statement sent with its string and blob literals as '…'; --debug-sql shows them.
 A transaction left open at the end is rolled back. In read-only mode (--read-only, or the
 profile's readOnly) the server describes every statement first, and if one would write, nothing
 runs (exit code 2).

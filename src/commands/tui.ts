@@ -1,4 +1,5 @@
 import type { Command } from './types';
+import { CONSOLE_OPTIONS } from './registry';
 
 export const NON_INTERACTIVE_HINT = `The console needs an interactive terminal (stdin and stdout must be a TTY).
 For scripts and pipes use the non-interactive commands:
@@ -14,7 +15,7 @@ export const tuiCommand: Command = {
   name: 'tui',
   summary: 'the interactive console (the default)',
   usage: 'burrow [--demo] [--profile NAME] [--read-only] [--no-color]',
-  options: {},
+  options: CONSOLE_OPTIONS,
   async run({ io, settings }) {
     if (!io.stdin.isTTY || !io.stdout.isTTY) {
       io.stderr.write(NON_INTERACTIVE_HINT + '\n');

@@ -29,6 +29,11 @@ export interface Command {
   options: OptionSpec;
   /** Output formats this command accepts with -o (first is the default). */
   outputs?: readonly ('table' | 'json' | 'csv' | 'ndjson' | 'text')[];
+  /**
+   * Global boolean flags that mean something of this command's own when written after its name
+   * (`db tokens create --read-only` asks for a read-only token; `--read-only db ...` is the mode).
+   */
+  ownFlagsAfterName?: readonly string[];
   run(ctx: CommandContext): Promise<number>;
 }
 

@@ -1,6 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { diffLineText, type DiffLine } from '../state/diff';
+import { terminalSafe } from '../text/terminal-safe';
 import { useTone } from './theme';
 
 export interface ConfirmProps {
@@ -27,13 +28,13 @@ export function Confirm({ title, detail, lines, yesLabel = 'yes', yesKeys, noKey
   return (
     <Box flexDirection="column" width={width} height={Math.min(height, fixed + shown.length + (hidden ? 1 : 0))} borderStyle="round" borderColor={tone('warn')} paddingX={1} overflow="hidden">
       <Text bold wrap="truncate">
-        {title}
+        {terminalSafe(title)}
       </Text>
-      {detail ? <Text wrap="truncate">{detail}</Text> : null}
+      {detail ? <Text wrap="truncate">{terminalSafe(detail)}</Text> : null}
       {lines.length ? <Text color={tone('muted')}>What will be sent:</Text> : null}
       {shown.map((l, i) => (
         <Text key={i} wrap="truncate" color={tone(l.kind === 'added' ? 'ok' : l.kind === 'removed' ? 'error' : 'warn')}>
-          {diffLineText(l)}
+          {terminalSafe(diffLineText(l))}
         </Text>
       ))}
       {hidden ? <Text color={tone('muted')}>{`… and ${hidden} more field${hidden === 1 ? '' : 's'}`}</Text> : null}

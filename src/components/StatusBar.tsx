@@ -4,6 +4,7 @@ import type { ActionDef } from '../keys/keymap';
 import type { RequestStatus, StatusMessage } from '../state/ui-store';
 import { KeyHints } from './KeyHints';
 import { fit, formatAge } from './text';
+import { terminalSafe } from '../text/terminal-safe';
 import { useTone, type Tone } from './theme';
 
 export interface StatusBarProps {
@@ -50,7 +51,7 @@ export function StatusBar({ width, now, request, message, hints }: StatusBarProp
       <Box height={1}>
         {second ? (
           <Text color={tone(second.tone)} wrap="truncate">
-            {second.text}
+            {terminalSafe(second.text)}
           </Text>
         ) : (
           <KeyHints actions={hints} width={width} />

@@ -1,4 +1,5 @@
 import stringWidth from 'string-width';
+import { terminalSafe } from '../text/terminal-safe';
 
 /**
  * Terminal cells, for tables and result grids: CJK and most emoji take two cells, combining marks none.
@@ -54,10 +55,13 @@ export function dropCells(s: string, cells: number): string {
   return w > cells ? ' '.repeat(w - cells) + rest : rest;
 }
 
-/** Cut to `width` cells with an ellipsis, then padded to exactly `width`; right alignment pads on the left. */
+/**
+ * Cut to `width` cells with an ellipsis, then padded to exactly `width`; right alignment pads on the left.
+ * Line breaks and tabs become spaces, other control characters visible escapes (terminalSafe).
+ */
 export function fitCells(text: string, width: number, align: 'left' | 'right' = 'left'): string {
   if (width <= 0) return '';
-  const s = /[\r\n\t]/.test(text) ? text.replace(/[\r\n\t]/g, ' ') : text;
+  const s = terminalSafe(/[\r\n\t]/.test(text) ? text.replace(/[\r\n\t]/g, ' ') : text);
   const full = cellWidth(s);
   let out = s;
   let w = full;

@@ -1,10 +1,12 @@
 import { cellWidth, dropCells, fitCells } from './cells';
+import { terminalSafe } from '../text/terminal-safe';
 
 /** Cuts to `width` terminal cells with an ellipsis, then pads; right alignment pads on the left. */
 export const fit = fitCells;
 
-/** Cuts from the left ("…tail") to `width` cells, for breadcrumbs and paths where the end matters most. */
-export function fitLeft(text: string, width: number): string {
+/** Cuts from the left ("…tail") to `width` cells, for breadcrumbs and paths where the end matters most; controls escaped. */
+export function fitLeft(outside: string, width: number): string {
+  const text = terminalSafe(outside);
   const w = cellWidth(text);
   if (w <= width) return text;
   if (width <= 1) return '…'.slice(0, Math.max(0, width));

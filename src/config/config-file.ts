@@ -1,30 +1,10 @@
 import fs from 'node:fs';
-import { z } from 'zod';
+import type { ConfigFile } from './config-schema';
 import { lazyModule } from './lazy-module';
 import { configFilePath } from './paths';
 import { permissionWarning, writePrivateFile } from './private-file';
 
-export const ProfileSchema = z.object({
-  apiKey: z.string().min(1).optional(),
-  baseUrl: z.string().url().optional(),
-  loggingUrl: z.string().url().optional(),
-  loggingToken: z.string().min(1).optional(),
-  databaseUrl: z.string().optional(),
-  databaseToken: z.string().optional(),
-  readOnly: z.boolean().optional(),
-}).strict();
-
-export const ConfigFileSchema = z.object({
-  defaultProfile: z.string().optional(),
-  refreshSeconds: z.number().min(1).max(3600).optional(),
-  /** action id -> keys, overriding the default keymap */
-  keys: z.record(z.string(), z.array(z.string()).min(1)).optional(),
-  logBufferSize: z.number().int().min(1000).max(5_000_000).optional(),
-  profiles: z.record(z.string(), ProfileSchema).optional(),
-}).strict();
-
-export type Profile = z.infer<typeof ProfileSchema>;
-export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+export type { ConfigFile, Profile } from './config-schema';
 
 export interface LoadedConfig {
   path: string;
@@ -53,6 +33,8 @@ export async function loadConfigFile(env: Record<string, string | undefined> = p
   } catch (error) {
     throw new ConfigError(`${path} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
+  // zod is loaded only when there is a file to check (its evaluation costs start-up time)
+  const { ConfigFileSchema } = await import('./config-schema');
   const parsed = ConfigFileSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ');

@@ -5,8 +5,25 @@
  */
 const known = new Set<string>();
 
+/**
+ * A server that echoes part of a secret ("invalid key a1b2c3d4...") must not show that part either:
+ * every run of PART characters of a secret's random part is known, and text containing one is masked.
+ */
+const PART = 8;
+const parts = new Set<string>();
+
+/** The random part of a secret: a JWT's header and claims repeat from token to token, its signature does not. */
+function randomPart(secret: string): string {
+  const jwt = /^[\w-]+\.[\w-]+\.([\w-]+)$/.exec(secret);
+  return jwt ? jwt[1]! : secret;
+}
+
 export function registerSecret(secret: string | null | undefined): void {
-  if (secret && secret.length >= 6) known.add(secret);
+  if (!secret || secret.length < 6 || known.has(secret)) return;
+  known.add(secret);
+  const random = randomPart(secret);
+  if (random.length < 2 * PART) return;
+  for (let i = 0; i + PART <= random.length; i++) parts.add(random.slice(i, i + PART));
 }
 
 /** "••••••••3f9a": keeps the last four characters so two keys can be told apart. */
@@ -16,13 +33,45 @@ export function maskSecret(secret: string | null | undefined): string {
   return `••••••••${secret.slice(-4)}`;
 }
 
-/** Replaces every registered secret inside free text with its mask. */
+/** user:password@ in a URL, and secret-named query parameters. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]*):[^\s/@]*@/gi;
+const SECRET_PARAM = /([?&](?:auth_?token|token|jwt|access_?key|api_?key|password|secret)=)[^&\s#]+/gi;
+
+/** Masks every run of text that contains a known part of a secret. */
+function redactParts(text: string): string {
+  if (parts.size === 0 || text.length < PART) return text;
+  let out = '';
+  let copied = 0;
+  let runStart = -1;
+  let runEnd = -1;
+  for (let i = 0; i + PART <= text.length; i++) {
+    if (!parts.has(text.slice(i, i + PART))) continue;
+    if (runStart >= 0 && i <= runEnd) {
+      runEnd = i + PART;
+      continue;
+    }
+    if (runStart >= 0) {
+      out += `${text.slice(copied, runStart)}••••••••`;
+      copied = runEnd;
+    }
+    runStart = i;
+    runEnd = i + PART;
+  }
+  if (runStart < 0) return text;
+  return `${out}${text.slice(copied, runStart)}••••••••${text.slice(runEnd)}`;
+}
+
+/**
+ * Replaces every registered secret inside free text with its mask, and what looks like one: a
+ * part of a registered secret, a password in a URL, a token in a query string.
+ */
 export function redact(text: string): string {
   let out = text;
   for (const secret of known) {
     if (out.includes(secret)) out = out.split(secret).join(maskSecret(secret));
   }
-  return out;
+  out = redactParts(out);
+  return out.replace(URL_PASSWORD, '$1:••••••••@').replace(SECRET_PARAM, '$1••••••••');
 }
 
 const SECRET_FIELD = /^(apikey|readonlyapikey|apiaccesskey|accesskey|token|authtoken|authorization|databasetoken|readonlydatabasetoken|password|secret)$/i;

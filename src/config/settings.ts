@@ -18,6 +18,7 @@ export interface GlobalFlags {
   demo?: boolean;
   output?: OutputFormat;
   debug?: boolean;
+  debugSql?: boolean;
   showSecrets?: boolean;
 }
 
@@ -39,6 +40,8 @@ export interface Settings {
   keys: Record<string, string[]>;
   logBufferSize: number;
   debug: boolean;
+  /** --debug-sql: the debug log shows SQL literals and arguments as sent. */
+  debugSql: boolean;
   showSecrets: boolean;
   warnings: string[];
 }
@@ -120,7 +123,8 @@ export function resolveSettings(flags: GlobalFlags, env: Env, file: ConfigFile):
     refreshSeconds: file.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
     keys: file.keys ?? {},
     logBufferSize: file.logBufferSize ?? 100_000,
-    debug: Boolean(flags.debug),
+    debug: Boolean(flags.debug || flags.debugSql),
+    debugSql: Boolean(flags.debugSql),
     showSecrets: Boolean(flags.showSecrets),
     warnings,
   };

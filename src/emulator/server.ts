@@ -55,9 +55,10 @@ async function handle(origin: OriginSpec, faults: FaultInjector, req: http.Incom
     if (await faults.apply(req, res, { error: origin.errorBody, rateLimited: origin.rateLimitedBody })) return;
     const found = origin.router.match(ctx.method, ctx.path);
     if (found === null) return origin.notFound(ctx);
+    // the key is checked before the method, as the real API does: without a key, 401 and nothing else
+    if (origin.authenticate && !origin.authenticate(ctx)) return;
     if (found === 'method-mismatch') return ctx.send(405, undefined, { allow: 'GET, POST, PUT, PATCH, DELETE' });
     ctx.params = found.params;
-    if (origin.authenticate && !origin.authenticate(ctx)) return;
     await found.handler(ctx);
   } catch (error) {
     if (res.headersSent) {

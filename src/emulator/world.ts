@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { EmulatorClock } from './clock';
 import { Random } from './random';
 import type { FaultSpec } from './faults';
@@ -39,6 +40,7 @@ export interface PullZoneSeed {
 export interface World {
   seed: number;
   random: Random;
+  /** Random on every start (crypto), whatever the seed. */
   accessKey: string;
   now: () => number;
   startedAt: number;
@@ -65,8 +67,9 @@ const ZONE_NAMES: [string, string, boolean, number][] = [
 export function createWorld(options: EmulatorOptions): World {
   const seed = options.seed ?? 1;
   const random = new Random(seed);
-  const keyRandom = random.fork('access-key');
-  const accessKey = `${keyRandom.hex(8)}-${keyRandom.hex(4)}-${keyRandom.hex(4)}-${keyRandom.hex(4)}-${keyRandom.hex(20)}`;
+  // The seed makes the data, never the secrets: any local user can read the seed off the command line.
+  const hex = randomBytes(20).toString('hex');
+  const accessKey = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 40)}`;
   const now = options.now ?? (options.clockStart !== undefined ? new EmulatorClock(options.clockStart).now : Date.now);
   const zoneRandom = random.fork('pull-zones');
   let hostId = 9000;

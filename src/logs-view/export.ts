@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { LogEntry } from '../api/logs/entry';
+import { jsonTerminalSafe } from '../text/terminal-safe';
 import { maskSecret } from '../config/redact';
 
 /**
@@ -23,7 +24,7 @@ export function exportRecord(e: LogEntry, showSecrets: boolean): LogEntry {
 }
 
 export function ndjsonLine(e: LogEntry, showSecrets = false): string {
-  return `${JSON.stringify(exportRecord(e, showSecrets))}\n`;
+  return `${jsonTerminalSafe(JSON.stringify(exportRecord(e, showSecrets)))}\n`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { LogEntry } from '../api/logs/entry';
+import { terminalSafe } from '../text/terminal-safe';
 import { matchRanges } from './filter';
 
 /**
@@ -35,13 +36,8 @@ export interface StreamLayout {
 
 export const GAP = 1;
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
-/** Control characters as \xNN, so nothing from a record can drive the terminal. */
-export function visible(s: string): string {
-  return s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
+/** Control characters as \xNN (bidi controls as \uNNNN), so nothing from a record can drive the terminal. */
+export const visible = terminalSafe;
 
 /** 512B, 1.2K, 34.5M, 2.0G (binary units, as CDN dashboards show them). */
 export function formatBytes(n: number): string {

@@ -1,4 +1,5 @@
-import { blobHex, valueJson, valueText, type SqlValue } from '../api/database/values';
+import { blobHex, distinctKeys, valueJson, valueText, type SqlValue } from '../api/database/values';
+import { terminalSafe } from '../text/terminal-safe';
 import { cellWidth, dropCells, fitCells, padCells } from '../components/cells';
 
 /**
@@ -38,10 +39,9 @@ export function formatBytes(n: number): string {
 
 const BLOB_PREVIEW_BYTES = 16;
 
-/** Control characters would move the terminal's cursor: newlines become ↵, the rest a space. */
+/** Control characters would drive the terminal: newlines become ↵, tabs a space (as in tables), the rest visible escapes. */
 function printable(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /[\x00-\x1f\x7f]/.test(s) ? s.replace(/\r\n|\n|\r/g, '↵').replace(/[\x00-\x1f\x7f]/g, ' ') : s;
+  return terminalSafe(/[\r\n\t]/.test(s) ? s.replace(/\r\n|\n|\r/g, '↵').replace(/\t/g, ' ') : s);
 }
 
 /** A value as the screen shows it: NULL (drawn dim), x'0aff…' (size) for blobs, REALs as 1.0. */
@@ -66,9 +66,21 @@ function csvLine(values: readonly string[]): string {
   return values.map(csvField).join(',');
 }
 
+/** Row objects' keys, quoted once per result: repeated column names made distinct (id, id_2). */
+const jsonKeyCache = new WeakMap<readonly string[], string[]>();
+function jsonKeys(columns: readonly string[]): string[] {
+  let keys = jsonKeyCache.get(columns);
+  if (!keys) {
+    keys = distinctKeys(columns).map((c) => JSON.stringify(c));
+    jsonKeyCache.set(columns, keys);
+  }
+  return keys;
+}
+
 function jsonRow(columns: readonly string[], row: readonly SqlValue[]): string {
+  const keys = jsonKeys(columns);
   let s = '{';
-  for (let k = 0; k < columns.length; k++) s += `${k ? ',' : ''}${JSON.stringify(columns[k])}:${valueJson(row[k] ?? null)}`;
+  for (let k = 0; k < keys.length; k++) s += `${k ? ',' : ''}${keys[k]}:${valueJson(row[k] ?? null)}`;
   return `${s}}`;
 }
 

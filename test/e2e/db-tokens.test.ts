@@ -89,12 +89,17 @@ test('DB by name reaches the right database; several databases and no hint lists
   assert.match(amb.stderr, /3 databases: say which one .*burrow-demo \(db_01KCHBG8C5KSFGG0VRNFQ7EK7X\), analytics-events/);
 });
 
-test('read-only mode: invalidate and full-access tokens are refused; a bad expiry is explained', async () => {
+test('read-only mode: invalidate and every token creation are refused; a bad expiry is explained', async () => {
   const inv = await burrow(['--read-only', 'db', 'tokens', 'invalidate', '--yes']);
   assert.equal(inv.code, 2);
   assert.match(inv.stderr, /read-only mode/);
   const pair = await burrow(['--read-only', 'db', 'tokens', 'create', '--pair']);
   assert.equal(pair.code, 2);
+  // even a read-only token is a change to the account
+  const ro = await burrow(['--read-only', 'db', 'tokens', 'create', '--read-only', '-o', 'json']);
+  assert.equal(ro.code, 2);
+  assert.match(ro.stderr, /read-only mode: creating a token is a change, so it is refused/);
+  assert.equal(ro.stdout, '', 'no token printed');
   const exp = await burrow(['db', 'tokens', 'create', '--expiry', 'tomorrow']);
   assert.equal(exp.code, 2);
   assert.match(exp.stderr, /12h, 30d, 1w/);

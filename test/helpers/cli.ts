@@ -29,7 +29,7 @@ export interface StartedCli {
 
 /** Starts `burrow ARGS` (the built binary: `npm run build` first). */
 export function spawnBurrow(args: readonly string[], options: CliOptions): StartedCli {
-  if (!fs.existsSync(path.resolve(path.dirname(BURROW_BIN), '..', 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run npm run build');
+  if (!fs.existsSync(path.resolve(path.dirname(BURROW_BIN), '..', 'dist', 'cli.cjs'))) throw new Error('dist/cli.cjs is missing: run npm run build');
   const child = spawn(process.execPath, [BURROW_BIN, ...args], { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -1,6 +1,7 @@
 import { HttpClient } from '../http';
 import { ApiError } from '../errors';
 import { registerSecret } from '../../config/redact';
+import { redactPipelineBody } from './debug-sql';
 import { SqlError, StreamLostError, type StreamLoss } from './errors';
 import { decodePipeline, ProtocolViolation, type DescribeInfo, type PipelineAnswer, type RawStmt, type StatementResult, type WireRequest, type WireResult } from './protocol';
 import { leadingTokens, type SqlStatement } from './split';
@@ -20,6 +21,8 @@ export interface DatabaseSessionOptions {
   /** At most this many statements go in one pipeline request when running a script. */
   statementsPerRequest?: number;
   debug?: (line: string) => void;
+  /** The debug lines show string and blob literals and arguments as sent (else they are hidden). */
+  debugSql?: boolean;
   now?: () => number;
 }
 
@@ -60,6 +63,11 @@ type Outcome = { sql: string; ok: boolean; code: string | null };
 const STREAM_GONE = /baton|stream/i;
 const ROLLBACK_CODES = new Set(['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_NOMEM', 'SQLITE_INTERRUPT']);
 const MAX_REQUEST_SQL = 512 * 1024;
+const DEBUG_BODY_CHARS = 4000;
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+}
 
 function unquote(name: string): string {
   const m = /^(["'`[])(.*)[\]"'`]$/s.exec(name);
@@ -105,6 +113,7 @@ export class DatabaseSession {
       protocol: options.protocol ?? 'auto',
       statementsPerRequest: Math.max(1, options.statementsPerRequest ?? 25),
       debug: options.debug,
+      debugSql: options.debugSql ?? false,
     };
     this.version = this.opts.protocol === 'auto' ? null : this.opts.protocol;
     this.http = this.client(target.baseUrl);
@@ -118,6 +127,7 @@ export class DatabaseSession {
       requestTimeoutMs: this.opts.requestTimeoutMs,
       maxRetries: 0,
       debug: this.opts.debug,
+      debugBody: (body) => cut(JSON.stringify(this.opts.debugSql ? body : redactPipelineBody(body)), DEBUG_BODY_CHARS),
     });
   }
 

@@ -97,3 +97,23 @@ export function valueJson(v: SqlValue): string {
   if (typeof v === 'string') return JSON.stringify(v);
   return `{"base64":"${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')}"}`;
 }
+
+/**
+ * JSON keys for result columns: a name that repeats (SELECT a.id, b.id) gets _2, _3... so no key
+ * is lost to a duplicate (`id`, `id_2`), and never one that another column already has.
+ */
+export function distinctKeys(columns: readonly string[]): string[] {
+  const taken = new Set(columns);
+  const used = new Set<string>();
+  return columns.map((name) => {
+    if (!used.has(name)) {
+      used.add(name);
+      return name;
+    }
+    let n = 2;
+    while (taken.has(`${name}_${n}`) || used.has(`${name}_${n}`)) n++;
+    const key = `${name}_${n}`;
+    used.add(key);
+    return key;
+  });
+}

@@ -9,7 +9,8 @@ import LibsqlSync from 'libsql';
 import { Random } from '../random';
 import { DATABASES, SEED_EPOCH } from './databases';
 import { Connection } from './engine';
-import { runEngineRequest } from './engine-run';
+import { BUSY_WAIT_MS, runEngineRequest } from './engine-run';
+import { WriteGate } from './write-gate';
 import type { DbRef, EngineLimits, HostCall, HostReply } from './engine-protocol';
 
 const POOL_SIZE = 4;
@@ -27,6 +28,13 @@ const limits = readLimits();
 const conns = new Map<number, Promise<Connection>>();
 const idle = new Map<string, Connection[]>();
 const seeding = new Map<string, Promise<void>>();
+const gates = new Map<string, WriteGate>();
+
+function gateOf(file: string): WriteGate {
+  let gate = gates.get(file);
+  if (!gate) gates.set(file, (gate = new WriteGate(BUSY_WAIT_MS)));
+  return gate;
+}
 
 function send(reply: HostReply): void {
   if (process.connected) process.send!(reply);
@@ -67,7 +75,7 @@ function ensure(db: DbRef): Promise<void> {
 function connection(id: number, db: DbRef): Promise<Connection> {
   let c = conns.get(id);
   if (!c) {
-    c = ensure(db).then(() => idle.get(db.file)?.pop() ?? Connection.open(db.file, limits));
+    c = ensure(db).then(() => idle.get(db.file)?.pop() ?? Connection.open(db.file, limits, gateOf(db.file)));
     c.catch(() => conns.delete(id));
     conns.set(id, c);
   }
@@ -85,6 +93,7 @@ async function release(id: number): Promise<void> {
     return;
   }
   try {
+    if (!conn.reusable) throw new Error('a statement was left running on it');
     await conn.reset();
   } catch {
     await conn.close().catch(() => {});

@@ -6,7 +6,8 @@ import type { Cond, EngineRequest, EngineStmt } from './engine-protocol';
 type HranaError = { message: string; code: string };
 export type StreamResult = { type: 'ok'; response: Record<string, unknown> } | { type: 'error'; error: HranaError };
 
-const BUSY_WAIT_MS = 5000;
+/** How long a writer waits for another stream's write transaction (sqld queues writers too). */
+export const BUSY_WAIT_MS = 5000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**

@@ -3,6 +3,8 @@ import { performance } from 'node:perf_hooks';
 import { classify, parameters, splitStatements, SqlTextError, touchesQueryOnly, type StatementText } from './sql-text';
 import { encodeValue, type EngineValue, type WireValue } from './values';
 import type { EngineLimits } from './engine-protocol';
+import { checkProgram, checkStatementText, type EngineCatalog } from './engine-policy';
+import type { WriteGate } from './write-gate';
 
 /*
  * Runs only in the engine process (engine-host.ts). It uses libsql's promise API: a statement's
@@ -30,6 +32,81 @@ interface AsyncDb {
   close(): void;
 }
 const AsyncDatabase = LibsqlPromise as unknown as new (file: string) => AsyncDb;
+
+/** A statement in the cache, with what its compiled program showed when it was vetted. */
+interface Prepared {
+  stmt: AsyncStatement;
+  writes: boolean;
+}
+
+const isBusy = (error: unknown) => {
+  const raw = (error as { rawCode?: unknown }).rawCode;
+  return typeof raw === 'number' && (raw & 0xff) === 5;
+};
+
+/** Runs `fn` again while SQLite answers SQLITE_BUSY (a WAL recovery or restart in another connection), up to 2 s. */
+async function whileBusy<T>(fn: () => Promise<T>): Promise<T> {
+  const deadline = performance.now() + 2000;
+  for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (!isBusy(error) || performance.now() + wait > deadline) throw error;
+    }
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+function openHandle(file: string): Promise<AsyncDb> {
+  return whileBusy(async () => {
+    const db = new AsyncDatabase(file);
+    try {
+      await db.exec('PRAGMA busy_timeout = 20');
+      await db.exec('PRAGMA foreign_keys = ON');
+      // views, triggers, defaults and CHECKs may call only functions SQLite marks innocuous
+      await db.exec('PRAGMA trusted_schema = OFF');
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  });
+}
+
+/**
+ * Every row of a statement that takes no arguments. An EXPLAIN statement stays active after its
+ * last row (SQLite halts only real programs), and an active statement that lists a write counts
+ * as a writer: COMMIT then fails with "SQL statements in progress" and autocommit writes are
+ * never committed. get() resets the statement after its row, which is the only reset libsql
+ * 0.5.29 offers without running a statement again.
+ */
+async function allRows(stmt: AsyncStatement): Promise<unknown[][]> {
+  const it = await stmt.raw(true).iterate([]);
+  const rows: unknown[][] = [];
+  for (let r = it.next(); !r.done; r = it.next()) rows.push(r.value as unknown[]);
+  stmt.get([]);
+  return rows;
+}
+
+let catalog: Promise<EngineCatalog> | null = null;
+
+/** The functions and virtual table modules this engine build has (the same for every connection). */
+function engineCatalog(db: AsyncDb): Promise<EngineCatalog> {
+  catalog ??= whileBusy(async () => {
+    const names = async (sql: string) => new Set((await allRows(await db.prepare(sql))).map((r) => String(r[0]).toLowerCase()));
+    return { functions: await names('SELECT name FROM pragma_function_list'), modules: await names('SELECT name FROM pragma_module_list') };
+  });
+  catalog.catch(() => {
+    catalog = null;
+  });
+  return catalog;
+}
+
+/** Errors after which SQLite leaves the statement running (not halted) until it is reset. */
+function leavesStatementActive(error: unknown): boolean {
+  const raw = (error as { rawCode?: unknown }).rawCode;
+  return typeof raw === 'number' && ((raw & 0xff) === 5 || (raw & 0xff) === 6);
+}
 
 export interface StmtResult {
   cols: { name: string | null; decltype: string | null }[];
@@ -159,28 +236,41 @@ export class Connection {
   private meta: AsyncStatement | null = null;
   /** Set while a statement runs off the main thread: interrupt() only then reaches it. */
   private running = false;
+  /** The handle holds a statement left running and could not be replaced yet (see retire). */
+  private stale = false;
   private timedOut = false;
   private cancelled = false;
 
   /** Prepared statements by SQL text, most recently used last: a repeated statement skips a round to the engine's thread. */
-  private readonly prepared = new Map<string, AsyncStatement>();
+  private readonly prepared = new Map<string, Prepared>();
 
-  private constructor(private readonly db: AsyncDb, readonly file: string, private readonly limits: EngineLimits) {}
+  private constructor(
+    private db: AsyncDb,
+    readonly file: string,
+    private readonly limits: EngineLimits,
+    private readonly gate: WriteGate,
+    private readonly catalog: EngineCatalog,
+  ) {}
 
-  static async open(file: string, limits: EngineLimits): Promise<Connection> {
-    const db = new AsyncDatabase(file);
+  static async open(file: string, limits: EngineLimits, gate: WriteGate): Promise<Connection> {
+    const db = await openHandle(file);
+    let known: EngineCatalog;
     try {
-      await db.exec('PRAGMA busy_timeout = 20');
-      await db.exec('PRAGMA foreign_keys = ON');
+      known = await engineCatalog(db);
     } catch (error) {
       db.close();
       throw error;
     }
-    return new Connection(db, file, limits);
+    return new Connection(db, file, limits, gate, known);
   }
 
   get autocommit(): boolean {
     return !this.db.inTransaction;
+  }
+
+  /** Fit for the pool: no statement of a failed run is left on its handle. */
+  get reusable(): boolean {
+    return !this.stale;
   }
 
   /** A read-only session: writes are refused with BLOCKED, and the connection is query_only as a net. */
@@ -192,6 +282,7 @@ export class Connection {
 
   /** The client went away: stop the statement that is running, if any. */
   interrupt(): void {
+    this.gate.cancel(this, new StmtError('SQLite error: interrupted (the request was cancelled)', 'SQLITE_INTERRUPT'));
     if (!this.running) return;
     this.cancelled = true;
     this.db.interrupt();
@@ -200,10 +291,13 @@ export class Connection {
   async execute(b: BoundStmt, stmtText?: StatementText): Promise<StmtResult> {
     const parsed = stmtText ?? singleStatement(b.sql);
     const kind = classify(parsed.tokens);
-    // The hosted database is one file: ATTACH/DETACH and VACUUM INTO would read or create other
-    // files on the machine running the emulator (sqld refuses ATTACH without an attach grant).
-    if (kind.verb === 'ATTACH' || kind.verb === 'DETACH' || (kind.verb === 'VACUUM' && parsed.tokens.some((t) => /^INTO$/i.test(t.text)))) {
-      throw new StmtError(`not authorized: ${kind.verb === 'VACUUM' ? 'VACUUM INTO' : kind.verb} is not allowed on the hosted database`, 'SQLITE_AUTH');
+    this.vetText(parsed.tokens, kind.verb);
+    if (this.stale) {
+      try {
+        await this.retire();
+      } catch (error) {
+        throw mapEngineError(error, 'run');
+      }
     }
     let sql = parsed.sql;
     if (this.readOnly) {
@@ -214,17 +308,21 @@ export class Connection {
     const args = bindArgs(parsed, b).map(asBindable);
     const started = performance.now();
     const deadline = started + this.limits.statementTimeoutMs;
-    let prepared: AsyncStatement;
+    let entry: Prepared;
     try {
-      prepared = await this.prepare(sql);
+      entry = await this.prepare(sql, kind.explain);
     } catch (error) {
-      throw this.mapped(error, 'prepare');
+      throw error instanceof StmtError ? error : this.mapped(error, 'prepare');
     }
+    const prepared = entry.stmt;
     const cols = prepared.reader ? prepared.columns().map((c) => ({ name: c.name, decltype: c.type })) : [];
     const dml = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE' || kind.verb === 'UPDATE' || kind.verb === 'DELETE');
     const insert = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE');
     let rows: WireValue[][] = [];
     let meta: [bigint, bigint] | null = null;
+    let reading = false;
+    // one writer at a time: wait for the lock here rather than meet SQLITE_BUSY inside SQLite
+    if (entry.writes || kind.verb === 'VACUUM') await this.gate.acquire(this);
     try {
       if (quick(parsed.tokens, kind)) {
         // cannot run long: on this thread, without the hand-off to the engine's thread and back
@@ -240,13 +338,16 @@ export class Connection {
       } else {
         // the first step runs off the main thread (interruptible); a writer does all its work there
         const it = await this.offThread(deadline, () => (prepared.reader ? prepared.raw(true).safeIntegers(true) : prepared).iterate(args));
+        reading = true;
         rows = this.readRows(it, deadline, b.wantRows && prepared.reader);
+        reading = false;
       }
       if (dml || insert) meta = await this.metaRow();
     } catch (error) {
-      // a statement left half-read is not reused
       this.prepared.delete(sql);
-      throw await this.runFailure(error);
+      throw await this.runFailure(error, reading || leavesStatementActive(error));
+    } finally {
+      if (!this.db.inTransaction) this.gate.release(this);
     }
     return {
       cols,
@@ -260,12 +361,26 @@ export class Connection {
     };
   }
 
+  /**
+   * Runs before SQLite ever prepares the text: preparing a pragma already acts (a cipher key, a
+   * temp directory), so the policy cannot wait for the run.
+   */
+  private vetText(tokens: StatementText['tokens'], verb: string): void {
+    // The hosted database is one file: ATTACH/DETACH and VACUUM INTO would read or create other
+    // files on the machine running the emulator (sqld refuses ATTACH without an attach grant).
+    if (verb === 'ATTACH' || verb === 'DETACH' || (verb === 'VACUUM' && tokens.some((t) => /^INTO$/i.test(t.text)))) {
+      throw new StmtError(`not authorized: ${verb === 'VACUUM' ? 'VACUUM INTO' : verb} is not allowed on the hosted database`, 'SQLITE_AUTH');
+    }
+    checkStatementText(tokens, verb, this.catalog);
+  }
+
   /** The parse error sqld's own parser would raise for this statement, if any (nothing runs). */
   async syntaxError(sql: string): Promise<StmtError | null> {
     try {
-      await this.prepare(sql);
+      await this.prepare(sql, false);
       return null;
     } catch (error) {
+      if (error instanceof StmtError) return null;
       const mapped = mapEngineError(error, 'prepare');
       return mapped.code === 'SQL_PARSE_ERROR' ? mapped : null;
     }
@@ -287,6 +402,7 @@ export class Connection {
     const kind = classify(parsed.tokens);
     let names: (string | null)[];
     let prepared: AsyncStatement;
+    this.vetText(parsed.tokens, kind.verb);
     try {
       names = parameters(parsed.tokens).names;
       prepared = await this.db.prepare(parsed.sql);
@@ -312,6 +428,7 @@ export class Connection {
   /** Rolls back and makes the connection fit for another stream. */
   async reset(): Promise<void> {
     if (this.db.inTransaction) await this.db.exec('ROLLBACK');
+    this.gate.release(this);
     await this.setReadOnly(false);
   }
 
@@ -321,6 +438,26 @@ export class Connection {
     } catch {
       // closing the connection rolls back anyway
     }
+    if (!this.db.inTransaction) this.gate.release(this);
+  }
+
+  /**
+   * A statement was left running (SQLITE_BUSY/LOCKED, or rows left unread). libsql 0.5.29 cannot
+   * reset or finalize a statement without running it again, and while it counts as active the
+   * connection never commits an autocommit write (acknowledged, then lost). So the handle is
+   * retired with its statements (rolled back, closed) and the connection goes on with a new one.
+   */
+  private async retire(): Promise<void> {
+    this.stale = true;
+    await this.rollback();
+    this.prepared.clear();
+    this.meta = null;
+    this.gate.release(this);
+    const fresh = await openHandle(this.file);
+    if (this.readOnly) await fresh.exec('PRAGMA query_only = 1');
+    this.db.close();
+    this.db = fresh;
+    this.stale = false;
   }
 
   /** Awaits work done off the main thread; past the deadline the connection is interrupted. */
@@ -364,16 +501,21 @@ export class Connection {
     return rows;
   }
 
-  /** A failed run: a timeout or cancel rolls the stream's transaction back (nothing half-done stays). */
-  private async runFailure(error: unknown): Promise<StmtError> {
+  /**
+   * A failed run: a timeout or cancel rolls the stream's transaction back (nothing half-done
+   * stays); a statement left running retires the handle it runs on (see retire).
+   */
+  private async runFailure(error: unknown, leftActive: boolean): Promise<StmtError> {
+    const inTx = this.db.inTransaction;
+    // if the new handle cannot be opened now, the next statement (or the pool) tries again
+    if (leftActive) await this.retire().catch(() => {});
     if (this.timedOut || this.cancelled) {
       const why = this.timedOut ? `the statement ran longer than ${this.limits.statementTimeoutMs} ms, the limit of this server` : 'the request was cancelled';
-      const inTx = this.db.inTransaction;
       await this.rollback();
       return new StmtError(`SQLite error: interrupted (${why}${inTx ? '; the transaction was rolled back' : ''})`, 'SQLITE_INTERRUPT');
     }
-    if (error instanceof StmtError) return error;
-    return this.mapped(error, 'run');
+    const mapped = error instanceof StmtError ? error : this.mapped(error, 'run');
+    return leftActive && inTx ? new StmtError(`${mapped.message} (the transaction was rolled back)`, mapped.code) : mapped;
   }
 
   private tooLarge(): StmtError {
@@ -386,17 +528,28 @@ export class Connection {
     return this.meta.get([]) as [bigint, bigint];
   }
 
-  private async prepare(sql: string): Promise<AsyncStatement> {
+  /** A cached statement, or a new one whose compiled program passed the policy (engine-policy.ts). */
+  private async prepare(sql: string, isExplain: boolean): Promise<Prepared> {
     const hit = this.prepared.get(sql);
     if (hit) {
       this.prepared.delete(sql);
       this.prepared.set(sql, hit);
       return hit;
     }
+    let tokens: StatementText['tokens'] | null = null;
+    try {
+      tokens = splitStatements(sql)[0]?.tokens ?? null;
+    } catch {
+      // text SQLite will refuse to prepare anyway
+    }
+    if (tokens) this.vetText(tokens, classify(tokens).verb);
     const stmt = await this.db.prepare(sql);
-    this.prepared.set(sql, stmt);
+    // an EXPLAIN only lists a program; anything else is vetted from its own listing
+    const facts = isExplain ? { writes: false } : checkProgram(await allRows(await this.db.prepare(`EXPLAIN ${sql}`)));
+    const entry = { stmt, writes: facts.writes };
+    this.prepared.set(sql, entry);
     if (this.prepared.size > STATEMENT_CACHE) this.prepared.delete(this.prepared.keys().next().value!);
-    return stmt;
+    return entry;
   }
 
   private mapped(error: unknown, stage: 'prepare' | 'run'): StmtError {

@@ -61,7 +61,7 @@ function engineFailure(ctx: Ctx, error: EngineFailure, limitMs: number): void {
  * management API says so). See docs/emulator-database.md for the choices made.
  */
 export function createDatabaseArea(world: World): DatabaseArea {
-  const tokens = new TokenStore(world.random.fork('db-tokens'), world.now);
+  const tokens = new TokenStore(world.now);
   const limitMs = world.options.statementTimeoutMs;
   const engine: EngineSupervisor = new EngineSupervisor({
     limits: { statementTimeoutMs: limitMs, maxResponseBytes: MAX_RESPONSE_BYTES },

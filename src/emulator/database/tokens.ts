@@ -1,5 +1,4 @@
-import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import type { Random } from '../random';
+import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 
 export type TokenAccess = 'full-access' | 'read-only';
 
@@ -23,8 +22,9 @@ export class TokenStore {
   private readonly publicKey: KeyObject;
   private readonly generation = new Map<string, number>();
 
-  constructor(random: Random, private readonly now: () => number) {
-    const seed = Buffer.from(random.hex(64), 'hex');
+  /** The signing key is random on every start: a token from another run (or a guessed seed) is refused. */
+  constructor(private readonly now: () => number) {
+    const seed = randomBytes(32);
     const der = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]);
     this.privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
     this.publicKey = createPublicKey(this.privateKey);

@@ -10,6 +10,7 @@ import { useDomainStore, useSelect } from '../../state/react';
 import { containersActions } from './actions';
 import { appColumns, appsSummary, nearEnd } from './apps-view';
 import { LIMITS_PANEL_HEIGHT, LimitsPanel } from './LimitsPanel';
+import { terminalSafe } from '../../text/terminal-safe';
 import { RegionEditor } from './RegionEditor';
 
 /**
@@ -43,7 +44,7 @@ export function ContainersScreen({ width, height }: ScreenProps): React.JSX.Elem
       <Text wrap="truncate">
         <Text bold>Applications</Text>
         <Text color={tone('muted')}>{`  ${appsSummary(apps)}  · enter: region settings`}</Text>
-        {apps.error ? <Text color={tone('error')}>{`  ✖ ${apps.error}`}</Text> : null}
+        {apps.error ? <Text color={tone('error')}>{`  ✖ ${terminalSafe(apps.error)}`}</Text> : null}
       </Text>
       <Table
         id="apps"

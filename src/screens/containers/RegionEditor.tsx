@@ -10,6 +10,7 @@ import { capacityWarnings, isDirty, validateDraft } from '../../state/containers
 import type { ContainersStore } from '../../state/containers-store';
 import { useScreenInstance, useSelect, useSession, useUi } from '../../state/react';
 import { idList, maxText, messagesFor, regionColumns, regionRows, selectorColumns } from './region-editor-view';
+import { terminalSafe } from '../../text/terminal-safe';
 import { selectedRowOf, tableViewKey } from '../../state/table-selection';
 
 export interface RegionEditorProps {
@@ -120,7 +121,7 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
 
   if (!editor) return <Text> </Text>;
   const app = editor.app;
-  const title = `Region settings · ${app.name ?? app.id} (${app.id})`;
+  const title = terminalSafe(`Region settings · ${app.name ?? app.id} (${app.id})`);
   if (!editor.settings || !draft) {
     return (
       <Box flexDirection="column" width={width} height={height} overflow="hidden">

@@ -6,6 +6,7 @@ import { useTone } from '../../components/theme';
 import { useActions } from '../../keys/react';
 import { createLoadBalancersStore } from '../../state/load-balancers-store';
 import { useDomainStore, useSelect } from '../../state/react';
+import { terminalSafe } from '../../text/terminal-safe';
 import { lbColumns, profileColumns, profileRows, profileSummary } from './lb-view';
 
 /**
@@ -37,11 +38,11 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
   if (profileId !== null) {
     return (
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
-        <Text bold wrap="truncate">{`Load balancer ${profile?.Name ?? ''} (${profileId})`}</Text>
+        <Text bold wrap="truncate">{`Load balancer ${terminalSafe(profile?.Name ?? '')} (${profileId})`}</Text>
         <Text wrap="truncate" color={tone(profile ? undefined : 'muted')}>
           {profile ? profileSummary(profile) : profileError ? '' : 'loading the profile…'}
         </Text>
-        {profileError ? <Text color={tone('error')} wrap="truncate">{`✖ ${profileError}`}</Text> : null}
+        {profileError ? <Text color={tone('error')} wrap="truncate">{`✖ ${terminalSafe(profileError)}`}</Text> : null}
         <Table
           id="profile"
           rows={rows}
@@ -59,7 +60,7 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
       <Text wrap="truncate">
         <Text bold>Load balancers</Text>
         <Text color={tone('muted')}>{loadedAt === null ? '  loading…' : `  ${items.length} profile${items.length === 1 ? '' : 's'} · enter: origin groups and origins`}</Text>
-        {error ? <Text color={tone('error')}>{`  ✖ ${error}`}</Text> : null}
+        {error ? <Text color={tone('error')}>{`  ✖ ${terminalSafe(error)}`}</Text> : null}
       </Text>
       <Table
         id="profiles"

@@ -3,6 +3,7 @@ import {
   type LbOrigin, type LbOriginGroup, type LoadBalancer,
 } from '../../api/load-balancers';
 import type { Cell, Column } from '../../components/table-model';
+import { terminalSafe } from '../../text/terminal-safe';
 import type { Tone } from '../../components/theme';
 
 /** Name of an enum value: "RoundRobin", "unknown (7)", or "" when absent. */
@@ -140,8 +141,8 @@ export const profileColumns: Column<ProfileRow>[] = [
 export function profileSummary(lb: LoadBalancer): string {
   const origins = allOrigins(lb).length;
   return [
-    `method ${methodName(lb) || '?'}`,
-    `sticky sessions ${stickyName(lb) || '?'}`,
+    `method ${terminalSafe(methodName(lb)) || '?'}`,
+    `sticky sessions ${terminalSafe(stickyName(lb)) || '?'}`,
     `${lb.OriginGroups.length} group${lb.OriginGroups.length === 1 ? '' : 's'}`,
     `${origins} origin${origins === 1 ? '' : 's'}`,
   ].join(' · ');

@@ -1,4 +1,5 @@
 import type { Tone } from '../../components/theme';
+import { terminalSafe } from '../../text/terminal-safe';
 import type { LiveStatus, LocalFilterState, V1State, WindowKey } from '../../state/logs-store';
 
 /** Pure text for the logs screen's title and status lines (tested without a terminal). */
@@ -93,7 +94,7 @@ export interface TitleInput {
 }
 
 export function titleParts(t: TitleInput): Part[] {
-  const parts: Part[] = [{ text: `zone ${t.zoneId}${t.zoneName ? ` ${t.zoneName}` : ''}`, tone: 'accent' }];
+  const parts: Part[] = [{ text: `zone ${t.zoneId}${t.zoneName ? ` ${terminalSafe(t.zoneName)}` : ''}`, tone: 'accent' }];
   parts.push({ text: t.source === 'v1' ? 'v1 file' : `window ${t.windowKey}` });
   parts.push({ text: t.serverFilter ? `server: ${t.serverFilter}` : 'no server filter', tone: t.serverFilter ? 'info' : 'muted' });
   if (t.local.pattern !== null) {

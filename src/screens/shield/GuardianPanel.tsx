@@ -14,6 +14,7 @@ import { hasSpec } from '../../state/shield-store';
 import { endpointColumns, limitsText, settingRows, specSummary } from './guardian-view';
 import { SPEC_PANEL_LINES, SpecPanel } from './SpecPanel';
 import { nameOf } from './zones-view';
+import { terminalSafe } from '../../text/terminal-safe';
 import { SHIELD_PLAN_TYPE } from '../../api/shield';
 
 export interface GuardianPanelProps {
@@ -119,9 +120,9 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
         {error ? (
           <>
             <Box height={3} overflow="hidden">
-              <Text color={tone('error')} wrap="wrap">{`✖ ${error.message}`}</Text>
+              <Text color={tone('error')} wrap="wrap">{`✖ ${terminalSafe(error.message)}`}</Text>
             </Box>
-            {error.code ? <Text wrap="truncate">{`errorKey: ${error.code}`}</Text> : null}
+            {error.code ? <Text wrap="truncate">{`errorKey: ${terminalSafe(error.code)}`}</Text> : null}
             <Text color={tone('muted')} wrap="truncate">
               {error.status === 403 ? 'API Guardian needs the Advanced plan or higher. esc: back to the zones' : 'esc: back to the zones · r: try again'}
             </Text>
@@ -177,12 +178,12 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       {line('Updated', `${(c.updatedAt ?? c.createdAt ?? '').replace('T', ' ').slice(0, 19) || '-'}`)}
       {notice ? (
         <Text color={tone(notice.tone)} wrap="truncate">
-          {notice.text}
+          {terminalSafe(notice.text)}
         </Text>
       ) : null}
       {error ? (
         <Text color={tone('error')} wrap="truncate">
-          {`refresh failed, showing the last data: ${error.message}`}
+          {`refresh failed, showing the last data: ${terminalSafe(error.message)}`}
         </Text>
       ) : null}
       <Text> </Text>

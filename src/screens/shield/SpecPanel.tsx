@@ -4,6 +4,7 @@ import { TextField } from '../../components/TextField';
 import { fit } from '../../components/text';
 import { useTone } from '../../components/theme';
 import type { SpecPanel as SpecPanelState } from '../../state/shield-store';
+import { terminalSafe } from '../../text/terminal-safe';
 import { limitCheckCells, specVerdict } from './guardian-view';
 
 export interface SpecPanelProps {
@@ -26,7 +27,7 @@ export function SpecPanel({ spec, replace, readOnly, width, height }: SpecPanelP
   const label = 'Spec file ';
   const check = spec.check;
   const row = (a: string, b: string, c: string, d: string, e: string) =>
-    `${fit(a, COLS.label)} ${fit(b, COLS.measured, 'right')} ${fit(c, COLS.allowed, 'right')}  ${fit(d, COLS.status)} ${e}`;
+    `${fit(a, COLS.label)} ${fit(b, COLS.measured, 'right')} ${fit(c, COLS.allowed, 'right')}  ${fit(d, COLS.status)} ${terminalSafe(e)}`;
   const verdict = check ? specVerdict(check, replace) : null;
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
@@ -35,7 +36,7 @@ export function SpecPanel({ spec, replace, readOnly, width, height }: SpecPanelP
         {spec.editing ? (
           <TextField state={spec.input} width={Math.max(10, width - label.length - 1)} placeholder="path of an OpenAPI 3 file (JSON or YAML)" />
         ) : (
-          <Text wrap="truncate">{spec.input.value}</Text>
+          <Text wrap="truncate">{terminalSafe(spec.input.value)}</Text>
         )}
       </Box>
       {spec.editing && !check && !spec.error ? (
@@ -47,15 +48,15 @@ export function SpecPanel({ spec, replace, readOnly, width, height }: SpecPanelP
       {spec.error ? (
         <Box height={3} overflow="hidden">
           <Text color={tone('error')} wrap="wrap">
-            {`✖ ${spec.error}`}
+            {`✖ ${terminalSafe(spec.error)}`}
           </Text>
         </Box>
       ) : null}
       {check && spec.file ? (
         <>
           <Text wrap="truncate">
-            <Text bold>{`${check.title} ${check.version}`}</Text>
-            <Text color={tone('muted')}>{` · ${check.format === 'json' ? 'JSON' : 'YAML'} · ${spec.file.bytes} bytes · ${spec.file.path}`}</Text>
+            <Text bold>{terminalSafe(`${check.title} ${check.version}`)}</Text>
+            <Text color={tone('muted')}>{` · ${check.format === 'json' ? 'JSON' : 'YAML'} · ${spec.file.bytes} bytes · ${terminalSafe(spec.file.path)}`}</Text>
           </Text>
           <Text bold wrap="truncate">
             {row('LIMIT', 'MEASURED', 'ALLOWED', 'STATUS', 'WHERE')}
@@ -70,7 +71,7 @@ export function SpecPanel({ spec, replace, readOnly, width, height }: SpecPanelP
           })}
           {verdict ? (
             <Text color={tone(verdict.tone)} wrap="truncate">
-              {readOnly ? `${verdict.tone === 'ok' ? 'within the plan limits' : verdict.text.split(':')[0]} (read-only: uploading is off)` : verdict.text}
+              {readOnly ? `${verdict.tone === 'ok' ? 'within the plan limits' : verdict.text.split(':')[0]} (read-only: uploading is off)` : terminalSafe(verdict.text)}
             </Text>
           ) : null}
         </>

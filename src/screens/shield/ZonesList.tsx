@@ -7,6 +7,7 @@ import { useNow } from '../../components/use-now';
 import { useActions } from '../../keys/react';
 import { useSelect } from '../../state/react';
 import type { ShieldStore } from '../../state/shield-store';
+import { terminalSafe } from '../../text/terminal-safe';
 import { pageText, zoneColumns } from './zones-view';
 
 export interface ZonesListProps {
@@ -50,7 +51,7 @@ export function ZonesList({ store, width, height }: ZonesListProps): React.JSX.E
       </Box>
       {error ? (
         <Text color={tone('error')} wrap="truncate">
-          {zones.length ? `refresh failed, showing the last data: ${error}` : `could not load the zones: ${error}`}
+          {terminalSafe(zones.length ? `refresh failed, showing the last data: ${error}` : `could not load the zones: ${error}`)}
         </Text>
       ) : null}
       <Table

@@ -4,6 +4,7 @@ import type { Column } from '../../components/table-model';
 import type { Tone } from '../../components/theme';
 import type { LimitCheck, SpecCheck } from '../../shield-spec/limits';
 import { measuredText } from '../../shield-spec/limits';
+import { terminalSafe } from '../../text/terminal-safe';
 import { effectiveValue, valueName, type DraftField } from '../../state/shield-draft';
 
 /** One editable setting as the panel shows it. */
@@ -52,7 +53,7 @@ export function specSummary(g: ApiGuardian): string {
   const c = g.configuration;
   const n = g.endpoints.length;
   if (!c.title && n === 0) return 'none uploaded (o checks a file, then c uploads it)';
-  return `${c.title ?? '(untitled)'} ${c.version ?? ''}`.trim() + ` · ${n} endpoint${n === 1 ? '' : 's'}`;
+  return terminalSafe(`${c.title ?? '(untitled)'} ${c.version ?? ''}`.trim()) + ` · ${n} endpoint${n === 1 ? '' : 's'}`;
 }
 
 /** The plan limits in one line. */

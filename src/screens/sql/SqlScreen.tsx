@@ -8,6 +8,7 @@ import { useActions, useInputLayer } from '../../keys/react';
 import { useScreenInstance, useSelect, useSession } from '../../state/react';
 import { createSqlStore, type SqlStore } from '../../state/sql-store';
 import { ansiLine } from './ansi-line';
+import { terminalSafe } from '../../text/terminal-safe';
 import { browseWindow, browsedEntry, editorLines, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
 
 /** `burrow sql` gives the screen its own store (standalone options); the console uses the session's. */
@@ -144,6 +145,8 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
       else if (k === 's' || k === 'esc' || k === 'n') void get().answerLeave('stay');
       return true;
     },
+  }, {
+    'app.interrupt': () => get().interruptLeave(),
   });
 
   const promptText = `${label}${status?.transaction ? '*' : ''}>`;
@@ -253,7 +256,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
     return (
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
         {statusLine}
-        <Text color={tone('error')} wrap="wrap">{`cannot open the SQL shell: ${connectError ?? 'unknown error'}`}</Text>
+        <Text color={tone('error')} wrap="wrap">{`cannot open the SQL shell: ${terminalSafe(connectError ?? 'unknown error')}`}</Text>
       </Box>
     );
   }

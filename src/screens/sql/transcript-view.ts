@@ -2,6 +2,7 @@ import type { Entry } from '../../state/sql-store';
 import { screenSource, type LineSource, type SegmentKind } from '../../sql-repl/output-modes';
 import { columnsLayout } from '../../sql-repl/schema-sql';
 import type { EditorState } from '../../sql-repl/editor';
+import { terminalSafe, terminalSafeLines } from '../../text/terminal-safe';
 import { cellWidth, takeCells } from '../../components/cells';
 
 /**
@@ -79,6 +80,21 @@ export function promptFor(prompt: string, row: number): string {
   return `${'...>'.padStart(prompt.length)} `;
 }
 
+const splitText = new WeakMap<readonly string[], string[]>();
+
+/**
+ * A text entry's lines as the screen has them: an item with line breaks inside (a CREATE TABLE
+ * from .dump or .schema) is several screen lines, or counting it as one would push others out.
+ */
+export function screenTextLines(lines: readonly string[]): string[] {
+  let out = splitText.get(lines);
+  if (!out) {
+    out = lines.some((l) => /[\r\n]/.test(l)) ? lines.flatMap((l) => l.split(/\r\n|\r|\n/)) : [...lines];
+    splitText.set(lines, out);
+  }
+  return out;
+}
+
 const sources = new WeakMap<Entry, Map<number, LineSource>>();
 
 /** A result's lines (cached per entry and column width: measuring the widths reads a sample of rows). */
@@ -102,19 +118,20 @@ function entryLinesUncached(entry: Entry, width: number, preview: number): ViewL
       return entry.text.split('\n').map((l, i) => [seg(promptFor(entry.prompt, i), 'prompt'), seg(l, 'text')]);
     case 'message': {
       const kind: ViewKind = entry.level;
-      return wrapText(entry.text, width).map((l) => [seg(l, kind)]);
+      return wrapText(terminalSafeLines(entry.text), width).map((l) => [seg(l, kind)]);
     }
     case 'text': {
-      const shown = entry.lines.length > preview + 1 ? entry.lines.slice(0, preview) : entry.lines;
-      const out = shown.map((l) => [seg(l, 'text')]);
-      if (shown.length < entry.lines.length) out.push([seg(`… ${entry.lines.length - shown.length} more lines: esc to browse them all`, 'muted')]);
+      const lines = screenTextLines(entry.lines);
+      const shown = lines.length > preview + 1 ? lines.slice(0, preview) : lines;
+      const out = shown.map((l) => [seg(terminalSafe(l), 'text')]);
+      if (shown.length < lines.length) out.push([seg(`… ${lines.length - shown.length} more lines: esc to browse them all`, 'muted')]);
       return out;
     }
     case 'words': {
       if (entry.words.length === 0) return [[seg(entry.empty, 'muted')]];
-      const lines = columnsLayout(entry.words, width);
+      const lines = columnsLayout(entry.words.map(terminalSafe), width);
       const shown = lines.length > preview + 1 ? lines.slice(0, preview) : lines;
-      const out = shown.map((l) => [seg(l, 'text')]);
+      const out = shown.map((l) => [seg(terminalSafe(l), 'text')]);
       if (shown.length < lines.length) out.push([seg(`… ${lines.length - shown.length} more lines: esc to browse them all`, 'muted')]);
       return out;
     }
@@ -219,8 +236,8 @@ export function browseWindow(entry: Entry | null, width: number, height: number,
   let src: LineSource;
   if (entry.kind === 'result') src = resultSource(entry, 60);
   else {
-    const lines = entry.kind === 'text' ? entry.lines : entry.kind === 'words' ? columnsLayout(entry.words, width) : entryLines(entry, width, 1000).map((l) => l.map((s) => s.text).join(''));
-    src = { count: lines.length, sticky: 0, hPositions: 1, line: (i) => [{ text: lines[i]!, kind: 'text' }] };
+    const lines = entry.kind === 'text' ? screenTextLines(entry.lines) : entry.kind === 'words' ? columnsLayout(entry.words.map(terminalSafe), width) : entryLines(entry, width, 1000).map((l) => l.map((s) => s.text).join(''));
+    src = { count: lines.length, sticky: 0, hPositions: 1, line: (i) => [{ text: terminalSafe(lines[i]!), kind: 'text' }] };
   }
   const room = Math.max(1, bodyHeight - src.sticky);
   const bodyCount = Math.max(0, src.count - src.sticky);

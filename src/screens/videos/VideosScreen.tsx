@@ -13,6 +13,7 @@ import { createVideosStore, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../state/vid
 import { selectedRowOf, tableViewKey } from '../../state/table-selection';
 import { videosActions } from './actions';
 import { detailColumns, formatDetailValue, libraryDetailRows, type DetailRow } from './detail-view';
+import { terminalSafe } from '../../text/terminal-safe';
 import { libraryColumns, listSummary } from './list-view';
 
 const LIST_TABLE = 'libraries';
@@ -120,7 +121,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
     return (
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
         <Text wrap="truncate">
-          <Text bold>{`Video library ${library?.Name ?? ''} (${detailId})`}</Text>
+          <Text bold>{`Video library ${terminalSafe(library?.Name ?? '')} (${detailId})`}</Text>
           <Text color={tone('muted')}>{'  keys are masked · esc back'}</Text>
         </Text>
         {library ? (
@@ -139,7 +140,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
       <Text wrap="truncate">
         <Text bold>Video libraries</Text>
         <Text color={tone('muted')}>{`  ${summary}`}</Text>
-        {error ? <Text color={tone('error')}>{`  ✖ ${error}`}</Text> : null}
+        {error ? <Text color={tone('error')}>{`  ✖ ${terminalSafe(error)}`}</Text> : null}
       </Text>
       {field ? (
         <Text wrap="truncate">

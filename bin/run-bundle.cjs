@@ -1,0 +1,174 @@
+'use strict';
+// Runs the bundled program (dist/cli.cjs) with a V8 code cache. Node 20 has no compile cache
+// for modules (module.enableCompileCache came in Node 22), and compiling the 3.7 MB bundle
+// took a third of the console's start-up; with cached data V8 skips parsing and compiling
+// what the last run of the same command compiled.
+//
+// The cache is never needed for correctness: a missing, unreadable, corrupt, stale or foreign
+// cache file means a normal start, and the file is written again. It lives under the XDG cache
+// directory ($XDG_CACHE_HOME/burrow/code-cache, else ~/.cache/burrow/code-cache), one file per
+// command, named after the bundle's build id. Files are written 0600 in a 0700 directory, and a
+// file that is not the user's own or that others could write is never read: cached data is code.
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const Module = require('node:module');
+
+const DIST = path.join(__dirname, '..', 'dist');
+const BUNDLE = path.join(DIST, 'cli.cjs');
+const MAGIC = 'burrow-code-cache-1\n';
+/** Set by the program when start-up is over (the console's first frame): the cache is made then. */
+const STARTED = Symbol.for('burrow.codeCache.startupDone');
+
+/** Which cache a command line uses: version and help share one, each command has its own. */
+function cacheKind(argv) {
+  if (argv.some((a) => a === '--version' || a === '-v' || a === '--help' || a === '-h')) return 'help';
+  const values = new Set(['--profile', '--base-url', '--logging-url', '--api-key', '--output', '-o']);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') break;
+    if (values.has(a)) i++;
+    else if (!a.startsWith('-')) return /^[a-z][a-z-]{0,15}$/.test(a) ? a : 'other';
+  }
+  return 'console';
+}
+
+function cacheDirectory(env) {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(require('node:os').homedir(), '.cache');
+  return path.join(base, 'burrow', 'code-cache');
+}
+
+/** The header that must match for a cache file to be used: this bundle, this Node, this file. */
+function expectedHeader(buildId, bundleStat) {
+  return `${MAGIC}${buildId} ${process.version} ${process.arch} ${bundleStat.size} ${Math.trunc(bundleStat.mtimeMs)}\n`;
+}
+
+function checksum(buffer) {
+  return require('node:crypto').createHash('sha1').update(buffer).digest('hex');
+}
+
+/** The cached data, or undefined when there is none that may be used. */
+function readCache(file, header) {
+  let fd;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const stat = fs.fstatSync(fd);
+    const mine = typeof process.getuid !== 'function' || stat.uid === process.getuid();
+    if (!stat.isFile() || !mine || (stat.mode & 0o022) !== 0) return undefined;
+    const data = fs.readFileSync(fd);
+    const headerBytes = Buffer.byteLength(header);
+    // header, then a line with the payload's length and sha1, then the payload
+    if (data.length < headerBytes || data.toString('latin1', 0, headerBytes) !== header) return undefined;
+    const lineEnd = data.indexOf(10, headerBytes);
+    if (lineEnd < 0) return undefined;
+    const [length, sum] = data.toString('latin1', headerBytes, lineEnd).split(' ');
+    const payload = data.subarray(lineEnd + 1);
+    if (payload.length !== Number(length) || checksum(payload) !== sum) return undefined;
+    return payload;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+function writeCache(dir, file, header, payload) {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const fd = fs.openSync(temp, 'wx', 0o600);
+    try {
+      fs.writeSync(fd, `${header}${payload.length} ${checksum(payload)}\n`);
+      fs.writeSync(fd, payload);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+    removeOlderBuilds(dir, path.basename(file));
+    return true;
+  } catch {
+    // a read-only or full cache directory: the next start compiles again
+    try {
+      fs.rmSync(temp, { force: true });
+    } catch {
+      // there was no directory to write in
+    }
+    return false;
+  }
+}
+
+/** Files of other builds of the same command are of no further use. */
+function removeOlderBuilds(dir, keep) {
+  try {
+    const kind = keep.split('.')[1];
+    for (const name of fs.readdirSync(dir)) {
+      if (name !== keep && name.split('.')[1] === kind && name.endsWith('.v8')) fs.rmSync(path.join(dir, name), { force: true });
+    }
+  } catch {
+    // nothing to clean, or not allowed to
+  }
+}
+
+function readBundle() {
+  try {
+    const source = fs.readFileSync(BUNDLE, 'latin1');
+    const stat = fs.statSync(BUNDLE);
+    const buildId = fs.readFileSync(path.join(DIST, 'build-id'), 'latin1').trim();
+    return { source, stat, buildId };
+  } catch (error) {
+    if (error && error.code === 'ENOENT') {
+      process.stderr.write('burrow is not built yet: run `npm run build` (npm start does it for you).\n');
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** `burrow --version` or `burrow --help` alone: the bundle's own answer, saved by the build. */
+function answerFromBuild(argv) {
+  if (argv.length !== 1) return undefined;
+  const flag = { '-v': '--version', '--version': '--version', '-h': '--help', '--help': '--help' }[argv[0]];
+  if (flag === undefined) return undefined;
+  try {
+    return JSON.parse(fs.readFileSync(path.join(DIST, 'answers.json'), 'utf8'))[flag];
+  } catch {
+    return undefined;
+  }
+}
+
+async function run(argv) {
+  const answer = answerFromBuild(argv);
+  if (typeof answer === 'string') {
+    process.stdout.write(answer);
+    return;
+  }
+  const { source, stat, buildId } = readBundle();
+  const dir = cacheDirectory(process.env);
+  const kind = cacheKind(argv);
+  const file = path.join(dir, `${buildId}.${kind}.v8`);
+  const header = expectedHeader(buildId, stat);
+  const enabled = process.env.BURROW_CODE_CACHE !== '0';
+  const cachedData = enabled ? readCache(file, header) : undefined;
+  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData });
+  // BURROW_CODE_CACHE_DEBUG=1: one line on stderr saying what happened (for tests)
+  const report = process.env.BURROW_CODE_CACHE_DEBUG === '1' ? (what) => process.stderr.write(`code cache: ${what}\n`) : () => {};
+  if (!enabled) report('off');
+  else if (cachedData === undefined) report(fs.existsSync(file) ? 'unusable' : 'none');
+  else report(script.cachedDataRejected ? 'rejected' : 'used');
+  if (enabled && (cachedData === undefined || script.cachedDataRejected)) {
+    let written = false;
+    const write = () => {
+      if (written) return;
+      written = true;
+      report(writeCache(dir, file, header, script.createCachedData()) ? 'written' : 'not written');
+    };
+    globalThis[STARTED] = write;
+    process.once('exit', write);
+  }
+  const module = { exports: {} };
+  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(BUNDLE), module, BUNDLE, DIST);
+  await module.exports.main(argv);
+}
+
+module.exports = { run, cacheKind, cacheDirectory };

@@ -1,0 +1,182 @@
+import { leadingTokens, SqlError, StreamLostError, type SqlStatement, type StatementResult } from '../../api/database/index';
+import { ApiError } from '../../api/errors';
+import { destructiveReason } from '../../sql-repl/destructive';
+import { editorOf } from '../../sql-repl/editor';
+import { resultText, summaryText } from '../../sql-repl/output-modes';
+import { firstWriter, readOnlyRefusal } from '../../sql-repl/read-only';
+import { SCHEMA_QUERY, schemaFromRows } from '../../sql-repl/schema-sql';
+import { oneLine, UncertainStatements } from '../../sql-repl/uncertain';
+import { errorMessage } from '../session';
+import type { SqlContext } from './context';
+import type { OutputFile } from './output-file';
+
+export function explainHttp(error: ApiError): string {
+  if (error.status === 401) return `${error.message}: the database refused the token (revoked, expired or for another database); create one with burrow db tokens create`;
+  if (error.status === 403) return `${error.message}: the token is not allowed to do this on this database`;
+  return error.message;
+}
+
+export function failureText(error: ApiError, where: string): string {
+  if (error instanceof SqlError) return `error ${error.message}${where}`;
+  if (error instanceof StreamLostError) return error.message;
+  return `error: ${explainHttp(error)}${where}`;
+}
+
+function firstWord(sql: string): string {
+  return (leadingTokens(sql, 1)[0] ?? '').toUpperCase();
+}
+
+export interface StatementRunner {
+  /**
+   * Runs statements on the session, each result shown as it arrives; stops at the first error.
+   * `origin` names the file of a .read (null: typed, so a failed input goes back to the editor).
+   */
+  run(source: string, statements: SqlStatement[], origin: string | null): Promise<void>;
+  /** Reads the schema for completion again (after DDL). */
+  loadSchema(): Promise<void>;
+}
+
+/**
+ * The checks before SQL is sent (read-only mode, statements whose last outcome is unknown,
+ * destructive statements) and what is shown of each result and failure.
+ */
+export function createStatementRunner(ctx: SqlContext, output: OutputFile): StatementRunner {
+  const { get, set, message } = ctx;
+  const uncertain = new UncertainStatements();
+
+  const restoreInput = (text: string) => {
+    // only into an empty editor: never over what was typed meanwhile
+    if (get().editor.text === '') ctx.setEditor(editorOf(text.replace(/\s+$/, '')));
+  };
+
+  const showResult = (r: StatementResult) => {
+    const { mode, timer, outputFile } = get();
+    const summary = summaryText({ columns: r.columns, rowCount: r.rows.length, rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid, durationMs: r.durationMs }, timer);
+    if (r.columns.length === 0) {
+      message('ok', summary);
+      return;
+    }
+    if (output.open && outputFile) {
+      try {
+        output.write(resultText(r, mode));
+        message('ok', `${summary} · written to ${outputFile} (${mode})`);
+      } catch (error) {
+        message('error', `cannot write to ${outputFile}: ${errorMessage(error)}`);
+      }
+      return;
+    }
+    ctx.push({ kind: 'result', result: r, mode, summary });
+  };
+
+  const loadSchema = async () => {
+    if (!ctx.db) return;
+    try {
+      const r = await ctx.db.execute(SCHEMA_QUERY);
+      set({ schema: schemaFromRows(r.rows) });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) message('error', explainHttp(error));
+      // completion falls back to keywords; the error shows with the first statement anyway
+    }
+  };
+
+  /** Read-only mode refuses before asking anything: a question about a write it will not run misleads. */
+  const readOnlyRefused = async (statements: SqlStatement[]): Promise<boolean> => {
+    if (!ctx.deps.ui.getState().readOnly || !ctx.db) return false;
+    let refusal: string | null;
+    try {
+      const writer = await firstWriter(ctx.db, statements);
+      refusal = writer ? readOnlyRefusal(writer.statement.text) : null;
+    } catch (error) {
+      // read-only mode runs nothing it could not check
+      refusal = `read-only mode (--read-only): the statements could not be checked, so nothing was run: ${errorMessage(error)}`;
+    }
+    if (refusal) message('error', refusal);
+    return refusal !== null;
+  };
+
+  /** A statement whose answer was lost is sent again only after its own yes. */
+  const repeatRefused = async (statements: SqlStatement[]): Promise<boolean> => {
+    const repeated = statements.filter((s) => uncertain.has(s.text));
+    if (repeated.length === 0) return false;
+    const what = repeated.length > 1 ? `${repeated.length} statements` : `"${oneLine(repeated[0]!.text)}"`;
+    const yes = await ctx.confirm(`${what} may already have run: the last time, the connection failed after sending it`, 'Send it again? Check the data first: running a write twice applies it twice.', 'send again');
+    if (!yes) {
+      message('warn', 'not sent again');
+      return true;
+    }
+    for (const s of repeated) uncertain.forget(s.text);
+    return false;
+  };
+
+  const destructiveRefused = async (statements: SqlStatement[]): Promise<boolean> => {
+    const dangers = statements.map((s) => destructiveReason(s.text)).filter((r): r is string => r !== null);
+    if (dangers.length === 0) return false;
+    const more = dangers.length > 1 ? ` (and ${dangers.length - 1} more: ${dangers.slice(1).join('; ')})` : '';
+    const inTx = get().status?.transaction ? ' A transaction is open: ROLLBACK can still undo it.' : ' It cannot be undone.';
+    const yes = await ctx.confirm(`${dangers[0]}${more}`, `Run it?${inTx}`, 'run it');
+    if (!yes) message('warn', 'not run (the input is back in the editor)');
+    return !yes;
+  };
+
+  const run = async (source: string, statements: SqlStatement[], origin: string | null) => {
+    const db = ctx.db;
+    if (!db || statements.length === 0) return;
+    if (await readOnlyRefused(statements)) {
+      if (origin === null) restoreInput(source);
+      return;
+    }
+    if (await repeatRefused(statements)) return;
+    if (await destructiveRefused(statements)) {
+      if (origin === null) restoreInput(source);
+      return;
+    }
+    const abort = new AbortController();
+    ctx.abort = abort;
+    set({ running: { since: ctx.deps.now(), what: statements.length > 1 ? `${statements.length} statements` : statements[0]!.text.slice(0, 60) } });
+    let ran = 0;
+    let ddl = false;
+    try {
+      const outcome = await db.run(statements, {
+        signal: abort.signal,
+        onResult: (i, r) => {
+          ran = i + 1;
+          const w = firstWord(statements[i]!.text);
+          if (w === 'CREATE' || w === 'DROP' || w === 'ALTER' || w === 'ROLLBACK') ddl = true;
+          showResult(r);
+        },
+      });
+      if (outcome.failed) {
+        const i = outcome.failed.index;
+        const s = statements[i]!;
+        const where = statements.length > 1 || origin ? ` (statement ${i + 1} of ${statements.length}${origin ? ` in ${origin}` : ''}, line ${s.line})` : '';
+        message('error', failureText(outcome.failed.error, where));
+        if (statements.length - i - 1 > 0) message('warn', `the ${statements.length - i - 1} statement(s) after it did not run`);
+        if (origin === null) restoreInput(source.slice(s.start));
+      }
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error instanceof StreamLostError) message('error', error.message);
+      else if (error.kind === 'unknown-outcome') {
+        // never back into the input: one Enter (or text typed after it) would send it again
+        const sent = statements.slice(ran);
+        for (const s of sent) uncertain.remember(s.text);
+        message('error', `${error.message}${sent.length > 1 ? ` (statements ${ran + 1} to ${statements.length} of this input)` : ''} It is not put back in the input: check the data before running it again (sending it again asks first).`);
+      } else if (error.kind === 'aborted') {
+        // a write cancelled after it left may still run on the server: the same rule as a lost answer
+        const writes = statements.slice(ran).filter((s) => uncertain.remember(s.text)).length;
+        const done = statements.length > 1 ? ` (${ran} of ${statements.length} statements had finished)` : '';
+        message('warn', `cancelled${done}${writes ? `: the server may have run ${writes > 1 ? 'the writes' : 'the write'} anyway; sending ${writes > 1 ? 'them' : 'it'} again asks first` : ''}`);
+      }
+      else {
+        message('error', failureText(error, ''));
+        if (origin === null) restoreInput(source.slice(statements[ran]?.start ?? 0));
+      }
+    } finally {
+      ctx.abort = null;
+      set({ running: null });
+    }
+    if (ddl) await loadSchema();
+  };
+
+  return { run, loadSchema };
+}

@@ -1,0 +1,100 @@
+import type { StoreApi } from 'zustand/vanilla';
+import type { SessionStatus, StatementResult } from '../../api/database/index';
+import type { KeyEvent } from '../../keys/key-event';
+import type { Schema } from '../../sql-repl/completion';
+import type { EditorState } from '../../sql-repl/editor';
+import type { HistorySearch } from '../../sql-repl/history';
+import type { OutputMode } from '../../sql-repl/output-modes';
+
+/** One thing in the transcript. Result rows stay in the StatementResult: never copied. */
+export type Entry =
+  | { id: number; kind: 'input'; prompt: string; text: string }
+  | { id: number; kind: 'result'; result: StatementResult; mode: OutputMode; summary: string }
+  | { id: number; kind: 'message'; level: 'ok' | 'info' | 'warn' | 'error'; text: string }
+  | { id: number; kind: 'text'; lines: string[] }
+  | { id: number; kind: 'words'; words: string[]; empty: string };
+
+/** An entry before it gets its id (Omit over a union would merge its members). */
+export type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, 'id'> : never) : never;
+
+export type MessageLevel = 'ok' | 'info' | 'warn' | 'error';
+
+export type LeaveThen = 'back' | 'quit';
+
+export interface BrowseState {
+  /** The entry shown full screen; null = the newest one that has lines. */
+  entryId: number | null;
+  top: number;
+  h: number;
+}
+
+export interface SqlState {
+  phase: 'idle' | 'ready' | 'failed';
+  connectError: string | null;
+  /** Database name for the prompt (burrow-demo). */
+  label: string;
+  url: string;
+  status: SessionStatus | null;
+  editor: EditorState;
+  focus: 'editor' | 'results';
+  history: string[];
+  /** Walking the history with up/down: the entry shown, null = the draft. */
+  historyIndex: number | null;
+  draft: string;
+  search: HistorySearch | null;
+  /** Candidates of the last Tab, shown under the prompt until the next key. */
+  completions: string[] | null;
+  schema: Schema;
+  entries: Entry[];
+  /** Transcript lines scrolled up from the bottom. */
+  scroll: number;
+  browse: BrowseState;
+  mode: OutputMode;
+  timer: boolean;
+  outputFile: string | null;
+  running: { since: number; what: string } | null;
+  queued: number;
+  leavePrompt: { then: LeaveThen } | null;
+  /** Rows the transcript has on screen, set by the view (for page keys). */
+  pageLines: number;
+
+  start(): void;
+  /** A key for the editor (the layer's text handler). True = consumed. */
+  key(ev: KeyEvent): boolean;
+  /** Runs a complete input, or starts a new line; resolves when what it started has finished. */
+  enter(): Promise<void>;
+  tab(): void;
+  reverseSearch(): void;
+  /** Ctrl-C in the editor: cancels the query, the search or the input; false = pass it on (quit). */
+  interrupt(): boolean;
+  /**
+   * Ctrl-C while the leave question is open. After a first ctrl-c asked it, this is the second:
+   * quit at once, as ctrl-c twice does everywhere (closing the session rolls the transaction back).
+   */
+  interruptLeave(): void;
+  cancel(): void;
+  setFocus(focus: 'editor' | 'results'): void;
+  setPageLines(n: number): void;
+  scrollTranscript(delta: number): void;
+  browseMove(patch: Partial<BrowseState>): void;
+  browseEntry(dir: -1 | 1): void;
+  leave(then: LeaveThen): void;
+  answerLeave(choice: 'commit' | 'rollback' | 'stay'): Promise<void>;
+  /** Runs input as if typed (SQL or a dot-command); resolves when it has finished. */
+  submit(text: string): Promise<void>;
+  dispose(): Promise<{ rolledBack: boolean }>;
+}
+
+export interface SqlStoreOptions {
+  /** `burrow sql` at a terminal: .quit and ctrl-d quit the program instead of going back a screen. */
+  standalone?: boolean;
+  /** The database is the built-in emulator's (its history key ignores the random port). */
+  emulator?: boolean;
+  env?: Record<string, string | undefined>;
+  /** Ask the management API for the database's name (needs an API key). */
+  lookupName?: boolean;
+  keepAliveMs?: number;
+  cwd?: string;
+}
+
+export type SqlStore = StoreApi<SqlState>;
