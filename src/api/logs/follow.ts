@@ -324,10 +324,10 @@ class ZoneRunner<S extends FollowSink> {
   }
 
   /** One page; transient failures retry the same page here, so callers never skip a page. */
-  private async page(q: LogQuery): Promise<LogPage> {
-    const { api, signal } = this.engine;
+  private async page(q: LogQuery, signal: AbortSignal = this.engine.signal): Promise<LogPage> {
+    const { api } = this.engine;
     for (;;) {
-      if (this.engine.stopped) throw new Stopped();
+      if (this.engine.stopped || signal.aborted) throw new Stopped();
       try {
         this.requests++;
         const page = await api.query(this.zoneId, { ...this.engine.filter, ...q }, { signal, retries: 0 });
@@ -442,9 +442,12 @@ class ZoneRunner<S extends FollowSink> {
     const e = this.engine;
     const ahead: { offset: number; limit: number; page: Promise<LogPage> }[] = [];
     let next = cursor.offset - 1;
+    // pages still in flight when the history is in are cancelled, not retried for nothing
+    const leftOver = new AbortController();
+    const signal = AbortSignal.any([e.signal, leftOver.signal]);
     const ask = (offset: number, limit: number) => {
-      const page = this.page({ from: cursor.from, to: cursor.to, order: 'desc', offset, limit });
-      // a page left unread (the backfill ended first) must not be an unhandled rejection
+      const page = this.page({ from: cursor.from, to: cursor.to, order: 'desc', offset, limit }, signal);
+      // a page left unread must not be an unhandled rejection
       page.catch(() => undefined);
       return { offset, limit, page };
     };
@@ -469,11 +472,14 @@ class ZoneRunner<S extends FollowSink> {
         }
         if (!this.backfillCommit(page, cursor)) break;
       }
+      leftOver.abort();
       this.finishBackfill();
     } catch (error) {
       if (error instanceof Stopped || this.engine.stopped) return;
       this.historyFailure = error;
       this.poke();
+    } finally {
+      leftOver.abort();
     }
   }
 
