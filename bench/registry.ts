@@ -3,11 +3,14 @@ import { startupBench } from './startup';
 import { logEngineBench } from './log-engine';
 import { sqlRoundTripsBench } from './sql-roundtrips';
 import { sqlExportBench } from './sql-export';
+import { sqlExport1mBench } from './sql-export-1m';
 import { keystrokeBench } from './keystroke';
 import { followBench } from './follow';
 import { memoryBench } from './memory';
 import { backfillBench } from './backfill';
 import { emulatorRateBench } from './emulator-rate';
+import { logStoreBench } from './log-store';
+import { logsSqlBench } from './logs-sql';
 
 export interface Bench {
   id: string;
@@ -15,4 +18,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, keystrokeBench, followBench, memoryBench, backfillBench, emulatorRateBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, followBench, memoryBench, logStoreBench, logsSqlBench, backfillBench, emulatorRateBench];

@@ -24,7 +24,7 @@ const common = {
   platform: 'node',
   target: 'node20',
   // Native addons and tools that must be resolved from node_modules at run time.
-  external: ['libsql', '@libsql/*', '@lydell/node-pty', '@xterm/*', 'esbuild', 'fast-check', 'ajv', 'ajv-formats', 'react-devtools-core'],
+  external: ['libsql', '@libsql/*', '@duckdb/*', '@lydell/node-pty', '@xterm/*', 'esbuild', 'fast-check', 'ajv', 'ajv-formats', 'react-devtools-core'],
   sourcemap: 'linked',
   jsx: 'automatic',
   legalComments: 'none',

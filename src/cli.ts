@@ -7,10 +7,11 @@ import type { Command, Io, OptionSpec } from './commands/types';
 import { UsageError } from './commands/types';
 import { commands, CONSOLE_OPTIONS, type CommandEntry } from './commands/registry';
 import { terminalSafeLines } from './text/terminal-safe';
+import { argsErrorMessage } from './commands/arg-errors';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
-const GLOBAL_OPTIONS: OptionSpec = {
+export const GLOBAL_OPTIONS: OptionSpec = {
   profile: { type: 'string' },
   'base-url': { type: 'string' },
   'logging-url': { type: 'string' },
@@ -50,7 +51,9 @@ Global options:
   -o, --output FMT    table | json | csv | ndjson (non-interactive commands)
   --show-secrets      print API keys and tokens unmasked (non-interactive commands)
   --no-color          no colours (also NO_COLOR)
-  --debug             log requests with credentials redacted (SQL string and blob literals too)
+  --debug             log requests with credentials redacted (SQL string and blob literals too):
+                      to stderr; the console appends them to $XDG_STATE_HOME/burrow/debug.log
+                      (else ~/.local/state/burrow/debug.log)
   --debug-sql         as --debug, with SQL literals and arguments as sent
   -h, --help          help; burrow COMMAND --help for a command
   -v, --version       print the version
@@ -87,11 +90,11 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     const rest = index >= 0 ? [...argv.slice(0, index), ...argv.slice(index + 1)] : argv;
     // the console is loaded only after --version and --help are ruled out
     if (index < 0) {
-      const values = parseCommandLine(rest, CONSOLE_OPTIONS).values;
+      const values = parseCommandLine(rest, CONSOLE_OPTIONS, null).values;
       if (values.version || values.help) return printVersionOrHelp(values, null, io);
     }
     const command = await entry.load();
-    const parsed = parseCommandLine(rest, command.options);
+    const parsed = parseCommandLine(rest, command.options, index >= 0 ? command.name : null);
     const values = parsed.values as Record<string, string | boolean | undefined>;
     if (values.version || values.help) return printVersionOrHelp(values, index >= 0 ? command.usage : null, io);
     const output = values.output as string | undefined;
@@ -136,11 +139,11 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   }
 }
 
-function parseCommandLine(args: string[], options: OptionSpec) {
+function parseCommandLine(args: string[], options: OptionSpec, commandName: string | null) {
   try {
     return parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+    throw new UsageError(argsErrorMessage(error, commandName));
   }
 }
 

@@ -1,3 +1,4 @@
+import { DatabaseUsageApi } from './database-usage';
 import { HttpClient } from './http';
 import { ContainersApi } from './containers';
 import { ShieldApi } from './shield';
@@ -29,6 +30,7 @@ export interface Api {
   loadBalancers: LoadBalancersApi;
   pullZones: PullZonesApi;
   databases: DatabaseManagementApi;
+  databaseUsage: DatabaseUsageApi;
   logs: LogsApi;
   close(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export function createApi(connection: Connection): Api {
     loadBalancers: new LoadBalancersApi(management),
     pullZones: new PullZonesApi(management),
     databases: new DatabaseManagementApi(management),
+    databaseUsage: new DatabaseUsageApi(management),
     logs: new LogsApi(logging),
     async close() {
       await Promise.all([management.close(), logging.close()]);

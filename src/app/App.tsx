@@ -14,7 +14,7 @@ import { InputContext } from '../keys/react';
 import { editText } from '../keys/text-edit';
 import { ScreenInstanceContext, SessionContext, type SessionInfo, useUi } from '../state/react';
 import type { SessionStores } from '../state/session';
-import { topScreen, type UiState } from '../state/ui-store';
+import { readOnlyLabel, topScreen, type UiState } from '../state/ui-store';
 import { complete, paletteCommands, parseCommand, suggest } from './palette';
 import { RegistryContext } from './registry-context';
 import type { ScreenDef } from './screen-types';
@@ -66,7 +66,7 @@ export function App(props: AppProps): React.JSX.Element {
         keymap: () => keymapRef.current,
         allow: (a) => {
           if (!a.mutates || !ui.getState().readOnly) return true;
-          ui.getState().setStatus(`read-only mode: ${a.description} is not available`, 'warn', 6000);
+          ui.getState().setStatus(`${readOnlyLabel(ui.getState())}: ${a.description} is not available`, 'warn', 6000);
           return false;
         },
         hidden: (a) => Boolean(a.mutates && ui.getState().readOnly),
@@ -348,11 +348,12 @@ function ScreenLayer({ router, screenId, instanceKey, children }: { router: Inpu
 
 function runPalette(s: UiState, commands: ReturnType<typeof paletteCommands>): void {
   const parsed = parseCommand(commands, s.palette.text.value, s.palette.selected);
+  // closed either way, so the next : starts from an empty line (the status line keeps what was typed)
+  s.closePalette();
   if (!parsed.ok) {
     s.setStatus(parsed.message, 'error', 10_000);
     return;
   }
-  s.closePalette();
   const action = parsed.command.action;
   if (action.kind === 'screen') s.navigate(action.screenId, parsed.arg);
   else if (action.kind === 'help') s.openHelp();

@@ -39,7 +39,7 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
     if (screen.finishing) return 1;
 
     const { keymap, warnings } = appKeymap(settings.keys);
-    const ui = createUiStore({ readOnly: settings.readOnly, home: HOME_SCREEN, onQuit: () => screen.quit() });
+    const ui = createUiStore({ readOnly: settings.readOnly, readOnlySource: settings.readOnlySource, home: HOME_SCREEN, onQuit: () => screen.quit() });
     ui.getState().setWarnings([...settings.warnings, ...warnings]);
     // the database the session talks to (the emulator child's when burrow started one)
     const sessionSettings = { ...settings, databaseUrl: session.databaseUrl, databaseToken: session.databaseToken };

@@ -6,6 +6,7 @@ import { lbScreen } from '../screens/load-balancers/index';
 import { shieldScreen } from '../screens/shield/index';
 import { sqlScreen } from '../screens/sql/index';
 import { logsScreen } from '../screens/logs/index';
+import { databasesScreen } from '../screens/databases/index';
 
 /**
  * Every screen the palette can open, one line each. To add a screen, build it in its own
@@ -20,6 +21,7 @@ export const SCREENS: readonly ScreenDef[] = [
   lbScreen,
   logsScreen,
   sqlScreen,
+  databasesScreen,
 ];
 
 export const HOME_SCREEN = homeScreen.id;

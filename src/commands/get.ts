@@ -1,5 +1,5 @@
 import { connectNonInteractive } from './connect';
-import type { Resource } from './resource';
+import type { ListQuery, Resource } from './resource';
 import { formatRecords } from './output';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
@@ -28,19 +28,44 @@ export const resources: Resource[] = [
   pullZonesResource,
 ];
 
+const whole = (flag: string, value: string, min: number, max: number): number => {
+  const n = /^\d{1,10}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${value.slice(0, 40)}")`);
+  return n;
+};
+
+/** --search/--page/--per-page, checked before any request; refused for resources without them. */
+function listQuery(ctx: CommandContext, resource: Resource): ListQuery {
+  const v = ctx.values;
+  const given = (['search', 'page', 'per-page'] as const).filter((f) => v[f] !== undefined);
+  if (given.length && !resource.searchable) {
+    throw new UsageError(`--${given[0]} is not available for ${resource.name}: only ${resources.filter((r) => r.searchable).map((r) => r.name).join(', ')} has server-side search and paging`);
+  }
+  const search = typeof v.search === 'string' ? v.search : null;
+  if (search !== null && search.length > 200) throw new UsageError('--search must be at most 200 characters');
+  return {
+    search,
+    page: typeof v.page === 'string' ? whole('--page', v.page, 1, 2_147_483_647) : null,
+    perPage: typeof v['per-page'] === 'string' ? whole('--per-page', v['per-page'], 5, 1000) : null,
+  };
+}
+
 export const getCommand: Command = {
   name: 'get',
   summary: 'print a resource as a table, JSON, CSV or NDJSON',
   get usage() {
     const width = Math.max(...resources.map((r) => (r.name + (r.arg ? ` ${r.arg}` : '')).length));
     return `burrow get RESOURCE [ID] [-o table|json|csv|ndjson] [--show-secrets] [--demo]
+burrow get video-libraries [--search TEXT] [--page N] [--per-page N]
 
 Resources:
 ${resources.map((r) => `  ${(r.name + (r.arg ? ` ${r.arg}` : '')).padEnd(width)}  ${r.summary}`).join('\n')}
 
-Secrets (API keys, tokens) are masked unless --show-secrets is given.`;
+Secrets (API keys, tokens) are masked unless --show-secrets is given. --search filters by name on
+the server; --page (from 1) and --per-page (5 to 1000, default 100 with --page) print one page,
+else every page is read.`;
   },
-  options: {},
+  options: { search: { type: 'string' }, page: { type: 'string' }, 'per-page': { type: 'string' } },
   outputs: ['table', 'json', 'csv', 'ndjson'],
   async run(ctx: CommandContext) {
     const [name, arg, ...rest] = ctx.args;
@@ -52,10 +77,11 @@ Secrets (API keys, tokens) are masked unless --show-secrets is given.`;
     if (!resource.arg && arg !== undefined) throw new UsageError(`burrow get ${resource.name} takes no argument (got "${arg}")`);
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
     if (arg !== undefined) resource.parseArg?.(arg);
+    const query = listQuery(ctx, resource);
     const session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
     const abort = new AbortController();
     try {
-      const records = await resource.fetch(session, arg, abort.signal);
+      const records = await resource.fetch(session, arg, abort.signal, query);
       const format = ctx.settings.output ?? 'table';
       const tabular = format === 'table' || format === 'csv';
       ctx.io.stdout.write(

@@ -39,6 +39,11 @@ Filters (sent to the server; with --v1 applied locally, except --status):
                        referer or content range (at most 16 tokens of 128 characters)
 
 Output (-o): text (default, one aligned line per record), ndjson, json.
+
+SQL over the window (a local engine; the table is logs, see the README for its columns):
+  burrow logs PULLZONE [PULLZONE...] --since 1h --sql "SELECT status, count(*) FROM logs GROUP BY 1"
+  --sql SQL            load the window's records (all of them, up to --limit, default ${MAX_LIMIT.toLocaleString('en-US')})
+                       and print the query's result (-o table|csv|json|ndjson, default table)
 All requests of a zone share one budget of 28 per 10 s (the platform allows 30).`;
 
 /** "15m" -> ms; throws UsageError with what is allowed. */
@@ -283,9 +288,12 @@ export const logsCommand: Command = {
     limit: { type: 'string' },
     v1: { type: 'boolean' },
     date: { type: 'string' },
+    sql: { type: 'string' },
   },
-  outputs: ['ndjson', 'json', 'text'],
+  outputs: ['ndjson', 'json', 'text', 'table', 'csv'],
   async run(ctx: CommandContext) {
+    if (ctx.values.sql !== undefined) return (await import('./logs-sql')).runLogsSql(ctx);
+    if (ctx.settings.output === 'table' || ctx.settings.output === 'csv') throw new UsageError(`-o ${ctx.settings.output} goes with --sql; records print as text, ndjson or json`);
     const plan = planFromArgs(ctx, Date.now());
     const format = (ctx.settings.output ?? 'text') as Format;
     const writer = new RecordWriter(ctx.io, format, ctx.settings.showSecrets, false);
@@ -337,7 +345,7 @@ export const logsCommand: Command = {
 
 type Logs = Awaited<ReturnType<typeof connectNonInteractive>>['api']['logs'];
 
-async function fetchV2(plan: Plan, logs: Logs, signal: AbortSignal, io: Io): Promise<LogEntry[]> {
+export async function fetchV2(plan: Plan, logs: Logs, signal: AbortSignal, io: Io): Promise<LogEntry[]> {
   const now = logs.now();
   const from = plan.from ?? Math.max(now - plan.sinceMs, now - RETENTION_MS + 60_000);
   const result = await logs.fetchAll(

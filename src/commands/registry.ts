@@ -18,8 +18,10 @@ export const commands: readonly CommandEntry[] = [
   { name: 'logs', summary: 'follow or fetch CDN logs of a pull zone', load: async () => (await import('./logs')).logsCommand },
   { name: 'sql', summary: 'run SQL on the hosted database (REPL when interactive)', load: async () => (await import('./sql')).sqlCommand },
   { name: 'db', summary: 'databases and their access tokens: list, tokens create, tokens invalidate', load: async () => (await import('./db')).dbCommand },
-  { name: 'shield', summary: 'shield tools: check-spec FILE --zone ID', load: async () => (await import('./shield')).shieldCommand },
+  { name: 'shield', summary: 'shield tools: check-spec, guardian (change settings), spec upload', load: async () => (await import('./shield')).shieldCommand },
+  { name: 'containers', summary: 'Magic Containers: regions APP (change region settings)', load: async () => (await import('./containers')).containersCommand },
   { name: 'emulator', summary: 'run the local platform emulator in the foreground', load: async () => (await import('./emulator')).emulatorCommand },
+  { name: 'completion', summary: 'print a shell completion script: completion bash|zsh|fish', load: async () => (await import('./completion')).completionCommand },
 ];
 
 /** The console's own options (it is the default command: `burrow --help` must not load it). */

@@ -1,6 +1,14 @@
 import type { Session } from './connect';
 import type { Column } from './output';
 
+/** Server-side search and paging (`--search`, `--page`, `--per-page`), for resources that have them. */
+export interface ListQuery {
+  search: string | null;
+  /** null: every page. */
+  page: number | null;
+  perPage: number | null;
+}
+
 /** One thing `burrow get` can print. */
 export interface Resource<T = unknown, R = T> {
   name: string;
@@ -9,7 +17,9 @@ export interface Resource<T = unknown, R = T> {
   summary: string;
   /** Validates the argument before any request; throws UsageError with what is allowed. */
   parseArg?(arg: string): void;
-  fetch(session: Session, arg: string | undefined, signal: AbortSignal): Promise<T[]>;
+  fetch(session: Session, arg: string | undefined, signal: AbortSignal, query: ListQuery): Promise<T[]>;
+  /** Takes --search/--page/--per-page (else they are refused). */
+  searchable?: boolean;
   /** json prints one object instead of an array. */
   single?: boolean;
   /** Rows for table/csv output; defaults to the records themselves. */

@@ -6,12 +6,27 @@ import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
 import { connectNonInteractive } from './connect';
 import { renderTable } from './output';
 import { parseIdArg } from './resources/format';
+import { MUTATION_OPTIONS, MUTATION_USAGE } from './mutation';
+import { shieldGuardian } from './shield-guardian';
+import { shieldSpecUpload } from './shield-spec-upload';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
 import { jsonTerminalSafe, terminalSafe, terminalSafeLines } from '../text/terminal-safe';
 
 const USAGE = `burrow shield check-spec FILE --zone ID [-o table|json] [--demo]
+burrow shield guardian ZONE --set NAME=VALUE [--set ...] [--dry-run] [--yes] [-o json]
+burrow shield spec upload ZONE FILE [--force] [--dry-run] [--yes] [-o json]
 
+guardian changes API Guardian settings of a zone, only the ones given (PATCH): NAME is isEnabled
+(true/false, on/off), executionMode (Log, Block), bodyLimitAction or unmatchedPathAction (Block,
+Log, Ignore); an enum by name or number. A setting already at that value is not sent.
+
+spec upload checks FILE against the zone's plan limits as check-spec does, then uploads it (POST),
+or replaces the zone's spec (PATCH). Over a limit nothing is sent (exit 1) unless --force.
+
+${MUTATION_USAGE}
+
+check-spec:
 Checks an OpenAPI 3 file (JSON or YAML) against the API Guardian plan limits of a shield zone,
 locally, before you upload it: endpoints, fields per schema, nesting depth (through $ref, items
 and properties), schema nodes in components/schemas, and total regex length. Prints measured vs
@@ -108,15 +123,29 @@ async function checkSpec(ctx: CommandContext, fileArg: string): Promise<number> 
   return check.withinLimits ? 0 : 1;
 }
 
+const SUBCOMMANDS = 'check-spec FILE --zone ID, guardian ZONE --set NAME=VALUE, spec upload ZONE FILE';
+
 export const shieldCommand: Command = {
   name: 'shield',
-  summary: 'shield tools: check-spec FILE --zone ID',
+  summary: 'shield tools: check-spec, guardian (change settings), spec upload',
   usage: USAGE,
-  options: { zone: { type: 'string' } },
+  options: { zone: { type: 'string' }, set: { type: 'string', multiple: true }, force: { type: 'boolean' }, ...MUTATION_OPTIONS },
   outputs: ['table', 'json'],
   async run(ctx) {
     const [sub, file, ...rest] = ctx.args;
-    if (sub !== 'check-spec') throw new UsageError(sub === undefined ? 'which shield command? burrow shield check-spec FILE --zone ID' : `unknown shield command "${sub}": the only one is check-spec (burrow shield check-spec FILE --zone ID)`);
+    if (sub === 'guardian') {
+      if (file === undefined) throw new UsageError('burrow shield guardian needs ZONE: the shield zone id (burrow get shield-zones lists them)');
+      if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')} (settings go in --set NAME=VALUE)`);
+      return shieldGuardian(ctx, file);
+    }
+    if (sub === 'spec') {
+      const [zone, specFile, ...more] = rest;
+      if (file !== 'upload') throw new UsageError(`burrow shield spec ${file ?? ''}: the spec command is "spec upload ZONE FILE"`.replace('  ', ' '));
+      if (zone === undefined || specFile === undefined) throw new UsageError('burrow shield spec upload needs ZONE and FILE');
+      if (more.length) throw new UsageError(`unexpected arguments: ${more.join(' ')} (upload one file at a time)`);
+      return shieldSpecUpload(ctx, zone, specFile);
+    }
+    if (sub !== 'check-spec') throw new UsageError(`${sub === undefined ? 'which shield command?' : `unknown shield command "${sub}":`} ${SUBCOMMANDS}`);
     if (file === undefined) throw new UsageError('burrow shield check-spec needs FILE: the OpenAPI 3 file (JSON or YAML) to check');
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')} (check one file at a time)`);
     return checkSpec(ctx, file);

@@ -21,6 +21,9 @@ const CHUNK = 64 * 1024;
 export class ResultPrinter {
   private buffer = '';
   private sets = 0;
+  private keys: string[] | null = null;
+  private heldJsonRow: string | null = null;
+  private jsonRows = 0;
 
   constructor(
     private readonly out: Sink,
@@ -36,28 +39,53 @@ export class ResultPrinter {
       }
       return;
     }
-    if (this.sets++ > 0 && (this.format === 'table' || this.format === 'csv')) await this.line('');
-    switch (this.format) {
-      case 'table':
-        await this.table(r);
-        break;
-      case 'csv':
-        await this.line(forStream(r.columns.map(csvEscape).join(','), this.tty));
-        for (const row of r.rows) await this.line(forStream(row.map((v) => csvEscape(valueText(v, ''))).join(','), this.tty));
-        break;
-      case 'json': {
-        const keys = distinctKeys(r.columns).map((c) => jsonTerminalSafe(JSON.stringify(c)));
-        await this.line(r.rows.length ? '[' : '[]');
-        for (let i = 0; i < r.rows.length; i++) await this.line(`${this.object(keys, r.rows[i]!)}${i < r.rows.length - 1 ? ',' : ''}`);
-        if (r.rows.length) await this.line(']');
-        break;
-      }
-      case 'ndjson': {
-        const keys = distinctKeys(r.columns).map((c) => jsonTerminalSafe(JSON.stringify(c)));
-        for (const row of r.rows) await this.line(this.object(keys, row));
-        break;
+    if (this.format === 'table') {
+      if (this.sets++ > 0) await this.line('');
+      return this.table(r);
+    }
+    await this.beginRows(r.columns);
+    await this.rows(r.rows);
+    await this.endRows();
+  }
+
+  /**
+   * A result set that arrives in pieces (a cursor): csv, json and ndjson only, written as the rows
+   * come, the same text as `result` writes for a whole set.
+   */
+  async beginRows(columns: string[]): Promise<void> {
+    if (this.format === 'table') throw new Error('a table needs the whole result set to size its columns');
+    if (this.keys !== null) await this.endRows();
+    // a statement without columns (INSERT, CREATE...) prints nothing
+    if (columns.length === 0) return;
+    if (this.sets++ > 0 && this.format === 'csv') await this.line('');
+    this.keys = distinctKeys(columns).map((c) => jsonTerminalSafe(JSON.stringify(c)));
+    this.heldJsonRow = null;
+    this.jsonRows = 0;
+    if (this.format === 'csv') await this.line(forStream(columns.map(csvEscape).join(','), this.tty));
+  }
+
+  async rows(rows: SqlValue[][]): Promise<void> {
+    const keys = this.keys;
+    if (keys === null) return;
+    for (const row of rows) {
+      if (this.format === 'csv') await this.line(forStream(row.map((v) => csvEscape(valueText(v, ''))).join(','), this.tty));
+      else if (this.format === 'ndjson') await this.line(this.object(keys, row));
+      else {
+        // json: a row is written once the next one shows whether it needs a comma
+        await this.line(this.heldJsonRow === null ? '[' : `${this.heldJsonRow},`);
+        this.heldJsonRow = this.object(keys, row);
+        this.jsonRows++;
       }
     }
+  }
+
+  async endRows(): Promise<void> {
+    if (this.keys === null) return;
+    this.keys = null;
+    if (this.format !== 'json') return;
+    if (this.heldJsonRow !== null) await this.line(this.heldJsonRow);
+    await this.line(this.jsonRows ? ']' : '[]');
+    this.heldJsonRow = null;
   }
 
   async end(): Promise<void> {

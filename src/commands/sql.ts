@@ -3,6 +3,8 @@ import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlS
 import { ApiError } from '../api/errors';
 import { connectNonInteractive, debugSink, startEmulatorChild, type Session } from './connect';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
+import { runStreaming } from './sql-stream';
+import { sessionDatabase } from './sql-database';
 import { terminalSafeLines } from '../text/terminal-safe';
 import { firstWriter, readOnlyRefusal } from '../sql-repl/read-only';
 import type { Command, CommandContext } from './types';
@@ -45,7 +47,7 @@ async function sqlSources(ctx: CommandContext, file: string | undefined): Promis
 }
 
 /** The interactive shell: the URL argument, else the configured database, else the emulator (a child process, so a long query cannot freeze the shell). */
-async function runRepl(ctx: CommandContext, url: string | undefined): Promise<number> {
+async function runRepl(ctx: CommandContext, url: string | undefined, token = ctx.settings.databaseToken): Promise<number> {
   const { io, settings } = ctx;
   if (!io.stdout.isTTY) throw new UsageError(REPL_NEEDS_TERMINAL);
   const demo = Boolean(ctx.values.demo);
@@ -53,7 +55,7 @@ async function runRepl(ctx: CommandContext, url: string | undefined): Promise<nu
   const { runSqlRepl } = await import('../screens/sql/run-standalone');
   const format = ctx.settings.output;
   const mode = format === 'csv' || format === 'json' || format === 'table' ? format : undefined;
-  if (url !== undefined) return runSqlRepl(settings, io, { url, token: settings.databaseToken, management, emulator: false, mode, stop: async () => {} });
+  if (url !== undefined) return runSqlRepl(settings, io, { url, token, management, emulator: false, mode, stop: async () => {} });
   if (!demo && settings.databaseUrl) return runSqlRepl(settings, io, { url: settings.databaseUrl, token: settings.databaseToken, management, emulator: false, mode, stop: async () => {} });
   if (!demo && settings.target !== 'emulator') throw new UsageError(NO_DATABASE);
   io.stderr.write(`burrow: ${demo ? '--demo' : 'no database configured'}, starting the built-in emulator…\n`);
@@ -72,6 +74,18 @@ async function runRepl(ctx: CommandContext, url: string | undefined): Promise<nu
 /** Database URL and token: the URL argument, else SERVICE_/BUNNY_DATABASE_* (or the profile), else --demo's emulator. */
 async function target(ctx: CommandContext, url: string | undefined): Promise<{ url: string; token: string | null; session: Session | null }> {
   const demo = Boolean(ctx.values.demo);
+  const named = ctx.values.database;
+  if (typeof named === 'string') {
+    if (url !== undefined) throw new UsageError('give either a database URL or --database, not both');
+    const session = await connectNonInteractive(ctx.settings, ctx.io, demo);
+    try {
+      const db = await sessionDatabase(session, named, Boolean(ctx.settings.readOnly), ctx.io, new AbortController().signal);
+      return { url: db.url, token: db.token, session };
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+  }
   if (url !== undefined) return { url, token: ctx.settings.databaseToken, session: null };
   if (!demo && ctx.settings.databaseUrl) return { url: ctx.settings.databaseUrl, token: ctx.settings.databaseToken, session: null };
   if (!demo && ctx.settings.target === 'emulator') throw new UsageError(NO_DATABASE);
@@ -123,7 +137,13 @@ export async function runSql(ctx: CommandContext): Promise<number> {
   }
   const format = (ctx.settings.output ?? 'table') as SqlOutputFormat;
   const sources = await sqlSources(ctx, file);
-  if (sources === null) return runRepl(ctx, url);
+  if (sources === null) {
+    if (typeof ctx.values.database !== 'string') return runRepl(ctx, url);
+    // the shell with a database picked by name: its session token is made first
+    const picked = await target(ctx, url);
+    await picked.session?.close();
+    return runRepl(ctx, picked.url, picked.token);
+  }
   const statements: Located[] = sources.flatMap(({ sql, origin }) => splitStatements(sql).map((st) => ({ ...st, origin })));
   if (statements.length === 0) {
     io.stderr.write('burrow: no SQL statement to run\n');
@@ -140,10 +160,13 @@ export async function runSql(ctx: CommandContext): Promise<number> {
   try {
     const writer = ctx.settings.readOnly ? await firstWriter(db, statements, abort.signal) : null;
     if (writer) {
-      io.stderr.write(`burrow: ${terminalSafeLines(`${where(writer.statement, writer.index)}: ${readOnlyRefusal(writer.statement.text)}`)}\n`);
+      io.stderr.write(`burrow: ${terminalSafeLines(`${where(writer.statement, writer.index)}: ${readOnlyRefusal(writer.statement.text, ctx.settings.readOnlySource)}`)}\n`);
       return 2;
     }
-    const outcome = await db.run(statements, {
+    // csv, json and ndjson are written as the rows arrive: queries go through a cursor (any size)
+    const stream = format === 'table' ? undefined : { target: { url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false), debugSql: ctx.settings.debugSql }, sink: printer };
+    const outcome = await runStreaming(db, statements, {
+      stream,
       signal: abort.signal,
       onResult: async (_i, r) => {
         ran++;
@@ -177,7 +200,7 @@ export async function runSql(ctx: CommandContext): Promise<number> {
 export const sqlCommand: Command = {
   name: 'sql',
   summary: 'run SQL on the hosted database (REPL when interactive)',
-  usage: `burrow sql [URL] [FILE | -] [-e SQL]... [-o table|csv|json|ndjson] [--demo]
+  usage: `burrow sql [URL | --database NAME|ID] [FILE | -] [-e SQL]... [-o table|csv|json|ndjson] [--demo]
 
 Runs SQL on the hosted database, statement by statement, on one stream (so BEGIN ... COMMIT
 works) and stops at the first error (exit code 1, with the statement's number and line).
@@ -186,7 +209,8 @@ SQL comes from -e (may be repeated), from FILE, or from stdin when it is not a t
 The database is URL (libsql://, https:// or http://; a ?authToken= in it is used and never
 shown), else SERVICE_DATABASE_URL / SERVICE_DATABASE_AUTH_TOKEN (or BUNNY_DATABASE_URL /
 BUNNY_DATABASE_AUTH_TOKEN, or the profile's databaseUrl / databaseToken), else with --demo the
-built-in emulator's database.
+built-in emulator's database. --database NAME|ID picks one of the account's databases with the API
+key and makes a token for this run only (1 hour; read-only in read-only mode), left to expire.
 
 Output: table (default), csv (NULL is empty), json (one array of row objects per result set;
 integers are exact JSON numbers, blobs {"base64": ...}), ndjson (one object per row). In json
@@ -203,6 +227,7 @@ commands (.help), transactions kept open across inputs. With no database configu
 API key (or with --demo) it starts the built-in emulator.`,
   options: {
     execute: { type: 'string', short: 'e', multiple: true },
+    database: { type: 'string' },
   },
   outputs: ['table', 'csv', 'json', 'ndjson'],
   run: runSql,

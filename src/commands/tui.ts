@@ -8,6 +8,9 @@ For scripts and pipes use the non-interactive commands:
   burrow sql [URL] -e "SQL" -o csv
   burrow db tokens create|invalidate
   burrow shield check-spec FILE --zone ID
+  burrow shield guardian ZONE --set NAME=VALUE [--dry-run] [--yes]
+  burrow shield spec upload ZONE FILE [--dry-run] [--yes]
+  burrow containers regions APP [--allowed R,...] [--dry-run] [--yes]
   burrow emulator
 Run burrow --help for every option.`;
 

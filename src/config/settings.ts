@@ -34,6 +34,8 @@ export interface Settings {
   databaseUrl: string | null;
   databaseToken: string | null;
   readOnly: boolean;
+  /** What made it read-only: "--read-only", or "profile prod" (its readOnly: true). */
+  readOnlySource: string | null;
   color: boolean;
   output: OutputFormat | null;
   refreshSeconds: number;
@@ -118,11 +120,12 @@ export function resolveSettings(flags: GlobalFlags, env: Env, file: ConfigFile):
     databaseUrl,
     databaseToken,
     readOnly: Boolean(flags.readOnly || profile.readOnly),
+    readOnlySource: flags.readOnly ? '--read-only' : profile.readOnly ? `profile ${usedProfile ?? '?'}` : null,
     color: !(flags.noColor || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')),
     output: flags.output ?? null,
     refreshSeconds: file.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
     keys: file.keys ?? {},
-    logBufferSize: file.logBufferSize ?? 100_000,
+    logBufferSize: file.logBufferSize ?? 2_000_000,
     debug: Boolean(flags.debug || flags.debugSql),
     debugSql: Boolean(flags.debugSql),
     showSecrets: Boolean(flags.showSecrets),

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Ctx, Router } from './http-kit';
 
 /** One of the emulator's three HTTP origins (management, logging, database). */
@@ -15,4 +17,6 @@ export interface OriginSpec {
   /** Called once the origin listens; `url` is where it can be reached. */
   start?(info: { url: string }): void;
   stop?(): void | Promise<void>;
+  /** Takes over an HTTP upgrade (WebSocket); without it the server drops upgrade requests. */
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }

@@ -36,6 +36,7 @@ async function serve(origin: OriginSpec, host: string, port: number, faults: Fau
     void handle(origin, faults, req, res);
   });
   server.keepAliveTimeout = 5000;
+  if (origin.upgrade) server.on('upgrade', origin.upgrade);
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
   });

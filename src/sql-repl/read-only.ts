@@ -18,9 +18,14 @@ export async function firstWriter<T extends SqlStatement>(db: DatabaseSession, s
   return null;
 }
 
+/** "read-only mode (--read-only)", or "read-only (profile prod)" when the profile made it so. */
+export function readOnlyWords(source: string | null | undefined): string {
+  return source?.startsWith('profile ') ? `read-only (${source}, readOnly: true)` : 'read-only mode (--read-only)';
+}
+
 /** The refusal, worded as the :sql screen's, with the statement on one line. */
-export function readOnlyRefusal(text: string): string {
+export function readOnlyRefusal(text: string, source: string | null = null): string {
   const flat = text.replace(/\s+/g, ' ').trim().replace(/\s*;$/, '');
   const shown = flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
-  return `read-only mode (--read-only): "${shown}" would write to the database, so nothing was run`;
+  return `${readOnlyWords(source)}: "${shown}" would write to the database, so nothing was run`;
 }

@@ -8,6 +8,7 @@ import {
 } from './containers-region-draft';
 import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
+import { watchUnsent } from './unsent-guard';
 
 /** Applications asked for per page (the API allows 1..1000, default 20). */
 export const APPS_PAGE_SIZE = 50;
@@ -444,5 +445,8 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       },
     };
   });
+  watchUnsent(ui, 'containers', store, ({ editor: e }) =>
+    e?.draft && e.settings && isDirty(e.draft, e.settings) ? `region settings of ${e.app.name ?? e.app.id}: changes not sent yet` : null,
+  );
   return store;
 }

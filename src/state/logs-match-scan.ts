@@ -1,5 +1,4 @@
-import type { LogEntry } from '../api/logs/entry';
-import type { MatchIndex, OrderedSource } from '../logs-view/filter';
+import type { MatchIndex, OrderedSource } from '../log-records/filter';
 
 /**
  * Fills a MatchIndex for a new pattern without holding the main thread: the buffer is scanned
@@ -23,6 +22,9 @@ export class MatchScan {
   private timer: ReturnType<typeof setTimeout> | ReturnType<typeof setImmediate> | null = null;
   private versionCounter = 0;
   private cancelled = false;
+  /** Records tried so far, of `total` (the records held when the pattern was set): progress. */
+  tested = 0;
+  readonly total: number;
 
   constructor(
     private readonly source: OrderedSource,
@@ -33,6 +35,7 @@ export class MatchScan {
     private readonly chunk = 512,
   ) {
     this.end = source.length > 0 ? source.time(source.length - 1) : Number.NEGATIVE_INFINITY;
+    this.total = source.length;
     const t = start ?? Number.POSITIVE_INFINITY;
     this.lo = t;
     this.hi = t;
@@ -95,17 +98,18 @@ export class MatchScan {
   private take(from: number, to: number): void {
     const { index, source } = this;
     const test = index.test;
-    const found: LogEntry[] = [];
+    const found: number[] = [];
     const foundTimes: number[] = [];
     for (let i = from; i < to; i++) {
-      const e = source.get(i)!;
-      if (!test(e)) continue;
+      if (!test(source.slotAt(i))) continue;
       const t = source.time(i);
+      const seq = source.seqAt(i);
       // arrived after the pattern was set: MatchIndex.add has it already
-      if (index.indexOf(e, t) >= 0) continue;
-      found.push(e);
+      if (index.indexOf(seq, t) >= 0) continue;
+      found.push(seq);
       foundTimes.push(t);
     }
+    this.tested += to - from;
     index.merge(found, foundTimes, source);
   }
 

@@ -1,8 +1,8 @@
+import { LogBuffer } from '../api/logs/buffer';
 import type { LogEntry } from '../api/logs/entry';
-import { contextRows, locate, MatchIndex, recordTest, SEPARATOR, type CompiledPattern } from '../logs-view/filter';
-import { LogStats } from '../logs-view/stats';
+import { columnTest, contextRows, locate, MatchIndex, SEPARATOR, type CompiledPattern } from '../log-records/filter';
+import { LogStats } from '../log-records/stats';
 import { MatchScan } from './logs-match-scan';
-import { TrackingBuffer } from './logs-tracking-buffer';
 
 /** A buffer this small is matched at once; a bigger one in slices (MatchScan). */
 const SCAN_AT_ONCE = 4000;
@@ -11,10 +11,11 @@ const SLICE_MS = 4;
 const FILL_MS = 6;
 
 /**
- * What the log stream shows, outside React: the ring buffer, the incremental statistics and
+ * What the log stream shows, outside React: the columnar store, the incremental statistics and
  * local-filter index over it, and the mapping from view positions (rows on screen, counting
- * filtered rows and context separators) to buffer records. Only the visible window is ever
- * materialised, so a frame costs the same with 100 or 100,000 records.
+ * filtered rows and context separators) to stored records. Records are known by sequence number;
+ * only the visible window is ever built as objects, so a frame costs the same with 100 or
+ * 2,000,000 records.
  */
 
 export type LocalMode = 'filter' | 'highlight';
@@ -25,6 +26,8 @@ export interface ViewRow {
   pos: number;
   /** Null for a separator between groups of context lines. */
   entry: LogEntry | null;
+  /** The record's sequence number in the store (0 for a separator). */
+  seq: number;
   /** Matches the local pattern (false when there is none). */
   match: boolean;
   /** Terminal lines the row takes. */
@@ -34,13 +37,21 @@ export interface ViewRow {
 export interface WindowRequest {
   following: boolean;
   /** The selected record while not following (kept in place as records come and go). */
-  anchor: { entry: LogEntry; time: number } | null;
+  anchor: { seq: number; time: number } | null;
   /** Where the anchor was, in rows from the top of the window. */
   anchorRow: number;
   /** Selected position to use when there is no anchor. */
   fallback: number;
   height: number;
   lines: (e: LogEntry) => number;
+}
+
+/** What an export writes: `records()` builds them as they are written (again for a second try). */
+export interface ExportSnapshot {
+  count: number;
+  records: () => Iterable<LogEntry>;
+  /** Records evicted before the writer reached them (in the last run of `records()`). */
+  missed: number;
 }
 
 export interface ViewWindow {
@@ -51,10 +62,11 @@ export interface ViewWindow {
 }
 
 export class LogsViewModel {
-  buffer: TrackingBuffer;
+  buffer: LogBuffer;
   readonly stats = new LogStats();
   private pattern: Pattern | null = null;
-  private test: ((e: LogEntry) => boolean) | null = null;
+  private test: ((slot: number) => boolean) | null = null;
+  private newMatches = 0;
   private index: MatchIndex | null = null;
   private modeValue: LocalMode = 'filter';
   private contextValue = 0;
@@ -68,14 +80,18 @@ export class LogsViewModel {
   onScanProgress: (() => void) | null = null;
 
   constructor(capacity: number) {
-    this.buffer = new TrackingBuffer(capacity);
+    this.buffer = new LogBuffer(capacity);
     this.watch();
   }
 
   /** A fresh, empty buffer (a new query): statistics and matches start over. */
   reset(capacity = this.buffer.capacity): void {
     this.detach();
-    this.buffer = new TrackingBuffer(capacity);
+    this.buffer = new LogBuffer(capacity);
+    if (this.pattern) {
+      this.test = columnTest(this.pattern, this.buffer.columns);
+      this.index = new MatchIndex(this.test);
+    }
     this.stats.clear();
     this.stopScan();
     this.index?.clear();
@@ -84,27 +100,36 @@ export class LogsViewModel {
   }
 
   private watch(): void {
-    this.detach = this.buffer.onEvicted((gone, times) => {
-      this.stats.remove(gone, times);
-      this.evicted += gone.length;
-      if (!this.index) return;
-      this.index.remove(new Set(gone));
+    const buffer = this.buffer;
+    const cols = buffer.columns;
+    const one = [0];
+    const offEvicted = buffer.onEvicted((slot, time) => {
+      one[0] = slot;
+      this.stats.applySlots(cols, one, -1);
+      this.evicted++;
+      this.index?.remove(cols.seq(slot), time);
     });
+    const offAdded = buffer.onAdded((slots, entries, times) => {
+      // the objects the records came as are at hand: no need to read them back from the columns
+      this.stats.add(entries, times);
+      if (this.index) this.newMatches += this.index.add(slots, cols);
+    });
+    this.detach = () => {
+      offEvicted();
+      offAdded();
+    };
   }
 
-  /** New records the buffer kept (the follow engine's onRecords, or a v1 file). */
-  ingest(entries: readonly LogEntry[], times: ArrayLike<number>): number {
-    this.stats.add(entries, times);
-    return this.index ? this.index.add(entries, times) : 0;
+  /** Matches among the records stored since the last call (the store counts them while paused). */
+  takeNewMatches(): number {
+    const n = this.newMatches;
+    this.newMatches = 0;
+    return n;
   }
 
-  /** Inserts records into the buffer itself (v1 files), then ingests what it kept. */
+  /** Inserts records into the store (v1 files); statistics and matches follow through its listeners. */
   load(entries: readonly LogEntry[], times: ArrayLike<number>): number {
-    const added: LogEntry[] = [];
-    const addedTimes: number[] = [];
-    this.buffer.insert(entries, times, added, addedTimes);
-    this.ingest(added, addedTimes);
-    return added.length;
+    return this.buffer.insert(entries, times);
   }
 
   get mode(): LocalMode {
@@ -128,6 +153,13 @@ export class LogsViewModel {
     return this.index?.length ?? 0;
   }
 
+  /** How far the pattern's scan is, 0..1 (1 when there is none). */
+  get progress(): number {
+    const scan = this.scan;
+    if (!scan || scan.done) return 1;
+    return scan.total === 0 ? 1 : Math.min(1, scan.tested / scan.total);
+  }
+
   /** The pattern's scan of the records held when it was set is still going. */
   get counting(): boolean {
     return this.scan !== null && !this.scan.done;
@@ -147,7 +179,7 @@ export class LogsViewModel {
       this.index = null;
       return;
     }
-    this.test = recordTest(p);
+    this.test = columnTest(p, this.buffer.columns);
     this.index = new MatchIndex(this.test);
     if (this.buffer.length <= SCAN_AT_ONCE) {
       this.index.rebuild(this.buffer);
@@ -206,11 +238,11 @@ export class LogsViewModel {
   reach(pos: number, dir: 1 | -1, n: number): number {
     const scan = this.scan;
     if (!scan || scan.done || !this.filtering) return pos;
-    const entry = this.entryAt(pos);
+    const seq = this.seqAt(pos);
     const t = this.timeAt(pos);
     const end = performance.now() + FILL_MS * 4;
     for (;;) {
-      const p = entry ? this.positionOf(entry, t) : pos;
+      const p = seq ? this.positionOf(seq, t) : pos;
       const room = dir === 1 ? this.total - 1 - p : p;
       if (room >= n || performance.now() >= end) return p;
       if (!(dir === 1 ? scan.newer() : scan.older())) return p;
@@ -233,8 +265,9 @@ export class LogsViewModel {
     this.contextValue = Math.max(0, Math.min(50, Math.floor(n)));
   }
 
-  isMatch(e: LogEntry): boolean {
-    return this.test ? this.test(e) : false;
+  /** Whether the record in `slot` matches the pattern. */
+  isMatch(slot: number): boolean {
+    return this.test !== null && slot >= 0 ? this.test(slot) : false;
   }
 
   /** Rows are only the matches (with context), not every record. */
@@ -250,7 +283,7 @@ export class LogsViewModel {
     const positions = new Int32Array(to - from);
     let n = 0;
     for (let i = from; i < to; i++) {
-      const p = locate(this.buffer, index.entry(i)!, index.time(i));
+      const p = locate(this.buffer, index.seq(i), index.time(i));
       if (p >= 0) positions[n++] = p;
     }
     this.rows = contextRows(positions.subarray(0, n), this.buffer.length, this.contextValue);
@@ -274,18 +307,25 @@ export class LogsViewModel {
     if (this.contextValue === 0) {
       const index = this.index!;
       const i = this.range().from + pos;
-      return locate(this.buffer, index.entry(i)!, index.time(i));
+      return locate(this.buffer, index.seq(i), index.time(i));
     }
     return this.contextTable()[pos]!;
   }
 
+  /** The record at a view position, built from the store (null for a separator or out of range). */
   entryAt(pos: number): LogEntry | null {
-    if (this.filtering && this.contextValue === 0) {
-      if (pos < 0 || pos >= this.total) return null;
-      return this.index!.entry(this.range().from + pos) ?? null;
-    }
     const b = this.bufferIndexAt(pos);
     return b < 0 ? null : this.buffer.get(b) ?? null;
+  }
+
+  /** The sequence number of the record at a view position (0 for a separator or out of range). */
+  seqAt(pos: number): number {
+    if (this.filtering && this.contextValue === 0) {
+      if (pos < 0 || pos >= this.total) return 0;
+      return this.index!.seq(this.range().from + pos);
+    }
+    const b = this.bufferIndexAt(pos);
+    return b < 0 ? 0 : this.buffer.seqAt(b);
   }
 
   timeAt(pos: number): number {
@@ -298,7 +338,7 @@ export class LogsViewModel {
   }
 
   /** The view position of a record, or the nearest position at its time when it is gone. */
-  positionOf(entry: LogEntry, time: number): number {
+  positionOf(seq: number, time: number): number {
     const total = this.total;
     if (total === 0) return 0;
     let p: number;
@@ -322,7 +362,7 @@ export class LogsViewModel {
     for (let i = p; i < total; i++) {
       const t = this.timeAt(i);
       if (!Number.isNaN(t) && t > time) break;
-      if (this.entryAt(i) === entry) return i;
+      if (this.seqAt(i) === seq) return i;
     }
     return Math.min(p, total - 1);
   }
@@ -345,26 +385,26 @@ export class LogsViewModel {
     if (!index) return -1;
     if (this.filtering) {
       // while counting, the side being searched is scanned on demand until a match turns up
-      const start = this.entryAt(pos);
+      const start = this.seqAt(pos);
       let from = start ? pos : dir === 1 ? -1 : this.total;
       for (;;) {
         const total = this.total;
         for (let p = from + dir; p >= 0 && p < total; p += dir) {
-          const e = this.entryAt(p);
-          if (e && this.isMatch(e)) return p;
+          const b = this.bufferIndexAt(p);
+          if (b >= 0 && this.isMatch(this.buffer.slotAt(b))) return p;
         }
         const scan = this.scan;
         if (!scan || scan.done) return -1;
-        const entry = this.entryAt(from);
+        const seq = this.seqAt(from);
         const t = this.timeAt(from);
         if (!(dir === 1 ? scan.newer() : scan.older())) return -1;
-        from = entry ? this.positionOf(entry, t) : dir === 1 ? -1 : this.total;
+        from = seq ? this.positionOf(seq, t) : dir === 1 ? -1 : this.total;
       }
     }
     if (this.counting) {
       // every record is a row: test them from here on (no wait for the index)
       const test = this.test!;
-      for (let p = pos + dir; p >= 0 && p < this.buffer.length; p += dir) if (test(this.buffer.get(p)!)) return p;
+      for (let p = pos + dir; p >= 0 && p < this.buffer.length; p += dir) if (test(this.buffer.slotAt(p))) return p;
       return -1;
     }
     if (index.length === 0) return -1;
@@ -372,12 +412,12 @@ export class LogsViewModel {
     const t = this.buffer.time(pos);
     if (dir === 1) {
       for (let i = Number.isNaN(t) ? 0 : index.lowerBound(t); i < index.length; i++) {
-        const b = locate(this.buffer, index.entry(i)!, index.time(i));
+        const b = locate(this.buffer, index.seq(i), index.time(i));
         if (b > pos) return b;
       }
     } else {
       for (let i = (Number.isNaN(t) ? index.length : index.upperBound(t)) - 1; i >= 0; i--) {
-        const b = locate(this.buffer, index.entry(i)!, index.time(i));
+        const b = locate(this.buffer, index.seq(i), index.time(i));
         if (b >= 0 && b < pos) return b;
       }
     }
@@ -385,18 +425,45 @@ export class LogsViewModel {
   }
 
   /** The records an export writes: the matches in filter mode, else every record held. */
-  exportRecords(): LogEntry[] {
+  /**
+   * The records an export writes, built one at a time as they are written: the matches in filter
+   * mode, else every record held, as they are now (sequence numbers are taken at once; a record
+   * evicted before the writer reaches it is left out and counted in `missed`).
+   */
+  exportRecords(): ExportSnapshot {
     this.finishScan();
-    if (this.filtering) {
-      const index = this.index!;
-      return Array.from({ length: index.length }, (_, i) => index.entry(i)!);
+    const buffer = this.buffer;
+    const n = this.filtering ? this.index!.length : buffer.length;
+    const seqs = new Float64Array(n);
+    const times = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      seqs[i] = this.filtering ? this.index!.seq(i) : buffer.seqAt(i);
+      times[i] = this.filtering ? this.index!.time(i) : buffer.time(i);
     }
-    return this.buffer.toArray();
+    const snapshot: ExportSnapshot = { count: n, missed: 0, records };
+    function* records(): Generator<LogEntry> {
+      snapshot.missed = 0;
+      let at = 0;
+      for (let i = 0; i < n; i++) {
+        // usually the next position: look there before searching
+        let b = buffer.seqAt(at) === seqs[i] ? at : locate(buffer, seqs[i]!, times[i]!);
+        if (b < 0) {
+          snapshot.missed++;
+          continue;
+        }
+        yield buffer.columns.entry(buffer.slotAt(b));
+        at = b + 1;
+      }
+    }
+    return snapshot;
   }
 
   private row(pos: number, lines: (e: LogEntry) => number): ViewRow {
-    const entry = this.entryAt(pos);
-    return { pos, entry, match: entry !== null && this.test !== null && this.test(entry), lines: entry ? lines(entry) : 1 };
+    const b = this.bufferIndexAt(pos);
+    if (b < 0) return { pos, entry: null, seq: 0, match: false, lines: 1 };
+    const slot = this.buffer.slotAt(b);
+    const entry = this.buffer.entryOfSlot(slot);
+    return { pos, entry, seq: this.buffer.columns.seq(slot), match: this.isMatch(slot), lines: lines(entry) };
   }
 
   /** The rows that fit in `height` lines around the selection. Touches only those rows. */
@@ -407,7 +474,7 @@ export class LogsViewModel {
     if (total === 0) return { rows: [], total: 0, selected: 0, offset: 0 };
     let selected: number;
     if (req.following) selected = this.realRow(total - 1, -1);
-    else if (req.anchor) selected = this.realRow(this.positionOf(req.anchor.entry, req.anchor.time), 1);
+    else if (req.anchor) selected = this.realRow(this.positionOf(req.anchor.seq, req.anchor.time), 1);
     else selected = this.realRow(req.fallback, 1);
 
     const rows = new Map<number, ViewRow>();

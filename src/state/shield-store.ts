@@ -7,6 +7,8 @@ import { SpecProblem } from '../shield-spec/document';
 import { checkDocument, type SpecCheck } from '../shield-spec/limits';
 import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
 import { createPoller, type Poller } from './poller';
+import { watchUnsent } from './unsent-guard';
+import { overLimits, specChange } from './shield-spec-change';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 import { cycleField, describePatch, patchBefore, pendingPatch, toggleEnabled, type EnumField } from './shield-draft';
 
@@ -97,12 +99,7 @@ function shown(error: unknown): ShownError {
   return { message: errorMessage(error), code: null, status: null };
 }
 
-/** True when the zone already has a spec (then an upload replaces it with PATCH). */
-export function hasSpec(g: ApiGuardian): boolean {
-  return g.configuration.title !== null && g.configuration.title !== undefined ? true : g.endpoints.length > 0;
-}
-
-const kib = (bytes: number) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`);
+export { hasSpec } from './shield-spec-change';
 
 export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions = {}): ShieldStore {
   const { api, ui } = deps;
@@ -245,19 +242,20 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         }
       },
 
+      // a new edit, a discard or a new spec makes the last result old news: it is not shown again after
       toggleEnabled() {
         const g = get().guardian;
         if (!g) return;
-        set({ draft: toggleEnabled(g.configuration, get().draft) });
+        set({ draft: toggleEnabled(g.configuration, get().draft), lastResult: null });
       },
       cycle(field) {
         const g = get().guardian;
         if (!g) return;
-        set({ draft: cycleField(g.configuration, get().draft, field) });
+        set({ draft: cycleField(g.configuration, get().draft, field), lastResult: null });
       },
       discardDraft() {
         if (Object.keys(get().draft).length === 0) return false;
-        set({ draft: {} });
+        set({ draft: {}, lastResult: null });
         ui.getState().setStatus('changes discarded: nothing was sent', 'info', 4000);
         return true;
       },
@@ -305,7 +303,7 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
 
       openSpec() {
         const prev = get().spec;
-        set({ spec: { input: prev?.input ?? emptyText, editing: true, checking: false, error: null, file: null, check: null } });
+        set({ spec: { input: prev?.input ?? emptyText, editing: true, checking: false, error: null, file: null, check: null }, lastResult: null });
       },
       editSpecPath() {
         const s = get().spec;
@@ -356,18 +354,17 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         }
         const check = spec.check;
         if (!check.withinLimits && !force) {
-          const over = check.checks.filter((c) => c.over).map((c) => c.label).join(', ');
-          ui.getState().setStatus(`not sent: the spec is over the plan limits (${over}); the zone would refuse it. F sends it anyway`, 'error', 10_000);
+          ui.getState().setStatus(`not sent: the spec is over the plan limits (${overLimits(check)}); the zone would refuse it. F sends it anyway`, 'error', 10_000);
           return false;
         }
-        const replace = hasSpec(g);
         const file = spec.file;
-        const summary = `${path.basename(file.path)}, ${kib(file.bytes)}: ${check.title} ${check.version}, ${check.measurement.endpoints} endpoints`;
+        const change = specChange(id, g, file, check);
+        const replace = change.replace;
         let outcome = `spec ${replace ? 'replaced' : 'uploaded'}: ${check.title} ${check.version}`;
         return ui.getState().confirmMutation({
-          title: `${replace ? 'Replace the OpenAPI spec of' : 'Upload an OpenAPI spec to'} shield zone ${id} (${replace ? 'PATCH' : 'POST'} …/api-guardian/spec)${check.withinLimits ? '' : ' — OVER the local limit check'}`,
-          before: replace ? { content: `<uploaded spec: ${g.configuration.title ?? '?'} ${g.configuration.version ?? ''}, ${g.endpoints.length} endpoints>` } : {},
-          after: { content: `<${summary}>` },
+          title: change.title,
+          before: change.before,
+          after: change.after,
           patch: true,
           get successMessage() {
             return outcome;
@@ -395,6 +392,10 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         });
       },
     };
+  });
+  watchUnsent(ui, 'shield', store, (s) => {
+    const n = Object.keys(s.draft).length;
+    return n === 0 || s.openZoneId === null ? null : `API Guardian of shield zone ${s.openZoneId}: ${n} edit${n === 1 ? '' : 's'} not sent yet`;
   });
   return store;
 }

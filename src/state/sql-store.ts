@@ -33,6 +33,8 @@ const NO_DATABASE =
 export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {}): SqlStore {
   return createStore<SqlState>()((set, get) => {
     const ctx = createSqlContext(get, set, deps, options);
+    // another database chosen on the databases screen (null: the session's own)
+    let target: { url: string; token: string } | null = null;
     const output = new OutputFile();
     const statements = createStatementRunner(ctx, output);
     const runDot = createDotRunner(ctx, output, statements);
@@ -95,14 +97,14 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
 
       start() {
         if (get().phase !== 'idle') return;
-        const url = deps.settings.databaseUrl;
+        const url = target?.url ?? deps.settings.databaseUrl;
         if (!url) {
           set({ phase: 'failed', connectError: NO_DATABASE });
           return;
         }
         let db: DatabaseSession;
         try {
-          db = new DatabaseSession({ url, authToken: deps.settings.databaseToken, keepAliveMs: options.keepAliveMs ?? keepAliveFromEnv(ctx.env) });
+          db = new DatabaseSession({ url, authToken: target?.token ?? deps.settings.databaseToken, keepAliveMs: options.keepAliveMs ?? keepAliveFromEnv(ctx.env) });
         } catch (error) {
           set({ phase: 'failed', connectError: errorMessage(error) });
           return;
@@ -163,6 +165,18 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
         const dropped = jobs.clear();
         if (dropped) ctx.message('warn', `${dropped} queued input${dropped === 1 ? '' : 's'} dropped`);
         ctx.abort?.abort();
+      },
+
+      async switchDatabase(url, token) {
+        if (ctx.db?.status().transaction) return 'transaction';
+        const closing = ctx.db;
+        ctx.db = null;
+        get().cancel();
+        await closing?.close().catch(() => undefined);
+        target = { url, token };
+        set({ phase: 'idle', connectError: null, schema: { tables: [] } });
+        get().start();
+        return 'switched';
       },
 
       async dispose() {

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { emptyText, type TextState } from '../keys/text-edit';
 import { diffValues, type DiffLine } from './diff';
 import { isApiError } from '../api/errors';
+import { discardQuestion } from './unsent-guard';
 
 /** One screen on the stack. `key` is unique per visit, so two visits keep separate view state. */
 export interface ScreenInstance {
@@ -79,6 +80,8 @@ export interface MutationRequest {
 
 export interface UiState {
   readOnly: boolean;
+  /** What made it read-only, in the user's words (null when not read-only). */
+  readOnlySource: string | null;
   stack: ScreenInstance[];
   palette: PaletteState;
   overlay: Overlay;
@@ -90,6 +93,8 @@ export interface UiState {
   views: Record<string, TableView>;
   /** Work that quitting would lose: id -> description. q asks first while this is not empty. */
   pending: Record<string, string>;
+  /** Edits made on a screen and not sent yet: id -> description (kept in step by state/unsent-guard.ts). */
+  unsent: Record<string, string>;
   /** Problems found at start-up (config keys, flags); all listed in help, the first in the status bar. */
   warnings: string[];
 
@@ -117,6 +122,7 @@ export interface UiState {
   clearFilter(viewKey: string): void;
   setView(viewKey: string, patch: Partial<TableView>): void;
   setPending(id: string, description: string | null): void;
+  setUnsent(id: string, description: string | null): void;
   setWarnings(warnings: string[]): void;
   requestQuit(): void;
   interrupt(): void;
@@ -124,6 +130,8 @@ export interface UiState {
 
 export interface UiStoreOptions {
   readOnly: boolean;
+  /** What made it read-only ("--read-only", "profile prod"). */
+  readOnlySource?: string | null;
   home: string;
   /** Called once the user really quits. */
   onQuit: () => void;
@@ -145,6 +153,7 @@ export function createUiStore(options: UiStoreOptions): UiStore {
   const closedPalette: PaletteState = { open: false, text: emptyText, selected: -1 };
   return createStore<UiState>()((set, get) => ({
     readOnly: options.readOnly,
+    readOnlySource: options.readOnly ? options.readOnlySource ?? '--read-only' : null,
     stack: [instance(options.home, null)],
     palette: closedPalette,
     overlay: null,
@@ -154,6 +163,7 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     editingFilter: null,
     views: {},
     pending: {},
+    unsent: {},
     warnings: [],
 
     navigate(id, arg = null) {
@@ -200,7 +210,8 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     confirmMutation(request) {
       const s = get();
       if (s.readOnly) {
-        s.setStatus(`read-only mode: "${request.title}" is not allowed (start without --read-only to change things)`, 'error', 10_000);
+        const how = s.readOnlySource?.startsWith('profile ') ? `set readOnly: false in ${s.readOnlySource}` : 'start without --read-only';
+        s.setStatus(`${readOnlyLabel(s)}: "${request.title}" is not allowed (${how} to change things)`, 'error', 10_000);
         return false;
       }
       const lines = diffValues(request.before, request.after, { patch: request.patch });
@@ -280,12 +291,30 @@ export function createUiStore(options: UiStoreOptions): UiStore {
         return { pending };
       });
     },
+    setUnsent(id, description) {
+      if ((get().unsent[id] ?? null) === description) return;
+      set((s) => {
+        const unsent = { ...s.unsent };
+        if (description === null) delete unsent[id];
+        else unsent[id] = description;
+        return { unsent };
+      });
+    },
     setWarnings(warnings) {
       set({ warnings });
       if (warnings.length === 1) get().setStatus(`warning: ${warnings[0]}`, 'warn', null);
       else if (warnings.length > 1) get().setStatus(`${warnings.length} warnings (all in ? help): ${warnings[0]}`, 'warn', null);
     },
     requestQuit() {
+      const unsent = Object.values(get().unsent);
+      if (unsent.length > 0) {
+        // the same question as leaving one screen with edits (state/unsent-guard.ts), then the pending check
+        get().ask(discardQuestion(unsent, 'quit', () => {
+          set({ unsent: {} });
+          get().requestQuit();
+        }));
+        return;
+      }
       const pending = Object.values(get().pending);
       if (pending.length === 0) {
         options.onQuit();
@@ -309,6 +338,11 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       get().requestQuit();
     },
   }));
+}
+
+/** "read-only mode" (--read-only), or "read-only (profile prod)" when the profile says so. */
+export function readOnlyLabel(s: Pick<UiState, 'readOnlySource'>): string {
+  return s.readOnlySource?.startsWith('profile ') ? `read-only (${s.readOnlySource})` : 'read-only mode';
 }
 
 /** The instance on top of the stack: the visible screen. */

@@ -8,6 +8,8 @@ import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
 export const DEFAULT_PAGE_SIZE = 100;
 export const MIN_PAGE_SIZE = 5;
 export const MAX_PAGE_SIZE = 1000;
+/** Sorting loads every library up to this many (10 requests of 1000); past it the sort says it covers only the loaded ones. */
+export const SORT_LOAD_LIMIT = 10_000;
 /** How long a revealed library key stays readable. */
 export const REVEAL_MS = 5000;
 
@@ -39,6 +41,8 @@ export interface VideosState {
   form: VideoLibraryPage['form'] | null;
   /** A next page is being loaded. */
   loadingMore: boolean;
+  /** Every library is being loaded, so a sort covers the whole set (loadAll). */
+  loadingAll: boolean;
   /** Page 1 is being (re)loaded after the search or the page size changed. */
   reloading: boolean;
   loadedAt: number | null;
@@ -52,6 +56,8 @@ export interface VideosState {
   refresh(): Promise<void>;
   togglePause(): void;
   loadMore(): Promise<void>;
+  /** Loads the rest of the list (up to `limit` libraries, 1000 per request), so a sort covers all of it. */
+  loadAll(limit?: number): Promise<void>;
   openField(kind: VideosField): void;
   setFieldText(text: TextState): void;
   /** Checks the field; on success applies it (reloads from page 1) and closes it. */
@@ -115,14 +121,17 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
         const res = await api.videoLibraries.listPage(1, pages * pageSize, search || null, signal);
         return { generation: gen, items: res.items, pages, totalItems: res.totalItems, hasMore: res.hasMoreItems, form: res.form };
       }
+      // the same rows in requests of 1000 (the most the API gives), not `pages` requests of pageSize
+      const wanted = pages * pageSize;
       const items: VideoLibrary[] = [];
       let last: VideoLibraryPage | null = null;
-      for (let p = 1; p <= pages; p++) {
-        last = await api.videoLibraries.listPage(p, pageSize, search || null, signal);
+      for (let p = 1; (p - 1) * MAX_PAGE_SIZE < wanted; p++) {
+        last = await api.videoLibraries.listPage(p, MAX_PAGE_SIZE, search || null, signal);
         items.push(...last.items);
-        if (!last.hasMoreItems) break;
+        if (!last.hasMoreItems || last.items.length === 0) break;
       }
-      return { generation: gen, items, pages, totalItems: last!.totalItems, hasMore: last!.hasMoreItems, form: last!.form };
+      const hasMore = items.length > wanted || last!.hasMoreItems;
+      return { generation: gen, items: items.slice(0, wanted), pages, totalItems: last!.totalItems, hasMore, form: last!.form };
     };
 
     const onLoaded = (r: Loaded, at: number) => {
@@ -149,7 +158,7 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
     /** After the search or page size changed: drop everything, load page 1 now. */
     const restart = () => {
       generation += 1;
-      set({ items: [], pagesLoaded: 0, totalItems: null, hasMore: false, loadedAt: null, error: null, reloading: true, loadingMore: false, detailId: null });
+      set({ items: [], pagesLoaded: 0, totalItems: null, hasMore: false, loadedAt: null, error: null, reloading: true, loadingMore: false, loadingAll: false, detailId: null });
       void get().refresh();
     };
 
@@ -174,6 +183,7 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
       hasMore: false,
       form: null,
       loadingMore: false,
+      loadingAll: false,
       reloading: false,
       loadedAt: null,
       error: null,
@@ -201,9 +211,42 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
       togglePause() {
         shared().togglePaused();
       },
+      async loadAll(limit = SORT_LOAD_LIMIT) {
+        const s = get();
+        if (s.loadingAll || s.reloading || !s.hasMore || s.loadedAt === null || s.items.length >= limit) return;
+        const gen = generation;
+        set({ loadingAll: true });
+        try {
+          const items: VideoLibrary[] = [];
+          let last: VideoLibraryPage | null = null;
+          // one request at a time: the rate limit is the API client's; 420 libraries are one request
+          for (let p = 1; items.length < limit; p++) {
+            last = await api.videoLibraries.listPage(p, MAX_PAGE_SIZE, s.search || null);
+            if (gen !== generation) return;
+            items.push(...last.items);
+            if (!last.hasMoreItems || last.items.length === 0) break;
+          }
+          remember(items);
+          const hasMore = last!.hasMoreItems && last!.items.length > 0;
+          set({
+            items,
+            pagesLoaded: Math.ceil(items.length / get().pageSize),
+            totalItems: last!.totalItems,
+            hasMore,
+            form: last!.form,
+            loadingAll: false,
+            error: null,
+          });
+        } catch (error) {
+          if (gen !== generation) return;
+          const message = errorMessage(error);
+          set({ loadingAll: false, error: message });
+          ui.getState().recordError(message);
+        }
+      },
       async loadMore() {
         const s = get();
-        if (s.loadingMore || s.reloading || !s.hasMore || s.loadedAt === null) return;
+        if (s.loadingMore || s.loadingAll || s.reloading || !s.hasMore || s.loadedAt === null) return;
         const gen = generation;
         const page = s.pagesLoaded + 1;
         set({ loadingMore: true });

@@ -12,6 +12,7 @@ const DOCS = {
   shield: '/work/shared/openapi/shield-api.json',
   mc: '/work/shared/openapi/magic-containers-api.json',
   core: '/work/shared/openapi/core-api.json',
+  database: '/work/shared/openapi/database-api.json',
 } as const;
 export type DocName = keyof typeof DOCS;
 

@@ -32,7 +32,9 @@ const CASES: [string[], RegExp][] = [
   [['get', 'nope'], /unknown resource "nope": one of shield-zones, api-guardian/],
   [['get', 'limits', 'extra'], /takes no argument/],
   [['get', 'limits', '-o', 'xml'], /-o xml is not available for get: use table, json, csv, ndjson/],
-  [['get', 'limits', '--bogus'], /Unknown option '--bogus'/],
+  [['get', 'limits', '--bogus'], /^burrow: unknown option --bogus for burrow get \(burrow get --help lists the options; a value that starts with "-" goes after --\)\n$/],
+  [['get', 'apps', '--output'], /^burrow: --output needs a value \(burrow get --help\)\n$/],
+  [['containers', 'regions', 'a', '--dry-run=1'], /^burrow: --dry-run takes no value/],
   // burrow logs: zone, time windows inside the 3-day retention, filters, enums, limits
   [['logs', 'abc'], /PULLZONE must be a numeric pull zone id \(a whole number from 1/],
   [['logs', '0'], /PULLZONE must be a numeric pull zone id/],
@@ -57,7 +59,8 @@ const CASES: [string[], RegExp][] = [
   [['logs', zone, '--limit', 'many'], /--limit must be a whole number/],
   [['logs', zone, '--v1'], /--v1 needs --date MM-dd-yy \(UTC day within the 3-day retention: /],
   [['logs', zone, '--v1', '--date', '13-45-26'], /not a date in MM-dd-yy form/],
-  [['logs', zone, '-o', 'csv'], /-o csv is not available for logs: use ndjson, json, text/],
+  [['logs', zone, '-o', 'csv'], /-o csv goes with --sql; records print as text, ndjson or json/],
+  [['logs', zone, '-o', 'text', '--sql', 'SELECT 1'], /-o text does not go with --sql: use table, csv, json or ndjson/],
   // burrow sql: URLs, files, formats
   [['sql', 'ftp://x/', '-e', 'SELECT 1'], /scheme ftp: is not supported: use libsql:\/\/, https:\/\/ or http:\/\//],
   [['sql', 'https://h.example/?foo=1', '-e', 'SELECT 1'], /unsupported query parameter in the database URL: foo \(only authToken and tls are understood\)/],
@@ -80,7 +83,16 @@ const CASES: [string[], RegExp][] = [
   [['shield', 'check-spec', spec, '--zone', 'abc'], /--zone must be a positive whole number up to 2147483647/],
   [['shield', 'check-spec', spec, '--zone', '0'], /--zone must be a positive whole number/],
   [['shield', 'check-spec', '/nonexistent.yaml', '--zone', '1'], /no such file: \/nonexistent\.yaml/],
-  [['shield', 'nope'], /the only one is check-spec/],
+  [['shield', 'nope'], /unknown shield command "nope": check-spec FILE --zone ID, guardian ZONE --set NAME=VALUE, spec upload ZONE FILE/],
+  [['shield', 'guardian', '1', '--set', 'isEnabled'], /--set needs NAME=VALUE, got "isEnabled"/],
+  [['shield', 'guardian', '1', '--set', 'isEnabled=maybe', '--yes'], /--set isEnabled=maybe: use true\/false \(or on\/off\)/],
+  [['shield', 'guardian', '1', '--set', 'isEnabled=on', '--set', 'isEnabled=off'], /--set isEnabled is given twice/],
+  [['shield', 'guardian', 'zero', '--set', 'isEnabled=on'], /ZONE must be a positive whole number/],
+  [['shield', 'spec', 'upload', '1', '/nonexistent.yaml', '--yes'], /no such file: \/nonexistent\.yaml/],
+  [['containers', 'regions', 'app1'], /what to change\? give --allowed, --required or --max-allowed/],
+  [['containers', 'regions', 'app1', '--max-allowed', '0'], /--max-allowed must be a whole number of at least 1/],
+  [['containers', 'regions', 'app1', '--allowed', 'DE,DE'], /--allowed: DE is listed twice/],
+  [['containers', 'regions', 'app1', '--allowed', 'DE'], /stdin is not a terminal/],
   // burrow emulator
   [['emulator', '--port', 'x'], /--port must be a number from 0 to 65533, got "x"/],
   [['emulator', '--port', '70000'], /from 0 to 65533/],
@@ -95,7 +107,7 @@ const CASES: [string[], RegExp][] = [
   // global
   [['--base-url', 'not a url', 'get', 'limits'], /--base-url must be an http\(s\) URL/],
   [['--profile', 'nope', 'get', 'limits'], /no profile named "nope"/],
-  [['frobnicate'], /unknown command "frobnicate" \(commands: get, logs, sql, db, shield, emulator\)/],
+  [['frobnicate'], /unknown command "frobnicate" \(commands: get, logs, sql, db, shield, containers, emulator, completion\)/],
 ];
 
 test(`${CASES.length} bad inputs through the binary: exit 2, a message saying what is allowed, no request sent`, { timeout: 120_000 }, async () => {

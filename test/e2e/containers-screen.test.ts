@@ -92,9 +92,10 @@ test('containers: open an app, allow a region, confirm the diff, PUT; bad input 
   assert.ok(after.slice(reqLine + 1, reqLine + 3).some((l) => l.includes('(server)')), 'under the required field');
   assert.match(screen, /failed: 422/);
 
-  // esc with changes asks first; yes goes back to the list.
+  // esc with changes asks first (the one guard every screen uses); yes goes back to the list.
   await app.press('esc');
-  await app.waitFor('Discard the changes to the region settings');
+  await app.waitFor('Discard the changes?');
+  await app.waitFor(`region settings of ${target.name}: changes not sent yet`);
   await app.press('y');
   await app.waitFor(/Applications\s+15 applications/);
   await app.press('q');

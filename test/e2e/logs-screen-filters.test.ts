@@ -110,7 +110,9 @@ test('v1: a past day is checked, fetched, parsed and shown like the live view', 
   await app.press('ctrl-u');
   await app.type('02-30-26');
   await app.press('enter');
-  await app.waitFor('is not a date: use MM-dd-yy');
+  const refused = await app.waitFor('is not a date: use MM-dd-yy');
+  // the label keeps its place: typed text and the message come after it, never over it
+  assert.match(refused, /^v1 day \(MM-dd-yy, UTC\): 02-30-26\s+✖ /m);
   await app.press('ctrl-u');
   await app.type(v1Date(Date.now() + 2 * 86_400_000));
   await app.press('enter');

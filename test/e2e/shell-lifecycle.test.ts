@@ -98,7 +98,7 @@ test('a 60x15 terminal shows "terminal too small"; resizing back shows the scree
   const app = startBurrow([], { env: envFor(emu), cols: 60, rows: 15 });
   await app.waitFor('terminal too small (need 80x24, have 60x15)');
   app.resize(80, 24);
-  const screen = await app.waitFor('1 of 6');
+  const screen = await app.waitFor('1 of 7');
   assert.doesNotMatch(screen, /too small/);
   assert.match(app.lines()[0]!, /^burrow /, 'the header is on the first row');
   app.resize(70, 20);

@@ -60,8 +60,14 @@ test('palette to containers shows the emulator limits; help, placeholder, unknow
   await app.type('nope');
   await app.press('enter');
   await app.waitFor(/unknown command ":nope" \(commands: :home :shield :containers/);
-  await app.press('esc');
   await app.waitForGone(/^:nope/m);
+  // the next : starts from an empty line, not after the old text
+  await app.press(':');
+  await app.type('hel');
+  await app.waitFor(/^:hel\b/m);
+  assert.doesNotMatch(app.screenText(), /:nope:/);
+  await app.press('esc');
+  await app.waitForGone(/^:hel/m);
 
   // esc pops the screen stack
   await app.press('esc');
@@ -77,7 +83,7 @@ test('palette to containers shows the emulator limits; help, placeholder, unknow
 test('home table: j/k move the selection, / filters it, enter opens the row (and --read-only shows its badge)', async () => {
   const emu = await useEmulator();
   const app = startBurrow(['--read-only'], { env: envFor(emu), cols: 80, rows: 24 });
-  await app.waitFor('1 of 6');
+  await app.waitFor('1 of 7');
   assert.match(app.lines()[0]!, /127\.0\.0\.1:\d+\s+READ-ONLY\s+home$/);
   const rowOf = (text: string) => app.lines().findIndex((l) => l.startsWith(text));
   assert.ok(app.isInverse(rowOf(':shield'), 2), 'the first row starts selected');
@@ -89,7 +95,7 @@ test('home table: j/k move the selection, / filters it, enter opens the row (and
   await app.press('G');
   await app.waitFor('6 of 6');
   await app.press('g');
-  await app.waitFor('1 of 6');
+  await app.waitFor('1 of 7');
 
   await app.press('/');
   await app.type('sql');
@@ -102,7 +108,7 @@ test('home table: j/k move the selection, / filters it, enter opens the row (and
   await app.press('esc');
   await app.waitFor('/sql  (esc clears)', 5000);
   await app.press('esc');
-  await app.waitFor('1 of 6');
+  await app.waitFor('1 of 7');
   await app.press('ctrl-c');
   assert.equal((await app.exited).exitCode, 0);
   assert.match(app.rawOutput(), RESTORED_AT_END);

@@ -121,7 +121,7 @@ test('bad input: exit 2 with a message that says what is wrong', async () => {
     [['shield', 'check-spec', good, '--zone', '999'], /cannot read the API Guardian limits of shield zone 999: 404 Not Found shield_zone\.not_found/],
     [['shield', 'check-spec', good, '--zone', String(basic.shieldZoneId)], /403 Forbidden invalid_plan_type\.api_guardian: API Guardian is not available on the Basic plan/],
     [['shield', 'check-spec'], /needs FILE/],
-    [['shield', 'lint', good], /unknown shield command "lint": the only one is check-spec/],
+    [['shield', 'lint', good], /unknown shield command "lint": check-spec FILE --zone ID, guardian ZONE --set NAME=VALUE, spec upload ZONE FILE/],
     [['shield', 'check-spec', good, '--zone', zone, '-o', 'csv'], /-o csv is not available for shield: use table, json/],
   ];
   for (const [args, message] of cases) {

@@ -82,7 +82,8 @@ test('zones table, then a zone: toggle + cycle, the confirm shows only the chang
   await app.press('b');
   await app.waitFor('1 edit not sent yet');
   await app.press('x');
-  await app.waitForGone('1 edit not sent yet');
+  screen = await app.waitForGone('1 edit not sent yet');
+  assert.doesNotMatch(screen, /saved; the server's answer/, 'the result of the earlier send does not come back after a discard');
   await app.press('esc');
   await app.waitFor(/Shield zones/);
   const basic = zones.find((z) => z.planType === 0)!;
@@ -90,7 +91,10 @@ test('zones table, then a zone: toggle + cycle, the confirm shows only the chang
   screen = await app.waitFor('errorKey: invalid_plan_type.api_guardian');
   assert.match(screen, /✖ 403 Forbidden invalid_plan_type\.api_guardian: API Guardian is not available on the Basic plan/);
   await app.press('e');
-  await app.waitFor(/could not be read: nothing to edit/);
+  await app.waitFor(`zone ${basic.shieldZoneId} is on the Basic plan: API Guardian needs Advanced or higher`);
+  await app.press('c');
+  await app.waitFor(`zone ${basic.shieldZoneId} is on the Basic plan: API Guardian needs Advanced or higher`);
+  assert.doesNotMatch(app.screenText(), /not loaded yet/);
   await app.press('q');
   assert.equal((await app.exited).exitCode, 0);
 });
@@ -138,7 +142,7 @@ profiles:
   await openZone(app, zone.shieldZoneId);
   await app.waitFor('read-only: settings and spec cannot be changed here');
   await app.press('m');
-  await app.waitFor(/read-only mode: next execution mode/);
+  await app.waitFor(/read-only \(profile ops\): next execution mode/);
   // live refresh goes on (1 s): the age stays small, p pauses it
   await app.waitFor(/refreshed [0-2]s ago/);
   await app.press('p');

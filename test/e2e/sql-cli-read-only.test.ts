@@ -59,7 +59,7 @@ test("a profile's readOnly: true refuses writes as --read-only does (DDL too)", 
   fs.writeFileSync(cfg, 'defaultProfile: ops\nprofiles:\n  ops:\n    readOnly: true\n', { mode: 0o600 });
   const r = await burrow(['sql', '-e', 'CREATE TABLE ro_t (x INTEGER)'], { env: { ...env, BURROW_CONFIG: cfg } });
   assert.equal(r.code, 2, r.stderr);
-  assert.match(r.stderr, /read-only mode/);
+  assert.match(r.stderr, /read-only \(profile ops, readOnly: true\): "CREATE TABLE ro_t/, 'the profile is named, not a --read-only that was not given');
   const tables = await burrow(['sql', '-o', 'csv', '-e', "SELECT count(*) AS n FROM sqlite_schema WHERE name = 'ro_t'"], { env });
   assert.equal(tables.stdout, 'n\n0\n');
 });

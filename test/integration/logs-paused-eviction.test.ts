@@ -39,10 +39,14 @@ test('paused with a full buffer while records keep coming: the rows shown stay s
     assert.ok(v.total <= 1000, `${when}: no more rows than the buffer holds (${v.total})`);
   };
   check('paused, untouched');
+  await until('the view to say its rows were evicted', () => s().rowsEvicted, 5000);
+  const heldFrom = s().live!.oldest!;
+  assert.ok(s().view.rows.every((r) => r.entry === null || Date.parse(r.entry.timestamp) >= heldFrom - 1), 'only records still held are shown');
   assert.ok(s().evictedWhilePaused > 0, `the records evicted while paused are counted (${s().evictedWhilePaused})`);
   assert.equal(s().following, false);
   s().move('down');
   check('after a key');
+  assert.equal(s().rowsEvicted, false, 'a key acknowledges it: the notice goes');
   assert.notDeepEqual(s().view.rows.map((r) => r.entry), shown);
   assert.ok(s().view.rows.every((r) => r.entry !== selected));
   s().move('pageUp');

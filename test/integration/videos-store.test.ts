@@ -86,3 +86,41 @@ test('the plain-array form (a server that ignores page) still pages on demand', 
   assert.deepEqual([store.getState().items.length, store.getState().hasMore], [23, false]);
   assert.deepEqual(store.getState().items.map((l) => l.Id), all.slice(0, 23).map((l) => l.Id));
 });
+
+test('a sort covers the whole set: loadAll brings every library in requests of 1000; past the limit it stops and says so', async () => {
+  const emu = await useEmulator();
+  const api = apiFor(emu);
+  const all = await api.videoLibraries.listAll();
+  assert.ok(all.length > 100 && all.length <= 1000, 'the seed has a few hundred libraries');
+  const asked: string[] = [];
+  const counting = createApi({ baseUrl: emu.info.baseUrl, loggingUrl: emu.info.loggingUrl, apiKey: emu.info.accessKey });
+  after(() => counting.close());
+  const list = counting.videoLibraries.listPage.bind(counting.videoLibraries);
+  counting.videoLibraries.listPage = (page, perPage, search, signal) => {
+    asked.push(`${page}x${perPage}`);
+    return list(page, perPage, search, signal);
+  };
+  const { store } = setup(counting);
+  await store.getState().refresh();
+  assert.equal(store.getState().items.length, 100);
+  asked.length = 0;
+  await store.getState().loadAll();
+  let s = store.getState();
+  assert.deepEqual(asked, ['1x1000'], 'one request for a few hundred');
+  assert.deepEqual(s.items.map((l) => l.Id), all.map((l) => l.Id));
+  assert.deepEqual([s.hasMore, s.loadingAll, s.pagesLoaded], [false, false, Math.ceil(all.length / 100)]);
+
+  // a refresh reloads what is loaded in one request too (not one per page of 100)
+  asked.length = 0;
+  await store.getState().refresh();
+  assert.deepEqual(asked, [`1x${Math.ceil(all.length / 100) * 100}`]);
+  assert.equal(store.getState().items.length, all.length);
+
+  // with a limit under the total, loading stops there and the list still says there is more
+  const small = setup(counting).store;
+  await small.getState().refresh();
+  await small.getState().loadAll(50);
+  s = small.getState();
+  assert.equal(s.items.length, 100, 'already past the limit: nothing more is loaded');
+  assert.equal(s.hasMore, true);
+});

@@ -21,7 +21,7 @@ async function metafile(): Promise<Metafile> {
     jsx: 'automatic',
     logLevel: 'silent',
     define: { 'import.meta.url': '__burrowMetaUrl' },
-    external: ['libsql', '@libsql/*', '@lydell/node-pty', '@xterm/*', 'esbuild', 'fast-check', 'ajv', 'ajv-formats', 'react-devtools-core'],
+    external: ['libsql', '@libsql/*', '@duckdb/*', '@lydell/node-pty', '@xterm/*', 'esbuild', 'fast-check', 'ajv', 'ajv-formats', 'react-devtools-core'],
     plugins: [inkPatchesPlugin],
   });
   return result.metafile;

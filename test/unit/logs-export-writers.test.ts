@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
 import {
   csvCell, csvHeader, csvLine, defaultExportPath, EXPORT_FIELDS, ExportExistsError, formatOfPath, ndjsonLine, parseCsv, withFormat, writeExport,
-} from '../../src/logs-view/export';
+} from '../../src/log-records/export';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-export-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));

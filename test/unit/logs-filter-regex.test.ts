@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
-import { compilePattern, contextRows, locate, matchRanges, MatchIndex, recordTest, searchFields, SEPARATOR } from '../../src/logs-view/filter';
-import { TrackingBuffer } from '../../src/state/logs-tracking-buffer';
+import { columnTest, compilePattern, contextRows, locate, matchRanges, MatchIndex, recordTest, searchFields, SEPARATOR } from '../../src/log-records/filter';
+import { LogBuffer } from '../../src/api/logs/buffer';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
 let seq = 0;
@@ -91,32 +91,29 @@ test('context rows equal the naive definition (every position within C of a matc
 
 test('MatchIndex kept incrementally (batches, late records, evictions) equals a full scan of the buffer', () => {
   const p = ok('^5|bot');
-  const test = recordTest(p);
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 30 }),
       fc.array(fc.array(fc.record({ dt: fc.integer({ min: 0, max: 20 }), status: fc.constantFrom(200, 500, 503), ua: fc.constantFrom('bot', 'human') }), { maxLength: 15 }), { maxLength: 10 }),
       (capacity, batches) => {
-        const buffer = new TrackingBuffer(capacity);
+        const buffer = new LogBuffer(capacity);
+        const test = columnTest(p, buffer.columns);
         const index = new MatchIndex(test);
-        buffer.onEvicted((gone) => index.remove(new Set(gone)));
-        for (const b of batches) {
-          const added: LogEntry[] = [];
-          const times: number[] = [];
-          buffer.insert(b.map((r) => rec({ t: BASE + r.dt * 1000, statusCode: r.status, userAgent: r.ua })), undefined, added, times);
-          index.add(added, times);
-        }
-        const want = buffer.toArray().filter(test);
-        const got = Array.from({ length: index.length }, (_, i) => index.entry(i));
+        buffer.onEvicted((slot, t) => index.remove(buffer.columns.seq(slot), t));
+        buffer.onAdded((slots) => index.add(slots, buffer.columns));
+        for (const b of batches) buffer.insert(b.map((r) => rec({ t: BASE + r.dt * 1000, statusCode: r.status, userAgent: r.ua })));
+        const reference = recordTest(p);
+        const want = buffer.toArray().flatMap((e, i) => (reference(e) ? [buffer.seqAt(i)] : []));
+        const got = Array.from({ length: index.length }, (_, i) => index.seq(i));
         assert.deepEqual(got, want);
         const rebuilt = new MatchIndex(test);
         rebuilt.rebuild(buffer);
-        assert.deepEqual(Array.from({ length: rebuilt.length }, (_, i) => rebuilt.entry(i)), want);
+        assert.deepEqual(Array.from({ length: rebuilt.length }, (_, i) => rebuilt.seq(i)), want);
         // every match can be found again in the buffer and in the index
         for (let i = 0; i < index.length; i++) {
-          const e = index.entry(i)!;
-          assert.equal(buffer.get(locate(buffer, e, index.time(i))), e);
-          assert.equal(index.indexOf(e, index.time(i)), i);
+          const seq = index.seq(i);
+          assert.equal(buffer.seqAt(locate(buffer, seq, index.time(i))), seq);
+          assert.equal(index.indexOf(seq, index.time(i)), i);
         }
       },
     ),

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
-import { compilePattern, locate, MatchIndex, recordTest } from '../../src/logs-view/filter';
+import { columnTest, compilePattern, locate, MatchIndex, recordTest } from '../../src/log-records/filter';
 import { MatchScan } from '../../src/state/logs-match-scan';
 import { LogsViewModel } from '../../src/state/logs-view-model';
-import { TrackingBuffer } from '../../src/state/logs-tracking-buffer';
+import { LogBuffer } from '../../src/api/logs/buffer';
 import { until } from '../helpers/wait';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
@@ -26,7 +26,7 @@ function pattern(source: string) {
   return p;
 }
 
-const entries = (index: MatchIndex, from = 0, to = index.length) => Array.from({ length: to - from }, (_, i) => index.entry(from + i)!);
+const seqs = (index: MatchIndex, from = 0, to = index.length) => Array.from({ length: to - from }, (_, i) => index.seq(from + i));
 
 test('a pattern scanned in slices from any start, with records arriving and evicted meanwhile: the final part is always a gapless run of the true matches, and the end equals a full scan', () => {
   const test5xx = recordTest(pattern('^5'));
@@ -44,14 +44,15 @@ test('a pattern scanned in slices from any start, with records arriving and evic
       fc.option(fc.integer({ min: 0, max: 40 })),
       fc.array(op, { maxLength: 25 }),
       (capacity, initial, start, ops) => {
-        const buffer = new TrackingBuffer(capacity);
+        const buffer = new LogBuffer(capacity);
         buffer.insert(initial.map((r) => rec(BASE + r.dt * 1000, r.status)));
-        const index = new MatchIndex(test5xx);
+        const index = new MatchIndex(columnTest(pattern('^5'), buffer.columns));
         const scan = new MatchScan(buffer, index, start === null ? null : BASE + start * 1000, 3);
-        buffer.onEvicted((gone) => index.remove(new Set(gone)));
+        buffer.onEvicted((slot, t) => index.remove(buffer.columns.seq(slot), t));
+        buffer.onAdded((slots) => index.add(slots, buffer.columns));
         const check = () => {
-          const want = buffer.toArray().filter(test5xx);
-          const all = entries(index);
+          const want = buffer.toArray().flatMap((e, i) => (test5xx(e) ? [buffer.seqAt(i)] : []));
+          const all = seqs(index);
           // nothing the buffer does not hold, in the buffer's order
           let w = 0;
           for (const e of all) {
@@ -60,7 +61,7 @@ test('a pattern scanned in slices from any start, with records arriving and evic
           }
           const { from, to } = scan.region();
           if (from < to) {
-            const part = entries(index, from, to);
+            const part = seqs(index, from, to);
             const at = want.indexOf(part[0]!);
             assert.deepEqual(part, want.slice(at, at + part.length), 'the final part has no gaps');
           }
@@ -70,20 +71,15 @@ test('a pattern scanned in slices from any start, with records arriving and evic
           if (o.kind === 'newer') scan.newer(o.n);
           else if (o.kind === 'older') scan.older(o.n);
           else if (o.kind === 'fill') scan.fill(BASE + o.at * 1000, o.dir, o.want, 1000);
-          else {
-            const added: LogEntry[] = [];
-            const times: number[] = [];
-            buffer.insert(o.batch.map((r) => rec(BASE + r.dt * 1000, r.status)), undefined, added, times);
-            index.add(added, times);
-          }
+          else buffer.insert(o.batch.map((r) => rec(BASE + r.dt * 1000, r.status)));
           check();
         }
         scan.finish();
         assert.equal(scan.done, true);
         const want = check();
-        assert.deepEqual(entries(index), want);
+        assert.deepEqual(seqs(index), want);
         assert.deepEqual(scan.region(), { from: 0, to: index.length });
-        for (let i = 0; i < index.length; i++) assert.equal(buffer.get(locate(buffer, index.entry(i)!, index.time(i))), index.entry(i));
+        for (let i = 0; i < index.length; i++) assert.equal(buffer.seqAt(locate(buffer, index.seq(i), index.time(i))), index.seq(i));
       },
     ),
     { numRuns: 300 },
@@ -115,20 +111,23 @@ test('view model: a new pattern over a big buffer counts in slices; the window a
   let progress = 0;
   model.onScanProgress = () => progress++;
   const anchor = truth[Math.floor(at / 7)]!;
-  const anchorTime = times[all.indexOf(anchor)]!;
-  const w = model.window({ following: false, anchor: { entry: anchor, time: anchorTime }, anchorRow: 5, fallback: 0, height: 20, lines: () => 1 });
+  const anchorAt = model.buffer.lowerBound(times[all.indexOf(anchor)]!);
+  const anchorTime = model.buffer.time(anchorAt);
+  assert.equal(model.buffer.get(anchorAt)!.requestId, anchor.requestId);
+  const w = model.window({ following: false, anchor: { seq: model.buffer.seqAt(anchorAt), time: anchorTime }, anchorRow: 5, fallback: 0, height: 20, lines: () => 1 });
   assert.equal(model.counting, true);
   assert.equal(w.rows.length, 20, 'the screen is full while counting');
-  const shown = w.rows.map((r) => r.entry);
-  const first = truth.indexOf(shown[0]!);
-  assert.deepEqual(shown, truth.slice(first, first + 20), 'consecutive true matches');
-  assert.equal(w.rows[5]!.entry, anchor, 'the record on screen stays in its row');
+  const shown = w.rows.map((r) => r.entry!.requestId);
+  const truthIds = truth.map((e) => e.requestId);
+  const first = truthIds.indexOf(shown[0]!);
+  assert.deepEqual(shown, truthIds.slice(first, first + 20), 'consecutive true matches');
+  assert.equal(w.rows[5]!.entry!.requestId, anchor.requestId, 'the record on screen stays in its row');
 
   // n from the last row shown, and N from the first: the true neighbours, scanned on demand
   const next = model.nextMatch(w.rows[19]!.pos, 1);
-  assert.equal(model.entryAt(next), truth[first + 20]);
-  const prev = model.nextMatch(model.positionOf(shown[0]!, times[all.indexOf(shown[0]!)]!), -1);
-  assert.equal(model.entryAt(prev), truth[first - 1]);
+  assert.equal(model.entryAt(next)!.requestId, truthIds[first + 20]);
+  const prev = model.nextMatch(model.positionOf(w.rows[0]!.seq, times[truthIds.indexOf(shown[0]!) * 7 + 3]!), -1);
+  assert.equal(model.entryAt(prev)!.requestId, truthIds[first - 1]);
 
   // highlight mode: every record is a row; n goes to the next 503 by buffer position
   model.setMode('highlight');
@@ -141,7 +140,7 @@ test('view model: a new pattern over a big buffer counts in slices; the window a
   assert.ok(progress > 1, 'progress was reported slice by slice');
   assert.equal(model.matches, truth.length);
   assert.equal(model.total, truth.length);
-  for (const p of [0, 1, 777, truth.length - 1]) assert.equal(model.entryAt(p), truth[p]);
+  for (const p of [0, 1, 777, truth.length - 1]) assert.deepEqual(model.entryAt(p), truth[p]);
 });
 
 test('view model: records arriving and evicted while counting are neither lost nor doubled; a pattern changed mid-count starts over', async () => {
@@ -167,4 +166,5 @@ test('view model: records arriving and evicted while counting are neither lost n
   assert.equal(model.buffer.length, 20_000);
   assert.equal(model.matches, want.length);
   assert.deepEqual(Array.from({ length: model.total }, (_, i) => model.entryAt(i)), want);
+  assert.equal(new Set(want.map((e) => e.requestId)).size, want.length, 'no record twice');
 });

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import React from 'react';
 import type { LogEntry } from '../../src/api/logs/entry';
-import { compilePattern } from '../../src/logs-view/filter';
-import { rowSegments, streamLayout, type Segment } from '../../src/logs-view/rows';
+import { compilePattern } from '../../src/log-records/filter';
+import { rowSegments, streamLayout, type Segment } from '../../src/log-records/rows';
 
 // colours as on a terminal (chalk, which Ink's <Text> uses, reads this when first imported)
 process.env.FORCE_COLOR = '1';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LogEntry } from '../../src/api/logs/entry';
-import { compilePattern } from '../../src/logs-view/filter';
+import { compilePattern } from '../../src/log-records/filter';
 import { LogsViewModel } from '../../src/state/logs-view-model';
 import { liveStatusParts, titleParts, v1StatusParts, type StatusInput } from '../../src/screens/logs/status-view';
 import { statsLines } from '../../src/screens/logs/stats-view';
@@ -32,14 +32,14 @@ function readsFor(n: number, setup: (m: LogsViewModel) => void, following: boole
   setup(model);
   let reads = 0;
   const buffer = model.buffer;
-  const get = buffer.get.bind(buffer);
-  buffer.get = (i: number) => {
+  const build = buffer.columns.entry.bind(buffer.columns);
+  buffer.columns.entry = (slot: number) => {
     reads++;
-    return get(i);
+    return build(slot);
   };
   const anchorAt = Math.floor(n / 2);
   const w = model.window({
-    following, anchor: following ? null : { entry: entries[anchorAt]!, time: times[anchorAt]! }, anchorRow: 5, fallback: 0, height: 20, lines: () => 1,
+    following, anchor: following ? null : { seq: model.buffer.seqAt(model.buffer.lowerBound(times[anchorAt]!)), time: times[anchorAt]! }, anchorRow: 5, fallback: 0, height: 20, lines: () => 1,
   });
   return { reads, rows: w.rows.length };
 }
@@ -72,7 +72,7 @@ test('a window reads the same number of records from the buffer with 100 or 100,
 
 const live = (over: Partial<LiveStatus> = {}): LiveStatus => ({
   state: 'following', error: null, errorStatus: null, coveredTo: 1_000_000, newest: 999_000, recheckMs: 120_000, ingestLagMs: 2000, intervalMs: 1000,
-  backoffUntil: null, requests: 10, late: 0, backfillTruncated: false, backfill: null, buffered: 12_345, dropped: 0, duplicates: 0, budgetUsed: 4, budgetLimit: 25,
+  backoffUntil: null, requests: 10, late: 0, backfillTruncated: false, backfill: null, buffered: 12_345, dropped: 0, oldest: 500_000, duplicates: 0, budgetUsed: 4, budgetLimit: 25,
   budgetWaiting: 0, rateLimited: 0, ...over,
 });
 const input = (over: Partial<StatusInput> = {}): StatusInput => ({
@@ -84,13 +84,14 @@ test('status line: following, lag, re-check window, budget, buffered and dropped
   assert.equal(text(liveStatusParts(input(), 1_003_000)), '● following · lag 3s · re-checking last 120 s · budget 4/25 · 12,345 buffered · 0 dropped');
   assert.equal(text(liveStatusParts(input({ compact: true }), 1_003_000)), '● following · lag 3s · re-check 120s · budget 4/25 · 12,345 buf · 0 dropped');
   const dropped = liveStatusParts(input({ live: live({ dropped: 7, backfillTruncated: true }) }), 1_000_000);
-  assert.match(text(dropped), /7 dropped · backfill capped at the buffer size$/);
-  assert.equal(dropped.find((p) => p.text === '7 dropped')!.tone, 'warn');
+  assert.match(text(dropped), /7 dropped, oldest held 00:08:20 · backfill capped at the buffer size$/);
+  assert.equal(dropped.find((p) => p.text === '7 dropped, oldest held 00:08:20')!.tone, 'warn', 'the oldest time still held is shown once records were dropped');
 });
 
 test('status line: paused with N new (matches when filtering), 429 backoff, retrying, failure', () => {
   assert.match(text(liveStatusParts(input({ following: false, newWhilePaused: 1234 }), 1_000_000)), /^❚❚ paused · 1,234 new · /);
   assert.match(text(liveStatusParts(input({ following: false, newWhilePaused: 50, newMatchesWhilePaused: 3, filtering: true }), 1_000_000)), /^❚❚ paused · 3 new matches \(50 records\)/);
+  assert.match(text(liveStatusParts(input({ following: false, newWhilePaused: 1, newMatchesWhilePaused: 1, filtering: true }), 1_000_000)), /^❚❚ paused · 1 new match \(1 record\) · /, 'one, not "1 records"');
   assert.match(text(liveStatusParts(input({ live: live({ backoffUntil: 1_004_500, state: 'rate-limited' }) }), 1_000_000)), /rate limited \(429\): backing off 4s/);
   assert.match(text(liveStatusParts(input({ live: live({ state: 'retrying', error: 'HTTP 503' }) }), 1_000_000)), /retrying: HTTP 503/);
   const failed = liveStatusParts(input({ live: live({ state: 'failed', error: 'logging is not enabled for pull zone 5' }) }), 1_000_000);
@@ -122,11 +123,12 @@ test('stats panel: beside (tall) lists entries one per line, below (compact) one
 });
 
 test('title: a pattern still counting says so with the matches so far; done, the count; paused with evictions says how many', () => {
-  const local = { editing: false, text: { value: '', cursor: 0 }, error: null, pattern: 'css', mode: 'filter' as const, context: 0, matches: 1234, counting: true };
+  const local = { editing: false, text: { value: '', cursor: 0 }, error: null, pattern: 'css', mode: 'filter' as const, context: 0, matches: 1234, counting: true, progress: 0.456 };
   const title = (l: typeof local) => text(titleParts({ zoneId: 7, zoneName: 'shop', source: 'live', windowKey: '1h', serverFilter: '', local: l, wrap: false }));
-  assert.match(title(local), /\/css\/ filter: counting… \(1,234 so far\)/);
+  assert.match(title(local), /\/css\/ filter: counting… 45% \(1,234 so far\)/);
   assert.match(title({ ...local, counting: false }), /\/css\/ filter: 1,234 matches/);
   assert.doesNotMatch(title({ ...local, counting: false }), /counting/);
   assert.match(text(liveStatusParts(input({ following: false, newWhilePaused: 40, evictedWhilePaused: 2500 }), 1_000_000)), /paused · 40 new · 2,500 evicted \(buffer full\)/);
   assert.doesNotMatch(text(liveStatusParts(input({ following: false, newWhilePaused: 40 }), 1_000_000)), /evicted/);
+  assert.match(text(liveStatusParts(input({ following: false, newWhilePaused: 40, evictedWhilePaused: 2500, rowsEvicted: true }), 1_000_000)), /the rows you were reading were evicted \(buffer full\): showing the oldest held; G jumps to the newest/);
 });

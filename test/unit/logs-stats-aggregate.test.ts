@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
-import { LogStats, NO_CACHE_STATUS, pathKey, topOf } from '../../src/logs-view/stats';
-import { TrackingBuffer } from '../../src/state/logs-tracking-buffer';
+import { LogStats, NO_CACHE_STATUS, pathKey, topOf } from '../../src/log-records/stats';
+import { LogBuffer } from '../../src/api/logs/buffer';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
 let seq = 0;
@@ -63,15 +63,14 @@ const arbRecord = fc.record({
 test('incremental stats over a ring buffer equal the stats recomputed from what it holds (adds, late records, evictions)', () => {
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 40 }), fc.array(fc.array(arbRecord, { maxLength: 30 }), { maxLength: 12 }), (capacity, batches) => {
-      const buffer = new TrackingBuffer(capacity);
+      const buffer = new LogBuffer(capacity);
       const stats = new LogStats();
-      buffer.onEvicted((gone, times) => stats.remove(gone, times));
+      buffer.onEvicted((slot) => stats.applySlots(buffer.columns, [slot], -1));
+      // as the view model does: records in from the objects they came as, out from the columns
+      buffer.onAdded((_slots, entries, times) => stats.add(entries, times));
       for (const batch of batches) {
         const entries = batch.map((r) => rec({ t: BASE + r.dt, statusCode: r.status, cacheStatus: r.cache, remoteIp: r.ip, path: r.path, countryCode: r.cc, edgeLocation: r.edge, bytesSent: r.bytes }));
-        const added: LogEntry[] = [];
-        const addedTimes: number[] = [];
-        buffer.insert(entries, undefined, added, addedTimes);
-        stats.add(added, addedTimes);
+        buffer.insert(entries);
       }
       const held = buffer.toArray();
       const snap = stats.snapshot();
@@ -138,10 +137,10 @@ test('topOf keeps the n largest, ties by key', () => {
   assert.deepEqual(topOf(m, 0), []);
 });
 
-test('the tracking buffer reports exactly the records it let go', () => {
-  const buffer = new TrackingBuffer(3);
+test('the buffer reports exactly the records it let go', () => {
+  const buffer = new LogBuffer(3);
   const gone: LogEntry[] = [];
-  buffer.onEvicted((e) => gone.push(...e));
+  buffer.onEvicted((slot) => gone.push(buffer.columns.entry(slot)));
   const [a, b, c, d, e] = [1, 2, 3, 4, 5].map((s) => rec({ t: BASE + s * 1000 }));
   buffer.insert([a!, b!, c!]);
   assert.deepEqual(gone, []);

@@ -52,7 +52,7 @@ test('enter: unique prefixes run, ambiguous and unknown ones say what is possibl
   assert.match(ambiguous.message, /":lo" could be :logs, :loadbalancers/);
   const unknown = parseCommand(commands, 'frobnicate');
   assert.ok(!unknown.ok);
-  assert.match(unknown.message, /^unknown command ":frobnicate" \(commands: :home :shield :containers :videos :lb :logs :sql :help :q\)$/);
+  assert.match(unknown.message, /^unknown command ":frobnicate" \(commands: :home :shield :containers :videos :lb :logs :sql :databases :help :q\)$/);
   const empty = parseCommand(commands, '  ');
   assert.ok(!empty.ok);
   assert.match(empty.message, /type a command/);

@@ -74,7 +74,10 @@ test('read-only: the mutation path refuses before any confirm; no change: nothin
   assert.equal(opened, false);
   assert.equal(ro.getState().overlay, null);
   assert.equal(sent, false);
-  assert.match(ro.getState().status!.text, /read-only mode: "Delete zone" is not allowed/);
+  assert.match(ro.getState().status!.text, /read-only mode: "Delete zone" is not allowed \(start without --read-only/);
+  const profile = createUiStore({ readOnly: true, readOnlySource: 'profile prod', home: 'home', onQuit: () => {} });
+  profile.getState().confirmMutation({ title: 'Delete zone', before: { a: 1 }, after: {}, send: async () => {} });
+  assert.match(profile.getState().status!.text, /read-only \(profile prod\): "Delete zone" is not allowed \(set readOnly: false in profile prod/);
   const rw = store(false).ui;
   assert.equal(rw.getState().confirmMutation({ title: 'x', before: { a: 1 }, after: { a: 1 }, send: async () => {} }), false);
   assert.match(rw.getState().status!.text, /nothing to send/);

@@ -76,11 +76,18 @@ test('list columns: the cells a user reads, DRM by name, numbers sorted as numbe
 });
 
 test('list summary: loaded of total, page size, search, more to come', () => {
-  const base = { items: [lib()], totalItems: 420, hasMore: true, pageSize: 100, search: '', loadingMore: false, reloading: false, loadedAt: 1 };
+  const base = { items: [lib()], totalItems: 420, hasMore: true, pageSize: 100, search: '', loadingMore: false, loadingAll: false, reloading: false, loadedAt: 1 };
   assert.equal(listSummary(base), '1 of 420 loaded · page size 100 · scroll for more');
   assert.equal(listSummary({ ...base, search: 'acme', hasMore: false, totalItems: 27 }), 'search "acme" · 27 libraries · page size 100');
   assert.equal(listSummary({ ...base, loadingMore: true }), '1 of 420 loaded · page size 100 · loading more…');
   assert.equal(listSummary({ ...base, loadedAt: null, items: [] }), 'loading… · page size 100');
+});
+
+test('list summary with a sort says what the sort covers: all of it, loading the rest, or only the loaded part', () => {
+  const base = { items: [lib()], totalItems: 420, hasMore: true, pageSize: 100, search: '', loadingMore: false, loadingAll: false, reloading: false, loadedAt: 1 };
+  assert.equal(listSummary({ ...base, loadingAll: true }, 'videos'), 'sorting by videos needs all 420: loading them… · page size 100');
+  assert.equal(listSummary(base, 'videos'), 'sorted by videos: only the 1 loaded of 420 (search to narrow) · page size 100 · scroll for more');
+  assert.equal(listSummary({ ...base, hasMore: false }, 'videos'), '420 libraries · page size 100');
 });
 
 test('page size and search input checks say what is allowed', () => {
@@ -143,13 +150,14 @@ test('detail values: enum names, sizes with bytes, UTC dates, yes/no, lists; key
 test('OSC 52: base64 of the UTF-8 text between ESC ] 52 ; c ; and BEL; tmux passthrough doubles every ESC', () => {
   assert.equal(osc52('hi'), '\x1b]52;c;aGk=\x07');
   assert.equal(tmuxPassthrough(osc52('hi')), '\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\');
-  assert.equal(clipboardSequence('hi', {}), osc52('hi'));
-  assert.equal(clipboardSequence('hi', { TMUX: '/tmp/tmux-0/default,1,0' }), tmuxPassthrough(osc52('hi')));
+  assert.equal(clipboardSequence('hi', 'osc52'), osc52('hi'));
+  assert.equal(clipboardSequence('hi', 'tmux'), osc52('hi'));
+  assert.equal(clipboardSequence('hi', 'tmux-passthrough'), tmuxPassthrough(osc52('hi')));
   fc.assert(
     fc.property(fc.string({ unit: 'grapheme' }), (text) => {
       const m = /^\x1b\]52;c;([A-Za-z0-9+/=]*)\x07$/.exec(osc52(text));
       if (!m || Buffer.from(m[1]!, 'base64').toString('utf8') !== text) return false;
-      const wrapped = clipboardSequence(text, { TMUX: '1' });
+      const wrapped = clipboardSequence(text, 'tmux-passthrough');
       const inner = wrapped.slice('\x1bPtmux;'.length, -2);
       return wrapped.startsWith('\x1bPtmux;') && wrapped.endsWith('\x1b\\') && inner.replace(/\x1b\x1b/g, '\x1b') === osc52(text) && !/\x1b(?!\x1b)/.test(inner.replace(/\x1b\x1b/g, ''));
     }),

@@ -1,30 +1,53 @@
 import { entryKey, parseTimestamp, type LogEntry } from './entry';
 import { KeySet } from './key-set';
+import { writeHexId } from './columns/codecs';
+import { IdTable } from './columns/id-table';
+import { RecordColumns } from './columns/record-columns';
 
-export const DEFAULT_BUFFER_CAPACITY = 100_000;
+export const DEFAULT_BUFFER_CAPACITY = 2_000_000;
 
 export type BufferListener = (version: number) => void;
+/** A record about to leave (its slot still holds it). */
+export type EvictionListener = (slot: number, time: number) => void;
+/** Records an insert kept, by slot, oldest first; with the objects they came as and their times (same order). */
+export type AddedListener = (slots: readonly number[], entries: readonly LogEntry[], times: readonly number[]) => void;
+
+/** Materialised records kept for the rows drawn again next frame. */
+const ENTRY_CACHE = 2048;
 
 /**
- * Log records in timestamp order, outside React: a circular array with a fixed capacity.
+ * Log records in timestamp order, outside React, stored in columns (RecordColumns: no object per
+ * record) with a fixed capacity.
  *
- * - insert() dedupes by request id, sorts the batch and merges it in place: appending newer
- *   records and prepending older ones cost O(batch); a late record lands in place at
- *   O(records after it), which is small because late records are recent.
+ * - Records live in slots; `order` is a circular array of slots in time order (index 0 = the
+ *   oldest). A record keeps its slot until it leaves, and has a sequence number (`seqAt`) that
+ *   identifies it while indexes move.
+ * - insert() dedupes by request id (a 32-hex-digit id through IdTable over the 16-byte id column;
+ *   any other key through a KeySet), sorts the batch and merges it: appending newer records and
+ *   prepending older ones cost O(batch); a late record lands in place at O(records after it).
  * - When full, the oldest records go first; every record that could not be kept (evicted, or
  *   older than everything in a full buffer) counts in `dropped`.
- * - Index 0 is the oldest record. Indexes move when records are inserted or evicted: read
- *   `version` (bumped on every change) and re-read what you show when it changes.
- * - Equal timestamps keep their arrival order.
+ * - Indexes move when records are inserted or evicted: read `version` (bumped on every change)
+ *   and re-read what you show when it changes. Equal timestamps keep their arrival order.
+ * - get(i) builds the LogEntry (kept in a small cache by sequence number): only for the rows
+ *   drawn or exported. Filters and statistics read the columns (`columns`, `slotAt`).
  */
 export class LogBuffer {
   readonly capacity: number;
-  private entries: (LogEntry | undefined)[];
-  private times: Float64Array;
+  readonly columns: RecordColumns;
+  private readonly order: Int32Array;
+  private readonly free: Int32Array;
+  private freeCount: number;
   private head = 0;
   private size = 0;
-  private readonly keys: KeySet;
+  private readonly ids: IdTable;
+  private readonly otherKeys = new KeySet(1024);
   private readonly listeners = new Set<BufferListener>();
+  private readonly evictionListeners = new Set<EvictionListener>();
+  private readonly addedListeners = new Set<AddedListener>();
+  private readonly cache = new Map<number, LogEntry>();
+  private readonly scratch = new Uint32Array(4);
+  private readonly scratchBytes = new Uint8Array(this.scratch.buffer);
   private versionCounter = 0;
   /** Records that could not be kept for lack of room. */
   dropped = 0;
@@ -36,9 +59,12 @@ export class LogBuffer {
   constructor(capacity = DEFAULT_BUFFER_CAPACITY) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`buffer capacity must be a whole number of at least 1, got ${capacity}`);
     this.capacity = capacity;
-    this.keys = new KeySet(Math.min(capacity, 1 << 17));
-    this.entries = new Array<LogEntry | undefined>(capacity);
-    this.times = new Float64Array(capacity);
+    this.columns = new RecordColumns(capacity);
+    this.order = new Int32Array(capacity);
+    this.free = new Int32Array(capacity);
+    for (let i = 0; i < capacity; i++) this.free[i] = capacity - 1 - i;
+    this.freeCount = capacity;
+    this.ids = new IdTable(capacity, this.columns.ridWords);
   }
 
   get length(): number {
@@ -50,29 +76,55 @@ export class LogBuffer {
     return this.versionCounter;
   }
 
-  /** The record at `index` (0 = oldest). */
+  /** The slot of the record at `index` (0 = oldest); -1 out of range. */
+  slotAt(index: number): number {
+    if (index < 0 || index >= this.size) return -1;
+    return this.order[this.phys(index)]!;
+  }
+
+  /** The sequence number of the record at `index` (0 out of range). */
+  seqAt(index: number): number {
+    if (index < 0 || index >= this.size) return 0;
+    return this.columns.seqs[this.order[this.phys(index)]!]!;
+  }
+
+  /** The record at `index` (0 = oldest), built from the columns. */
   get(index: number): LogEntry | undefined {
     if (index < 0 || index >= this.size) return undefined;
-    return this.entries[this.phys(index)];
+    return this.entryOfSlot(this.order[this.phys(index)]!);
+  }
+
+  /** The record in `slot` (cached by sequence number, so a row drawn twice is the same object). */
+  entryOfSlot(slot: number): LogEntry {
+    const seq = this.columns.seqs[slot]!;
+    let e = this.cache.get(seq);
+    if (e === undefined) {
+      if (this.cache.size >= ENTRY_CACHE) this.cache.clear();
+      e = this.columns.entry(slot);
+      this.cache.set(seq, e);
+    }
+    return e;
   }
 
   /** Epoch ms of the record at `index`, NaN when out of range. */
   time(index: number): number {
     if (index < 0 || index >= this.size) return Number.NaN;
-    return this.times[this.phys(index)]!;
+    return this.columns.times[this.order[this.phys(index)]!]!;
   }
 
   get oldestTime(): number | null {
-    return this.size ? this.times[this.head]! : null;
+    return this.size ? this.time(0) : null;
   }
 
   get newestTime(): number | null {
-    return this.size ? this.times[this.phys(this.size - 1)]! : null;
+    return this.size ? this.time(this.size - 1) : null;
   }
 
   /** Whether a record with this request id (or stand-in key) is held. */
   has(key: string): boolean {
-    return this.keys.has(key);
+    const w = this.scratch;
+    if (writeHexId(key, this.scratchBytes, 0)) return this.ids.find(w[0]!, w[1]!, w[2]!, w[3]!) >= 0;
+    return this.otherKeys.has(key);
   }
 
   /** First index whose time is >= t (binary search). */
@@ -81,7 +133,7 @@ export class LogBuffer {
     let hi = this.size;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.times[this.phys(mid)]! < t) lo = mid + 1;
+      if (this.time(mid) < t) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -93,10 +145,17 @@ export class LogBuffer {
     let hi = this.size;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.times[this.phys(mid)]! <= t) lo = mid + 1;
+      if (this.time(mid) <= t) lo = mid + 1;
       else hi = mid;
     }
     return lo;
+  }
+
+  /** The index of the record with sequence number `seq` and time `t`, or -1 when it is gone. */
+  indexOfSeq(seq: number, t: number): number {
+    const seqs = this.columns.seqs;
+    for (let i = this.lowerBound(t); i < this.size && this.time(i) === t; i++) if (seqs[this.order[this.phys(i)]!] === seq) return i;
+    return -1;
   }
 
   /** Records [start, end) as a new array (for the rows a screen shows). */
@@ -104,25 +163,25 @@ export class LogBuffer {
     const s = Math.max(0, start);
     const e = Math.min(this.size, end);
     const out: LogEntry[] = [];
-    for (let i = s; i < e; i++) out.push(this.entries[this.phys(i)]!);
+    for (let i = s; i < e; i++) out.push(this.get(i)!);
     return out;
   }
 
+  /** Every record as objects: for tests and small buffers only (a screen reads `slice`). */
   toArray(): LogEntry[] {
     return this.slice();
   }
 
-  /** Indexes of the records that pass `test`, oldest first, written into `out` (cleared first). */
-  scan(test: (e: LogEntry) => boolean, out: number[] = [], start = 0, end = this.size): number[] {
+  /** Records [start, end) one at a time, built as they are read (an export of any size). */
+  *records(start = 0, end = this.size): Generator<LogEntry> {
+    for (let i = Math.max(0, start); i < Math.min(this.size, end); i++) yield this.columns.entry(this.order[this.phys(i)]!);
+  }
+
+  /** Indexes of the records that pass `test` (given the slot), oldest first, written into `out` (cleared first). */
+  scan(test: (slot: number) => boolean, out: number[] = [], start = 0, end = this.size): number[] {
     out.length = 0;
-    const cap = this.capacity;
-    let p = this.head + Math.max(0, start);
-    if (p >= cap) p -= cap;
     const stop = Math.min(this.size, end);
-    for (let i = Math.max(0, start); i < stop; i++) {
-      if (test(this.entries[p]!)) out.push(i);
-      if (++p === cap) p = 0;
-    }
+    for (let i = Math.max(0, start); i < stop; i++) if (test(this.order[this.phys(i)]!)) out.push(i);
     return out;
   }
 
@@ -131,11 +190,26 @@ export class LogBuffer {
     return () => this.listeners.delete(listener);
   }
 
+  /** Told about each record just before it leaves (evicted, or the buffer cleared). */
+  onEvicted(listener: EvictionListener): () => void {
+    this.evictionListeners.add(listener);
+    return () => this.evictionListeners.delete(listener);
+  }
+
+  /** Told about the records each insert kept, after it. */
+  onAdded(listener: AddedListener): () => void {
+    this.addedListeners.add(listener);
+    return () => this.addedListeners.delete(listener);
+  }
+
   clear(): void {
-    this.entries = new Array<LogEntry | undefined>(this.capacity);
+    while (this.size > 0) {
+      const slot = this.order[this.head]!;
+      this.release(slot);
+      if (++this.head === this.capacity) this.head = 0;
+      this.size--;
+    }
     this.head = 0;
-    this.size = 0;
-    this.keys.clear();
     this.evictedUpTo = Number.NEGATIVE_INFINITY;
     this.bump();
   }
@@ -148,41 +222,51 @@ export class LogBuffer {
   insert(batch: readonly LogEntry[], times?: ArrayLike<number>, added?: LogEntry[], addedTimes?: number[]): number {
     const fresh: LogEntry[] = [];
     const freshTimes: number[] = [];
-    const keys = this.keys;
+    const freshKeys: string[] = [];
+    // the batch's own hex ids, as words, in a small table of their own (no string hashed)
+    const batchIds = new BatchIds(batch.length);
+    let seenOther: Set<string> | null = null;
+    const w = this.scratch;
     for (let i = 0; i < batch.length; i++) {
       const e = batch[i]!;
       const t = times ? times[i]! : parseTimestamp(e.timestamp);
       if (Number.isNaN(t)) continue;
-      // One hash lookup: add, and see whether it was there.
-      if (!keys.add(e.requestId ?? entryKey(e))) {
+      const key = e.requestId ?? entryKey(e);
+      let dup: boolean;
+      if (writeHexId(key, this.scratchBytes, 0)) {
+        dup = this.ids.find(w[0]!, w[1]!, w[2]!, w[3]!) >= 0 || !batchIds.add(w[0]!, w[1]!, w[2]!, w[3]!);
+      } else {
+        seenOther ??= new Set<string>();
+        dup = this.otherKeys.has(key) || seenOther.has(key);
+        seenOther.add(key);
+      }
+      if (dup) {
         this.duplicates++;
         continue;
       }
       fresh.push(e);
       freshTimes.push(t);
+      freshKeys.push(key);
     }
     const k = fresh.length;
     if (k === 0) return 0;
-    sortBatch(fresh, freshTimes);
-    const droppedBefore = this.dropped;
-    this.merge(fresh, freshTimes);
-    let kept = k;
-    if (this.dropped === droppedBefore) {
-      if (added) for (let i = 0; i < k; i++) added.push(fresh[i]!);
-      if (addedTimes) for (let i = 0; i < k; i++) addedTimes.push(freshTimes[i]!);
-    } else {
-      // Some new records may have been dropped at once (older than everything in a full buffer).
-      kept = 0;
-      for (let i = 0; i < k; i++) {
-        const e = fresh[i]!;
-        if (!keys.has(e.requestId ?? entryKey(e))) continue;
-        kept++;
-        added?.push(e);
-        addedTimes?.push(freshTimes[i]!);
-      }
+    sortBatch(fresh, freshTimes, freshKeys);
+    const slots = new Int32Array(k).fill(-1);
+    this.merge(fresh, freshTimes, freshKeys, slots);
+    const addedSlots: number[] = [];
+    const keptEntries: LogEntry[] = [];
+    const keptTimes: number[] = [];
+    for (let j = 0; j < k; j++) {
+      if (slots[j]! < 0) continue;
+      addedSlots.push(slots[j]!);
+      keptEntries.push(fresh[j]!);
+      keptTimes.push(freshTimes[j]!);
     }
+    if (added) for (const e of keptEntries) added.push(e);
+    if (addedTimes) for (const t of keptTimes) addedTimes.push(t);
+    if (addedSlots.length) for (const l of this.addedListeners) l(addedSlots, keptEntries, keptTimes);
     this.bump();
-    return kept;
+    return addedSlots.length;
   }
 
   private phys(index: number): number {
@@ -195,72 +279,94 @@ export class LogBuffer {
     for (const l of this.listeners) l(this.versionCounter);
   }
 
-  private forget(e: LogEntry, t: number): void {
-    this.keys.delete(e.requestId ?? entryKey(e));
+  /** Stores batch record j in a free slot (there is one: evictions come first). */
+  private place(batch: LogEntry[], bt: number[], keys: string[], slots: Int32Array, j: number): number {
+    const slot = this.free[--this.freeCount]!;
+    this.columns.write(slot, batch[j]!, bt[j]!);
+    if (this.columns.hasBinaryId(slot)) this.ids.add(slot);
+    else this.otherKeys.add(keys[j]!);
+    slots[j] = slot;
+    return slot;
+  }
+
+  private release(slot: number): void {
+    const t = this.columns.times[slot]!;
+    for (const l of this.evictionListeners) l(slot, t);
+    if (this.columns.hasBinaryId(slot)) this.ids.remove(slot);
+    else this.otherKeys.delete(entryKey(this.columns.entry(slot)));
+    this.columns.release(slot);
+    this.free[this.freeCount++] = slot;
+  }
+
+  private evict(slot: number): void {
+    const t = this.columns.times[slot]!;
+    this.release(slot);
+    this.dropped++;
+    if (t > this.evictedUpTo) this.evictedUpTo = t;
+  }
+
+  /** A new record not kept (older than everything in a full buffer). */
+  private refuse(t: number): void {
     this.dropped++;
     if (t > this.evictedUpTo) this.evictedUpTo = t;
   }
 
   private evictHead(count: number): void {
     for (let i = 0; i < count; i++) {
-      const e = this.entries[this.head]!;
-      this.forget(e, this.times[this.head]!);
-      this.entries[this.head] = undefined;
+      this.evict(this.order[this.head]!);
       if (++this.head === this.capacity) this.head = 0;
       this.size--;
     }
   }
 
-  private merge(batch: LogEntry[], bt: number[]): void {
+  private merge(batch: LogEntry[], bt: number[], keys: string[], slots: Int32Array): void {
     const k = batch.length;
     const cap = this.capacity;
     // Newer than everything: append, evicting the oldest when full.
-    if (this.size === 0 || bt[0]! >= this.times[this.phys(this.size - 1)]!) {
+    if (this.size === 0 || bt[0]! >= this.time(this.size - 1)) {
       let from = 0;
       if (k > cap) {
-        for (let i = 0; i < k - cap; i++) this.forget(batch[i]!, bt[i]!);
+        for (let i = 0; i < k - cap; i++) this.refuse(bt[i]!);
         from = k - cap;
       }
       const overflow = this.size + (k - from) - cap;
       if (overflow > 0) this.evictHead(overflow);
       for (let i = from; i < k; i++) {
-        const p = this.phys(this.size);
-        this.entries[p] = batch[i];
-        this.times[p] = bt[i]!;
+        this.order[this.phys(this.size)] = this.place(batch, bt, keys, slots, i);
         this.size++;
       }
       return;
     }
     // Older than everything: prepend the newest of them that fit.
-    if (bt[k - 1]! < this.times[this.head]!) {
+    if (bt[k - 1]! < this.time(0)) {
       for (let i = k - 1; i >= 0; i--) {
         if (this.size === cap) {
-          this.forget(batch[i]!, bt[i]!);
+          this.refuse(bt[i]!);
           continue;
         }
         this.head = this.head === 0 ? cap - 1 : this.head - 1;
-        this.entries[this.head] = batch[i];
-        this.times[this.head] = bt[i]!;
+        this.order[this.head] = this.place(batch, bt, keys, slots, i);
         this.size++;
       }
       return;
     }
-    // In between: merge the batch with the records after its first timestamp.
+    // In between: merge the batch with the records after its first timestamp. A merged entry is
+    // a slot (a record held) or ~j (batch record j, stored when written).
     const p = this.upperBound(bt[0]!);
     const m = this.size - p;
-    const mergedE: LogEntry[] = new Array(m + k);
+    const merged = new Int32Array(m + k);
     const mergedT = new Float64Array(m + k);
     let i = 0;
     let j = 0;
     let o = 0;
     while (i < m || j < k) {
-      const ti = i < m ? this.times[this.phys(p + i)]! : Number.POSITIVE_INFINITY;
+      const ti = i < m ? this.time(p + i) : Number.POSITIVE_INFINITY;
       if (j >= k || ti <= bt[j]!) {
-        mergedE[o] = this.entries[this.phys(p + i)]!;
+        merged[o] = this.order[this.phys(p + i)]!;
         mergedT[o++] = ti;
         i++;
       } else {
-        mergedE[o] = batch[j]!;
+        merged[o] = ~j;
         mergedT[o++] = bt[j]!;
         j++;
       }
@@ -274,38 +380,80 @@ export class LogBuffer {
       this.evictHead(fromHead);
       start = p - fromHead;
       overflow -= fromHead;
-      for (; skip < overflow; skip++) this.forget(mergedE[skip]!, mergedT[skip]!);
+      for (; skip < overflow; skip++) {
+        const r = merged[skip]!;
+        if (r >= 0) this.evict(r);
+        else this.refuse(mergedT[skip]!);
+      }
     }
     this.size = start;
     for (let q = skip; q < m + k; q++) {
-      const ph = this.phys(this.size);
-      this.entries[ph] = mergedE[q];
-      this.times[ph] = mergedT[q]!;
+      const r = merged[q]!;
+      this.order[this.phys(this.size)] = r >= 0 ? r : this.place(batch, bt, keys, slots, ~r);
       this.size++;
     }
   }
 }
 
-/** Sorts the batch by time in place; pages arrive ascending or descending, so those are cheap. */
-function sortBatch(entries: LogEntry[], times: number[]): void {
+/** The hex ids of one batch (as four words each) in an open-addressing table: add() says whether an id is new. */
+class BatchIds {
+  private readonly words: Uint32Array;
+  private readonly table: Int32Array;
+  private readonly mask: number;
+  private count = 0;
+
+  constructor(n: number) {
+    let size = 16;
+    while (size < n * 2) size *= 2;
+    this.table = new Int32Array(size);
+    this.mask = size - 1;
+    this.words = new Uint32Array(Math.max(1, n) * 4);
+  }
+
+  add(a: number, b: number, c: number, d: number): boolean {
+    const w = this.words;
+    const t = this.table;
+    for (let i = IdTable.hash(a, b, c, d) & this.mask; ; i = (i + 1) & this.mask) {
+      const k = t[i]! - 1;
+      if (k < 0) {
+        const o = this.count * 4;
+        w[o] = a;
+        w[o + 1] = b;
+        w[o + 2] = c;
+        w[o + 3] = d;
+        t[i] = ++this.count;
+        return true;
+      }
+      const o = k * 4;
+      if (w[o] === a && w[o + 1] === b && w[o + 2] === c && w[o + 3] === d) return false;
+    }
+  }
+}
+
+/** Sorts the batch by time in place (stable); pages arrive ascending or descending, so those are cheap. */
+function sortBatch(entries: LogEntry[], times: number[], keys: string[]): void {
   const k = times.length;
   let asc = true;
   let desc = true;
   for (let i = 1; i < k && (asc || desc); i++) {
     if (times[i]! < times[i - 1]!) asc = false;
-    if (times[i]! > times[i - 1]!) desc = false;
+    // strictly descending only: reversing a run of equal times would undo their arrival order
+    if (times[i]! >= times[i - 1]!) desc = false;
   }
   if (asc) return;
   if (desc) {
     entries.reverse();
     times.reverse();
+    keys.reverse();
     return;
   }
   const order = Array.from({ length: k }, (_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
   const e2 = order.map((i) => entries[i]!);
   const t2 = order.map((i) => times[i]!);
+  const k2 = order.map((i) => keys[i]!);
   for (let i = 0; i < k; i++) {
     entries[i] = e2[i]!;
     times[i] = t2[i]!;
+    keys[i] = k2[i]!;
   }
 }

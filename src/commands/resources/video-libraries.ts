@@ -5,9 +5,12 @@ import { drmLabel } from './rows';
 
 export const videoLibrariesResource = defineResource<VideoLibrary>({
   name: 'video-libraries',
-  summary: 'every video library (keys masked unless --show-secrets)',
-  async fetch(session, _arg, signal) {
-    return session.api.videoLibraries.listAll(null, signal);
+  summary: 'every video library, or --search TEXT --page N --per-page N (keys masked unless --show-secrets)',
+  searchable: true,
+  async fetch(session, _arg, signal, query) {
+    if (query.page === null && query.perPage === null) return session.api.videoLibraries.listAll(query.search, signal);
+    const page = await session.api.videoLibraries.listPage(query.page ?? 1, query.perPage ?? 100, query.search, signal);
+    return page.items;
   },
   columns: [
     { header: 'ID', value: (l) => l.Id },

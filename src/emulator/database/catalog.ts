@@ -27,8 +27,8 @@ export class HostedDatabase {
     this.seeded = true;
   }
 
-  /** Size of the file and its WAL, as the management API shows it ("1.2 MB"). */
-  currentSize(): string {
+  /** Bytes of the file and its WAL. */
+  sizeBytes(): number {
     let bytes = 0;
     for (const f of [this.file, `${this.file}-wal`]) {
       try {
@@ -37,6 +37,12 @@ export class HostedDatabase {
         // not created yet, or no WAL yet
       }
     }
+    return bytes;
+  }
+
+  /** Size of the file and its WAL, as the management API shows it ("1.2 MB"). */
+  currentSize(): string {
+    const bytes = this.sizeBytes();
     if (bytes < 1024) return `${bytes} B`;
     if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
     return `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -11,6 +11,8 @@ import { DATABASES, SEED_EPOCH } from './databases';
 import { Connection } from './engine';
 import { BUSY_WAIT_MS, runEngineRequest } from './engine-run';
 import { WriteGate } from './write-gate';
+import { CursorWriter, runCursor } from './engine-cursor';
+import { usageOf } from './engine-usage';
 import type { DbRef, EngineLimits, HostCall, HostReply } from './engine-protocol';
 
 const POOL_SIZE = 4;
@@ -110,6 +112,8 @@ async function interrupt(id: number): Promise<void> {
   if (c) (await c.catch(() => null))?.interrupt();
 }
 
+const cursors = new Map<number, CursorWriter>();
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function handle(call: HostCall): Promise<void> {
@@ -128,12 +132,31 @@ async function handle(call: HostCall): Promise<void> {
         send({ op: 'failed', id: call.id, message: `could not create the database ${call.db.name}: ${messageOf(error)}` });
       }
       return;
+    case 'cursor-credit':
+      return cursors.get(call.id)?.credit();
+    case 'cursor-cancel':
+      return cursors.get(call.id)?.cancel();
+    case 'cursor': {
+      const writer = new CursorWriter((text) => send({ op: 'chunk', id: call.id, text }));
+      cursors.set(call.id, writer);
+      try {
+        const conn = await connection(call.conn, call.db);
+        await conn.setReadOnly(call.readOnly);
+        const usage = await runCursor(call.steps, conn, writer);
+        send({ op: 'done', id: call.id, json: '', autocommit: conn.autocommit, usage });
+      } catch (error) {
+        send({ op: 'failed', id: call.id, message: messageOf(error) });
+      } finally {
+        cursors.delete(call.id);
+      }
+      return;
+    }
     case 'run':
       try {
         const conn = await connection(call.conn, call.db);
         await conn.setReadOnly(call.readOnly);
         const result = await runEngineRequest(call.request, conn);
-        send({ op: 'done', id: call.id, json: JSON.stringify(result), autocommit: conn.autocommit });
+        send({ op: 'done', id: call.id, json: JSON.stringify(result), autocommit: conn.autocommit, usage: usageOf(result) });
       } catch (error) {
         send({ op: 'failed', id: call.id, message: messageOf(error) });
       }

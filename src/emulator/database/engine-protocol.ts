@@ -40,15 +40,30 @@ export type HostCall =
   | { op: 'release'; conn: number }
   /** The client went away: stop the statement running on this connection, if any. */
   | { op: 'interrupt'; conn: number }
-  | { op: 'ping' };
+  | { op: 'ping' }
+  /** A cursor: its entries come back as `chunk` replies, then `done` (json empty). */
+  | { op: 'cursor'; id: number; conn: number; db: DbRef; readOnly: boolean; steps: { condition: Cond | null; stmt: EngineStmt }[] }
+  /** The parent passed one chunk of the cursor on: the engine may send another. */
+  | { op: 'cursor-credit'; id: number }
+  /** The cursor's reader went away: stop its statement. */
+  | { op: 'cursor-cancel'; id: number };
 
 export type HostReply =
   | { op: 'ready' }
   | { op: 'pong' }
   /** `json` is the StreamResult as JSON text, ready to go into the HTTP answer as is. */
-  | { op: 'done'; id: number; json: string; autocommit: boolean }
+  | { op: 'done'; id: number; json: string; autocommit: boolean; usage?: EngineUsage }
   | { op: 'ensured'; id: number }
+  /** Some of a cursor's entries, NDJSON text. */
+  | { op: 'chunk'; id: number; text: string }
   | { op: 'failed'; id: number; message: string };
+
+/** What one request cost (statements run, rows returned, rows changed), for the usage routes. */
+export interface EngineUsage {
+  queries: number;
+  rowsRead: number;
+  rowsWritten: number;
+}
 
 export interface EngineLimits {
   /** A statement running longer is interrupted (SQLITE_INTERRUPT) and its transaction rolled back. */

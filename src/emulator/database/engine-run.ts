@@ -15,7 +15,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * A long busy_timeout would hold the connection's thread: the wait is done here, between short
  * attempts, so the other stream can commit meanwhile.
  */
-async function withBusyWait<T>(conn: Connection, fn: () => Promise<T>): Promise<T> {
+export async function withBusyWait<T>(conn: Connection, fn: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + BUSY_WAIT_MS;
   const fresh = conn.autocommit;
   for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
@@ -30,7 +30,7 @@ async function withBusyWait<T>(conn: Connection, fn: () => Promise<T>): Promise<
 
 const errorOf = (e: StmtError): HranaError => ({ message: e.message, code: e.code });
 
-function evalCond(c: Cond, results: (StmtResult | null)[], errors: (HranaError | null)[], conn: Connection): boolean {
+export function evalCond(c: Cond, results: (StmtResult | null)[], errors: (HranaError | null)[], conn: Connection): boolean {
   switch (c.type) {
     case 'ok':
       return results[c.step] != null;

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { DbRef, EngineLimits, EngineRequest, HostCall, HostReply } from './engine-protocol';
+import type { Cond, DbRef, EngineLimits, EngineRequest, EngineStmt, EngineUsage, HostCall, HostReply } from './engine-protocol';
 
 /** The engine could not answer: it died (and was restarted), or it was stuck and had to be killed. */
 export class EngineFailure extends Error {
@@ -15,6 +15,8 @@ export interface EngineSupervisorOptions {
   graceMs?: number;
   /** The engine process died: every connection it held is gone (generation is the one that died). */
   onRestart?(info: { generation: number; reason: string }): void;
+  /** What each request cost on which database (usage and statistics routes). */
+  onUsage?(database: string, usage: EngineUsage, ms: number): void;
 }
 
 export interface EngineStats {
@@ -27,6 +29,18 @@ export interface EngineStats {
 interface Pending {
   resolve(reply: HostReply): void;
   reject(error: EngineFailure): void;
+  /** A cursor's entries as they come. */
+  chunk?(text: string): void;
+}
+
+/** A cursor running in the engine: see EngineSupervisor.cursor. */
+export interface EngineCursor {
+  /** Settles when the engine is done with the cursor (its connection is free again). */
+  done: Promise<{ autocommit: boolean }>;
+  /** One chunk was passed on: the engine may send another. */
+  credit(): void;
+  /** The reader went away: the engine stops the statement. */
+  cancel(): void;
 }
 
 /** The engine process's entry: a sibling file, .ts under tsx (tests) and .js in the bundle. */
@@ -80,9 +94,40 @@ export class EngineSupervisor {
   }
 
   async run(conn: number, db: DbRef, readOnly: boolean, request: EngineRequest): Promise<{ json: string; autocommit: boolean }> {
+    const started = Date.now();
     const reply = await this.call((id) => ({ op: 'run', id, conn, db, readOnly, request }));
     if (reply.op !== 'done') throw new EngineFailure('the database engine gave an unexpected answer', 'unavailable');
+    if (reply.usage) this.opts.onUsage?.(db.name, reply.usage, Date.now() - started);
     return { json: reply.json, autocommit: reply.autocommit };
+  }
+
+  /**
+   * Runs a batch as a cursor: `onChunk` receives its entries (NDJSON text) while the rows are
+   * read; the engine pauses after a few chunks until `credit()` says one was passed on.
+   */
+  cursor(conn: number, db: DbRef, readOnly: boolean, steps: { condition: Cond | null; stmt: EngineStmt }[], onChunk: (text: string) => void): EngineCursor {
+    let callId: number | null = null;
+    let cancelled = false;
+    const started = Date.now();
+    const done = this.call((id) => {
+      callId = id;
+      if (cancelled) queueMicrotask(() => this.post({ op: 'cursor-cancel', id }));
+      return { op: 'cursor', id, conn, db, readOnly, steps };
+    }, onChunk).then((reply) => {
+      if (reply.op !== 'done') throw new EngineFailure('the database engine gave an unexpected answer', 'unavailable');
+      if (reply.usage) this.opts.onUsage?.(db.name, reply.usage, Date.now() - started);
+      return { autocommit: reply.autocommit };
+    });
+    return {
+      done,
+      credit: () => {
+        if (callId !== null) this.post({ op: 'cursor-credit', id: callId });
+      },
+      cancel: () => {
+        cancelled = true;
+        if (callId !== null) this.post({ op: 'cursor-cancel', id: callId });
+      },
+    };
   }
 
   async ensure(db: DbRef): Promise<void> {
@@ -123,7 +168,7 @@ export class EngineSupervisor {
     if (child?.connected) child.send(call);
   }
 
-  private async call(make: (id: number) => HostCall): Promise<HostReply> {
+  private async call(make: (id: number) => HostCall, chunk?: (text: string) => void): Promise<HostReply> {
     if (this.closed) throw new EngineFailure('the database engine is shut down', 'unavailable');
     const child = await this.start();
     const id = this.nextId++;
@@ -132,6 +177,7 @@ export class EngineSupervisor {
       this.pending.set(id, {
         resolve: (reply) => (reply.op === 'failed' ? reject(new EngineFailure(reply.message, 'unavailable')) : resolve(reply)),
         reject,
+        chunk,
       });
       this.startWatchdog();
       child.send(make(id));
@@ -179,6 +225,7 @@ export class EngineSupervisor {
           return;
         }
         if (reply.op === 'pong') return;
+        if (reply.op === 'chunk') return this.pending.get(reply.id)?.chunk?.(reply.text);
         const p = this.pending.get(reply.id);
         if (!p) return;
         this.pending.delete(reply.id);

@@ -133,6 +133,18 @@ export class StmtError extends Error {
   }
 }
 
+/**
+ * Where a cursor's rows go instead of into the result (no size limit): `full()` after a row asks
+ * for a pause, and the reader awaits `drain()` before it steps again.
+ */
+export interface RowSink {
+  begin(cols: StmtResult['cols']): void;
+  /** A row as the engine read it (values not yet encoded). */
+  row(row: unknown[]): void;
+  full(): boolean;
+  drain(): Promise<void>;
+}
+
 export type { EngineStmt as BoundStmt } from './engine-protocol';
 import type { EngineStmt as BoundStmt } from './engine-protocol';
 
@@ -288,7 +300,7 @@ export class Connection {
     this.db.interrupt();
   }
 
-  async execute(b: BoundStmt, stmtText?: StatementText): Promise<StmtResult> {
+  async execute(b: BoundStmt, stmtText?: StatementText, sink?: RowSink): Promise<StmtResult> {
     const parsed = stmtText ?? singleStatement(b.sql);
     const kind = classify(parsed.tokens);
     this.vetText(parsed.tokens, kind.verb);
@@ -316,6 +328,7 @@ export class Connection {
     }
     const prepared = entry.stmt;
     const cols = prepared.reader ? prepared.columns().map((c) => ({ name: c.name, decltype: c.type })) : [];
+    sink?.begin(cols);
     const dml = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE' || kind.verb === 'UPDATE' || kind.verb === 'DELETE');
     const insert = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE');
     let rows: WireValue[][] = [];
@@ -328,7 +341,8 @@ export class Connection {
         // cannot run long: on this thread, without the hand-off to the engine's thread and back
         if (prepared.reader) {
           const row = prepared.raw(true).safeIntegers(true).get(args) as unknown[] | undefined;
-          if (row && b.wantRows) {
+          if (row && b.wantRows && sink) sink.row(row);
+          else if (row && b.wantRows) {
             if (row.reduce((n: number, v) => n + wireSize(v), 0) > this.limits.maxResponseBytes) throw this.tooLarge();
             rows = [row.map(encodeValue)];
           }
@@ -339,7 +353,8 @@ export class Connection {
         // the first step runs off the main thread (interruptible); a writer does all its work there
         const it = await this.offThread(deadline, () => (prepared.reader ? prepared.raw(true).safeIntegers(true) : prepared).iterate(args));
         reading = true;
-        rows = this.readRows(it, deadline, b.wantRows && prepared.reader);
+        if (sink && b.wantRows && prepared.reader) await this.streamRows(it, sink);
+        else rows = this.readRows(it, deadline, b.wantRows && prepared.reader);
         reading = false;
       }
       if (dml || insert) meta = await this.metaRow();
@@ -502,6 +517,27 @@ export class Connection {
   }
 
   /**
+   * A cursor's rows, handed to the sink as they are read. The statement limit counts the time
+   * spent reading between pauses, not the time the receiver takes: a big export is not cut off.
+   * A reader that stops early leaves the statement active: the caller retires the handle.
+   */
+  private async streamRows(it: Iterator<unknown>, sink: RowSink): Promise<void> {
+    const limit = this.limits.statementTimeoutMs;
+    let deadline = performance.now() + limit;
+    let n = 0;
+    for (let r = it.next(); !r.done; r = it.next()) {
+      sink.row(r.value as unknown[]);
+      if (sink.full()) {
+        await sink.drain();
+        deadline = performance.now() + limit;
+      } else if ((++n & 63) === 0 && performance.now() > deadline) {
+        this.timedOut = true;
+        throw new StmtError('interrupted', 'SQLITE_INTERRUPT');
+      }
+    }
+  }
+
+  /**
    * A failed run: a timeout or cancel rolls the stream's transaction back (nothing half-done
    * stays); a statement left running retires the handle it runs on (see retire).
    */
@@ -545,11 +581,42 @@ export class Connection {
     if (tokens) this.vetText(tokens, classify(tokens).verb);
     const stmt = await this.db.prepare(sql);
     // an EXPLAIN only lists a program; anything else is vetted from its own listing
-    const facts = isExplain ? { writes: false } : checkProgram(await allRows(await this.db.prepare(`EXPLAIN ${sql}`)));
+    const facts = isExplain ? { writes: false } : await this.programFacts(sql, tokens, stmt.reader);
     const entry = { stmt, writes: facts.writes };
     this.prepared.set(sql, entry);
     if (this.prepared.size > STATEMENT_CACHE) this.prepared.delete(this.prepared.keys().next().value!);
     return entry;
+  }
+
+  /**
+   * The statement's program, vetted from its EXPLAIN listing. The listing shows a blob literal's
+   * bytes as TEXT, and libsql aborts the process on TEXT that is not UTF-8: blob literals are
+   * listed as x'' (the program is the same otherwise), and while a view or trigger holds one
+   * (its text was vetted when it was made) the listing is not read at all.
+   */
+  private async programFacts(sql: string, tokens: StatementText['tokens'] | null, reader: boolean): Promise<{ writes: boolean }> {
+    if (tokens === null || (await this.schemaHasBlobLiterals())) return { writes: !reader || (tokens !== null && classify(tokens).kind === 'write') };
+    let listed = '';
+    let at = 0;
+    for (const t of tokens) {
+      if (t.kind === 'string' && /^x'/i.test(t.text)) {
+        listed += `${sql.slice(at, t.start)}x''`;
+        at = t.end;
+      }
+    }
+    listed += sql.slice(at);
+    return checkProgram(await allRows(await this.db.prepare(`EXPLAIN ${listed}`)));
+  }
+
+  private blobSchema: { version: number; has: boolean } | null = null;
+
+  private async schemaHasBlobLiterals(): Promise<boolean> {
+    const version = Number((await allRows(await this.db.prepare('PRAGMA schema_version')))[0]?.[0] ?? 0);
+    if (this.blobSchema?.version !== version) {
+      const rows = await allRows(await this.db.prepare("SELECT sql FROM sqlite_schema WHERE type IN ('view', 'trigger') AND sql IS NOT NULL"));
+      this.blobSchema = { version, has: rows.some((r) => /(^|[^\w])x'/i.test(String(r[0]))) };
+    }
+    return this.blobSchema.has;
   }
 
   private mapped(error: unknown, stage: 'prepare' | 'run'): StmtError {

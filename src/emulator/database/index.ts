@@ -8,6 +8,10 @@ import { parseBody, runRequest, type ExecContext } from './pipeline';
 import { StreamStore, type Stream } from './streams';
 import { TokenStore, type TokenAccess } from './tokens';
 import { ProtocolError } from './values';
+import { createHranaWs } from './hrana-ws';
+import { serveCursor, type CursorHttpDeps } from './cursor-http';
+import { registerDatabaseMetrics } from './management-metrics';
+import { UsageStore } from './usage';
 
 export { PRIMARY_DATABASE } from './catalog';
 
@@ -66,9 +70,11 @@ export function createDatabaseArea(world: World): DatabaseArea {
   const engine: EngineSupervisor = new EngineSupervisor({
     limits: { statementTimeoutMs: limitMs, maxResponseBytes: MAX_RESPONSE_BYTES },
     // the connections died with the engine: their streams fail from now on, as after a server restart
+    onUsage: (database, spent, ms) => usage.record(database, spent, ms),
     onRestart: ({ generation }) => streams.destroyWhere((s) => s.conn !== null && s.connGeneration === generation),
   });
   const catalog = new Catalog(world.random.fork('db-data'), engine);
+  const usage = new UsageStore(world.now);
   const streams: StreamStore = new StreamStore(
     world.options.streamIdleMs,
     (stream) => {
@@ -78,6 +84,16 @@ export function createDatabaseArea(world: World): DatabaseArea {
     world.now,
   );
   let nextConn = 1;
+  const ws = createHranaWs({
+    engine,
+    tokens,
+    newConn: () => nextConn++,
+    databaseAt: (path) => {
+      if (path === '/') return catalog.primary;
+      const m = /^\/db\/([^/]+)\/?$/.exec(path);
+      return (m && catalog.byName(m[1]!)) ?? null;
+    },
+  });
   let originUrl = '';
   const urlOf = (db: HostedDatabase) => (db.def.primary ? originUrl : `${originUrl}/db/${db.def.name}/`);
 
@@ -110,29 +126,37 @@ export function createDatabaseArea(world: World): DatabaseArea {
     else sendPlain(ctx, 400, error.message);
   }
 
-  async function pipeline(ctx: Ctx, version: 2 | 3, db: HostedDatabase): Promise<void> {
+  /** Auth, body and the baton's stream (opened when there is none); answers and returns null when refused. */
+  async function requestStream<T extends { baton: string | null }>(ctx: Ctx, db: HostedDatabase, parse: (text: string) => T): Promise<{ body: T; stream: Stream } | null> {
     const access = authorize(ctx, db);
-    if (access === null) return;
+    if (access === null) return null;
     let text: string;
     try {
       text = await ctx.text();
     } catch (error) {
-      if (error instanceof BodyError) return sendPlain(ctx, error.status, error.message);
+      if (error instanceof BodyError) {
+        sendPlain(ctx, error.status, error.message);
+        return null;
+      }
       throw error;
     }
-    let body;
+    let body: T;
     try {
-      body = parseBody(text);
+      body = parse(text);
     } catch (error) {
-      if (error instanceof ProtocolError) return protocolFailure(ctx, error);
+      if (error instanceof ProtocolError) {
+        protocolFailure(ctx, error);
+        return null;
+      }
       throw error;
     }
     let stream: Stream;
     if (body.baton !== null) {
       const found = streams.take(body.baton, db.def.name);
       if (!found.ok) {
-        if (found.reason === 'expired') return sendJson(ctx, 400, { message: 'The stream has expired due to inactivity', code: 'STREAM_EXPIRED' });
-        return sendPlain(ctx, 400, found.reason === 'reused' ? 'Received a baton that has already been used' : 'Received an invalid baton');
+        if (found.reason === 'expired') sendJson(ctx, 400, { message: 'The stream has expired due to inactivity', code: 'STREAM_EXPIRED' });
+        else sendPlain(ctx, 400, found.reason === 'reused' ? 'Received a baton that has already been used' : 'Received an invalid baton');
+        return null;
       }
       stream = found.stream;
     } else {
@@ -140,18 +164,31 @@ export function createDatabaseArea(world: World): DatabaseArea {
     }
     streams.begin(stream);
     stream.readOnly = access === 'read-only';
+    return { body, stream };
+  }
+
+  /** The stream's engine connection, taken on first use; gone when the engine restarted since. */
+  function connOf(stream: Stream): number {
+    if (stream.conn !== null && stream.connGeneration !== engine.generation) {
+      throw new EngineFailure('the engine restarted since this stream last ran SQL, which took its connection', 'crashed');
+    }
+    if (stream.conn === null) {
+      stream.conn = nextConn++;
+      stream.connGeneration = engine.generation;
+    }
+    return stream.conn;
+  }
+
+  async function pipeline(ctx: Ctx, version: 2 | 3, db: HostedDatabase): Promise<void> {
+    const found = await requestStream(ctx, db, parseBody);
+    if (found === null) return;
+    const { body, stream } = found;
     const exec: ExecContext = {
       version,
       stream,
       async engine(request) {
-        if (stream.conn !== null && stream.connGeneration !== engine.generation) {
-          throw new EngineFailure('the engine restarted since this stream last ran SQL, which took its connection', 'crashed');
-        }
-        if (stream.conn === null) {
-          stream.conn = nextConn++;
-          stream.connGeneration = engine.generation;
-        }
-        const answer = await engine.run(stream.conn, db.ref, stream.readOnly, request);
+        const conn = connOf(stream);
+        const answer = await engine.run(conn, db.ref, stream.readOnly, request);
         stream.autocommit = answer.autocommit;
         return answer.json;
       },
@@ -182,6 +219,15 @@ export function createDatabaseArea(world: World): DatabaseArea {
     ctx.res.end(payload);
   }
 
+  const cursorDeps: CursorHttpDeps = {
+    engine,
+    streams,
+    requestStream,
+    connOf,
+    engineFailure: (ctx, error) => engineFailure(ctx, error, limitMs),
+    protocolFailure,
+  };
+
   const router = new Router();
   const mount = (prefix: string, pick: (ctx: Ctx) => HostedDatabase | null) => {
     const withDb = (fn: (ctx: Ctx, db: HostedDatabase) => void | Promise<void>) => async (ctx: Ctx) => {
@@ -196,6 +242,7 @@ export function createDatabaseArea(world: World): DatabaseArea {
     router.get(`${prefix}/version`, withDb((ctx) => sendPlain(ctx, 200, VERSION)));
     router.post(`${prefix}/v2/pipeline`, withDb((ctx, db) => pipeline(ctx, 2, db)));
     router.post(`${prefix}/v3/pipeline`, withDb((ctx, db) => pipeline(ctx, 3, db)));
+    router.post(`${prefix}/v3/cursor`, withDb((ctx, db) => serveCursor(ctx, db, cursorDeps)));
   };
   mount('', () => catalog.primary);
   mount('/db/:name', (ctx) => {
@@ -213,6 +260,7 @@ export function createDatabaseArea(world: World): DatabaseArea {
     },
     registerManagement(router: Router) {
       registerDatabaseManagement(router, catalog, tokens, urlOf, world.now);
+      registerDatabaseMetrics(router, catalog, usage);
     },
     origin: {
       name: 'database',
@@ -225,7 +273,9 @@ export function createDatabaseArea(world: World): DatabaseArea {
       start(info: { url: string }) {
         originUrl = info.url;
       },
+      upgrade: ws.upgrade,
       async stop() {
+        ws.closeAll();
         streams.closeAll();
         await engine.close();
         catalog.close();

@@ -85,25 +85,25 @@ function parseCond(v: unknown, where: string, depth = 0): Cond {
   }
 }
 
+function parseSteps(v: unknown, where: string): { condition: Cond | null; stmt: Stmt }[] {
+  if (!isObj(v) || !Array.isArray(v.steps)) throw bad(`${where}.steps: expected an array`);
+  return v.steps.map((s: unknown, k: number) => {
+    if (!isObj(s)) throw bad(`${where}.steps[${k}]: expected an object`);
+    return {
+      condition: s.condition === undefined || s.condition === null ? null : parseCond(s.condition, `${where}.steps[${k}].condition`),
+      stmt: parseStmt(s.stmt, `${where}.steps[${k}].stmt`),
+    };
+  });
+}
+
 function parseRequest(v: unknown, i: number): Request {
   const where = `requests[${i}]`;
   if (!isObj(v) || typeof v.type !== 'string') throw bad(`${where}: expected a request with a "type"`);
   switch (v.type) {
     case 'execute':
       return { type: 'execute', stmt: parseStmt(v.stmt, `${where}.stmt`) };
-    case 'batch': {
-      if (!isObj(v.batch) || !Array.isArray(v.batch.steps)) throw bad(`${where}.batch.steps: expected an array`);
-      return {
-        type: 'batch',
-        steps: v.batch.steps.map((s: unknown, k: number) => {
-          if (!isObj(s)) throw bad(`${where}.batch.steps[${k}]: expected an object`);
-          return {
-            condition: s.condition === undefined || s.condition === null ? null : parseCond(s.condition, `${where}.batch.steps[${k}].condition`),
-            stmt: parseStmt(s.stmt, `${where}.batch.steps[${k}].stmt`),
-          };
-        }),
-      };
-    }
+    case 'batch':
+      return { type: 'batch', steps: parseSteps(v.batch, `${where}.batch`) };
     case 'sequence':
     case 'describe':
       return { type: v.type, ...sqlRef(v, where) };
@@ -144,10 +144,15 @@ export interface ExecContext {
 }
 
 function resolveSql(ref: SqlRef, stream: Stream): string {
+  return resolveStoredSql(ref, stream.sqls);
+}
+
+/** The text of a statement: given inline or stored earlier (sqld resolves `sql_id` when the request arrives). */
+export function resolveStoredSql(ref: SqlRef, sqls: ReadonlyMap<number, string>): string {
   if (ref.sql !== null && ref.sqlId !== null) throw new ProtocolError('Received both `sql` and `sql_id`');
   if (ref.sql === null && ref.sqlId === null) throw new ProtocolError('Received neither `sql` nor `sql_id`');
   if (ref.sql !== null) return ref.sql;
-  const sql = stream.sqls.get(ref.sqlId!);
+  const sql = sqls.get(ref.sqlId!);
   if (sql === undefined) throw new ProtocolError(`SQL text ${ref.sqlId} not found`);
   return sql;
 }
@@ -155,6 +160,22 @@ function resolveSql(ref: SqlRef, stream: Stream): string {
 const bound = (stmt: Stmt, sql: string): EngineStmt => ({ sql, args: stmt.args, namedArgs: stmt.namedArgs, wantRows: stmt.wantRows });
 const ok = (response: Record<string, unknown>) => JSON.stringify({ type: 'ok', response });
 const stmtError = (message: string, code: string) => JSON.stringify({ type: 'error', error: { message, code } });
+
+/** Batch steps (Hrana over WebSocket and cursors) with their SQL resolved against `sqls`. */
+export function parseBatchSteps(v: unknown, where: string, sqls: ReadonlyMap<number, string>): { condition: Cond | null; stmt: EngineStmt }[] {
+  return parseSteps(v, where).map((s) => ({ condition: s.condition, stmt: bound(s.stmt, resolveStoredSql(s.stmt, sqls)) }));
+}
+
+/** One statement with its SQL resolved against `sqls`. */
+export function parseStmtJson(v: unknown, where: string, sqls: ReadonlyMap<number, string>): EngineStmt {
+  const stmt = parseStmt(v, where);
+  return bound(stmt, resolveStoredSql(stmt, sqls));
+}
+
+/** Every condition refers to an earlier step, and `is_autocommit` only on v3. */
+export function checkBatchConditions(steps: { condition: Cond | null }[], version: 2 | 3): void {
+  steps.forEach((s, i) => s.condition && checkCond(s.condition, i, version));
+}
 
 function checkCond(c: Cond, stepIndex: number, version: 2 | 3): void {
   if (c.type === 'ok' || c.type === 'error') {

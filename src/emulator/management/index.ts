@@ -2,6 +2,7 @@ import { Router, type Ctx } from '../http-kit';
 import type { OriginSpec } from '../origin';
 import type { World } from '../world';
 import { registerContainers } from './containers';
+import { registerContainerApps } from './containers-apps';
 import { registerShield } from './shield';
 import { registerVideoLibraries } from './video-libraries';
 import { registerLoadBalancers } from './load-balancers';
@@ -16,6 +17,7 @@ const HTML_404 = '<!DOCTYPE html><html><head><title>404 - Page Not Found</title>
 export function createManagementOrigin(world: World, extra: ((router: Router) => void)[] = []): OriginSpec {
   const router = new Router();
   registerContainers(router, world);
+  registerContainerApps(router, world);
   registerShield(router, world);
   registerVideoLibraries(router, world);
   registerLoadBalancers(router, world);

@@ -7,6 +7,7 @@ import { useTone } from '../../components/theme';
 import { useActions, useTextInput } from '../../keys/react';
 import { emptyText } from '../../keys/text-edit';
 import { capacityWarnings, isDirty, validateDraft } from '../../state/containers-region-draft';
+import { guardLeave } from '../../state/unsent-guard';
 import type { ContainersStore } from '../../state/containers-store';
 import { useScreenInstance, useSelect, useSession, useUi } from '../../state/react';
 import { idList, maxText, messagesFor, regionColumns, regionRows, selectorColumns } from './region-editor-view';
@@ -90,17 +91,7 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
     'app.back': () => {
       const e = s().editor;
       if (!e) return false;
-      if (e.draft && e.settings && isDirty(e.draft, e.settings) && !ui.getState().readOnly) {
-        ui.getState().ask({
-          kind: 'question',
-          title: `Discard the changes to the region settings of ${e.app.name ?? e.app.id}?`,
-          lines: [],
-          yesLabel: 'discard',
-          onYes: () => s().closeEditor(),
-        });
-        return true;
-      }
-      s().closeEditor();
+      guardLeave(ui, 'containers', () => s().closeEditor());
       return true;
     },
   });

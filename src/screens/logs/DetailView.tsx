@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { useTone } from '../../components/theme';
-import { detailFields, statusTone } from '../../logs-view/rows';
+import { detailFields, statusTone } from '../../log-records/rows';
 import type { LogEntry } from '../../state/logs-store';
 
 const LABEL = 17;

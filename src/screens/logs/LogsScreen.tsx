@@ -9,7 +9,7 @@ import { PRIORITY } from '../../keys/input-router';
 import { contextChain } from '../../keys/keymap';
 import { useActions, useInputLayer, useTextInput } from '../../keys/react';
 import { editText } from '../../keys/text-edit';
-import { compilePattern } from '../../logs-view/filter';
+import { compilePattern } from '../../log-records/filter';
 import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs-store';
 import { describeDraft } from '../../state/logs-filter-form';
 import { useDomainStore, useScreenInstance, useSelect, useSession } from '../../state/react';
@@ -60,6 +60,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const following = useSelect(store, (x) => x.following);
   const newWhilePaused = useSelect(store, (x) => x.newWhilePaused);
   const evictedWhilePaused = useSelect(store, (x) => x.evictedWhilePaused);
+  const rowsEvicted = useSelect(store, (x) => x.rowsEvicted);
   const newMatches = useSelect(store, (x) => x.newMatchesWhilePaused);
   const view = useSelect(store, (x) => x.view);
   const layout = useSelect(store, (x) => x.layout);
@@ -190,7 +191,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, source, windowKey, serverFilter: describeDraft(filter), local, wrap });
   const status = source === 'v1' && v1
     ? v1StatusParts(v1, following)
-    : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
+    : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, rowsEvicted, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
 
   if (zoneProblem) {
     return (
@@ -250,12 +251,23 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
   const following = useSelect(store, (x) => x.following);
   const backfill = useSelect(store, (x) => x.live?.backfill ?? null);
   if (prompt) {
-    const label = prompt.kind === 'export' ? `export ${prompt.records.toLocaleString('en-US')} records (${prompt.format.toUpperCase()}, tab switches) to: ` : 'v1 day (MM-dd-yy, UTC): ';
+    // the long export label makes room for a message (a path can be long) in its shortest form
+    const label =
+      prompt.kind !== 'export'
+        ? 'v1 day (MM-dd-yy, UTC): '
+        : prompt.error
+          ? 'to: '
+          : `export ${prompt.records.toLocaleString('en-US')} record${prompt.records === 1 ? '' : 's'} (${prompt.format.toUpperCase()}, tab switches) to: `;
+    // with a message to show, the field is as wide as its text, so the message fits after it
+    const fieldWidth = Math.max(12, Math.min(width - label.length - 2, prompt.error ? prompt.text.value.length + 1 : 60));
     return (
       <Box height={1} width={width} overflow="hidden">
-        <Text color={tone('accent')}>{label}</Text>
-        <Box width={Math.max(12, Math.min(60, width - label.length - 2))}>
-          <TextField state={prompt.text} width={Math.max(12, Math.min(60, width - label.length - 2))} />
+        {/* the label and the field keep their width; only the message after them is cut */}
+        <Box flexShrink={0}>
+          <Text color={tone('accent')}>{label}</Text>
+        </Box>
+        <Box flexShrink={0} width={fieldWidth}>
+          <TextField state={prompt.text} width={fieldWidth} />
         </Box>
         <Text color={tone('error')} wrap="truncate">{prompt.error ? ` ✖ ${prompt.error}` : ''}</Text>
       </Box>

@@ -1,4 +1,4 @@
-import type { Segment } from '../../logs-view/rows';
+import type { Segment } from '../../log-records/rows';
 
 /**
  * A stream row as one string with its styles as SGR codes, drawn by a single <Text>. A <Text> per

@@ -1,6 +1,6 @@
 import { sparkline } from '../../components/Sparkline';
-import { formatBytes } from '../../logs-view/rows';
-import type { CountRow, StatsSnapshot } from '../../logs-view/stats';
+import { formatBytes } from '../../log-records/rows';
+import type { CountRow, StatsSnapshot } from '../../log-records/stats';
 import type { Part } from './status-view';
 import { duration } from './status-view';
 
@@ -22,7 +22,7 @@ export function statsLines(s: StatsSnapshot | null, width: number, height: numbe
   if (!s) return [[{ text: 'statistics: waiting for records…', tone: 'muted' }]];
   const lines: Part[][] = [];
   const span = s.oldest !== null && s.newest !== null ? duration(s.newest - s.oldest) : '0s';
-  lines.push([{ text: 'Stats', tone: 'accent' }, { text: ` ${n(s.records)} records over ${span} · ${formatBytes(s.bytes)} served`, tone: 'muted' }]);
+  lines.push([{ text: 'Stats', tone: 'accent' }, { text: ` ${n(s.records)} record${s.records === 1 ? '' : 's'} over ${span} · ${formatBytes(s.bytes)} served`, tone: 'muted' }]);
   const rateLabel = `req/s ${s.ratePerSecond.toFixed(1)} `;
   lines.push([{ text: rateLabel }, { text: sparkline(s.rate, Math.max(4, width - rateLabel.length), { fromZero: true }), tone: 'accent' }]);
   const classes: Part[] = [{ text: 'status ' }];

@@ -21,11 +21,18 @@ export function duration(ms: number): string {
   return `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
+/** HH:MM:SS UTC (the time column's clock). */
+function clock(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 19);
+}
+
 export interface StatusInput {
   following: boolean;
   newWhilePaused: number;
   /** Records the full buffer let go while paused. */
   evictedWhilePaused?: number;
+  /** The record the paused view was on was evicted (the oldest held are shown). */
+  rowsEvicted?: boolean;
   newMatchesWhilePaused: number;
   filtering: boolean;
   live: LiveStatus | null;
@@ -47,9 +54,12 @@ export function liveStatusParts(s: StatusInput, now: number): Part[] {
   else if (live.state === 'starting' || live.state === 'idle') parts.push({ text: 'starting…', tone: 'muted' });
   else if (live.state === 'backfilling' && live.coveredTo === null) parts.push({ text: `loading the last ${s.windowKey}…`, tone: 'info' });
   else if (!s.following) {
-    const fresh = s.filtering ? `${n(s.newMatchesWhilePaused)} new matches (${n(s.newWhilePaused)} records)` : `${n(s.newWhilePaused)} new`;
+    const fresh = s.filtering
+      ? `${n(s.newMatchesWhilePaused)} new match${s.newMatchesWhilePaused === 1 ? '' : 'es'} (${n(s.newWhilePaused)} record${s.newWhilePaused === 1 ? '' : 's'})`
+      : `${n(s.newWhilePaused)} new`;
     const gone = s.evictedWhilePaused ? ` · ${n(s.evictedWhilePaused)} evicted (buffer full)` : '';
     parts.push({ text: `❚❚ paused · ${fresh}${gone}`, tone: 'warn' });
+    if (s.rowsEvicted) parts.push({ text: 'the rows you were reading were evicted (buffer full): showing the oldest held; G jumps to the newest', tone: 'warn' });
   } else parts.push({ text: '● following', tone: 'ok' });
   if (backoff > 0 || live.state === 'rate-limited') {
     parts.push({ text: `rate limited (429)${backoff > 0 ? `: backing off ${duration(backoff)}` : ''}`, tone: 'warn' });
@@ -61,7 +71,8 @@ export function liveStatusParts(s: StatusInput, now: number): Part[] {
   if (live.recheckMs > 0 && live.state !== 'failed') parts.push({ text: c ? `re-check ${Math.round(live.recheckMs / 1000)}s` : `re-checking last ${Math.round(live.recheckMs / 1000)} s`, tone: 'muted' });
   parts.push({ text: `budget ${live.budgetUsed}/${live.budgetLimit}${live.budgetWaiting ? ` +${live.budgetWaiting}` : ''}`, tone: live.budgetUsed >= live.budgetLimit ? 'warn' : 'muted' });
   parts.push({ text: `${n(live.buffered)} ${c ? 'buf' : 'buffered'}` });
-  parts.push({ text: `${n(live.dropped)} dropped`, tone: live.dropped > 0 ? 'warn' : 'muted' });
+  const oldest = live.dropped > 0 && live.oldest !== null ? `, oldest held ${clock(live.oldest)}` : '';
+  parts.push({ text: `${n(live.dropped)} dropped${oldest}`, tone: live.dropped > 0 ? 'warn' : 'muted' });
   if (live.backfillTruncated) parts.push({ text: 'backfill capped at the buffer size', tone: 'warn' });
   return parts;
 }
@@ -99,7 +110,9 @@ export function titleParts(t: TitleInput): Part[] {
   parts.push({ text: t.serverFilter ? `server: ${t.serverFilter}` : 'no server filter', tone: t.serverFilter ? 'info' : 'muted' });
   if (t.local.pattern !== null) {
     const how = t.local.mode === 'filter' ? `filter${t.local.context ? ` ±${t.local.context}` : ''}` : 'highlight';
-    const count = t.local.counting ? `counting… (${n(t.local.matches)} so far)` : `${n(t.local.matches)} match${t.local.matches === 1 ? '' : 'es'}`;
+    const count = t.local.counting
+      ? `counting… ${Math.floor(t.local.progress * 100)}% (${n(t.local.matches)} so far)`
+      : `${n(t.local.matches)} match${t.local.matches === 1 ? '' : 'es'}`;
     parts.push({ text: `/${t.local.pattern}/ ${how}: ${count}`, tone: 'accent' });
   }
   if (t.wrap) parts.push({ text: 'wrap', tone: 'muted' });

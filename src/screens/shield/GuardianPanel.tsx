@@ -16,6 +16,7 @@ import { SPEC_PANEL_LINES, SpecPanel } from './SpecPanel';
 import { nameOf } from './zones-view';
 import { terminalSafe } from '../../text/terminal-safe';
 import { SHIELD_PLAN_TYPE } from '../../api/shield';
+import { guardLeave } from '../../state/unsent-guard';
 
 export interface GuardianPanelProps {
   store: ShieldStore;
@@ -52,7 +53,14 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
   const ui = () => uiStore.getState();
   const loaded = () => {
     if (st().guardian) return true;
-    ui().setStatus(st().guardianError ? 'this zone\'s API Guardian could not be read: nothing to edit' : 'the API Guardian settings are still loading', 'warn', 4000);
+    const e = st().guardianError;
+    const z = st().zones.find((x) => x.shieldZoneId === zoneId);
+    const why = !e
+      ? 'the API Guardian settings are still loading'
+      : e.status === 403 && z
+        ? `zone ${zoneId} is on the ${nameOf(SHIELD_PLAN_TYPE, z.planType)} plan: API Guardian needs Advanced or higher`
+        : 'this zone\'s API Guardian could not be read: nothing to edit';
+    ui().setStatus(why, 'warn', 5000);
     return false;
   };
   const endpointsView = `${instance.key}:endpoints`;
@@ -66,14 +74,14 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       }
       // a kept endpoints filter is cleared first (by the table)
       if ((ui().filters[endpointsView]?.text.value ?? '') !== '') return false;
-      st().closeZone();
+      guardLeave(uiStore, 'shield', () => st().closeZone());
       return true;
     },
     'shield.toggleEnabled': () => void (loaded() && st().toggleEnabled()),
     'shield.cycleMode': () => void (loaded() && st().cycle('executionMode')),
     'shield.cycleBodyLimit': () => void (loaded() && st().cycle('bodyLimitAction')),
     'shield.cycleUnmatched': () => void (loaded() && st().cycle('unmatchedPathAction')),
-    'shield.send': () => void (st().spec?.check ? st().reviewSpec(false) : st().reviewChanges()),
+    'shield.send': () => void (loaded() && (st().spec?.check ? st().reviewSpec(false) : st().reviewChanges())),
     'shield.forceSpec': () => void st().reviewSpec(true),
     'shield.discard': () => {
       if (!st().discardDraft()) ui().setStatus('no edits to discard', 'info', 3000);
@@ -148,7 +156,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
   );
   let notice: { text: string; tone: 'ok' | 'warn' | 'error' | 'muted' } | null = null;
   if (edits > 0) notice = { text: `${edits} edit${edits === 1 ? '' : 's'} not sent yet: ${keyOf('shield.send')} review and send · ${keyOf('shield.discard')} discard`, tone: 'warn' };
-  else if (lastResult) notice = { text: `${lastResult.text}${lastResult.code && !lastResult.text.includes(lastResult.code) ? ` (errorKey ${lastResult.code})` : ''}`, tone: lastResult.tone };
+  else if (lastResult) notice = { text: `${lastResult.text}${lastResult.code && !lastResult.text.includes(lastResult.code) ? ` (errorKey ${lastResult.code})` : ''} · ${formatAge(now - lastResult.at)}`, tone: lastResult.tone };
   else if (readOnly) notice = { text: 'read-only: settings and spec cannot be changed here', tone: 'muted' };
   const top = 1 + rows.length + 3 + (notice ? 1 : 0) + (error ? 1 : 0) + 1;
   const rest = Math.max(0, height - top);

@@ -45,7 +45,7 @@ export async function runSqlRepl(settings: Settings, io: Io, target: ReplTarget)
     return closed.rolledBack ? 'burrow: the open transaction was rolled back (it was not committed before leaving)\n' : null;
   });
   try {
-    const ui = createUiStore({ readOnly: settings.readOnly, home: sqlScreen.id, onQuit: () => screen.quit() });
+    const ui = createUiStore({ readOnly: settings.readOnly, readOnlySource: settings.readOnlySource, home: sqlScreen.id, onQuit: () => screen.quit() });
     ui.getState().setWarnings([...settings.warnings, ...warnings]);
     const sessionSettings: Settings = { ...settings, databaseUrl: target.url, databaseToken: target.token };
     const stores = new SessionStores({ api, settings: sessionSettings, ui, now: Date.now });

@@ -8,7 +8,7 @@ import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { useActions, useTextInput } from '../../keys/react';
 import { emptyText } from '../../keys/text-edit';
-import { useDomainStore, useScreenInstance, useSelect, useSession } from '../../state/react';
+import { useDomainStore, useScreenInstance, useSelect, useSession, useUi } from '../../state/react';
 import { createVideosStore, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../state/videos-store';
 import { selectedRowOf, tableViewKey } from '../../state/table-selection';
 import { videosActions } from './actions';
@@ -34,7 +34,10 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
   const now = useNow(500);
   const copy = useCopy();
   const items = useSelect(store, (s) => s.items);
-  const summary = useSelect(store, (s) => listSummary(s));
+  const sortColumn = useUi((st) => st.views[tableViewKey(instance.key, LIST_TABLE)]?.sortColumn ?? null);
+  const sortedBy = libraryColumns.find((c) => c.id === sortColumn)?.header.toLowerCase() ?? null;
+  const summary = useSelect(store, (s) => listSummary(s, sortedBy));
+  const hasMore = useSelect(store, (s) => s.hasMore);
   const error = useSelect(store, (s) => s.error);
   const field = useSelect(store, (s) => s.field);
   const detailId = useSelect(store, (s) => s.detailId);
@@ -45,6 +48,10 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
   const columns = useMemo(() => detailColumns(revealedField), [revealedField]);
 
   useEffect(() => store.getState().watch(), [store]);
+  // a sort covers the whole set: the rest of the list is loaded for it (1000 per request)
+  useEffect(() => {
+    if (sortedBy && hasMore) void store.getState().loadAll();
+  }, [store, sortedBy, hasMore]);
 
   const s = () => store.getState();
   /** The detail row selected right now (read from the stores, so it is right for fast keys). */

@@ -3,7 +3,7 @@ import { ApiError } from '../../api/errors';
 import { destructiveReason } from '../../sql-repl/destructive';
 import { editorOf } from '../../sql-repl/editor';
 import { resultText, summaryText } from '../../sql-repl/output-modes';
-import { firstWriter, readOnlyRefusal } from '../../sql-repl/read-only';
+import { firstWriter, readOnlyRefusal, readOnlyWords } from '../../sql-repl/read-only';
 import { SCHEMA_QUERY, schemaFromRows } from '../../sql-repl/schema-sql';
 import { oneLine, UncertainStatements } from '../../sql-repl/uncertain';
 import { errorMessage } from '../session';
@@ -85,10 +85,10 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
     let refusal: string | null;
     try {
       const writer = await firstWriter(ctx.db, statements);
-      refusal = writer ? readOnlyRefusal(writer.statement.text) : null;
+      refusal = writer ? readOnlyRefusal(writer.statement.text, ctx.deps.ui.getState().readOnlySource) : null;
     } catch (error) {
       // read-only mode runs nothing it could not check
-      refusal = `read-only mode (--read-only): the statements could not be checked, so nothing was run: ${errorMessage(error)}`;
+      refusal = `${readOnlyWords(ctx.deps.ui.getState().readOnlySource)}: the statements could not be checked, so nothing was run: ${errorMessage(error)}`;
     }
     if (refusal) message('error', refusal);
     return refusal !== null;

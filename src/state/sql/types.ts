@@ -83,6 +83,11 @@ export interface SqlState {
   /** Runs input as if typed (SQL or a dot-command); resolves when it has finished. */
   submit(text: string): Promise<void>;
   dispose(): Promise<{ rolledBack: boolean }>;
+  /**
+   * Points the shell at another database (the databases screen's enter, with a session token).
+   * Refused ('transaction') while a transaction is open; otherwise the current session is closed.
+   */
+  switchDatabase(url: string, token: string): Promise<'switched' | 'transaction'>;
 }
 
 export interface SqlStoreOptions {

@@ -1,4 +1,6 @@
 import type { LogEntry } from '../api/logs/entry';
+import { formatIpv4 } from '../api/logs/columns/codecs';
+import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
 
 /**
  * The local regex filter of a log view: a pattern compiled once (smart case: case-insensitive
@@ -94,47 +96,129 @@ export function matchRanges(all: RegExp, text: string): [number, number][] {
   return out;
 }
 
-/** What MatchIndex needs from the ring buffer (LogBuffer has it). */
+/** What MatchIndex and MatchScan need from the ordered store (LogBuffer has it). */
 export interface OrderedSource {
   readonly length: number;
-  get(index: number): LogEntry | undefined;
   time(index: number): number;
   lowerBound(t: number): number;
+  slotAt(index: number): number;
+  seqAt(index: number): number;
+  indexOfSeq(seq: number, t: number): number;
 }
 
-/** The position of `entry` (with time `t`) in an ordered source, or -1 when it is not there. */
-export function locate(source: OrderedSource, entry: LogEntry, t: number): number {
-  for (let i = source.lowerBound(t); i < source.length && source.time(i) === t; i++) {
-    if (source.get(i) === entry) return i;
-  }
-  return -1;
+/** The position of the record with sequence number `seq` (time `t`) in an ordered source, or -1 when it is gone. */
+export function locate(source: OrderedSource, seq: number, t: number): number {
+  return source.indexOfSeq(seq, t);
 }
 
 /**
- * The records of a ring buffer that pass a test, in the buffer's order, kept incrementally:
- * add() gets each batch of new records, remove() the records the buffer let go (always its
- * oldest). rebuild() scans the whole buffer once (a new pattern).
+ * A compiled pattern as a test on a stored record (by slot), with the semantics of recordTest:
+ * any of the same fields matches. A field held in a dictionary is tried once per distinct value
+ * (remembered by id, re-tried when the id is given to another value), so only the per-record
+ * texts (time, host + path, IP, request id) cost a regular-expression run per record.
+ */
+export function columnTest(p: Extract<CompiledPattern, { ok: true }>, cols: RecordColumns): (slot: number) => boolean {
+  const re = p.test;
+  const byValue = (f: DictField) => {
+    const dict = cols.dicts[f];
+    const ids = cols.idCols[f];
+    const tried: (string | undefined)[] = [];
+    const hit: boolean[] = [];
+    return (slot: number): boolean => {
+      const id = ids.get(slot);
+      if (id === 0) return false;
+      const v = dict.value(id)!;
+      if (tried[id] !== v) {
+        tried[id] = v;
+        hit[id] = re.test(v);
+      }
+      return hit[id]!;
+    };
+  };
+  const statusHit = new Map<number, boolean>();
+  const ipHit = new Map<number, boolean>();
+  const cache = byValue('cache');
+  const country = byValue('country');
+  const edge = byValue('edge');
+  const ua = byValue('ua');
+  const referer = byValue('referer');
+  // host + path, tried once per distinct path (again when it comes with another host)
+  const pathIds = cols.idCols.path;
+  const hostIds = cols.idCols.host;
+  const pathTried: (string | undefined)[] = [];
+  const pathHost: number[] = [];
+  const pathHit: boolean[] = [];
+  const hostAndPath = (slot: number): boolean => {
+    const pid = pathIds.get(slot);
+    const hid = hostIds.get(slot);
+    if (pid !== 0 && hid !== 0) {
+      const path = cols.dicts.path.value(pid)!;
+      const host = cols.dicts.host.value(hid)!;
+      if (pathTried[pid] !== path || pathHost[pid] !== hid) {
+        pathTried[pid] = path;
+        pathHost[pid] = hid;
+        pathHit[pid] = re.test(host + path);
+      }
+      return pathHit[pid]!;
+    }
+    const where = cols.url(slot) ?? cols.path(slot);
+    return where !== null && re.test(where);
+  };
+  return (slot) => {
+    const code = cols.statusCode(slot);
+    let s = statusHit.get(code);
+    if (s === undefined) {
+      s = re.test(String(code));
+      statusHit.set(code, s);
+    }
+    if (s || cache(slot) || country(slot) || edge(slot) || ua(slot) || referer(slot)) return true;
+    if (hostAndPath(slot)) return true;
+    if (re.test(cols.timestamp(slot))) return true;
+    const v4 = cols.ipv4(slot);
+    if (v4 >= 0) {
+      // clients come back: an IPv4 address is tried once (the memo starts over past a million)
+      let hit = ipHit.get(v4);
+      if (hit === undefined) {
+        if (ipHit.size >= 1_000_000) ipHit.clear();
+        hit = re.test(formatIpv4(v4));
+        ipHit.set(v4, hit);
+      }
+      if (hit) return true;
+    } else {
+      const ip = cols.remoteIp(slot);
+      if (ip !== null && re.test(ip)) return true;
+    }
+    const id = cols.requestId(slot);
+    return id !== null && re.test(id);
+  };
+}
+
+/**
+ * The records of the store that pass a test, in the store's order, by sequence number and time,
+ * kept incrementally: add() gets each batch of new records, remove() each record the store lets
+ * go (always its oldest). rebuild() scans the whole store once (a new pattern).
  */
 export class MatchIndex {
-  private entries: LogEntry[] = [];
+  private seqs: number[] = [];
   private times: number[] = [];
   private start = 0;
   /** Evicted matches before `start` (the rest of the space before it is room to prepend). */
   private dead = 0;
   private versionCounter = 0;
 
-  constructor(readonly test: (e: LogEntry) => boolean) {}
+  constructor(readonly test: (slot: number) => boolean) {}
 
   get length(): number {
-    return this.entries.length - this.start;
+    return this.seqs.length - this.start;
   }
 
   get version(): number {
     return this.versionCounter;
   }
 
-  entry(i: number): LogEntry | undefined {
-    return this.entries[this.start + i];
+  /** Sequence number of match i (0 when out of range). */
+  seq(i: number): number {
+    return this.seqs[this.start + i] ?? 0;
   }
 
   time(i: number): number {
@@ -145,7 +229,7 @@ export class MatchIndex {
   /** First match whose time is >= t. */
   lowerBound(t: number): number {
     let lo = this.start;
-    let hi = this.entries.length;
+    let hi = this.seqs.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.times[mid]! < t) lo = mid + 1;
@@ -157,7 +241,7 @@ export class MatchIndex {
   /** First match whose time is > t. */
   upperBound(t: number): number {
     let lo = this.start;
-    let hi = this.entries.length;
+    let hi = this.seqs.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.times[mid]! <= t) lo = mid + 1;
@@ -167,20 +251,19 @@ export class MatchIndex {
   }
 
   /** Position of a record among the matches, or -1. */
-  indexOf(entry: LogEntry, t: number): number {
-    for (let i = this.lowerBound(t); i < this.length && this.time(i) === t; i++) if (this.entry(i) === entry) return i;
+  indexOf(seq: number, t: number): number {
+    for (let i = this.lowerBound(t); i < this.length && this.time(i) === t; i++) if (this.seq(i) === seq) return i;
     return -1;
   }
 
   rebuild(source: OrderedSource): void {
-    this.entries = [];
+    this.seqs = [];
     this.times = [];
     this.start = 0;
     this.dead = 0;
     for (let i = 0; i < source.length; i++) {
-      const e = source.get(i)!;
-      if (this.test(e)) {
-        this.entries.push(e);
+      if (this.test(source.slotAt(i))) {
+        this.seqs.push(source.seqAt(i));
         this.times.push(source.time(i));
       }
     }
@@ -188,11 +271,11 @@ export class MatchIndex {
   }
 
   /**
-   * Matches found by scanning a stretch of the buffer (in the buffer's order), put among the
-   * ones held. Held matches at the same times (records that arrived meanwhile) keep the buffer's
-   * order: ties are settled by the records' positions in `source`.
+   * Matches found by scanning a stretch of the store (in its order), put among the ones held.
+   * Held matches at the same times (records that arrived meanwhile) keep the store's order: ties
+   * are settled by the records' positions in `source`.
    */
-  merge(batch: readonly LogEntry[], times: ArrayLike<number>, source: OrderedSource): void {
+  merge(batch: readonly number[], times: ArrayLike<number>, source: OrderedSource): void {
     const k = batch.length;
     if (k === 0) return;
     const from = this.start + this.lowerBound(times[0]!);
@@ -201,28 +284,28 @@ export class MatchIndex {
       // older than every match held (a scan going back): into the room before them, made
       // twice as big as needed when short, so a scan's chunks do not copy the index each time
       if (this.start < k) {
-        const len = this.entries.length - this.start;
+        const len = this.seqs.length - this.start;
         const room = k + Math.max(1024, len);
-        const entries: LogEntry[] = new Array<LogEntry>(room + len);
+        const seqs: number[] = new Array<number>(room + len);
         const held: number[] = new Array<number>(room + len);
         for (let x = 0; x < len; x++) {
-          entries[room + x] = this.entries[this.start + x]!;
+          seqs[room + x] = this.seqs[this.start + x]!;
           held[room + x] = this.times[this.start + x]!;
         }
-        this.entries = entries;
+        this.seqs = seqs;
         this.times = held;
         this.start = room;
         this.dead = 0;
       }
       this.start -= k;
       for (let x = 0; x < k; x++) {
-        this.entries[this.start + x] = batch[x]!;
+        this.seqs[this.start + x] = batch[x]!;
         this.times[this.start + x] = times[x]!;
       }
       this.versionCounter++;
       return;
     }
-    const outE: LogEntry[] = [];
+    const outS: number[] = [];
     const outT: number[] = [];
     let i = from;
     let j = 0;
@@ -233,49 +316,50 @@ export class MatchIndex {
       else {
         const ti = this.times[i]!;
         const tj = times[j]!;
-        held = ti < tj || (ti === tj && locate(source, this.entries[i]!, ti) < locate(source, batch[j]!, tj));
+        held = ti < tj || (ti === tj && source.indexOfSeq(this.seqs[i]!, ti) < source.indexOfSeq(batch[j]!, tj));
       }
       if (held) {
-        outE.push(this.entries[i]!);
+        outS.push(this.seqs[i]!);
         outT.push(this.times[i++]!);
       } else {
-        outE.push(batch[j]!);
+        outS.push(batch[j]!);
         outT.push(times[j++]!);
       }
     }
-    if (from === this.entries.length) {
-      for (let x = 0; x < outE.length; x++) {
-        this.entries.push(outE[x]!);
+    if (from === this.seqs.length) {
+      for (let x = 0; x < outS.length; x++) {
+        this.seqs.push(outS[x]!);
         this.times.push(outT[x]!);
       }
-    } else if (outE.length < 20_000) {
+    } else if (outS.length < 20_000) {
       // in place: only what follows moves (a scan going forward meets a few new records there)
-      this.entries.splice(from, to - from, ...outE);
+      this.seqs.splice(from, to - from, ...outS);
       this.times.splice(from, to - from, ...outT);
     } else {
-      this.entries = this.entries.slice(0, from).concat(outE, this.entries.slice(to));
+      this.seqs = this.seqs.slice(0, from).concat(outS, this.seqs.slice(to));
       this.times = this.times.slice(0, from).concat(outT, this.times.slice(to));
     }
     this.versionCounter++;
   }
 
   /**
-   * New records, oldest first (as the follow engine hands them). A record at the same time as
-   * held ones goes after them, as the buffer puts it.
+   * New records (slots of `cols`), oldest first, as the store reports them. A record at the same
+   * time as held ones goes after them, as the store puts it.
    */
-  add(batch: readonly LogEntry[], times: ArrayLike<number>): number {
+  add(slots: readonly number[], cols: RecordColumns): number {
     let added = 0;
-    for (let i = 0; i < batch.length; i++) {
-      const e = batch[i]!;
-      if (!this.test(e)) continue;
-      const t = times[i]!;
-      const n = this.entries.length;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      if (!this.test(slot)) continue;
+      const t = cols.time(slot);
+      const seq = cols.seq(slot);
+      const n = this.seqs.length;
       if (n === this.start || this.times[n - 1]! <= t) {
-        this.entries.push(e);
+        this.seqs.push(seq);
         this.times.push(t);
       } else {
         const at = this.start + this.upperBound(t);
-        this.entries.splice(at, 0, e);
+        this.seqs.splice(at, 0, seq);
         this.times.splice(at, 0, t);
       }
       added++;
@@ -284,27 +368,26 @@ export class MatchIndex {
     return added;
   }
 
-  /** Records the buffer let go. They are its oldest, so they sit at the front here. */
-  remove(gone: ReadonlySet<LogEntry>): number {
-    let removed = 0;
-    while (this.start < this.entries.length && gone.has(this.entries[this.start]!)) {
+  /** A record the store let go. It is among its oldest, so it sits at (or near) the front here. */
+  remove(seq: number, t: number): boolean {
+    let removed = false;
+    if (this.start < this.seqs.length && this.seqs[this.start] === seq) {
       this.start++;
       this.dead++;
-      removed++;
-    }
-    // Equal-time neighbours can interleave: look a little further for stragglers.
-    if (gone.size > removed) {
-      for (let i = this.start; i < this.entries.length && i < this.start + gone.size; i++) {
-        if (gone.has(this.entries[i]!)) {
-          this.entries.splice(i, 1);
+      removed = true;
+    } else {
+      // equal-time neighbours can interleave: look among the matches up to its time
+      for (let i = this.start; i < this.seqs.length && this.times[i]! <= t; i++) {
+        if (this.seqs[i] === seq) {
+          this.seqs.splice(i, 1);
           this.times.splice(i, 1);
-          i--;
-          removed++;
+          removed = true;
+          break;
         }
       }
     }
-    if (this.dead > 4096 && this.dead * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.start);
+    if (this.dead > 4096 && this.dead * 2 > this.seqs.length) {
+      this.seqs = this.seqs.slice(this.start);
       this.times = this.times.slice(this.start);
       this.start = 0;
       this.dead = 0;
@@ -314,7 +397,7 @@ export class MatchIndex {
   }
 
   clear(): void {
-    this.entries = [];
+    this.seqs = [];
     this.times = [];
     this.start = 0;
     this.dead = 0;

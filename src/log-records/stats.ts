@@ -1,4 +1,6 @@
 import type { LogEntry } from '../api/logs/entry';
+import { formatIpv4, parseIpv4 } from '../api/logs/columns/codecs';
+import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
 
 /**
  * Statistics over the records a log view holds, kept incrementally: add() when records come in,
@@ -63,6 +65,16 @@ function bump(map: Map<string, Counter>, key: string, by: number): void {
   if (c.n <= 0) map.delete(key);
 }
 
+function bumpCounter(map: Map<number, Counter>, key: number, by: number): void {
+  const c = map.get(key);
+  if (c === undefined) {
+    if (by > 0) map.set(key, { n: by });
+    return;
+  }
+  c.n += by;
+  if (c.n <= 0) map.delete(key);
+}
+
 function bumpNum(map: Map<number, number>, key: number, by: number): void {
   const n = (map.get(key) ?? 0) + by;
   if (n <= 0) map.delete(key);
@@ -84,13 +96,38 @@ export function topOf(map: ReadonlyMap<string, number | Counter>, n: number): Co
   return out;
 }
 
-/** The path as the stats group it: host + path without the query string. */
+/** The path as the stats group it: the path without the query string (the URL when there is no path). */
 export function pathKey(e: LogEntry): string {
-  const p = e.path ?? '';
-  const q = p.indexOf('?');
-  const path = q >= 0 ? p.slice(0, q) : p;
-  if (path === '' && e.url) return e.url;
+  return pathKeyOf(e.path, e.url);
+}
+
+export function pathKeyOf(p: string | null, url: string | null): string {
+  const text = p ?? '';
+  const q = text.indexOf('?');
+  const path = q >= 0 ? text.slice(0, q) : text;
+  if (path === '' && url) return url;
   return path === '' ? '(none)' : path;
+}
+
+/**
+ * The counter of each dictionary id of one field, remembered with the value it counted: a record
+ * read from the columns bumps it without hashing the text again.
+ */
+class IdCounters {
+  private readonly values: (string | undefined)[] = [];
+  private readonly counters: (Counter | undefined)[] = [];
+
+  bump(map: Map<string, Counter>, id: number, value: string, sign: 1 | -1): void {
+    const c = this.counters[id];
+    if (c !== undefined && this.values[id] === value && c.n > 0) {
+      c.n += sign;
+      if (c.n <= 0) map.delete(value);
+      return;
+    }
+    bump(map, value, sign);
+    this.values[id] = value;
+    this.counters[id] = map.get(value);
+  }
 }
 
 export class LogStats {
@@ -103,6 +140,9 @@ export class LogStats {
   private readonly countries = new Map<string, Counter>();
   private readonly edges = new Map<string, Counter>();
   private readonly seconds = new Map<number, number>();
+  /** IPv4 addresses read from the columns, by number (no text per record); merged with `ips` in snapshots. */
+  private readonly ips4 = new Map<number, Counter>();
+  private readonly byId: Partial<Record<DictField, IdCounters>> = {};
   private minTime = Number.POSITIVE_INFINITY;
   private maxTime = Number.NEGATIVE_INFINITY;
   private boundsStale = false;
@@ -125,11 +165,41 @@ export class LogStats {
     this.apply(entries, times, -1);
   }
 
+  /** Records stored in `cols` (by slot) come in (sign 1) or leave (-1). */
+  applySlots(cols: RecordColumns, slots: readonly number[], sign: 1 | -1): void {
+    const cache = (this.byId.cache ??= new IdCounters());
+    const country = (this.byId.country ??= new IdCounters());
+    const edge = (this.byId.edge ??= new IdCounters());
+    const none = NO_CACHE_STATUS;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      const path = cols.path(slot);
+      this.count += sign;
+      this.byteSum += sign * cols.bytesSentOf(slot);
+      const cls = Math.floor(cols.statusCode(slot) / 100);
+      this.classes[cls >= 1 && cls <= 5 ? cls - 1 : 5]! += sign;
+      const cacheId = cols.idCols.cache.get(slot);
+      cache.bump(this.cache, cacheId, cols.dicts.cache.value(cacheId) ?? none, sign);
+      const countryId = cols.idCols.country.get(slot);
+      country.bump(this.countries, countryId, cols.dicts.country.value(countryId) ?? '(none)', sign);
+      const edgeId = cols.idCols.edge.get(slot);
+      edge.bump(this.edges, edgeId, cols.dicts.edge.value(edgeId) ?? '(none)', sign);
+      bump(this.paths, pathKeyOf(path, path === null || path === '' || path.startsWith('?') ? cols.url(slot) : null), sign);
+      const v4 = cols.ipv4(slot);
+      if (v4 >= 0) bumpCounter(this.ips4, v4, sign);
+      else bump(this.ips, cols.remoteIp(slot) ?? '(none)', sign);
+      this.second(cols.time(slot), sign);
+    }
+    this.settle();
+  }
+
   clear(): void {
     this.count = 0;
     this.byteSum = 0;
     this.classes.fill(0);
     for (const m of [this.cache, this.paths, this.ips, this.countries, this.edges]) m.clear();
+    this.ips4.clear();
+    for (const k of Object.keys(this.byId) as DictField[]) delete this.byId[k];
     this.seconds.clear();
     this.minTime = Number.POSITIVE_INFINITY;
     this.maxTime = Number.NEGATIVE_INFINITY;
@@ -139,39 +209,45 @@ export class LogStats {
 
   private apply(entries: readonly LogEntry[], times: ArrayLike<number> | undefined, sign: 1 | -1): void {
     if (entries.length === 0) return;
-    // Records come mostly in time order: a run of the same second is one bump of the rate series.
-    let second = Number.NaN;
-    let run = 0;
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i]!;
       const t = times ? times[i]! : Date.parse(e.timestamp);
-      this.count += sign;
-      this.byteSum += sign * e.bytesSent;
-      const cls = Math.floor(e.statusCode / 100);
-      this.classes[cls >= 1 && cls <= 5 ? cls - 1 : 5]! += sign;
-      bump(this.cache, e.cacheStatus ?? NO_CACHE_STATUS, sign);
-      bump(this.paths, pathKey(e), sign);
-      bump(this.ips, e.remoteIp ?? '(none)', sign);
-      bump(this.countries, e.countryCode ?? '(none)', sign);
-      bump(this.edges, e.edgeLocation ?? '(none)', sign);
-      if (!Number.isNaN(t)) {
-        const s = Math.floor(t / 1000);
-        if (s === second) {
-          run++;
-        } else {
-          if (run > 0) bumpNum(this.seconds, second, sign * run);
-          second = s;
-          run = 1;
-        }
-        if (sign > 0) {
-          if (t < this.minTime) this.minTime = t;
-          if (t > this.maxTime) this.maxTime = t;
-        } else if (t <= this.minTime || t >= this.maxTime) {
-          this.boundsStale = true;
-        }
-      }
+      this.one(t, e.bytesSent, e.statusCode, e.cacheStatus, pathKey(e), e.remoteIp, e.countryCode, e.edgeLocation, sign);
     }
-    if (run > 0) bumpNum(this.seconds, second, sign * run);
+    this.settle();
+  }
+
+  private one(
+    t: number, bytes: number, status: number, cache: string | null, path: string, ip: string | null,
+    country: string | null, edge: string | null, sign: 1 | -1,
+  ): void {
+    this.count += sign;
+    this.byteSum += sign * bytes;
+    const cls = Math.floor(status / 100);
+    this.classes[cls >= 1 && cls <= 5 ? cls - 1 : 5]! += sign;
+    bump(this.cache, cache ?? NO_CACHE_STATUS, sign);
+    bump(this.paths, path, sign);
+    // an IPv4 address is counted by number, as when it is read from the store's columns
+    const v4 = ip === null ? -1 : parseIpv4(ip);
+    if (v4 >= 0) bumpCounter(this.ips4, v4, sign);
+    else bump(this.ips, ip ?? '(none)', sign);
+    bump(this.countries, country ?? '(none)', sign);
+    bump(this.edges, edge ?? '(none)', sign);
+    this.second(t, sign);
+  }
+
+  private second(t: number, sign: 1 | -1): void {
+    if (Number.isNaN(t)) return;
+    bumpNum(this.seconds, Math.floor(t / 1000), sign);
+    if (sign > 0) {
+      if (t < this.minTime) this.minTime = t;
+      if (t > this.maxTime) this.maxTime = t;
+    } else if (t <= this.minTime || t >= this.maxTime) {
+      this.boundsStale = true;
+    }
+  }
+
+  private settle(): void {
     if (this.count === 0) {
       this.minTime = Number.POSITIVE_INFINITY;
       this.maxTime = Number.NEGATIVE_INFINITY;
@@ -196,6 +272,24 @@ export class LogStats {
       this.boundsStale = false;
     }
     return [this.minTime, this.maxTime];
+  }
+
+  /** The top IPs of both maps (text and IPv4 numbers), as topOf would rank them in one. */
+  private topIps(n: number): CountRow[] {
+    if (this.ips4.size === 0) return topOf(this.ips, n);
+    // only IPv4 counts that can be among the n largest become text
+    const largest: number[] = [];
+    for (const c of this.ips4.values()) {
+      if (largest.length === n && c.n <= largest[n - 1]!) continue;
+      let i = largest.length;
+      while (i > 0 && largest[i - 1]! < c.n) i--;
+      largest.splice(i, 0, c.n);
+      if (largest.length > n) largest.pop();
+    }
+    const threshold = largest.length < n ? 0 : largest[n - 1]!;
+    const candidates = new Map<string, number>(topOf(this.ips, n).map((r) => [r.key, r.count]));
+    for (const [k, c] of this.ips4) if (c.n >= threshold) candidates.set(formatIpv4(k), c.n);
+    return topOf(candidates, n);
   }
 
   snapshot(options: SnapshotOptions = {}): StatsSnapshot {
@@ -228,7 +322,7 @@ export class LogStats {
       hitRatio: cacheable > 0 ? hits / cacheable : null,
       cacheable,
       topPaths: topOf(this.paths, top),
-      topIps: topOf(this.ips, top),
+      topIps: this.topIps(top),
       topCountries: topOf(this.countries, top),
       topEdges: topOf(this.edges, top),
       rate,

@@ -1,0 +1,397 @@
+import type { LogEntry } from '../entry';
+import { Arena } from './arena';
+import { formatIpv4, formatIpv6, isIsoOf, isoOf, parseIpv4, readHexId, writeHexId, writeIpv6 } from './codecs';
+import { Dictionary } from './dictionary';
+import { IdColumn } from './id-column';
+
+/** What a record's flags say about the fields that have more than one form. */
+const TS_TEXT = 1;
+const RID_BIN = 2;
+const RID_TEXT = 4;
+const IP_V4 = 8;
+const IP_V6 = 16;
+const IP_TEXT = 32;
+const URL_BUILT = 128;
+const URL_TEXT = 256;
+const RANGE = 512;
+const AUTH = 1024;
+
+/** Number columns: a 32-bit value, or one of these with the real value kept aside. */
+const NULL_NUM = 0xffffffff;
+const BIG_NUM = 0xfffffffe;
+const STATUS_BIG = 0xffff;
+/** No blob: an arena reference never takes this value (a blob never starts in a chunk's last bytes). */
+const NO_BLOB = 0xffffffff;
+
+const enum Num {
+  Bytes = 0,
+  Body = 1,
+  Asn = 2,
+  Status = 3,
+}
+
+export type DictField = 'zone' | 'cache' | 'country' | 'edge' | 'scheme' | 'host' | 'path' | 'ua' | 'referer' | 'ja4' | 'asnOrg';
+export const DICT_FIELDS: readonly DictField[] = ['zone', 'cache', 'country', 'edge', 'scheme', 'host', 'path', 'ua', 'referer', 'ja4', 'asnOrg'];
+
+/** Writes a text with its length in front; returns where the next one goes. */
+function putText(bytes: Buffer, at: number, text: string): number {
+  const n = Buffer.byteLength(text, 'utf8');
+  const start = writeVarint(bytes, at, n);
+  return start + bytes.write(text, start, n, 'utf8');
+}
+
+function writeVarint(bytes: Buffer, at: number, n: number): number {
+  while (n >= 0x80) {
+    bytes[at++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  bytes[at++] = n;
+  return at;
+}
+
+/**
+ * Log records stored by slot in columns: no object and no string per record. Times are doubles,
+ * numbers 32-bit (with the rare larger value kept aside), repeated strings dictionary ids of 1-4
+ * bytes, a request id of 32 hex digits 16 bytes, an IPv4 address 4 bytes, the URL rebuilt from
+ * scheme, host and path when it is exactly that. The rest (any field in an
+ * unusual form) is one blob per record in a byte arena. `entry(slot)` builds the LogEntry back,
+ * equal field for field to the one stored.
+ */
+export class RecordColumns {
+  readonly times: Float64Array;
+  /**
+   * A number given to each record stored (its identity while its slot is reused later), 1..2^32-1
+   * and round again: two records held at once never share one (the store holds far fewer).
+   */
+  readonly seqs: Uint32Array;
+  readonly flags: Uint16Array;
+  private readonly status: Uint16Array;
+  private readonly bytesSent: Uint32Array;
+  private readonly body: Uint32Array;
+  private readonly asn: Uint32Array;
+  /** Request ids: 16 bytes a slot, and the same memory as four 32-bit words for hashing. */
+  readonly ridBytes: Uint8Array;
+  readonly ridWords: Uint32Array;
+  private readonly ip4: Uint32Array;
+  /** Where the record's blob is in the arena (NO_BLOB: it has none). */
+  private readonly blob: Uint32Array;
+  private readonly big = new Map<number, number>();
+  private readonly arena = new Arena();
+  readonly dicts: Record<DictField, Dictionary>;
+  readonly idCols: Record<DictField, IdColumn>;
+  private nextSeq = 1;
+  private readonly texts: string[] = [];
+  private readonly v6 = new Uint8Array(16);
+
+  constructor(readonly capacity: number) {
+    this.times = new Float64Array(capacity);
+    this.seqs = new Uint32Array(capacity);
+    this.flags = new Uint16Array(capacity);
+    this.status = new Uint16Array(capacity);
+    this.bytesSent = new Uint32Array(capacity);
+    this.body = new Uint32Array(capacity);
+    this.asn = new Uint32Array(capacity);
+    this.ridWords = new Uint32Array(capacity * 4);
+    // a Buffer over the same memory: hex text of an id natively
+    this.ridBytes = Buffer.from(this.ridWords.buffer);
+    this.ip4 = new Uint32Array(capacity);
+    this.blob = new Uint32Array(capacity);
+    const dicts = {} as Record<DictField, Dictionary>;
+    const cols = {} as Record<DictField, IdColumn>;
+    for (const f of DICT_FIELDS) {
+      dicts[f] = new Dictionary();
+      cols[f] = new IdColumn(capacity);
+    }
+    this.dicts = dicts;
+    this.idCols = cols;
+  }
+
+  private setNum(which: Num, column: Uint32Array, slot: number, v: number | null): void {
+    if (v === null) column[slot] = NULL_NUM;
+    else if (Number.isInteger(v) && v >= 0 && v < BIG_NUM) column[slot] = v;
+    else {
+      column[slot] = BIG_NUM;
+      this.big.set(slot * 4 + which, v);
+    }
+  }
+
+  private num(which: Num, column: Uint32Array, slot: number): number | null {
+    const v = column[slot]!;
+    if (v === NULL_NUM) return null;
+    return v === BIG_NUM ? this.big.get(slot * 4 + which)! : v;
+  }
+
+  private dict(f: DictField, slot: number, value: string | null): void {
+    this.idCols[f].set(slot, this.dicts[f].intern(value));
+  }
+
+  /** Stores `e` (at epoch ms `time`) in `slot`; returns its sequence number. */
+  write(slot: number, e: LogEntry, time: number): number {
+    const seq = this.nextSeq;
+    this.nextSeq = seq === 0xffffffff ? 1 : seq + 1;
+    this.seqs[slot] = seq;
+    this.times[slot] = time;
+    const s = e.statusCode;
+    if (Number.isInteger(s) && s >= 0 && s < STATUS_BIG) this.status[slot] = s;
+    else {
+      this.status[slot] = STATUS_BIG;
+      this.big.set(slot * 4 + Num.Status, s);
+    }
+    this.setNum(Num.Bytes, this.bytesSent, slot, e.bytesSent);
+    this.setNum(Num.Body, this.body, slot, e.bodyBytesSent);
+    this.setNum(Num.Asn, this.asn, slot, e.asn);
+    this.dict('zone', slot, String(e.pullZoneId));
+    this.dict('cache', slot, e.cacheStatus);
+    this.dict('country', slot, e.countryCode);
+    this.dict('edge', slot, e.edgeLocation);
+    this.dict('scheme', slot, e.scheme);
+    this.dict('host', slot, e.host);
+    // paths repeat (the same assets, pages and probes): a dictionary id each, the text once
+    this.dict('path', slot, e.path);
+    this.dict('ua', slot, e.userAgent);
+    this.dict('referer', slot, e.referer);
+    this.dict('ja4', slot, e.ja4Fingerprint);
+    this.dict('asnOrg', slot, e.asnOrganization);
+
+    let flags = 0;
+    let extra = 0;
+    const texts = this.texts;
+    texts.length = 0;
+    if (!isIsoOf(e.timestamp, time)) {
+      flags |= TS_TEXT;
+      texts.push(e.timestamp);
+    }
+    if (e.requestId !== null) {
+      if (writeHexId(e.requestId, this.ridBytes, slot * 16)) flags |= RID_BIN;
+      else {
+        flags |= RID_TEXT;
+        texts.push(e.requestId);
+      }
+    }
+    let v6 = false;
+    if (e.remoteIp !== null) {
+      const v4 = parseIpv4(e.remoteIp);
+      if (v4 >= 0) {
+        flags |= IP_V4;
+        this.ip4[slot] = v4;
+      } else {
+        if (writeIpv6(e.remoteIp, this.v6, 0)) {
+          flags |= IP_V6;
+          v6 = true;
+          extra += 16;
+        } else {
+          flags |= IP_TEXT;
+          texts.push(e.remoteIp);
+        }
+      }
+    }
+    if (e.url !== null) {
+      if (e.scheme !== null && e.host !== null && e.path !== null && e.url === `${e.scheme}://${e.host}${e.path}`) flags |= URL_BUILT;
+      else {
+        flags |= URL_TEXT;
+        texts.push(e.url);
+      }
+    }
+    if (e.contentRange !== null) {
+      flags |= RANGE;
+      texts.push(e.contentRange);
+    }
+    if (e.authorizationHeader !== null) {
+      flags |= AUTH;
+      texts.push(e.authorizationHeader);
+    }
+    this.flags[slot] = flags;
+    if (texts.length === 0 && !v6) {
+      this.blob[slot] = NO_BLOB;
+      return seq;
+    }
+    let max = extra;
+    for (let i = 0; i < texts.length; i++) max += texts[i]!.length * 3 + 5;
+    const r = this.arena.reserve(max);
+    const bytes = r.bytes;
+    let at = r.at;
+    // order: timestamp, request id, IP (text or 16 bytes), URL, content range, authorization
+    let k = 0;
+    if (flags & TS_TEXT) at = putText(bytes, at, texts[k++]!);
+    if (flags & RID_TEXT) at = putText(bytes, at, texts[k++]!);
+    if (v6) {
+      bytes.set(this.v6, at);
+      at += 16;
+    } else if (flags & IP_TEXT) at = putText(bytes, at, texts[k++]!);
+    if (flags & URL_TEXT) at = putText(bytes, at, texts[k++]!);
+    if (flags & RANGE) at = putText(bytes, at, texts[k++]!);
+    if (flags & AUTH) at = putText(bytes, at, texts[k++]!);
+    this.arena.commit(at - r.at);
+    this.blob[slot] = r.ref;
+    return seq;
+  }
+
+  /** Forgets the record in `slot` (its dictionary values and blob). */
+  release(slot: number): void {
+    for (const f of DICT_FIELDS) this.dicts[f].release(this.idCols[f].get(slot));
+    const ref = this.blob[slot]!;
+    if (ref !== NO_BLOB) this.arena.release(ref);
+    if (this.bytesSent[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Bytes);
+    if (this.body[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Body);
+    if (this.asn[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Asn);
+    if (this.status[slot] === STATUS_BIG) this.big.delete(slot * 4 + Num.Status);
+    this.seqs[slot] = 0;
+  }
+
+  clear(): void {
+    for (const f of DICT_FIELDS) this.dicts[f].clear();
+    this.arena.clear();
+    this.big.clear();
+    this.seqs.fill(0);
+  }
+
+  /** The texts of the blob in order, `upTo` of them at most. */
+  private blobTexts(slot: number, upTo: number): { texts: string[]; v6: string | null } {
+    const flags = this.flags[slot]!;
+    const texts: string[] = [];
+    let v6: string | null = null;
+    const ref = this.blob[slot]!;
+    if (ref === NO_BLOB) return { texts, v6 };
+    const { bytes, at: start } = this.arena.locate(ref);
+    let at = start;
+    const read = () => {
+      let n = 0;
+      let shift = 0;
+      for (;;) {
+        const b = bytes[at++]!;
+        n |= (b & 0x7f) << shift;
+        if (b < 0x80) break;
+        shift += 7;
+      }
+      texts.push(bytes.toString('utf8', at, at + n));
+      at += n;
+    };
+    const order = [TS_TEXT, RID_TEXT, IP_V6 | IP_TEXT, URL_TEXT, RANGE, AUTH];
+    for (const bit of order) {
+      if (texts.length >= upTo) break;
+      if (!(flags & bit)) continue;
+      if (bit === (IP_V6 | IP_TEXT) && flags & IP_V6) {
+        v6 = formatIpv6(bytes, at);
+        at += 16;
+        texts.push(v6);
+      } else read();
+    }
+    return { texts, v6 };
+  }
+
+  time(slot: number): number {
+    return this.times[slot]!;
+  }
+
+  seq(slot: number): number {
+    return this.seqs[slot]!;
+  }
+
+  statusCode(slot: number): number {
+    const s = this.status[slot]!;
+    return s === STATUS_BIG ? this.big.get(slot * 4 + Num.Status)! : s;
+  }
+
+  bytesSentOf(slot: number): number {
+    return this.num(Num.Bytes, this.bytesSent, slot)!;
+  }
+
+  value(f: DictField, slot: number): string | null {
+    return this.dicts[f].value(this.idCols[f].get(slot));
+  }
+
+  path(slot: number): string | null {
+    return this.value('path', slot);
+  }
+
+  url(slot: number): string | null {
+    const flags = this.flags[slot]!;
+    if (flags & URL_BUILT) return `${this.value('scheme', slot)}://${this.value('host', slot)}${this.path(slot)}`;
+    return flags & URL_TEXT ? this.field(slot, URL_TEXT) : null;
+  }
+
+  timestamp(slot: number): string {
+    if (!(this.flags[slot]! & TS_TEXT)) return isoOf(this.times[slot]!);
+    return this.field(slot, TS_TEXT)!;
+  }
+
+  requestId(slot: number): string | null {
+    const flags = this.flags[slot]!;
+    if (flags & RID_BIN) return readHexId(this.ridBytes, slot * 16);
+    return flags & RID_TEXT ? this.field(slot, RID_TEXT) : null;
+  }
+
+  /** Whether the request id is stored as 16 bytes (then ridWords holds it). */
+  hasBinaryId(slot: number): boolean {
+    return (this.flags[slot]! & RID_BIN) !== 0;
+  }
+
+  /** The IPv4 address as a number, or -1 when the IP is not one (or null). */
+  ipv4(slot: number): number {
+    return this.flags[slot]! & IP_V4 ? this.ip4[slot]! : -1;
+  }
+
+  remoteIp(slot: number): string | null {
+    const flags = this.flags[slot]!;
+    if (flags & IP_V4) return formatIpv4(this.ip4[slot]!);
+    if (flags & IP_V6) return this.field(slot, IP_V6);
+    return flags & IP_TEXT ? this.field(slot, IP_TEXT) : null;
+  }
+
+  /** One text of the blob (by its flag). */
+  private field(slot: number, bit: number): string | null {
+    const flags = this.flags[slot]!;
+    if (!(flags & bit)) return null;
+    const order = [TS_TEXT, RID_TEXT, IP_V6 | IP_TEXT, URL_TEXT, RANGE, AUTH];
+    let index = 0;
+    for (const b of order) {
+      if (b & bit) break;
+      if (flags & b) index++;
+    }
+    return this.blobTexts(slot, index + 1).texts[index] ?? null;
+  }
+
+  /** The LogEntry stored in `slot`. */
+  entry(slot: number): LogEntry {
+    const flags = this.flags[slot]!;
+    const { texts } = this.blobTexts(slot, 8);
+    let k = 0;
+    const path = this.value('path', slot);
+    const timestamp = flags & TS_TEXT ? texts[k++]! : isoOf(this.times[slot]!);
+    const requestId = flags & RID_BIN ? readHexId(this.ridBytes, slot * 16) : flags & RID_TEXT ? texts[k++]! : null;
+    const remoteIp = flags & IP_V4 ? formatIpv4(this.ip4[slot]!) : flags & (IP_V6 | IP_TEXT) ? texts[k++]! : null;
+    const scheme = this.value('scheme', slot);
+    const host = this.value('host', slot);
+    const url = flags & URL_BUILT ? `${scheme}://${host}${path}` : flags & URL_TEXT ? texts[k++]! : null;
+    const contentRange = flags & RANGE ? texts[k++]! : null;
+    const authorizationHeader = flags & AUTH ? texts[k++]! : null;
+    return {
+      timestamp,
+      pullZoneId: Number(this.value('zone', slot)),
+      requestId,
+      cacheStatus: this.value('cache', slot),
+      statusCode: this.statusCode(slot),
+      bytesSent: this.bytesSentOf(slot),
+      remoteIp,
+      countryCode: this.value('country', slot),
+      edgeLocation: this.value('edge', slot),
+      scheme,
+      host,
+      path,
+      url,
+      userAgent: this.value('ua', slot),
+      referer: this.value('referer', slot),
+      bodyBytesSent: this.num(Num.Body, this.body, slot),
+      contentRange,
+      authorizationHeader,
+      ja4Fingerprint: this.value('ja4', slot),
+      asn: this.num(Num.Asn, this.asn, slot),
+      asnOrganization: this.value('asnOrg', slot),
+    };
+  }
+
+  /** Bytes held for the records: columns, dictionaries not counted (see memory benchmark). */
+  get arenaBytes(): number {
+    return this.arena.bytes;
+  }
+}

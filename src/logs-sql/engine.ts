@@ -1,0 +1,181 @@
+import { createRequire } from 'node:module';
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { LogEntry } from '../api/logs/entry';
+import type { SqlValue } from '../api/database/values';
+import type { StatementResult } from '../api/database/protocol';
+import { parseTimestamp } from '../api/logs/entry';
+import { LOGS_TABLE_DDL, STORED_COLUMNS } from './columns';
+import { writeTarget } from './write-target';
+
+type DuckDb = typeof import('@duckdb/node-api');
+
+
+/** A statement the engine will not run, with the reason to show. */
+export class LogsSqlRefusal extends Error {}
+
+/** Statement kinds that reach outside the table, the engine or its settings: never run. */
+const REFUSED_KINDS = new Set(['COPY', 'EXPORT', 'ATTACH', 'DETACH', 'LOAD', 'EXTENSION', 'UPDATE_EXTENSIONS', 'COPY_DATABASE', 'VACUUM', 'PREPARE', 'EXECUTE', 'SET', 'VARIABLE_SET']);
+/** Statement kinds that change a table: allowed on the user's own tables, refused on `logs`. */
+const WRITE_KINDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE_INTO', 'ALTER', 'DROP', 'CREATE']);
+
+/**
+ * An in-process DuckDB holding the log records of a screen or a command as the table `logs`.
+ * DuckDB is columnar and built for GROUP BY over millions of rows, and a bad value or query is
+ * an error, never an abort of the process (libsql aborts on TEXT that is not UTF-8). The engine
+ * cannot touch the host: external access (files, network, extensions) is off and the settings
+ * are locked before any user statement runs.
+ */
+export class LogsSqlEngine {
+  private appended = 0;
+  private newestMs = Number.NaN;
+
+  private constructor(
+    private readonly duck: DuckDb,
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+  ) {}
+
+  static async open(): Promise<LogsSqlEngine> {
+    // loaded on first use: start-up and the other commands do not pay for it. require, not
+    // import(): the bundle runs in a vm.Script, which has no loader for import() on Node 20
+    const duck = createRequire(import.meta.url)('@duckdb/node-api') as DuckDb;
+    const instance = await duck.DuckDBInstance.create(':memory:', {
+      enable_external_access: 'false',
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+    });
+    const connection = await instance.connect();
+    await connection.run(LOGS_TABLE_DDL);
+    await connection.run('SET lock_configuration = true');
+    return new LogsSqlEngine(duck, instance, connection);
+  }
+
+  /** Rows in `logs`. */
+  get rowCount(): number {
+    return this.appended;
+  }
+
+  /** The time of the newest record appended (epoch ms), NaN before any. */
+  get asOfMs(): number {
+    return this.newestMs;
+  }
+
+  /** Appends records (in any order; the table has no order of its own). */
+  async append(records: Iterable<LogEntry>): Promise<number> {
+    // the row appender: measured faster than data chunks here, where most values are strings
+    const appender = await this.connection.createAppender('logs');
+    let n = 0;
+    try {
+      for (const entry of records) {
+        const ms = parseTimestamp(entry.timestamp);
+        if (!Number.isFinite(ms)) continue;
+        this.appendRow(appender, entry, ms);
+        if (!(ms <= this.newestMs)) this.newestMs = ms;
+        n++;
+      }
+    } finally {
+      appender.closeSync();
+    }
+    this.appended += n;
+    return n;
+  }
+
+  private appendRow(appender: DuckDBAppender, entry: LogEntry, ms: number): void {
+    for (const column of STORED_COLUMNS) {
+      const value = column.value(entry, ms);
+      if (value === null) appender.appendNull();
+      else if (column.type === 'VARCHAR') appender.appendVarchar(String(value));
+      else if (column.type === 'INTEGER') appender.appendInteger(Number(value));
+      else if (column.type === 'UINTEGER') appender.appendUInteger(Number(value));
+      else if (column.type === 'TIMESTAMP') appender.appendTimestamp(new this.duck.DuckDBTimestampValue(BigInt(value) * 1000n));
+      else appender.appendBigInt(BigInt(value));
+    }
+    appender.endRow();
+  }
+
+  /** Runs one or more statements; the results of those that return rows, in order. */
+  async run(sql: string): Promise<StatementResult[]> {
+    const extracted = await this.connection.extractStatements(sql);
+    const results: StatementResult[] = [];
+    for (let i = 0; i < extracted.count; i++) {
+      const prepared = await extracted.prepare(i);
+      const kind = this.duck.StatementType[prepared.statementType] ?? 'INVALID';
+      if (REFUSED_KINDS.has(kind)) throw new LogsSqlRefusal(`${kind} is not available on the logs table's engine (it reaches files, settings or extensions)`);
+      if (WRITE_KINDS.has(kind)) {
+        const target = writeTarget(kind, statementText(sql, extracted.count, i));
+        if (target === 'logs' || target === null) {
+          throw new LogsSqlRefusal(
+            target === 'logs'
+              ? 'the logs table is read-only: make your own, e.g. CREATE TEMP TABLE errors AS SELECT * FROM logs WHERE status >= 500'
+              : `cannot tell which table this ${kind} changes; write it as ${kind} [TEMP] TABLE name ... so it can be checked`,
+          );
+        }
+      }
+      const started = performance.now();
+      const reader = await prepared.runAndReadAll();
+      const columns = reader.columnNames();
+      const integer = reader.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
+      const rows = reader.getRows().map((row) => row.map((v, k) => toSqlValue(v, integer[k]!)));
+      const durationMs = performance.now() - started;
+      if (WRITE_KINDS.has(kind) && columns.length === 1 && columns[0] === 'Count') {
+        // DuckDB answers a change with a one-cell "Count" result: shown as rows affected
+        results.push({ columns: [], decltypes: [], rows: [], rowsAffected: Number(rows[0]?.[0] ?? 0), lastInsertRowid: null, durationMs });
+      } else {
+        results.push({ columns, decltypes: reader.columnTypes().map((t) => String(t)), rows, rowsAffected: 0, lastInsertRowid: null, durationMs });
+      }
+    }
+    return results;
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** The text of statement `index` when there are several (for the write-target check). */
+function statementText(sql: string, count: number, index: number): string {
+  if (count === 1) return sql;
+  // DuckDB does not hand back each statement's text; split on semicolons outside quotes
+  return splitStatements(sql)[index] ?? '';
+}
+
+export function splitStatements(sql: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let quote: string | null = null;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]!;
+    if (quote) {
+      current += c;
+      if (c === quote) quote = null;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      current += c;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? sql.length : end + 1;
+      current += ' ';
+    } else if (c === '-' && sql[i + 1] === '-') {
+      while (i < sql.length && sql[i] !== '\n') i++;
+      current += ' ';
+    } else if (c === ';') {
+      if (current.trim()) out.push(current);
+      current = '';
+    } else current += c;
+  }
+  if (current.trim()) out.push(current);
+  return out;
+}
+
+/** DuckDB's integer types: their values are SQL integers (bigint), as the SQL shell shows them. */
+const INTEGER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT', 'UHUGEINT']);
+
+function toSqlValue(value: DuckDBValue, integer: boolean): SqlValue {
+  if (value === null || typeof value === 'string') return value;
+  if (typeof value === 'number') return integer ? BigInt(value) : value;
+  if (typeof value === 'boolean') return value ? 1n : 0n;
+  if (typeof value === 'bigint') return value;
+  if (value instanceof Uint8Array) return value;
+  return String(value);
+}

@@ -1,0 +1,101 @@
+import React, { useEffect } from 'react';
+import { Box, Text } from 'ink';
+import type { ScreenDef, ScreenProps } from '../../app/screen-types';
+import { Table } from '../../components/Table';
+import { useTone } from '../../components/theme';
+import { useActions } from '../../keys/react';
+import { createDatabasesStore, TOKEN_EXPIRIES, type DatabaseRow } from '../../state/databases-store';
+import { databasesActions } from './actions';
+import { TokensPane } from './TokensPane';
+import { createSqlStore } from '../../state/sql-store';
+import { useDomainStore, useSelect, useSession } from '../../state/react';
+import { databaseColumns } from './databases-view';
+
+/** The account's databases: name, regions, size, rows read and written over 30 days. */
+export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Element {
+  const store = useDomainStore(createDatabasesStore);
+  const tone = useTone();
+  const rows = useSelect(store, (s) => s.rows);
+  const loadedAt = useSelect(store, (s) => s.loadedAt);
+  const error = useSelect(store, (s) => s.error);
+  const openError = useSelect(store, (s) => s.openError);
+  const sql = useDomainStore(createSqlStore);
+  const ui = useSession().stores.deps.ui;
+  // enter: :sql on this database with a token made for the session (left to expire, said there)
+  const open = (row: DatabaseRow): void => {
+    void (async () => {
+      const made = await store.getState().sessionToken(row.db);
+      if (!made) return;
+      if ((await sql.getState().switchDatabase(row.db.url, made.token)) === 'transaction') {
+        store.getState().setOpenError('the SQL shell has a transaction open: end it (COMMIT or ROLLBACK) before opening another database');
+        return;
+      }
+      ui.getState().setStatus(`${row.db.name}: ${made.access} session token, expires ${made.expiresAt ?? 'never'}; left to expire (revoking would revoke every token of the database)`, 'info', 15_000);
+      ui.getState().navigate('sql');
+    })();
+  };
+  useEffect(() => store.getState().watch(), [store]);
+  const tokensFor = useSelect(store, (s) => s.tokensFor);
+  const inPane = () => store.getState().tokensFor !== null;
+  useActions({
+    'screen.refresh': () => void store.getState().refresh(),
+    'screen.pause': () => store.getState().togglePause(),
+    'databases.tokens': () => store.getState().openTokens(),
+    'databases.createToken': () => (inPane() ? void store.getState().createToken('full-access') : false),
+    'databases.createReadOnlyToken': () => (inPane() ? void store.getState().createToken('read-only') : false),
+    'databases.expiry': () => (inPane() ? store.getState().cycleExpiry() : false),
+    'databases.invalidate': () => {
+      const st = store.getState();
+      if (st.tokensFor === null) return false;
+      const db = st.rows.find((r) => r.db.id === st.tokensFor)?.db;
+      const known = st.made[st.tokensFor]?.length ?? 0;
+      ui.getState().ask({
+        kind: 'mutation',
+        title: `Invalidate every token of ${db?.name ?? st.tokensFor}?`,
+        detail: 'The platform cannot revoke one token: this invalidates all of them, including ones made elsewhere (apps using them fail at once).',
+        lines: [{ kind: 'changed', path: `${db?.name ?? st.tokensFor} tokens`, before: `valid (${known} made here, others unknown)`, after: 'all invalid' }],
+        yesLabel: 'invalidate',
+        onYes: () => store.getState().invalidateTokens(),
+      });
+      return true;
+    },
+    'app.back': () => {
+      if (!inPane()) return false;
+      store.getState().closeTokens();
+      return true;
+    },
+  });
+  if (tokensFor !== null) {
+    const row = rows.find((r) => r.db.id === tokensFor);
+    return <TokensPane store={store} name={row?.db.name ?? tokensFor} expiryLabel={TOKEN_EXPIRIES} width={width} height={height} />;
+  }
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      <Text wrap="truncate">
+        <Text bold>Databases</Text>
+        <Text color={tone('muted')}>{loadedAt === null ? '  loading…' : `  ${rows.length} database${rows.length === 1 ? '' : 's'} · usage over the last 30 days · enter: SQL shell on it`}</Text>
+        {error ? <Text color={tone('error')}>{`  ✖ ${error}`}</Text> : null}
+        {openError ? <Text color={tone('error')}>{`  ✖ ${openError}`}</Text> : null}
+      </Text>
+      <Table
+        id="databases"
+        rows={rows}
+        columns={databaseColumns}
+        width={width}
+        height={Math.max(3, height - 1)}
+        emptyText={loadedAt === null ? 'loading…' : 'no databases'}
+        onOpen={open}
+        onSelect={(r) => store.getState().select(r?.db.id ?? null)}
+      />
+    </Box>
+  );
+}
+
+export const databasesScreen: ScreenDef = {
+  id: 'databases',
+  title: 'databases',
+  aliases: ['db'],
+  summary: 'databases: regions, size, rows read and written; open one in :sql; tokens',
+  actions: databasesActions,
+  component: DatabasesScreen,
+};

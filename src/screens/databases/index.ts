@@ -1,0 +1,1 @@
+export { databasesScreen } from './DatabasesScreen';

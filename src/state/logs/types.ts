@@ -1,0 +1,201 @@
+import type { StoreApi } from 'zustand/vanilla';
+import { parseV1Date, RETENTION_MS, v1Date, type BackfillProgress, type LogEntry, type ZoneFollowStatus } from '../../api/logs/index';
+import type { TextState } from '../../keys/text-edit';
+import type { ExportFormat, ExportResult } from '../../log-records/export';
+import type { StreamLayout, TimeMode } from '../../log-records/rows';
+import type { StatsSnapshot } from '../../log-records/stats';
+import type { FilterDraft, FilterForm } from '../logs-filter-form';
+import type { LocalMode, ViewWindow } from '../logs-view-model';
+
+/** The logs screen's state and actions (the store in logs-store.ts), and the pure rules they share. */
+
+/** Time window keys (k9s-style): how far back a follow starts. */
+export const WINDOWS = [
+  { key: '1m', ms: 60_000 },
+  { key: '5m', ms: 5 * 60_000 },
+  { key: '15m', ms: 15 * 60_000 },
+  { key: '1h', ms: 3_600_000 },
+  { key: '3d', ms: RETENTION_MS },
+] as const;
+export type WindowKey = (typeof WINDOWS)[number]['key'];
+
+export const DAY_MS = 86_400_000;
+
+export interface PickerZone {
+  id: number;
+  name: string;
+  hostname: string;
+}
+
+export interface PickerState {
+  zones: PickerZone[];
+  /** Zones of the account without logging (not offered). */
+  withoutLogging: number;
+  loading: boolean;
+  error: string | null;
+  loadedAt: number | null;
+}
+
+/** What the status line shows about the live follow. */
+export interface LiveStatus {
+  state: ZoneFollowStatus['state'] | 'idle';
+  error: string | null;
+  errorStatus: number | null;
+  coveredTo: number | null;
+  newest: number | null;
+  recheckMs: number;
+  ingestLagMs: number;
+  intervalMs: number;
+  backoffUntil: number | null;
+  requests: number;
+  late: number;
+  backfillTruncated: boolean;
+  backfill: BackfillProgress | null;
+  buffered: number;
+  dropped: number;
+  /** Time of the oldest record held (what the full buffer has not let go yet). */
+  oldest: number | null;
+  duplicates: number;
+  budgetUsed: number;
+  budgetLimit: number;
+  budgetWaiting: number;
+  rateLimited: number;
+}
+
+export interface V1State {
+  date: string;
+  loading: boolean;
+  error: string | null;
+  lines: number;
+  skipped: number;
+  problems: { line: number; reason: string }[];
+  /** Records shown (after the server filters, applied locally). */
+  kept: number;
+  /** The day had more lines than the buffer holds: the newest were read. */
+  truncated: boolean;
+}
+
+export interface LocalFilterState {
+  editing: boolean;
+  text: TextState;
+  error: string | null;
+  pattern: string | null;
+  mode: LocalMode;
+  context: number;
+  /** Matches known so far; all of them once `counting` is false. */
+  matches: number;
+  /** A new pattern is still being tried on the records held when it was set. */
+  counting: boolean;
+  /** How much of that scan is done, 0..1. */
+  progress: number;
+}
+
+export type Prompt =
+  | { kind: 'export'; text: TextState; format: ExportFormat; error: string | null; records: number }
+  | { kind: 'v1'; text: TextState; error: string | null };
+
+export interface LogsState {
+  zoneId: number | null;
+  zoneName: string | null;
+  /** Why this zone cannot be followed (no logging, not found); null when it can. */
+  zoneProblem: string | null;
+  picker: PickerState;
+  source: 'live' | 'v1';
+  windowKey: WindowKey;
+  /** The server filters in use. */
+  filter: FilterDraft;
+  form: FilterForm | null;
+  local: LocalFilterState;
+  wrap: boolean;
+  timeMode: TimeMode;
+  showStats: boolean;
+  /** The view sticks to the newest record; false = paused (frozen where it is). */
+  following: boolean;
+  newWhilePaused: number;
+  /** Records the full buffer let go since the view was paused (what was on screen may be gone). */
+  evictedWhilePaused: number;
+  /** Paused, and the record the view was on was evicted: the oldest held are shown instead. */
+  rowsEvicted: boolean;
+  newMatchesWhilePaused: number;
+  view: ViewWindow & { version: number };
+  layout: StreamLayout;
+  live: LiveStatus | null;
+  v1: V1State | null;
+  stats: StatsSnapshot | null;
+  detail: { entry: LogEntry; scroll: number } | null;
+  prompt: Prompt | null;
+  lastExport: ExportResult | null;
+
+  /** The screen mounted with its argument (a zone id or null for the picker); returns the unmount. */
+  attach(arg: string | null): () => void;
+  loadPicker(): Promise<void>;
+  setViewport(width: number, height: number): void;
+
+  move(kind: 'down' | 'up' | 'pageDown' | 'pageUp' | 'top' | 'bottom'): void;
+  togglePause(): void;
+  pollNow(): void;
+  setWindow(key: WindowKey): void;
+  toggleWrap(): void;
+  cycleTime(): void;
+  toggleStats(): void;
+
+  startLocalEdit(): void;
+  setLocalText(text: TextState): void;
+  applyLocal(): void;
+  cancelLocalEdit(): void;
+  /** Clears the local pattern; false when there is none. */
+  clearLocal(): boolean;
+  toggleLocalMode(): void;
+  changeContext(delta: number): void;
+  jumpMatch(dir: 1 | -1): void;
+
+  openForm(): void;
+  setFormText(text: TextState): void;
+  focusField(delta: number): void;
+  applyForm(): boolean;
+  cancelForm(): void;
+  clearServerFilters(): void;
+
+  openDetail(): void;
+  scrollDetail(delta: number): void;
+  closeDetail(): boolean;
+  /** The text a copy key puts on the clipboard, or a message saying why there is none. */
+  copyText(kind: 'id' | 'json'): { text: string; what: string } | { error: string };
+
+  openExport(): void;
+  openV1(): void;
+  setPromptText(text: TextState): void;
+  toggleExportFormat(): void;
+  submitPrompt(): void;
+  cancelPrompt(): void;
+  /** Leaves the v1 day for the live follow; false when not on a v1 day. */
+  closeV1(): boolean;
+}
+
+export type LogsStore = StoreApi<LogsState>;
+
+export interface LogsStoreOptions {
+  /** Relative export paths are written here (default: the working directory). */
+  cwd?: string;
+  /** Least time between two data-driven updates of the view (default 100 ms: 10 frames/s). */
+  frameMs?: number;
+  /** Least time between two statistics snapshots (default 500 ms). */
+  statsMs?: number;
+}
+
+export function windowMs(key: WindowKey): number {
+  return WINDOWS.find((w) => w.key === key)!.ms;
+}
+
+/** A v1 date as typed, checked against the retention: the day start, or a message. */
+export function checkV1Date(text: string, now: number): { day: number } | { error: string } {
+  const day = parseV1Date(text);
+  const first = Math.floor((now - RETENTION_MS) / DAY_MS) * DAY_MS;
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  const range = `${v1Date(first)} to ${v1Date(today)}`;
+  if (Number.isNaN(day)) return { error: `"${text.trim()}" is not a date: use MM-dd-yy (UTC), one of ${range}` };
+  if (day > today) return { error: `${text.trim()} is in the future: logs are kept 3 days, pick a day from ${range}` };
+  if (day + DAY_MS <= now - RETENTION_MS) return { error: `${text.trim()} is older than the 3-day retention: pick a day from ${range}` };
+  return { day };
+}
+

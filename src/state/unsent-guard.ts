@@ -1,0 +1,44 @@
+import type { StoreApi } from 'zustand/vanilla';
+import type { ConfirmRequest, UiStore } from './ui-store';
+
+/**
+ * One guard for edits made on a screen and not sent yet: leaving the screen part (esc) and
+ * quitting (q, :quit, ctrl-c) ask "Discard the changes?" first, with the same words everywhere.
+ * A screen's store keeps the ui store's `unsent` entry in step with its draft (watchUnsent);
+ * requestQuit() asks while any entry is there, and guardLeave() asks before esc throws one away.
+ */
+
+/** The question; `then` runs when the user answers yes. */
+export function discardQuestion(unsent: readonly string[], leaving: 'back' | 'quit', then: () => void): ConfirmRequest {
+  return {
+    // 'quit' so a second ctrl-c still quits at once
+    kind: leaving === 'quit' ? 'quit' : 'question',
+    title: 'Discard the changes?',
+    detail: `${unsent.join('; ')}. Nothing was sent: ${leaving === 'quit' ? 'quitting' : 'leaving'} without sending loses the edits.`,
+    lines: [],
+    yesLabel: leaving === 'quit' ? 'discard and quit' : 'discard',
+    onYes: then,
+  };
+}
+
+/** Runs `leave` at once when `id` has no unsent edits, else after the user agrees to discard them. */
+export function guardLeave(ui: UiStore, id: string, leave: () => void): void {
+  const description = ui.getState().unsent[id];
+  if (description === undefined) {
+    leave();
+    return;
+  }
+  ui.getState().ask(
+    discardQuestion([description], 'back', () => {
+      ui.getState().setUnsent(id, null);
+      leave();
+    }),
+  );
+}
+
+/** Keeps ui.unsent[id] equal to describe(state) (null = nothing unsent); returns the unsubscribe. */
+export function watchUnsent<S>(ui: UiStore, id: string, store: StoreApi<S>, describe: (state: S) => string | null): () => void {
+  const sync = (state: S) => ui.getState().setUnsent(id, ui.getState().readOnly ? null : describe(state));
+  sync(store.getState());
+  return store.subscribe(sync);
+}
