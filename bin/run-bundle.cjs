@@ -20,6 +20,24 @@ const MAGIC = 'burrow-code-cache-1\n';
 /** Set by the program when start-up is over (the console's first frame): the cache is made then. */
 const STARTED = Symbol.for('burrow.codeCache.startupDone');
 
+/** The heap flags the full-screen programs set (src/app/heap-tuning.ts, which says why). */
+const HEAP_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=25'];
+
+/**
+ * V8 flags set before the bundle is compiled. Cached code is accepted only under the flags it
+ * was made with, so the flags the program would set later (the heap flags of the console and the
+ * SQL shell) are set here, first, the same on every run of the command: set only later, they
+ * made every console start reject its cache. And a command that makes a request compiles undici's
+ * HTTP parser (WebAssembly) with Liftoff, then V8 optimizes it again on a background thread,
+ * which Node waits for before it exits (80-100 ms measured, more than the request): short
+ * commands keep the Liftoff code.
+ */
+function v8FlagsFor(kind) {
+  if (kind === 'console') return HEAP_FLAGS;
+  if (kind === 'sql') return [...HEAP_FLAGS, '--liftoff-only'];
+  return ['--liftoff-only'];
+}
+
 /** Which cache a command line uses: version and help share one, each command has its own. */
 function cacheKind(argv) {
   if (argv.some((a) => a === '--version' || a === '-v' || a === '--help' || a === '-h')) return 'help';
@@ -146,6 +164,7 @@ async function run(argv) {
   const { source, stat, buildId } = readBundle();
   const dir = cacheDirectory(process.env);
   const kind = cacheKind(argv);
+  for (const flag of v8FlagsFor(kind)) require('node:v8').setFlagsFromString(flag);
   const file = path.join(dir, `${buildId}.${kind}.v8`);
   const header = expectedHeader(buildId, stat);
   const enabled = process.env.BURROW_CODE_CACHE !== '0';
@@ -171,4 +190,4 @@ async function run(argv) {
   await module.exports.main(argv);
 }
 
-module.exports = { run, cacheKind, cacheDirectory };
+module.exports = { run, cacheKind, cacheDirectory, HEAP_FLAGS };

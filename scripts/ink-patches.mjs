@@ -248,13 +248,30 @@ const OUTPUT_GET = `    get() {
 export const NARROW_CLASS =
   '\\u00A0-\\u00AC\\u00AE-\\u00FF\\u2013\\u2014\\u2026\\u2039\\u203A\\u2190-\\u2193\\u2500\\u2502\\u2581-\\u2588\\u2591-\\u2593\\u25B8\\u25CF\\u26A0\\u2714\\u2716\\u275A';
 
+/**
+ * 7. An Intl.Segmenter made on first use, not when the module loads: the first one in a process
+ *    costs about 10 ms of ICU set-up, and text in the narrow set never needs one (string-width,
+ *    ansi-tokenize and slice-ansi each made theirs at load, so every command that printed a
+ *    table paid for it).
+ */
+function lazySegmenter(source, file, declaration, name, args) {
+  return once(source, file, declaration, `let ${name}Made;\nconst ${name} = { segment: (text) => (${name}Made ??= new Intl.Segmenter(${args})).segment(text) };`);
+}
+
 export function patchStringWidth(source) {
-  return once(
+  const file = 'string-width/index.js';
+  const s = once(
     source,
-    'string-width/index.js',
+    file,
     'if (/^[\\u0020-\\u007E]*$/.test(string)) {',
     `if (/^[\\u0020-\\u007E${NARROW_CLASS}]*$/.test(string)) {`,
   );
+  return lazySegmenter(s, file, 'const segmenter = new Intl.Segmenter();', 'segmenter', '');
+}
+
+/** The older string-width that wrap-ansi and widest-line (Ink's text wrapping) bring along. */
+export function patchNestedStringWidth(source) {
+  return lazySegmenter(source, 'wrap-ansi/node_modules/string-width/index.js', 'const segmenter = new Intl.Segmenter();', 'segmenter', '');
 }
 
 export function patchTokenize(source) {
@@ -273,7 +290,7 @@ function* simpleSegments(str) {
 export function tokenize(str, endChar = Number.POSITIVE_INFINITY) {`,
   );
   s = once(s, file, 'for (const { segment, index } of segmenter.segment(str)) {', 'for (const { segment, index } of (SIMPLE.test(str) ? simpleSegments(str) : segmenter.segment(str))) {');
-  return s;
+  return lazySegmenter(s, file, 'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });', 'segmenter', "undefined, { granularity: 'grapheme' }");
 }
 
 export function patchSliceAnsi(source) {
@@ -302,7 +319,7 @@ export default function tokenizeAnsi(string, {endCharacter = Number.POSITIVE_INF
 		return false;
 	}`,
   );
-  return s;
+  return lazySegmenter(s, file, "const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});", 'GRAPHEME_SEGMENTER', "undefined, { granularity: 'grapheme' }");
 }
 
 export function patchMeasureText(source) {
@@ -421,6 +438,7 @@ export function patchReconciler(source) {
 export const INK_PATCHES = {
   'output.js': patchOutput,
   '../../string-width/index.js': patchStringWidth,
+  '../../wrap-ansi/node_modules/string-width/index.js': patchNestedStringWidth,
   '../../@alcalzone/ansi-tokenize/build/tokenize.js': patchTokenize,
   '../../@alcalzone/ansi-tokenize/build/styledChars.js': patchStyledChars,
   '../../slice-ansi/tokenize-ansi.js': patchSliceAnsi,
@@ -441,7 +459,7 @@ export const inkPatchesPlugin = {
   setup(build) {
     build.onLoad({ filter: /[\\/]node_modules[\\/](ink[\\/]build|string-width|slice-ansi|@alcalzone[\\/]ansi-tokenize[\\/]build|yoga-layout[\\/]dist[\\/](binaries|src)|undici[\\/]lib[\\/]web[\\/]cookies)[\\/][^\\/]*\.js$|[\\/]node_modules[\\/]ink[\\/]build[\\/]components[\\/]App\.js$/ }, async (args) => {
       const path = args.path.replace(/\\/g, '/');
-      const rel = path.includes('/node_modules/ink/build/') ? path.split('/node_modules/ink/build/')[1] : `../../${path.split('/node_modules/')[1]}`;
+      const rel = path.includes('/node_modules/ink/build/') ? path.split('/node_modules/ink/build/')[1] : `../../${path.split('/node_modules/').slice(1).join('/node_modules/')}`;
       const patch = INK_PATCHES[rel];
       if (!patch) return undefined;
       const { readFile } = await import('node:fs/promises');

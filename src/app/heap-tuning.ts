@@ -17,12 +17,12 @@ import v8 from 'node:v8';
  * flags are set again once each worker is online. test/unit/app-heap-tuning.test.ts checks the
  * effect on this Node version.
  */
-const FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=25'];
+export const HEAP_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=25'];
 
 let installed = false;
 
 function apply(): void {
-  for (const flag of FLAGS) v8.setFlagsFromString(flag);
+  for (const flag of HEAP_FLAGS) v8.setFlagsFromString(flag);
 }
 
 export function tuneHeapForResidentMemory(): void {

@@ -12,7 +12,8 @@ import { terminalSafe } from '../text/terminal-safe';
 // cell (checked against string-width); no U+00AD (soft hyphen: zero cells), nothing that combines
 const NARROW = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u024f\u0370-\u03ff\u0400-\u0482\u048a-\u04ff\u1e00-\u1eff\u2010-\u2027\u2030-\u205e\u20a0-\u20c0\u2190-\u21ff\u2500-\u257f]*$/;
 
-const segmenter = new Intl.Segmenter();
+// made on first use: the first Intl.Segmenter in a process costs about 10 ms, and narrow text needs none
+let segmenter: Intl.Segmenter | undefined;
 
 export function cellWidth(s: string): number {
   return NARROW.test(s) ? s.length : stringWidth(s);
@@ -22,7 +23,7 @@ export function cellWidth(s: string): number {
 function graphemes(s: string): { text: string; width: number }[] {
   if (NARROW.test(s)) return [...s].map((c) => ({ text: c, width: 1 }));
   const out: { text: string; width: number }[] = [];
-  for (const { segment } of segmenter.segment(s)) out.push({ text: segment, width: stringWidth(segment) });
+  for (const { segment } of (segmenter ??= new Intl.Segmenter()).segment(s)) out.push({ text: segment, width: stringWidth(segment) });
   return out;
 }
 

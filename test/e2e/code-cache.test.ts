@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { runBurrow } from '../helpers/cli';
+import { startBurrow } from '../helpers/pty';
+import { envFor } from '../helpers/emulator';
+import { until } from '../helpers/wait';
+import { startEmulator } from '../../src/emulator/server';
+import { HEAP_FLAGS } from '../../src/app/heap-tuning';
+
+const launcher = createRequire(import.meta.url)('../../bin/run-bundle.cjs') as { HEAP_FLAGS: string[] };
 
 // The launcher's V8 code cache (bin/run-bundle.cjs): never needed for correctness, never read
 // when it is not the user's own, rewritten when it is missing, corrupt or stale.
@@ -124,4 +132,28 @@ test('--version and --help alone are answered without the bundle, with the bundl
     assert.ok(full.states.length > 0, `${slow.join(' ')} loads the bundle`);
     assert.equal(quick.stdout, full.stdout, `${fast.join(' ')} prints what the program prints`);
   }
+});
+
+test('the console\'s cache is used by its next start (the heap flags it sets are set before compiling)', async (t) => {
+  const home = cacheHome(t);
+  const emu = await startEmulator({ port: 0, host: '127.0.0.1' });
+  t.after(() => emu.close());
+  const env = { ...envFor(emu), XDG_CACHE_HOME: path.join(home, 'cache'), BURROW_CODE_CACHE_DEBUG: '1' };
+  const cacheFile = () => cacheFiles(home).find((f) => f.endsWith('.console.v8'));
+  const first = startBurrow([], { env });
+  await first.waitFor('q quit');
+  // written once start-up is over, a second after the first frame
+  await until('the console wrote its code cache', () => cacheFile() !== undefined);
+  await first.press('q');
+  await first.exited;
+  assert.match(first.rawOutput(), /code cache: none/);
+  const second = startBurrow([], { env });
+  await second.waitFor('q quit');
+  await second.press('q');
+  await second.exited;
+  assert.match(second.rawOutput(), /code cache: used/, 'the cache made by the first start was accepted');
+});
+
+test('the launcher sets the heap flags the console sets, before compiling', () => {
+  assert.deepEqual(launcher.HEAP_FLAGS, HEAP_FLAGS);
 });
