@@ -7,6 +7,8 @@ import { sqlExport1mBench } from './sql-export-1m';
 import { keystrokeBench } from './keystroke';
 import { followBench } from './follow';
 import { memoryBench } from './memory';
+import { backfillBench } from './backfill';
+import { emulatorRateBench } from './emulator-rate';
 import { logStoreBench } from './log-store';
 import { logsSqlBench } from './logs-sql';
 
@@ -16,4 +18,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, followBench, memoryBench, logStoreBench, logsSqlBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, followBench, memoryBench, logStoreBench, logsSqlBench, backfillBench, emulatorRateBench];

@@ -24,6 +24,8 @@ export interface ApiErrorInit {
   method?: string;
   path?: string;
   cause?: unknown;
+  /** How long the server asked to wait before the next request (its Retry-After), in ms. */
+  retryAfterMs?: number | null;
 }
 
 /**
@@ -38,6 +40,7 @@ export class ApiError extends Error {
   readonly fieldErrors: FieldError[];
   readonly method: string | null;
   readonly path: string | null;
+  readonly retryAfterMs: number | null;
 
   constructor(init: ApiErrorInit) {
     super(terminalSafe(redact(init.message)), init.cause === undefined ? undefined : { cause: init.cause });
@@ -48,6 +51,7 @@ export class ApiError extends Error {
     this.fieldErrors = (init.fieldErrors ?? []).map((f) => ({ field: f.field === null ? null : terminalSafe(f.field), message: terminalSafe(redact(f.message)) }));
     this.method = init.method ?? null;
     this.path = init.path ?? null;
+    this.retryAfterMs = init.retryAfterMs ?? null;
   }
 
   /** Retrying a safe request may help: network trouble, timeouts, 5xx and 429. */
@@ -156,7 +160,7 @@ export function apiErrorFromResponse(
   status: number,
   contentType: string | null,
   bodyText: string,
-  ctx: { method: string; path: string; location?: string | null },
+  ctx: { method: string; path: string; location?: string | null; retryAfter?: string | null },
 ): ApiError {
   const reason = REASONS[status] ?? 'Error';
   const trimmed = bodyText.trim();
@@ -196,5 +200,23 @@ export function apiErrorFromResponse(
     message: `${head}${code}${text ? `: ${text}` : ''}`,
     method: ctx.method,
     path: ctx.path,
+    retryAfterMs: parseRetryAfter(ctx.retryAfter ?? null, Date.now()),
   });
+}
+
+/** Longest wait a Retry-After is believed for (a server asking for hours is capped). */
+export const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/** A Retry-After header (delta-seconds or an HTTP date) in ms from `now`; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: number): number | null {
+  const v = value?.trim();
+  if (!v) return null;
+  let ms: number;
+  if (/^\d+(\.\d+)?$/.test(v)) ms = Number(v) * 1000;
+  else {
+    const at = Date.parse(v);
+    if (Number.isNaN(at) || !/[a-z]/i.test(v)) return null;
+    ms = at - now;
+  }
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(ms)));
 }

@@ -244,7 +244,7 @@ export class HttpClient {
     }
     this.opts.debug?.(redact(`<- ${status} ${method} ${shownPath} ${Date.now() - started}ms ${text.length}B`));
     if (status < 200 || status >= 300) {
-      throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, { method, path, location: resHeaders.location ?? null });
+      throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, { method, path, location: resHeaders.location ?? null, retryAfter: resHeaders['retry-after'] });
     }
     const expect = options.expect ?? 'json';
     if (expect === 'empty') return { status, data: undefined as T, headers: resHeaders };

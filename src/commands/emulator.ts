@@ -6,6 +6,7 @@ export const emulatorCommand: Command = {
   name: 'emulator',
   summary: 'run the local platform emulator in the foreground',
   usage: `burrow emulator [--port N] [--seed S] [--log-rate N] [--ingest-delay 20s] [--statement-timeout 5s] [--faults SPEC]
+                [--clock-start TIME]
 
 Serves management on port N, logging on N+1 and the database on N+2 (port 0, the default,
 picks free ports). When ready it prints one JSON line:
@@ -19,7 +20,10 @@ data; the access key and the token-signing secret are random on every start.
   --ingest-delay D    upper bound of the random ingestion delay of log records (default 20s)
   --statement-timeout D  a database statement running longer is interrupted (default 5s)
   --faults SPEC       inject faults on every origin, e.g.
-                      latency=300ms,error=0.05,reset=0.02,malformed=0.02,ratelimit=0.05`,
+                      latency=300ms,error=0.05,reset=0.02,malformed=0.02,ratelimit=0.05
+  --clock-start TIME  the emulator's clock starts at TIME (ISO date-time, e.g. 2026-03-02T10:00:00Z,
+                      or epoch ms) and runs from there; with --seed, the same log records at the
+                      same timestamps on every run (default: the real time)`,
   options: {
     port: { type: 'string' },
     seed: { type: 'string' },
@@ -27,10 +31,12 @@ data; the access key and the token-signing secret are random on every start.
     'ingest-delay': { type: 'string' },
     'statement-timeout': { type: 'string' },
     faults: { type: 'string' },
+    'clock-start': { type: 'string' },
   },
   async run({ values, io }) {
     const { startEmulator } = await import('../emulator/server');
     const { parseFaults, parseDuration } = await import('../emulator/faults');
+    const { parseClockStart } = await import('../emulator/clock');
     const num = (name: string, min: number, max: number): number | undefined => {
       const raw = values[name];
       if (raw === undefined) return undefined;
@@ -45,6 +51,11 @@ data; the access key and the token-signing secret are random on every start.
     let ingestDelayMs: number | undefined;
     let statementTimeoutMs: number | undefined;
     let faults;
+    let clockStart: number | undefined;
+    if (typeof values['clock-start'] === 'string') {
+      clockStart = parseClockStart(values['clock-start']);
+      if (Number.isNaN(clockStart)) throw new UsageError(`--clock-start must be an ISO date-time (2026-03-02T10:00:00Z) or epoch ms, got "${values['clock-start']}"`);
+    }
     try {
       if (typeof values['ingest-delay'] === 'string') ingestDelayMs = parseDuration(values['ingest-delay']);
       if (typeof values['statement-timeout'] === 'string') {
@@ -62,6 +73,7 @@ data; the access key and the token-signing secret are random on every start.
       ingestDelayMs,
       statementTimeoutMs,
       faults,
+      clockStart,
     });
     io.stdout.write(JSON.stringify(emu.info) + '\n');
     const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

@@ -21,7 +21,7 @@ Prints the CDN request logs of a pull zone (numeric id), oldest first.
 
   -f, --follow         keep printing new records as they arrive, in timestamp order (records are
                        held back by the ingestion lag burrow observes; one later than that is
-                       printed when it arrives). Ctrl-C stops (exit 130).
+                       printed when it arrives). Ctrl-C stops (exit 130; SIGTERM 143).
   --since D            window start relative to now: 30s, 15m, 2h, 3d (default ${DEFAULT_SINCE}; logs are kept 3 days)
   --from ISO --to ISO  absolute window (UTC unless the time has an offset), at most 3 days
   --limit N            the newest N matching records (default ${DEFAULT_LIMIT}); with --follow, how many
@@ -44,7 +44,7 @@ SQL over the window (a local engine; the table is logs, see the README for its c
   burrow logs PULLZONE [PULLZONE...] --since 1h --sql "SELECT status, count(*) FROM logs GROUP BY 1"
   --sql SQL            load the window's records (all of them, up to --limit, default ${MAX_LIMIT.toLocaleString('en-US')})
                        and print the query's result (-o table|csv|json|ndjson, default table)
-All requests of a zone share one budget of 25 per 10 s (the platform allows 30).`;
+All requests of a zone share one budget of 28 per 10 s (the platform allows 30).`;
 
 /** "15m" -> ms; throws UsageError with what is allowed. */
 export function parseSince(text: string): number {
@@ -196,16 +196,22 @@ export function planFromArgs(ctx: CommandContext, now: number): Plan {
   return { zoneId: Number(zoneArg), filter, follow, limit, from, to, sinceMs, v1Date: null };
 }
 
-/** Resolves on SIGINT/SIGTERM (and gives a way to stop listening). */
-function interrupted(): { promise: Promise<'signal'>; dispose: () => void } {
+type Interrupt = 'SIGINT' | 'SIGTERM';
+
+/** The shell's convention: 128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM, as the console). */
+const exitCodeOf = (signal: Interrupt): number => (signal === 'SIGINT' ? 130 : 143);
+
+/** Resolves on SIGINT/SIGTERM with the signal (and gives a way to stop listening). */
+function interrupted(): { promise: Promise<Interrupt>; dispose: () => void } {
   let dispose = () => {};
-  const promise = new Promise<'signal'>((resolve) => {
-    const on = () => resolve('signal');
-    process.once('SIGINT', on);
-    process.once('SIGTERM', on);
+  const promise = new Promise<Interrupt>((resolve) => {
+    const onInt = () => resolve('SIGINT');
+    const onTerm = () => resolve('SIGTERM');
+    process.once('SIGINT', onInt);
+    process.once('SIGTERM', onTerm);
     dispose = () => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
     };
   });
   return { promise, dispose };
@@ -252,7 +258,7 @@ async function runFollow(plan: Plan, engineOf: () => FollowEngine, writer: Recor
     if (why === 'closed') return 0;
     release.flush();
     writer.end();
-    if (why === 'signal') return 130;
+    if (why === 'SIGINT' || why === 'SIGTERM') return exitCodeOf(why);
     if (failure) throw failure;
     return 0;
   } finally {
@@ -320,7 +326,7 @@ export const logsCommand: Command = {
         const work = plan.v1Date !== null ? fetchV1(plan, logs, abort.signal, ctx.io) : fetchV2(plan, logs, abort.signal, ctx.io);
         const result = await Promise.race([work, stop]);
         if (result === 'closed') return 0;
-        if (result === 'signal') return 130;
+        if (result === 'SIGINT' || result === 'SIGTERM') return exitCodeOf(result);
         for (const e of result) writer.write(e);
         writer.end();
         return 0;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { EmulatorClock } from './clock';
 import { Random } from './random';
 import type { FaultSpec } from './faults';
 
@@ -16,8 +17,10 @@ export interface EmulatorOptions {
   streamIdleMs?: number;
   /** A database statement running longer is interrupted (default 5 s). */
   statementTimeoutMs?: number;
-  /** Clock, for tests. */
+  /** Clock, for tests (an EmulatorClock's `now`, or any function). Wins over clockStart. */
   now?: () => number;
+  /** The emulator's clock reads this at start (epoch ms) and then runs; default: the real time. */
+  clockStart?: number;
 }
 
 export interface PullZoneSeed {
@@ -41,7 +44,7 @@ export interface World {
   accessKey: string;
   now: () => number;
   startedAt: number;
-  options: Required<Omit<EmulatorOptions, 'now' | 'faults'>> & { faults: FaultSpec | null };
+  options: Required<Omit<EmulatorOptions, 'now' | 'faults' | 'clockStart'>> & { faults: FaultSpec | null };
   pullZones: PullZoneSeed[];
 }
 
@@ -67,7 +70,7 @@ export function createWorld(options: EmulatorOptions): World {
   // The seed makes the data, never the secrets: any local user can read the seed off the command line.
   const hex = randomBytes(20).toString('hex');
   const accessKey = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 40)}`;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (options.clockStart !== undefined ? new EmulatorClock(options.clockStart).now : Date.now);
   const zoneRandom = random.fork('pull-zones');
   let hostId = 9000;
   const pullZones: PullZoneSeed[] = ZONE_NAMES.map(([name, origin, logging, weight], i) => {

@@ -101,6 +101,7 @@ const CASES: [string[], RegExp][] = [
   [['emulator', '--faults', 'bogus=1'], /unknown fault "bogus" \(known: latency, error, reset, malformed, ratelimit\)/],
   [['emulator', '--faults', 'error=2'], /needs a rate between 0 and 1/],
   [['emulator', '--log-rate', 'fast'], /--log-rate must be a number from 0 to 10000/],
+  [['emulator', '--clock-start', 'yesterday'], /--clock-start must be an ISO date-time \(2026-03-02T10:00:00Z\) or epoch ms, got "yesterday"/],
   [['emulator', '--ingest-delay', 'soon'], /is not a duration \(examples: 300ms, 20s, 5m\)/],
   [['emulator', '--statement-timeout', '1ms'], /from 10ms to 1h/],
   // global

@@ -27,7 +27,7 @@ test('follow shows the emulator\'s records; pause counts new ones; enter shows o
   const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 30 });
   await openLogs(app, String(busy.Id));
   await app.waitFor(`zone ${busy.Id} ${busy.Name}`);
-  let screen = await app.waitFor(/● following · lag \d+(ms|s) · re-checking last \d+ s · budget \d+\/25 · [\d,]+ buffered · 0 dropped/);
+  let screen = await app.waitFor(/● following · lag \d+(ms|s) · re-checking last \d+ s · budget \d+\/28 · [\d,]+ buffered · 0 dropped/);
   screen = await app.waitFor(/newest of [\d,]+/);
 
   // the rows on screen are records the emulator generated, newest last
@@ -125,6 +125,24 @@ test(':logs lists the zones with logging; a zone without logging says so', async
   const first = emu.world.pullZones.filter((z) => z.EnableLogging).sort((a, b) => a.Id - b.Id)[0]!;
   await app.press('g', 'enter');
   await app.waitFor(`zone ${first.Id} ${first.Name}`);
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});
+
+test('a long backfill shows the history bar (records, pages, rate, ETA) under the newest records, and it goes when the history is in', async () => {
+  // 300 records/s: 15 minutes are a few hundred thousand records, dozens of pages; each answer a
+  // little late, so the bar is on screen for a while
+  const busyEmu = await useEmulator({ seed: 8, logRate: 300, ingestDelayMs: 500, faults: { latencyMs: 250, error: 0, reset: 0, malformed: 0, ratelimit: 0 } });
+  const zone = busyEmu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
+  const app = startBurrow([], { env: envFor(busyEmu), cols: 120, rows: 30 });
+  await openLogs(app, String(zone.Id));
+  const screen = await app.waitFor(/history [█░]+ \d+% · [\d,]+ records · \d+ pages? · [\d,]+\/s · ETA \d+(s|m \d\ds)/, 20_000);
+  // the newest records are on screen while the history loads
+  assert.ok(screen.split('\n').filter((l) => ROW.test(l)).length >= 10, screen);
+  const done = await app.waitForGone(/history [█░]+/, 120_000);
+  // the whole window is in: hundreds of thousands of records, nothing dropped or capped
+  assert.match(done, /● following · .* · \d{3},\d{3} buffered · 0 dropped/);
+  assert.doesNotMatch(done, /backfill capped/);
   await app.press('q');
   assert.equal((await app.exited).exitCode, 0);
 });

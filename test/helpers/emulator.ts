@@ -2,6 +2,7 @@ import { after } from 'node:test';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
 import type { EmulatorOptions } from '../../src/emulator/world';
 import { createApi, type Api } from '../../src/api/index';
+import { LogsApi } from '../../src/api/logs/index';
 
 /** Starts an in-process emulator on 127.0.0.1 port 0 and stops it when the test file ends. */
 export async function useEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
@@ -10,11 +11,15 @@ export async function useEmulator(options: EmulatorOptions = {}): Promise<Runnin
   return emu;
 }
 
-/** An Api pointed at the emulator, closed when the test file ends. */
+/**
+ * An Api pointed at the emulator, closed when the test file ends. Its logs client reads the
+ * emulator's clock (so a pinned or frozen emulator clock is the client's "now" too); the request
+ * budget paces by the real time, as requests really take it.
+ */
 export function apiFor(emu: RunningEmulator): Api {
   const api = createApi({ baseUrl: emu.info.baseUrl, loggingUrl: emu.info.loggingUrl, apiKey: emu.info.accessKey });
   after(() => api.close());
-  return api;
+  return { ...api, logs: new LogsApi(api.logging, { now: emu.world.now, budgetOptions: { now: Date.now } }) };
 }
 
 /** Environment that points the real binary at a running emulator. */

@@ -10,10 +10,11 @@ let now = T0;
 const emu = await useEmulator({ seed: 5, now: () => now, logRate: 1 });
 const [A, B] = emu.info.pullZoneIds as [number, number];
 
-async function hit(kind: 'v1' | 'v2', zone: number): Promise<{ status: number; body: string }> {
+async function hit(kind: 'v1' | 'v2', zone: number): Promise<{ status: number; body: string; retryAfter: string | undefined }> {
   const path = kind === 'v2' ? `/v2/pullzones/${zone}/logs?limit=1` : `/${v1Date(now)}/${zone}.log?end=1`;
   const res = await request(`${emu.info.loggingUrl}${path}`, { headers: { AccessKey: emu.info.accessKey } });
-  return { status: res.statusCode, body: await res.body.text() };
+  const retryAfter = res.headers['retry-after'];
+  return { status: res.statusCode, body: await res.body.text(), retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined };
 }
 
 test('the 31st request inside 10 s gets 429 rate_limited; v1 and v2 share the limit; zones do not', async () => {
@@ -26,7 +27,12 @@ test('the 31st request inside 10 s gets 429 rate_limited; v1 and v2 share the li
   const over = await hit('v1', A);
   assert.equal(over.status, 429);
   assert.deepEqual(JSON.parse(over.body).error.code, 'rate_limited');
-  assert.equal((await hit('v2', A)).status, 429, 'v2 is limited too');
+  // the first request (at T0) leaves the window at T0 + 10 s: 7.1 s from now, so 8 whole seconds
+  assert.equal(over.retryAfter, '8');
+  now = T0 + 9000;
+  const later = await hit('v2', A);
+  assert.equal(later.status, 429, 'v2 is limited too');
+  assert.equal(later.retryAfter, '1');
   assert.equal((await hit('v2', B)).status, 200, 'another zone has its own limit');
   const s = loggingStats(emu.world).zone(A);
   assert.equal(s.accepted, 30);

@@ -51,7 +51,11 @@ test('follow: no duplicates, no gaps, order kept, late records caught (all four 
   const start = engine.startAt();
   engine.start();
   try {
-    await sleep(4000);
+    // long enough to have seen the ingestion delay at work in every zone
+    await waitFor('late records and a few polls in every zone', () => {
+      const st = engine.status();
+      return st.zones.every((z) => z.requests > 3) && st.zones.reduce((n, z) => n + z.late, 0) > 0 && st.duplicates > 0;
+    }, 30_000);
     const cut = Date.now() - 500;
     await coveredPast(engine, cut + MAX_LAG + 300);
     const total = assertComplete(emu, engine, zones, start + 1000, cut);
@@ -105,7 +109,7 @@ test('follow: backfill pages with offset while hasMore, newest first, capped at 
   // The size when the backfill ends (the subscriber runs before any poll adds records).
   let atBackfillEnd: number | null = null;
   capped.subscribe(() => {
-    if (atBackfillEnd === null && capped.status().zones[0]!.coveredTo !== null) atBackfillEnd = capped.buffer.length;
+    if (atBackfillEnd === null && capped.status().zones[0]!.backfill?.done) atBackfillEnd = capped.buffer.length;
   });
   capped.start();
   try {
@@ -116,7 +120,8 @@ test('follow: backfill pages with offset while hasMore, newest first, capped at 
     // The newest were kept: nothing newer than the oldest held is missing.
     const oldest = capped.buffer.time(0);
     assertComplete(emu, capped, [zone], oldest + 1, z.coveredTo! - MAX_LAG);
-    await sleep(1000);
+    const polled = z.requests;
+    await waitFor('two more polls', () => capped.status().zones[0]!.requests >= polled + 2);
     assert.ok(capped.buffer.time(0) >= oldest, 'polls do not bring back what the backfill left out');
   } finally {
     await capped.stop();
@@ -132,11 +137,12 @@ test('follow: pause stops requests, resume catches up without losing records', a
   try {
     await waitFor('following', () => engine.status().zones[0]!.state === 'following');
     engine.pause();
-    await sleep(400); // a request in flight may finish
-    const before = stats();
+    // a poll in flight finishes first; then the runner waits at the gate
     await waitFor('paused', () => engine.status().zones[0]!.state === 'paused');
+    const before = stats();
     assert.equal(engine.status().state, 'paused');
-    await sleep(1500);
+    // No request is an absence, so it takes a span to observe: three of the longest poll intervals.
+    await sleep(3 * 500);
     assert.equal(stats(), before, 'no requests while paused');
     engine.resume();
     const cut = Date.now() - 200;

@@ -12,9 +12,13 @@ import { createLogsStore, FILTER_FIELDS, type LogsStore } from '../../src/state/
 import { v1Date } from '../../src/api/logs/v1';
 import { configureLoggingRateLimit, loggingStats } from '../../src/emulator/logging/index';
 import { liveStatusParts } from '../../src/screens/logs/status-view';
+import { EmulatorClock } from '../../src/emulator/clock';
 import { until } from '../helpers/wait';
 
-const emu = await useEmulator({ seed: 5, logRate: 6, ingestDelayMs: 800 });
+// The emulator's clock (and so the client's) starts at a fixed time: the same traffic, the same
+// timestamps and the same day files on every run, whatever the hour.
+const clock = new EmulatorClock(Date.parse('2026-03-02T10:00:00Z'));
+const emu = await useEmulator({ seed: 5, logRate: 6, ingestDelayMs: 800, now: clock.now });
 const api = apiFor(emu);
 const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
 const noLogging = emu.world.pullZones.find((z) => !z.EnableLogging)!;
@@ -24,7 +28,7 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 function makeStore(): { store: LogsStore; ui: ReturnType<typeof createUiStore> } {
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
   const settings = resolveSettings({}, {}, {});
-  const stores = new DomainStores({ api, settings, ui, now: Date.now });
+  const stores = new DomainStores({ api, settings, ui, now: clock.now });
   const store = stores.get((deps) => createLogsStore(deps, { cwd: dir, frameMs: 30, statsMs: 50 }));
   return { store, ui };
 }
@@ -94,7 +98,7 @@ test('server filter 5xx: validated first, then only 5xx records; local regex wit
   // 5xx are rare: the whole retention, filtered by the server, is still a small read
   s().setWindow('3d');
   await until('following the 5xx query', () => s().live?.state === 'following' && s().live!.coveredTo !== null, 15_000);
-  const since = Date.now() - 3 * 86_400_000 + 120_000;
+  const since = clock.now() - 3 * 86_400_000 + 120_000;
   const want = await api.logs.fetchAll(busy.Id, { status: '5xx', from: since }, { maxRecords: 100_000 });
   assert.ok(want.entries.length > 3, 'the emulator made some 5xx');
   await until('5xx records', () => s().view.total >= want.entries.length - 5, 15_000);
@@ -102,9 +106,15 @@ test('server filter 5xx: validated first, then only 5xx records; local regex wit
   for (const r of s().view.rows) assert.equal(Math.floor(r.entry!.statusCode / 100), 5);
   s().setWindow('15m');
 
-  // local pattern on the 5xx stream: filter with context, then highlight
+  // local pattern on the whole stream: filter with context, then highlight. The clock stands still
+  // from here, so the records held once the backfill is done are all there will be: the view and
+  // the status line count the same records, whenever each was last drawn.
+  clock.freeze();
+  after(() => clock.resume());
   s().clearServerFilters();
-  await until('all records again', () => s().view.rows.some((r) => r.entry!.statusCode < 500));
+  // rows other than 5xx: the new query's records; then its state is the new engine's
+  await until('all records again, backfill done', () => s().view.rows.some((r) => r.entry!.statusCode < 500) && s().live?.state === 'following', 15_000);
+  assert.ok(s().live!.buffered > 10_000, 'the 15 minutes took more than one page');
   s().togglePause();
   s().startLocalEdit();
   s().setLocalText(textOf('('));
@@ -132,6 +142,7 @@ test('server filter 5xx: validated first, then only 5xx records; local regex wit
   s().jumpMatch(-1);
   const sel = s().view.rows.find((r) => r.pos === s().view.selected)!;
   assert.equal(sel.match, true);
+  clock.resume();
 });
 
 test('a zone without logging gets a clear message; the picker lists only zones with logging', async () => {
@@ -160,11 +171,11 @@ test('v1 day: date checked, the day parsed into the same view; export writes the
   s().setPromptText(textOf('13-45-26'));
   s().submitPrompt();
   assert.match((s().prompt as { error: string }).error, /not a date: use MM-dd-yy/);
-  s().setPromptText(textOf(v1Date(Date.now() - 9 * 86_400_000)));
+  s().setPromptText(textOf(v1Date(clock.now() - 9 * 86_400_000)));
   s().submitPrompt();
   assert.match((s().prompt as { error: string }).error, /older than the 3-day retention/);
   // yesterday (UTC): a complete file, so the store and this test read the same lines
-  const today = v1Date(Date.now() - 86_400_000);
+  const today = v1Date(clock.now() - 86_400_000);
   s().setPromptText(textOf(today));
   s().submitPrompt();
   assert.equal(s().prompt, null);

@@ -5,6 +5,7 @@ import type { LogEntry } from '../../src/api/logs/entry';
 import type { LogPage, LogsApi } from '../../src/api/logs/index';
 import type { LogQuery } from '../../src/api/logs/query';
 import { RateBudget } from '../../src/api/rate-limit';
+import { until } from '../helpers/wait';
 
 const BASE = Date.UTC(2026, 7, 8, 12);
 
@@ -47,12 +48,8 @@ test('the backfill stops at the cap in a few requests while new records keep shi
   const engine = new FollowEngine({ api, zones: [1], capacity: 3_000, pageLimit: 1_000, sinceMs: 3_600_000, now: () => BASE + 600_000, minIntervalMs: 60_000, maxIntervalMs: 60_000 });
   engine.start();
   try {
-    const started = Date.now();
-    // the backfill is over when the zone knows what it covered (the first poll is a minute later)
-    while (engine.status().zones[0]!.coveredTo === null) {
-      if (Date.now() - started > 10_000) assert.fail(`still backfilling after ${win.requests.length} requests`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    // the first poll is a minute later
+    await until('the backfill to end', () => engine.status().zones[0]!.backfill?.done);
     const z = engine.status().zones[0]!;
     assert.equal(engine.buffer.length, 3_000, 'the buffer is filled to its capacity');
     assert.equal(engine.buffer.dropped, 0, 'nothing was fetched only to be dropped');
@@ -64,5 +61,117 @@ test('the backfill stops at the cap in a few requests while new records keep shi
     assert.equal(ids.size, 3_000);
   } finally {
     await engine.stop();
+  }
+});
+
+test('backfill progress: records, pages, how far back it reached, rate and an estimate of what is left', async () => {
+  // 50,000 records 10 ms apart from BASE; the window starts at BASE, so the density is uniform
+  const TOTAL = 50_000;
+  const now = BASE + TOTAL * 10;
+  let elapsed = 0;
+  const answered: (() => void)[] = [];
+  const query = async (_zone: number, q: LogQuery = {}): Promise<LogPage> => {
+    // each answer waits until the test lets it through, one simulated second later
+    await new Promise<void>((r) => answered.push(r));
+    elapsed += 1000;
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? 100;
+    const entries: LogEntry[] = [];
+    for (let n = TOTAL - 1 - offset; n > TOTAL - 1 - offset - limit && n >= 0; n--) entries.push(entry(n));
+    const times = entries.map((e) => Date.parse(e.timestamp));
+    return { entries, times, offset, limit, returned: entries.length, hasMore: TOTAL - offset - limit > 0, from: BASE, to: now, order: 'desc', skipped: 0 };
+  };
+  const clock = () => now + elapsed;
+  const api = { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now: clock } as unknown as LogsApi;
+  const engine = new FollowEngine({ api, zones: [1], capacity: 100_000, pageLimit: 5_000, from: BASE, now: clock, minIntervalMs: 60_000, maxIntervalMs: 60_000 });
+  engine.start();
+  let done = 0;
+  const release = async (pages: number) => {
+    for (let i = 0; i < pages; i++) {
+      await until('a page asked for', () => answered.length > 0);
+      answered.shift()!();
+      await until('the page read', () => engine.status().zones[0]!.backfill?.pages === i + 1 + done);
+    }
+    done += pages;
+  };
+  try {
+    await release(4);
+    const mid = engine.status().zones[0]!;
+    assert.equal(mid.state, 'backfilling');
+    const p = mid.backfill!;
+    assert.equal(p.pages, 4);
+    // pages overlap by one record (the next page must show it still follows the one before)
+    assert.equal(p.records, 19_997);
+    assert.equal(p.done, false);
+    assert.equal(p.reached, BASE + 30_003 * 10, 'the history from the newest down to record 30,003 is in');
+    assert.equal(p.ratePerSecond, 4_999, '19,997 records in 4 simulated seconds');
+    assert.ok(Math.abs(p.remaining! - 30_003) <= 5, `about 30,003 left: ${p.remaining}`);
+    assert.ok(Math.abs(p.etaMs! - 6_002) <= 10, `6 s at 4,999/s: ${p.etaMs}`);
+    assert.equal(engine.buffer.length, 19_997, 'the newest records are there first');
+    assert.equal(engine.buffer.time(engine.buffer.length - 1), BASE + (TOTAL - 1) * 10);
+    await release(7);
+    const end = engine.status().zones[0]!;
+    assert.equal(end.state, 'following');
+    assert.deepEqual({ done: end.backfill!.done, records: end.backfill!.records, pages: end.backfill!.pages, remaining: end.backfill!.remaining, etaMs: end.backfill!.etaMs },
+      { done: true, records: TOTAL, pages: 11, remaining: 0, etaMs: 0 });
+    assert.equal(engine.buffer.length, TOTAL);
+  } finally {
+    const stopping = engine.stop();
+    for (const r of answered.splice(0)) r();
+    await stopping;
+  }
+});
+
+test('history pages in flight together: one the server answered before the page above it, while late records arrived, is read again (no gap)', async () => {
+  const N = 20_000;
+  const TO = BASE + N * 10;
+  let late = 0;
+  const lateEntry = (k: number): LogEntry => ({ ...entry(N - 1), timestamp: new Date(TO - 5).toISOString(), requestId: `late-${k}`.padEnd(32, '0') });
+  /** The window newest first as the server sees it now: late records land at the top. */
+  const answer = (q: LogQuery): LogPage => {
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? 100;
+    const entries: LogEntry[] = [];
+    for (let i = offset; i < offset + limit && i < late + N; i++) entries.push(i < late ? lateEntry(late - 1 - i) : entry(N - 1 - (i - late)));
+    return { entries, times: entries.map((e) => Date.parse(e.timestamp)), offset, limit, returned: entries.length, hasMore: offset + limit < late + N, from: BASE, to: TO, order: 'desc', skipped: 0 };
+  };
+  const pending: { q: LogQuery; resolve: (p: LogPage) => void }[] = [];
+  const asked: number[] = [];
+  const query = (_zone: number, q: LogQuery = {}) => new Promise<LogPage>((resolve) => {
+    asked.push(q.offset ?? 0);
+    pending.push({ q, resolve });
+  });
+  /** The server answers the request for this offset now (with the window as it is now). */
+  const serve = async (offset: number) => {
+    await until(`a request at offset ${offset}`, () => pending.some((p) => p.q.offset === offset));
+    const i = pending.findIndex((p) => p.q.offset === offset);
+    const [p] = pending.splice(i, 1);
+    p!.resolve(answer(p!.q));
+  };
+  const now = () => TO + 1000;
+  const api = { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now } as unknown as LogsApi;
+  const engine = new FollowEngine({ api, zones: [1], capacity: 100_000, pageLimit: 5_000, from: BASE, now, minIntervalMs: 60_000, maxIntervalMs: 60_000 });
+  engine.start();
+  try {
+    await serve(0);
+    await until('three pages in flight', () => pending.length === 3);
+    assert.deepEqual(pending.map((p) => p.q.offset), [4_999, 9_998, 14_997], 'pages overlap by one record');
+    await serve(9_998); // answered first...
+    late = 100; // ...then 100 late records become visible at the top of the window...
+    await serve(4_999); // ...and the page above it is answered after them
+    await serve(9_998); // read again: it must hold the last record of the page above
+    while (!engine.status().zones[0]!.backfill?.done) {
+      await until('a request or the end', () => pending.length > 0 || engine.status().zones[0]!.backfill?.done);
+      if (pending.length) await serve(Math.min(...pending.map((p) => p.q.offset ?? 0)));
+    }
+    assert.equal(asked.filter((o) => o === 9_998).length, 2, 'the page answered too early was asked again');
+    const held = new Set(engine.buffer.toArray().map((e) => e.requestId));
+    const missing: number[] = [];
+    for (let n = 0; n < N; n++) if (!held.has(entry(n).requestId)) missing.push(n);
+    assert.deepEqual(missing, [], 'every record of the window is held');
+  } finally {
+    const stopping = engine.stop();
+    for (const p of pending.splice(0)) p.resolve(answer(p.q));
+    await stopping;
   }
 });

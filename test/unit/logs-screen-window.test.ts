@@ -72,7 +72,7 @@ test('a window reads the same number of records from the buffer with 100 or 100,
 
 const live = (over: Partial<LiveStatus> = {}): LiveStatus => ({
   state: 'following', error: null, errorStatus: null, coveredTo: 1_000_000, newest: 999_000, recheckMs: 120_000, ingestLagMs: 2000, intervalMs: 1000,
-  backoffUntil: null, requests: 10, late: 0, backfillTruncated: false, buffered: 12_345, dropped: 0, oldest: 500_000, duplicates: 0, budgetUsed: 4, budgetLimit: 25,
+  backoffUntil: null, requests: 10, late: 0, backfillTruncated: false, backfill: null, buffered: 12_345, dropped: 0, oldest: 500_000, duplicates: 0, budgetUsed: 4, budgetLimit: 25,
   budgetWaiting: 0, rateLimited: 0, ...over,
 });
 const input = (over: Partial<StatusInput> = {}): StatusInput => ({

@@ -2,7 +2,7 @@ import { ApiError } from '../errors';
 import { backoffDelay } from '../http';
 import { LogBuffer } from './buffer';
 import { entryKey, type LogEntry } from './entry';
-import type { LogPage, LogsApi } from './index';
+import type { LogPage, LogPageSource } from './page';
 import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type LogQuery, type TimeInput } from './query';
 
 /*
@@ -10,7 +10,9 @@ import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type LogQuery
  *
  * Per zone:
  * 1. Backfill: [start, now) newest first (order=desc), offset paging while hasMore, up to the
- *    buffer's capacity. The first page's `query.to` (the server's clock) pins the window.
+ *    buffer's capacity. The first page's `query.to` (the server's clock) pins the window. After
+ *    that first page the polls start, slowly, while the history behind it is read with a few
+ *    pages in flight inside the zone's budget (see backfillHistory for why no page is skipped).
  * 2. Polls: each poll reads [coveredTo - recheck, now) oldest first, paging while hasMore, where
  *    coveredTo is the `to` of the last complete poll. The window covers the records newer than the
  *    newest seen (minus an overlap) and, behind them, a trailing re-check window for late records:
@@ -52,6 +54,8 @@ export interface ZoneFollowStatus {
   late: number;
   /** The backfill stopped at the buffer's capacity with more records available. */
   backfillTruncated: boolean;
+  /** How the backfill goes (null before it starts). */
+  backfill: BackfillProgress | null;
   /** Server time up to which every visible record was read. */
   coveredTo: number | null;
   newest: number | null;
@@ -66,6 +70,46 @@ export interface ZoneFollowStatus {
   backoffUntil: number | null;
 }
 
+/** The backfill of one zone: newest first, the history filling in behind. */
+export interface BackfillProgress {
+  /** New records the backfill put into the sink. */
+  records: number;
+  pages: number;
+  /** The window read: [from, to) (to: the server's clock at the first page). */
+  from: number;
+  to: number | null;
+  /** The oldest record time read so far: [reached, to) is filled. */
+  reached: number | null;
+  startedAt: number;
+  ratePerSecond: number;
+  /** Estimated records still to read (from the density so far, capped by the backfill limit); null until known. */
+  remaining: number | null;
+  etaMs: number | null;
+  done: boolean;
+}
+
+interface BackfillState {
+  records: number;
+  pages: number;
+  from: number;
+  to: number | null;
+  reached: number | null;
+  startedAt: number;
+  finishedAt?: number;
+  done: boolean;
+}
+
+/** Where the backfill reads next: a window pinned at the first page, read newest first by offset. */
+interface HistoryCursor {
+  from: number;
+  /** NaN until the first page pins it to the server's clock. */
+  to: number;
+  offset: number;
+  collected: number;
+  /** Key of the last record of the last page taken (the next page must hold it). */
+  lastKey: string | null;
+}
+
 export interface FollowStatus {
   state: 'idle' | 'running' | 'paused' | 'stopped' | 'failed';
   zones: ZoneFollowStatus[];
@@ -75,15 +119,34 @@ export interface FollowStatus {
   version: number;
 }
 
-export interface FollowOptions {
-  api: LogsApi;
+/**
+ * Where the engine puts what it reads (a LogBuffer is one; a screen's own store can be another):
+ * records of every followed zone, deduped by request id, in time order, bounded.
+ */
+export interface FollowSink {
+  /** Inserts a batch; appends the records it did not hold yet (and their times) to added/addedTimes. */
+  insert(batch: readonly LogEntry[], times: ArrayLike<number>, added: LogEntry[], addedTimes: number[]): number;
+  has(key: string): boolean;
+  readonly length: number;
+  readonly capacity: number;
+  /** Records up to this time were let go for lack of room. */
+  readonly evictedUpTo: number;
+  /** Changes whenever the content changes. */
+  readonly version: number;
+  readonly dropped: number;
+  readonly duplicates: number;
+}
+
+export interface FollowOptions<S extends FollowSink = LogBuffer> {
+  api: LogPageSource;
   zones: readonly number[];
   /** Server-side filters (validated at construction). */
   filter?: LogFilter;
   /** Backfill this far back (default 15 min); or `from` for an absolute start. */
   sinceMs?: number;
   from?: TimeInput;
-  buffer?: LogBuffer;
+  /** Where records go (default: a new LogBuffer of `capacity`). */
+  buffer?: S;
   /** Buffer capacity when no buffer is given (default 100,000). */
   capacity?: number;
   /** Records per request (default 10,000: fewer requests for the budget). */
@@ -97,6 +160,8 @@ export interface FollowOptions {
   fullRecheckEveryMs?: number;
   /** Records to backfill at most (default: the buffer's capacity). */
   maxBackfill?: number;
+  /** Backfill pages in flight at most (default 3; the zone's budget spaces them). */
+  backfillDepth?: number;
   /** Share of a zone's budget the polls may use (default 0.6; searches get the rest). */
   budgetShare?: number;
   /**
@@ -114,7 +179,12 @@ const MIN_BACKFILL_PAGE = 1000;
 
 class Stopped extends Error {}
 
-class ZoneRunner {
+/** A LogBuffer when the caller gave no sink (S is then LogBuffer, the parameter's default). */
+function defaultSink<S extends FollowSink>(capacity: number | undefined): S {
+  return new LogBuffer(capacity) as FollowSink as S;
+}
+
+class ZoneRunner<S extends FollowSink> {
   state: ZoneState = 'starting';
   error: ApiError | null = null;
   consecutiveErrors = 0;
@@ -136,9 +206,16 @@ class ZoneRunner {
   /** Lag samples seen and complete polls since the backfill (to know when the lag is learnt). */
   lagSamples = 0;
   polls = 0;
+  /** Null until the backfill starts. */
+  progress: BackfillState | null = null;
+  private shownProgress: BackfillProgress | null = null;
+  /** The history part of the backfill failed for good: the zone fails with this. */
+  historyFailure: unknown = null;
+  /** The wait before the next poll was woken to be recomputed, not to poll. */
+  private rescheduled = false;
   private wake: (() => void) | null = null;
 
-  constructor(readonly zoneId: number, private readonly engine: FollowEngine) {
+  constructor(readonly zoneId: number, private readonly engine: FollowEngine<S>) {
     this.recheckMs = engine.opts.initialRecheckMs;
     this.intervalMs = engine.opts.minIntervalMs;
   }
@@ -154,6 +231,7 @@ class ZoneRunner {
       records: this.records,
       late: this.late,
       backfillTruncated: this.backfillTruncated,
+      backfill: this.backfillStatus(now),
       coveredTo: this.coveredTo,
       newest: this.newest,
       behindMs: this.coveredTo === null ? null : Math.max(0, now - this.coveredTo),
@@ -167,6 +245,7 @@ class ZoneRunner {
 
   /** Interrupts a wait between polls. */
   poke(): void {
+    if (!this.wake) this.rescheduled = false;
     this.wake?.();
   }
 
@@ -187,14 +266,23 @@ class ZoneRunner {
   }
 
   async run(): Promise<void> {
+    let history: Promise<void> = Promise.resolve();
     try {
-      await this.backfill();
-      while (!this.engine.stopped) {
+      // The newest page first; then the polls start while the history fills in behind.
+      const rest = await this.backfillNewest();
+      if (rest) history = this.backfillHistory(rest);
+      while (!this.engine.stopped && !this.historyFailure) {
         await this.engine.gate(this);
         await this.sleepUntil(this.nextPollAt ?? 0);
+        if (this.historyFailure) break;
+        if (this.rescheduled) {
+          this.rescheduled = false;
+          continue;
+        }
         await this.engine.gate(this);
         await this.poll();
       }
+      if (this.historyFailure) throw this.historyFailure;
       this.set('stopped');
     } catch (error) {
       if (error instanceof Stopped || this.engine.stopped) {
@@ -206,6 +294,7 @@ class ZoneRunner {
     } finally {
       this.nextPollAt = null;
       this.engine.changed();
+      await history;
     }
   }
 
@@ -235,10 +324,10 @@ class ZoneRunner {
   }
 
   /** One page; transient failures retry the same page here, so callers never skip a page. */
-  private async page(q: LogQuery): Promise<LogPage> {
-    const { api, signal } = this.engine;
+  private async page(q: LogQuery, signal: AbortSignal = this.engine.signal): Promise<LogPage> {
+    const { api } = this.engine;
     for (;;) {
-      if (this.engine.stopped) throw new Stopped();
+      if (this.engine.stopped || signal.aborted) throw new Stopped();
       try {
         this.requests++;
         const page = await api.query(this.zoneId, { ...this.engine.filter, ...q }, { signal, retries: 0 });
@@ -321,43 +410,160 @@ class ZoneRunner {
     return { ...page, entries: page.entries.slice(0, i), times: page.times.slice(0, i) };
   }
 
-  private async backfill(): Promise<void> {
+  /** The backfill's first page (the newest records); what is left to read, or null when nothing is. */
+  private async backfillNewest(): Promise<HistoryCursor | null> {
     this.set('backfilling');
     const e = this.engine;
-    let from = e.startAt();
-    let to: number | undefined;
-    let offset = 0;
-    let collected = 0;
+    const from = e.startAt();
     this.floor = from;
-    for (;;) {
-      // Near the cap, still ask for a useful page: records arriving meanwhile shift the offsets of
-      // a live window, so the next records can all be ones already held, and pages of one record
-      // would then spend the zone's budget one request at a time. What the cap leaves out is cut
-      // off here (newest first), so a full buffer never has to drop it.
-      const remaining = e.opts.maxBackfill - collected;
-      const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, remaining));
-      const page = await this.page({ from, to, order: 'desc', offset, limit });
-      if (to === undefined) {
-        to = page.to ?? e.now();
-        from = Math.min(from, to - 1);
-      }
-      const used = this.newestNew(page, remaining);
-      // the cap counts new records, not returned ones (a page can repeat records)
-      collected += this.ingest(used, false, null);
-      offset += page.returned;
-      const cut = used.entries.length < page.entries.length;
-      if (cut || (collected >= e.opts.maxBackfill && page.hasMore)) {
-        this.backfillTruncated = true;
-        // Older records were left out on purpose: the polls must not bring them back.
-        const last = used.times[used.times.length - 1];
-        if (last !== undefined) this.floor = last;
-        break;
-      }
-      if (!page.hasMore || page.returned === 0) break;
-    }
-    this.coveredTo = to ?? e.now();
+    this.progress = { records: 0, pages: 0, from, to: null, reached: null, startedAt: e.now(), done: false };
+    const cursor: HistoryCursor = { from, to: Number.NaN, offset: 0, collected: 0, lastKey: null };
+    const more = await this.backfillPage(cursor);
+    this.coveredTo = cursor.to;
     this.lastFullRecheckAt = e.now();
+    if (!more) {
+      this.finishBackfill();
+      return null;
+    }
+    // Polls wait their longest interval while the history is read: the budget goes to it.
     this.afterPoll(0, 1);
+    return cursor;
+  }
+
+  /**
+   * The rest of the backfill, next to the polls: up to `backfillDepth` pages in flight (the zone's
+   * budget spaces them), read newest first from the window pinned at the first page, and taken in
+   * offset order. Records that become visible meanwhile land at the top of the window and push the
+   * older ones to higher offsets, so a page the server answered before the page above it could
+   * start past the records in between: pages overlap by one record, and a page that does not hold
+   * the last record of the page above is read again (it then comes after it).
+   */
+  private async backfillHistory(cursor: HistoryCursor): Promise<void> {
+    const e = this.engine;
+    const ahead: { offset: number; limit: number; page: Promise<LogPage> }[] = [];
+    let next = cursor.offset - 1;
+    // pages still in flight when the history is in are cancelled, not retried for nothing
+    const leftOver = new AbortController();
+    const signal = AbortSignal.any([e.signal, leftOver.signal]);
+    const ask = (offset: number, limit: number) => {
+      const page = this.page({ from: cursor.from, to: cursor.to, order: 'desc', offset, limit }, signal);
+      // a page left unread must not be an unhandled rejection
+      page.catch(() => undefined);
+      return { offset, limit, page };
+    };
+    try {
+      for (;;) {
+        await e.gate(this);
+        if (this.state === 'failed' || this.state === 'stopped') return;
+        if (this.state !== 'backfilling') this.set('backfilling');
+        // Near the cap, one page at a time, so the cap is exact and nothing is read for nothing.
+        const room = e.opts.maxBackfill - cursor.collected;
+        const depth = room > e.opts.pageLimit * e.opts.backfillDepth ? e.opts.backfillDepth : 1;
+        while (ahead.length < depth) {
+          const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, room));
+          ahead.push(ask(next, limit));
+          next += limit - 1;
+        }
+        const head = ahead.shift()!;
+        const page = await head.page;
+        if (cursor.lastKey !== null && page.entries.length && !page.entries.some((x) => (x.requestId ?? entryKey(x)) === cursor.lastKey)) {
+          ahead.unshift(ask(head.offset, head.limit));
+          continue;
+        }
+        if (!this.backfillCommit(page, cursor)) break;
+      }
+      leftOver.abort();
+      this.finishBackfill();
+    } catch (error) {
+      if (error instanceof Stopped || this.engine.stopped) return;
+      this.historyFailure = error;
+      this.poke();
+    } finally {
+      leftOver.abort();
+    }
+  }
+
+  /** Reads the first backfill page (newest first); false when the backfill is over. */
+  private async backfillPage(cursor: HistoryCursor): Promise<boolean> {
+    const e = this.engine;
+    // Near the cap, still ask for a useful page: records arriving meanwhile shift the offsets of
+    // a live window, so the next records can all be ones already held, and pages of one record
+    // would then spend the zone's budget one request at a time. What the cap leaves out is cut
+    // off here (newest first), so a full buffer never has to drop it.
+    const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, e.opts.maxBackfill - cursor.collected));
+    const page = await this.page({ from: cursor.from, order: 'desc', offset: cursor.offset, limit });
+    cursor.to = page.to ?? e.now();
+    cursor.from = Math.min(cursor.from, cursor.to - 1);
+    return this.backfillCommit(page, cursor);
+  }
+
+  /** Puts a backfill page into the sink, up to the cap; false when the backfill is over. */
+  private backfillCommit(page: LogPage, cursor: HistoryCursor): boolean {
+    const e = this.engine;
+    const remaining = e.opts.maxBackfill - cursor.collected;
+    const used = this.newestNew(page, remaining);
+    // the cap counts new records, not returned ones (a page can repeat records)
+    const added = this.ingest(used, false, null);
+    cursor.collected += added;
+    cursor.offset += page.returned;
+    const last = page.entries[page.entries.length - 1];
+    if (last) cursor.lastKey = last.requestId ?? entryKey(last);
+    const p = this.progress!;
+    p.to = cursor.to;
+    p.pages++;
+    p.records += added;
+    const oldest = used.times[used.times.length - 1];
+    if (oldest !== undefined) p.reached = p.reached === null ? oldest : Math.min(p.reached, oldest);
+    this.engine.changed();
+    const cut = used.entries.length < page.entries.length;
+    if (cut || (cursor.collected >= e.opts.maxBackfill && page.hasMore)) {
+      this.backfillTruncated = true;
+      // Older records were left out on purpose: the polls must not bring them back.
+      if (oldest !== undefined) this.floor = oldest;
+      return false;
+    }
+    return page.hasMore && page.returned > 0;
+  }
+
+  private finishBackfill(): void {
+    this.progress!.done = true;
+    this.progress!.finishedAt = this.engine.now();
+    this.afterPoll(0, 1);
+    this.set('following');
+    // a poll waiting out the long interval of the backfill waits the normal one instead
+    this.rescheduled = true;
+    this.poke();
+  }
+
+  /**
+   * Backfill progress as the status shows it: rate, and an estimate of what is left. The same
+   * object until a page comes in, so a screen comparing statuses redraws once per page.
+   */
+  backfillStatus(now: number): BackfillProgress | null {
+    const p = this.progress;
+    if (!p) return null;
+    if (this.shownProgress && this.shownProgress.pages === p.pages && this.shownProgress.done === p.done) return this.shownProgress;
+    const elapsed = Math.max(1, (p.finishedAt ?? now) - p.startedAt);
+    const rate = (p.records * 1000) / elapsed;
+    let remaining: number | null = p.done ? 0 : null;
+    if (!p.done && p.to !== null && p.reached !== null && p.records > 0) {
+      // records per ms of history read so far, times the history still to read; never past the cap
+      const span = p.to - p.reached;
+      const estimate = span > 0 ? Math.round((p.records / span) * Math.max(0, p.reached - p.from)) : 0;
+      remaining = Math.max(0, Math.min(estimate, this.engine.opts.maxBackfill - p.records));
+    }
+    return (this.shownProgress = {
+      records: p.records,
+      pages: p.pages,
+      from: p.from,
+      to: p.to,
+      reached: p.reached,
+      startedAt: p.startedAt,
+      ratePerSecond: Math.round(rate),
+      remaining,
+      etaMs: remaining === null ? null : remaining === 0 ? 0 : rate > 0 ? Math.round((remaining / rate) * 1000) : null,
+      done: p.done,
+    });
   }
 
   private async poll(): Promise<void> {
@@ -369,7 +575,8 @@ class ZoneRunner {
     let from = covered - (full ? this.recheckMs : o.overlapMs);
     // Inside retention (with a minute to spare), and not behind what a full buffer already let go.
     from = Math.max(from, this.floor, now - RETENTION_MS + 60_000, e.buffer.length >= e.buffer.capacity ? e.buffer.evictedUpTo : Number.NEGATIVE_INFINITY);
-    if (this.state !== 'following') this.set('following');
+    const want = this.progress?.done === false ? 'backfilling' : 'following';
+    if (this.state !== want) this.set(want);
     let to: number | undefined;
     let offset = 0;
     let pages = 0;
@@ -399,19 +606,20 @@ class ZoneRunner {
     const floor = (pages * budget.windowMs) / (budget.limit * o.budgetShare);
     this.intervalMs = Math.max(this.intervalMs, floor);
     if (b.waiting > 0) this.intervalMs = Math.max(this.intervalMs, 2 * o.minIntervalMs);
+    if (this.progress?.done === false) this.intervalMs = Math.max(this.intervalMs, o.maxIntervalMs);
     this.nextPollAt = e.now() + this.intervalMs;
     e.changed();
   }
 }
 
-export class FollowEngine {
-  readonly buffer: LogBuffer;
-  readonly api: LogsApi;
+export class FollowEngine<S extends FollowSink = LogBuffer> {
+  readonly buffer: S;
+  readonly api: LogPageSource;
   readonly filter: LogFilter;
   readonly opts: Required<Omit<FollowOptions, 'api' | 'zones' | 'filter' | 'sinceMs' | 'from' | 'buffer' | 'capacity' | 'now' | 'random'>>;
   readonly now: () => number;
   readonly random: () => number;
-  private readonly runners: ZoneRunner[];
+  private readonly runners: ZoneRunner<S>[];
   private readonly controller = new AbortController();
   private readonly listeners = new Set<() => void>();
   private readonly recordListeners = new Set<(entries: LogEntry[], times: number[]) => void>();
@@ -422,7 +630,7 @@ export class FollowEngine {
   private statusVersion = 0;
   stopped = false;
 
-  constructor(options: FollowOptions) {
+  constructor(options: FollowOptions<S>) {
     this.api = options.api;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
@@ -431,7 +639,7 @@ export class FollowEngine {
     for (const z of zones) if (!Number.isSafeInteger(z) || z < 0) throw new ApiError({ kind: 'invalid-input', message: `invalid pull zone id ${z}` });
     normalizeFilter(options.filter ?? {});
     this.filter = { ...(options.filter ?? {}) };
-    this.buffer = options.buffer ?? new LogBuffer(options.capacity);
+    this.buffer = options.buffer ?? defaultSink<S>(options.capacity);
     const pageLimit = options.pageLimit ?? 10_000;
     if (!Number.isInteger(pageLimit) || pageLimit < 1 || pageLimit > 10_000) throw new ApiError({ kind: 'invalid-input', message: 'pageLimit must be 1..10000' });
     const minRecheckMs = options.minRecheckMs ?? 30_000;
@@ -445,6 +653,7 @@ export class FollowEngine {
       maxRecheckMs: options.maxRecheckMs ?? 15 * 60_000,
       fullRecheckEveryMs: options.fullRecheckEveryMs ?? 10_000,
       maxBackfill: options.maxBackfill ?? this.buffer.capacity,
+      backfillDepth: Math.max(1, Math.floor(options.backfillDepth ?? 3)),
       budgetShare: options.budgetShare ?? 0.6,
       initialLagMs: options.initialLagMs ?? 30_000,
     };
@@ -518,7 +727,7 @@ export class FollowEngine {
   }
 
   /** @internal blocks a runner while paused. */
-  async gate(runner: ZoneRunner): Promise<void> {
+  async gate(runner: ZoneRunner<S>): Promise<void> {
     while (this.pausedFlag && !this.stopped) {
       runner.state = 'paused';
       this.changed();
@@ -557,7 +766,8 @@ export class FollowEngine {
     let min = Number.POSITIVE_INFINITY;
     for (const r of this.runners) {
       if (r.state === 'failed' || r.state === 'stopped') continue;
-      if (r.coveredTo === null) return null;
+      // older records may still come while a backfill reads history
+      if (r.coveredTo === null || r.progress?.done === false) return null;
       min = Math.min(min, r.coveredTo - r.holdback(now));
     }
     return Number.isFinite(min) ? min : null;

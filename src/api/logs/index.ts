@@ -2,8 +2,10 @@ import { ApiError } from '../errors';
 import { backoffDelay, type HttpClient } from '../http';
 import { RateBudget, type RateBudgetOptions } from '../rate-limit';
 import { logPageSchema, parseTimestamp, type LogEntry } from './entry';
-import { FollowEngine, type FollowOptions } from './follow';
+import type { LogBuffer } from './buffer';
+import { FollowEngine, type FollowOptions, type FollowSink } from './follow';
 import { LogPageReader, type ReadPage } from './page-reader';
+import type { CallOptions, LogPage } from './page';
 import { buildLogQuery, type LogQuery } from './query';
 import { parseV1, parseV1Date, type V1ParseResult } from './v1';
 
@@ -11,32 +13,10 @@ export * from './entry';
 export * from './query';
 export * from './v1';
 export { LogBuffer, DEFAULT_BUFFER_CAPACITY } from './buffer';
-export { FollowEngine, type FollowOptions, type FollowStatus, type ZoneFollowStatus } from './follow';
+export { FollowEngine, type BackfillProgress, type FollowOptions, type FollowSink, type FollowStatus, type ZoneFollowStatus } from './follow';
 export { OrderedRelease } from './release';
+export type { CallOptions, LogPage, LogPageSource } from './page';
 export { LogPageReader, type ReadPage, type PageReaderOptions } from './page-reader';
-
-/** One page of v2 results. */
-export interface LogPage {
-  entries: LogEntry[];
-  /** Epoch ms of each entry, same order. */
-  times: number[];
-  offset: number;
-  limit: number;
-  returned: number;
-  hasMore: boolean;
-  /** The window the server applied (its clock); null when it did not say. */
-  from: number | null;
-  to: number | null;
-  order: 'asc' | 'desc';
-  /** Entries in `data` that were not LogEntry objects (left out). */
-  skipped: number;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Retries of transient failures (network, 5xx, 429, unreadable body), each inside the budget. Default 3. */
-  retries?: number;
-}
 
 export interface FetchAllOptions extends CallOptions {
   /** Stop after this many records (default 10000). */
@@ -55,7 +35,7 @@ export interface V1Options extends CallOptions {
 }
 
 export interface LogsApiOptions {
-  /** Shared per-zone budget; by default 25 requests per 10 s per zone. */
+  /** Shared per-zone budget; by default 28 requests per 10 s per zone (the platform allows 30). */
   budget?: RateBudget;
   budgetOptions?: RateBudgetOptions;
   /** Reads page bodies (a worker thread parses the big ones); one is made when not given. */
@@ -103,20 +83,21 @@ export class LogsApi {
   }
 
   /** Sends one request for the zone inside its budget, retrying transient failures. */
-  private async send<T>(zoneId: number, call: (signal?: AbortSignal) => Promise<T>, opts: CallOptions): Promise<T> {
+  private async send<T>(zoneId: number, call: (signal: AbortSignal | undefined, answered: () => void) => Promise<T>, opts: CallOptions): Promise<T> {
     const key = String(zoneId);
     const retries = opts.retries ?? 3;
     for (let attempt = 0; ; attempt++) {
       const done = await this.budget.acquire(key, opts.signal);
       try {
-        const result = await call(opts.signal);
+        // `answered`: the body is in, so the server has counted the request; reading it takes no slot
+        const result = await call(opts.signal, done);
         done();
         this.budget.succeeded(key);
         return result;
       } catch (error) {
         done();
         if (!(error instanceof ApiError)) throw error;
-        if (error.status === 429) this.budget.rateLimited(key);
+        if (error.status === 429) this.budget.rateLimited(key, error.retryAfterMs);
         if (attempt >= retries || !retryable(error) || opts.signal?.aborted) throw error;
         // A 429 already waits in the budget; other failures wait here (full jitter).
         if (error.status !== 429) await sleep(backoffDelay(attempt + 1, 250, 5000, this.random), opts.signal);
@@ -133,8 +114,9 @@ export class LogsApi {
     const path = `/v2/pullzones/${zoneId}/logs`;
     return this.send(
       zoneId,
-      async (signal) => {
+      async (signal, answered) => {
         const body = (await this.http.request<Buffer>(path, { query: built.params, signal, expect: 'bytes' })).data;
+        answered();
         return readLogPage(this.pages, body, path, q.order ?? 'desc');
       },
       opts,
@@ -195,8 +177,8 @@ export class LogsApi {
   }
 
   /** A follow engine on one or more zones, sharing this object's budget. Call start(). */
-  follow(options: Omit<FollowOptions, 'api'>): FollowEngine {
-    return new FollowEngine({ now: this.now, random: this.random, ...options, api: this });
+  follow<S extends FollowSink = LogBuffer>(options: Omit<FollowOptions<S>, 'api'>): FollowEngine<S> {
+    return new FollowEngine<S>({ now: this.now, random: this.random, ...options, api: this });
   }
 }
 

@@ -4,7 +4,7 @@ import type { OriginSpec } from '../origin';
 import type { PullZoneSeed, World } from '../world';
 import { checkLoggingAuth } from './auth';
 import { maxInWindow, PLATFORM_RATE_LIMIT, ZoneRateLimiter, type RateLimitConfig, type ZoneRequestStats } from './limits';
-import { collectRecords, toLogEntry, toV1Line } from './records';
+import { collectRecords, pageRecords, toLogEntry, toV1Line } from './records';
 import { TrafficStore, RETENTION_MS, type GenRecord } from './traffic';
 import { parseStatusList, parseV2Query } from './v2-query';
 
@@ -22,7 +22,8 @@ import { parseStatusList, parseV2Query } from './v2-query';
  * - An unknown pull zone id answers 403 forbidden ("does not exist or is not in this account"), as
  *   an id from another account would; it does not consume the rate limit.
  * - The rate limit (30 requests in any sliding 10 s per zone, v1 and v2 together) counts accepted
- *   requests only, so a client that keeps retrying is not locked out for ever. It is checked after
+ *   requests only, so a client that keeps retrying is not locked out for ever. A 429 carries
+ *   Retry-After: the whole seconds until the oldest request of the window leaves it. It is checked after
  *   authentication and before validation: a 400 costs a request, as it would at a gateway.
  * - v1: a malformed date -> 403 (as reported for the platform); a day wholly outside the 3-day
  *   retention (or in the future) -> 404 not_found; `start`/`end` are line offsets (end exclusive);
@@ -92,10 +93,10 @@ export function generatedLogRecords(world: World, zoneId: number, from: number, 
 const errorJson = (code: string, message: string, details?: string[]) =>
   JSON.stringify({ error: details && details.length ? { code, message, details } : { code, message } });
 
-function sendError(ctx: Ctx, status: number, code: string, message: string, details?: string[]): void {
+function sendError(ctx: Ctx, status: number, code: string, message: string, details?: string[], headers: Record<string, string> = {}): void {
   const body = errorJson(code, message, details);
   if (ctx.res.headersSent) return;
-  ctx.res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  ctx.res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
   ctx.res.end(body);
 }
 
@@ -111,8 +112,12 @@ function admitZone(world: World, ctx: Ctx, rawId: string, version: 'v1' | 'v2'):
     sendError(ctx, 403, 'forbidden', `pull zone ${id} does not exist or is not in this account`);
     return null;
   }
-  if (!stateOf(world).limiter.admit(id, world.now(), version)) {
-    sendError(ctx, 429, 'rate_limited', `rate limit exceeded for pull zone ${id}: at most ${stateOf(world).limiter.config.limit} requests per ${stateOf(world).limiter.config.windowMs / 1000} s`);
+  const admitted = stateOf(world).limiter.admit(id, world.now(), version);
+  if (admitted !== true) {
+    const { limit, windowMs } = stateOf(world).limiter.config;
+    // whole seconds, rounded up: a client that waits this long finds room
+    const retryAfter = String(Math.ceil(admitted.retryAfterMs / 1000));
+    sendError(ctx, 429, 'rate_limited', `rate limit exceeded for pull zone ${id}: at most ${limit} requests per ${windowMs / 1000} s; retry after ${retryAfter} s`, undefined, { 'retry-after': retryAfter });
     return null;
   }
   if (zone.Suspended || !zone.Enabled) {
@@ -133,13 +138,12 @@ function handleV2(world: World, ctx: Ctx): void {
   const parsed = parseV2Query(ctx.query, now);
   if (!parsed.ok) return sendError(ctx, 400, 'invalid_request', 'one or more query parameters failed validation', parsed.details);
   const q = parsed.query;
-  const all = collectRecords(stateOf(world).store, zone, { from: q.from, to: q.to, now, includeShield: q.includeShield, match: q.match });
-  const total = all.length;
-  const page: GenRecord[] = [];
-  for (let k = q.offset; k < total && page.length < q.limit; k++) page.push(q.order === 'asc' ? all[k]! : all[total - 1 - k]!);
+  const { page, hasMore } = pageRecords(stateOf(world).store, zone, {
+    from: q.from, to: q.to, now, includeShield: q.includeShield, match: q.match, order: q.order, offset: q.offset, limit: q.limit,
+  });
   ctx.send(200, {
     data: page.map(toLogEntry),
-    pagination: { offset: q.offset, limit: q.limit, returned: page.length, hasMore: q.offset + page.length < total },
+    pagination: { offset: q.offset, limit: q.limit, returned: page.length, hasMore },
     query: { pullZoneId: zone.Id, from: new Date(q.from).toISOString(), to: new Date(q.to).toISOString(), order: q.order },
   });
 }

@@ -39,8 +39,11 @@ export class ZoneRateLimiter {
     return s;
   }
 
-  /** Records the request; false when it is over the limit (the caller answers 429). */
-  admit(zoneId: number, now: number, version: 'v1' | 'v2'): boolean {
+  /**
+   * Records the request; true when accepted, else the ms until the window has room again (the
+   * caller answers 429 with that as Retry-After).
+   */
+  admit(zoneId: number, now: number, version: 'v1' | 'v2'): true | { retryAfterMs: number } {
     const s = this.stats(zoneId);
     s.requests++;
     s[version]++;
@@ -57,7 +60,8 @@ export class ZoneRateLimiter {
     if (w.times.length - w.head >= this.config.limit) {
       s.rateLimited++;
       push(s.rejectedAt, now);
-      return false;
+      // the oldest request in the window leaves it windowMs after it came
+      return { retryAfterMs: Math.max(1, w.times[w.head]! + this.config.windowMs - now) };
     }
     w.times.push(now);
     s.accepted++;

@@ -17,8 +17,8 @@ export function collectRecords(store: TrafficStore, zone: PullZoneSeed, o: Colle
   const hi = o.includeInvisible ? o.to : Math.min(o.to, o.now + 1);
   const out: GenRecord[] = [];
   if (lo >= hi) return out;
-  const first = Math.floor(lo / CHUNK_MS);
-  const last = Math.floor((hi - 1) / CHUNK_MS);
+  const first = store.chunkIndex(lo);
+  const last = store.chunkIndex(hi - 1);
   for (let c = first; c <= last; c++) {
     const records = store.chunk(zone, c);
     for (let i = 0; i < records.length; i++) {
@@ -31,6 +31,59 @@ export function collectRecords(store: TrafficStore, zone: PullZoneSeed, o: Colle
     }
   }
   return out;
+}
+
+export interface PageOptions {
+  from: number;
+  to: number;
+  now: number;
+  includeShield: boolean;
+  match?: (r: GenRecord) => boolean;
+  order: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/**
+ * One page of the visible matching records with from <= t < to, in `order`, after skipping
+ * `offset` of them; hasMore when at least one more follows. Walks the chunks from the page's end
+ * of the window and skips whole chunks by their count when it is known, so a deep offset into a
+ * busy hour costs about one chunk, not the whole hour.
+ */
+export function pageRecords(store: TrafficStore, zone: PullZoneSeed, o: PageOptions): { page: GenRecord[]; hasMore: boolean } {
+  const lo = Math.max(o.from, o.now - RETENTION_MS);
+  const hi = Math.min(o.to, o.now + 1);
+  const page: GenRecord[] = [];
+  if (lo >= hi) return { page, hasMore: false };
+  const first = store.chunkIndex(lo);
+  const last = store.chunkIndex(hi - 1);
+  const asc = o.order === 'asc';
+  let skip = o.offset;
+  for (let c = asc ? first : last; asc ? c <= last : c >= first; c += asc ? 1 : -1) {
+    const start = store.chunkStart(c);
+    if (!o.match && start >= lo && start + CHUNK_MS <= hi) {
+      const n = store.visibleCount(zone, c, o.now, o.includeShield);
+      if (n !== null) {
+        if (page.length >= o.limit && n > 0) return { page, hasMore: true };
+        if (n <= skip) {
+          skip -= n;
+          continue;
+        }
+      }
+    }
+    const records = store.chunk(zone, c);
+    for (let k = 0; k < records.length; k++) {
+      const r = records[asc ? k : records.length - 1 - k]!;
+      if (r.t < lo || r.t >= hi) continue;
+      if (r.t + r.delay > o.now) continue;
+      if (!o.includeShield && r.shield) continue;
+      if (o.match && !o.match(r)) continue;
+      if (skip > 0) skip--;
+      else if (page.length < o.limit) page.push(r);
+      else return { page, hasMore: true };
+    }
+  }
+  return { page, hasMore: false };
 }
 
 /** The v2 LogEntry of a generated record (every property of the schema, nulls included). */

@@ -8,9 +8,12 @@ import {
 /**
  * Traffic generator of the logging origin.
  *
- * Time is cut into one-minute chunks per pull zone. The records of a chunk are a pure function of
- * (seed, zone, chunk index, emulator start time), so a chunk is generated the first time a query
- * touches it and can be dropped from memory and generated again identically. Nothing runs in the
+ * Time is cut into one-minute chunks per pull zone, counted from the emulator's start (the reading
+ * of its clock when it started). The records of a chunk are a pure function of (seed, zone, chunk
+ * index, start time), so a chunk is generated the first time a query touches it and can be dropped
+ * from memory and generated again identically; and the traffic around the start is the same
+ * whatever the hour of the day: a test started at 03:00 or at 15:00 sees the same episodes (pin the
+ * clock with `clockStart` / `--clock-start` to get the same timestamps too). Nothing runs in the
  * background: "now" (world.now()) only decides which records are visible (timestamp + ingestion
  * delay <= now) and which are retained (newer than 3 days). The chunk being written holds records
  * with future timestamps; they are invisible until their time (plus delay) comes.
@@ -24,8 +27,8 @@ export const CHUNK_MS = 60_000;
 export const RETENTION_MS = 3 * 24 * 3_600_000;
 export const HISTORY_MS = 2 * 3_600_000;
 export const SPARSE_FACTOR = 0.03;
-/** A chunk never holds more than this many records (caps --log-rate at about 1000/s per zone). */
-export const MAX_CHUNK_RECORDS = 60_000;
+/** A chunk never holds more than this many records (2,500/s: --log-rate 1000 with its bursts capped). */
+export const MAX_CHUNK_RECORDS = 150_000;
 /** Generated records kept in memory (about 300 bytes each); older chunks are regenerated on demand. */
 export const MAX_CACHED_RECORDS = 300_000;
 /** Quiet zones (trafficWeight below this) lag longer, as on the real platform. */
@@ -114,6 +117,14 @@ const MAX_INTERNED_PATHS = 50_000;
 interface Chunk {
   index: number;
   records: GenRecord[];
+}
+
+/** What paging needs to know of a chunk without generating it again. */
+interface ChunkCount {
+  all: number;
+  withoutShield: number;
+  /** Every record of the chunk is visible from this time on (its largest t + delay). */
+  settledAt: number;
 }
 
 type Episode = { mult: number; errors: 'none' | '5xx' | '4xx'; hot: number };
@@ -228,12 +239,27 @@ const ERROR_4XX = new Table<number>([[404, 6], [403, 2], [401, 1], [429, 1]]);
 export class TrafficStore {
   private readonly models = new Map<number, ZoneModel>();
   private readonly cache = new Map<string, Chunk>();
+  /** Counts of every chunk generated so far (a few numbers each: kept for the 3 days). */
+  private readonly counts = new Map<string, ChunkCount>();
   private cachedRecords = 0;
   private lastSweep = 0;
   private readonly base: Random;
 
+  /** Chunk 0 starts here: the emulator's start. */
+  readonly origin: number;
+
   constructor(private readonly world: World) {
     this.base = world.random.fork('logging-traffic');
+    this.origin = world.startedAt;
+  }
+
+  /** The chunk holding time t. */
+  chunkIndex(t: number): number {
+    return Math.floor((t - this.origin) / CHUNK_MS);
+  }
+
+  chunkStart(index: number): number {
+    return this.origin + index * CHUNK_MS;
   }
 
   private model(zone: PullZoneSeed): ZoneModel {
@@ -266,6 +292,15 @@ export class TrafficStore {
       return hit.records;
     }
     const records = this.generate(zone, index);
+    if (!this.counts.has(key)) {
+      let withoutShield = 0;
+      let settledAt = Number.NEGATIVE_INFINITY;
+      for (const r of records) {
+        if (!r.shield) withoutShield++;
+        if (r.t + r.delay > settledAt) settledAt = r.t + r.delay;
+      }
+      this.counts.set(key, { all: records.length, withoutShield, settledAt });
+    }
     this.cache.set(key, { index, records });
     this.cachedRecords += records.length;
     this.evict();
@@ -276,12 +311,13 @@ export class TrafficStore {
     const now = this.world.now();
     if (now - this.lastSweep >= CHUNK_MS) {
       this.lastSweep = now;
-      const oldest = Math.floor((now - RETENTION_MS) / CHUNK_MS) - 1;
+      const oldest = this.chunkIndex(now - RETENTION_MS) - 1;
       for (const [key, c] of this.cache) {
         if (c.index >= oldest) continue;
         this.cache.delete(key);
         this.cachedRecords -= c.records.length;
       }
+      for (const key of this.counts.keys()) if (Number(key.slice(key.indexOf(':') + 1)) < oldest) this.counts.delete(key);
     }
     // Least recently used first; a dropped chunk is regenerated identically when needed again.
     for (const [key, c] of this.cache) {
@@ -289,6 +325,16 @@ export class TrafficStore {
       this.cache.delete(key);
       this.cachedRecords -= c.records.length;
     }
+  }
+
+  /**
+   * How many records of a chunk a query sees, when that is known without generating it: the chunk
+   * was generated before and every record of it is visible by `now`. Null otherwise.
+   */
+  visibleCount(zone: PullZoneSeed, index: number, now: number, includeShield: boolean): number | null {
+    const c = this.counts.get(`${zone.Id}:${index}`);
+    if (!c || now < c.settledAt) return null;
+    return includeShield ? c.all : c.withoutShield;
   }
 
   /** Generated records held in memory now (for tests of the memory bound). */
@@ -301,7 +347,7 @@ export class TrafficStore {
     if (zone.trafficWeight <= 0) return [];
     const m = this.model(zone);
     const r = this.base.fork(`chunk:${zone.Id}:${index}`);
-    const start = index * CHUNK_MS;
+    const start = this.chunkStart(index);
     const ep = this.episode(zone, index);
     const sparse = start + CHUNK_MS <= this.world.startedAt - HISTORY_MS ? SPARSE_FACTOR : 1;
     const expected = this.world.options.logRate * zone.trafficWeight * (CHUNK_MS / 1000) * ep.mult * sparse * (0.75 + r.next() * 0.5);
@@ -407,7 +453,8 @@ export class TrafficStore {
       bytesSent: bytes + header,
       remoteIp: client.ip,
       countryCode: client.country,
-      edgeLocation: client.edges[(i + chunk) % client.edges.length]!,
+      // chunks before the start have negative indexes
+      edgeLocation: client.edges[(((i + chunk) % client.edges.length) + client.edges.length) % client.edges.length]!,
       scheme,
       host,
       path,

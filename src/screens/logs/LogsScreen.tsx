@@ -19,6 +19,7 @@ import { FilterForm } from './FilterForm';
 import { joinParts, PartsLine } from './Parts';
 import { COMPACT_STATS_LINES, statsLines } from './stats-view';
 import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
+import { BackfillBar } from './BackfillBar';
 import { StreamView } from './StreamView';
 import { ZonePicker } from './ZonePicker';
 import { useScreenInstance } from '../screen-def';
@@ -249,6 +250,7 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
   const prompt = useSelect(store, (x) => x.prompt);
   const view = useSelect(store, (x) => x.view);
   const following = useSelect(store, (x) => x.following);
+  const backfill = useSelect(store, (x) => x.live?.backfill ?? null);
   if (prompt) {
     // the long export label makes room for a message (a path can be long) in its shortest form
     const label =
@@ -294,7 +296,7 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
   return (
     <Box height={1} width={width} overflow="hidden">
       <Box width={room} overflow="hidden">
-        <Text color={tone('accent')} wrap="truncate">{pattern}</Text>
+        {pattern ? <Text color={tone('accent')} wrap="truncate">{pattern}</Text> : <BackfillBar progress={backfill} width={room} />}
       </Box>
       <Box flexGrow={1} justifyContent="flex-end">
         <Text color={tone('muted')} wrap="truncate">{where}</Text>

@@ -105,6 +105,7 @@ export class EngineLink {
       requests: z?.requests ?? 0,
       late: z?.late ?? 0,
       backfillTruncated: z?.backfillTruncated ?? false,
+      backfill: z?.backfill ?? null,
       buffered: st.buffered,
       dropped: st.dropped,
       oldest: this.model.buffer.oldestTime,

@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand/vanilla';
-import { parseV1Date, RETENTION_MS, v1Date, type LogEntry, type ZoneFollowStatus } from '../../api/logs/index';
+import { parseV1Date, RETENTION_MS, v1Date, type BackfillProgress, type LogEntry, type ZoneFollowStatus } from '../../api/logs/index';
 import type { TextState } from '../../keys/text-edit';
 import type { ExportFormat, ExportResult } from '../../log-records/export';
 import type { StreamLayout, TimeMode } from '../../log-records/rows';
@@ -50,6 +50,7 @@ export interface LiveStatus {
   requests: number;
   late: number;
   backfillTruncated: boolean;
+  backfill: BackfillProgress | null;
   buffered: number;
   dropped: number;
   /** Time of the oldest record held (what the full buffer has not let go yet). */
