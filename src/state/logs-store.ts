@@ -103,9 +103,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
     function flush(): void {
       const s = get();
       const patch: Partial<LogsState> = {};
-      if (!s.following && !s.rowsEvicted && pause.gone()) {
-        // the record the paused view was on is gone: say so (the window falls back to the oldest held)
-        patch.rowsEvicted = true;
+      if (!s.following && pause.gone()) {
+        // the record the paused view was on is gone: say so, and the window falls back to the
+        // oldest held (again each time that one is evicted too, so no evicted row stays shown)
+        if (!s.rowsEvicted) patch.rowsEvicted = true;
         viewDirty = true;
       }
       if (s.following || viewDirty) {
