@@ -26,12 +26,6 @@ export function checkId(what: string, value: unknown, max = Number.MAX_SAFE_INTE
   return n;
 }
 
-/** Readable name of an integer enum value: "Block", or "unknown (7)". */
-export function enumName(names: Readonly<Record<number, string>>, value: number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  return names[value] ?? `unknown (${value})`;
-}
-
 /**
  * Says "<what> was not found" for a 404 that carries an API error key (an HTML 404 from a wrong
  * URL keeps its own message); other errors pass through.

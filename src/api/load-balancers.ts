@@ -45,17 +45,6 @@ export const LoadBalancerSchema = z.looseObject({
 });
 export type LoadBalancer = z.infer<typeof LoadBalancerSchema>;
 
-/** Where an origin points, in one short string. */
-export function originTarget(o: LbOrigin): string {
-  switch (o.OriginType) {
-    case 0: return o.StandardOrigin?.OriginUrl ?? '';
-    case 1: return o.StorageZoneId != null ? `storage zone ${o.StorageZoneId}` : '';
-    case 2: return o.EdgeScriptId != null ? `edge script ${o.EdgeScriptId}` : '';
-    case 3: return o.MagicContainersOrigin ? `app ${o.MagicContainersOrigin.AppId ?? '?'} endpoint ${o.MagicContainersOrigin.EndPointId ?? '?'}` : '';
-    default: return '';
-  }
-}
-
 /** Load balancer profiles (`{base}/loadbalancer`). */
 export class LoadBalancersApi {
   constructor(private readonly http: HttpClient) {}

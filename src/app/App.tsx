@@ -10,14 +10,16 @@ import { useNow } from '../components/use-now';
 import { InputRouter, PRIORITY } from '../keys/input-router';
 import { keyEventsFromInk } from '../keys/key-event';
 import { contextChain, type ActionDef, type Keymap } from '../keys/keymap';
-import { InputContext } from '../keys/react';
+import { InputContext } from '../keys/input-hooks';
 import { editText } from '../keys/text-edit';
-import { ScreenInstanceContext, SessionContext, type SessionInfo, useUi } from '../state/react';
-import type { SessionStores } from '../state/session';
+import { ConsoleContext, type ConnectionInfo, useConsole, useUi } from '../state/store-hooks';
+import type { DomainStores } from '../state/domain-stores';
 import { readOnlyLabel, topScreen, type UiState } from '../state/ui-store';
 import { complete, paletteCommands, parseCommand, suggest } from './palette';
-import { RegistryContext } from './registry-context';
-import type { ScreenDef } from './screen-types';
+import { RegistryContext } from '../screens/registry-context';
+import type { ScreenDef } from '../screens/screen-def';
+import { ScreenInstanceContext } from '../screens/screen-def';
+import { TableScopeContext, TableViewsContext } from '../components/table-views';
 
 export const MIN_COLUMNS = 80;
 export const MIN_ROWS = 24;
@@ -25,8 +27,8 @@ const MAX_SUGGESTIONS = 6;
 const HEADER_HEIGHT = 1;
 
 export interface AppProps {
-  stores: SessionStores;
-  info: SessionInfo;
+  stores: DomainStores;
+  info: ConnectionInfo;
   keymap: Keymap;
   registry: readonly ScreenDef[];
 }
@@ -70,10 +72,11 @@ export function App(props: AppProps): React.JSX.Element {
           return false;
         },
         hidden: (a) => Boolean(a.mutates && ui.getState().readOnly),
+        onDisabled: (_action, reason) => ui.getState().setStatus(reason, 'info', 4000),
       }),
     [ui],
   );
-  const session = useMemo(() => ({ stores, info }), [stores, info]);
+  const consoleValue = useMemo(() => ({ stores, info }), [stores, info]);
   const theme = useMemo(() => ({ color: info.color }), [info.color]);
 
   // The one input owner: every key goes through the router.
@@ -82,15 +85,17 @@ export function App(props: AppProps): React.JSX.Element {
   });
 
   return (
-    <SessionContext.Provider value={session}>
+    <ConsoleContext.Provider value={consoleValue}>
       <ThemeContext.Provider value={theme}>
         <RegistryContext.Provider value={props.registry}>
           <InputContext.Provider value={{ router, layerId: null }}>
-            <Shell router={router} registry={props.registry} keymap={props.keymap} />
+            <TableViewsContext.Provider value={ui}>
+              <Shell router={router} registry={props.registry} keymap={props.keymap} />
+            </TableViewsContext.Provider>
           </InputContext.Provider>
         </RegistryContext.Provider>
       </ThemeContext.Provider>
-    </SessionContext.Provider>
+    </ConsoleContext.Provider>
   );
 }
 
@@ -102,9 +107,8 @@ interface ShellProps {
 
 function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
   const { columns, rows } = useTerminalSize();
-  const session = React.useContext(SessionContext)!;
-  const ui = session.stores.deps.ui;
-  const info = session.info;
+  const { stores: consoleStores, info } = useConsole();
+  const ui = consoleStores.deps.ui;
   const stack = useUi((s) => s.stack);
   const palette = useUi((s) => s.palette);
   const overlay = useUi((s) => s.overlay);
@@ -135,11 +139,12 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
     const available = router.available(PRIORITY.help);
     const hide = (a: ActionDef) => Boolean(a.mutates && readOnly);
     const of = (...contexts: string[]) => available.filter((a) => contexts.includes(a.context) && !hide(a));
+    const disabledReason = (id: string) => router.disabledReason(id, PRIORITY.help);
     const fromKeymap = (context: string) => keymap.actions.filter((a) => a.context === context && !hide(a));
     return [
-      { title: 'Everywhere', actions: of('global', 'always') },
-      { title: `This screen (${def.title})`, actions: of(def.id, 'screen') },
-      { title: 'Tables', actions: of('list') },
+      { title: 'Everywhere', actions: of('global', 'always'), disabledReason },
+      { title: `This screen (${def.title})`, actions: of(def.id, 'screen'), disabledReason },
+      { title: 'Tables', actions: of('list'), disabledReason },
       { title: 'Command palette (:)', actions: fromKeymap('palette') },
       { title: 'Filter field (/)', actions: fromKeymap('filter') },
       { title: 'Confirmation', actions: readOnly ? [] : fromKeymap('confirm') },
@@ -149,7 +154,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
     ? [
         ...warnings.flatMap((w, i) => [...(i === 0 ? [{ text: 'Warnings', heading: true }] : []), { text: `  ${w}` }]),
         ...(warnings.length ? [{ text: '' }] : []),
-        ...helpLines(helpSections(), commands.map((c) => ({ name: c.name, aliases: c.aliases, summary: c.summary, argName: c.arg?.name, built: c.built }))),
+        ...helpLines(helpSections(), commands.map((c) => ({ name: c.name, aliases: c.aliases, summary: c.summary, argName: c.arg?.name }))),
       ]
     : [];
   const helpRef = useRef({ lines: help.length, height: bodyHeight });
@@ -159,8 +164,9 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
     const removeGlobals = router.addGlobalHandlers(() => ({
       'app.palette': () => ui.getState().openPalette(),
       'app.help': () => ui.getState().openHelp(),
-      'app.back': () => {
-        if (!ui.getState().back()) ui.getState().setStatus('this is the first screen: q quits', 'info', 3000);
+      'app.back': {
+        disabledReason: () => (ui.getState().stack.length > 1 ? null : 'this is the first screen: q quits'),
+        run: () => void ui.getState().back(),
       },
       'app.quit': () => ui.getState().requestQuit(),
       'app.interrupt': () => ui.getState().interrupt(),
@@ -296,7 +302,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
       {palette.open ? (
         <CommandPalette
           text={palette.text}
-          suggestions={suggestions.map((s) => ({ name: s.command.name, aliases: s.command.aliases, summary: s.command.summary, argName: s.command.arg?.name, built: s.command.built }))}
+          suggestions={suggestions.map((s) => ({ name: s.command.name, aliases: s.command.aliases, summary: s.command.summary, argName: s.command.arg?.name }))}
           selected={palette.selected}
           width={columns}
           maxSuggestions={MAX_SUGGESTIONS}
@@ -318,9 +324,11 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
         ) : null}
         <Box display={overlay ? 'none' : 'flex'} flexDirection="column" height={bodyHeight}>
           <ScreenInstanceContext.Provider value={top}>
-            <ScreenLayer router={router} screenId={def.id} instanceKey={top.key}>
-              <Screen key={top.key} instance={top} width={columns} height={bodyHeight} />
-            </ScreenLayer>
+            <TableScopeContext.Provider value={top.key}>
+              <ScreenLayer router={router} screenId={def.id} instanceKey={top.key}>
+                <Screen key={top.key} instance={top} width={columns} height={bodyHeight} />
+              </ScreenLayer>
+            </TableScopeContext.Provider>
           </ScreenInstanceContext.Provider>
         </Box>
       </Box>

@@ -1,5 +1,5 @@
 import { buildKeymap, CORE_ACTIONS, type ActionDef, type BuiltKeymap } from '../keys/keymap';
-import type { ScreenDef } from './screen-types';
+import type { ScreenDef } from '../screens/screen-def';
 import { SCREENS } from './screens';
 
 /** Core actions plus every screen's own actions (their context is the screen id). */
@@ -8,7 +8,7 @@ export function allActions(registry: readonly ScreenDef[] = SCREENS): ActionDef[
   return [...CORE_ACTIONS, ...screenActions];
 }
 
-/** The session's keymap: defaults, every screen's actions, and the config file's `keys:`. */
+/** The console's keymap: defaults, every screen's actions, and the config file's `keys:`. */
 export function appKeymap(overrides: Record<string, string[]>, registry: readonly ScreenDef[] = SCREENS): BuiltKeymap {
   return buildKeymap(allActions(registry), overrides);
 }

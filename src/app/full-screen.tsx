@@ -1,7 +1,7 @@
 import type React from 'react';
 import { render, type Instance } from 'ink';
 import { redact } from '../config/redact';
-import type { Io } from '../commands/types';
+import type { Io } from '../runtime/io';
 import { createFrameLog } from './frame-log';
 import { inkStdout, maxFpsFor, TerminalGuard } from './terminal';
 import { tuneHeapForResidentMemory } from './heap-tuning';

@@ -1,4 +1,4 @@
-import type { ScreenDef } from './screen-types';
+import type { ScreenDef } from '../screens/screen-def';
 
 /** One `:` command: a screen, or a built-in (help, quit). */
 export interface PaletteCommand {
@@ -7,7 +7,6 @@ export interface PaletteCommand {
   summary: string;
   arg?: ScreenDef['arg'];
   action: { kind: 'screen'; screenId: string } | { kind: 'help' } | { kind: 'quit' };
-  built: boolean;
 }
 
 export function paletteCommands(registry: readonly ScreenDef[]): PaletteCommand[] {
@@ -18,10 +17,9 @@ export function paletteCommands(registry: readonly ScreenDef[]): PaletteCommand[
       summary: d.summary,
       arg: d.arg,
       action: { kind: 'screen', screenId: d.id },
-      built: d.built !== false,
     })),
-    { name: 'help', aliases: ['h'], summary: 'the keys and commands', action: { kind: 'help' }, built: true },
-    { name: 'q', aliases: ['quit'], summary: 'quit burrow', action: { kind: 'quit' }, built: true },
+    { name: 'help', aliases: ['h'], summary: 'the keys and commands', action: { kind: 'help' } },
+    { name: 'q', aliases: ['quit'], summary: 'quit burrow', action: { kind: 'quit' } },
   ];
 }
 

@@ -2,11 +2,11 @@ import React from 'react';
 import { Text } from 'ink';
 import type { Settings } from '../config/settings';
 import { redact } from '../config/redact';
-import type { Io } from '../commands/types';
-import { connectInteractive, type Session } from '../commands/connect';
-import { SessionStores } from '../state/session';
+import type { Io } from '../runtime/io';
+import { connectInteractive, type PlatformConnection } from '../runtime/connect';
+import { DomainStores } from '../state/domain-stores';
 import { createUiStore } from '../state/ui-store';
-import type { SessionInfo } from '../state/react';
+import type { ConnectionInfo } from '../state/store-hooks';
 import { App } from './App';
 import { appKeymap } from './app-keymap';
 import { HOME_SCREEN, SCREENS } from './screens';
@@ -20,9 +20,9 @@ import { markStartupDone } from './startup-done';
  * crash, SIGINT, SIGTERM, SIGHUP) restores the terminal and stops the emulator child.
  */
 export async function runConsole(settings: Settings, io: Io): Promise<number> {
-  let session: Session | null = null;
+  let platform: PlatformConnection | null = null;
   const screen = fullScreen(io, async () => {
-    await session?.close().catch(() => {});
+    await platform?.close().catch(() => {});
     return null;
   });
   try {
@@ -31,7 +31,7 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
       io.stderr.write(`burrow: ${why}, starting the built-in emulator…\n`);
     }
     try {
-      session = await connectInteractive(settings, io);
+      platform = await connectInteractive(settings, io);
     } catch (error) {
       io.stderr.write(`burrow: could not start the console: ${terminalSafe(redact((error as Error).message))}\n`);
       return 1;
@@ -41,13 +41,13 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
     const { keymap, warnings } = appKeymap(settings.keys);
     const ui = createUiStore({ readOnly: settings.readOnly, readOnlySource: settings.readOnlySource, home: HOME_SCREEN, onQuit: () => screen.quit() });
     ui.getState().setWarnings([...settings.warnings, ...warnings]);
-    // the database the session talks to (the emulator child's when burrow started one)
-    const sessionSettings = { ...settings, databaseUrl: session.databaseUrl, databaseToken: session.databaseToken };
-    const stores = new SessionStores({ api: session.api, settings: sessionSettings, ui, now: Date.now });
-    const info: SessionInfo = {
+    // the database this console talks to (the emulator child's when burrow started one)
+    const consoleSettings = { ...settings, databaseUrl: platform.databaseUrl, databaseToken: platform.databaseToken };
+    const stores = new DomainStores({ api: platform.api, settings: consoleSettings, ui, now: Date.now });
+    const info: ConnectionInfo = {
       profileName: settings.profileName,
-      emulator: session.emulator !== null,
-      endpoint: hostOf(session.api.connection.baseUrl),
+      emulator: platform.emulator !== null,
+      endpoint: hostOf(platform.api.connection.baseUrl),
       readOnly: settings.readOnly,
       color: settings.color,
     };

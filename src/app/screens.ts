@@ -1,4 +1,4 @@
-import type { ScreenDef } from './screen-types';
+import type { ScreenDef } from '../screens/screen-def';
 import { homeScreen } from '../screens/home/index';
 import { containersScreen } from '../screens/containers/index';
 import { videosScreen } from '../screens/videos/index';
@@ -10,8 +10,7 @@ import { databasesScreen } from '../screens/databases/index';
 
 /**
  * Every screen the palette can open, one line each. To add a screen, build it in its own
- * folder (src/screens/<id>/index.ts exporting a ScreenDef) and replace its placeholder line
- * here with that ScreenDef (see docs/SCREENS.md).
+ * folder (src/screens/<id>/index.ts exporting a ScreenDef) and add it here (see docs/SCREENS.md).
  */
 export const SCREENS: readonly ScreenDef[] = [
   homeScreen,
@@ -25,7 +24,3 @@ export const SCREENS: readonly ScreenDef[] = [
 ];
 
 export const HOME_SCREEN = homeScreen.id;
-
-export function screenById(id: string, registry: readonly ScreenDef[] = SCREENS): ScreenDef | undefined {
-  return registry.find((s) => s.id === id);
-}

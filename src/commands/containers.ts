@@ -1,7 +1,7 @@
 import type { RegionSettings } from '../api/containers';
 import { ApiError } from '../api/errors';
 import { baseForDiff, draftBody, draftFrom, hasMessages, validateDraft, type FieldMessages } from '../state/containers-region-draft';
-import { connectNonInteractive } from './connect';
+import { connectNonInteractive } from '../runtime/connect';
 import { checkCanConfirm, MUTATION_OPTIONS, MUTATION_USAGE, refuseReadOnly, runMutation } from './mutation';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';

@@ -1,7 +1,7 @@
 import readline from 'node:readline';
 import { sameDatabaseUrl, type Database, type GeneratedToken, type TokenAuthorization } from '../api/database-management';
 import { ApiError, isApiError } from '../api/errors';
-import { connectNonInteractive, type Session } from './connect';
+import { connectNonInteractive, type PlatformConnection } from '../runtime/connect';
 import { formatRecords } from './output';
 import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 import type { Command, CommandContext, Io } from './types';
@@ -53,7 +53,7 @@ export function parseExpiry(text: string, now: number): Date | null {
 }
 
 /** The database named by the argument, or the only/primary one; a clear list when it is ambiguous. */
-export async function pickDatabase(session: Session, arg: string | undefined, signal: AbortSignal): Promise<Database> {
+export async function pickDatabase(session: PlatformConnection, arg: string | undefined, signal: AbortSignal): Promise<Database> {
   const all = await session.api.databases.list(signal);
   const show = (list: Database[]) => list.map((d) => `${d.name} (${d.id})`).join(', ');
   if (all.length === 0) throw new UsageError('this account has no databases');
@@ -107,7 +107,7 @@ function printTokens(ctx: CommandContext, db: Database, tokens: GeneratedToken[]
   if (format === 'table') ctx.io.stderr.write('These tokens are shown once: store them now (for example as SERVICE_DATABASE_AUTH_TOKEN). burrow keeps no copy.\n');
 }
 
-async function withSession<T>(ctx: CommandContext, fn: (session: Session, signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withSession<T>(ctx: CommandContext, fn: (session: PlatformConnection, signal: AbortSignal) => Promise<T>): Promise<T> {
   const session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
   const abort = new AbortController();
   try {

@@ -1,6 +1,7 @@
-import { connectNonInteractive } from './connect';
+import { connectNonInteractive } from '../runtime/connect';
 import type { ListQuery, Resource } from './resource';
-import { formatRecords } from './output';
+import { formatRecords, type Column as OutputColumn } from './output';
+import { cellText, type Column } from '../text/table-model';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
 import { limitsResource } from './resources/limits';
@@ -78,17 +79,17 @@ else every page is read.`;
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
     if (arg !== undefined) resource.parseArg?.(arg);
     const query = listQuery(ctx, resource);
-    const session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
+    const platform = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
     const abort = new AbortController();
     try {
-      const records = await resource.fetch(session, arg, abort.signal, query);
+      const records = await resource.fetch(platform, arg, abort.signal, query);
       const format = ctx.settings.output ?? 'table';
       const tabular = format === 'table' || format === 'csv';
       ctx.io.stdout.write(
         formatRecords({
           format,
           records: tabular && resource.rows ? resource.rows(records) : records,
-          columns: resource.columns,
+          columns: resource.columns.map(outputColumn),
           single: resource.single,
           showSecrets: ctx.settings.showSecrets,
           tty: ctx.io.stdout.isTTY,
@@ -96,7 +97,12 @@ else every page is read.`;
       );
       return 0;
     } finally {
-      await session.close();
+      await platform.close();
     }
   },
 };
+
+/** A renderer column as plain output: the same cell text the screen shows, without colour. */
+function outputColumn<T>(column: Column<T>): OutputColumn<T> {
+  return { header: column.header, value: (row) => cellText(column.cell(row)) };
+}

@@ -1,4 +1,4 @@
-import { connectNonInteractive } from './connect';
+import { connectNonInteractive } from '../runtime/connect';
 import { fetchV2, planFromArgs } from './logs';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
 import type { CommandContext } from './types';

@@ -4,7 +4,7 @@ import {
   type FollowEngine, type LogEntry, type LogFilter,
 } from '../api/logs/index';
 import { maskSecret } from '../config/redact';
-import { connectNonInteractive } from './connect';
+import { connectNonInteractive } from '../runtime/connect';
 import type { Column } from './output';
 import type { Command, CommandContext, Io } from './types';
 import { UsageError } from './types';

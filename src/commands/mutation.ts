@@ -1,6 +1,6 @@
 import readline from 'node:readline';
 import { ApiError } from '../api/errors';
-import { diffLineText, diffValues, type DiffLine } from '../state/diff';
+import { diffLineText, diffValues, type DiffLine } from '../text/diff';
 import type { CommandContext, OptionSpec } from './types';
 import { UsageError } from './types';
 

@@ -1,4 +1,4 @@
-import { cellWidth, padCells } from '../components/cells';
+import { cellWidth, padCells } from '../text/cells';
 import { maskSecretFields } from '../config/redact';
 import type { OutputFormat } from '../config/settings';
 import { forStream, jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';

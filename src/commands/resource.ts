@@ -1,5 +1,5 @@
-import type { Session } from './connect';
-import type { Column } from './output';
+import type { PlatformConnection } from '../runtime/connect';
+import type { Column } from '../text/table-model';
 
 /** Server-side search and paging (`--search`, `--page`, `--per-page`), for resources that have them. */
 export interface ListQuery {
@@ -17,13 +17,14 @@ export interface Resource<T = unknown, R = T> {
   summary: string;
   /** Validates the argument before any request; throws UsageError with what is allowed. */
   parseArg?(arg: string): void;
-  fetch(session: Session, arg: string | undefined, signal: AbortSignal, query: ListQuery): Promise<T[]>;
+  fetch(platform: PlatformConnection, arg: string | undefined, signal: AbortSignal, query: ListQuery): Promise<T[]>;
   /** Takes --search/--page/--per-page (else they are refused). */
   searchable?: boolean;
   /** json prints one object instead of an array. */
   single?: boolean;
   /** Rows for table/csv output; defaults to the records themselves. */
   rows?(records: T[]): R[];
+  /** The resource's renderer columns (src/renderers), the same the screens show. */
   columns: Column<R>[];
 }
 

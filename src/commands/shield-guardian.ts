@@ -2,9 +2,9 @@ import { ApiError } from '../api/errors';
 import { INT32_MAX } from '../api/input-checks';
 import { checkApiGuardianPatch, SHIELD_PLAN_TYPE, type ApiGuardianPatch } from '../api/shield';
 import { describePatch, DRAFT_FIELDS, ENUM_NAMES, patchBefore, pendingPatch, type DraftField } from '../state/shield-draft';
-import { connectNonInteractive, type Session } from './connect';
+import { connectNonInteractive, type PlatformConnection } from '../runtime/connect';
 import { checkCanConfirm, refuseReadOnly, runMutation } from './mutation';
-import { parseIdArg } from './resources/format';
+import { parseIdArg } from './resources/parse-id';
 import type { CommandContext } from './types';
 import { UsageError } from './types';
 
@@ -53,7 +53,7 @@ export function parseSettings(args: readonly string[]): ApiGuardianPatch {
 }
 
 /** Reads a zone's API Guardian; a zone whose plan has none is named with its plan. */
-export async function readGuardian(session: Session, zoneId: number) {
+export async function readGuardian(session: PlatformConnection, zoneId: number) {
   try {
     return await session.api.shield.getApiGuardian(zoneId);
   } catch (e) {

@@ -1,6 +1,6 @@
 import { distinctKeys, valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
 import { csvEscape } from './output';
-import { cellWidth, padCells } from '../components/cells';
+import { cellWidth, padCells } from '../text/cells';
 import { forStream, jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 
 export type SqlOutputFormat = 'table' | 'csv' | 'json' | 'ndjson';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlStatement } from '../api/database/index';
 import { ApiError } from '../api/errors';
-import { connectNonInteractive, debugSink, startEmulatorChild, type Session } from './connect';
+import { connectNonInteractive, debugSink, startEmulatorChild, type PlatformConnection } from '../runtime/connect';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
 import { runStreaming } from './sql-stream';
 import { sessionDatabase } from './sql-database';
@@ -52,7 +52,7 @@ async function runRepl(ctx: CommandContext, url: string | undefined, token = ctx
   if (!io.stdout.isTTY) throw new UsageError(REPL_NEEDS_TERMINAL);
   const demo = Boolean(ctx.values.demo);
   const management = settings.target === 'platform' && settings.apiKey ? { baseUrl: settings.baseUrl, loggingUrl: settings.loggingUrl, apiKey: settings.apiKey } : null;
-  const { runSqlRepl } = await import('../screens/sql/run-standalone');
+  const { runSqlRepl } = await import('../app/run-sql-console');
   const format = ctx.settings.output;
   const mode = format === 'csv' || format === 'json' || format === 'table' ? format : undefined;
   if (url !== undefined) return runSqlRepl(settings, io, { url, token, management, emulator: false, mode, stop: async () => {} });
@@ -72,7 +72,7 @@ async function runRepl(ctx: CommandContext, url: string | undefined, token = ctx
 }
 
 /** Database URL and token: the URL argument, else SERVICE_/BUNNY_DATABASE_* (or the profile), else --demo's emulator. */
-async function target(ctx: CommandContext, url: string | undefined): Promise<{ url: string; token: string | null; session: Session | null }> {
+async function target(ctx: CommandContext, url: string | undefined): Promise<{ url: string; token: string | null; session: PlatformConnection | null }> {
   const demo = Boolean(ctx.values.demo);
   const named = ctx.values.database;
   if (typeof named === 'string') {

@@ -1,15 +1,14 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Settings } from '../config/settings';
+import type { Io } from '../runtime/io';
+
+// Io and UsageError live in runtime/ (the console's entry points use them too); commands get
+// them here with the rest of their contract.
+export type { Io } from '../runtime/io';
+export { UsageError } from '../runtime/io';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
-
-export interface Io {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
-  stderr: NodeJS.WritableStream;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  env: Record<string, string | undefined>;
-}
 
 export interface CommandContext {
   /** Positionals after the command name. */
@@ -36,6 +35,3 @@ export interface Command {
   ownFlagsAfterName?: readonly string[];
   run(ctx: CommandContext): Promise<number>;
 }
-
-/** A user mistake on the command line: printed as a message with exit code 2. */
-export class UsageError extends Error {}

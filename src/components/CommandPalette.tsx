@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { TextState } from '../keys/text-edit';
 import { TextField } from './TextField';
-import { fit } from './text';
+import { fit } from '../text/fit';
 import { useTone } from './theme';
 
 export interface PaletteSuggestion {
@@ -10,7 +10,6 @@ export interface PaletteSuggestion {
   aliases: string[];
   summary: string;
   argName?: string;
-  built: boolean;
 }
 
 export interface CommandPaletteProps {
@@ -41,7 +40,7 @@ export function CommandPalette({ text, suggestions, selected, width, maxSuggesti
       {shown.map((s, i) => {
         const name = `${s.name}${s.argName ? ` [${s.argName}]` : ''}`;
         const aliases = s.aliases.join(' ');
-        const line = `  ${fit(name, 20)} ${fit(aliases, 18)} ${s.summary}${s.built ? '' : ' (not built yet)'}`;
+        const line = `  ${fit(name, 20)} ${fit(aliases, 18)} ${s.summary}`;
         return (
           <Text key={s.name} inverse={i === selected} color={tone(i === selected ? undefined : 'muted')} wrap="truncate">
             {fit(line, width)}

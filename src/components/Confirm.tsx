@@ -1,6 +1,6 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import { diffLineText, type DiffLine } from '../state/diff';
+import { diffLineText, type DiffLine } from '../text/diff';
 import { terminalSafe } from '../text/terminal-safe';
 import { useTone } from './theme';
 

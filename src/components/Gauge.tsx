@@ -1,6 +1,6 @@
 import React from 'react';
 import { Text } from 'ink';
-import { fit } from './text';
+import { fit } from '../text/fit';
 import { useTone, type Tone } from './theme';
 
 /** Bar of `width` cells for used/max: "█████░░░░░". */

@@ -1,6 +1,6 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import { fitLeft } from './text';
+import { fitLeft } from '../text/fit';
 import { useTheme, useTone } from './theme';
 
 export interface HeaderProps {

@@ -2,12 +2,14 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { ActionDef } from '../keys/keymap';
 import { displayKey } from '../keys/key-event';
-import { fit } from './text';
+import { fit } from '../text/fit';
 import { useTone } from './theme';
 
 export interface HelpSection {
   title: string;
   actions: readonly ActionDef[];
+  /** Why an action cannot run right now (shown greyed with the reason), or null. */
+  disabledReason?: (actionId: string) => string | null;
 }
 
 export interface HelpCommand {
@@ -15,12 +17,13 @@ export interface HelpCommand {
   aliases: string[];
   summary: string;
   argName?: string;
-  built: boolean;
 }
 
 export interface HelpLine {
   text: string;
   heading?: boolean;
+  /** An action that cannot run right now. */
+  disabled?: boolean;
 }
 
 export const KEY_COLUMN = 18;
@@ -38,7 +41,9 @@ export function helpLines(sections: readonly HelpSection[], commands: readonly H
     out.push({ text: s.title, heading: true });
     for (const a of s.actions) {
       if (a.keys.length === 0) continue;
-      out.push({ text: `  ${fit(keysText(a.keys), KEY_COLUMN - 2)}${a.description}` });
+      const reason = s.disabledReason?.(a.id) ?? null;
+      const text = `  ${fit(keysText(a.keys), KEY_COLUMN - 2)}${a.description}`;
+      out.push(reason === null ? { text } : { text: `${text} (not now: ${reason})`, disabled: true });
     }
   }
   if (commands.length) {
@@ -47,7 +52,7 @@ export function helpLines(sections: readonly HelpSection[], commands: readonly H
     for (const c of commands) {
       const name = `:${c.name}${c.argName ? ` [${c.argName}]` : ''}`;
       const aliases = c.aliases.length ? ` (${c.aliases.map((a) => `:${a}`).join(' ')})` : '';
-      out.push({ text: `  ${fit(name, KEY_COLUMN - 2)}${c.summary}${aliases}${c.built ? '' : ' (not built yet)'}` });
+      out.push({ text: `  ${fit(name, KEY_COLUMN - 2)}${c.summary}${aliases}` });
     }
   }
   return out;
@@ -75,7 +80,7 @@ export function HelpOverlay({ lines, scroll, width, height }: HelpOverlayProps):
         <Text color={tone('muted')}>{`  esc closes${more}`}</Text>
       </Text>
       {shown.map((l, i) => (
-        <Text key={top + i} bold={l.heading} wrap="truncate">
+        <Text key={top + i} bold={l.heading} color={l.disabled ? tone('muted') : undefined} wrap="truncate">
           {l.text === '' ? ' ' : l.text}
         </Text>
       ))}

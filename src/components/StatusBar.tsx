@@ -1,9 +1,9 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { ActionDef } from '../keys/keymap';
-import type { RequestStatus, StatusMessage } from '../state/ui-store';
+import { ageText, type RequestStatus, type StatusMessage } from '../text/status';
 import { KeyHints } from './KeyHints';
-import { fit, formatAge } from './text';
+import { fit } from '../text/fit';
 import { terminalSafe } from '../text/terminal-safe';
 import { useTone, type Tone } from './theme';
 
@@ -16,14 +16,6 @@ export interface StatusBarProps {
 }
 
 export const STATUS_BAR_HEIGHT = 2;
-
-/** The age text: "refreshed 3s ago", with "paused" in front while live refresh is paused. */
-export function ageText(request: RequestStatus, now: number): string {
-  const parts: string[] = [];
-  if (request.paused) parts.push('paused');
-  if (request.lastSuccessAt !== null) parts.push(`refreshed ${formatAge(now - request.lastSuccessAt)}`);
-  return parts.join(' · ');
-}
 
 /**
  * Two lines. First: data age, then the last request error (red, until the next success) or the

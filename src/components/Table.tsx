@@ -1,17 +1,16 @@
 import React, { useEffect, useMemo, useRef } from 'react';
 import { Box, Text } from 'ink';
-import { useActions } from '../keys/react';
-import { useScreenInstance, useSession, useUi } from '../state/react';
-import { defaultTableView, type TableView } from '../state/ui-store';
+import { useActions } from '../keys/input-hooks';
 import {
-  cellText, cellTone, clampViewport, columnWidths, COLUMN_GAP, filterRows, formatRow, moveViewport, nextSortColumn,
-  sortRows, visibleRange, type Column, type NavMove,
-} from './table-model';
-import { fit } from './text';
+  cellText, cellTone, clampViewport, columnWidths, COLUMN_GAP, defaultTableView, filterRows, formatRow, moveViewport,
+  nextSortColumn, sortRows, tableViewKey, visibleRange, type Column, type NavMove, type TableView,
+} from '../text/table-model';
+import { useTableViews, useTableViewsState } from './table-views';
+import { fit } from '../text/fit';
 import { TextField } from './TextField';
 import { useTone } from './theme';
 
-export type { Column, Cell } from './table-model';
+export type { Column, Cell } from '../text/table-model';
 
 export interface TableProps<T> {
   /** Unique within the screen; selection, sort and filter are kept per screen visit and id. */
@@ -41,12 +40,11 @@ const EMPTY: TableView = defaultTableView;
  */
 export function Table<T>(props: TableProps<T>): React.JSX.Element {
   const { rows, columns, width, height, focused = true, filterable = true } = props;
-  const instance = useScreenInstance();
-  const ui = useSession().stores.deps.ui;
-  const viewKey = `${instance.key}:${props.id}`;
-  const view = useUi((s) => s.views[viewKey] ?? EMPTY);
-  const filter = useUi((s) => s.filters[viewKey]);
-  const editing = useUi((s) => s.editingFilter === viewKey);
+  const { store: ui, scope } = useTableViews();
+  const viewKey = tableViewKey(scope, props.id);
+  const view = useTableViewsState(ui, (s) => s.views[viewKey] ?? EMPTY);
+  const filter = useTableViewsState(ui, (s) => s.filters[viewKey]);
+  const editing = useTableViewsState(ui, (s) => s.editingFilter === viewKey);
   const tone = useTone();
   const query = filter?.text.value ?? '';
 
@@ -95,10 +93,9 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
         const { l, v } = current();
         ui.getState().setView(viewKey, { sortColumn: nextSortColumn(l.columns, v.sortColumn), sortDesc: false });
       },
-      'list.sortReverse': () => {
-        const { v } = current();
-        if (v.sortColumn !== null) ui.getState().setView(viewKey, { sortDesc: !v.sortDesc });
-        else ui.getState().setStatus('not sorted yet: press s to sort by a column', 'info', 4000);
+      'list.sortReverse': {
+        disabledReason: () => (current().v.sortColumn === null ? 'not sorted yet: press s to sort by a column' : null),
+        run: () => ui.getState().setView(viewKey, { sortDesc: !current().v.sortDesc }),
       },
       ...(props.onOpen
         ? {

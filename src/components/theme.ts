@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
+import type { Tone } from '../text/tone';
 
-/** Meaning, not colour: screens say what a value is and the theme picks how it looks. */
-export type Tone = 'ok' | 'warn' | 'error' | 'muted' | 'accent' | 'info';
+export type { Tone } from '../text/tone';
 
 const COLORS: Record<Tone, string> = {
   ok: 'green',

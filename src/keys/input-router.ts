@@ -1,9 +1,31 @@
 import type { KeyEvent } from './key-event';
-import { resolveAction, type ActionDef, type Keymap } from './keymap';
+import { resolveAction, type ActionDef, type ActionId, type Keymap } from './keymap';
 
 /** An action handler; returning false passes the key on to the next candidate. */
 export type ActionHandler = (event: KeyEvent) => boolean | void;
-export type ActionHandlers = Partial<Record<string, ActionHandler>>;
+
+/**
+ * A handler whose action can be unavailable for a reason the user should see: help shows the
+ * action greyed with the reason, and its key shows the reason in the status bar instead of running.
+ */
+export interface GuardedHandler {
+  run: ActionHandler;
+  /** Why the action cannot run right now, or null when it can. */
+  disabledReason: () => string | null;
+}
+
+export type ActionEntry = ActionHandler | GuardedHandler;
+
+/** Handlers by action id: only declared ids (ActionId) compile. */
+export type ActionHandlers = Partial<Record<ActionId, ActionEntry>>;
+
+function entryOf(handlers: ActionHandlers, id: string): ActionEntry | undefined {
+  return (handlers as Partial<Record<string, ActionEntry>>)[id];
+}
+
+function reasonOf(entry: ActionEntry): string | null {
+  return typeof entry === 'function' ? null : entry.disabledReason();
+}
 
 /**
  * A place that can have the keyboard: an overlay, the palette, a text field, a screen.
@@ -26,6 +48,8 @@ export interface RouterOptions {
   allow?: (action: ActionDef) => boolean;
   /** True = the action is left out of help and hints (e.g. mutations in read-only mode). */
   hidden?: (action: ActionDef) => boolean;
+  /** A key hit an action that cannot run now; the key is consumed. */
+  onDisabled?: (action: ActionDef, reason: string) => void;
 }
 
 export const PRIORITY = { screen: 0, field: 10, filter: 20, palette: 30, help: 40, confirm: 50 } as const;
@@ -128,11 +152,20 @@ export class InputRouter {
     const layer = this.top(below);
     const chain = layer ? layer.chain() : ['global', 'always'];
     const handlers = this.handlersFor(layer);
-    const has = (id: string) => handlers.some((h) => typeof h[id] === 'function');
+    const has = (id: string) => handlers.some((h) => entryOf(h, id) !== undefined);
     const out: ActionDef[] = [];
     const hidden = this.options.hidden ?? (() => false);
     for (const context of chain) for (const a of this.keymap.actions) if (a.context === context && has(a.id) && !hidden(a)) out.push(a);
     return out;
+  }
+
+  /** Why an action in the top layer (below `below`) cannot run now, or null. */
+  disabledReason(actionId: string, below = Infinity): string | null {
+    for (const h of this.handlersFor(this.top(below))) {
+      const entry = entryOf(h, actionId);
+      if (entry) return reasonOf(entry);
+    }
+    return null;
   }
 
   /** Routes one key. Returns the id of the action that took it, 'text' for a text field, or null. */
@@ -141,12 +174,19 @@ export class InputRouter {
     if (layer?.text && event.text !== null && layer.text(event)) return 'text';
     const chain = layer ? layer.chain() : ['global', 'always'];
     const handlers = this.handlersFor(layer);
-    const candidates = resolveAction(this.keymap, chain, event.name, (id) => handlers.some((h) => typeof h[id] === 'function'));
+    const candidates = resolveAction(this.keymap, chain, event.name, (id) => handlers.some((h) => entryOf(h, id) !== undefined));
     for (const action of candidates) {
       if (this.options.allow && !this.options.allow(action)) return action.id;
       for (const h of handlers) {
-        const fn = h[action.id];
-        if (fn && fn(event) !== false) return action.id;
+        const entry = entryOf(h, action.id);
+        if (!entry) continue;
+        const reason = reasonOf(entry);
+        if (reason !== null) {
+          this.options.onDisabled?.(action, reason);
+          return action.id;
+        }
+        const run = typeof entry === 'function' ? entry : entry.run;
+        if (run(event) !== false) return action.id;
       }
     }
     if (layer?.text && layer.text(event)) return 'text';

@@ -27,7 +27,12 @@ export interface Keymap {
   byId: Map<string, ActionDef>;
 }
 
-export const CORE_ACTIONS: ActionDef[] = [
+/** Declares actions, keeping their ids as literal types so they can join ActionId. */
+export function defineActions<const Id extends string>(actions: readonly (ActionDef & { id: Id })[]): (ActionDef & { id: Id })[] {
+  return [...actions];
+}
+
+export const CORE_ACTIONS = defineActions([
   { id: 'app.palette', keys: [':'], description: 'open the command palette', context: 'global', hint: 'command' },
   { id: 'app.help', keys: ['?'], description: 'show the keys for this screen', context: 'global', hint: 'help' },
   { id: 'app.back', keys: ['esc'], description: 'back: clear the filter, close, or go to the previous screen', context: 'global', hint: 'back' },
@@ -62,7 +67,18 @@ export const CORE_ACTIONS: ActionDef[] = [
 
   { id: 'confirm.yes', keys: ['y'], description: 'confirm', context: 'confirm', hint: 'yes' },
   { id: 'confirm.no', keys: ['n', 'esc'], description: 'cancel', context: 'confirm', hint: 'cancel' },
-];
+]);
+
+type CoreActionId = (typeof CORE_ACTIONS)[number]['id'];
+
+/**
+ * Every declared action id. The core ids are here; each screen's actions module adds its own by
+ * declaration merging (see src/screens/shield/actions.ts), so a handler for an action nobody
+ * declared is a compile error.
+ */
+export interface ActionIds extends Record<CoreActionId, true> {}
+
+export type ActionId = keyof ActionIds & string;
 
 /** Contexts of the shell itself; every other context is a screen id. */
 export const CORE_CONTEXTS = ['always', 'global', 'screen', 'list', 'palette', 'filter', 'help', 'confirm'] as const;

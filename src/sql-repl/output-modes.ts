@@ -1,6 +1,6 @@
 import { blobHex, distinctKeys, valueJson, valueText, type SqlValue } from '../api/database/values';
 import { terminalSafe } from '../text/terminal-safe';
-import { cellWidth, dropCells, fitCells, padCells } from '../components/cells';
+import { cellWidth, dropCells, fitCells, padCells } from '../text/cells';
 
 /**
  * How result sets are written, on screen and to files (`.mode`). Two forms of each mode:

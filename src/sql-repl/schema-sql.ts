@@ -1,5 +1,5 @@
 import { formatReal, blobHex, type SqlValue } from '../api/database/values';
-import { cellWidth, padCells } from '../components/cells';
+import { cellWidth, padCells } from '../text/cells';
 import { quoteName, type Schema, type SchemaTable } from './completion';
 
 /**

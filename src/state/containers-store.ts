@@ -7,7 +7,7 @@ import {
   toggleAllowed, toggleRequired, validateDraft, type FieldMessages, type RegionDraft, type SelectorRow,
 } from './containers-region-draft';
 import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
-import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
+import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
 import { watchUnsent } from './unsent-guard';
 
 /** Applications asked for per page (the API allows 1..1000, default 20). */
@@ -117,7 +117,7 @@ export interface ContainersStoreOptions {
   pageSize?: number;
 }
 
-/** The session's containers store (used through useDomainStore). */
+/** The console's containers store (used through useDomainStore). */
 export function createContainersStore(deps: StoreDeps): ContainersStore {
   return createContainersStoreWith(deps);
 }
@@ -127,7 +127,7 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
   const pageSize = options.pageSize ?? APPS_PAGE_SIZE;
   let polling: SharedPoller | null = null;
   let editorLoad: AbortController | null = null;
-  /** Node selectors burrow sent per app in this session (the API does not return them). */
+  /** Node selectors burrow sent per app since the console started (the API does not return them). */
   const sentSelectors = new Map<string, SelectorRow[]>();
 
   const store = createStore<ContainersState>()((set, get) => {

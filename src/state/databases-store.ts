@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Database } from '../api/database-management';
 import type { DatabaseUsage } from '../api/database-usage';
 import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
-import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
+import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
 
 /** A token made from this console (the platform cannot list tokens: these are the ones known here). */
 export interface MadeToken {

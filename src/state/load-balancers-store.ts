@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LoadBalancer } from '../api/load-balancers';
 import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
-import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
+import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
 
 /** Load balancer profiles: the list, and one profile read through GET /loadbalancer/{id}. */
 export interface LoadBalancersState {

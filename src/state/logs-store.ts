@@ -18,7 +18,7 @@ import { PauseAnchor } from './logs/pause-anchor';
 import { loadPickerZones } from './logs/picker';
 import { checkV1Date, DAY_MS, windowMs, type LiveStatus, type LogsState, type LogsStore, type LogsStoreOptions } from './logs/types';
 import { V1Archive } from './logs/v1-archive';
-import { errorMessage, type StoreDeps } from './session';
+import { errorMessage, type StoreDeps } from './domain-stores';
 
 export type { LogEntry } from '../api/logs/index';
 export type { LocalMode, ViewRow, ViewWindow } from './logs-view-model';

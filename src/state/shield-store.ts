@@ -9,7 +9,7 @@ import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
 import { createPoller, type Poller } from './poller';
 import { watchUnsent } from './unsent-guard';
 import { overLimits, specChange } from './shield-spec-change';
-import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
+import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
 import { cycleField, describePatch, patchBefore, pendingPatch, toggleEnabled, type EnumField } from './shield-draft';
 
 /** An error answer as the screen shows it: the message and the server's errorKey. */

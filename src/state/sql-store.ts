@@ -6,7 +6,7 @@ import { databaseLabel, keepAliveFromEnv } from '../sql-repl/database-label';
 import { isDotCommandInput, parseDotCommand } from '../sql-repl/dot-commands';
 import { editorOf, emptyEditor, insertText } from '../sql-repl/editor';
 import { historyKey, historyPath } from '../sql-repl/history-file';
-import { errorMessage, type StoreDeps } from './session';
+import { errorMessage, type StoreDeps } from './domain-stores';
 import { createSqlContext } from './sql/context';
 import { createDotRunner } from './sql/dot-runner';
 import { editorKeyActions } from './sql/editor-keys';

@@ -1,5 +1,5 @@
-import { filterRows, sortRows, type Column } from '../components/table-model';
-import { defaultTableView, type UiState } from './ui-store';
+import { defaultTableView, filterRows, sortRows, type Column } from '../text/table-model';
+import type { UiState } from './ui-store';
 
 /**
  * The row a <Table id=...> has selected, computed from the ui store at key time (the same
@@ -23,9 +23,4 @@ export function selectedRowOf<T>(
   const at = Math.min(Math.max(0, view.selected), total - 1);
   const index = order ? order[at]! : at;
   return { row: rows[index]!, index, position: at, shown: total };
-}
-
-/** The key under which <Table id> keeps its view state in the ui store. */
-export function tableViewKey(instanceKey: string, tableId: string): string {
-  return `${instanceKey}:${tableId}`;
 }

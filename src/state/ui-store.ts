@@ -1,7 +1,9 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { emptyText, type TextState } from '../keys/text-edit';
-import { diffValues, type DiffLine } from './diff';
+import { diffValues, type DiffLine } from '../text/diff';
 import { isApiError } from '../api/errors';
+import { defaultTableView, type TableView } from '../text/table-model';
+import type { RequestStatus, StatusLevel, StatusMessage } from '../text/status';
 import { discardQuestion } from './unsent-guard';
 
 /** One screen on the stack. `key` is unique per visit, so two visits keep separate view state. */
@@ -9,16 +11,6 @@ export interface ScreenInstance {
   key: string;
   id: string;
   arg: string | null;
-}
-
-export type StatusLevel = 'info' | 'warn' | 'error';
-
-export interface StatusMessage {
-  text: string;
-  level: StatusLevel;
-  at: number;
-  /** Hidden after this long; null = until the next message. */
-  ttlMs: number | null;
 }
 
 export interface ConfirmRequest {
@@ -35,28 +27,10 @@ export interface ConfirmRequest {
 
 export type Overlay = { kind: 'help'; scroll: number } | { kind: 'confirm'; request: ConfirmRequest } | null;
 
-/** The last request of the visible screen's data: what the status bar shows. */
-export interface RequestStatus {
-  lastSuccessAt: number | null;
-  lastError: string | null;
-  lastErrorAt: number | null;
-  paused: boolean;
-}
-
 export interface FilterState {
   text: TextState;
   editing: boolean;
 }
-
-/** Selection, scroll and sort of one table, kept while its screen is hidden. */
-export interface TableView {
-  selected: number;
-  offset: number;
-  sortColumn: string | null;
-  sortDesc: boolean;
-}
-
-export const defaultTableView: TableView = { selected: 0, offset: 0, sortColumn: null, sortDesc: false };
 
 export interface PaletteState {
   open: boolean;

@@ -3,7 +3,7 @@ import { VIDEO_LIBRARY_SECRET_FIELDS, type VideoLibrary, type VideoLibraryPage }
 import { registerSecret } from '../config/redact';
 import { textOf, type TextState } from '../keys/text-edit';
 import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
-import { errorMessage, refreshIntervalMs, type StoreDeps } from './session';
+import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MIN_PAGE_SIZE = 5;

@@ -4,7 +4,7 @@ import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow } from '../helpers/pty';
 import { maskSecret } from '../../src/config/redact';
 import { osc52, tmuxPassthrough } from '../../src/clipboard/osc52';
-import { formatCount } from '../../src/screens/videos/format';
+import { formatCount } from '../../src/renderers/format';
 
 const rowsOf = (screen: string) => screen.split('\n').slice(3, -3).filter((l) => /^\S.*\s\d{6,}\s/.test(l));
 

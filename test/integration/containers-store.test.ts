@@ -8,7 +8,7 @@ import type { App } from '../../src/api/containers';
 import { resolveSettings } from '../../src/config/settings';
 import { createContainersStoreWith, type ContainersStore } from '../../src/state/containers-store';
 import { createUiStore, type UiStore } from '../../src/state/ui-store';
-import { diffLineText } from '../../src/state/diff';
+import { diffLineText } from '../../src/text/diff';
 import { containersState } from '../../src/emulator/management/containers';
 import type { RunningEmulator } from '../../src/emulator/server';
 import { until } from '../helpers/wait';

@@ -2,7 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiFor, useEmulator } from '../helpers/emulator';
 import { resolveSettings } from '../../src/config/settings';
-import { SessionStores } from '../../src/state/session';
+import { DomainStores } from '../../src/state/domain-stores';
 import { createUiStore } from '../../src/state/ui-store';
 import { createLogsStore } from '../../src/state/logs-store';
 import { sleep, until } from '../helpers/wait';
@@ -17,7 +17,7 @@ const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
 test('paused with a full buffer while records keep coming: the rows shown stay sensible after the ones on screen are evicted, and the eviction is counted', async () => {
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
   const settings = { ...resolveSettings({}, {}, {}), logBufferSize: 1000 };
-  const stores = new SessionStores({ api, settings, ui, now: Date.now });
+  const stores = new DomainStores({ api, settings, ui, now: Date.now });
   const store = stores.get((deps) => createLogsStore(deps, { frameMs: 30, statsMs: 50 }));
   const s = () => store.getState();
   after(s().attach(String(busy.Id)));
@@ -67,7 +67,7 @@ test('paused with a full buffer while records keep coming: the rows shown stay s
 test('a pattern over 20,000 held records: applied at once for the screen, counted in slices ("counting…"), then the whole count; n works meanwhile', async () => {
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
   const settings = { ...resolveSettings({}, {}, {}), logBufferSize: 20_000 };
-  const stores = new SessionStores({ api, settings, ui, now: Date.now });
+  const stores = new DomainStores({ api, settings, ui, now: Date.now });
   const store = stores.get((deps) => createLogsStore(deps, { frameMs: 30, statsMs: 50 }));
   const s = () => store.getState();
   after(s().attach(String(busy.Id)));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { apiFor, useEmulator } from '../helpers/emulator';
 import { resolveSettings } from '../../src/config/settings';
 import { textOf } from '../../src/keys/text-edit';
-import { SessionStores } from '../../src/state/session';
+import { DomainStores } from '../../src/state/domain-stores';
 import { createUiStore } from '../../src/state/ui-store';
 import { createLogsStore, FILTER_FIELDS, type LogsStore } from '../../src/state/logs-store';
 import { v1Date } from '../../src/api/logs/v1';
@@ -28,7 +28,7 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 function makeStore(): { store: LogsStore; ui: ReturnType<typeof createUiStore> } {
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
   const settings = resolveSettings({}, {}, {});
-  const stores = new SessionStores({ api, settings, ui, now: clock.now });
+  const stores = new DomainStores({ api, settings, ui, now: clock.now });
   const store = stores.get((deps) => createLogsStore(deps, { cwd: dir, frameMs: 30, statsMs: 50 }));
   return { store, ui };
 }
@@ -219,7 +219,7 @@ test('429 from the platform: the status line says the zone is rate limited and b
   configureLoggingRateLimit(strict.world, { limit: 2, windowMs: 10_000 });
   const strictApi = apiFor(strict);
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
-  const stores = new SessionStores({ api: strictApi, settings: resolveSettings({}, {}, {}), ui, now: Date.now });
+  const stores = new DomainStores({ api: strictApi, settings: resolveSettings({}, {}, {}), ui, now: Date.now });
   const store = stores.get((deps) => createLogsStore(deps, { cwd: dir, frameMs: 30 }));
   const s = () => store.getState();
   const zone = strict.world.pullZones.find((z) => z.Name === 'shop-assets')!;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiFor, useEmulator } from '../helpers/emulator';
 import { createContainersStore } from '../../src/state/containers-store';
-import { SessionStores } from '../../src/state/session';
+import { DomainStores } from '../../src/state/domain-stores';
 import { createUiStore } from '../../src/state/ui-store';
 import { resolveSettings } from '../../src/config/settings';
 import { createApi } from '../../src/api/index';
@@ -13,7 +13,7 @@ test('the containers store polls the limits while watched, reports to the ui sto
   const api = apiFor(emu);
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
   const settings = { ...resolveSettings({}, {}, {}), refreshSeconds: 1 };
-  const stores = new SessionStores({ api, settings, ui, now: Date.now });
+  const stores = new DomainStores({ api, settings, ui, now: Date.now });
   const store = stores.get(createContainersStore);
   assert.equal(stores.get(createContainersStore), store, 'one store per session');
 

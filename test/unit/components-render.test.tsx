@@ -12,13 +12,14 @@ import { sparkline } from '../../src/components/Sparkline';
 import { ThemeContext } from '../../src/components/theme';
 import { InputRouter } from '../../src/keys/input-router';
 import { buildKeymap, CORE_ACTIONS } from '../../src/keys/keymap';
-import { InputContext } from '../../src/keys/react';
-import { ScreenInstanceContext, SessionContext } from '../../src/state/react';
-import { SessionStores } from '../../src/state/session';
+import { InputContext } from '../../src/keys/input-hooks';
+import { ConsoleContext } from '../../src/state/store-hooks';
+import { DomainStores } from '../../src/state/domain-stores';
 import { createUiStore } from '../../src/state/ui-store';
-import { diffValues } from '../../src/state/diff';
+import { diffValues } from '../../src/text/diff';
 import { resolveSettings } from '../../src/config/settings';
 import type { Api } from '../../src/api/index';
+import { TableScopeContext, TableViewsContext } from '../../src/components/table-views';
 
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const draw = (node: React.ReactNode, columns = 80, color = false) =>
@@ -94,18 +95,20 @@ test('Table: 100,000 rows render only the window, with the header and position',
     { id: 'name', header: 'NAME', cell: (r) => r.name },
   ];
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
-  const stores = new SessionStores({ api: {} as Api, settings: resolveSettings({}, {}, {}), ui, now: Date.now });
+  const stores = new DomainStores({ api: {} as Api, settings: resolveSettings({}, {}, {}), ui, now: Date.now });
   const instance = ui.getState().stack[0]!;
   ui.getState().setView(`${instance.key}:t`, { selected: 99_990, offset: 0 });
   const router = new InputRouter({ keymap: () => buildKeymap(CORE_ACTIONS).keymap });
   const out = draw(
-    <SessionContext.Provider value={{ stores, info: { profileName: null, emulator: true, endpoint: 'x', readOnly: false, color: false } }}>
+    <ConsoleContext.Provider value={{ stores, info: { profileName: null, emulator: true, endpoint: 'x', readOnly: false, color: false } }}>
       <InputContext.Provider value={{ router, layerId: null }}>
-        <ScreenInstanceContext.Provider value={instance}>
-          <Table id="t" rows={rows} columns={columns} width={80} height={12} />
-        </ScreenInstanceContext.Provider>
+        <TableViewsContext.Provider value={ui}>
+          <TableScopeContext.Provider value={instance.key}>
+            <Table id="t" rows={rows} columns={columns} width={80} height={12} />
+          </TableScopeContext.Provider>
+        </TableViewsContext.Provider>
       </InputContext.Provider>
-    </SessionContext.Provider>,
+    </ConsoleContext.Provider>,
   );
   assert.equal(out.length, 12);
   assert.match(out[0]!, /^ {6}ID NAME/);

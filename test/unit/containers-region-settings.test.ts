@@ -6,12 +6,13 @@ import {
   baseForDiff, bumpMax, capacityWarnings, deleteSelector, draftBody, draftFrom, hasMessages, isDirty, mapServerErrors,
   putSelector, toggleAllowed, toggleRequired, validateDraft,
 } from '../../src/state/containers-region-draft';
-import { diffLineText, diffValues } from '../../src/state/diff';
+import { diffLineText, diffValues } from '../../src/text/diff';
 import { regionRows, idList, maxText, messagesFor } from '../../src/screens/containers/region-editor-view';
-import { appStatusTone, appsSummary, endpointText, nearEnd } from '../../src/screens/containers/apps-view';
+import { appsSummary, nearEnd } from '../../src/screens/containers/apps-view';
+import { appStatusTone, endpointText } from '../../src/renderers/container-apps';
 import { selectedRowOf } from '../../src/state/table-selection';
-import type { Column } from '../../src/components/table-model';
-import { defaultTableView } from '../../src/state/ui-store';
+import type { Column } from '../../src/text/table-model';
+import { defaultTableView } from '../../src/text/table-model';
 
 const limits = (maxRegions: number | null): ContainerLimits => ({
   maxNumberOfApplications: 25,

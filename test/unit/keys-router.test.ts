@@ -1,10 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Key } from 'ink';
-import { InputRouter, PRIORITY } from '../../src/keys/input-router';
+import { InputRouter, PRIORITY, type ActionHandlers } from '../../src/keys/input-router';
 import { buildKeymap, contextChain, CORE_ACTIONS, type ActionDef } from '../../src/keys/keymap';
 import { keyEventsFromInk, type KeyEvent } from '../../src/keys/key-event';
 import { editText, textOf } from '../../src/keys/text-edit';
+import { helpLines } from '../../src/components/HelpOverlay';
+
+// A screen action only these tests declare (screens add theirs the same way in their actions.ts).
+declare module '../../src/keys/keymap' {
+  interface ActionIds {
+    'zones.delete': true;
+  }
+}
 
 const noKey: Key = {
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
@@ -144,4 +152,38 @@ test('text editing keys', () => {
   assert.deepEqual(editText({ value: 'abc', cursor: 3 }, ev('right')), { value: 'abc', cursor: 3 });
   assert.equal(editText(s, ev('enter')), null);
   assert.equal(editText(s, ev('tab')), null);
+});
+
+test('a disabled action says why: its key shows the reason instead of running, help lists it greyed with the reason', () => {
+  const { keymap } = buildKeymap(CORE_ACTIONS);
+  const told: string[] = [];
+  const router = new InputRouter({ keymap: () => keymap, onDisabled: (a, reason) => told.push(`${a.id}: ${reason}`) });
+  let sorted = false;
+  let reversed = 0;
+  router.addLayer({ id: 'screen:t', priority: PRIORITY.screen, active: () => true, chain: () => contextChain('screen') });
+  router.addHandlers('screen:t', () => ({
+    'list.sortReverse': { disabledReason: () => (sorted ? null : 'not sorted yet'), run: () => void (reversed += 1) },
+  }));
+  assert.equal(router.dispatch(ev('S', 'S')), 'list.sortReverse', 'the key is consumed');
+  assert.equal(reversed, 0);
+  assert.deepEqual(told, ['list.sortReverse: not sorted yet']);
+  assert.equal(router.disabledReason('list.sortReverse'), 'not sorted yet');
+  const lines = helpLines([{ title: 'Tables', actions: router.available(), disabledReason: (id) => router.disabledReason(id) }], []);
+  assert.deepEqual(lines.filter((l) => l.disabled).map((l) => l.text.replace(/\s+/g, ' ').trim()), ['S reverse the sort order (not now: not sorted yet)']);
+
+  sorted = true;
+  router.dispatch(ev('S', 'S'));
+  assert.equal(reversed, 1);
+  assert.equal(router.disabledReason('list.sortReverse'), null);
+  assert.equal(told.length, 1);
+});
+
+test('action ids are typed: a handler for an action nobody declared is a compile error (npm run typecheck)', () => {
+  const handlers: ActionHandlers = {
+    'nav.down': () => {},
+    'shield.send': () => {},
+    // @ts-expect-error no screen declares this action; if ActionId ever widened to string, this directive would fail the typecheck
+    'shield.explode': () => {},
+  };
+  assert.deepEqual(Object.keys(handlers), ['nav.down', 'shield.send', 'shield.explode']);
 });

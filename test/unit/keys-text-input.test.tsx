@@ -5,7 +5,7 @@ import React from 'react';
 import { render, Text } from 'ink';
 import { InputRouter, PRIORITY } from '../../src/keys/input-router';
 import { buildKeymap, contextChain, CORE_ACTIONS } from '../../src/keys/keymap';
-import { InputContext, useActions, useTextInput } from '../../src/keys/react';
+import { InputContext, useActions, useTextInput } from '../../src/keys/input-hooks';
 import { emptyText, type TextState } from '../../src/keys/text-edit';
 
 function fakeStdout(): NodeJS.WriteStream {

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LoadBalancerSchema, type LoadBalancer } from '../../src/api/load-balancers';
-import { cellText, cellTone } from '../../src/components/table-model';
+import { cellText, cellTone } from '../../src/text/table-model';
 import {
-  groupDetail, groupsByPriority, healthCell, healthCount, lbColumns, nameOf, originTarget, profileColumns, profileRows, profileSummary,
-} from '../../src/screens/load-balancers/lb-view';
+  groupDetail, groupsByPriority, healthCell, healthCount, lbColumns, originTarget, profileColumns, profileRows, profileSummary,
+} from '../../src/renderers/load-balancers';
+import { enumName } from '../../src/renderers/format';
 
 const origin = (Id: number, OriginType: number, over: Record<string, unknown> = {}) => ({ Id, Weight: 100, Enabled: true, HealthStatus: 0, OriginType, ...over });
 const profile = (): LoadBalancer =>
@@ -38,7 +39,7 @@ test('origins by type with their target; enum names, unknown values said so', ()
   assert.equal(originTarget(byId.get(22)!), 'edge script 777');
   assert.equal(originTarget(byId.get(23)!), 'app pdZdipupoFrUKG4 · endpoint 123456');
   assert.equal(originTarget({ Id: 1, OriginType: 9 }), 'origin type 9');
-  assert.equal(nameOf({ 0: 'Off' }, 5), 'unknown (5)');
+  assert.equal(enumName({ 0: 'Off' }, 5), 'unknown (5)');
   const item = profileColumns.find((c) => c.id === 'item')!;
   const types = profileRows(p).filter((r) => r.kind === 'origin').map((r) => cellText(item.cell(r)).trim());
   assert.deepEqual(types, ['Standard', 'EdgeScript', 'MagicContainer', 'Storage']);

@@ -1,12 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
-import { enumName, checkId, checkWhole } from '../../src/api/input-checks';
+import { checkId, checkWhole } from '../../src/api/input-checks';
 import { checkApiGuardianPatch, WAF_EXECUTION_MODE, type ApiGuardian } from '../../src/api/shield';
 import { checkRegionSettingsUpdate } from '../../src/api/containers';
-import { originTarget, type LoadBalancer } from '../../src/api/load-balancers';
-import { apiGuardianRows, originRows, healthySummary, drmLabel, regionSettingsRows } from '../../src/commands/resources/rows';
-import { day, humanBytes, parseIdArg } from '../../src/commands/resources/format';
+import type { LoadBalancer } from '../../src/api/load-balancers';
+import { apiGuardianRows } from '../../src/renderers/api-guardian';
+import { regionSettingsRows } from '../../src/renderers/container-regions';
+import { enumName, formatBytes, formatDay } from '../../src/renderers/format';
+import { originTarget, profileRows } from '../../src/renderers/load-balancers';
+import { drmText } from '../../src/renderers/video-libraries';
+import { parseIdArg } from '../../src/commands/resources/parse-id';
 import { UsageError } from '../../src/commands/types';
 
 const invalid = (fn: () => unknown, message: RegExp) =>
@@ -73,21 +77,21 @@ const lb: LoadBalancer = {
   ],
 };
 
-test('load balancer rows: groups by priority, one row per origin, empty groups kept; targets and health summary', () => {
-  assert.deepEqual(originRows(lb).map((r) => [r.group.Name, r.origin?.Id ?? null]), [['first', 30], ['first', 31], ['empty', null], ['late', 20]]);
-  assert.equal(originTarget(lb.OriginGroups[1]!.Origins[1]!), 'app A endpoint E');
+test('load balancer rows: groups by priority, each followed by its origins, empty groups kept; targets', () => {
+  assert.deepEqual(profileRows(lb).map((r) => [r.group.Name, r.kind === 'origin' ? r.origin.Id : null]), [['first', null], ['first', 30], ['first', 31], ['empty', null], ['late', null], ['late', 20]]);
+  assert.equal(originTarget(lb.OriginGroups[1]!.Origins[1]!), 'app A · endpoint E');
   assert.equal(originTarget(lb.OriginGroups[0]!.Origins[0]!), 'storage zone 7');
-  assert.equal(healthySummary(lb), '2/3');
 });
 
 test('formatting helpers', () => {
-  assert.equal(humanBytes(512), '512 B');
-  assert.equal(humanBytes(1536), '1.5 KiB');
-  assert.equal(humanBytes(265572843520), '247 GiB');
-  assert.equal(humanBytes(null), '');
-  assert.equal(day('2025-03-04T05:06:07Z'), '2025-03-04');
-  assert.equal(drmLabel({ Id: 1, EnableDRM: true, DrmVersion: 1 }), 'Enterprise');
-  assert.equal(drmLabel({ Id: 1, EnableDRM: false, DrmVersion: 1 }), '');
+  assert.equal(formatBytes(512), '512 B');
+  assert.equal(formatBytes(1536), '1.5 KiB');
+  assert.equal(formatBytes(265572843520), '247 GiB');
+  assert.equal(formatBytes(1048570), '1.0 MiB');
+  assert.equal(formatBytes(null), '');
+  assert.equal(formatDay('2025-03-04T05:06:07Z'), '2025-03-04');
+  assert.equal(drmText({ Id: 1, EnableDRM: true, DrmVersion: 1 }), 'Enterprise');
+  assert.equal(drmText({ Id: 1, EnableDRM: false, DrmVersion: 1 }), 'off');
   assert.deepEqual(regionSettingsRows({ allowedRegionIds: ['DE', 'UK'], requiredRegionIds: ['DE'], maxAllowedRegions: null, provisioningType: 'static' }).map((r) => r.value), ['DE, UK', 'DE', 'no maximum', 'static']);
   assert.equal(parseIdArg('ID', '12'), 12);
   assert.throws(() => parseIdArg('shield zone ID', '0', 2147483647), (e: unknown) => e instanceof UsageError && /positive whole number up to 2147483647 \(got "0"\)/.test(e.message));

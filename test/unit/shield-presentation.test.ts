@@ -2,13 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ApiGuardian, ApiGuardianConfiguration, ApiGuardianEndpoint, ShieldZone } from '../../src/api/shield';
-import { cellText, cellTone } from '../../src/components/table-model';
+import { cellText, cellTone } from '../../src/text/table-model';
 import {
   cycleField, describePatch, effectiveValue, ENUM_NAMES, nextEnumValue, patchBefore, pendingPatch, toggleEnabled, valueName,
   type EnumField,
 } from '../../src/state/shield-draft';
 import { hasSpec } from '../../src/state/shield-store';
-import { learningText, nameOf, pageText, zoneColumns } from '../../src/screens/shield/zones-view';
+import { learningText, pageText, zoneColumns } from '../../src/renderers/shield-zones';
+import { enumName } from '../../src/renderers/format';
 import { limitCheckCells, limitsText, rateLimitText, settingRows, specSummary, specVerdict, endpointColumns } from '../../src/screens/shield/guardian-view';
 import { checkSpecText } from '../../src/shield-spec/index';
 import { checkJson, checkTable } from '../../src/commands/shield';
@@ -28,8 +29,8 @@ test('zone columns: ids, plan and enums by name, WAF on/off with a tone, learnin
   });
   assert.equal(cellTone(cells.plan), 'muted', 'Basic has no API Guardian: muted');
   assert.equal(cellTone(cells.waf), 'warn');
-  assert.equal(nameOf({ 0: 'Log' }, 7), 'unknown (7)');
-  assert.equal(nameOf({ 0: 'Log' }, null), '');
+  assert.equal(enumName({ 0: 'Log' }, 7), 'unknown (7)');
+  assert.equal(enumName({ 0: 'Log' }, null), '');
   assert.equal(learningText({ learningMode: false, learningModeUntil: null }), 'no');
   assert.equal(learningText({ learningMode: true, learningModeUntil: null }), 'yes');
   assert.equal(pageText({ totalCount: 21, totalPages: 3, currentPage: 2, nextPage: 3, pageSize: 10 }), 'page 2 of 3 · 21 zones');

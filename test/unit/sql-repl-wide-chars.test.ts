@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import stringWidth from 'string-width';
 import fc from 'fast-check';
 import type { StatementResult } from '../../src/api/database/index';
-import { cellWidth, dropCells, fitCells, takeCells } from '../../src/components/cells';
+import { cellWidth, dropCells, fitCells, takeCells } from '../../src/text/cells';
 import { resultText, screenSource, type ResultSet } from '../../src/sql-repl/output-modes';
 import { browseWindow, clipLine, editorLines, transcriptWindow } from '../../src/screens/sql/transcript-view';
 import type { Entry } from '../../src/state/sql-store';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createUiStore, topScreen } from '../../src/state/ui-store';
-import { diffLineText, diffValues } from '../../src/state/diff';
+import { diffLineText, diffValues } from '../../src/text/diff';
 import { ApiError } from '../../src/api/errors';
 
 function store(readOnly = false) {

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   clampViewport, columnWidths, filterRows, formatRow, moveViewport, nextSortColumn, sortRows, visibleRange, type Column,
-} from '../../src/components/table-model';
-import { fit } from '../../src/components/text';
+} from '../../src/text/table-model';
+import { fit } from '../../src/text/fit';
 
 test('column widths: fixed first, flex shares the rest, always summing to the width', () => {
   assert.deepEqual(columnWidths([{ width: 10 }, {}, { flex: 2 }], 80), [10, 23, 45]);

@@ -2,11 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { VideoLibrarySchema, type VideoLibrary } from '../../src/api/video-libraries';
-import { formatBytes, formatCount, formatDateTime, formatDay, formatRelative } from '../../src/screens/videos/format';
-import { drmText, libraryColumns, listSummary } from '../../src/screens/videos/list-view';
+import { formatBytes, formatCount, formatDateTime, formatDay, formatRelative } from '../../src/renderers/format';
+import { listSummary } from '../../src/screens/videos/list-view';
+import { drmText, libraryColumns } from '../../src/renderers/video-libraries';
 import { DETAIL_GROUPS, detailColumns, detailValueText, formatDetailValue, libraryDetailRows } from '../../src/screens/videos/detail-view';
 import { checkSearch, parsePageSize } from '../../src/state/videos-store';
-import { cellText, sortRows } from '../../src/components/table-model';
+import { cellText, sortRows } from '../../src/text/table-model';
 import { clipboardSequence, osc52, tmuxPassthrough } from '../../src/clipboard/osc52';
 
 test('formatBytes: binary units, one decimal below 100, none above; empty for nothing', () => {

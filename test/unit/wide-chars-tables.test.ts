@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cellWidth } from '../../src/components/cells';
-import { fit, fitLeft } from '../../src/components/text';
+import { cellWidth } from '../../src/text/cells';
+import { fit, fitLeft } from '../../src/text/fit';
 import { renderTable } from '../../src/commands/output';
 
 // Tables outside the SQL grid (the console's Table, help, palette, breadcrumbs, `burrow get -o

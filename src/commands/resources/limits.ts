@@ -1,18 +1,14 @@
 import type { ContainerLimits } from '../../api/containers';
-import { limitRows, type LimitRow } from '../../screens/containers/limits-view';
+import { limitColumns, limitRows, type LimitRow } from '../../renderers/container-limits';
 import { defineResource } from '../resource';
 
 export const limitsResource = defineResource<ContainerLimits, LimitRow>({
   name: 'limits',
   summary: 'container account limits and usage',
   single: true,
-  async fetch(session, _arg, signal) {
-    return [await session.api.containers.getLimits(signal)];
+  async fetch(platform, _arg, signal) {
+    return [await platform.api.containers.getLimits(signal)];
   },
   rows: (records) => records.flatMap(limitRows),
-  columns: [
-    { header: 'LIMIT', value: (r) => r.label },
-    { header: 'USED', value: (r) => r.used ?? '' },
-    { header: 'MAX', value: (r) => r.max ?? 'unlimited' },
-  ],
+  columns: limitColumns,
 });

@@ -1,8 +1,8 @@
 import type { RegionSettings } from '../../api/containers';
+import { regionSettingsRows } from '../../renderers/container-regions';
+import { fieldColumns, type FieldRow } from '../../renderers/field-rows';
 import { defineResource } from '../resource';
 import { UsageError } from '../types';
-import type { FieldRow } from './format';
-import { regionSettingsRows } from './rows';
 
 const APP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -14,12 +14,9 @@ export const regionSettingsResource = defineResource<RegionSettings, FieldRow>({
   parseArg(arg) {
     if (!APP_ID.test(arg)) throw new UsageError(`APP must be an application id: 1 to 64 letters, digits, "-" or "_" (see burrow get apps), got "${arg.slice(0, 40)}"`);
   },
-  async fetch(session, arg, signal) {
-    return [await session.api.containers.getRegionSettings(arg ?? '', signal)];
+  async fetch(platform, arg, signal) {
+    return [await platform.api.containers.getRegionSettings(arg ?? '', signal)];
   },
   rows: (records) => records.flatMap(regionSettingsRows),
-  columns: [
-    { header: 'FIELD', value: (r) => r.field },
-    { header: 'VALUE', value: (r) => r.value },
-  ],
+  columns: fieldColumns,
 });

@@ -2,9 +2,9 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { ContainerLimits } from '../../api/containers';
 import { Gauge } from '../../components/Gauge';
-import { formatAge } from '../../components/text';
+import { formatAge } from '../../text/fit';
 import { useTone } from '../../components/theme';
-import { limitRows } from './limits-view';
+import { limitRows } from '../../renderers/container-limits';
 
 export interface LimitsPanelProps {
   limits: ContainerLimits | null;

@@ -2,17 +2,19 @@ import React, { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { Table } from '../../components/Table';
 import { TextField } from '../../components/TextField';
-import { formatAge } from '../../components/text';
+import { formatAge } from '../../text/fit';
 import { useTone } from '../../components/theme';
-import { useActions, useTextInput } from '../../keys/react';
+import { useActions, useTextInput } from '../../keys/input-hooks';
 import { emptyText } from '../../keys/text-edit';
 import { capacityWarnings, isDirty, validateDraft } from '../../state/containers-region-draft';
 import { guardLeave } from '../../state/unsent-guard';
 import type { ContainersStore } from '../../state/containers-store';
-import { useScreenInstance, useSelect, useSession, useUi } from '../../state/react';
+import { useSelect, useUiStore, useUi } from '../../state/store-hooks';
 import { idList, maxText, messagesFor, regionColumns, regionRows, selectorColumns } from './region-editor-view';
 import { terminalSafe } from '../../text/terminal-safe';
-import { selectedRowOf, tableViewKey } from '../../state/table-selection';
+import { selectedRowOf } from '../../state/table-selection';
+import { tableViewKey } from '../../text/table-model';
+import { useScreenInstance } from '../screen-def';
 
 export interface RegionEditorProps {
   store: ContainersStore;
@@ -32,7 +34,7 @@ const SELECTORS_TABLE = 'selectors';
 export function RegionEditor({ store, width, height, now }: RegionEditorProps): React.JSX.Element {
   const tone = useTone();
   const instance = useScreenInstance();
-  const ui = useSession().stores.deps.ui;
+  const ui = useUiStore();
   const readOnly = useUi((s) => s.readOnly);
   const editor = useSelect(store, (s) => s.editor);
   const regions = useSelect(store, (s) => s.regions);
@@ -69,23 +71,13 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
     'containers.maxDown': () => s().bumpMax(-1),
     'containers.focus': () => s().setFocus(focusIs('regions') ? 'selectors' : 'regions'),
     'containers.addSelector': () => s().startSelectorEdit(null),
-    'containers.editSelector': () => {
-      const sel = selectedSelector();
-      if (!focusIs('selectors') || !sel) {
-        ui.getState().setStatus('tab to the node selectors and pick a row to edit', 'info', 4000);
-        return true;
-      }
-      s().startSelectorEdit(sel.index);
-      return true;
+    'containers.editSelector': {
+      disabledReason: () => (focusIs('selectors') && selectedSelector() ? null : 'tab to the node selectors and pick a row to edit'),
+      run: () => s().startSelectorEdit(selectedSelector()!.index),
     },
-    'containers.deleteSelector': () => {
-      const sel = selectedSelector();
-      if (!focusIs('selectors') || !sel) {
-        ui.getState().setStatus('tab to the node selectors and pick a row to delete', 'info', 4000);
-        return true;
-      }
-      s().deleteSelector(sel.index);
-      return true;
+    'containers.deleteSelector': {
+      disabledReason: () => (focusIs('selectors') && selectedSelector() ? null : 'tab to the node selectors and pick a row to delete'),
+      run: () => s().deleteSelector(selectedSelector()!.index),
     },
     'containers.undo': () => s().resetDraft(),
     'app.back': () => {

@@ -1,11 +1,11 @@
-import type { ActionDef } from '../../keys/keymap';
+import { defineActions } from '../../keys/keymap';
 
 /**
  * Keys of the containers screen (context "containers"). The generic screen keys (r refresh,
  * p pause) and the table keys come from the core keymap. Editing keys are `mutates`: hidden and
  * refused in read-only mode.
  */
-export const containersActions: ActionDef[] = [
+export const containersActions = defineActions([
   { id: 'containers.save', keys: ['w'], description: 'save the region settings: check them, show the diff, then PUT', context: 'containers', hint: 'save', mutates: true },
   { id: 'containers.toggleAllowed', keys: ['space'], description: 'allow or disallow the selected region', context: 'containers', hint: 'allow', mutates: true },
   { id: 'containers.toggleRequired', keys: ['x'], description: 'require the selected region, or not', context: 'containers', hint: 'require', mutates: true },
@@ -16,4 +16,8 @@ export const containersActions: ActionDef[] = [
   { id: 'containers.editSelector', keys: ['e'], description: 'edit the selected node selector', context: 'containers', mutates: true },
   { id: 'containers.deleteSelector', keys: ['d'], description: 'delete the selected node selector', context: 'containers', mutates: true },
   { id: 'containers.undo', keys: ['u'], description: 'throw the region settings changes away', context: 'containers', mutates: true },
-];
+]);
+
+declare module '../../keys/keymap' {
+  interface ActionIds extends Record<(typeof containersActions)[number]['id'], true> {}
+}

@@ -1,5 +1,6 @@
 import type { ContainerLimits, Region } from '../../api/containers';
-import type { Column } from '../../components/table-model';
+import type { Column } from '../../text/table-model';
+import { anycastText, capacityCell } from '../../renderers/container-regions';
 import type { FieldMessages, RegionDraft, SelectorRow } from '../../state/containers-region-draft';
 
 /** One line of the region checklist: a region of the live list (or an id the list lacks). */
@@ -43,13 +44,8 @@ export const regionColumns: Column<RegionRow>[] = [
   { id: 'id', header: 'ID', width: 4, cell: (r) => r.id },
   { id: 'name', header: 'NAME', flex: 2, cell: (r) => r.name },
   { id: 'group', header: 'GROUP', flex: 2, cell: (r) => r.group },
-  {
-    id: 'capacity',
-    header: 'CAPACITY',
-    width: 8,
-    cell: (r) => (r.hasCapacity === null ? '?' : r.hasCapacity ? { text: 'yes', tone: 'ok' } : { text: 'none', tone: 'warn' }),
-  },
-  { id: 'anycast', header: 'ANYCAST', width: 7, cell: (r) => (r.anycast === null ? '?' : r.anycast ? 'yes' : 'no') },
+  { id: 'capacity', header: 'CAPACITY', width: 8, cell: (r) => capacityCell(r.hasCapacity) },
+  { id: 'anycast', header: 'ANYCAST', width: 7, cell: (r) => anycastText(r.anycast) },
 ];
 
 export const selectorColumns: Column<SelectorRow>[] = [

@@ -1,14 +1,14 @@
 import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenDef, ScreenProps } from '../../app/screen-types';
+import type { ScreenDef, ScreenProps } from '../screen-def';
 import { Table } from '../../components/Table';
 import { useTone } from '../../components/theme';
-import { useActions } from '../../keys/react';
+import { useActions } from '../../keys/input-hooks';
 import { createDatabasesStore, TOKEN_EXPIRIES, type DatabaseRow } from '../../state/databases-store';
 import { databasesActions } from './actions';
 import { TokensPane } from './TokensPane';
 import { createSqlStore } from '../../state/sql-store';
-import { useDomainStore, useSelect, useSession } from '../../state/react';
+import { useDomainStore, useSelect, useUiStore } from '../../state/store-hooks';
 import { databaseColumns } from './databases-view';
 
 /** The account's databases: name, regions, size, rows read and written over 30 days. */
@@ -20,7 +20,7 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
   const error = useSelect(store, (s) => s.error);
   const openError = useSelect(store, (s) => s.openError);
   const sql = useDomainStore(createSqlStore);
-  const ui = useSession().stores.deps.ui;
+  const ui = useUiStore();
   // enter: :sql on this database with a token made for the session (left to expire, said there)
   const open = (row: DatabaseRow): void => {
     void (async () => {

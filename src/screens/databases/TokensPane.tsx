@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { useTone } from '../../components/theme';
 import type { DatabasesStore, MadeToken, TOKEN_EXPIRIES } from '../../state/databases-store';
-import { useSelect } from '../../state/react';
+import { useSelect } from '../../state/store-hooks';
 
 // one empty list: a selector must not make a new array on every read
 const NONE: MadeToken[] = [];

@@ -1,4 +1,4 @@
-import type { Column } from '../../components/table-model';
+import type { Column } from '../../text/table-model';
 import type { DatabaseRow } from '../../state/databases-store';
 
 /** "DE + NY, SG, UK": the primary regions, then the replicas. */

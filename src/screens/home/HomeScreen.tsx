@@ -1,22 +1,21 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenDef, ScreenProps } from '../../app/screen-types';
-import { useRegistry } from '../../app/registry-context';
+import type { ScreenDef, ScreenProps } from '../screen-def';
+import { useRegistry } from '../registry-context';
 import { Table, type Column } from '../../components/Table';
 import { useTone } from '../../components/theme';
-import { useSession } from '../../state/react';
+import { useUiStore } from '../../state/store-hooks';
 
 const columns: Column<ScreenDef>[] = [
   { id: 'command', header: 'COMMAND', width: 14, cell: (d) => `:${d.id}${d.arg ? ' …' : ''}` },
   { id: 'aliases', header: 'ALIASES', width: 22, cell: (d) => d.aliases.map((a) => `:${a}`).join(' ') },
-  { id: 'status', header: 'STATUS', width: 9, cell: (d) => (d.built === false ? { text: 'not yet', tone: 'muted' } : { text: 'ready', tone: 'ok' }) },
   { id: 'summary', header: 'WHAT', cell: (d) => d.summary },
 ];
 
 /** The first screen: every screen the palette can open. Enter opens the selected one. */
 export function HomeScreen({ width, height }: ScreenProps): React.JSX.Element {
   const registry = useRegistry();
-  const ui = useSession().stores.deps.ui;
+  const ui = useUiStore();
   const tone = useTone();
   const rows = registry.filter((d) => d.id !== 'home');
   return (

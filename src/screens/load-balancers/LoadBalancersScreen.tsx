@@ -1,13 +1,13 @@
 import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenDef, ScreenProps } from '../../app/screen-types';
+import type { ScreenDef, ScreenProps } from '../screen-def';
 import { Table } from '../../components/Table';
 import { useTone } from '../../components/theme';
-import { useActions } from '../../keys/react';
+import { useActions } from '../../keys/input-hooks';
 import { createLoadBalancersStore } from '../../state/load-balancers-store';
-import { useDomainStore, useSelect } from '../../state/react';
+import { useDomainStore, useSelect } from '../../state/store-hooks';
 import { terminalSafe } from '../../text/terminal-safe';
-import { lbColumns, profileColumns, profileRows, profileSummary } from './lb-view';
+import { lbColumns, profileColumns, profileRows, profileSummary } from '../../renderers/load-balancers';
 
 /**
  * Load balancers: the profiles (method and sticky sessions by name, groups, origins, health);

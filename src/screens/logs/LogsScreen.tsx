@@ -1,18 +1,18 @@
 import React, { useEffect, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenDef, ScreenProps } from '../../app/screen-types';
+import type { ScreenDef, ScreenProps } from '../screen-def';
 import { useCopy } from '../../clipboard/use-clipboard';
 import { TextField } from '../../components/TextField';
 import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { PRIORITY } from '../../keys/input-router';
 import { contextChain } from '../../keys/keymap';
-import { useActions, useInputLayer, useTextInput } from '../../keys/react';
+import { useActions, useInputLayer, useTextInput } from '../../keys/input-hooks';
 import { editText } from '../../keys/text-edit';
 import { compilePattern } from '../../log-records/filter';
 import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs-store';
 import { describeDraft } from '../../state/logs-filter-form';
-import { useDomainStore, useScreenInstance, useSelect, useSession } from '../../state/react';
+import { useDomainStore, useSelect, useConsole } from '../../state/store-hooks';
 import { logsActions } from './actions';
 import { DetailView } from './DetailView';
 import { FilterForm } from './FilterForm';
@@ -22,6 +22,7 @@ import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { BackfillBar } from './BackfillBar';
 import { StreamView } from './StreamView';
 import { ZonePicker } from './ZonePicker';
+import { useScreenInstance } from '../screen-def';
 
 /** Stats beside the stream from this width on; below it when narrower. */
 const STATS_BESIDE_FROM = 140;
@@ -41,7 +42,7 @@ export function LogsScreen({ instance, width, height }: ScreenProps): React.JSX.
 function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string; width: number; height: number }): React.JSX.Element {
   const tone = useTone();
   const copyToClipboard = useCopy();
-  const session = useSession();
+  const session = useConsole();
   const ui = session.stores.deps.ui;
   const showSecrets = session.stores.deps.settings.showSecrets;
   const instance = useScreenInstance();

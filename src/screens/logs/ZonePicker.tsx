@@ -2,9 +2,9 @@ import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
 import { Table, type Column } from '../../components/Table';
 import { useTone } from '../../components/theme';
-import { useActions } from '../../keys/react';
+import { useActions } from '../../keys/input-hooks';
 import type { LogsStore, PickerZone } from '../../state/logs-store';
-import { useSelect, useSession } from '../../state/react';
+import { useSelect, useUiStore } from '../../state/store-hooks';
 
 const columns: Column<PickerZone>[] = [
   { id: 'id', header: 'ID', width: 8, cell: (z) => z.id, sortValue: (z) => z.id },
@@ -15,7 +15,7 @@ const columns: Column<PickerZone>[] = [
 /** `:logs` without an id: the pull zones with logging enabled; enter follows one. */
 export function ZonePicker({ store, width, height }: { store: LogsStore; width: number; height: number }): React.JSX.Element {
   const picker = useSelect(store, (s) => s.picker);
-  const ui = useSession().stores.deps.ui;
+  const ui = useUiStore();
   const tone = useTone();
   useEffect(() => store.getState().attach(null), [store]);
   useActions({ 'screen.refresh': () => void store.getState().loadPicker() });

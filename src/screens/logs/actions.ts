@@ -1,11 +1,11 @@
-import type { ActionDef } from '../../keys/keymap';
+import { defineActions } from '../../keys/keymap';
 
 /**
  * Keys of the logs screen (context "logs"). The shell's own keys do the rest: p pause/follow,
  * r poll now, / local pattern, enter a record in full, j k g G PgUp PgDn to move (moving up
  * pauses, G follows again), esc closes what is open. Nothing here changes the platform.
  */
-export const logsActions: ActionDef[] = [
+export const logsActions = defineActions([
   { id: 'logs.window1m', keys: ['1'], description: 'time window: follow from 1 minute ago', context: 'logs', hint: 'window' },
   { id: 'logs.window5m', keys: ['2'], description: 'time window: from 5 minutes ago', context: 'logs' },
   { id: 'logs.window15m', keys: ['3'], description: 'time window: from 15 minutes ago (the default)', context: 'logs' },
@@ -25,4 +25,8 @@ export const logsActions: ActionDef[] = [
   { id: 'logs.copyJson', keys: ['Y'], description: 'copy the selected record as JSON (OSC 52)', context: 'logs' },
   { id: 'logs.export', keys: ['e'], description: 'export the shown records to NDJSON or CSV', context: 'logs', hint: 'export' },
   { id: 'logs.v1', keys: ['v'], description: 'open a past day (v1 log file, within the 3-day retention)', context: 'logs', hint: 'v1 day' },
-];
+]);
+
+declare module '../../keys/keymap' {
+  interface ActionIds extends Record<(typeof logsActions)[number]['id'], true> {}
+}

@@ -1,21 +1,22 @@
 import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
 import { Table } from '../../components/Table';
-import { fit, formatAge } from '../../components/text';
+import { fit, formatAge } from '../../text/fit';
 import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { displayKey } from '../../keys/key-event';
 import { keysOf } from '../../keys/keymap';
-import { useActions, useInputRouter, useTextInput } from '../../keys/react';
+import { useActions, useInputRouter, useTextInput } from '../../keys/input-hooks';
 import { emptyText } from '../../keys/text-edit';
-import { useScreenInstance, useSelect, useSession, useUi } from '../../state/react';
+import { useSelect, useUiStore, useUi } from '../../state/store-hooks';
 import type { ShieldStore } from '../../state/shield-store';
 import { hasSpec } from '../../state/shield-store';
 import { endpointColumns, limitsText, settingRows, specSummary } from './guardian-view';
 import { SPEC_PANEL_LINES, SpecPanel } from './SpecPanel';
-import { nameOf } from './zones-view';
+import { enumName } from '../../renderers/format';
 import { terminalSafe } from '../../text/terminal-safe';
 import { SHIELD_PLAN_TYPE } from '../../api/shield';
+import { useScreenInstance } from '../screen-def';
 import { guardLeave } from '../../state/unsent-guard';
 
 export interface GuardianPanelProps {
@@ -41,7 +42,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
   const paused = useSelect(store, (s) => s.paused);
   const zone = useSelect(store, (s) => s.zones.find((z) => z.shieldZoneId === zoneId) ?? null);
   const readOnly = useUi((s) => s.readOnly);
-  const uiStore = useSession().stores.deps.ui;
+  const uiStore = useUiStore();
   const instance = useScreenInstance();
   const router = useInputRouter();
   const now = useNow(1000);
@@ -51,18 +52,17 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
 
   const st = () => store.getState();
   const ui = () => uiStore.getState();
-  const loaded = () => {
-    if (st().guardian) return true;
+  /** Why the settings cannot be edited yet, or null once they are loaded. */
+  const notLoaded = (): string | null => {
+    if (st().guardian) return null;
     const e = st().guardianError;
     const z = st().zones.find((x) => x.shieldZoneId === zoneId);
-    const why = !e
-      ? 'the API Guardian settings are still loading'
-      : e.status === 403 && z
-        ? `zone ${zoneId} is on the ${nameOf(SHIELD_PLAN_TYPE, z.planType)} plan: API Guardian needs Advanced or higher`
-        : 'this zone\'s API Guardian could not be read: nothing to edit';
-    ui().setStatus(why, 'warn', 5000);
-    return false;
+    if (!e) return 'the API Guardian settings are still loading';
+    return e.status === 403 && z
+      ? `zone ${zoneId} is on the ${enumName(SHIELD_PLAN_TYPE, z.planType)} plan: API Guardian needs Advanced or higher`
+      : 'this zone\'s API Guardian could not be read: nothing to edit';
   };
+  const whenLoaded = (run: () => void) => ({ disabledReason: notLoaded, run });
   const endpointsView = `${instance.key}:endpoints`;
   useActions({
     'screen.refresh': () => void st().refresh(),
@@ -77,20 +77,17 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       guardLeave(uiStore, 'shield', () => st().closeZone());
       return true;
     },
-    'shield.toggleEnabled': () => void (loaded() && st().toggleEnabled()),
-    'shield.cycleMode': () => void (loaded() && st().cycle('executionMode')),
-    'shield.cycleBodyLimit': () => void (loaded() && st().cycle('bodyLimitAction')),
-    'shield.cycleUnmatched': () => void (loaded() && st().cycle('unmatchedPathAction')),
-    'shield.send': () => void (loaded() && (st().spec?.check ? st().reviewSpec(false) : st().reviewChanges())),
+    'shield.toggleEnabled': whenLoaded(() => void st().toggleEnabled()),
+    'shield.cycleMode': whenLoaded(() => void st().cycle('executionMode')),
+    'shield.cycleBodyLimit': whenLoaded(() => void st().cycle('bodyLimitAction')),
+    'shield.cycleUnmatched': whenLoaded(() => void st().cycle('unmatchedPathAction')),
+    'shield.send': whenLoaded(() => void (st().spec?.check ? st().reviewSpec(false) : st().reviewChanges())),
     'shield.forceSpec': () => void st().reviewSpec(true),
-    'shield.discard': () => {
-      if (!st().discardDraft()) ui().setStatus('no edits to discard', 'info', 3000);
+    'shield.discard': {
+      disabledReason: () => (Object.keys(st().draft).length === 0 ? 'no edits to discard' : null),
+      run: () => void st().discardDraft(),
     },
-    'shield.spec': () => {
-      if (!loaded()) return;
-      if (st().spec) st().editSpecPath();
-      else st().openSpec();
-    },
+    'shield.spec': whenLoaded(() => (st().spec ? st().editSpecPath() : st().openSpec())),
   });
   useTextInput({
     id: 'shield:spec-path',
@@ -107,7 +104,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
     const k = keysOf(router.keymap, action)[0];
     return k ? displayKey(k) : '';
   };
-  const plan = zone ? nameOf(SHIELD_PLAN_TYPE, zone.planType) : '';
+  const plan = zone ? enumName(SHIELD_PLAN_TYPE, zone.planType) : '';
   const title = `API Guardian · zone ${zoneId}${zone ? ` (pull zone ${zone.pullZoneId ?? '-'}, ${plan})` : ''}`;
   const state = [paused ? 'paused' : '', at !== null ? `refreshed ${formatAge(now - at)}` : loading ? 'loading…' : ''].filter(Boolean).join(' · ');
   const header = (

@@ -1,6 +1,6 @@
 import React from 'react';
-import type { ScreenDef, ScreenProps } from '../../app/screen-types';
-import { useDomainStore, useSelect } from '../../state/react';
+import type { ScreenDef, ScreenProps } from '../screen-def';
+import { useDomainStore, useSelect } from '../../state/store-hooks';
 import { createShieldStore } from '../../state/shield-store';
 import { shieldActions } from './actions';
 import { GuardianPanel } from './GuardianPanel';

@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { TextField } from '../../components/TextField';
-import { fit } from '../../components/text';
+import { fit } from '../../text/fit';
 import { useTone } from '../../components/theme';
 import type { SpecPanel as SpecPanelState } from '../../state/shield-store';
 import { terminalSafe } from '../../text/terminal-safe';

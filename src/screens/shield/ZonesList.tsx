@@ -1,14 +1,14 @@
 import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
 import { Table } from '../../components/Table';
-import { formatAge } from '../../components/text';
+import { formatAge } from '../../text/fit';
 import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
-import { useActions } from '../../keys/react';
-import { useSelect } from '../../state/react';
+import { useActions } from '../../keys/input-hooks';
+import { useSelect } from '../../state/store-hooks';
 import type { ShieldStore } from '../../state/shield-store';
 import { terminalSafe } from '../../text/terminal-safe';
-import { pageText, zoneColumns } from './zones-view';
+import { pageText, zoneColumns } from '../../renderers/shield-zones';
 
 export interface ZonesListProps {
   store: ShieldStore;

@@ -1,11 +1,11 @@
-import type { ActionDef } from '../../keys/keymap';
+import { defineActions } from '../../keys/keymap';
 
 /**
  * Keys of the shield screen (context "shield"). Edits stay local until `c`, which opens the one
  * confirm path; every key that leads to a change on the platform is `mutates` (hidden and
  * refused in read-only mode). Checking a spec file against the limits is not a change.
  */
-export const shieldActions: ActionDef[] = [
+export const shieldActions = defineActions([
   { id: 'shield.nextPage', keys: [']'], description: 'next page of zones', context: 'shield', hint: 'page' },
   { id: 'shield.prevPage', keys: ['['], description: 'previous page of zones', context: 'shield' },
   { id: 'shield.toggleEnabled', keys: ['e'], description: 'API Guardian on/off (a local edit until sent)', context: 'shield', hint: 'on/off', mutates: true },
@@ -16,4 +16,8 @@ export const shieldActions: ActionDef[] = [
   { id: 'shield.discard', keys: ['x'], description: 'discard the edits not sent yet', context: 'shield', hint: 'discard' },
   { id: 'shield.spec', keys: ['o'], description: 'check a local OpenAPI file against the plan limits (then c uploads it)', context: 'shield', hint: 'spec file' },
   { id: 'shield.forceSpec', keys: ['F'], description: 'upload the checked spec even though the local check finds it over the limits', context: 'shield', mutates: true },
-];
+]);
+
+declare module '../../keys/keymap' {
+  interface ActionIds extends Record<(typeof shieldActions)[number]['id'], true> {}
+}

@@ -1,6 +1,6 @@
 import type { ApiGuardian, ApiGuardianConfiguration, ApiGuardianEndpoint, ApiGuardianPatch } from '../../api/shield';
 import { RATE_LIMIT_TIMEFRAME } from '../../api/shield';
-import type { Column } from '../../components/table-model';
+import type { Column } from '../../text/table-model';
 import type { Tone } from '../../components/theme';
 import type { LimitCheck, SpecCheck } from '../../shield-spec/limits';
 import { measuredText } from '../../shield-spec/limits';

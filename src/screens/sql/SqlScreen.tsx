@@ -1,22 +1,23 @@
 import React, { createContext, useContext, useEffect, useMemo, useRef } from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenProps } from '../../app/screen-types';
+import type { ScreenProps } from '../screen-def';
 import { useTheme, useTone, type Tone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { PRIORITY } from '../../keys/input-router';
-import { useActions, useInputLayer } from '../../keys/react';
-import { useScreenInstance, useSelect, useSession } from '../../state/react';
+import { useActions, useInputLayer } from '../../keys/input-hooks';
+import { useSelect, useConsole, useUiStore } from '../../state/store-hooks';
 import { createSqlStore, type SqlStore } from '../../state/sql-store';
 import { ansiLine } from './ansi-line';
 import { terminalSafe } from '../../text/terminal-safe';
 import { browseWindow, browsedEntry, editorLines, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
+import { useScreenInstance } from '../screen-def';
 
 /** `burrow sql` gives the screen its own store (standalone options); the console uses the session's. */
 export const SqlStoreContext = createContext<SqlStore | null>(null);
 
 function useSqlStore(): SqlStore {
   const own = useContext(SqlStoreContext);
-  const { stores } = useSession();
+  const { stores } = useConsole();
   return own ?? stores.get(createSqlStore);
 }
 
@@ -87,7 +88,7 @@ function age(ms: number): string {
  */
 export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
   const store = useSqlStore();
-  const ui = useSession().stores.deps.ui;
+  const ui = useUiStore();
   const instance = useScreenInstance();
   const tone = useTone();
   const phase = useSelect(store, (s) => s.phase);

@@ -1,11 +1,11 @@
-import type { ActionDef } from '../../keys/keymap';
+import { defineActions } from '../../keys/keymap';
 
 /**
  * Keys of the SQL screen (context "sql"). While the input has the keyboard every printable key
  * types, and enter, arrows, page keys, esc and ctrl-d are the editor's (see .help); the actions
  * here are the ones a person may want to rebind.
  */
-export const sqlActions: ActionDef[] = [
+export const sqlActions = defineActions([
   { id: 'sql.complete', keys: ['tab'], description: 'complete a keyword, table or column', context: 'sql', hint: 'complete' },
   { id: 'sql.search', keys: ['ctrl-r'], description: 'search the history backwards (again: older match)', context: 'sql', hint: 'history' },
   { id: 'sql.edit', keys: ['i'], description: 'back to the SQL input (from the results)', context: 'sql', hint: 'input' },
@@ -13,4 +13,8 @@ export const sqlActions: ActionDef[] = [
   { id: 'sql.right', keys: ['l', 'right'], description: 'scroll the result to the right', context: 'sql' },
   { id: 'sql.prevResult', keys: ['['], description: 'show the previous result', context: 'sql' },
   { id: 'sql.nextResult', keys: [']'], description: 'show the next result', context: 'sql' },
-];
+]);
+
+declare module '../../keys/keymap' {
+  interface ActionIds extends Record<(typeof sqlActions)[number]['id'], true> {}
+}

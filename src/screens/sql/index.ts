@@ -1,4 +1,4 @@
-import type { ScreenDef } from '../../app/screen-types';
+import type { ScreenDef } from '../screen-def';
 import { sqlActions } from './actions';
 import { SqlScreen } from './SqlScreen';
 

@@ -3,7 +3,7 @@ import { screenSource, type LineSource, type SegmentKind } from '../../sql-repl/
 import { columnsLayout } from '../../sql-repl/schema-sql';
 import type { EditorState } from '../../sql-repl/editor';
 import { terminalSafe, terminalSafeLines } from '../../text/terminal-safe';
-import { cellWidth, takeCells } from '../../components/cells';
+import { cellWidth, takeCells } from '../../text/cells';
 
 /**
  * What the SQL screen draws, as plain data: the transcript (inputs, results, messages) cut to

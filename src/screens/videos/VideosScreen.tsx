@@ -1,20 +1,23 @@
 import React, { useEffect, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenDef, ScreenProps } from '../../app/screen-types';
+import type { ScreenDef, ScreenProps } from '../screen-def';
 import { useCopy } from '../../clipboard/use-clipboard';
 import { Table } from '../../components/Table';
 import { TextField } from '../../components/TextField';
 import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
-import { useActions, useTextInput } from '../../keys/react';
+import { useActions, useTextInput } from '../../keys/input-hooks';
 import { emptyText } from '../../keys/text-edit';
-import { useDomainStore, useScreenInstance, useSelect, useSession, useUi } from '../../state/react';
+import { useDomainStore, useSelect, useUi, useUiStore } from '../../state/store-hooks';
 import { createVideosStore, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../state/videos-store';
-import { selectedRowOf, tableViewKey } from '../../state/table-selection';
+import { selectedRowOf } from '../../state/table-selection';
+import { tableViewKey } from '../../text/table-model';
 import { videosActions } from './actions';
 import { detailColumns, formatDetailValue, libraryDetailRows, type DetailRow } from './detail-view';
 import { terminalSafe } from '../../text/terminal-safe';
-import { libraryColumns, listSummary } from './list-view';
+import { listSummary } from './list-view';
+import { libraryColumns } from '../../renderers/video-libraries';
+import { useScreenInstance } from '../screen-def';
 
 const LIST_TABLE = 'libraries';
 const DETAIL_TABLE = 'detail';
@@ -29,7 +32,7 @@ const loadMargin = (pageSize: number) => Math.min(10, Math.max(1, Math.floor(pag
 export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element {
   const store = useDomainStore(createVideosStore);
   const instance = useScreenInstance();
-  const ui = useSession().stores.deps.ui;
+  const ui = useUiStore();
   const tone = useTone();
   const now = useNow(500);
   const copy = useCopy();
@@ -73,28 +76,31 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
     // each still checks the store, which may have changed before this render.
     ...(detailOpen
       ? {
-          'videos.reveal': () => {
-            const sel = selectedDetail();
-            if (!sel) return false;
-            if (sel.row.kind !== 'field' || !sel.row.secret) {
-              ui.getState().setStatus('select ApiKey, ReadOnlyApiKey or ApiAccessKey to reveal it', 'info', 5000);
+          'videos.reveal': {
+            disabledReason: () => {
+              const row = selectedDetail()?.row;
+              return row && (row.kind !== 'field' || !row.secret) ? 'select ApiKey, ReadOnlyApiKey or ApiAccessKey to reveal it' : null;
+            },
+            run: () => {
+              const sel = selectedDetail();
+              if (!sel || sel.row.kind !== 'field') return false;
+              s().reveal(sel.library.Id, sel.row.name);
               return true;
-            }
-            s().reveal(sel.library.Id, sel.row.name);
-            return true;
+            },
           },
-          'videos.copy': () => {
-            const sel = selectedDetail();
-            if (!sel) return false;
-            const row = sel.row;
-            if (row.kind !== 'field') {
-              ui.getState().setStatus('select a field to copy its value', 'info', 5000);
+          'videos.copy': {
+            disabledReason: () => {
+              const row = selectedDetail()?.row;
+              return row && row.kind !== 'field' ? 'select a field to copy its value' : null;
+            },
+            run: () => {
+              const row = selectedDetail()?.row;
+              if (!row || row.kind !== 'field') return false;
+              const text = row.secret && typeof row.value === 'string' ? row.value : formatDetailValue(row.name, row.value);
+              const note = copy(text, row.name);
+              ui.getState().setStatus(note.text, note.level, 6000);
               return true;
-            }
-            const text = row.secret && typeof row.value === 'string' ? row.value : formatDetailValue(row.name, row.value);
-            const note = copy(text, row.name);
-            ui.getState().setStatus(note.text, note.level, 6000);
-            return true;
+            },
           },
           'app.back': () => {
             if (s().detailId === null) return false;

@@ -1,7 +1,7 @@
 import { DRM_VERSION, ENCODING_TIER, PULL_ZONE_TYPE, VIDEO_LIBRARY_SECRET_FIELDS, type VideoLibrary } from '../../api/video-libraries';
 import { maskSecret } from '../../config/redact';
-import type { Column } from '../../components/table-model';
-import { formatBytes, formatCount, formatDateTime } from './format';
+import type { Column } from '../../text/table-model';
+import { formatBytes, formatCount, formatDateTime } from '../../renderers/format';
 
 export type DetailRow =
   | { kind: 'group'; title: string }

@@ -3,7 +3,7 @@ import { ExportExistsError, writeExport, type ExportFormat, type ExportResult } 
 import { formatBytes } from '../../log-records/rows';
 import type { UiStore } from '../ui-store';
 import type { ExportSnapshot } from '../logs-view-model';
-import { errorMessage } from '../session';
+import { errorMessage } from '../domain-stores';
 
 export interface ExportContext {
   ui: UiStore;

@@ -2,7 +2,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { DatabaseSession } from '../../api/database/index';
 import { redact } from '../../config/redact';
 import type { EditorState } from '../../sql-repl/editor';
-import type { StoreDeps } from '../session';
+import type { StoreDeps } from '../domain-stores';
 import type { Entry, MessageLevel, NewEntry, SqlState, SqlStoreOptions } from './types';
 
 const MAX_ENTRIES = 400;

@@ -7,7 +7,7 @@ import {
   DESCRIBE_QUERY, DUMP_OBJECTS_QUERY, dumpLines, dumpObjectsFromRows, HAS_SEQUENCE_QUERY, INDEXES_QUERY,
   SCHEMA_TEXT_QUERY, selectAllQuery, SEQUENCE_QUERY, TABLES_QUERY,
 } from '../../sql-repl/schema-sql';
-import { errorMessage } from '../session';
+import { errorMessage } from '../domain-stores';
 import type { SqlContext } from './context';
 import type { OutputFile } from './output-file';
 import { failureText, type StatementRunner } from './statements';

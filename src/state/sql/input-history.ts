@@ -2,7 +2,7 @@ import type { KeyEvent } from '../../keys/key-event';
 import { editorOf } from '../../sql-repl/editor';
 import { addHistory, historyStep, searchOlder, searchType } from '../../sql-repl/history';
 import { appendHistory, loadHistory } from '../../sql-repl/history-file';
-import { errorMessage } from '../session';
+import { errorMessage } from '../domain-stores';
 import type { SqlContext } from './context';
 
 export interface InputHistory {

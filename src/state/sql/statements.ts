@@ -6,7 +6,7 @@ import { resultText, summaryText } from '../../sql-repl/output-modes';
 import { firstWriter, readOnlyRefusal, readOnlyWords } from '../../sql-repl/read-only';
 import { SCHEMA_QUERY, schemaFromRows } from '../../sql-repl/schema-sql';
 import { oneLine, UncertainStatements } from '../../sql-repl/uncertain';
-import { errorMessage } from '../session';
+import { errorMessage } from '../domain-stores';
 import type { SqlContext } from './context';
 import type { OutputFile } from './output-file';
 

@@ -1,4 +1,5 @@
-import type { ContainerLimits } from '../../api/containers';
+import type { ContainerLimits } from '../api/containers';
+import type { Column } from '../text/table-model';
 
 /** One limit as the gauges and the table show it. `used` is null where the API reports no usage. */
 export interface LimitRow {
@@ -20,8 +21,9 @@ export function limitRows(l: ContainerLimits): LimitRow[] {
   ];
 }
 
-/** Fraction used, 0..1, or null when there is no usage or no maximum. */
-export function usageRatio(row: LimitRow): number | null {
-  if (row.used === null || row.max === null || row.max <= 0) return null;
-  return Math.min(1, row.used / row.max);
-}
+/** Columns of the limits table (`burrow get limits`); the screen draws the same rows as gauges. */
+export const limitColumns: Column<LimitRow>[] = [
+  { id: 'limit', header: 'LIMIT', flex: 2, cell: (r) => r.label },
+  { id: 'used', header: 'USED', width: 6, align: 'right', cell: (r) => r.used ?? '' },
+  { id: 'max', header: 'MAX', width: 9, align: 'right', cell: (r) => r.max ?? 'unlimited' },
+];

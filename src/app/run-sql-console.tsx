@@ -1,17 +1,17 @@
 import React from 'react';
-import { createApi } from '../../api/index';
-import { App } from '../../app/App';
-import { appKeymap } from '../../app/app-keymap';
-import { fullScreen, hostOf } from '../../app/full-screen';
-import type { Io } from '../../commands/types';
-import type { Settings } from '../../config/settings';
-import type { SessionInfo } from '../../state/react';
-import { SessionStores } from '../../state/session';
-import { createSqlStoreWith } from '../../state/sql-store';
-import { createUiStore } from '../../state/ui-store';
-import type { OutputMode } from '../../sql-repl/output-modes';
-import { sqlScreen } from './index';
-import { SqlStoreContext } from './SqlScreen';
+import { createApi } from '../api/index';
+import { App } from './App';
+import { appKeymap } from './app-keymap';
+import { fullScreen, hostOf } from './full-screen';
+import type { Io } from '../runtime/io';
+import type { Settings } from '../config/settings';
+import type { ConnectionInfo } from '../state/store-hooks';
+import { DomainStores } from '../state/domain-stores';
+import { createSqlStoreWith } from '../state/sql-store';
+import { createUiStore } from '../state/ui-store';
+import type { OutputMode } from '../sql-repl/output-modes';
+import { sqlScreen } from '../screens/sql/index';
+import { SqlStoreContext } from '../screens/sql/SqlScreen';
 
 export interface ReplTarget {
   url: string;
@@ -47,13 +47,13 @@ export async function runSqlRepl(settings: Settings, io: Io, target: ReplTarget)
   try {
     const ui = createUiStore({ readOnly: settings.readOnly, readOnlySource: settings.readOnlySource, home: sqlScreen.id, onQuit: () => screen.quit() });
     ui.getState().setWarnings([...settings.warnings, ...warnings]);
-    const sessionSettings: Settings = { ...settings, databaseUrl: target.url, databaseToken: target.token };
-    const stores = new SessionStores({ api, settings: sessionSettings, ui, now: Date.now });
+    const consoleSettings: Settings = { ...settings, databaseUrl: target.url, databaseToken: target.token };
+    const stores = new DomainStores({ api, settings: consoleSettings, ui, now: Date.now });
     const store = createSqlStoreWith(stores.deps, { standalone: true, emulator: target.emulator, lookupName: target.management !== null, env: io.env });
     if (target.mode) store.setState({ mode: target.mode });
     disposeStore = () => store.getState().dispose();
 
-    const info: SessionInfo = {
+    const info: ConnectionInfo = {
       profileName: settings.profileName,
       emulator: target.emulator,
       endpoint: hostOf(target.url),

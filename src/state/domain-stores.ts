@@ -2,7 +2,7 @@ import type { Api } from '../api/index';
 import type { Settings } from '../config/settings';
 import type { UiStore } from './ui-store';
 
-/** What every domain store is built from. The Api is created once per session and only stores use it. */
+/** What every domain store is built from. The Api is created once per run and only stores use it. */
 export interface StoreDeps {
   api: Api;
   settings: Settings;
@@ -13,10 +13,10 @@ export interface StoreDeps {
 export type StoreFactory<S> = (deps: StoreDeps) => S;
 
 /**
- * Domain stores of one session, created on first use and kept for the session, so a screen that
+ * The console's domain stores, created on first use and kept until it exits, so a screen that
  * is left and opened again shows its last data at once. Keyed by the factory function.
  */
-export class SessionStores {
+export class DomainStores {
   private readonly cache = new Map<StoreFactory<unknown>, unknown>();
   constructor(readonly deps: StoreDeps) {}
 

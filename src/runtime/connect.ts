@@ -6,8 +6,7 @@ import { registerSecret } from '../config/redact';
 import { appendPrivateFile } from '../config/private-file';
 import { stateDir } from '../config/paths';
 import type { Settings } from '../config/settings';
-import type { Io } from './types';
-import { UsageError } from './types';
+import { UsageError, type Io } from './io';
 import { terminalSafe } from '../text/terminal-safe';
 
 /** The emulator's ready line, as `burrow emulator` prints it. */
@@ -21,10 +20,11 @@ export interface EmulatorEndpoints {
   pullZoneIds: number[];
 }
 
-export interface Session {
+/** How this run reaches the platform: the Api, and the database and emulator it talks to. */
+export interface PlatformConnection {
   api: Api;
   settings: Settings;
-  /** Set when this session talks to an emulator that burrow started. */
+  /** Set when burrow talks to an emulator that burrow started. */
   emulator: EmulatorEndpoints | null;
   databaseUrl: string | null;
   databaseToken: string | null;
@@ -41,7 +41,7 @@ export function debugSink(settings: Settings, io: Io, interactive: boolean): ((l
   return (line) => appendPrivateFile(file, `${new Date().toISOString()} ${line}\n`);
 }
 
-function sessionFor(settings: Settings, endpoints: EmulatorEndpoints | null, debug: ((l: string) => void) | undefined, stop: () => Promise<void>): Session {
+function connectionTo(settings: Settings, endpoints: EmulatorEndpoints | null, debug: ((l: string) => void) | undefined, stop: () => Promise<void>): PlatformConnection {
   const api = createApi({
     baseUrl: endpoints?.baseUrl ?? settings.baseUrl,
     loggingUrl: endpoints?.loggingUrl ?? settings.loggingUrl,
@@ -67,16 +67,16 @@ function sessionFor(settings: Settings, endpoints: EmulatorEndpoints | null, deb
  * in this process. Without credentials and without --demo it refuses: a script must never get
  * demo data by accident.
  */
-export async function connectNonInteractive(settings: Settings, io: Io, demo: boolean): Promise<Session> {
+export async function connectNonInteractive(settings: Settings, io: Io, demo: boolean): Promise<PlatformConnection> {
   const debug = debugSink(settings, io, false);
   if (settings.target === 'emulator') {
     if (!demo) throw new UsageError(NO_CREDENTIALS);
     const { startEmulator } = await import('../emulator/server');
     const emu = await startEmulator({ seed: 1 });
     rememberSecrets(emu.info);
-    return sessionFor(settings, emu.info, debug, () => emu.close());
+    return connectionTo(settings, emu.info, debug, () => emu.close());
   }
-  return sessionFor(settings, null, debug, async () => {});
+  return connectionTo(settings, null, debug, async () => {});
 }
 
 function rememberSecrets(info: EmulatorEndpoints): void {
@@ -131,11 +131,11 @@ export async function startEmulatorChild(extraArgs: string[] = [], timeoutMs = 1
 }
 
 /** For the console: the configured platform, or (no credentials / --demo) an emulator child process. */
-export async function connectInteractive(settings: Settings, io: Io): Promise<Session & { emulatorChild: ChildProcess | null }> {
+export async function connectInteractive(settings: Settings, io: Io): Promise<PlatformConnection & { emulatorChild: ChildProcess | null }> {
   const debug = debugSink(settings, io, true);
   if (settings.target === 'emulator') {
     const { endpoints, child, stop } = await startEmulatorChild();
-    return { ...sessionFor(settings, endpoints, debug, stop), emulatorChild: child };
+    return { ...connectionTo(settings, endpoints, debug, stop), emulatorChild: child };
   }
-  return { ...sessionFor(settings, null, debug, async () => {}), emulatorChild: null };
+  return { ...connectionTo(settings, null, debug, async () => {}), emulatorChild: null };
 }

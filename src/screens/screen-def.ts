@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { createContext, useContext, type ComponentType } from 'react';
 import type { ActionDef } from '../keys/keymap';
 import type { ScreenInstance } from '../state/ui-store';
 
@@ -28,7 +28,14 @@ export interface ScreenDef {
   };
   /** Keys this screen adds, with context = id (shown in help on this screen). */
   actions?: ActionDef[];
-  /** False for screens that are not built yet (the palette marks them). */
-  built?: boolean;
   component: ComponentType<ScreenProps>;
+}
+
+/** The screen visit a component is rendered in (for per-visit view state). */
+export const ScreenInstanceContext = createContext<ScreenInstance | null>(null);
+
+export function useScreenInstance(): ScreenInstance {
+  const v = useContext(ScreenInstanceContext);
+  if (!v) throw new Error('useScreenInstance outside a screen');
+  return v;
 }

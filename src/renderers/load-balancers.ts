@@ -1,19 +1,15 @@
 import {
   HEALTH_STATUS, LB_STICKY_SESSION_TYPE, ORIGIN_GROUP_LB_METHOD, ORIGIN_LB_METHOD, ORIGIN_TYPE,
   type LbOrigin, type LbOriginGroup, type LoadBalancer,
-} from '../../api/load-balancers';
-import type { Cell, Column } from '../../components/table-model';
-import { terminalSafe } from '../../text/terminal-safe';
-import type { Tone } from '../../components/theme';
+} from '../api/load-balancers';
+import type { Cell, Column } from '../text/table-model';
+import { terminalSafe } from '../text/terminal-safe';
+import type { Tone } from '../text/tone';
+import { enumName } from './format';
 
-/** Name of an enum value: "RoundRobin", "unknown (7)", or "" when absent. */
-export function nameOf(names: Readonly<Record<number, string>>, value: number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  return names[value] ?? `unknown (${value})`;
-}
 
-export const methodName = (lb: LoadBalancer) => nameOf(ORIGIN_GROUP_LB_METHOD, lb.OriginGroupLoadBalancingMethod);
-export const stickyName = (lb: LoadBalancer) => nameOf(LB_STICKY_SESSION_TYPE, lb.StickySessionType);
+export const methodName = (lb: LoadBalancer) => enumName(ORIGIN_GROUP_LB_METHOD, lb.OriginGroupLoadBalancingMethod);
+export const stickyName = (lb: LoadBalancer) => enumName(LB_STICKY_SESSION_TYPE, lb.StickySessionType);
 
 /** Origin groups by Priority, lower first (the order the platform tries them); ties keep the API order. */
 export function groupsByPriority(lb: LoadBalancer): LbOriginGroup[] {
@@ -49,6 +45,7 @@ export function healthCell(c: HealthCount): { text: string; tone: Tone } {
 
 export const allOrigins = (lb: LoadBalancer): LbOrigin[] => lb.OriginGroups.flatMap((g) => g.Origins);
 
+/** Columns of the load balancer list: the screen's table and `burrow get load-balancers`. */
 export const lbColumns: Column<LoadBalancer>[] = [
   { id: 'name', header: 'NAME', flex: 1, minWidth: 10, cell: (l) => l.Name ?? '' },
   { id: 'id', header: 'ID', width: 6, align: 'right', cell: (l) => String(l.LoadBalancerId), sortValue: (l) => l.LoadBalancerId },
@@ -96,7 +93,7 @@ const coord = (n: number | null | undefined) => (n === null || n === undefined ?
 export function groupDetail(g: LbOriginGroup): string {
   const hc = g.HealthCheckSettings;
   const check = !hc ? 'no health check settings' : hc.Enabled ? `health check ${hc.Path || '/'}` : `health check off${hc.Path ? ` (${hc.Path})` : ''}`;
-  const method = nameOf(ORIGIN_LB_METHOD, g.OriginLoadBalancingMethod);
+  const method = enumName(ORIGIN_LB_METHOD, g.OriginLoadBalancingMethod);
   return [`lat ${coord(g.Latitude)}, long ${coord(g.Longitude)}`, check, method ? `origins ${method}` : ''].filter(Boolean).join(' · ');
 }
 
@@ -110,19 +107,20 @@ export function profileRows(lb: LoadBalancer): ProfileRow[] {
 const enabledCell = (v: boolean | null | undefined): Cell => (v === false ? { text: 'no', tone: 'muted' } : v ? 'yes' : '');
 
 export function originHealthCell(o: LbOrigin): Cell {
-  const name = nameOf(HEALTH_STATUS, o.HealthStatus);
+  const name = enumName(HEALTH_STATUS, o.HealthStatus);
   if (o.HealthStatus === 0) return { text: name, tone: 'ok' };
   if (o.HealthStatus === 1) return { text: name, tone: 'warn' };
   return name;
 }
 
+/** Columns of one profile (groups, then their origins): the screen's table and `burrow get load-balancer ID`. */
 export const profileColumns: Column<ProfileRow>[] = [
   {
     id: 'item',
     header: 'GROUP / ORIGIN',
     width: 16,
     sortable: false,
-    cell: (r) => (r.kind === 'group' ? { text: `▸ ${r.group.Name ?? r.group.Id}`, tone: 'accent' } : `  ${nameOf(ORIGIN_TYPE, r.origin.OriginType)}`),
+    cell: (r) => (r.kind === 'group' ? { text: `▸ ${r.group.Name ?? r.group.Id}`, tone: 'accent' } : `  ${enumName(ORIGIN_TYPE, r.origin.OriginType)}`),
   },
   { id: 'priority', header: 'PRIO', width: 4, align: 'right', sortable: false, cell: (r) => (r.kind === 'group' ? String(r.group.Priority ?? '') : '') },
   { id: 'weight', header: 'WEIGHT', width: 6, align: 'right', sortable: false, cell: (r) => String((r.kind === 'group' ? r.group.Weight : r.origin.Weight) ?? '') },

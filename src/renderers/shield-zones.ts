@@ -1,12 +1,7 @@
-import type { ShieldPageInfo, ShieldZone } from '../../api/shield';
-import { DDOS_SENSITIVITY, SHIELD_PLAN_TYPE, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION } from '../../api/shield';
-import type { Column } from '../../components/table-model';
-
-/** Readable name of an integer enum value: "Block", "unknown (7)", or "" when absent. */
-export function nameOf(names: Readonly<Record<number, string>>, value: number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  return names[value] ?? `unknown (${value})`;
-}
+import type { ShieldPageInfo, ShieldZone } from '../api/shield';
+import { DDOS_SENSITIVITY, SHIELD_PLAN_TYPE, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION } from '../api/shield';
+import type { Column } from '../text/table-model';
+import { enumName } from './format';
 
 /** "until 2025-03-04" for a zone in learning mode, "no" otherwise. */
 export function learningText(z: Pick<ShieldZone, 'learningMode' | 'learningModeUntil'>): string {
@@ -14,6 +9,7 @@ export function learningText(z: Pick<ShieldZone, 'learningMode' | 'learningModeU
   return z.learningModeUntil ? `until ${z.learningModeUntil.slice(0, 10)}` : 'yes';
 }
 
+/** Columns of the shield zones list: the screen's table and `burrow get shield-zones`. */
 export const zoneColumns: Column<ShieldZone>[] = [
   { id: 'id', header: 'ZONE', width: 7, align: 'right', cell: (z) => z.shieldZoneId, sortValue: (z) => z.shieldZoneId },
   { id: 'pz', header: 'PULL ZONE', width: 9, align: 'right', cell: (z) => z.pullZoneId ?? '', sortValue: (z) => z.pullZoneId ?? null },
@@ -22,7 +18,7 @@ export const zoneColumns: Column<ShieldZone>[] = [
     header: 'PLAN',
     width: 10,
     // API Guardian needs Advanced or higher: Basic is shown muted
-    cell: (z) => ({ text: nameOf(SHIELD_PLAN_TYPE, z.planType), tone: z.planType === 0 ? 'muted' : undefined }),
+    cell: (z) => ({ text: enumName(SHIELD_PLAN_TYPE, z.planType), tone: z.planType === 0 ? 'muted' : undefined }),
     sortValue: (z) => z.planType ?? null,
   },
   {
@@ -31,9 +27,9 @@ export const zoneColumns: Column<ShieldZone>[] = [
     width: 4,
     cell: (z) => (z.wafEnabled === null || z.wafEnabled === undefined ? '' : { text: z.wafEnabled ? 'on' : 'off', tone: z.wafEnabled ? 'ok' : 'warn' }),
   },
-  { id: 'mode', header: 'MODE', width: 5, cell: (z) => nameOf(WAF_EXECUTION_MODE, z.wafExecutionMode) },
-  { id: 'body', header: 'BODY LIMIT', width: 10, cell: (z) => nameOf(WAF_PAYLOAD_LIMIT_ACTION, z.wafRequestBodyLimitAction) },
-  { id: 'ddos', header: 'DDOS', width: 9, cell: (z) => nameOf(DDOS_SENSITIVITY, z.dDoSShieldSensitivity) },
+  { id: 'mode', header: 'MODE', width: 5, cell: (z) => enumName(WAF_EXECUTION_MODE, z.wafExecutionMode) },
+  { id: 'body', header: 'BODY LIMIT', width: 10, cell: (z) => enumName(WAF_PAYLOAD_LIMIT_ACTION, z.wafRequestBodyLimitAction) },
+  { id: 'ddos', header: 'DDOS', width: 9, cell: (z) => enumName(DDOS_SENSITIVITY, z.dDoSShieldSensitivity) },
   { id: 'learning', header: 'LEARNING', flex: 1, cell: (z) => learningText(z) },
 ];
 

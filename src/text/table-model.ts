@@ -1,5 +1,5 @@
-import type { Tone } from './theme';
-import { fit } from './text';
+import type { Tone } from './tone';
+import { fit } from './fit';
 
 /** What a cell shows: text, optionally with a tone (colour by meaning). */
 export type Cell = string | number | null | undefined | { text: string; tone?: Tone };
@@ -27,6 +27,21 @@ export function cellText(c: Cell): string {
 
 export function cellTone(c: Cell): Tone | undefined {
   return c !== null && typeof c === 'object' ? c.tone : undefined;
+}
+
+/** Selection, scroll and sort of one table, kept while its screen is hidden. */
+export interface TableView {
+  selected: number;
+  offset: number;
+  sortColumn: string | null;
+  sortDesc: boolean;
+}
+
+export const defaultTableView: TableView = { selected: 0, offset: 0, sortColumn: null, sortDesc: false };
+
+/** The key under which <Table id> of one screen visit keeps its view state. */
+export function tableViewKey(instanceKey: string, tableId: string): string {
+  return `${instanceKey}:${tableId}`;
 }
 
 export const COLUMN_GAP = 1;

@@ -1,4 +1,4 @@
-/** Pure formatting of video library values: bytes, dates, counts. */
+/** Formatting shared by every resource renderer: bytes, dates, counts, yes/no, enum names. */
 
 const UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 
@@ -55,4 +55,15 @@ export function formatRelative(iso: string | null | undefined, now: number): str
 export function formatCount(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '';
   return Math.round(n).toLocaleString('en-US');
+}
+
+/** true -> "yes", false -> "no", absent -> "". */
+export function yesNo(v: boolean | null | undefined): string {
+  return v === null || v === undefined ? '' : v ? 'yes' : 'no';
+}
+
+/** Name of an integer enum value: "RoundRobin", "unknown (7)", or "" when absent. */
+export function enumName(names: Readonly<Record<number, string>>, value: number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  return names[value] ?? `unknown (${value})`;
 }
