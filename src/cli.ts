@@ -8,26 +8,12 @@ import { UsageError } from './commands/types';
 import { commands, CONSOLE_OPTIONS, type CommandEntry } from './commands/registry';
 import { terminalSafeLines } from './text/terminal-safe';
 import { argsErrorMessage } from './commands/arg-errors';
+import { GLOBAL_OPTIONS, VALUE_FLAGS } from './commands/global-options';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
-export const GLOBAL_OPTIONS: OptionSpec = {
-  profile: { type: 'string' },
-  'base-url': { type: 'string' },
-  'logging-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  'read-only': { type: 'boolean' },
-  'no-color': { type: 'boolean' },
-  demo: { type: 'boolean' },
-  output: { type: 'string', short: 'o' },
-  debug: { type: 'boolean' },
-  'debug-sql': { type: 'boolean' },
-  'show-secrets': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-};
 
-const VALUE_FLAGS = new Set(['--profile', '--base-url', '--logging-url', '--api-key', '--output', '-o']);
+
 
 export function globalHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,4 +1,4 @@
-import { GLOBAL_OPTIONS } from '../cli';
+import { GLOBAL_OPTIONS } from './global-options';
 import { loadConfigFile } from '../config/config-file';
 import { commands } from './registry';
 import { resources } from './get';

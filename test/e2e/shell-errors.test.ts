@@ -7,6 +7,10 @@ import path from 'node:path';
 import { after } from 'node:test';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow } from '../helpers/pty';
+import { SCREENS } from '../../src/app/screens';
+
+/** Rows of the home screen's table: every screen but home itself. */
+const HOME_ROWS = SCREENS.length - 1;
 
 /** A TCP forwarder in front of the emulator that can be switched off (connection refused) and on. */
 class Switch {
@@ -84,15 +88,15 @@ test('keys from the config file: an override works, a bad entry is a warning, no
   // J is no other action's key, so the override moves nothing and only the two bad entries warn.
   const xdg = configDir(['keys:', '  nav.down: ["J"]', '  no.such.action: ["x"]', '  nav.up: ["k", "hyper-k"]', ''].join('\n'));
   const app = startBurrow([], { env: envFor(emu, { XDG_CONFIG_HOME: xdg }) });
-  await app.waitFor('1 of 7');
+  await app.waitFor(`1 of ${HOME_ROWS}`);
   await app.waitFor(/2 warnings \(all in \? help\): keys: unknown action "no\.such\.action"/);
   await app.press('J');
-  await app.waitFor('2 of 6');
+  await app.waitFor(`2 of ${HOME_ROWS}`);
   await app.press('j');
   await new Promise((r) => setTimeout(r, 200));
-  await app.waitFor('2 of 6');
+  await app.waitFor(`2 of ${HOME_ROWS}`);
   await app.press('k');
-  await app.waitFor('1 of 7');
+  await app.waitFor(`1 of ${HOME_ROWS}`);
   await app.press('?');
   const help = await app.waitFor('Tables');
   assert.match(help, /^\s+J\s+move down$/m, 'help shows the overridden key');

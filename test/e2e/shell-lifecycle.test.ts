@@ -6,6 +6,10 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { BURROW_BIN, startBurrow } from '../helpers/pty';
+import { SCREENS } from '../../src/app/screens';
+
+/** Rows of the home screen's table: every screen but home itself. */
+const HOME_ROWS = SCREENS.length - 1;
 
 const RESTORED_AT_END = /\x1b\[\?1049l(\x1b\[\?25h)+$/;
 
@@ -98,7 +102,7 @@ test('a 60x15 terminal shows "terminal too small"; resizing back shows the scree
   const app = startBurrow([], { env: envFor(emu), cols: 60, rows: 15 });
   await app.waitFor('terminal too small (need 80x24, have 60x15)');
   app.resize(80, 24);
-  const screen = await app.waitFor('1 of 7');
+  const screen = await app.waitFor(`1 of ${HOME_ROWS}`);
   assert.doesNotMatch(screen, /too small/);
   assert.match(app.lines()[0]!, /^burrow /, 'the header is on the first row');
   app.resize(70, 20);
