@@ -4,6 +4,7 @@ import { ResultPrinter, type SqlOutputFormat } from './sql-output';
 import type { CommandContext } from './types';
 import { UsageError } from './types';
 import { LogsSqlEngine, LogsSqlRefusal } from '../logs-sql/engine';
+import { terminalSafe } from '../text/terminal-safe';
 
 /** Everything in the window, unless --limit says otherwise. */
 const SQL_DEFAULT_LIMIT = 1_000_000;
@@ -43,10 +44,10 @@ export async function runLogsSql(ctx: CommandContext): Promise<number> {
       results = await engine.run(sql);
     } catch (error) {
       const message = error instanceof LogsSqlRefusal ? error.message : (error as Error).message.split('\n')[0];
-      ctx.io.stderr.write(`burrow: ${message}\n`);
+      ctx.io.stderr.write(`burrow: ${terminalSafe(message)}\n`);
       return 1;
     }
-    const printer = new ResultPrinter(ctx.io.stdout, format, Boolean(ctx.io.stdout.isTTY) && format === 'table');
+    const printer = new ResultPrinter(ctx.io.stdout, format, Boolean(ctx.io.stdout.isTTY) && format === 'table', Boolean(ctx.io.stdout.isTTY));
     for (const result of results) await printer.result(result);
     await printer.end();
     return 0;

@@ -71,3 +71,18 @@ test('--sql: bad SQL and bad combinations get a clear message', async () => {
   assert.equal(table.code, 2);
   assert.match(table.stderr, /-o csv goes with --sql/);
 });
+
+test('--sql: control characters from the data or an error never reach the output raw', async () => {
+  // chr(27) and the bidi override come from the query here; record fields take the same path
+  const hostile = "chr(27) || ']0;pwned' || chr(7) || chr(27) || '[2J' || chr(8238)";
+  const table = await burrow(['logs', String(ZONE_A), ...window, '--sql', `SELECT ${hostile} AS x`]);
+  assert.equal(table.code, 0, table.stderr);
+  assert.ok(!/[\x1b\x07\u202e]/.test(table.stdout), `table output is escaped: ${JSON.stringify(table.stdout)}`);
+  assert.match(table.stdout, /\\x1b\]0;pwned/);
+  const json = await burrow(['logs', String(ZONE_A), ...window, '--sql', `SELECT ${hostile} AS x`, '-o', 'json']);
+  assert.ok(!/[\x1b\u202e]/.test(json.stdout), 'json escapes them as \\u');
+  assert.equal((JSON.parse(json.stdout) as { x: string }[])[0]!.x, '\x1b]0;pwned\x07\x1b[2J\u202e', 'and keeps the value');
+  const error = await burrow(['logs', String(ZONE_A), ...window, '--sql', `SELECT error(${hostile})`]);
+  assert.equal(error.code, 1);
+  assert.ok(!/[\x1b\x07\u202e]/.test(error.stderr), `the error is escaped: ${JSON.stringify(error.stderr)}`);
+});
