@@ -101,3 +101,25 @@ test('reads go through the cursor; writes and WITH ... INSERT do not', () => {
   assert.equal(isPlainRead('INSERT INTO t VALUES (1)'), false);
   assert.equal(isPlainRead('BEGIN'), false);
 });
+
+test('a first pass cancelled after the first rows: the count stops there and says so', async () => {
+  const abort = new AbortController();
+  let shown: PagedRows | null = null;
+  await assert.rejects(
+    runCursorResult({ ...target, signal: abort.signal }, 'SELECT id, v FROM paged', {
+      now: () => 0,
+      show(_result, rows) {
+        shown = rows;
+        abort.abort();
+      },
+      changed: () => undefined,
+      pageFailed: () => undefined,
+    }),
+    /cancelled/,
+  );
+  const rows = shown as PagedRows | null;
+  assert.ok(rows);
+  assert.equal(rows.stopped, true);
+  assert.equal(rows.done, false);
+  assert.ok(rows.count >= PAGE_ROWS && rows.count < ROWS, `${rows.count} rows counted`);
+});

@@ -44,6 +44,8 @@ export async function runCursorResult(target: CursorOptions, sql: string, hooks:
   const started = hooks.now();
   const paged = new PagedRows((skip, take) => readRows({ ...target, signal: undefined }, sql, skip, take), () => hooks.changed(), (e) => hooks.pageFailed(e));
   let result: StatementResult | null = null;
+  let columns: string[] | null = null;
+  let decltypes: (string | null)[] | null = null;
   let lastNotified = 0;
   const show = (whole?: SqlValue[][]) => {
     if (result) return;
@@ -51,8 +53,6 @@ export async function runCursorResult(target: CursorOptions, sql: string, hooks:
     result = { columns: columns ?? [], decltypes: decltypes ?? [], rows, rowsAffected: 0, lastInsertRowid: null, durationMs: hooks.now() - started };
     hooks.show(result, paged);
   };
-  let columns: string[] | null = null;
-  let decltypes: (string | null)[] | null = null;
   try {
     for await (const ev of cursorStatement(target, sql)) {
       if (ev.type === 'begin') {
@@ -69,10 +69,10 @@ export async function runCursorResult(target: CursorOptions, sql: string, hooks:
     }
   } catch (error) {
     if (error instanceof CursorUnsupportedError) return false;
-    throw error;
-  } finally {
-    // a cancelled or failed pass keeps what it counted
+    // a cancelled or failed pass keeps what it counted, and says so
+    paged.stopped = true;
     if (result) hooks.changed();
+    throw error;
   }
   paged.finish();
   if (result) {

@@ -15,6 +15,8 @@ export type PageReader = (skip: number, take: number) => Promise<SqlValue[][]>;
 export class PagedRows {
   count = 0;
   done = false;
+  /** The first pass was cancelled or failed: `count` is all it saw. */
+  stopped = false;
   private readonly pages = new Map<number, SqlValue[][]>();
   private filling: SqlValue[][] = [];
   private loading: number | null = null;

@@ -82,6 +82,7 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
     const summary = () => {
       if (!shown) return '';
       const { result, rows } = shown;
+      if (rows.stopped) return `${rows.count.toLocaleString('en-US')} rows read before it stopped: run it again for the rest`;
       if (!rows.done) return `${rows.count.toLocaleString('en-US')} rows so far…`;
       return summaryText({ columns: result.columns, rowCount: rows.count, rowsAffected: 0, lastInsertRowid: null, durationMs: result.durationMs }, get().timer);
     };
