@@ -104,7 +104,9 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
         }
         let db: DatabaseSession;
         try {
-          db = new DatabaseSession({ url, authToken: target?.token ?? deps.settings.databaseToken, keepAliveMs: options.keepAliveMs ?? keepAliveFromEnv(ctx.env) });
+          const authToken = target?.token ?? deps.settings.databaseToken;
+          db = new DatabaseSession({ url, authToken, keepAliveMs: options.keepAliveMs ?? keepAliveFromEnv(ctx.env) });
+          ctx.cursorTarget = { url, authToken: authToken ?? null };
         } catch (error) {
           set({ phase: 'failed', connectError: errorMessage(error) });
           return;

@@ -20,6 +20,8 @@ export interface SqlContext {
   cwd: string;
   /** The session once started; null before, after dispose, or when it could not be made. */
   db: DatabaseSession | null;
+  /** Where reads go through a cursor (the session's URL and token); null: never. */
+  cursorTarget: { url: string; authToken: string | null } | null;
   /** What runs now (a statement or a dot-command) can be cancelled through this. */
   abort: AbortController | null;
   push(...entries: NewEntry[]): void;
@@ -47,6 +49,7 @@ export function createSqlContext(
     env: options.env ?? process.env,
     cwd: options.cwd ?? process.cwd(),
     db: null,
+    cursorTarget: null,
     abort: null,
     push(...entries) {
       const added = entries.map((e) => ({ ...e, id: nextId++ }) as Entry);

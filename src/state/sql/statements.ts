@@ -8,7 +8,9 @@ import { SCHEMA_QUERY, schemaFromRows } from '../../sql-repl/schema-sql';
 import { oneLine, UncertainStatements } from '../../sql-repl/uncertain';
 import { errorMessage } from '../domain-stores';
 import type { SqlContext } from './context';
+import { isPlainRead, runCursorResult } from './cursor-result';
 import type { OutputFile } from './output-file';
+import type { PagedRows } from './paged-rows';
 
 export function explainHttp(error: ApiError): string {
   if (error.status === 401) return `${error.message}: the database refused the token (revoked, expired or for another database); create one with burrow db tokens create`;
@@ -66,6 +68,43 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
       return;
     }
     ctx.push({ kind: 'result', result: r, mode, summary });
+  };
+
+  /**
+   * A read outside a transaction comes through a cursor: any size, a bounded window of rows in
+   * memory. False when it cannot (the server has no cursor): the caller runs it as before.
+   */
+  const runThroughCursor = async (sql: string, signal: AbortSignal): Promise<boolean> => {
+    const target = ctx.cursorTarget;
+    if (!target || get().status?.transaction || (output.open && get().outputFile) || !isPlainRead(sql)) return false;
+    let id: number | null = null;
+    let shown: { result: StatementResult; rows: PagedRows } | null = null;
+    const summary = () => {
+      if (!shown) return '';
+      const { result, rows } = shown;
+      if (rows.stopped) return `${rows.count.toLocaleString('en-US')} rows read before it stopped: run it again for the rest`;
+      if (!rows.done) return `${rows.count.toLocaleString('en-US')} rows so far…`;
+      return summaryText({ columns: result.columns, rowCount: rows.count, rowsAffected: 0, lastInsertRowid: null, durationMs: result.durationMs }, get().timer);
+    };
+    return runCursorResult({ ...target, signal }, sql, {
+      now: ctx.deps.now,
+      show(result, rows) {
+        shown = { result, rows };
+        if (result.columns.length === 0) {
+          message('ok', summaryText({ columns: [], rowCount: 0, rowsAffected: 0, lastInsertRowid: null, durationMs: result.durationMs }, get().timer));
+          return;
+        }
+        ctx.push({ kind: 'result', result, mode: get().mode, summary: summary() });
+        id = get().entries.at(-1)?.id ?? null;
+      },
+      changed() {
+        // a new entry object: the view's caches of lines (kept per entry) are made again
+        set({ entries: get().entries.map((e) => (e.id === id && e.kind === 'result' ? { ...e, summary: summary() } : e)) });
+      },
+      pageFailed(error) {
+        message('error', `cannot read those rows again: ${errorMessage(error)}`);
+      },
+    });
   };
 
   const loadSchema = async () => {
@@ -136,6 +175,7 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
     let ran = 0;
     let ddl = false;
     try {
+      if (statements.length === 1 && (await runThroughCursor(statements[0]!.text, abort.signal))) return;
       const outcome = await db.run(statements, {
         signal: abort.signal,
         onResult: (i, r) => {
