@@ -130,9 +130,9 @@ test(':logs lists the zones with logging; a zone without logging says so', async
 });
 
 test('a long backfill shows the history bar (records, pages, rate, ETA) under the newest records, and it goes when the history is in', async () => {
-  // 300 records/s: 15 minutes are a few hundred thousand records, dozens of pages; each answer a
-  // little late, so the bar is on screen for a while
-  const busyEmu = await useEmulator({ seed: 8, logRate: 300, ingestDelayMs: 500, faults: { latencyMs: 250, error: 0, reset: 0, malformed: 0, ratelimit: 0 } });
+  // 100 records/s: 15 minutes are about 90,000 records, ten pages; each answer 0.4 s
+  // late, so the bar is on screen for a few seconds
+  const busyEmu = await useEmulator({ seed: 8, logRate: 100, ingestDelayMs: 500, faults: { latencyMs: 400, error: 0, reset: 0, malformed: 0, ratelimit: 0 } });
   const zone = busyEmu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
   const app = startBurrow([], { env: envFor(busyEmu), cols: 120, rows: 30 });
   await openLogs(app, String(zone.Id));
@@ -140,8 +140,8 @@ test('a long backfill shows the history bar (records, pages, rate, ETA) under th
   // the newest records are on screen while the history loads
   assert.ok(screen.split('\n').filter((l) => ROW.test(l)).length >= 10, screen);
   const done = await app.waitForGone(/history [█░]+/, 120_000);
-  // the whole window is in: hundreds of thousands of records, nothing dropped or capped
-  assert.match(done, /● following · .* · \d{3},\d{3} buffered · 0 dropped/);
+  // the whole window is in: tens of thousands of records, nothing dropped or capped
+  assert.match(done, /● following · .* · \d{2,3},\d{3} buffered · 0 dropped/);
   assert.doesNotMatch(done, /backfill capped/);
   await app.press('q');
   assert.equal((await app.exited).exitCode, 0);
