@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow } from '../helpers/pty';
+import { until } from '../helpers/wait';
 import { ORIGIN_GROUP_LB_METHOD, LB_STICKY_SESSION_TYPE } from '../../src/api/load-balancers';
 
 test('load balancers: the list by name with method and sticky sessions; a profile shows groups by priority and origin types', async () => {
@@ -13,7 +14,12 @@ test('load balancers: the list by name with method and sticky sessions; a profil
   await app.press(':');
   await app.type('lb');
   await app.press('enter');
-  let screen = await app.waitFor(`${list.length} profiles`);
+  await app.waitFor(`${list.length} profiles`);
+  // the footer can be read before the last rows of the same frame are: wait for every name
+  let screen = await until('every profile on screen', () => {
+    const text = app.screenText();
+    return list.every((lb) => text.split('\n').some((l) => l.startsWith(lb.Name!))) ? text : null;
+  });
   for (const lb of list) {
     const line = screen.split('\n').find((l) => l.startsWith(lb.Name!));
     assert.ok(line, `${lb.Name} is listed`);
