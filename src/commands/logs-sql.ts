@@ -27,8 +27,15 @@ export async function runLogsSql(ctx: CommandContext): Promise<number> {
   const format = (ctx.settings.output ?? 'table') as SqlOutputFormat;
   if (!['table', 'csv', 'json', 'ndjson'].includes(format)) throw new UsageError(`-o ${format} does not go with --sql: use table, csv, json or ndjson`);
 
-  const session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
+  // the engine first: if it cannot open, no connection (nor emulator child) is left behind
   const engine = await LogsSqlEngine.open();
+  let session: Awaited<ReturnType<typeof connectNonInteractive>>;
+  try {
+    session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
+  } catch (error) {
+    engine.close();
+    throw error;
+  }
   const abort = new AbortController();
   const stop = () => abort.abort();
   process.once('SIGINT', stop);
