@@ -5,25 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { BURROW_BIN, startBurrow, type PtySession } from '../helpers/pty';
 import { until } from '../helpers/wait';
+import { childrenOf } from '../helpers/processes';
 
 // A burrow killed with SIGKILL (or by the OOM killer) cannot stop its children: they must notice
 // on their own and exit, so no emulator and no database engine is left running for ever.
-
-/** Child process ids of `pid`, read from /proc. */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) out.push(Number(name));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return out;
-}
 
 /** Gone: no such process (ESRCH), or only a zombie left for its new parent to reap. */
 function gone(pid: number): boolean {

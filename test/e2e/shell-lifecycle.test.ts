@@ -7,27 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { BURROW_BIN, startBurrow } from '../helpers/pty';
 import { SCREENS } from '../../src/app/screens';
+import { childrenOf } from '../helpers/processes';
 
 /** Rows of the home screen's table: every screen but home itself. */
 const HOME_ROWS = SCREENS.length - 1;
 
 const RESTORED_AT_END = /\x1b\[\?1049l(\x1b\[\?25h)+$/;
-
-/** Child process ids of `pid`, read from /proc. */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) out.push(Number(name));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return out;
-}
 
 function alive(pid: number): boolean {
   try {
