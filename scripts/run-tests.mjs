@@ -67,12 +67,39 @@ function ownImportMeta(transform) {
   };
 }
 
+/** The directories of runs that were killed before they could remove their own. */
+function removeLeftovers(runs) {
+  let names = [];
+  try {
+    names = readdirSync(runs);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (/^\d+$/.test(name) && alive(Number(name))) continue;
+    rmSync(path.join(runs, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
 /** Compiles the test files; returns the compiled file of each. */
 async function compile(testFiles) {
   const { build, transform } = await import('esbuild');
-  // inside node_modules, so that the compiled files resolve packages as the sources do
-  const outdir = path.join(root, 'node_modules', '.cache', 'burrow-tests');
+  // inside node_modules, so that the compiled files resolve packages as the sources do; one
+  // directory per run (two runs at once must not replace each other's files), removed at the end
+  const runs = path.join(root, 'node_modules', '.cache', 'burrow-tests');
+  removeLeftovers(runs);
+  const outdir = path.join(runs, String(process.pid));
   rmSync(outdir, { recursive: true, force: true });
+  process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
   await build({
     entryPoints: testFiles,
     outdir,
