@@ -13,7 +13,7 @@ const RUNS = 5;
 const QUERY = 'SELECT status, country, count(*), sum(bytes) FROM logs GROUP BY 1, 2';
 
 /** Records shaped like a busy zone's: a seeded generator, so every run loads the same rows. */
-function records(n: number): LogEntry[] {
+export function records(n: number): LogEntry[] {
   let seed = 42;
   const next = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
@@ -27,7 +27,7 @@ function records(n: number): LogEntry[] {
     out.push({
       timestamp: new Date(start + Math.floor((i * 3_600_000) / n)).toISOString(),
       pullZoneId: 1058,
-      requestId: (i.toString(16) + '0'.repeat(32)).slice(0, 32),
+      requestId: i.toString(16).padStart(32, '0'),
       cacheStatus: pick(caches),
       statusCode: pick(statuses),
       bytesSent: Math.floor(next() * 200_000),

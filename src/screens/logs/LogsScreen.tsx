@@ -137,6 +137,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.copyJson': () => copy('json'),
     'logs.export': () => s().openExport(),
     'logs.v1': () => s().openV1(),
+    'logs.sql': () => ui.getState().navigate('sql', 'logs'),
   });
 
   // The local pattern field (/), the export/v1 prompt and the filter form each take the keyboard.
