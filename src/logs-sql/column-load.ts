@@ -67,7 +67,7 @@ function regular(columns: RecordColumns, slot: number): boolean {
 export type Yield = () => Promise<void>;
 
 /** Work done between two turns of the event loop: well under a frame. */
-const SLICE_MS = 6;
+export const SLICE_MS = 6;
 
 /**
  * Dictionary ids of one field, numbered again for one load: the store may give a number back and
@@ -107,6 +107,7 @@ export async function loadColumns(
   slots: ArrayLike<number>,
   seqs: ArrayLike<number>,
   pause: Yield,
+  sliceMs = SLICE_MS,
 ): Promise<{ loaded: number; rest: number[] }> {
   const rest: number[] = [];
   await connection.run(`CREATE OR REPLACE TEMP TABLE ${STAGE} (${STAGE_COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')})`);
@@ -120,11 +121,11 @@ export async function loadColumns(
       let at = 0;
       while (at < slots.length) {
         const started = performance.now();
-        while (at < slots.length && performance.now() - started < SLICE_MS) {
+        do {
           const end = Math.min(slots.length, at + CHUNK_ROWS);
           loaded += appendChunk(duck, types, stage, columns, slots, seqs, at, end, locals, rest);
           at = end;
-        }
+        } while (at < slots.length && performance.now() - started < sliceMs);
         if (at < slots.length) await pause();
       }
     } finally {

@@ -70,8 +70,8 @@ export class LogsSqlEngine {
    * sequence numbers they had when chosen (a slot that changed meanwhile is skipped). Sliced:
    * `pause` gives the event loop a turn between slices.
    */
-  async appendStored(columns: RecordColumns, slots: ArrayLike<number>, seqs: ArrayLike<number>, pause: Yield): Promise<number> {
-    const { loaded, rest } = await loadColumns(this.duck, this.connection, columns, slots, seqs, pause);
+  async appendStored(columns: RecordColumns, slots: ArrayLike<number>, seqs: ArrayLike<number>, pause: Yield, sliceMs?: number): Promise<number> {
+    const { loaded, rest } = await loadColumns(this.duck, this.connection, columns, slots, seqs, pause, sliceMs);
     this.appended += loaded;
     for (let i = 0; i < slots.length; i++) {
       const t = columns.times[slots[i]!]!;

@@ -10,6 +10,8 @@ export interface SyncReport {
   removed: number;
   /** The table was emptied and loaded again (another buffer: a new zone, window or filter). */
   reloaded: boolean;
+  /** The table did not match the buffer after the sync and was made again from it (a fault of the sync). */
+  rebuilt: boolean;
 }
 
 /**
@@ -34,6 +36,8 @@ export class LogsTableSync {
     private readonly engine: LogsSqlEngine,
     private readonly source: () => LogBuffer | null,
     private readonly pause: Yield = () => new Promise<void>((resolve) => setImmediate(resolve)),
+    /** Milliseconds of loading between two turns of the event loop. */
+    private readonly sliceMs?: number,
   ) {}
 
   /** Runs `work` after every sync and statement queued before it (the engine does one thing at a time). */
@@ -81,13 +85,13 @@ export class LogsTableSync {
       if (this.engine.rowCount > 0) removed = await this.engine.deleteRows();
       if (!buffer) {
         this.detach();
-        return { added: 0, removed, reloaded: true };
+        return { added: 0, removed, reloaded: true, rebuilt: false };
       }
       this.listen(buffer);
       const added = await this.loadRange(buffer, 0, buffer.length);
-      return { added, removed, reloaded: true };
+      return { added, removed, reloaded: true, rebuilt: false };
     }
-    if (!buffer) return { added: 0, removed: 0, reloaded: false };
+    if (!buffer) return { added: 0, removed: 0, reloaded: false, rebuilt: false };
     let removed = 0;
     if (this.evicted > 0) {
       this.evicted = 0;
@@ -98,7 +102,7 @@ export class LogsTableSync {
     const seqs = this.seqs;
     this.slots = [];
     this.seqs = [];
-    let added = await this.engine.appendStored(buffer.columns, slots, seqs, this.pause);
+    let added = await this.engine.appendStored(buffer.columns, slots, seqs, this.pause, this.sliceMs);
     // records at the oldest time may be partly evicted: that millisecond is put back from the store
     if (this.evicted === 0 && this.slots.length === 0 && this.engine.rowCount !== buffer.length) {
       const oldest = buffer.oldestTime;
@@ -110,10 +114,10 @@ export class LogsTableSync {
         // should not happen; made again rather than left wrong
         removed += await this.engine.deleteRows();
         added = await this.loadRange(buffer, 0, buffer.length);
-        return { added, removed, reloaded: true };
+        return { added, removed, reloaded: true, rebuilt: true };
       }
     }
-    return { added, removed, reloaded: false };
+    return { added, removed, reloaded: false, rebuilt: false };
   }
 
   private loadRange(buffer: LogBuffer, start: number, end: number): Promise<number> {
@@ -125,6 +129,6 @@ export class LogsTableSync {
       slots[i] = slot;
       seqs[i] = buffer.columns.seqs[slot]!;
     }
-    return this.engine.appendStored(buffer.columns, slots, seqs, this.pause);
+    return this.engine.appendStored(buffer.columns, slots, seqs, this.pause, this.sliceMs);
   }
 }
