@@ -11,6 +11,7 @@ import { backfillBench } from './backfill';
 import { emulatorRateBench } from './emulator-rate';
 import { logStoreBench } from './log-store';
 import { logsSqlBench } from './logs-sql';
+import { logsSqlFollowBench } from './logs-sql-follow';
 
 export interface Bench {
   id: string;
@@ -18,4 +19,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, followBench, memoryBench, logStoreBench, logsSqlBench, backfillBench, emulatorRateBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, followBench, memoryBench, logStoreBench, logsSqlBench, logsSqlFollowBench, backfillBench, emulatorRateBench];

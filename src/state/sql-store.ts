@@ -104,11 +104,11 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
         ctx.logs?.setSource(source);
       },
 
-      setVisible(visible) {
+      followLogs(on) {
         const logs = ctx.logs;
         if (!logs) return;
-        logs.follow(visible);
-        if (visible) logs.refresh().catch(() => undefined);
+        logs.follow(on);
+        if (on) logs.refresh().catch(() => undefined);
       },
 
       start() {

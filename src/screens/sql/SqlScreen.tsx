@@ -38,11 +38,10 @@ function useLogsTable(store: SqlStore, onLogs: boolean): void {
     const zone = logs.getState().zoneId;
     const detach = zone !== null ? logs.getState().attach(String(zone)) : null;
     store.getState().start();
-    store.getState().setVisible(true);
-    return () => {
-      store.getState().setVisible(false);
-      detach?.();
-    };
+    // from here on the table follows the buffer, also while the logs screen is back on top
+    // (syncs are incremental and sliced), so the next Q shows it current at once
+    store.getState().followLogs(true);
+    return () => detach?.();
   }, [store, stores, onLogs]);
 }
 

@@ -64,8 +64,8 @@ export interface SqlState {
   start(): void;
   /** The logs shell: where its records come from (the logs screen's buffer); set before start. */
   bindLogs(source: LogsRecordSource): void;
-  /** The shell is on screen (the logs table follows its buffer) or not. */
-  setVisible(visible: boolean): void;
+  /** The logs table follows its buffer (synced every second) or not; on: synced now too. */
+  followLogs(on: boolean): void;
   /** A key for the editor (the layer's text handler). True = consumed. */
   key(ev: KeyEvent): boolean;
   /** Runs a complete input, or starts a new line; resolves when what it started has finished. */
