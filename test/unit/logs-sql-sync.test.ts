@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -165,6 +166,28 @@ test('a record that leaves the store while a sliced load waits is not loaded as 
     assert.equal(moved, 3000, 'the records moved in the middle of the load');
     assert.equal((await sync.sync()).rebuilt, false, 'the records that moved were told apart, not mended afterwards');
     await assertMirrors(engine, buffer, 'after the records moved under a load');
+  } finally {
+    sync.detach();
+    engine.close();
+  }
+});
+
+test("the README's incident queries for the logs shell run on a loaded buffer", async () => {
+  const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = /From the logs screen[\s\S]*?```sql\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(block, 'the README has the block');
+  const queries = block.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('--'));
+  assert.equal(queries.length, 3);
+  const buffer = new LogBuffer(5000);
+  buffer.insert(fc.sample(entryArb, { numRuns: 3000, seed: 3 }));
+  const engine = await LogsSqlEngine.open();
+  const sync = new LogsTableSync(engine, () => buffer);
+  try {
+    await sync.sync();
+    for (const q of queries) {
+      const [r] = await engine.run(q);
+      assert.ok(r!.rows.length > 0, `${q} gives rows`);
+    }
   } finally {
     sync.detach();
     engine.close();
