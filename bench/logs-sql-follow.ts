@@ -50,12 +50,22 @@ export const logsSqlFollowBench: Bench = {
     const run = runInPty(process.execPath, ['bin/burrow.js'], { ...burrowEnv(emu.info), BURROW_FRAME_LOG: log, HOME: dir }, 120, 40);
     try {
       await openFullLogs(run, emu.info.pullZoneIds[0]!);
+      // both rounds come back to the logs screen from another screen first: coming back resumes
+      // the follow (5 minutes fetched again and deduped), which is not the table's work
+      const detour = async (there: string[], shown: RegExp) => {
+        for (const part of there) {
+          run.pty.write(part);
+          await sleep(200);
+        }
+        await run.waitFor(shown, 60_000);
+        run.pty.write('\x1b');
+        await run.waitFor(/● following/, 10_000);
+        await sleep(8000);
+      };
+      await detour([':', 'lb', '\r'], /› load balancers/);
       const without = await measure(run, log);
 
-      run.pty.write('Q');
-      await run.waitFor(/logs as of \d\d:\d\d:\d\d, (99|100),\d{3} rows/, 60_000);
-      run.pty.write('\x1b');
-      await run.waitFor(/● following/, 10_000);
+      await detour(['Q'], /logs as of \d\d:\d\d:\d\d, (99|100),\d{3} rows/);
       const withTable = await measure(run, log);
       // the table kept up meanwhile: back in the shell, its header is current at once
       run.pty.write('Q');
@@ -63,17 +73,18 @@ export const logsSqlFollowBench: Bench = {
 
       const b = summarize(withTable.latencies);
       const ref = summarize(without.latencies);
+      process.stderr.write(`  with the table: median ${b.median.toFixed(1)} p95 ${b.p95.toFixed(1)} (${withTable.latencies.length} keys); without: median ${ref.median.toFixed(1)} p95 ${ref.p95.toFixed(1)} (${without.latencies.length} keys)\n`);
       return [
         {
           name: 'logs in SQL: logs screen keystrokes while the logs table follows',
           method:
-            `The console (built binary, 120x40 pty, BURROW_FRAME_LOG) following the busiest zone of \`burrow emulator --log-rate 1000\` with a 100,000-record buffer (1 h window, full): keys ${ROUND.map((k) => JSON.stringify(k)).join(' ')} sent ${ROUNDS} times 150-250 ms apart after a warm-up round; latency from Ink reading a key to the first frame after it. Measured after Q opened the SQL shell once and esc came back, so the logs table is synced with the buffer every second meanwhile; reference: the same keys before Q was ever pressed.`,
+            `The console (built binary, 120x40 pty, BURROW_FRAME_LOG) following the busiest zone of \`burrow emulator --log-rate 1000\` with a 100,000-record buffer (1 h window, full): keys ${ROUND.map((k) => JSON.stringify(k)).join(' ')} sent ${ROUNDS} times 150-250 ms apart after a warm-up round; latency from Ink reading a key to the first frame after it. Measured after Q opened the SQL shell once and esc came back (8 s later), so the logs table is synced with the buffer every second meanwhile; reference: the same keys before Q was ever pressed, after a detour through :lb (leaving and coming back resumes the follow in both).`,
           unit: 'ms',
           burrow: b,
           reference: { name: 'no logs table', summary: ref },
           budget: 'p95 <= 16 ms',
           pass: b.p95 <= 16,
-          notes: [`${withTable.latencies.length} of ${withTable.keys} keys answered by a frame before the next key (without the table: ${without.latencies.length} of ${without.keys})`],
+          notes: [`reference p95 ${ref.p95.toFixed(1)} ms`, `${withTable.latencies.length} of ${withTable.keys} keys answered by a frame before the next key (without the table: ${without.latencies.length} of ${without.keys})`],
         },
       ];
     } finally {

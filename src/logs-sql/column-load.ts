@@ -110,6 +110,7 @@ export async function loadColumns(
   sliceMs = SLICE_MS,
 ): Promise<{ loaded: number; rest: number[] }> {
   const rest: number[] = [];
+  if (slots.length === 0) return { loaded: 0, rest };
   await connection.run(`CREATE OR REPLACE TEMP TABLE ${STAGE} (${STAGE_COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')})`);
   await connection.run(`CREATE OR REPLACE TEMP TABLE ${DICT} (f UTINYINT, id UINTEGER, v VARCHAR)`);
   try {
@@ -134,14 +135,7 @@ export async function loadColumns(
     if (loaded === 0) return { loaded, rest };
     const dict = await connection.createAppender(DICT, 'main', 'temp');
     try {
-      locals.forEach((local, f) => {
-        for (let id = 1; id < local.values.length; id++) {
-          dict.appendUTinyInt(f);
-          dict.appendUInteger(id);
-          dict.appendVarchar(local.values[id]!);
-          dict.endRow();
-        }
-      });
+      await appendDictionaries(duck, dict, locals, pause, sliceMs);
     } finally {
       dict.closeSync();
     }
@@ -149,6 +143,35 @@ export async function loadColumns(
     return { loaded, rest };
   } finally {
     await connection.run(`DROP TABLE IF EXISTS temp.${STAGE}; DROP TABLE IF EXISTS temp.${DICT}`);
+  }
+}
+
+/** Every (field, local id, text) as data chunks: one native call per text, in slices like the stage. */
+async function appendDictionaries(duck: DuckDb, appender: DuckDBAppender, locals: LocalIds[], pause: Yield, sliceMs: number): Promise<void> {
+  const types = [duck.UTINYINT, duck.UINTEGER, duck.VARCHAR];
+  const all: [number, number, string][] = [];
+  locals.forEach((local, f) => {
+    for (let id = 1; id < local.values.length; id++) all.push([f, id, local.values[id]!]);
+  });
+  let started = performance.now();
+  for (let from = 0; from < all.length; from += CHUNK_ROWS) {
+    const n = Math.min(CHUNK_ROWS, all.length - from);
+    const chunk = duck.DuckDBDataChunk.create(types, n);
+    const [f, id, v] = [0, 1, 2].map((i) => chunk.getColumnVector(i)) as [DuckDBVector, DuckDBVector, DuckDBVector];
+    for (let k = 0; k < n; k++) {
+      const row = all[from + k]!;
+      f.setItem(k, row[0]);
+      id.setItem(k, row[1]);
+      v.setItem(k, row[2]);
+    }
+    f.flush();
+    id.flush();
+    v.flush();
+    appender.appendDataChunk(chunk);
+    if (performance.now() - started >= sliceMs && from + CHUNK_ROWS < all.length) {
+      await pause();
+      started = performance.now();
+    }
   }
 }
 

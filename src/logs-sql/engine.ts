@@ -38,7 +38,11 @@ export class LogsSqlEngine {
     private readonly connection: DuckDBConnection,
   ) {}
 
-  static async open(): Promise<LogsSqlEngine> {
+  /**
+   * `threads`: DuckDB's worker threads (default: one per core). The console's shell gives it one,
+   * so a sync or a query never takes every core from the screen it runs beside.
+   */
+  static async open(options: { threads?: number } = {}): Promise<LogsSqlEngine> {
     // loaded on first use: start-up and the other commands do not pay for it. require, not
     // import(): the bundle runs in a vm.Script, which has no loader for import() on Node 20
     const duck = createRequire(import.meta.url)('@duckdb/node-api') as DuckDb;
@@ -46,6 +50,7 @@ export class LogsSqlEngine {
       enable_external_access: 'false',
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
+      ...(options.threads ? { threads: String(options.threads) } : {}),
     });
     const connection = await instance.connect();
     await connection.run(LOGS_TABLE_DDL);

@@ -69,4 +69,13 @@ test('Q opens SQL on the buffer: count matches the header, .schema, INSERT INTO 
   await app.press('tab');
   await app.waitFor(/^logs> SELECT cache_status/m);
   clock.resume();
+
+  // esc leaves for the logs screen, which is still following; q quits cleanly
+  await app.press('ctrl-c');
+  await app.press('esc');
+  await app.press('esc');
+  await app.waitFor(/● following/, 10_000);
+  await app.press('q');
+  const exit = await app.exited;
+  assert.equal(exit.exitCode, 0, 'the console quits with the logs table open');
 });

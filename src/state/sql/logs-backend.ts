@@ -45,7 +45,7 @@ export class LogsBackend {
     private readonly onSnapshot: (s: LogsSnapshot) => void,
     private readonly now: () => number,
   ) {
-    this.opened = LogsSqlEngine.open().then(
+    this.opened = LogsSqlEngine.open({ threads: 1 }).then(
       (engine) => {
         if (this.closed) {
           engine.close();
