@@ -75,16 +75,22 @@ export const SLICE_MS = 6;
  * value is still the same (string identity: the store keeps one string per value).
  */
 class LocalIds {
-  private readonly ids = new Map<number, number>();
+  /** Store id -> local id (0: none yet). */
+  private ids = new Int32Array(256);
   readonly values: (string | null)[] = [null];
 
   id(storeId: number, value: string | null): number {
     if (value === null) return 0;
-    const known = this.ids.get(storeId);
-    if (known !== undefined && this.values[known] === value) return known;
+    if (storeId >= this.ids.length) {
+      const grown = new Int32Array(Math.max(storeId + 1, this.ids.length * 2));
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    const known = this.ids[storeId]!;
+    if (known !== 0 && this.values[known] === value) return known;
     const id = this.values.length;
     this.values.push(value);
-    this.ids.set(storeId, id);
+    this.ids[storeId] = id;
     return id;
   }
 }
