@@ -1,6 +1,6 @@
 import { ApiError } from '../api/errors';
 import {
-  compileFilter, normalizeFilter, OrderedRelease, parseV1Date, RETENTION_MS, toEpochMs, v1Date,
+  compileFilter, normalizeFilter, OrderedRelease, parseTimestamp, parseV1Date, RETENTION_MS, toEpochMs, v1Date,
   type FollowEngine, type LogEntry, type LogFilter,
 } from '../api/logs/index';
 import { maskSecret } from '../config/redact';
@@ -9,6 +9,7 @@ import type { Column } from './output';
 import type { Command, CommandContext, Io } from './types';
 import { UsageError } from './types';
 import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
+import { formatTime, isoWidth } from '../text/time-format';
 
 const DEFAULT_SINCE = '15m';
 const DEFAULT_LIMIT = 1000;
@@ -72,7 +73,8 @@ function asUsage(error: unknown): never {
 
 // Text output: fixed widths so lines align while streaming.
 const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = [
-  { header: 'TIME', width: 24, value: (e) => e.timestamp },
+  // in the display zone (local, or UTC with --utc); ndjson and json keep the ISO UTC timestamp
+  { header: 'TIME', width: 24, value: (e) => displayTime(e.timestamp) },
   { header: 'ZONE', width: 0, value: (e) => e.pullZoneId },
   { header: 'STATUS', width: 3, value: (e) => e.statusCode },
   { header: 'CACHE', width: 11, value: (e) => e.cacheStatus ?? '' },
@@ -84,6 +86,11 @@ const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = [
   { header: 'USER AGENT', width: 0, value: (e) => (e.userAgent === null ? '-' : `"${e.userAgent}"`) },
 ];
 
+function displayTime(timestamp: string): string {
+  const t = parseTimestamp(timestamp);
+  return Number.isNaN(t) ? timestamp : formatTime(t, 'iso');
+}
+
 // Control characters from hostile user agents or URLs must not reach a terminal.
 const visible = terminalSafe;
 
@@ -92,7 +99,8 @@ export function textLine(e: LogEntry, showZone: boolean): string {
   for (const c of COLUMNS) {
     if (c.header === 'ZONE' && !showZone) continue;
     const v = visible(String(c.value(e)));
-    cells.push(c.width === 0 ? v : c.right ? v.padStart(c.width) : v.padEnd(c.width));
+    const width = c.header === 'TIME' ? isoWidth() : c.width;
+    cells.push(width === 0 ? v : c.right ? v.padStart(width) : v.padEnd(width));
   }
   return cells.join(' ');
 }

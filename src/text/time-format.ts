@@ -61,11 +61,11 @@ export function instantOf(f: TimeFields, zone: DisplayZone = current): number {
 const p2 = (n: number) => String(n).padStart(2, '0');
 const p3 = (n: number) => String(n).padStart(3, '0');
 
-/** "+01:00", "-05:00", "Z" for UTC: the offset of the zone at that instant. */
+/** "+01:00", "-05:00", "Z" for UTC (and a local zone at UTC then): the offset of the zone at that instant. */
 export function offsetText(ms: number, zone: DisplayZone = current): string {
   if (zone === 'utc') return 'Z';
   const minutes = -new Date(ms).getTimezoneOffset();
-  if (minutes === 0) return '+00:00';
+  if (minutes === 0) return 'Z';
   const a = Math.abs(minutes);
   return `${minutes < 0 ? '-' : '+'}${p2(Math.floor(a / 60))}:${p2(a % 60)}`;
 }
@@ -74,7 +74,7 @@ export function offsetText(ms: number, zone: DisplayZone = current): string {
 export function zoneLabel(ms: number, zone: DisplayZone = current): string {
   if (zone === 'utc') return 'UTC';
   const o = offsetText(ms, zone);
-  return o === '+00:00' ? 'UTC+00:00' : `UTC${o}`;
+  return o === 'Z' ? 'UTC' : `UTC${o}`;
 }
 
 export type TimeStyle =
@@ -118,7 +118,7 @@ export function formatTime(ms: number, style: TimeStyle, zone: DisplayZone = cur
   }
 }
 
-/** Cells the 'iso' style takes: 24 in UTC ("...Z"), 29 with a local offset. */
+/** Cells the 'iso' style takes at most: 24 in UTC ("...Z"), 29 with a local offset. */
 export function isoWidth(zone: DisplayZone = current): number {
   return zone === 'utc' ? 24 : 29;
 }

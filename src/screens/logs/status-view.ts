@@ -1,6 +1,7 @@
 import type { Tone } from '../../components/theme';
 import { terminalSafe } from '../../text/terminal-safe';
 import type { LiveStatus, LocalFilterState, V1State, WindowKey } from '../../state/logs-store';
+import { formatTime } from '../../text/time-format';
 
 /** Pure text for the logs screen's title and status lines (tested without a terminal). */
 
@@ -21,9 +22,9 @@ export function duration(ms: number): string {
   return `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
-/** HH:MM:SS UTC (the time column's clock). */
+/** HH:MM:SS in the display zone (the time column's clock). */
 function clock(ms: number): string {
-  return new Date(ms).toISOString().slice(11, 19);
+  return formatTime(ms, 'clock');
 }
 
 export interface StatusInput {
