@@ -16,8 +16,12 @@ import { runExport } from './logs/export-run';
 import { FrameClock } from './logs/frame-clock';
 import { PauseAnchor } from './logs/pause-anchor';
 import { loadPickerZones } from './logs/picker';
-import { checkV1Date, DAY_MS, windowMs, type LiveStatus, type LogsState, type LogsStore, type LogsStoreOptions } from './logs/types';
+import { checkV1Date, DAY_MS, windowMs, type LiveStatus, type LogsState, type LogsStore, type LogsStoreOptions, type Prompt } from './logs/types';
 import { V1Archive } from './logs/v1-archive';
+import { LogMarks, timeTarget } from './logs/marks';
+import { markStatus } from './logs/mark-status';
+import { parseTimeInput } from '../text/time-parse';
+import { displayZone, formatTime } from '../text/time-format';
 import { errorMessage, type StoreDeps } from './domain-stores';
 
 export type { LogEntry } from '../api/logs/index';
@@ -25,6 +29,7 @@ export type { LocalMode, ViewRow, ViewWindow } from './logs-view-model';
 export type { FilterForm, FilterDraft } from './logs-filter-form';
 export { FILTER_FIELDS } from './logs-filter-form';
 export * from './logs/types';
+export type { MarkRow } from './logs/marks';
 
 /**
  * The logs screen's store: the actions of the screen, put together from modules of one idea each
@@ -55,6 +60,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
   const model = new LogsViewModel(capacity);
   const pause = new PauseAnchor(model);
   const v1File = new V1Archive(api, capacity);
+  const marks = new LogMarks(model);
+  let exportMarked = false;
 
   let attached = false;
   let zoneChecked: number | null = null;
@@ -238,7 +245,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       showSecrets: settings.showSecrets,
       done: (r: ExportResultOf) => set({ lastExport: r }),
       askAgain: (file: string, format: ExportFormat, records: number) =>
-        set({ prompt: { kind: 'export', text: textOf(file), format, error: 'that file exists: change the name, or enter again to be asked to replace it', records } }),
+        set({ prompt: { kind: 'export', text: textOf(file), format, error: 'that file exists: change the name, or enter again to be asked to replace it', records, markedOnly: exportMarked, marked: marks.size } }),
     };
 
     model.onScanProgress = () => {
@@ -250,6 +257,36 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       const s = get();
       if (s.detail) return s.detail.entry;
       return s.view.rows.find((r) => r.pos === s.view.selected)?.entry ?? null;
+    }
+
+    function publishMarks(): void {
+      set({ marks: { count: marks.size, version: marks.set.version } });
+    }
+
+    /** Selects view position `pos` (paused, as moving up pauses), in the middle of the screen. */
+    function selectPosition(pos: number): void {
+      const s = get();
+      pause.moveTo(pos, Math.floor(viewport.height / 2));
+      refreshView({ following: false, rowsEvicted: false, ...(s.following ? pause.resetCounts() : {}) });
+    }
+
+    function jumpToTime(p: Extract<Prompt, { kind: 'time' }>): void {
+      const text = p.text.value.trim();
+      const parsed = parseTimeInput(text, now(), displayZone());
+      if (!parsed.ok) {
+        set({ prompt: { ...p, error: parsed.message, offer: null } });
+        return;
+      }
+      const target = timeTarget(model, parsed.ms);
+      if ('pos' in target || ('nearest' in target && p.offer === text)) {
+        const pos = 'pos' in target ? target.pos : target.nearest;
+        set({ prompt: null });
+        selectPosition(pos);
+        const at = model.timeAt(get().view.selected);
+        ui.getState().setStatus(`${'pos' in target ? 'at' : 'nearest to'} ${formatTime(parsed.ms, 'dateTime')}: the record of ${formatTime(at, 'clockMs')} (G follows again)`, 'info', 6000);
+        return;
+      }
+      set({ prompt: { ...p, error: target.message, offer: 'nearest' in target ? text : null } });
     }
 
     return {
@@ -278,6 +315,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       detail: null,
       prompt: null,
       lastExport: null,
+      marks: { count: 0, version: 0 },
 
       attach(arg) {
         if (arg === null) {
@@ -569,7 +607,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         model.finishScan();
         const records = model.filtering ? model.matches : model.buffer.length;
         const label = s.source === 'v1' && s.v1 ? `${s.zoneId}-v1-${s.v1.date}` : String(s.zoneId);
-        set({ prompt: { kind: 'export', text: textOf(defaultExportPath(cwd, label, 'ndjson', now())), format: 'ndjson', error: null, records } });
+        set({ prompt: { kind: 'export', text: textOf(defaultExportPath(cwd, label, 'ndjson', now())), format: 'ndjson', error: null, records, markedOnly: false, marked: marks.size } });
       },
 
       openV1() {
@@ -594,6 +632,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         const p = get().prompt;
         if (!p) return;
         const value = p.text.value.trim();
+        if (p.kind === 'time') {
+          jumpToTime(p);
+          return;
+        }
         if (p.kind === 'v1') {
           const checked = checkV1Date(value, now());
           if ('error' in checked) {
@@ -610,7 +652,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         }
         const file = path.resolve(cwd, value.startsWith('~/') ? path.join(process.env.HOME ?? '~', value.slice(2)) : value);
         const format = /\.(csv|ndjson|jsonl|json)$/i.test(file) ? formatOfPath(file) : p.format;
-        const records = model.exportRecords();
+        exportMarked = p.markedOnly === true;
+        const records = exportMarked ? marks.exportRecords() : model.exportRecords();
         set({ prompt: null });
         void runExport(exportContext, file, format, false, records);
       },
@@ -625,6 +668,61 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         set({ source: 'live', v1: null });
         restart();
         return true;
+      },
+
+      toggleMark() {
+        const w = computeWindow();
+        const e = model.entryAt(w.selected);
+        if (!e) {
+          ui.getState().setStatus('no record selected to mark', 'info', 3000);
+          return;
+        }
+        const on = marks.set.toggle(e, model.timeAt(w.selected));
+        publishMarks();
+        ui.getState().setStatus(markStatus(on, e, model.timeAt(w.selected), marks.size), 'info', 5000);
+      },
+
+      jumpMark(dir) {
+        const target = marks.target(computeWindow().selected, dir);
+        if ('message' in target) {
+          ui.getState().setStatus(target.message, 'info', 4000);
+          return;
+        }
+        selectPosition(target.pos);
+        const n = marks.set.list().indexOf(target.mark) + 1;
+        ui.getState().setStatus(`mark ${n} of ${marks.size}: ${formatTime(target.mark.time, 'clockMs')} ${target.mark.status}${target.wrapped ? ` (went around to the ${dir > 0 ? 'first' : 'last'})` : ''}`, 'info', 4000);
+      },
+
+      clearMarks() {
+        const n = marks.set.clear();
+        publishMarks();
+        ui.getState().setStatus(n ? `${n} mark${n === 1 ? '' : 's'} cleared` : 'no marks to clear', 'info', 3000);
+      },
+
+      isMarked(e) {
+        return marks.set.has(e);
+      },
+
+      markRows() {
+        return marks.rows();
+      },
+
+      openTimeJump() {
+        if (model.total === 0) {
+          ui.getState().setStatus('no records to jump in yet', 'info', 3000);
+          return;
+        }
+        set({ prompt: { kind: 'time', text: emptyText, error: null, offer: null } });
+      },
+
+      toggleExportMarked() {
+        const p = get().prompt;
+        if (p?.kind !== 'export') return;
+        if (!p.markedOnly && marks.size === 0) {
+          set({ prompt: { ...p, error: 'no marks: m marks records (esc, mark, then e again)' } });
+          return;
+        }
+        set({ prompt: { ...p, markedOnly: !p.markedOnly, marked: marks.size, error: null } });
       },
     };
   });

@@ -22,6 +22,9 @@ import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { BackfillBar } from './BackfillBar';
 import { StreamView } from './StreamView';
 import { ZonePicker } from './ZonePicker';
+import { exportLabel, MARK_GUTTER, withMarks } from './marks-view';
+import { TIME_FORMS_HINT } from '../../text/time-parse';
+import { zoneLabel } from '../../text/time-format';
 import { useScreenInstance } from '../screen-def';
 
 /** Stats beside the stream from this width on; below it when narrower. */
@@ -70,6 +73,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const stats = useSelect(store, (x) => x.stats);
   const detail = useSelect(store, (x) => x.detail);
   const prompt = useSelect(store, (x) => x.prompt);
+  const marks = useSelect(store, (x) => x.marks);
   const now = useNow(1000);
 
   useEffect(() => s().attach(arg), [store, arg]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -78,12 +82,14 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const beside = showStats && width >= STATS_BESIDE_FROM;
   const below = showStats && !beside ? Math.min(COMPACT_STATS_LINES, Math.max(0, height - 10)) : 0;
   const streamWidth = beside ? width - STATS_WIDTH - 1 : width;
+  // with marks, each row starts with a cell for the mark glyph
+  const gutter = marks.count > 0 ? MARK_GUTTER : 0;
   const mainHeight = Math.max(2, height - 3 - below);
   const rowsHeight = Math.max(1, mainHeight - 1);
 
   useEffect(() => {
-    s().setViewport(streamWidth, rowsHeight);
-  }, [store, streamWidth, rowsHeight]); // eslint-disable-line react-hooks/exhaustive-deps
+    s().setViewport(streamWidth - gutter, rowsHeight);
+  }, [store, streamWidth, rowsHeight, gutter]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const highlight = useMemo(() => {
     if (local.pattern === null) return null;
@@ -137,6 +143,11 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.copyJson': () => copy('json'),
     'logs.export': () => s().openExport(),
     'logs.v1': () => s().openV1(),
+    'logs.timeJump': () => s().openTimeJump(),
+    'logs.mark': () => s().toggleMark(),
+    'logs.nextMark': () => s().jumpMark(1),
+    'logs.prevMark': () => s().jumpMark(-1),
+    'logs.clearMarks': () => s().clearMarks(),
   });
 
   // The local pattern field (/), the export/v1 prompt and the filter form each take the keyboard.
@@ -158,6 +169,10 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
         if (!p) return false;
         if (ev.name === 'tab') {
           s().toggleExportFormat();
+          return true;
+        }
+        if (ev.name === 'ctrl-t' && p.kind === 'export') {
+          s().toggleExportMarked();
           return true;
         }
         const next = editText(p.text, ev);
@@ -210,9 +225,9 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     const empty = source === 'v1' && v1?.loading
       ? 'loading…'
       : local.pattern !== null && local.mode === 'filter'
-        ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, m shows every record)`
+        ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, H shows every record)`
         : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
-    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} />;
+    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} marked={gutter ? (e) => s().isMarked(e) : null} />;
   }
 
   return (
@@ -225,7 +240,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
         </Box>
         {beside ? (
           <Box marginLeft={1} width={STATS_WIDTH} height={mainHeight} flexDirection="column" overflow="hidden">
-            {statsLines(stats, STATS_WIDTH, mainHeight, true).map((l, i) => (
+            {withMarks(statsLines, stats, marks.count ? s().markRows() : [], STATS_WIDTH, mainHeight, true).map((l, i) => (
               <PartsLine key={i} parts={l} />
             ))}
           </Box>
@@ -233,7 +248,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
       </Box>
       {below > 0 ? (
         <Box flexDirection="column" height={below} width={width} overflow="hidden">
-          {statsLines(stats, width, below, false).map((l, i) => (
+          {withMarks(statsLines, stats, marks.count ? s().markRows() : [], width, below, false).map((l, i) => (
             <PartsLine key={i} parts={l} />
           ))}
         </Box>
@@ -254,13 +269,15 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
   if (prompt) {
     // the long export label makes room for a message (a path can be long) in its shortest form
     const label =
-      prompt.kind !== 'export'
-        ? 'v1 day (MM-dd-yy, UTC): '
-        : prompt.error
-          ? 'to: '
-          : `export ${prompt.records.toLocaleString('en-US')} record${prompt.records === 1 ? '' : 's'} (${prompt.format.toUpperCase()}, tab switches) to: `;
+      prompt.kind === 'time'
+        ? 'jump to time: '
+        : prompt.kind !== 'export'
+          ? 'v1 day (MM-dd-yy, UTC): '
+          : prompt.error
+            ? 'to: '
+            : exportLabel(prompt);
     // with a message to show, the field is as wide as its text, so the message fits after it
-    const fieldWidth = Math.max(12, Math.min(width - label.length - 2, prompt.error ? prompt.text.value.length + 1 : 60));
+    const fieldWidth = Math.max(12, Math.min(width - label.length - 2, prompt.error || prompt.kind === 'time' ? prompt.text.value.length + 1 : 60));
     return (
       <Box height={1} width={width} overflow="hidden">
         {/* the label and the field keep their width; only the message after them is cut */}
@@ -270,7 +287,7 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
         <Box flexShrink={0} width={fieldWidth}>
           <TextField state={prompt.text} width={fieldWidth} />
         </Box>
-        <Text color={tone('error')} wrap="truncate">{prompt.error ? ` ✖ ${prompt.error}` : ''}</Text>
+        <Text color={prompt.error ? tone('error') : tone('muted')} wrap="truncate">{prompt.error ? ` ✖ ${prompt.error}` : prompt.kind === 'time' ? ` ${TIME_FORMS_HINT} (${zoneLabel(Date.now())})` : ''}</Text>
       </Box>
     );
   }
@@ -291,7 +308,7 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
   const where = local.counting && local.pattern !== null && local.mode === 'filter'
     ? 'counting matches…'
     : view.total === 0 ? '' : `${following ? 'newest' : `row ${(view.selected + 1).toLocaleString('en-US')}`} of ${view.total.toLocaleString('en-US')}`;
-  const pattern = local.pattern !== null ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · m mode · +/- context · n/N next/prev · esc clears` : '';
+  const pattern = local.pattern !== null ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · H mode · +/- context · n/N next/prev · esc clears` : '';
   const room = Math.max(0, width - where.length - 2);
   return (
     <Box height={1} width={width} overflow="hidden">

@@ -4,6 +4,7 @@ import { useTone } from '../../components/theme';
 import { headerText, rowSegments, wrapSegments, type Segment, type StreamLayout } from '../../log-records/rows';
 import type { LogEntry, ViewRow } from '../../state/logs-store';
 import { rowLine, type ToneColor } from './row-line';
+import { MARK_GLYPH, MARK_GUTTER } from './marks-view';
 
 export interface StreamViewProps {
   rows: ViewRow[];
@@ -14,6 +15,8 @@ export interface StreamViewProps {
   /** Lines for the rows (the header line is extra). */
   height: number;
   emptyText: string;
+  /** Whether a record is marked; null while there are no marks (no glyph column then). */
+  marked?: ((e: LogEntry) => boolean) | null;
 }
 
 /** One line of a row: a single <Text> with its colours built into the string (see row-line.ts). */
@@ -28,11 +31,27 @@ interface RowProps {
   layout: StreamLayout;
   wrap: boolean;
   highlight: RegExp | null;
+  /** null: no glyph column; else whether this record is marked. */
+  marked: boolean | null;
+}
+
+/** The glyph column before a row while there are marks. */
+function Gutter({ marked }: { marked: boolean }): React.JSX.Element {
+  const tone = useTone();
+  return <Text color={tone('accent')} bold>{marked ? `${MARK_GLYPH} ` : '  '}</Text>;
 }
 
 /** One record (or a context separator); re-rendered only when one of its props changes. */
-const Row = React.memo(function Row({ entry, selected, layout, wrap, highlight }: RowProps): React.JSX.Element {
+const Row = React.memo(function Row({ entry, selected, layout, wrap, highlight, marked }: RowProps): React.JSX.Element {
   const tone = useTone();
+  if (marked !== null) {
+    return (
+      <Box flexDirection="row">
+        <Gutter marked={marked} />
+        <Row entry={entry} selected={selected} layout={layout} wrap={wrap} highlight={highlight} marked={null} />
+      </Box>
+    );
+  }
   if (entry === null) return <Text color={tone('muted')}>--</Text>;
   if (!wrap) return <Text wrap="truncate">{cachedLine(entry, selected, layout, highlight, tone)}</Text>;
   const lines = wrapSegments(rowSegments(entry, layout, { highlight, wrap }), layout.width);
@@ -86,12 +105,13 @@ function cachedLine(entry: LogEntry, selected: boolean, layout: StreamLayout, hi
  * The visible window of the log stream: the column header and the rows the store picked from
  * the ring buffer (never more than fit), the selected one inverse.
  */
-export function StreamView({ rows, selected, layout, wrap, highlight, height, emptyText }: StreamViewProps): React.JSX.Element {
+export function StreamView({ rows, selected, layout, wrap, highlight, height, emptyText, marked = null }: StreamViewProps): React.JSX.Element {
   const tone = useTone();
+  const gutter = marked ? ' '.repeat(MARK_GUTTER) : '';
   return (
-    <Box flexDirection="column" width={layout.width} height={height + 1} overflow="hidden">
+    <Box flexDirection="column" width={layout.width + gutter.length} height={height + 1} overflow="hidden">
       <Text bold wrap="truncate">
-        {headerText(layout)}
+        {gutter + headerText(layout)}
       </Text>
       <Box flexDirection="column" height={height} overflow="hidden">
         {rows.length === 0 ? (
@@ -102,7 +122,7 @@ export function StreamView({ rows, selected, layout, wrap, highlight, height, em
           // one line per row: keyed by the screen line, so a new page updates the rows' texts
           // instead of replacing their elements (and Yoga nodes); wrapped rows keep their record
           rows.map((r, i) => (
-            <Row key={wrap ? (r.entry ? r.entry.requestId ?? `p${r.pos}` : `sep${r.pos}`) : i} entry={r.entry} selected={r.pos === selected} layout={layout} wrap={wrap} highlight={highlight} />
+            <Row key={wrap ? (r.entry ? r.entry.requestId ?? `p${r.pos}` : `sep${r.pos}`) : i} entry={r.entry} selected={r.pos === selected} layout={layout} wrap={wrap} highlight={highlight} marked={marked && r.entry ? marked(r.entry) : marked ? false : null} />
           ))
         )}
       </Box>

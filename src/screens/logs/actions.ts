@@ -4,6 +4,7 @@ import { defineActions } from '../../keys/keymap';
  * Keys of the logs screen (context "logs"). The shell's own keys do the rest: p pause/follow,
  * r poll now, / local pattern, enter a record in full, j k g G PgUp PgDn to move (moving up
  * pauses, G follows again), esc closes what is open. Nothing here changes the platform.
+ * U for the previous mark is lnav's key for the previous bookmark.
  */
 export const logsActions = defineActions([
   { id: 'logs.window1m', keys: ['1'], description: 'time window: follow from 1 minute ago', context: 'logs', hint: 'window' },
@@ -13,7 +14,7 @@ export const logsActions = defineActions([
   { id: 'logs.window3d', keys: ['5'], description: 'time window: from 3 days ago (the whole retention)', context: 'logs' },
   { id: 'logs.filters', keys: ['f'], description: 'server filters: status, cache, country, edge, IP, URL/UA/referer, search', context: 'logs', hint: 'filters' },
   { id: 'logs.clearFilters', keys: ['X'], description: 'clear every server filter', context: 'logs' },
-  { id: 'logs.mode', keys: ['m'], description: 'local pattern: filter (only matches) or highlight (every record)', context: 'logs' },
+  { id: 'logs.mode', keys: ['H'], description: 'local pattern: filter (only matches) or highlight (every record, matches highlighted)', context: 'logs' },
   { id: 'logs.contextMore', keys: ['+', '='], description: 'one more context line around local matches', context: 'logs' },
   { id: 'logs.contextLess', keys: ['-'], description: 'one less context line around local matches', context: 'logs' },
   { id: 'logs.nextMatch', keys: ['n'], description: 'next record matching the local pattern', context: 'logs' },
@@ -25,6 +26,11 @@ export const logsActions = defineActions([
   { id: 'logs.copyJson', keys: ['Y'], description: 'copy the selected record as JSON (OSC 52)', context: 'logs' },
   { id: 'logs.export', keys: ['e'], description: 'export the shown records to NDJSON or CSV', context: 'logs', hint: 'export' },
   { id: 'logs.v1', keys: ['v'], description: 'open a past day (v1 log file, within the 3-day retention)', context: 'logs', hint: 'v1 day' },
+  { id: 'logs.timeJump', keys: ['@'], description: 'jump to a time: 14:05, 14:05:30, 2026-11-24 14:05, -10m (pauses the follow)', context: 'logs' },
+  { id: 'logs.mark', keys: ['m'], description: 'mark or unmark the selected record (◆; the stats panel lists the marks)', context: 'logs' },
+  { id: 'logs.nextMark', keys: ['M'], description: 'next marked record (goes around at the end)', context: 'logs' },
+  { id: 'logs.prevMark', keys: ['U'], description: 'previous marked record (goes around at the start)', context: 'logs' },
+  { id: 'logs.clearMarks', keys: ['C'], description: 'clear every mark', context: 'logs' },
 ]);
 
 declare module '../../keys/keymap' {

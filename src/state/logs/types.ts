@@ -6,6 +6,7 @@ import type { StreamLayout, TimeMode } from '../../log-records/rows';
 import type { StatsSnapshot } from '../../log-records/stats';
 import type { FilterDraft, FilterForm } from '../logs-filter-form';
 import type { LocalMode, ViewWindow } from '../logs-view-model';
+import type { MarkRow } from './marks';
 
 /** The logs screen's state and actions (the store in logs-store.ts), and the pure rules they share. */
 
@@ -91,8 +92,10 @@ export interface LocalFilterState {
 }
 
 export type Prompt =
-  | { kind: 'export'; text: TextState; format: ExportFormat; error: string | null; records: number }
-  | { kind: 'v1'; text: TextState; error: string | null };
+  | { kind: 'export'; text: TextState; format: ExportFormat; error: string | null; records: number; markedOnly?: boolean; marked?: number }
+  | { kind: 'v1'; text: TextState; error: string | null }
+  /** `@`: a time to jump to; `offer` is the text whose nearest record a second enter goes to. */
+  | { kind: 'time'; text: TextState; error: string | null; offer?: string | null };
 
 export interface LogsState {
   zoneId: number | null;
@@ -125,6 +128,8 @@ export interface LogsState {
   detail: { entry: LogEntry; scroll: number } | null;
   prompt: Prompt | null;
   lastExport: ExportResult | null;
+  /** Marked records: how many, and a counter bumped on every change (rows draw the mark). */
+  marks: { count: number; version: number };
 
   /** The screen mounted with its argument (a zone id or null for the picker); returns the unmount. */
   attach(arg: string | null): () => void;
@@ -170,6 +175,20 @@ export interface LogsState {
   cancelPrompt(): void;
   /** Leaves the v1 day for the live follow; false when not on a v1 day. */
   closeV1(): boolean;
+
+  /** Marks or unmarks the selected record. */
+  toggleMark(): void;
+  /** Selects the next (1) or previous (-1) mark, going around at the ends. */
+  jumpMark(dir: 1 | -1): void;
+  clearMarks(): void;
+  /** Whether a record is marked (for drawing the rows). */
+  isMarked(e: LogEntry): boolean;
+  /** The marks for the stats panel, oldest first. */
+  markRows(): MarkRow[];
+  /** `@`: asks for a time to jump to. */
+  openTimeJump(): void;
+  /** In the export prompt: the marked records only, or everything shown. */
+  toggleExportMarked(): void;
 }
 
 export type LogsStore = StoreApi<LogsState>;
