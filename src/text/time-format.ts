@@ -118,9 +118,12 @@ export function formatTime(ms: number, style: TimeStyle, zone: DisplayZone = cur
   }
 }
 
-/** Cells the 'iso' style takes at most: 24 in UTC ("...Z"), 29 with a local offset. */
+/** Cells the 'iso' style takes at most: 24 in UTC ("...Z", also a local zone that is UTC all year), 29 with a local offset. */
 export function isoWidth(zone: DisplayZone = current): number {
-  return zone === 'utc' ? 24 : 29;
+  if (zone === 'utc') return 24;
+  const year = new Date().getFullYear();
+  const utcAllYear = new Date(year, 0, 1).getTimezoneOffset() === 0 && new Date(year, 6, 1).getTimezoneOffset() === 0;
+  return utcAllYear ? 24 : 29;
 }
 
 /**
