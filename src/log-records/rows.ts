@@ -1,7 +1,7 @@
 import { parseTimestamp, type LogEntry } from '../api/logs/entry';
 import { terminalSafe } from '../text/terminal-safe';
 import { matchRanges } from './filter';
-import { displayZone, formatTime, isoWidth } from '../text/time-format';
+import { displayZone, formatTime, isoWidth, offsetText } from '../text/time-format';
 
 /**
  * How one log record looks in the stream: which columns fit the width, each cell's text, the
@@ -258,5 +258,5 @@ export function timeDetail(timestamp: string): string {
   const t = parseTimestamp(timestamp);
   if (Number.isNaN(t)) return visible(timestamp);
   const shown = formatTime(t, 'iso');
-  return displayZone() === 'utc' ? shown : `${shown} (${formatTime(t, 'iso', 'utc')})`;
+  return displayZone() === 'utc' || offsetText(t) === 'Z' ? shown : `${shown} (${formatTime(t, 'iso', 'utc')})`;
 }

@@ -181,7 +181,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       })}
       {line('Specification', specSummary(guardian), keyOf('shield.spec'))}
       {line('Plan limits', limitsText(c))}
-      {line('Updated', formatDateText(c.updatedAt ?? c.createdAt, 'dateTime') || '-')}
+      {line('Updated', terminalSafe(formatDateText(c.updatedAt ?? c.createdAt, 'dateTime')) || '-')}
       {notice ? (
         <Text color={tone(notice.tone)} wrap="truncate">
           {terminalSafe(notice.text)}
