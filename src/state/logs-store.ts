@@ -8,7 +8,8 @@ import { compilePattern } from '../log-records/filter';
 import { defaultExportPath, formatOfPath, withFormat, type ExportFormat, type ExportResult as ExportResultOf } from '../log-records/export';
 import { rowHeight, streamLayout, type TimeMode } from '../log-records/rows';
 import type { StatsSnapshot } from '../log-records/stats';
-import { draftOfForm, emptyDraft, filterOfDraft, FILTER_FIELDS, formFromDraft, validateDraft } from './logs-filter-form';
+import { checkWindow, draftOfForm, emptyDraft, filterOfDraft, FILTER_FIELDS, formFromDraft, pinWindow, validateDraft } from './logs-filter-form';
+import { readWindow } from './logs/fixed-window';
 import { LogsViewModel, type LocalMode, type ViewWindow } from './logs-view-model';
 import { copyTextOf } from './logs/copy';
 import { EngineLink } from './logs/engine-link';
@@ -30,6 +31,7 @@ export type { FilterForm, FilterDraft } from './logs-filter-form';
 export { FILTER_FIELDS } from './logs-filter-form';
 export * from './logs/types';
 export type { MarkRow } from './logs/marks';
+export type { FixedWindowState } from './logs/fixed-window';
 
 /**
  * The logs screen's store: the actions of the screen, put together from modules of one idea each
@@ -67,6 +69,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
   let zoneChecked: number | null = null;
   let zoneAbort: AbortController | null = null;
   let pickerAbort: AbortController | null = null;
+  let fixedAbort: AbortController | null = null;
   let ticker: ReturnType<typeof setInterval> | null = null;
   let viewDirty = true;
   let lastStatsAt = 0;
@@ -150,12 +153,40 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       return model.stats.snapshot({ top: 5, rateSeconds: 120, rateEndMs: end ?? undefined });
     }
 
+    /** A from..to window: read once into the (emptied) store. */
+    async function loadFixed(zoneId: number, from: number, to: number): Promise<void> {
+      fixedAbort?.abort();
+      const ctl = new AbortController();
+      fixedAbort = ctl;
+      set({ fixed: { from, to, loading: true, error: null, records: 0, truncated: false } });
+      try {
+        const r = await readWindow(api, zoneId, filterOfDraft(get().filter), { from, to }, capacity, ctl.signal);
+        if (ctl.signal.aborted) return;
+        model.load(r.entries, r.times);
+        set({ fixed: { from, to, loading: false, error: null, records: model.buffer.length, truncated: r.hasMore } });
+        ui.getState().recordSuccess();
+        refreshView();
+      } catch (error) {
+        if (ctl.signal.aborted) return;
+        set({ fixed: { from, to, loading: false, error: errorMessage(error), records: 0, truncated: false } });
+      }
+    }
+
     function startEngine(resume: boolean): void {
       link.stop();
       const s = get();
       if (s.zoneId === null || s.source !== 'live' || !attached || s.zoneProblem) return;
+      const abs = s.absolute;
+      if (abs && abs.to !== null) {
+        // read once; a screen coming back keeps what it read
+        const f = s.fixed;
+        if (!(resume && f && f.from === abs.from && f.to === abs.to && !f.error && !f.loading)) void loadFixed(s.zoneId, abs.from, abs.to);
+        return;
+      }
+      fixedAbort?.abort();
+      if (s.fixed) set({ fixed: null });
       try {
-        link.start({ zoneId: s.zoneId, filter: filterOfDraft(s.filter), sinceMs: windowMs(s.windowKey), resume });
+        link.start({ zoneId: s.zoneId, filter: filterOfDraft(s.filter), sinceMs: abs ? Math.max(1000, now() - abs.from) : windowMs(s.windowKey), resume });
       } catch (error) {
         ui.getState().setStatus(`cannot follow: ${errorMessage(error)}`, 'error', null);
         return;
@@ -297,6 +328,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       source: 'live',
       windowKey: '15m',
       filter: emptyDraft(),
+      absolute: null,
+      fixed: null,
       form: null,
       local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false, progress: 1 },
       wrap: false,
@@ -332,7 +365,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           model.setPattern(null);
           pause.clear();
           set({
-            zoneId: id, zoneName: null, zoneProblem: null, source: 'live', filter: emptyDraft(), form: null, v1: null, detail: null, prompt: null,
+            zoneId: id, zoneName: null, zoneProblem: null, source: 'live', filter: emptyDraft(), absolute: null, fixed: null, form: null, v1: null, detail: null, prompt: null,
             following: true, ...pause.resetCounts(), stats: null, live: null,
             local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false, progress: 1 },
           });
@@ -428,6 +461,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         if (link.pollNow()) {
           ui.getState().setStatus('polling now', 'info', 2000);
         } else if (get().source === 'v1' && get().v1) void loadV1(get().v1!.date);
+        else if (get().fixed) startEngine(false);
       },
 
       setWindow(key) {
@@ -436,10 +470,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           ui.getState().setStatus('the time window applies to the live follow; esc leaves the v1 day first', 'info', 5000);
           return;
         }
-        if (s.windowKey === key && link.engine) return;
-        set({ windowKey: key });
+        if (s.windowKey === key && link.engine && !s.absolute) return;
+        set({ windowKey: key, ...(s.absolute ? { absolute: null, filter: pinWindow(s.filter, null) } : {}) });
         restart();
-        ui.getState().setStatus(`following from ${key} ago`, 'info', 3000);
+        ui.getState().setStatus(`following from ${key} ago${s.absolute ? ' (the from/to window is cleared)' : ''}`, 'info', 3000);
       },
 
       toggleWrap() {
@@ -552,16 +586,18 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       applyForm() {
         const form = get().form;
         if (!form) return false;
-        const draft = draftOfForm(form);
-        const errors = validateDraft(draft);
+        const typed = draftOfForm(form);
+        const errors = validateDraft(typed, now());
         if (errors) {
           const first = FILTER_FIELDS.findIndex((f) => errors[f.id] !== undefined);
           set({ form: { ...form, errors, focus: first >= 0 ? first : form.focus } });
           ui.getState().setStatus(`not sent: ${Object.values(errors).join('; ')}`, 'error', 10_000);
           return false;
         }
+        const absolute = checkWindow(typed, now()).window;
+        const draft = pinWindow(typed, absolute);
         const changed = FILTER_FIELDS.some((f) => draft[f.id] !== get().filter[f.id]);
-        set({ form: null, filter: draft });
+        set({ form: null, filter: draft, absolute });
         if (changed) restart();
         return true;
       },
@@ -576,7 +612,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           ui.getState().setStatus('no server filters to clear', 'info', 3000);
           return;
         }
-        set({ filter: emptyDraft(), form: null });
+        set({ filter: emptyDraft(), absolute: null, form: null });
         restart();
         ui.getState().setStatus('server filters cleared', 'info', 3000);
       },

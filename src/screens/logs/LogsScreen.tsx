@@ -11,14 +11,14 @@ import { useActions, useInputLayer, useTextInput } from '../../keys/input-hooks'
 import { editText } from '../../keys/text-edit';
 import { compilePattern } from '../../log-records/filter';
 import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs-store';
-import { describeDraft } from '../../state/logs-filter-form';
+import { describeDraft, describeWindow } from '../../state/logs-filter-form';
 import { useDomainStore, useSelect, useConsole } from '../../state/store-hooks';
 import { logsActions } from './actions';
 import { DetailView } from './DetailView';
 import { FilterForm } from './FilterForm';
 import { joinParts, PartsLine } from './Parts';
 import { COMPACT_STATS_LINES, statsLines } from './stats-view';
-import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
+import { fixedStatusParts, liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { BackfillBar } from './BackfillBar';
 import { StreamView } from './StreamView';
 import { ZonePicker } from './ZonePicker';
@@ -57,6 +57,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const source = useSelect(store, (x) => x.source);
   const windowKey = useSelect(store, (x) => x.windowKey);
   const filter = useSelect(store, (x) => x.filter);
+  const absolute = useSelect(store, (x) => x.absolute);
+  const fixed = useSelect(store, (x) => x.fixed);
   const form = useSelect(store, (x) => x.form);
   const local = useSelect(store, (x) => x.local);
   const wrap = useSelect(store, (x) => x.wrap);
@@ -204,10 +206,12 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     { 'filter.apply': () => void s().applyForm(), 'filter.cancel': () => s().cancelForm() },
   );
 
-  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, source, windowKey, serverFilter: describeDraft(filter), local, wrap });
+  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, source, windowKey, serverFilter: describeDraft(filter), windowText: absolute ? describeWindow(absolute, now) : undefined, local, wrap });
   const status = source === 'v1' && v1
     ? v1StatusParts(v1, following)
-    : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, rowsEvicted, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
+    : fixed
+      ? fixedStatusParts(fixed, following)
+      : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, rowsEvicted, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
 
   if (zoneProblem) {
     return (
@@ -226,7 +230,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
       ? 'loading…'
       : local.pattern !== null && local.mode === 'filter'
         ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, H shows every record)`
-        : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
+        : fixed ? (fixed.loading ? 'loading…' : 'no records in this window') : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
     main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} marked={gutter ? (e) => s().isMarked(e) : null} />;
   }
 

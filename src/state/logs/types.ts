@@ -4,7 +4,8 @@ import type { TextState } from '../../keys/text-edit';
 import type { ExportFormat, ExportResult } from '../../log-records/export';
 import type { StreamLayout, TimeMode } from '../../log-records/rows';
 import type { StatsSnapshot } from '../../log-records/stats';
-import type { FilterDraft, FilterForm } from '../logs-filter-form';
+import type { AbsoluteWindow, FilterDraft, FilterForm } from '../logs-filter-form';
+import type { FixedWindowState } from './fixed-window';
 import type { LocalMode, ViewWindow } from '../logs-view-model';
 import type { MarkRow } from './marks';
 
@@ -105,8 +106,12 @@ export interface LogsState {
   picker: PickerState;
   source: 'live' | 'v1';
   windowKey: WindowKey;
-  /** The server filters in use. */
+  /** The server filters in use (with the from/to fields as typed, pinned to absolute times). */
   filter: FilterDraft;
+  /** An absolute window from the filter form (instead of the 1-5 window); null: none. */
+  absolute: AbsoluteWindow | null;
+  /** The absolute window has an end: read once, not followed. */
+  fixed: FixedWindowState | null;
   form: FilterForm | null;
   local: LocalFilterState;
   wrap: boolean;
