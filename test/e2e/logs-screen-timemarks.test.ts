@@ -130,3 +130,34 @@ test('m marks two rows (◆), M and U cycle through them, the stats panel lists 
   await app.press('H');
   await app.waitFor('local pattern highlights: every record is shown');
 });
+
+test('the filter form\'s from/to: refused outside the retention, then a fixed window whose rows are all inside it; 3 follows again', async () => {
+  const app = await openZone();
+  const from = Math.floor((Date.now() - 12 * 60_000) / 60_000) * 60_000;
+  const to = from + 2 * 60_000;
+  await app.press('f');
+  await app.waitFor('Server filters');
+  for (let i = 0; i < 9; i++) await app.press('tab');
+  await app.waitFor(/› from \(time\)/);
+  await app.type('-4d');
+  await app.press('enter');
+  await app.waitFor(/✖ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d is older than the 3-day retention/);
+  await app.press('ctrl-u');
+  await app.type(nyClock(from).slice(0, 5));
+  await app.press('tab');
+  await app.type(nyClock(to).slice(0, 5));
+  await app.press('enter');
+  const screen = await app.waitFor(/■ fixed window \(not following\) · [\d,]+ records/, 15_000);
+  assert.match(screen, new RegExp(`from \\d{4}-\\d\\d-\\d\\d ${nyClock(from).slice(0, 5)}:00 to ${nyClock(to).slice(0, 5)}:00 \\(UTC-0[45]:00\\)`));
+  const count = Number(/· ([\d,]+) records/.exec(screen)![1]!.replace(/,/g, ''));
+  const expected = generatedLogRecords(emu.world, busy.Id, from, to).length;
+  assert.equal(count, expected, 'every record of the window, no more');
+  const shown = app.lines().map((l) => ROW.exec(l)?.[2]).filter((t): t is string => t !== undefined);
+  assert.ok(shown.length > 5);
+  const [a, b] = [nyClock(from), nyClock(to)];
+  // (a window across local midnight wraps around on the clock)
+  for (const t of shown) assert.ok(a < b ? t >= a && t < b : t >= a || t < b, `${t} is in the window`);
+
+  await app.press('3');
+  await app.waitFor(/window 15m[\s\S]*● following/, 15_000);
+});
