@@ -17,12 +17,10 @@ import { runExport } from './logs/export-run';
 import { FrameClock } from './logs/frame-clock';
 import { PauseAnchor } from './logs/pause-anchor';
 import { loadPickerZones } from './logs/picker';
-import { checkV1Date, DAY_MS, windowMs, type LiveStatus, type LogsState, type LogsStore, type LogsStoreOptions, type Prompt } from './logs/types';
+import { checkV1Date, DAY_MS, windowMs, type LiveStatus, type LogsState, type LogsStore, type LogsStoreOptions } from './logs/types';
 import { V1Archive } from './logs/v1-archive';
-import { LogMarks, timeTarget } from './logs/marks';
-import { markStatus } from './logs/mark-status';
-import { parseTimeInput } from '../text/time-parse';
-import { displayZone, formatTime } from '../text/time-format';
+import { LogMarks } from './logs/marks';
+import { logsMarkActions } from './logs/mark-actions';
 import { errorMessage, type StoreDeps } from './domain-stores';
 
 export type { LogEntry } from '../api/logs/index';
@@ -290,35 +288,15 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       return s.view.rows.find((r) => r.pos === s.view.selected)?.entry ?? null;
     }
 
-    function publishMarks(): void {
-      set({ marks: { count: marks.size, version: marks.set.version } });
-    }
-
-    /** Selects view position `pos` (paused, as moving up pauses), in the middle of the screen. */
-    function selectPosition(pos: number): void {
-      const s = get();
-      pause.moveTo(pos, Math.floor(viewport.height / 2));
-      refreshView({ following: false, rowsEvicted: false, ...(s.following ? pause.resetCounts() : {}) });
-    }
-
-    function jumpToTime(p: Extract<Prompt, { kind: 'time' }>): void {
-      const text = p.text.value.trim();
-      const parsed = parseTimeInput(text, now(), displayZone());
-      if (!parsed.ok) {
-        set({ prompt: { ...p, error: parsed.message, offer: null } });
-        return;
-      }
-      const target = timeTarget(model, parsed.ms);
-      if ('pos' in target || ('nearest' in target && p.offer === text)) {
-        const pos = 'pos' in target ? target.pos : target.nearest;
-        set({ prompt: null });
-        selectPosition(pos);
-        const at = model.timeAt(get().view.selected);
-        ui.getState().setStatus(`${'pos' in target ? 'at' : 'nearest to'} ${formatTime(parsed.ms, 'dateTime')}: the record of ${formatTime(at, 'clockMs')} (G follows again)`, 'info', 6000);
-        return;
-      }
-      set({ prompt: { ...p, error: target.message, offer: 'nearest' in target ? text : null } });
-    }
+    const { submitTimeJump, ...markActions } = logsMarkActions({
+      model, marks, ui, now, get, set,
+      selected: () => computeWindow().selected,
+      select: (pos) => {
+        const s = get();
+        pause.moveTo(pos, Math.floor(viewport.height / 2));
+        refreshView({ following: false, rowsEvicted: false, ...(s.following ? pause.resetCounts() : {}) });
+      },
+    });
 
     return {
       zoneId: null,
@@ -669,7 +647,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         if (!p) return;
         const value = p.text.value.trim();
         if (p.kind === 'time') {
-          jumpToTime(p);
+          submitTimeJump(p);
           return;
         }
         if (p.kind === 'v1') {
@@ -706,60 +684,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         return true;
       },
 
-      toggleMark() {
-        const w = computeWindow();
-        const e = model.entryAt(w.selected);
-        if (!e) {
-          ui.getState().setStatus('no record selected to mark', 'info', 3000);
-          return;
-        }
-        const on = marks.set.toggle(e, model.timeAt(w.selected));
-        publishMarks();
-        ui.getState().setStatus(markStatus(on, e, model.timeAt(w.selected), marks.size), 'info', 5000);
-      },
-
-      jumpMark(dir) {
-        const target = marks.target(computeWindow().selected, dir);
-        if ('message' in target) {
-          ui.getState().setStatus(target.message, 'info', 4000);
-          return;
-        }
-        selectPosition(target.pos);
-        const n = marks.set.list().indexOf(target.mark) + 1;
-        ui.getState().setStatus(`mark ${n} of ${marks.size}: ${formatTime(target.mark.time, 'clockMs')} ${target.mark.status}${target.wrapped ? ` (went around to the ${dir > 0 ? 'first' : 'last'})` : ''}`, 'info', 4000);
-      },
-
-      clearMarks() {
-        const n = marks.set.clear();
-        publishMarks();
-        ui.getState().setStatus(n ? `${n} mark${n === 1 ? '' : 's'} cleared` : 'no marks to clear', 'info', 3000);
-      },
-
-      isMarked(e) {
-        return marks.set.has(e);
-      },
-
-      markRows() {
-        return marks.rows();
-      },
-
-      openTimeJump() {
-        if (model.total === 0) {
-          ui.getState().setStatus('no records to jump in yet', 'info', 3000);
-          return;
-        }
-        set({ prompt: { kind: 'time', text: emptyText, error: null, offer: null } });
-      },
-
-      toggleExportMarked() {
-        const p = get().prompt;
-        if (p?.kind !== 'export') return;
-        if (!p.markedOnly && marks.size === 0) {
-          set({ prompt: { ...p, error: 'no marks: m marks records (esc, mark, then e again)' } });
-          return;
-        }
-        set({ prompt: { ...p, markedOnly: !p.markedOnly, marked: marks.size, error: null } });
-      },
+      ...markActions,
     };
   });
   return store;
