@@ -1,30 +1,54 @@
-import React, { useEffect } from 'react';
+import React, { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import { Table, type Column } from '../../components/Table';
 import { useTone } from '../../components/theme';
 import { useActions } from '../../keys/input-hooks';
 import type { LogsStore, PickerZone } from '../../state/logs-store';
+import { togglePicked, zonesToOpen } from '../../state/logs/picker';
+import { MAX_ZONES, zoneListArg } from '../../state/logs/zone-set';
 import { useSelect, useUiStore } from '../../state/store-hooks';
 
-const columns: Column<PickerZone>[] = [
+const baseColumns: Column<PickerZone>[] = [
   { id: 'id', header: 'ID', width: 8, cell: (z) => z.id, sortValue: (z) => z.id },
   { id: 'name', header: 'NAME', flex: 1, cell: (z) => z.name },
   { id: 'host', header: 'HOSTNAME', flex: 2, cell: (z) => z.hostname },
 ];
 
-/** `:logs` without an id: the pull zones with logging enabled; enter follows one. */
+/**
+ * `:logs` without an id: the pull zones with logging enabled. Enter follows the zone under the
+ * cursor; space selects several (marked [x]) and enter then follows them merged.
+ */
 export function ZonePicker({ store, width, height }: { store: LogsStore; width: number; height: number }): React.JSX.Element {
   const picker = useSelect(store, (s) => s.picker);
   const ui = useUiStore();
   const tone = useTone();
+  const [picked, setPicked] = useState<number[]>([]);
+  const current = useRef<PickerZone | null>(null);
   useEffect(() => store.getState().attach(null), [store]);
-  useActions({ 'screen.refresh': () => void store.getState().loadPicker() });
+  useActions({
+    'screen.refresh': () => void store.getState().loadPicker(),
+    'logs.pickZone': () => {
+      const z = current.current;
+      if (!z) return;
+      if (!picked.includes(z.id) && picked.length >= MAX_ZONES) {
+        ui.getState().setStatus(`at most ${MAX_ZONES} zones at once`, 'warn', 4000);
+        return;
+      }
+      setPicked(togglePicked(picked, z.id));
+    },
+  });
+  const columns = useMemo<Column<PickerZone>[]>(
+    () => [{ id: 'picked', header: 'SEL', width: 3, sortable: false, cell: (z) => (picked.includes(z.id) ? { text: '[x]', tone: 'accent' } : '[ ]') }, ...baseColumns],
+    [picked],
+  );
   const note = picker.withoutLogging ? ` · ${picker.withoutLogging} zone${picker.withoutLogging === 1 ? '' : 's'} without logging not listed` : '';
+  const hint = picked.length ? `  ${picked.length} selected (${picked.join(', ')}) · enter: follow them merged · space: select/unselect` : '  enter: follow its logs · space: select several';
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text wrap="truncate">
         <Text bold>Pull zones with logging</Text>
-        <Text color={tone('muted')}>{`  enter: follow its logs${note}`}</Text>
+        <Text color={tone(picked.length ? 'accent' : 'muted')}>{hint}</Text>
+        <Text color={tone('muted')}>{note}</Text>
       </Text>
       {picker.error ? <Text color={tone('error')} wrap="truncate">{`could not list the pull zones: ${picker.error} (r retries; :logs ID opens a zone directly)`}</Text> : null}
       <Table
@@ -34,7 +58,8 @@ export function ZonePicker({ store, width, height }: { store: LogsStore; width: 
         width={width}
         height={Math.max(3, height - 1 - (picker.error ? 1 : 0))}
         emptyText={picker.loading || picker.loadedAt === null ? 'loading pull zones…' : 'no pull zone has logging enabled'}
-        onOpen={(z) => ui.getState().navigate('logs', String(z.id))}
+        onSelect={(z) => (current.current = z)}
+        onOpen={(z) => ui.getState().navigate('logs', zoneListArg(zonesToOpen(picked, z.id)))}
       />
     </Box>
   );
