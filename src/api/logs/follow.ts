@@ -776,6 +776,7 @@ export class FollowEngine<S extends FollowSink = LogBuffer> {
     let max = Number.NEGATIVE_INFINITY;
     // zones in trouble (retrying, rate limited) hold the others back by maxSkewMs at most
     let troubled = Number.NEGATIVE_INFINITY;
+    let anyTroubled = false;
     const bounded = Number.isFinite(this.opts.maxSkewMs);
     for (const r of this.runners) {
       if (r.state === 'failed' || r.state === 'stopped') continue;
@@ -784,12 +785,15 @@ export class FollowEngine<S extends FollowSink = LogBuffer> {
       const backfilling = r.coveredTo === null || r.progress?.done === false;
       if (backfilling && !inTrouble) return null;
       const settled = backfilling ? Number.NEGATIVE_INFINITY : r.coveredTo! - r.holdback(now);
-      if (inTrouble) troubled = Math.max(troubled, settled);
+      if (inTrouble) {
+        anyTroubled = true;
+        troubled = Math.max(troubled, settled);
+      }
       else min = Math.min(min, settled);
       if (settled > max) max = settled;
     }
     if (!Number.isFinite(max)) return null;
-    if (troubled > Number.NEGATIVE_INFINITY || Number.isFinite(min) === false) {
+    if (anyTroubled) {
       // the healthy zones' watermark, lowered to a troubled zone's but by no more than maxSkewMs
       const floor = max - this.opts.maxSkewMs;
       const healthy = Number.isFinite(min) ? min : max;
