@@ -59,7 +59,7 @@ test('a zone that cannot be read shows its failure in the strip while the other 
   await app.exited;
 });
 
-test('zone picker: space selects zones ([x]), enter follows the selected ones merged', async () => {
+test('zone picker: space selects zones (✓), enter follows the selected ones merged', async () => {
   const app = startBurrow([], { env: envFor(emu), cols: 140, rows: 30 });
   await app.waitFor('Screens');
   await palette(app, 'logs');
@@ -67,11 +67,11 @@ test('zone picker: space selects zones ([x]), enter follows the selected ones me
   await app.waitFor(String(api.Id));
   // the rows in id order: shop, video, api, docs; select the first and the third
   await app.press('space');
-  await app.waitFor(/\[x\] +\d+ +shop-assets/);
+  await app.waitFor(new RegExp(`^${shop.Id} ✓ +shop-assets`, 'm'));
   await app.press('j', 'j', 'space');
   const screen = await app.waitFor(/2 selected/);
-  assert.match(screen, /\[x\] +\d+ +api-gateway/);
-  assert.match(screen, /\[ \] +\d+ +video-edge/);
+  assert.match(screen, new RegExp(`^${api.Id} ✓ +api-gateway`, 'm'));
+  assert.match(screen, new RegExp(`^${video.Id} +video-edge`, 'm'));
   await app.press('enter');
   await app.waitFor(`2 zones ${shop.Id} shop-assets, ${api.Id} api-gateway`);
   await app.waitFor(new RegExp(`${shop.Id} shop-assets ● following \\d+/28 · ${api.Id} api-gateway ● following`), 20_000);

@@ -8,15 +8,18 @@ import { togglePicked, zonesToOpen } from '../../state/logs/picker';
 import { MAX_ZONES, zoneListArg } from '../../state/logs/zone-set';
 import { useSelect, useUiStore } from '../../state/store-hooks';
 
-const baseColumns: Column<PickerZone>[] = [
-  { id: 'id', header: 'ID', width: 8, cell: (z) => z.id, sortValue: (z) => z.id },
-  { id: 'name', header: 'NAME', flex: 1, cell: (z) => z.name },
-  { id: 'host', header: 'HOSTNAME', flex: 2, cell: (z) => z.hostname },
-];
+/** The columns, a selected zone's id marked with ✓. */
+function pickerColumns(picked: readonly number[]): Column<PickerZone>[] {
+  return [
+    { id: 'id', header: 'ID', width: 8, cell: (z) => (picked.includes(z.id) ? { text: `${z.id} ✓`, tone: 'accent' } : z.id), sortValue: (z) => z.id },
+    { id: 'name', header: 'NAME', flex: 1, cell: (z) => z.name },
+    { id: 'host', header: 'HOSTNAME', flex: 2, cell: (z) => z.hostname },
+  ];
+}
 
 /**
  * `:logs` without an id: the pull zones with logging enabled. Enter follows the zone under the
- * cursor; space selects several (marked [x]) and enter then follows them merged.
+ * cursor; space selects several (their ids marked ✓) and enter then follows them merged.
  */
 export function ZonePicker({ store, width, height }: { store: LogsStore; width: number; height: number }): React.JSX.Element {
   const picker = useSelect(store, (s) => s.picker);
@@ -37,18 +40,15 @@ export function ZonePicker({ store, width, height }: { store: LogsStore; width: 
       setPicked(togglePicked(picked, z.id));
     },
   });
-  const columns = useMemo<Column<PickerZone>[]>(
-    () => [{ id: 'picked', header: 'SEL', width: 3, sortable: false, cell: (z) => (picked.includes(z.id) ? { text: '[x]', tone: 'accent' } : '[ ]') }, ...baseColumns],
-    [picked],
-  );
+  const columns = useMemo(() => pickerColumns(picked), [picked]);
   const note = picker.withoutLogging ? ` · ${picker.withoutLogging} zone${picker.withoutLogging === 1 ? '' : 's'} without logging not listed` : '';
-  const hint = picked.length ? `  ${picked.length} selected (${picked.join(', ')}) · enter: follow them merged · space: select/unselect` : '  enter: follow its logs · space: select several';
+  const hint = picked.length ? `  ${picked.length} selected (${picked.join(', ')}) · enter: follow them merged · space: select/unselect` : '  enter: follow its logs';
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text wrap="truncate">
         <Text bold>Pull zones with logging</Text>
         <Text color={tone(picked.length ? 'accent' : 'muted')}>{hint}</Text>
-        <Text color={tone('muted')}>{note}</Text>
+        <Text color={tone('muted')}>{`${note}${picked.length ? '' : ' · space: select several'}`}</Text>
       </Text>
       {picker.error ? <Text color={tone('error')} wrap="truncate">{`could not list the pull zones: ${picker.error} (r retries; :logs ID opens a zone directly)`}</Text> : null}
       <Table
