@@ -9,8 +9,9 @@ import { duration, type Part } from './status-view';
  * Zones in trouble come first, so a narrow terminal cuts the healthy ones, never a failure.
  */
 
+/** Zones in trouble go first; the others keep their order (a backfill ending does not move a zone). */
 const TROUBLE: Record<ZoneLive['state'], number> = {
-  failed: 0, 'rate-limited': 1, retrying: 2, starting: 3, backfilling: 4, paused: 5, following: 6, stopped: 7,
+  failed: 0, 'rate-limited': 1, retrying: 2, starting: 3, backfilling: 3, paused: 3, following: 3, stopped: 3,
 };
 
 function historyShare(z: ZoneLive): string {

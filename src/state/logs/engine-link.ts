@@ -4,6 +4,8 @@ import type { LogsViewModel } from '../logs-view-model';
 import type { LiveStatus } from './types';
 import { combinedBackfill, combinedCoveredTo, combinedState, reuseZones, zoneLive, type ZoneLive } from './zone-status';
 
+const NO_ZONES: readonly ZoneLive[] = [];
+
 export interface EngineEvents {
   /** A batch of new records was stored (statistics and matches are already updated). */
   onRecords(records: number, newMatches: number): void;
@@ -119,7 +121,8 @@ export class EngineLink {
       budgetLimit: b.limit,
       budgetWaiting: b.waiting,
       rateLimited: b.rateLimited,
-      zones: [],
+      // the same empty array every time: the store compares statuses shallowly before a redraw
+      zones: NO_ZONES,
     };
   }
 
