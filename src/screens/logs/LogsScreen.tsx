@@ -143,6 +143,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.copyJson': () => copy('json'),
     'logs.export': () => s().openExport(),
     'logs.v1': () => s().openV1(),
+    'logs.pickZone': { run: () => undefined, disabledReason: () => 'space selects zones in the zone picker (:logs without an id)' },
   });
 
   // The local pattern field (/), the export/v1 prompt and the filter form each take the keyboard.
