@@ -68,7 +68,8 @@ test('zone picker: space selects zones (✓), enter follows the selected ones me
   // the rows in id order: shop, video, api, docs; select the first and the third
   await app.press('space');
   await app.waitFor(new RegExp(`^${shop.Id} ✓ +shop-assets`, 'm'));
-  await app.press('j', 'j', 'space');
+  // two moves and a select in one read: the select acts on the row the moves reached
+  await app.type('jj ');
   const screen = await app.waitFor(/2 selected/);
   assert.match(screen, new RegExp(`^${api.Id} ✓ +api-gateway`, 'm'));
   assert.match(screen, new RegExp(`^${video.Id} +video-edge`, 'm'));

@@ -7,6 +7,11 @@ import type { LogsStore, PickerZone } from '../../state/logs-store';
 import { togglePicked, zonesToOpen } from '../../state/logs/picker';
 import { MAX_ZONES, zoneListArg } from '../../state/logs/zone-set';
 import { useSelect, useUiStore } from '../../state/store-hooks';
+import { selectedRowOf } from '../../state/table-selection';
+import { tableViewKey } from '../../text/table-model';
+import { useScreenInstance } from '../screen-def';
+
+const TABLE_ID = 'logs-zones';
 
 /** The columns, a selected zone's id marked with ✓. */
 function pickerColumns(picked: readonly number[]): Column<PickerZone>[] {
@@ -25,22 +30,29 @@ export function ZonePicker({ store, width, height }: { store: LogsStore; width: 
   const picker = useSelect(store, (s) => s.picker);
   const ui = useUiStore();
   const tone = useTone();
+  const instance = useScreenInstance();
   const [picked, setPicked] = useState<number[]>([]);
-  const current = useRef<PickerZone | null>(null);
+  const columns = useMemo(() => pickerColumns(picked), [picked]);
+  // keys can come faster than renders: the handler reads the selection and the row under the
+  // cursor now (the table's view in the ui store), not from this render's closure
+  const live = useRef({ picked, columns });
+  live.current = { picked, columns };
   useEffect(() => store.getState().attach(null), [store]);
   useActions({
     'screen.refresh': () => void store.getState().loadPicker(),
     'logs.pickZone': () => {
-      const z = current.current;
+      const { picked: now, columns: cols } = live.current;
+      const z = selectedRowOf(ui.getState(), tableViewKey(instance.key, TABLE_ID), store.getState().picker.zones, cols)?.row ?? null;
       if (!z) return;
-      if (!picked.includes(z.id) && picked.length >= MAX_ZONES) {
+      if (!now.includes(z.id) && now.length >= MAX_ZONES) {
         ui.getState().setStatus(`at most ${MAX_ZONES} zones at once`, 'warn', 4000);
         return;
       }
-      setPicked(togglePicked(picked, z.id));
+      const next = togglePicked(now, z.id);
+      live.current = { ...live.current, picked: next };
+      setPicked(next);
     },
   });
-  const columns = useMemo(() => pickerColumns(picked), [picked]);
   const note = picker.withoutLogging ? ` · ${picker.withoutLogging} zone${picker.withoutLogging === 1 ? '' : 's'} without logging not listed` : '';
   const hint = picked.length ? `  ${picked.length} selected (${picked.join(', ')}) · enter: follow them merged · space: select/unselect` : '  enter: follow its logs';
   return (
@@ -52,14 +64,13 @@ export function ZonePicker({ store, width, height }: { store: LogsStore; width: 
       </Text>
       {picker.error ? <Text color={tone('error')} wrap="truncate">{`could not list the pull zones: ${picker.error} (r retries; :logs ID opens a zone directly)`}</Text> : null}
       <Table
-        id="logs-zones"
+        id={TABLE_ID}
         rows={picker.zones}
         columns={columns}
         width={width}
         height={Math.max(3, height - 1 - (picker.error ? 1 : 0))}
         emptyText={picker.loading || picker.loadedAt === null ? 'loading pull zones…' : 'no pull zone has logging enabled'}
-        onSelect={(z) => (current.current = z)}
-        onOpen={(z) => ui.getState().navigate('logs', zoneListArg(zonesToOpen(picked, z.id)))}
+        onOpen={(z) => ui.getState().navigate('logs', zoneListArg(zonesToOpen(live.current.picked, z.id)))}
       />
     </Box>
   );
