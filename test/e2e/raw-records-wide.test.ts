@@ -131,3 +131,92 @@ test('load balancers: d on a profile and on an origin group shows its raw record
   await app.press('q');
   assert.equal((await app.exited).exitCode, 0);
 });
+
+test('logs: d shows the selected record as the v2 JSON record (fields the stream has no column for), w scrolls sideways, W wraps', async () => {
+  const zone = emu.world.pullZones.find((z) => z.EnableLogging)!;
+  const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 24 });
+  await open(app, `logs ${zone.Id}`, /● following/);
+  await app.waitFor(/^\d\d:\d\d:\d\d\.\d{3} \d{3} /m);
+  let screen = app.screenText();
+  assert.doesNotMatch(screen, /ja4Fingerprint|asnOrganization/);
+  await app.press('k'); // select a record (this pauses following)
+  await app.press('d');
+  screen = await app.waitFor('Raw record · v2 log record');
+  for (const field of ['timestamp', 'pullZoneId', 'requestId', 'statusCode', 'host']) assert.match(screen, new RegExp(`"${field}": `), field);
+  assert.ok(screen.includes(`"pullZoneId": ${zone.Id}`));
+  const requestId = /"requestId": "([0-9a-f]+)"/.exec(screen)![1]!;
+  // the rest of the record below: fields the stream never shows
+  await app.press('G');
+  screen = await app.waitFor('"asnOrganization": ');
+  assert.match(screen, /"ja4Fingerprint": /);
+  assert.match(screen, /"authorizationHeader": /);
+  assert.doesNotMatch(screen, /"timestamp": /);
+  await app.press('g');
+  await app.waitFor('"timestamp": ');
+  await app.press('esc');
+  await app.waitForGone('Raw record');
+
+  // enter opens the same record in full: d there shows it too
+  await app.press('enter');
+  await app.waitFor(requestId);
+  await app.press('d');
+  await app.waitFor(`Raw record · v2 log record ${requestId}`);
+  await app.press('esc', 'esc');
+  await app.waitForGone(/request id\s/);
+
+  await app.press('w');
+  screen = await app.waitFor(/wide cols 1-\d+ of 9 ›/);
+  await app.press('$');
+  screen = await app.waitFor(/wide ‹ cols? (\d+-)?9 of 9/);
+  assert.match(screen, /(Safari|Firefox|Chrome)\/[\d.]+\s*$/m, 'the ends of the user agents, the last column');
+  assert.doesNotMatch(screen, /^(TIME|\d\d:\d\d:\d\d)/m, 'the first columns scrolled away');
+  // W wraps instead, which ends wide mode
+  await app.press('W');
+  await app.waitForGone(/wide (‹ )?cols/);
+  await app.waitFor(/· wrap/);
+  await app.press('w');
+  await app.waitFor(/wide cols 1-\d+ of 9 ›/);
+  assert.doesNotMatch(app.screenText().split('\n')[0]!, /wrap/);
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});
+
+test('SQL grid: d shows the top row as column names to values with the declared types, the password masked; w shows cells whole', async () => {
+  const note = 'a note longer than the sixty cells a results column gets: ends with THE-END';
+  const app = startBurrow(['sql'], { env: envFor(emu), cols: 90, rows: 24 });
+  await app.waitFor(/^burrow-demo> /m);
+  await app.type(`CREATE TABLE raw_accounts (id INTEGER PRIMARY KEY, name TEXT, password TEXT, note TEXT, big INTEGER);\r`);
+  await app.waitFor(/^done/m);
+  await app.type(`INSERT INTO raw_accounts VALUES (1, 'ann', 'hunter2-swordfish', '${note}', 9007199254740993), (2, 'bob', 'p4ssw0rd-bob', 'short', NULL);\r`);
+  await app.waitFor('2 rows affected');
+  await app.type('SELECT * FROM raw_accounts ORDER BY id;\r');
+  await app.waitFor(/\(2 rows/);
+  await app.press('esc');
+  let screen = await app.waitFor(/rows 1–2 of 2/);
+  assert.ok(!screen.includes('THE-END'), 'the note is cut at 60 cells');
+
+  await app.press('d');
+  screen = await app.waitFor('Raw record · result row 1 of 2');
+  assert.match(screen, /"values": \{/);
+  assert.match(screen, /"id": 1,/);
+  assert.match(screen, /"big": 9007199254740993/, 'a 64-bit integer exactly');
+  assert.ok(screen.includes(`"password": "${maskSecret('hunter2-swordfish')}"`), screen);
+  assert.ok(!screen.includes('hunter2'), 'the password is not on screen');
+  assert.match(screen, /"declaredTypes": \{/);
+  await app.press('G');
+  screen = await app.waitFor(/"note": "TEXT"/);
+  assert.match(screen, /"big": "INTEGER"/);
+  await app.press('esc');
+  await app.waitFor(/rows 1–2 of 2/);
+
+  await app.press('w');
+  await app.waitFor(/· wide/);
+  await app.press('right', 'right', 'right');
+  screen = await app.waitFor(/column 4 of 5/);
+  assert.ok(screen.includes(note), `the whole note in wide mode:\n${screen}`);
+  await app.press('left');
+  await app.waitFor(/column 3 of 5/);
+  await app.press('i');
+  await app.type('.quit\r');
+  assert.equal((await app.exited).exitCode, 0);
+});

@@ -62,7 +62,7 @@ export function useStreamSideways(options: { store: LogsStore; instanceKey: stri
       run: () => {
         const e = selectedEntry();
         if (!e) return false;
-        ui.getState().showRecord({ title: `log record ${e.requestId ?? e.timestamp} (the v2 JSON record)`, value: e });
+        ui.getState().showRecord({ title: `v2 log record ${e.requestId ?? e.timestamp}`, value: e });
         return true;
       },
     },
