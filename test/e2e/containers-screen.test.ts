@@ -90,7 +90,7 @@ test('containers: open an app, allow a region, confirm the diff, PUT; bad input 
   const after = screen.split('\n');
   const reqLine = after.findIndex((l) => l.startsWith('required'));
   assert.ok(after.slice(reqLine + 1, reqLine + 3).some((l) => l.includes('(server)')), 'under the required field');
-  assert.match(screen, /failed: 422/);
+  screen = await app.waitFor(/failed: 422/);
 
   // esc with changes asks first (the one guard every screen uses); yes goes back to the list.
   await app.press('esc');
