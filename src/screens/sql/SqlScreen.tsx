@@ -205,6 +205,8 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
     'sql.right': () => side(1),
     'list.left': () => side(-1),
     'list.right': () => side(1),
+    'list.pageLeft': () => side(-5),
+    'list.pageRight': () => side(5),
     'list.firstColumn': () => side(-1_000_000),
     'list.lastColumn': () => side(1_000_000),
     'list.wide': () => {
