@@ -42,6 +42,10 @@ test(':logs A B follows both merged: ZONE column with both zones, time order, a 
   await app.press('enter');
   screen = await app.waitFor(/pull zone\s+\d+ \((shop-assets|video-edge)\)/);
   await app.press('esc');
+  // wide mode keeps the ZONE column
+  await app.press('w');
+  screen = await app.waitFor(/wide /);
+  assert.match(screen, /TIME\s+ZONE\s+ST /);
   app.kill();
   await app.exited;
 });

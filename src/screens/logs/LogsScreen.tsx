@@ -112,7 +112,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     else s().move(kind);
   };
   const win = (key: WindowKey) => () => s().setWindow(key);
-  const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth });
+  const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth, zones: zones.length > 1 });
 
   useActions({
     'screen.pause': () => s().togglePause(),
