@@ -83,3 +83,28 @@ test('zone picker: space selects zones (✓), enter follows the selected ones me
   app.kill();
   await app.exited;
 });
+
+test('a zone out of budget (429) shows its backoff in the strip, first, while the other zone goes on following', async () => {
+  const app = startBurrow([], { env: envFor(emu), cols: 160, rows: 30 });
+  await app.waitFor('Screens');
+  await palette(app, `logs ${shop.Id} ${video.Id}`);
+  await app.waitFor(new RegExp(`${shop.Id} shop-assets ● following \\d+/28 · ${video.Id} video-edge ● following`), 20_000);
+  // someone else spends video-edge's 30 requests per 10 s at the platform, again and again
+  let hammering = true;
+  const url = `${emu.info.loggingUrl}/v2/pullzones/${video.Id}/logs?limit=1`;
+  const hammer = (async () => {
+    while (hammering) {
+      await Promise.all(Array.from({ length: 10 }, () => fetch(url, { headers: { AccessKey: emu.info.accessKey } }).then((r) => r.arrayBuffer())));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  try {
+    const screen = await app.waitFor(new RegExp(`${video.Id} video-edge 429 rate limited(, retry in \\d+s)? \\d+/28 · ${shop.Id} shop-assets ● following`), 30_000);
+    assert.match(screen, /● following/, 'the merged view still follows');
+  } finally {
+    hammering = false;
+    await hammer;
+  }
+  app.kill();
+  await app.exited;
+});
