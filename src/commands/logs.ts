@@ -29,13 +29,15 @@ without logging, stops the command naming it) and keeps its own request budget.
   -f, --follow         keep printing new records as they arrive, in timestamp order (records are
                        held back by the ingestion lag burrow observes; one later than that is
                        printed when it arrives). Ctrl-C stops (exit 130; SIGTERM 143).
-                       Several zones: a zone polling slower than the others holds the merged
-                       output back at most 10 s more; a record later than that is printed when
-                       it arrives. A zone that fails is reported on stderr; the others go on.
+                       Several zones: the merged output also waits for the zone polled least
+                       recently (a quiet zone polls every 10 s); a zone in trouble (retrying,
+                       rate limited) holds it back 10 s at most, and its older records are then
+                       printed when they arrive. A zone that fails is reported on stderr; the
+                       others go on.
   --since D            window start relative to now: 30s, 15m, 2h, 3d (default ${DEFAULT_SINCE}; logs are kept 3 days)
   --from ISO --to ISO  absolute window (UTC unless the time has an offset), at most 3 days
   --limit N            the newest N matching records (default ${DEFAULT_LIMIT}); with --follow, how many
-                       past records to print before following
+                       past records to print before following (per zone)
   --v1 --date MM-dd-yy read the legacy pipe-delimited file of one UTC day instead
 
 Filters (sent to the server; with --v1 applied locally, except --status):
