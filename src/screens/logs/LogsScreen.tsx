@@ -13,15 +13,18 @@ import { compilePattern } from '../../log-records/filter';
 import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs-store';
 import { describeDraft, describeWindow } from '../../state/logs-filter-form';
 import { useDomainStore, useSelect, useConsole } from '../../state/store-hooks';
+import { useStreamSideways } from './stream-sideways';
 import { logsActions } from './actions';
 import { DetailView } from './DetailView';
 import { FilterForm } from './FilterForm';
 import { joinParts, PartsLine } from './Parts';
-import { COMPACT_STATS_LINES, statsLines } from './stats-view';
+import { compactStatsLines, statsLines } from './stats-view';
 import { fixedStatusParts, liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { BackfillBar } from './BackfillBar';
 import { StreamView } from './StreamView';
 import { ZonePicker } from './ZonePicker';
+import { zoneStripParts } from './zone-strip';
+import { parseZoneList } from '../../state/logs/zone-set';
 import { exportLabel, MARK_GUTTER, withMarks } from './marks-view';
 import { TIME_FORMS_HINT } from '../../text/time-parse';
 import { zoneLabel } from '../../text/time-format';
@@ -53,6 +56,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
 
   const zoneId = useSelect(store, (x) => x.zoneId);
   const zoneName = useSelect(store, (x) => x.zoneName);
+  const zones = useSelect(store, (x) => x.zones);
+  const zoneNames = useSelect(store, (x) => x.zoneNames);
   const zoneProblem = useSelect(store, (x) => x.zoneProblem);
   const source = useSelect(store, (x) => x.source);
   const windowKey = useSelect(store, (x) => x.windowKey);
@@ -82,11 +87,13 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
 
   // Layout: title, status, [stream header + rows | detail | form], [stats below], footer.
   const beside = showStats && width >= STATS_BESIDE_FROM;
-  const below = showStats && !beside ? Math.min(COMPACT_STATS_LINES, Math.max(0, height - 10)) : 0;
+  const below = showStats && !beside ? Math.min(compactStatsLines(zones.length), Math.max(0, height - 10)) : 0;
   const streamWidth = beside ? width - STATS_WIDTH - 1 : width;
   // with marks, each row starts with a cell for the mark glyph
   const gutter = marks.count > 0 ? MARK_GUTTER : 0;
-  const mainHeight = Math.max(2, height - 3 - below);
+  // several zones: a zone strip under the status line
+  const strip = zones.length > 1 ? 1 : 0;
+  const mainHeight = Math.max(2, height - 3 - strip - below);
   const rowsHeight = Math.max(1, mainHeight - 1);
 
   useEffect(() => {
@@ -113,6 +120,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     else s().move(kind);
   };
   const win = (key: WindowKey) => () => s().setWindow(key);
+  const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth, zones: zones.length > 1 });
 
   useActions({
     'screen.pause': () => s().togglePause(),
@@ -139,7 +147,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.nextMatch': () => s().jumpMatch(1),
     'logs.prevMatch': () => s().jumpMatch(-1),
     'logs.stats': () => s().toggleStats(),
-    'logs.wrap': () => s().toggleWrap(),
+    'logs.wrap': () => sideways.toggleWrap(),
+    ...sideways.handlers,
     'logs.time': () => s().cycleTime(),
     'logs.copyId': () => copy('id'),
     'logs.copyJson': () => copy('json'),
@@ -150,6 +159,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.nextMark': () => s().jumpMark(1),
     'logs.prevMark': () => s().jumpMark(-1),
     'logs.clearMarks': () => s().clearMarks(),
+    'logs.pickZone': { run: () => undefined, disabledReason: () => 'space selects zones in the zone picker (:logs without an id)' },
   });
 
   // The local pattern field (/), the export/v1 prompt and the filter form each take the keyboard.
@@ -206,7 +216,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     { 'filter.apply': () => void s().applyForm(), 'filter.cancel': () => s().cancelForm() },
   );
 
-  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, source, windowKey, serverFilter: describeDraft(filter), windowText: absolute ? describeWindow(absolute, now) : undefined, local, wrap });
+  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, zones, zoneNames, source, windowKey, serverFilter: describeDraft(filter), windowText: absolute ? describeWindow(absolute, now) : undefined, local, wrap });
   const status = source === 'v1' && v1
     ? v1StatusParts(v1, following)
     : fixed
@@ -224,20 +234,21 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
 
   let main: React.JSX.Element;
   if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
-  else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} />;
+  else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} zoneName={zoneNames[detail.entry.pullZoneId] ?? (zones.length === 1 ? zoneName : null)} />;
   else {
     const empty = source === 'v1' && v1?.loading
       ? 'loading…'
       : local.pattern !== null && local.mode === 'filter'
         ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, H shows every record)`
         : fixed ? (fixed.loading ? 'loading…' : 'no records in this window') : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
-    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} marked={gutter ? (e) => s().isMarked(e) : null} />;
+    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} side={sideways.side} marked={gutter ? (e) => s().isMarked(e) : null} />;
   }
 
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <PartsLine parts={joinParts(title)} bold />
       <PartsLine parts={joinParts(status)} />
+      {strip ? <PartsLine parts={live?.zones?.length ? zoneStripParts(live.zones, zoneNames, now) : [{ text: `${zones.length} zones: starting…`, tone: 'muted' }]} /> : null}
       <Box flexDirection="row" height={mainHeight} overflow="hidden">
         <Box width={streamWidth} height={mainHeight} overflow="hidden">
           {main}
@@ -257,13 +268,13 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
           ))}
         </Box>
       ) : null}
-      <Footer store={store} width={width} />
+      <Footer store={store} width={width} wideText={sideways.indicator} />
     </Box>
   );
 }
 
 /** The bottom line: the field being typed in, or where the view is. */
-function Footer({ store, width }: { store: LogsStore; width: number }): React.JSX.Element {
+function Footer({ store, width, wideText }: { store: LogsStore; width: number; wideText: string }): React.JSX.Element {
   const tone = useTone();
   const local = useSelect(store, (x) => x.local);
   const prompt = useSelect(store, (x) => x.prompt);
@@ -309,10 +320,11 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
     );
   }
   // while a new pattern is counting, the filtered rows' positions are not known yet
-  const where = local.counting && local.pattern !== null && local.mode === 'filter'
+  let where = local.counting && local.pattern !== null && local.mode === 'filter'
     ? 'counting matches…'
     : view.total === 0 ? '' : `${following ? 'newest' : `row ${(view.selected + 1).toLocaleString('en-US')}`} of ${view.total.toLocaleString('en-US')}`;
   const pattern = local.pattern !== null ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · H mode · +/- context · n/N next/prev · esc clears` : '';
+  if (wideText) where = where ? `${wideText} · ${where}` : wideText;
   const room = Math.max(0, width - where.length - 2);
   return (
     <Box height={1} width={width} overflow="hidden">
@@ -330,8 +342,14 @@ export const logsScreen: ScreenDef = {
   id: 'logs',
   title: 'logs',
   aliases: [],
-  summary: 'live CDN logs of a pull zone',
-  arg: { name: 'pullZoneId', validate: (v) => (/^\d{1,15}$/.test(v) ? null : `pullZoneId must be a number, got "${v}"`) },
+  summary: 'live CDN logs of a pull zone, or of several merged (:logs 1058 1199)',
+  arg: {
+    name: 'pullZoneId',
+    validate: (v) => {
+      const r = parseZoneList(v);
+      return Array.isArray(r) ? null : r.error;
+    },
+  },
   actions: logsActions,
   component: LogsScreen,
 };

@@ -8,6 +8,9 @@ import type { AbsoluteWindow, FilterDraft, FilterForm } from '../logs-filter-for
 import type { FixedWindowState } from './fixed-window';
 import type { LocalMode, ViewWindow } from '../logs-view-model';
 import type { MarkRow } from './marks';
+import type { ZoneLive } from './zone-status';
+
+export type { ZoneLive } from './zone-status';
 
 /** The logs screen's state and actions (the store in logs-store.ts), and the pure rules they share. */
 
@@ -62,6 +65,8 @@ export interface LiveStatus {
   budgetLimit: number;
   budgetWaiting: number;
   rateLimited: number;
+  /** Several zones followed: each zone's own state, budget and errors (empty or absent for one zone). */
+  zones?: readonly ZoneLive[];
 }
 
 export interface V1State {
@@ -99,7 +104,12 @@ export type Prompt =
   | { kind: 'time'; text: TextState; error: string | null; offer?: string | null };
 
 export interface LogsState {
+  /** The zone followed, or the first of several. */
   zoneId: number | null;
+  /** Every zone followed (one, or several merged: `:logs 1058 1199`). */
+  zones: readonly number[];
+  /** Names of the zones (from the management API), by id, as they become known. */
+  zoneNames: Readonly<Record<number, string>>;
   zoneName: string | null;
   /** Why this zone cannot be followed (no logging, not found); null when it can. */
   zoneProblem: string | null;
