@@ -10,6 +10,7 @@ import { rowHeight, streamLayout, type TimeMode } from '../log-records/rows';
 import type { StatsSnapshot } from '../log-records/stats';
 import { draftOfForm, emptyDraft, filterOfDraft, FILTER_FIELDS, formFromDraft, validateDraft } from './logs-filter-form';
 import { LogsViewModel, type LocalMode, type ViewWindow } from './logs-view-model';
+import { createAlertsSlice } from './logs/alerts';
 import { copyTextOf } from './logs/copy';
 import { EngineLink } from './logs/engine-link';
 import { runExport } from './logs/export-run';
@@ -81,6 +82,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       onChange: () => frames.schedule(),
     });
 
+    // alert windows end where the live records are complete (none while a backfill reads history)
+    const alerts = createAlertsSlice({ ui, windowEnd: () => (get().source === 'live' ? link.settledBefore() : null) });
+    model.tap = { add: alerts.records, reset: alerts.resetCounts };
+
     function computeWindow(): ViewWindow {
       const s = get();
       return model.window({ following: s.following, anchor: pause.anchor, anchorRow: pause.row, fallback: s.view.selected, height: viewport.height, lines });
@@ -117,6 +122,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       }
       const live = liveStatus();
       if (!shallowEqual(live, s.live)) patch.live = live;
+      alerts.evaluate();
       if (s.following) {
         pause.newSince = 0;
         pause.newMatchesSince = 0;
@@ -278,6 +284,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       detail: null,
       prompt: null,
       lastExport: null,
+      alerts: alerts.store,
 
       attach(arg) {
         if (arg === null) {

@@ -20,6 +20,11 @@ import { joinParts, PartsLine } from './Parts';
 import { COMPACT_STATS_LINES, statsLines } from './stats-view';
 import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { BackfillBar } from './BackfillBar';
+import { AlertBanner, bannerHeight } from './AlertBanner';
+import { AlertPanel, useAlertPanelKeys } from './AlertPanel';
+import { displayKey } from '../../keys/key-event';
+import { keysOf } from '../../keys/keymap';
+import { useInputRouter } from '../../keys/input-hooks';
 import { StreamView } from './StreamView';
 import { ZonePicker } from './ZonePicker';
 import { useScreenInstance } from '../screen-def';
@@ -70,6 +75,10 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const stats = useSelect(store, (x) => x.stats);
   const detail = useSelect(store, (x) => x.detail);
   const prompt = useSelect(store, (x) => x.prompt);
+  const alerts = store.getState().alerts;
+  const notices = useSelect(alerts, (x) => x.notices);
+  const alertPanel = useSelect(alerts, (x) => x.panel !== null);
+  const router = useInputRouter();
   const now = useNow(1000);
 
   useEffect(() => s().attach(arg), [store, arg]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -78,7 +87,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const beside = showStats && width >= STATS_BESIDE_FROM;
   const below = showStats && !beside ? Math.min(COMPACT_STATS_LINES, Math.max(0, height - 10)) : 0;
   const streamWidth = beside ? width - STATS_WIDTH - 1 : width;
-  const mainHeight = Math.max(2, height - 3 - below);
+  const banner = bannerHeight(notices);
+  const mainHeight = Math.max(2, height - 3 - below - banner);
   const rowsHeight = Math.max(1, mainHeight - 1);
 
   useEffect(() => {
@@ -137,7 +147,10 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.copyJson': () => copy('json'),
     'logs.export': () => s().openExport(),
     'logs.v1': () => s().openV1(),
+    'logs.alerts': () => alerts.getState().openPanel(),
+    'logs.ackAlert': () => alerts.getState().acknowledge(),
   });
+  useAlertPanelKeys(alerts, instance.key);
 
   // The local pattern field (/), the export/v1 prompt and the filter form each take the keyboard.
   useTextInput({
@@ -204,7 +217,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   }
 
   let main: React.JSX.Element;
-  if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
+  if (alertPanel) main = <AlertPanel alerts={alerts} width={streamWidth} height={mainHeight} />;
+  else if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
   else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} />;
   else {
     const empty = source === 'v1' && v1?.loading
@@ -218,6 +232,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <PartsLine parts={joinParts(title)} bold />
+      <AlertBanner notices={notices} ackKey={displayKey(keysOf(router.keymap, 'logs.ackAlert')[0] ?? 'a')} width={width} />
       <PartsLine parts={joinParts(status)} />
       <Box flexDirection="row" height={mainHeight} overflow="hidden">
         <Box width={streamWidth} height={mainHeight} overflow="hidden">
