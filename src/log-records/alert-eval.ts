@@ -104,9 +104,15 @@ export class AlertSet {
     return this.states.map((s) => s.rule);
   }
 
-  /** Adds a rule; it counts the records that arrive from now on (and later ones that were late). */
-  add(rule: AlertRule): void {
-    this.states.push(new RuleState(rule));
+  /**
+   * Adds a rule; it counts the records that arrive from now on, and `history` (records already
+   * held, oldest first, from its window on) so that it starts from what is on screen.
+   */
+  add(rule: AlertRule, history?: { entries: readonly LogEntry[]; times: ArrayLike<number> }): void {
+    const state = new RuleState(rule);
+    this.states.push(state);
+    if (!history) return;
+    for (let i = 0; i < history.entries.length; i++) if (rule.test(history.entries[i]!)) state.window.add(history.times[i]!);
   }
 
   remove(index: number): AlertRule | null {

@@ -46,6 +46,9 @@ function shallowEqual<T extends object>(a: T | null, b: T | null): boolean {
 }
 
 
+/** A new alert rule starts from at most this many of the newest records held (its window's). */
+const ALERT_HISTORY_MAX = 200_000;
+
 export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {}): LogsStore {
   const { api, ui, settings } = deps;
   const now = deps.now;
@@ -83,7 +86,11 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
     });
 
     // alert windows end where the live records are complete (none while a backfill reads history)
-    const alerts = createAlertsSlice({ ui, windowEnd: () => (get().source === 'live' ? link.settledBefore() : null) });
+    const alerts = createAlertsSlice({
+      ui,
+      windowEnd: () => (get().source === 'live' ? link.settledBefore() : null),
+      history: (from) => model.recordsFrom(from, ALERT_HISTORY_MAX),
+    });
     model.tap = { add: alerts.records, reset: alerts.resetCounts };
 
     function computeWindow(): ViewWindow {

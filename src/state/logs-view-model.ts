@@ -129,6 +129,19 @@ export class LogsViewModel {
     };
   }
 
+  /** The records held from time `from` on, oldest first: at most the newest `max` of them. */
+  recordsFrom(from: number, max: number): { entries: LogEntry[]; times: number[] } {
+    const b = this.buffer;
+    const start = Math.max(b.lowerBound(from), b.length - max, 0);
+    const entries: LogEntry[] = [];
+    const times: number[] = [];
+    for (let i = start; i < b.length; i++) {
+      entries.push(b.get(i)!);
+      times.push(b.time(i));
+    }
+    return { entries, times };
+  }
+
   /** Matches among the records stored since the last call (the store counts them while paused). */
   takeNewMatches(): number {
     const n = this.newMatches;

@@ -72,6 +72,8 @@ export interface AlertsDeps {
   ui: UiStore;
   /** The end of the alert windows: the time before which the records are complete; null while unknown. */
   windowEnd: () => number | null;
+  /** The records held from time `from` on (oldest first; the newest ones when there are very many), for a new rule to start from. */
+  history?: (from: number) => { entries: readonly LogEntry[]; times: ArrayLike<number> };
 }
 
 export function createAlertsSlice(deps: AlertsDeps): AlertsSlice {
@@ -113,7 +115,8 @@ export function createAlertsSlice(deps: AlertsDeps): AlertsSlice {
         setState({ panel: { ...p, error: 'that rule is already in the list', errorAt: null } });
         return false;
       }
-      set.add(parsed.rule);
+      const end = deps.windowEnd();
+      set.add(parsed.rule, deps.history?.(end === null ? Number.NEGATIVE_INFINITY : end - parsed.rule.windowMs));
       const rules = views();
       setState({ rules, panel: { text: emptyText, error: null, errorAt: null, selected: rules.length - 1 } });
       deps.ui.getState().setStatus(`alert rule added: ${parsed.rule.text}`, 'info', 4000);
