@@ -41,7 +41,7 @@ export function alertOptions(values: Record<string, unknown>): AlertOptions | nu
 /** One stderr line per event: what happened, when (record time, UTC), the rule, what it saw. */
 export function alertLine(e: AlertEvent): string {
   const at = new Date(e.at).toISOString();
-  const window = formatDuration(e.rule.windowMs);
+  const window = e.rule.windowText;
   const seen = e.rule.measure === 'count'
     ? `observed ${e.count} record${e.count === 1 ? '' : 's'} in ${window}`
     : `observed ${e.observed} (${e.count} record${e.count === 1 ? '' : 's'} in ${window})`;

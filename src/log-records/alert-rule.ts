@@ -43,6 +43,8 @@ export interface AlertRule {
   threshold: number;
   unit: RateUnit;
   windowMs: number;
+  /** The window as written: "60s", "5m". */
+  windowText: string;
   /** The threshold as a number of records in the window. */
   countThreshold: number;
 }
@@ -253,6 +255,7 @@ export function parseAlertRule(text: string): ParsedRule {
       threshold: th.threshold,
       unit: th.unit,
       windowMs,
+      windowText: windowTok.text,
       countThreshold,
     },
   };
