@@ -17,6 +17,8 @@ import { runExport } from './logs/export-run';
 import { FrameClock } from './logs/frame-clock';
 import { PauseAnchor } from './logs/pause-anchor';
 import { loadPickerZones } from './logs/picker';
+import { loadZoneNames } from './logs/zone-names';
+import { parseZoneList } from './logs/zone-set';
 import { checkV1Date, DAY_MS, windowMs, type LiveStatus, type LogsState, type LogsStore, type LogsStoreOptions } from './logs/types';
 import { V1Archive } from './logs/v1-archive';
 import { errorMessage, type StoreDeps } from './domain-stores';
@@ -161,7 +163,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       const s = get();
       if (s.zoneId === null || s.source !== 'live' || !attached || s.zoneProblem) return;
       try {
-        link.start({ zoneId: s.zoneId, filter: filterOfDraft(s.filter), sinceMs: windowMs(s.windowKey), resume });
+        link.start({ zones: s.zones, filter: filterOfDraft(s.filter), sinceMs: windowMs(s.windowKey), resume });
       } catch (error) {
         ui.getState().setStatus(`cannot follow: ${errorMessage(error)}`, 'error', null);
         return;
@@ -183,6 +185,19 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
     }
 
     async function checkZoneAndStart(id: number): Promise<void> {
+      if (get().zones.length > 1) {
+        // several zones: each one's problem (not found, logging off) shows as that zone's failure
+        // in the zone strip while the others are followed; the names come when they come
+        startEngine(zoneChecked === id);
+        zoneChecked = id;
+        zoneAbort?.abort();
+        const ctl = new AbortController();
+        zoneAbort = ctl;
+        void loadZoneNames(api, get().zones, ctl.signal).then((names) => {
+          if (!ctl.signal.aborted && Object.keys(names).length) set({ zoneNames: { ...get().zoneNames, ...names } });
+        });
+        return;
+      }
       if (zoneChecked === id) {
         startEngine(true);
         return;
@@ -267,6 +282,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
 
     return {
       zoneId: null,
+      zones: [],
+      zoneNames: {},
       zoneName: null,
       zoneProblem: null,
       picker: { zones: [], withoutLogging: 0, loading: false, error: null, loadedAt: null },
@@ -298,8 +315,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           void get().loadPicker();
           return () => pickerAbort?.abort();
         }
-        const id = Number(arg);
-        if (get().zoneId !== id) {
+        const parsed = parseZoneList(arg);
+        const zones = Array.isArray(parsed) ? parsed : [Number(arg)];
+        const id = zones[0]!;
+        if (get().zones.join(' ') !== zones.join(' ')) {
           link.stop();
           v1File.cancel();
           link.forget();
@@ -308,7 +327,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           model.setPattern(null);
           pause.clear();
           set({
-            zoneId: id, zoneName: null, zoneProblem: null, source: 'live', filter: emptyDraft(), form: null, v1: null, detail: null, prompt: null,
+            zoneId: id, zones, zoneNames: {}, zoneName: null, zoneProblem: null, source: 'live', layout: streamLayout(viewport.width, get().timeMode, zones.length > 1), filter: emptyDraft(), form: null, v1: null, detail: null, prompt: null,
             following: true, ...pause.resetCounts(), stats: null, live: null,
             local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false, progress: 1 },
           });
@@ -350,7 +369,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         const s = get();
         if (viewport.width === width && viewport.height === height && s.layout.width === width) return;
         viewport = { width, height };
-        refreshView({ layout: streamLayout(width, s.timeMode) });
+        refreshView({ layout: streamLayout(width, s.timeMode, s.zones.length > 1) });
       },
 
       move(kind) {
@@ -425,7 +444,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       cycleTime() {
         const next: Record<TimeMode, TimeMode> = { short: 'full', full: 'off', off: 'short' };
         const timeMode = next[get().timeMode];
-        refreshView({ timeMode, layout: streamLayout(viewport.width, timeMode) });
+        refreshView({ timeMode, layout: streamLayout(viewport.width, timeMode, get().zones.length > 1) });
       },
 
       toggleStats() {
@@ -582,12 +601,16 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         if (s.zoneId === null) return;
         model.finishScan();
         const records = model.filtering ? model.matches : model.buffer.length;
-        const label = s.source === 'v1' && s.v1 ? `${s.zoneId}-v1-${s.v1.date}` : String(s.zoneId);
+        const label = s.source === 'v1' && s.v1 ? `${s.zoneId}-v1-${s.v1.date}` : s.zones.join('+');
         set({ prompt: { kind: 'export', text: textOf(defaultExportPath(cwd, label, 'ndjson', now())), format: 'ndjson', error: null, records } });
       },
 
       openV1() {
         if (get().zoneId === null || get().zoneProblem) return;
+        if (get().zones.length > 1) {
+          ui.getState().setStatus(`a v1 day file is one zone's: open :logs ${get().zoneId} for it`, 'info', 5000);
+          return;
+        }
         const yesterday = v1Date(now() - DAY_MS);
         set({ prompt: { kind: 'v1', text: textOf(get().v1?.date ?? yesterday), error: null } });
       },

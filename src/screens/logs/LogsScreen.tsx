@@ -18,7 +18,7 @@ import { logsActions } from './actions';
 import { DetailView } from './DetailView';
 import { FilterForm } from './FilterForm';
 import { joinParts, PartsLine } from './Parts';
-import { COMPACT_STATS_LINES, statsLines } from './stats-view';
+import { compactStatsLines, statsLines } from './stats-view';
 import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { BackfillBar } from './BackfillBar';
 import { AlertBanner, bannerHeight } from './AlertBanner';
@@ -28,6 +28,8 @@ import { keysOf } from '../../keys/keymap';
 import { useInputRouter } from '../../keys/input-hooks';
 import { StreamView } from './StreamView';
 import { ZonePicker } from './ZonePicker';
+import { zoneStripParts } from './zone-strip';
+import { parseZoneList } from '../../state/logs/zone-set';
 import { useScreenInstance } from '../screen-def';
 
 /** Stats beside the stream from this width on; below it when narrower. */
@@ -56,6 +58,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
 
   const zoneId = useSelect(store, (x) => x.zoneId);
   const zoneName = useSelect(store, (x) => x.zoneName);
+  const zones = useSelect(store, (x) => x.zones);
+  const zoneNames = useSelect(store, (x) => x.zoneNames);
   const zoneProblem = useSelect(store, (x) => x.zoneProblem);
   const source = useSelect(store, (x) => x.source);
   const windowKey = useSelect(store, (x) => x.windowKey);
@@ -86,10 +90,12 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
 
   // Layout: title, status, [stream header + rows | detail | form], [stats below], footer.
   const beside = showStats && width >= STATS_BESIDE_FROM;
-  const below = showStats && !beside ? Math.min(COMPACT_STATS_LINES, Math.max(0, height - 10)) : 0;
+  const below = showStats && !beside ? Math.min(compactStatsLines(zones.length), Math.max(0, height - 10)) : 0;
   const streamWidth = beside ? width - STATS_WIDTH - 1 : width;
+  // several zones: a zone strip under the status line
+  const strip = zones.length > 1 ? 1 : 0;
   const banner = bannerHeight(notices);
-  const mainHeight = Math.max(2, height - 3 - below - banner);
+  const mainHeight = Math.max(2, height - 3 - strip - below - banner);
   const rowsHeight = Math.max(1, mainHeight - 1);
 
   useEffect(() => {
@@ -116,7 +122,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     else s().move(kind);
   };
   const win = (key: WindowKey) => () => s().setWindow(key);
-  const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth });
+  const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth, zones: zones.length > 1 });
 
   useActions({
     'screen.pause': () => s().togglePause(),
@@ -152,6 +158,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.v1': () => s().openV1(),
     'logs.alerts': () => alerts.getState().openPanel(),
     'logs.ackAlert': () => alerts.getState().acknowledge(),
+    'logs.pickZone': { run: () => undefined, disabledReason: () => 'space selects zones in the zone picker (:logs without an id)' },
   });
   useAlertPanelKeys(alerts, instance.key);
 
@@ -205,7 +212,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     { 'filter.apply': () => void s().applyForm(), 'filter.cancel': () => s().cancelForm() },
   );
 
-  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, source, windowKey, serverFilter: describeDraft(filter), local, wrap });
+  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, zones, zoneNames, source, windowKey, serverFilter: describeDraft(filter), local, wrap });
   const status = source === 'v1' && v1
     ? v1StatusParts(v1, following)
     : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, rowsEvicted, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
@@ -222,7 +229,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   let main: React.JSX.Element;
   if (alertPanel) main = <AlertPanel alerts={alerts} width={streamWidth} height={mainHeight} />;
   else if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
-  else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} />;
+  else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} zoneName={zoneNames[detail.entry.pullZoneId] ?? (zones.length === 1 ? zoneName : null)} />;
   else {
     const empty = source === 'v1' && v1?.loading
       ? 'loading…'
@@ -237,6 +244,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
       <PartsLine parts={joinParts(title)} bold />
       <AlertBanner notices={notices} ackKey={displayKey(keysOf(router.keymap, 'logs.ackAlert')[0] ?? 'a')} width={width} />
       <PartsLine parts={joinParts(status)} />
+      {strip ? <PartsLine parts={live?.zones?.length ? zoneStripParts(live.zones, zoneNames, now) : [{ text: `${zones.length} zones: starting…`, tone: 'muted' }]} /> : null}
       <Box flexDirection="row" height={mainHeight} overflow="hidden">
         <Box width={streamWidth} height={mainHeight} overflow="hidden">
           {main}
@@ -328,8 +336,14 @@ export const logsScreen: ScreenDef = {
   id: 'logs',
   title: 'logs',
   aliases: [],
-  summary: 'live CDN logs of a pull zone',
-  arg: { name: 'pullZoneId', validate: (v) => (/^\d{1,15}$/.test(v) ? null : `pullZoneId must be a number, got "${v}"`) },
+  summary: 'live CDN logs of a pull zone, or of several merged (:logs 1058 1199)',
+  arg: {
+    name: 'pullZoneId',
+    validate: (v) => {
+      const r = parseZoneList(v);
+      return Array.isArray(r) ? null : r.error;
+    },
+  },
   actions: logsActions,
   component: LogsScreen,
 };
