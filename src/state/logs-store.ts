@@ -10,6 +10,7 @@ import { rowHeight, streamLayout, type TimeMode } from '../log-records/rows';
 import type { StatsSnapshot } from '../log-records/stats';
 import { draftOfForm, emptyDraft, filterOfDraft, FILTER_FIELDS, formFromDraft, validateDraft } from './logs-filter-form';
 import { LogsViewModel, type LocalMode, type ViewWindow } from './logs-view-model';
+import { createAlertsSlice } from './logs/alerts';
 import { copyTextOf } from './logs/copy';
 import { EngineLink } from './logs/engine-link';
 import { runExport } from './logs/export-run';
@@ -47,6 +48,9 @@ function shallowEqual<T extends object>(a: T | null, b: T | null): boolean {
 }
 
 
+/** A new alert rule starts from at most this many of the newest records held (its window's). */
+const ALERT_HISTORY_MAX = 200_000;
+
 export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {}): LogsStore {
   const { api, ui, settings } = deps;
   const now = deps.now;
@@ -82,6 +86,14 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       },
       onChange: () => frames.schedule(),
     });
+
+    // alert windows end where the live records are complete (none while a backfill reads history)
+    const alerts = createAlertsSlice({
+      ui,
+      windowEnd: () => (get().source === 'live' ? link.settledBefore() : null),
+      history: (from) => model.recordsFrom(from, ALERT_HISTORY_MAX),
+    });
+    model.tap = { add: alerts.records, reset: alerts.resetCounts };
 
     function computeWindow(): ViewWindow {
       const s = get();
@@ -119,6 +131,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       }
       const live = liveStatus();
       if (!shallowEqual(live, s.live)) patch.live = live;
+      alerts.evaluate();
       if (s.following) {
         pause.newSince = 0;
         pause.newMatchesSince = 0;
@@ -295,6 +308,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       detail: null,
       prompt: null,
       lastExport: null,
+      alerts: alerts.store,
 
       attach(arg) {
         if (arg === null) {

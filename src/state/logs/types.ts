@@ -6,6 +6,7 @@ import type { StreamLayout, TimeMode } from '../../log-records/rows';
 import type { StatsSnapshot } from '../../log-records/stats';
 import type { FilterDraft, FilterForm } from '../logs-filter-form';
 import type { LocalMode, ViewWindow } from '../logs-view-model';
+import type { AlertsStore } from './alerts';
 import type { ZoneLive } from './zone-status';
 
 export type { ZoneLive } from './zone-status';
@@ -135,6 +136,8 @@ export interface LogsState {
   detail: { entry: LogEntry; scroll: number } | null;
   prompt: Prompt | null;
   lastExport: ExportResult | null;
+  /** The alert rules on these records (`A`) and their banner: a store of its own, the same for the store's life. */
+  alerts: AlertsStore;
 
   /** The screen mounted with its argument (a zone id or null for the picker); returns the unmount. */
   attach(arg: string | null): () => void;
