@@ -1,6 +1,6 @@
 import { ApiError } from '../api/errors';
 import {
-  compileFilter, normalizeFilter, OrderedRelease, parseTimestamp, parseV1Date, RETENTION_MS, toEpochMs, v1Date,
+  compileFilter, normalizeFilter, OrderedRelease, parseV1Date, RETENTION_MS, toEpochMs, v1Date,
   type FollowEngine, type LogEntry, type LogFilter,
 } from '../api/logs/index';
 import { maskSecret } from '../config/redact';
@@ -10,6 +10,8 @@ import type { Command, CommandContext, Io } from './types';
 import { UsageError } from './types';
 import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 import { formatTime, isoWidth } from '../text/time-format';
+import { parseTimestamp } from '../api/logs/entry';
+import { ALERT_EXIT_CODE, alertOptions, drained, reportReplay, watchFollow, type AlertOptions } from './logs-alerts';
 import { csvHeader, csvLine } from '../log-records/export';
 import { checkZones, fetchZonesWindow, parseZoneArgs, zoneError } from './logs-zones';
 
@@ -19,7 +21,7 @@ const DEFAULT_LIMIT = 1000;
 const MAX_ZONE_SKEW_MS = 10_000;
 const MAX_LIMIT = 1_000_000;
 
-const USAGE = `burrow logs PULLZONE [PULLZONE...] [--follow] [--since 15m | --from ISO [--to ISO]] [filters] [--limit N] [-o text|ndjson|json|table|csv]
+const USAGE = `burrow logs PULLZONE [PULLZONE...] [--follow] [--since 15m | --from ISO [--to ISO]] [filters] [--limit N] [-o text|ndjson|json|table|csv] [--alert RULE]... [--exit-on-alert]
 burrow logs PULLZONE --v1 --date MM-dd-yy [filters] [--limit N] [-o text|ndjson|json|table|csv]
 
 Prints the CDN request logs of a pull zone (numeric id), oldest first. Several zones (1058 1199,
@@ -53,6 +55,16 @@ Filters (sent to the server; with --v1 applied locally, except --status):
 
 Output (-o): text (default, one aligned line per record), ndjson, json, table (text with a
 header line), csv (every field, as the console's export).
+
+Alerts (lines on stderr; records still go to stdout):
+  --alert RULE         a filter and a threshold over a window, repeatable, for example
+                       --alert "status=5xx rate>2/s over 60s"
+                       --alert "cache=MISS and country=DE count>500 over 5m"
+                       --alert "path~^/api rate>=10/s over 30s"
+                       with --follow: a line when a rule fires and when it clears; without it the
+                       rules are replayed over the window's records and each firing is reported
+  --exit-on-alert      exit with status 3 when a rule fires (with --follow: at the first firing,
+                       after the records so far are written; without: after the output)
 
 SQL over the window (a local engine; the table is logs, see the README for its columns):
   burrow logs PULLZONE [PULLZONE...] --since 1h --sql "SELECT status, count(*) FROM logs GROUP BY 1"
@@ -265,8 +277,9 @@ function pipeClosed(io: Io): { promise: Promise<'closed'>; dispose: () => void }
   return { promise, dispose };
 }
 
-async function runFollow(plan: Plan, engineOf: () => FollowEngine, writer: RecordWriter, io: Io): Promise<number> {
+async function runFollow(plan: Plan, engineOf: () => FollowEngine, writer: RecordWriter, io: Io, alerts: AlertOptions | null = null): Promise<number> {
   const engine = engineOf();
+  const watch = alerts ? watchFollow(alerts, engine, io) : null;
   const release = new OrderedRelease((e) => writer.write(e));
   let failure: ApiError | null = null;
   // per zone: the warning shown (null: none) and whether its failure was reported
@@ -299,15 +312,21 @@ async function runFollow(plan: Plan, engineOf: () => FollowEngine, writer: Recor
   const pipe = pipeClosed(io);
   try {
     engine.start();
-    const why = await Promise.race([engine.done.then(() => 'done' as const), signal.promise, pipe.promise]);
+    const why = await Promise.race([engine.done.then(() => 'done' as const), signal.promise, pipe.promise, ...(watch ? [watch.fired] : [])]);
+    watch?.dispose();
     await engine.stop();
     if (why === 'closed') return 0;
     release.flush();
     writer.end();
+    if (why === 'alert') {
+      await drained(io.stdout);
+      return ALERT_EXIT_CODE;
+    }
     if (why === 'SIGINT' || why === 'SIGTERM') return exitCodeOf(why);
     if (failure) throw failure;
     return 0;
   } finally {
+    watch?.dispose();
     signal.dispose();
     pipe.dispose();
   }
@@ -335,11 +354,16 @@ export const logsCommand: Command = {
     v1: { type: 'boolean' },
     date: { type: 'string' },
     sql: { type: 'string' },
+    alert: { type: 'string', multiple: true },
+    'exit-on-alert': { type: 'boolean' },
   },
   outputs: ['ndjson', 'json', 'text', 'table', 'csv'],
   async run(ctx: CommandContext) {
+    if (ctx.values.sql !== undefined && ctx.values.alert !== undefined) throw new UsageError('--alert watches the records printed; it does not go with --sql');
     if (ctx.values.sql !== undefined) return (await import('./logs-sql')).runLogsSql(ctx);
     const plan = planFromArgs(ctx, Date.now());
+    const alerts = alertOptions(ctx.values);
+    if (alerts && plan.v1Date !== null) throw new UsageError('--alert works on the v2 logs (--follow or --since/--from), not on a --v1 day file');
     const format = (ctx.settings.output ?? 'text') as Format;
     const writer = new RecordWriter(ctx.io, format, ctx.settings.showSecrets, plan.zones.length > 1);
     const session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
@@ -361,6 +385,7 @@ export const logsCommand: Command = {
             }),
           writer,
           ctx.io,
+          alerts,
         );
       }
       const abort = new AbortController();
@@ -382,6 +407,14 @@ export const logsCommand: Command = {
         if (result === 'SIGINT' || result === 'SIGTERM') return exitCodeOf(result);
         for (const e of result) writer.write(e);
         writer.end();
+        if (alerts) {
+          const end = plan.to ?? logs.now();
+          const fired = reportReplay(alerts, result, result.map((e) => parseTimestamp(e.timestamp)), end, ctx.io);
+          if (fired && alerts.exitOnAlert) {
+            await drained(ctx.io.stdout);
+            return ALERT_EXIT_CODE;
+          }
+        }
         return 0;
       } finally {
         signal.dispose();

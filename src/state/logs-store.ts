@@ -11,6 +11,7 @@ import type { StatsSnapshot } from '../log-records/stats';
 import { checkWindow, draftOfForm, emptyDraft, filterOfDraft, FILTER_FIELDS, formFromDraft, pinWindow, validateDraft } from './logs-filter-form';
 import { readWindow } from './logs/fixed-window';
 import { LogsViewModel, type LocalMode, type ViewWindow } from './logs-view-model';
+import { createAlertsSlice } from './logs/alerts';
 import { copyTextOf } from './logs/copy';
 import { EngineLink } from './logs/engine-link';
 import { runExport } from './logs/export-run';
@@ -52,6 +53,9 @@ function shallowEqual<T extends object>(a: T | null, b: T | null): boolean {
 }
 
 
+/** A new alert rule starts from at most this many of the newest records held (its window's). */
+const ALERT_HISTORY_MAX = 200_000;
+
 export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {}): LogsStore {
   const { api, ui, settings } = deps;
   const now = deps.now;
@@ -91,6 +95,14 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       onChange: () => frames.schedule(),
     });
 
+    // alert windows end where the live records are complete (none while a backfill reads history)
+    const alerts = createAlertsSlice({
+      ui,
+      windowEnd: () => (get().source === 'live' ? link.settledBefore() : null),
+      history: (from) => model.recordsFrom(from, ALERT_HISTORY_MAX),
+    });
+    model.tap = { add: alerts.records, reset: alerts.resetCounts };
+
     function computeWindow(): ViewWindow {
       const s = get();
       return model.window({ following: s.following, anchor: pause.anchor, anchorRow: pause.row, fallback: s.view.selected, height: viewport.height, lines });
@@ -127,6 +139,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       }
       const live = liveStatus();
       if (!shallowEqual(live, s.live)) patch.live = live;
+      alerts.evaluate();
       if (s.following) {
         pause.newSince = 0;
         pause.newMatchesSince = 0;
@@ -348,6 +361,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       prompt: null,
       lastExport: null,
       marks: { count: 0, version: 0 },
+      alerts: alerts.store,
 
       attach(arg) {
         if (arg === null) {

@@ -21,6 +21,11 @@ import { joinParts, PartsLine } from './Parts';
 import { compactStatsLines, statsLines } from './stats-view';
 import { fixedStatusParts, liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { BackfillBar } from './BackfillBar';
+import { AlertBanner, bannerHeight } from './AlertBanner';
+import { AlertPanel, useAlertPanelKeys } from './AlertPanel';
+import { displayKey } from '../../keys/key-event';
+import { keysOf } from '../../keys/keymap';
+import { useInputRouter } from '../../keys/input-hooks';
 import { StreamView } from './StreamView';
 import { ZonePicker } from './ZonePicker';
 import { zoneStripParts } from './zone-strip';
@@ -81,6 +86,10 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const detail = useSelect(store, (x) => x.detail);
   const prompt = useSelect(store, (x) => x.prompt);
   const marks = useSelect(store, (x) => x.marks);
+  const alerts = store.getState().alerts;
+  const notices = useSelect(alerts, (x) => x.notices);
+  const alertPanel = useSelect(alerts, (x) => x.panel !== null);
+  const router = useInputRouter();
   const now = useNow(1000);
 
   useEffect(() => s().attach(arg), [store, arg]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -93,7 +102,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const gutter = marks.count > 0 ? MARK_GUTTER : 0;
   // several zones: a zone strip under the status line
   const strip = zones.length > 1 ? 1 : 0;
-  const mainHeight = Math.max(2, height - 3 - strip - below);
+  const banner = bannerHeight(notices);
+  const mainHeight = Math.max(2, height - 3 - strip - below - banner);
   const rowsHeight = Math.max(1, mainHeight - 1);
 
   useEffect(() => {
@@ -159,8 +169,11 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.nextMark': () => s().jumpMark(1),
     'logs.prevMark': () => s().jumpMark(-1),
     'logs.clearMarks': () => s().clearMarks(),
+    'logs.alerts': () => alerts.getState().openPanel(),
+    'logs.ackAlert': () => alerts.getState().acknowledge(),
     'logs.pickZone': { run: () => undefined, disabledReason: () => 'space selects zones in the zone picker (:logs without an id)' },
   });
+  useAlertPanelKeys(alerts, instance.key);
 
   // The local pattern field (/), the export/v1 prompt and the filter form each take the keyboard.
   useTextInput({
@@ -233,7 +246,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   }
 
   let main: React.JSX.Element;
-  if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
+  if (alertPanel) main = <AlertPanel alerts={alerts} width={streamWidth} height={mainHeight} />;
+  else if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
   else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} zoneName={zoneNames[detail.entry.pullZoneId] ?? (zones.length === 1 ? zoneName : null)} />;
   else {
     const empty = source === 'v1' && v1?.loading
@@ -247,6 +261,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <PartsLine parts={joinParts(title)} bold />
+      <AlertBanner notices={notices} ackKey={displayKey(keysOf(router.keymap, 'logs.ackAlert')[0] ?? 'a')} width={width} />
       <PartsLine parts={joinParts(status)} />
       {strip ? <PartsLine parts={live?.zones?.length ? zoneStripParts(live.zones, zoneNames, now) : [{ text: `${zones.length} zones: starting…`, tone: 'muted' }]} /> : null}
       <Box flexDirection="row" height={mainHeight} overflow="hidden">

@@ -8,6 +8,7 @@ import type { AbsoluteWindow, FilterDraft, FilterForm } from '../logs-filter-for
 import type { FixedWindowState } from './fixed-window';
 import type { LocalMode, ViewWindow } from '../logs-view-model';
 import type { MarkRow } from './marks';
+import type { AlertsStore } from './alerts';
 import type { ZoneLive } from './zone-status';
 
 export type { ZoneLive } from './zone-status';
@@ -145,6 +146,8 @@ export interface LogsState {
   lastExport: ExportResult | null;
   /** Marked records: how many, and a counter bumped on every change (rows draw the mark). */
   marks: { count: number; version: number };
+  /** The alert rules on these records (`A`) and their banner: a store of its own, the same for the store's life. */
+  alerts: AlertsStore;
 
   /** The screen mounted with its argument (a zone id or null for the picker); returns the unmount. */
   attach(arg: string | null): () => void;
