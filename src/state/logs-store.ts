@@ -15,6 +15,7 @@ import { EngineLink } from './logs/engine-link';
 import { runExport } from './logs/export-run';
 import { FrameClock } from './logs/frame-clock';
 import { PauseAnchor } from './logs/pause-anchor';
+import { createTimelineSlice, initialTimeline } from './logs/timeline';
 import { loadPickerZones } from './logs/picker';
 import { checkV1Date, DAY_MS, windowMs, type LiveStatus, type LogsState, type LogsStore, type LogsStoreOptions } from './logs/types';
 import { V1Archive } from './logs/v1-archive';
@@ -81,6 +82,14 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       onChange: () => frames.schedule(),
     });
 
+    const timeline = createTimelineSlice({
+      model, get, set,
+      columns: () => viewport.width,
+      settledBefore: () => (get().source === 'live' ? link.settledBefore() : null),
+      jumpToTime: (t) => get().jumpToTime(t),
+      status: (text, level) => ui.getState().setStatus(text, level, 4000),
+    });
+
     function computeWindow(): ViewWindow {
       const s = get();
       return model.window({ following: s.following, anchor: pause.anchor, anchorRow: pause.row, fallback: s.view.selected, height: viewport.height, lines });
@@ -94,6 +103,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       viewDirty = false;
       const s = get();
       set({ view: sameRows(w, s.view) ? s.view : { ...w, version: s.view.version + 1 }, local: { ...s.local, matches: model.matches, counting: model.counting, progress: model.progress } });
+      const tl = timeline.frame();
+      if (tl) set({ timeline: tl });
     }
 
     function liveStatus(): LiveStatus | null {
@@ -133,6 +144,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           patch.stats = snapshot();
         } else frames.schedule(statsMs - (frames.lastFlush - lastStatsAt));
       }
+      const tl = timeline.frame();
+      if (tl) patch.timeline = tl;
       if (Object.keys(patch).length) set(patch);
     }
 
@@ -278,6 +291,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       detail: null,
       prompt: null,
       lastExport: null,
+      timeline: initialTimeline(),
+      ...timeline.actions,
 
       attach(arg) {
         if (arg === null) {
@@ -489,6 +504,15 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         }
         pause.moveTo(target, Math.floor(viewport.height / 2));
         refreshView({ following: false, rowsEvicted: false, ...(s.following ? pause.resetCounts() : {}) });
+      },
+
+      jumpToTime(t) {
+        if (model.total === 0) return null;
+        const pos = model.realRow(model.positionOf(-1, t), 1);
+        const at = model.timeAt(pos);
+        pause.moveTo(pos, 0);
+        refreshView({ following: false, rowsEvicted: false, ...(get().following ? pause.resetCounts() : {}) });
+        return Number.isNaN(at) ? null : at;
       },
 
       openForm() {

@@ -424,6 +424,38 @@ export class LogsViewModel {
     return -1;
   }
 
+  /**
+   * Calls `fn` with the slot of every match held, oldest first (the final ones: call it when
+   * not counting). Walks the store and the match index together: O(records), no pattern tested.
+   */
+  forEachMatchSlot(fn: (slot: number) => void): void {
+    const index = this.index;
+    if (!index) return;
+    const b = this.buffer;
+    let p = 0;
+    for (let i = 0; i < index.length; ) {
+      const t = index.time(i);
+      p = p < b.length && b.time(p) >= t ? p : b.lowerBound(t);
+      // the matches at this time, then the records at this time (both in store order)
+      let j = i + 1;
+      while (j < index.length && index.time(j) === t) j++;
+      if (j === i + 1) {
+        const seq = index.seq(i);
+        for (; p < b.length && b.time(p) === t; p++) {
+          if (b.seqAt(p) === seq) {
+            fn(b.slotAt(p++));
+            break;
+          }
+        }
+      } else {
+        const seqs = new Set<number>();
+        for (let k = i; k < j; k++) seqs.add(index.seq(k));
+        for (; p < b.length && b.time(p) === t; p++) if (seqs.has(b.seqAt(p))) fn(b.slotAt(p));
+      }
+      i = j;
+    }
+  }
+
   /** The records an export writes: the matches in filter mode, else every record held. */
   /**
    * The records an export writes, built one at a time as they are written: the matches in filter

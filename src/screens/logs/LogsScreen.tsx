@@ -21,6 +21,7 @@ import { COMPACT_STATS_LINES, statsLines } from './stats-view';
 import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { BackfillBar } from './BackfillBar';
 import { StreamView } from './StreamView';
+import { Timeline, TIMELINE_LINES } from './Timeline';
 import { ZonePicker } from './ZonePicker';
 import { useScreenInstance } from '../screen-def';
 
@@ -70,6 +71,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const stats = useSelect(store, (x) => x.stats);
   const detail = useSelect(store, (x) => x.detail);
   const prompt = useSelect(store, (x) => x.prompt);
+  const timelineOpen = useSelect(store, (x) => x.timeline.open);
   const now = useNow(1000);
 
   useEffect(() => s().attach(arg), [store, arg]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -78,7 +80,9 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const beside = showStats && width >= STATS_BESIDE_FROM;
   const below = showStats && !beside ? Math.min(COMPACT_STATS_LINES, Math.max(0, height - 10)) : 0;
   const streamWidth = beside ? width - STATS_WIDTH - 1 : width;
-  const mainHeight = Math.max(2, height - 3 - below);
+  // the timeline panel above the stream, when there is room for it and a few rows
+  const timelineHeight = timelineOpen && height - 3 - below >= TIMELINE_LINES + 4 ? TIMELINE_LINES : 0;
+  const mainHeight = Math.max(2, height - 3 - below - timelineHeight);
   const rowsHeight = Math.max(1, mainHeight - 1);
 
   useEffect(() => {
@@ -105,6 +109,13 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     else s().move(kind);
   };
   const win = (key: WindowKey) => () => s().setWindow(key);
+  // the timeline's keys work while it has the focus; otherwise they pass on to the table
+  const panel = (run: () => void) => () => {
+    const t = s().timeline;
+    if (!t.open || t.focus !== 'timeline') return false;
+    run();
+    return true;
+  };
 
   useActions({
     'screen.pause': () => s().togglePause(),
@@ -137,6 +148,14 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.copyJson': () => copy('json'),
     'logs.export': () => s().openExport(),
     'logs.v1': () => s().openV1(),
+    'logs.timeline': () => s().toggleTimeline(),
+    'logs.timelineFocus': { disabledReason: () => (s().timeline.open ? null : 'the timeline is closed: T opens it'), run: () => void s().switchTimelineFocus() },
+    'timeline.older': panel(() => s().moveTimelineCursor(-1)),
+    'timeline.newer': panel(() => s().moveTimelineCursor(1)),
+    'timeline.zoomIn': panel(() => s().zoomTimeline(-1)),
+    'timeline.zoomOut': panel(() => s().zoomTimeline(1)),
+    'timeline.jump': panel(() => s().jumpToTimelineCursor()),
+    'timeline.table': panel(() => void s().switchTimelineFocus('table')),
   });
 
   // The local pattern field (/), the export/v1 prompt and the filter form each take the keyboard.
@@ -219,6 +238,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <PartsLine parts={joinParts(title)} bold />
       <PartsLine parts={joinParts(status)} />
+      {timelineHeight > 0 ? <Timeline store={store} width={streamWidth} height={timelineHeight} /> : null}
       <Box flexDirection="row" height={mainHeight} overflow="hidden">
         <Box width={streamWidth} height={mainHeight} overflow="hidden">
           {main}

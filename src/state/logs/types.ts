@@ -6,6 +6,7 @@ import type { StreamLayout, TimeMode } from '../../log-records/rows';
 import type { StatsSnapshot } from '../../log-records/stats';
 import type { FilterDraft, FilterForm } from '../logs-filter-form';
 import type { LocalMode, ViewWindow } from '../logs-view-model';
+import type { TimelineActions, TimelineState } from './timeline';
 
 /** The logs screen's state and actions (the store in logs-store.ts), and the pure rules they share. */
 
@@ -94,7 +95,7 @@ export type Prompt =
   | { kind: 'export'; text: TextState; format: ExportFormat; error: string | null; records: number }
   | { kind: 'v1'; text: TextState; error: string | null };
 
-export interface LogsState {
+export interface LogsState extends TimelineActions {
   zoneId: number | null;
   zoneName: string | null;
   /** Why this zone cannot be followed (no logging, not found); null when it can. */
@@ -125,6 +126,7 @@ export interface LogsState {
   detail: { entry: LogEntry; scroll: number } | null;
   prompt: Prompt | null;
   lastExport: ExportResult | null;
+  timeline: TimelineState;
 
   /** The screen mounted with its argument (a zone id or null for the picker); returns the unmount. */
   attach(arg: string | null): () => void;
@@ -148,6 +150,8 @@ export interface LogsState {
   toggleLocalMode(): void;
   changeContext(delta: number): void;
   jumpMatch(dir: 1 | -1): void;
+  /** Selects the first row at or after epoch ms `t`, pausing there; the time of that row, or null when there is none. */
+  jumpToTime(t: number): number | null;
 
   openForm(): void;
   setFormText(text: TextState): void;
