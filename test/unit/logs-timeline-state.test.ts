@@ -111,6 +111,8 @@ test('a bar: height by total, cells by class with the rounding to the largest re
   assert.equal(barHeight(1, 1000, 4), 1, 'a bucket with a request is never drawn empty');
   assert.equal(barHeight(1000, 1000, 4), 4);
   assert.deepEqual(barCells([2, 0, 0, 2, 0], 0, 4), [2, 0, 0, 2, 0]);
+  assert.deepEqual(barCells([98, 1, 1, 0, 0], 0, 4), [4, 0, 0, 0, 0], 'rare 3xx and 4xx are drawn to scale');
+  assert.deepEqual(barCells([0, 0, 0, 1, 0], 0, 1), [0, 0, 0, 1, 0]);
   assert.deepEqual(barCells([997, 0, 0, 3, 0], 0, 4), [3, 0, 0, 1, 0], 'three 5xx among a thousand keep a cell');
   assert.deepEqual(barCells([0, 0, 0, 0, 0], 0, 4), [0, 0, 0, 0, 0]);
   fc.assert(

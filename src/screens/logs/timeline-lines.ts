@@ -18,6 +18,7 @@ export const TIMELINE_LINES = BAR_ROWS + 4;
 const TONES: readonly Tone[] = ['ok', 'info', 'warn', 'error', 'muted'];
 const PLAIN = ['#', '=', '+', 'X', '.'];
 const BLOCK = '█';
+const FIVE_XX = 3;
 /** Bottom to top in a bar: errors on top, where they show. */
 const STACK = [4, 0, 1, 2, 3];
 
@@ -26,8 +27,8 @@ const clock = (t: number, seconds: boolean) => new Date(t).toISOString().slice(1
 
 /**
  * The cells of one bar `height` cells tall, by class (CLASS_SLOTS counts), bottom first: the
- * largest remainders get the rounding, and a class with requests keeps at least one cell while
- * the bar has one to give (a few 5xx among thousands of 2xx still show).
+ * largest remainders get the rounding, and 5xx with requests keep at least one cell (a few
+ * errors among thousands of 2xx still show; the other classes are drawn to scale).
  */
 export function barCells(counts: ArrayLike<number>, at: number, height: number): number[] {
   const cells = new Array<number>(CLASS_SLOTS).fill(0);
@@ -48,13 +49,12 @@ export function barCells(counts: ArrayLike<number>, at: number, height: number):
       used++;
     }
   }
-  for (const k of [3, 2, 1, 0, 4]) {
-    if (counts[at + k]! === 0 || cells[k]! > 0) continue;
+  if (counts[at + FIVE_XX]! > 0 && cells[FIVE_XX] === 0) {
     let donor = -1;
     for (let d = 0; d < CLASS_SLOTS; d++) if (cells[d]! > 1 && (donor < 0 || cells[d]! > cells[donor]!)) donor = d;
-    if (donor < 0) break;
+    if (donor < 0) for (let d = 0; d < CLASS_SLOTS; d++) if (cells[d]! > 0 && (donor < 0 || cells[d]! > cells[donor]!)) donor = d;
     cells[donor]!--;
-    cells[k] = 1;
+    cells[FIVE_XX] = 1;
   }
   return cells;
 }

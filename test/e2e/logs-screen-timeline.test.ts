@@ -1,0 +1,99 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { envFor, useEmulator } from '../helpers/emulator';
+import { startBurrow, type PtySession } from '../helpers/pty';
+
+// The logs screen's timeline panel in a pseudo-terminal: T opens it with the keys, +/- zoom,
+// left/right move the cursor, enter jumps the table to the cursor's bucket, tab gives the keys
+// back to the table (where + is a context line again).
+
+const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
+const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
+
+const HEADER = /([▶ ]) timeline · (\d+[smh]) buckets( \(auto\))? · max ([\d,]+)/;
+const CURSOR = /▲ (\d\d:\d\d:\d\d)–(\d\d:\d\d:\d\d)( \(newest\))? · ([\d,]+) requests? · 2xx ([\d,]+) · 3xx ([\d,]+) · 4xx ([\d,]+) · 5xx ([\d,]+)/;
+const ROW = /^(\d\d:\d\d:\d\d)\.\d{3} (\d{3}) /;
+
+async function openZone(app: PtySession): Promise<void> {
+  await app.waitFor('Screens');
+  await app.press(':');
+  await app.type(`logs ${busy.Id}`);
+  await app.press('enter');
+  await app.waitFor(/● following[\s\S]*newest of [\d,]+/);
+}
+
+const header = (screen: string) => HEADER.exec(screen);
+const cursor = (screen: string) => CURSOR.exec(screen);
+
+test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table to the first record of the bucket', async () => {
+  const app = startBurrow([], { env: envFor(emu), cols: 110, rows: 34 });
+  await openZone(app);
+
+  await app.press('T');
+  let screen = await app.waitFor(/▶ timeline · \d+[smh] buckets \(auto\)[\s\S]*┬[\s\S]*\d\d:\d\d:\d\d[\s\S]*▲ \d\d:\d\d:\d\d–/);
+  const lines = app.lines();
+  const axis = lines.findIndex((l) => /─.*┬|┬.*─/.test(l));
+  assert.ok(axis > 0, screen);
+  // bars above the axis, time labels under it
+  assert.ok(lines.slice(axis - 4, axis).some((l) => l.includes('█')), screen);
+  assert.match(lines[axis + 1]!, /\d\d:\d\d:\d\d/);
+  const auto = header(screen)!;
+  assert.equal(auto[1], '▶', 'the panel has the keys');
+  // 15 minutes in about 110 columns: 10 s buckets
+  assert.equal(auto[2], '10s');
+  assert.ok(cursor(screen)![3], 'the cursor starts on the newest bucket');
+
+  // zoom: + finer, - coarser (the panel has the keys, so + is not a context line)
+  await app.press('+');
+  screen = await app.waitFor(/▶ timeline · 5s buckets · max/);
+  await app.press('-', '-');
+  screen = await app.waitFor(/▶ timeline · 30s buckets · max/);
+  assert.doesNotMatch(screen, /context lines/);
+
+  // the cursor: three buckets back; its counts are the records of that half minute
+  await app.press('left', 'left', 'left');
+  screen = await app.waitFor(/▲ \d\d:\d\d:\d\d–\d\d:\d\d:\d\d · /);
+  const c = cursor(screen)!;
+  assert.equal(c[3], undefined, 'no longer on the newest bucket');
+  const [from, to] = [c[1]!, c[2]!];
+  const total = Number(c[4]!.replace(/,/g, ''));
+  const classes = [5, 6, 7, 8].map((i) => Number(c[i]!.replace(/,/g, '')));
+  assert.ok(total > 0, screen);
+  assert.ok(classes.reduce((a, b) => a + b, 0) <= total);
+
+  // enter: the table pauses on the first record of that bucket, at the top
+  await app.press('enter');
+  screen = await app.waitFor(`first record of ${from}–${to}`);
+  await app.waitFor(/❚❚ paused/);
+  const rowLines = app.lines().map((l, i) => ({ l, i })).filter(({ l }) => ROW.test(l));
+  const selected = rowLines.find(({ i }) => app.isInverse(i, 0));
+  assert.ok(selected, app.screenText());
+  const time = ROW.exec(selected.l)![1]!;
+  assert.ok(time >= from && time < to, `selected ${time} in ${from}–${to}`);
+  // the row before it (if shown) is older than the bucket
+  const before = rowLines.find(({ i }) => i === selected.i - 1);
+  if (before) assert.ok(ROW.exec(before.l)![1]! < from, `${before.l} is before the bucket`);
+  assert.match(screen, /row [\d,]+ of [\d,]+/);
+
+  // tab: the keys go back to the table: + is a context line again, the panel says who has the keys
+  await app.press('tab');
+  screen = await app.waitFor(/ {2}timeline · 30s buckets[\s\S]*tab: keys to the timeline/);
+  await app.press('+');
+  await app.waitFor(/context lines: 1/);
+  assert.match(app.screenText(), /30s buckets/, 'no zoom while the table has the keys');
+
+  // T closes the panel
+  await app.press('T');
+  await app.waitForGone(/timeline · \d+[smh] buckets/);
+  app.kill();
+});
+
+test('without colour the classes are told apart by their characters', async () => {
+  const app = startBurrow([], { env: { ...envFor(emu), NO_COLOR: '1' }, cols: 100, rows: 30 });
+  await openZone(app);
+  await app.press('T');
+  const screen = await app.waitFor(/#2xx =3xx \+4xx X5xx[\s\S]*┬/);
+  assert.doesNotMatch(screen, /█/);
+  assert.match(screen, /#{3,}/, 'bars of 2xx as #');
+  app.kill();
+});
