@@ -9,6 +9,8 @@ const CHUNK = 1024;
  */
 class GranuleCounts {
   private readonly chunks = new Map<number, Int32Array>();
+  /** Records counted in each chunk: an emptied chunk is let go (the window slides on for days). */
+  private readonly held = new Map<number, number>();
 
   constructor(readonly granule: number) {}
 
@@ -21,6 +23,16 @@ class GranuleCounts {
       this.chunks.set(c, chunk);
     }
     chunk[(g - c * CHUNK) * CLASS_SLOTS + cls]! += by;
+    const left = (this.held.get(c) ?? 0) + by;
+    if (left === 0) {
+      this.chunks.delete(c);
+      this.held.delete(c);
+    } else this.held.set(c, left);
+  }
+
+  /** Chunks allocated now. */
+  get size(): number {
+    return this.chunks.size;
   }
 
   /** Adds the counts of granules [from, to) to `out` at `at` (CLASS_SLOTS values). */
@@ -41,6 +53,7 @@ class GranuleCounts {
 
   clear(): void {
     this.chunks.clear();
+    this.held.clear();
   }
 }
 
@@ -62,6 +75,11 @@ export class TimelineCounts {
   /** Records counted now. */
   get records(): number {
     return this.count;
+  }
+
+  /** Chunks of counts allocated (memory follows the span of time with records). */
+  get chunks(): number {
+    return this.seconds.size + this.minutes.size;
   }
 
   /** Bumped by every change. */

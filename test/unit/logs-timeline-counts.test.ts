@@ -45,6 +45,7 @@ test('bucket counts equal a plain count of the records held, after any adds and 
       const first = Math.floor((BASE + startOffset) / size) * size;
       assert.deepEqual([...counts.buckets(first, size, n)], reference(held, first, size, n));
       assert.equal(counts.records, held.size);
+      if (held.size === 0) assert.equal(counts.chunks, 0, 'emptied chunks are let go');
     }),
     { numRuns: 300 },
   );
@@ -109,4 +110,14 @@ test('the automatic zoom is the finest step that fits the span in the columns', 
 
 test('a bucket size that is not whole seconds is refused', () => {
   assert.throws(() => new TimelineCounts().buckets(0, 1500, 3), /whole number of seconds/);
+});
+
+test('counts of a span of time that has no records left take no memory', () => {
+  const counts = new TimelineCounts();
+  for (let i = 0; i < 3; i++) counts.add(BASE + i * 86_400_000, 0);
+  assert.equal(counts.chunks, 6, 'a chunk of seconds and one of minutes for each day');
+  counts.remove(BASE, 0);
+  counts.remove(BASE + 86_400_000, 0);
+  assert.equal(counts.chunks, 2);
+  assert.deepEqual([...counts.buckets(BASE + 2 * 86_400_000, 60_000, 1)], [1, 0, 0, 0, 0]);
 });

@@ -76,10 +76,4 @@ export class TimelineSource {
     }
     return { counts: this.matches, filtered: true };
   }
-
-  dispose(): void {
-    this.detach();
-    this.detach = () => {};
-    this.buffer = null;
-  }
 }

@@ -57,7 +57,7 @@ const hhmmss = (t: number) => new Date(t).toISOString().slice(11, 19);
  * frame clock calls to refresh what the panel draws (only when the counts, the window's end, the
  * width, the zoom or the cursor changed).
  */
-export function createTimelineSlice(deps: TimelineDeps): { actions: TimelineActions; frame: () => TimelineState | null; dispose: () => void } {
+export function createTimelineSlice(deps: TimelineDeps): { actions: TimelineActions; frame: () => TimelineState | null } {
   const source = new TimelineSource(deps.model);
   let scrollFirst: number | null = null;
   let lastKey = '';
@@ -149,6 +149,5 @@ export function createTimelineSlice(deps: TimelineDeps): { actions: TimelineActi
       const t = deps.get().timeline;
       return t.open ? compute(t, false) : null;
     },
-    dispose: () => source.dispose(),
   };
 }
