@@ -47,6 +47,14 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
   assert.equal(auto[2], '10s');
   assert.ok(cursor(screen)![3], 'the cursor starts on the newest bucket');
 
+  // ? lists the panel's keys while it has them
+  await app.press('?');
+  await app.waitFor('This screen (logs)');
+  await app.press('pgdn');
+  await app.waitFor(/This screen's timeline \(when it has the keys\)[\s\S]*timeline: finer buckets/);
+  await app.press('esc');
+  await app.waitForGone(/This screen's timeline/);
+
   // zoom: + finer, - coarser (the panel has the keys, so + is not a context line)
   await app.press('+');
   screen = await app.waitFor(/▶ timeline · 5s buckets · max/);
