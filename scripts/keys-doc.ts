@@ -15,6 +15,7 @@ const WHERE: Record<string, string> = {
   palette: 'command palette',
   filter: 'filter field',
   help: 'help',
+  record: 'raw record view',
   confirm: 'confirmation',
 };
 

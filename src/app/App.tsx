@@ -19,6 +19,7 @@ import { complete, paletteCommands, parseCommand, suggest } from './palette';
 import { RegistryContext } from '../screens/registry-context';
 import type { ScreenDef } from '../screens/screen-def';
 import { ScreenInstanceContext } from '../screens/screen-def';
+import { RawRecordView } from '../screens/raw-record-view';
 import { TableScopeContext, TableViewsContext } from '../components/table-views';
 
 export const MIN_COLUMNS = 80;
@@ -311,6 +312,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
       ) : null}
       <Box flexDirection="column" width={columns} height={bodyHeight} overflow="hidden">
         {overlay?.kind === 'help' ? <HelpOverlay lines={help} scroll={overlay.scroll} width={columns} height={bodyHeight} /> : null}
+        <RawRecordView width={columns} height={bodyHeight} />
         {overlay?.kind === 'confirm' ? (
           <Confirm
             title={overlay.request.title}

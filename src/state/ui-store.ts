@@ -3,6 +3,7 @@ import { emptyText, type TextState } from '../keys/text-edit';
 import { diffValues, type DiffLine } from '../text/diff';
 import { isApiError } from '../api/errors';
 import { defaultTableView, type TableView } from '../text/table-model';
+import type { RawRecord } from '../text/raw-record';
 import type { RequestStatus, StatusLevel, StatusMessage } from '../text/status';
 import { discardQuestion } from './unsent-guard';
 
@@ -25,7 +26,11 @@ export interface ConfirmRequest {
   onNo?: () => void;
 }
 
-export type Overlay = { kind: 'help'; scroll: number } | { kind: 'confirm'; request: ConfirmRequest } | null;
+export type Overlay =
+  | { kind: 'help'; scroll: number }
+  | { kind: 'confirm'; request: ConfirmRequest }
+  | { kind: 'record'; record: RawRecord; scroll: number }
+  | null;
 
 export interface FilterState {
   text: TextState;
@@ -81,6 +86,10 @@ export interface UiState {
   openHelp(): void;
   scrollHelp(delta: number): void;
   closeOverlay(): void;
+  /** The raw view (`d`): one row's record as the server sent it. */
+  showRecord(record: RawRecord): void;
+  /** Scrolls the raw view to a line (the view keeps it in range). */
+  scrollRecord(to: number): void;
   ask(request: ConfirmRequest): void;
   /** The one path for every change to the platform: read-only check, diff, confirm, send. */
   confirmMutation(request: MutationRequest): boolean;
@@ -177,6 +186,14 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     },
     closeOverlay() {
       set({ overlay: null });
+    },
+    showRecord(record) {
+      set({ overlay: { kind: 'record', record, scroll: 0 }, palette: closedPalette });
+    },
+    scrollRecord(to) {
+      const o = get().overlay;
+      if (o?.kind !== 'record') return;
+      set({ overlay: { ...o, scroll: Math.max(0, to) } });
     },
     ask(request) {
       set({ overlay: { kind: 'confirm', request }, palette: closedPalette });

@@ -10,6 +10,7 @@ import { TokensPane } from './TokensPane';
 import { createSqlStore } from '../../state/sql-store';
 import { useDomainStore, useSelect, useUiStore } from '../../state/store-hooks';
 import { databaseColumns } from './databases-view';
+import { serverRecord } from '../server-record';
 
 /** The account's databases: name, regions, size, rows read and written over 30 days. */
 export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Element {
@@ -86,6 +87,11 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
         emptyText={loadedAt === null ? 'loading…' : 'no databases'}
         onOpen={open}
         onSelect={(r) => store.getState().select(r?.db.id ?? null)}
+        record={(r) => {
+          const db = serverRecord(`database ${r.db.name}`, r.db);
+          const usage = r.usage ? serverRecord('usage', r.usage).value : null;
+          return { title: `${db.title} · the database and its usage over 30 days`, value: { database: db.value, usage } };
+        }}
       />
     </Box>
   );

@@ -13,6 +13,7 @@ import { compilePattern } from '../../log-records/filter';
 import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs-store';
 import { describeDraft } from '../../state/logs-filter-form';
 import { useDomainStore, useSelect, useConsole } from '../../state/store-hooks';
+import { useStreamSideways } from './stream-sideways';
 import { logsActions } from './actions';
 import { DetailView } from './DetailView';
 import { FilterForm } from './FilterForm';
@@ -116,6 +117,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     run();
     return true;
   };
+  const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth });
 
   useActions({
     'screen.pause': () => s().togglePause(),
@@ -142,7 +144,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.nextMatch': () => s().jumpMatch(1),
     'logs.prevMatch': () => s().jumpMatch(-1),
     'logs.stats': () => s().toggleStats(),
-    'logs.wrap': () => s().toggleWrap(),
+    'logs.wrap': () => sideways.toggleWrap(),
+    ...sideways.handlers,
     'logs.time': () => s().cycleTime(),
     'logs.copyId': () => copy('id'),
     'logs.copyJson': () => copy('json'),
@@ -231,7 +234,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
       : local.pattern !== null && local.mode === 'filter'
         ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, m shows every record)`
         : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
-    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} />;
+    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} side={sideways.side} />;
   }
 
   return (
@@ -258,13 +261,13 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
           ))}
         </Box>
       ) : null}
-      <Footer store={store} width={width} />
+      <Footer store={store} width={width} wideText={sideways.indicator} />
     </Box>
   );
 }
 
 /** The bottom line: the field being typed in, or where the view is. */
-function Footer({ store, width }: { store: LogsStore; width: number }): React.JSX.Element {
+function Footer({ store, width, wideText }: { store: LogsStore; width: number; wideText: string }): React.JSX.Element {
   const tone = useTone();
   const local = useSelect(store, (x) => x.local);
   const prompt = useSelect(store, (x) => x.prompt);
@@ -308,10 +311,11 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
     );
   }
   // while a new pattern is counting, the filtered rows' positions are not known yet
-  const where = local.counting && local.pattern !== null && local.mode === 'filter'
+  let where = local.counting && local.pattern !== null && local.mode === 'filter'
     ? 'counting matches…'
     : view.total === 0 ? '' : `${following ? 'newest' : `row ${(view.selected + 1).toLocaleString('en-US')}`} of ${view.total.toLocaleString('en-US')}`;
   const pattern = local.pattern !== null ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · m mode · +/- context · n/N next/prev · esc clears` : '';
+  if (wideText) where = where ? `${wideText} · ${where}` : wideText;
   const room = Math.max(0, width - where.length - 2);
   return (
     <Box height={1} width={width} overflow="hidden">

@@ -4,6 +4,7 @@ import { useTone } from '../../components/theme';
 import { headerText, rowSegments, wrapSegments, type Segment, type StreamLayout } from '../../log-records/rows';
 import type { LogEntry, ViewRow } from '../../state/logs-store';
 import { rowLine, type ToneColor } from './row-line';
+import { sliceSegments, type WideStream } from '../../log-records/wide-stream';
 
 export interface StreamViewProps {
   rows: ViewRow[];
@@ -14,6 +15,8 @@ export interface StreamViewProps {
   /** Lines for the rows (the header line is extra). */
   height: number;
   emptyText: string;
+  /** Wide mode: every column at full width, the window `offset` cells from the line's start. */
+  side?: { stream: WideStream; offset: number } | null;
 }
 
 /** One line of a row: a single <Text> with its colours built into the string (see row-line.ts). */
@@ -82,12 +85,34 @@ function cachedLine(entry: LogEntry, selected: boolean, layout: StreamLayout, hi
   return line;
 }
 
+/** A record in wide mode: the part of its full line inside the window. */
+const WideRow = React.memo(function WideRow({ entry, selected, side, width, highlight }: { entry: LogEntry | null; selected: boolean; side: NonNullable<StreamViewProps['side']>; width: number; highlight: RegExp | null }): React.JSX.Element {
+  const tone = useTone();
+  if (entry === null) return <Text color={tone('muted')}>--</Text>;
+  const segments = sliceSegments(rowSegments(entry, side.stream.layout, { highlight }), side.offset, width);
+  return <Text wrap="truncate">{rowLine(segments, selected, tone)}</Text>;
+});
+
 /**
  * The visible window of the log stream: the column header and the rows the store picked from
  * the ring buffer (never more than fit), the selected one inverse.
  */
-export function StreamView({ rows, selected, layout, wrap, highlight, height, emptyText }: StreamViewProps): React.JSX.Element {
+export function StreamView({ rows, selected, layout, wrap, highlight, height, emptyText, side }: StreamViewProps): React.JSX.Element {
   const tone = useTone();
+  if (side && rows.length > 0) {
+    return (
+      <Box flexDirection="column" width={layout.width} height={height + 1} overflow="hidden">
+        <Text bold wrap="truncate">
+          {sliceSegments([{ text: headerText(side.stream.layout) }], side.offset, layout.width).map((x) => x.text).join('')}
+        </Text>
+        <Box flexDirection="column" height={height} overflow="hidden">
+          {rows.map((r, i) => (
+            <WideRow key={i} entry={r.entry} selected={r.pos === selected} side={side} width={layout.width} highlight={highlight} />
+          ))}
+        </Box>
+      </Box>
+    );
+  }
   return (
     <Box flexDirection="column" width={layout.width} height={height + 1} overflow="hidden">
       <Text bold wrap="truncate">

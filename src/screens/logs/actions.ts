@@ -3,7 +3,8 @@ import { defineActions } from '../../keys/keymap';
 /**
  * Keys of the logs screen (context "logs"). The shell's own keys do the rest: p pause/follow,
  * r poll now, / local pattern, enter a record in full, j k g G PgUp PgDn to move (moving up
- * pauses, G follows again), esc closes what is open. Nothing here changes the platform.
+ * pauses, G follows again), d the raw record, w wide mode, esc closes what is open. Nothing
+ * here changes the platform.
  */
 export const logsActions = defineActions([
   { id: 'logs.window1m', keys: ['1'], description: 'time window: follow from 1 minute ago', context: 'logs', hint: 'window' },
@@ -19,7 +20,7 @@ export const logsActions = defineActions([
   { id: 'logs.nextMatch', keys: ['n'], description: 'next record matching the local pattern', context: 'logs' },
   { id: 'logs.prevMatch', keys: ['N'], description: 'previous record matching the local pattern', context: 'logs' },
   { id: 'logs.stats', keys: ['i'], description: 'statistics panel on or off', context: 'logs', hint: 'stats' },
-  { id: 'logs.wrap', keys: ['w'], description: 'wrap long lines (shows every column)', context: 'logs' },
+  { id: 'logs.wrap', keys: ['W'], description: 'wrap long lines (shows every column; w is wide mode instead)', context: 'logs' },
   { id: 'logs.time', keys: ['t'], description: 'timestamps: time, full date-time, hidden', context: 'logs' },
   { id: 'logs.copyId', keys: ['y'], description: 'copy the request id of the selected record (OSC 52)', context: 'logs', hint: 'copy id' },
   { id: 'logs.copyJson', keys: ['Y'], description: 'copy the selected record as JSON (OSC 52)', context: 'logs' },

@@ -18,6 +18,7 @@ import { terminalSafe } from '../../text/terminal-safe';
 import { SHIELD_PLAN_TYPE } from '../../api/shield';
 import { useScreenInstance } from '../screen-def';
 import { guardLeave } from '../../state/unsent-guard';
+import { serverRecord } from '../server-record';
 
 export interface GuardianPanelProps {
   store: ShieldStore;
@@ -195,7 +196,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       {spec ? (
         <SpecPanel spec={spec} replace={hasSpec(guardian)} readOnly={readOnly} width={width} height={Math.min(rest, SPEC_PANEL_LINES)} />
       ) : (
-        <Table id="endpoints" rows={guardian.endpoints} columns={endpointColumns} width={width} height={rest} emptyText="no endpoints: no spec uploaded" />
+        <Table id="endpoints" rows={guardian.endpoints} columns={endpointColumns} width={width} height={rest} emptyText="no endpoints: no spec uploaded" record={(e) => serverRecord('API Guardian endpoint', e)} />
       )}
     </Box>
   );
