@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow, type PtySession } from '../helpers/pty';
+import { until } from '../helpers/wait';
 
 // The logs screen's timeline panel in a pseudo-terminal: T opens it with the keys, +/- zoom,
 // left/right move the cursor, enter jumps the table to the cursor's bucket, tab gives the keys
@@ -11,7 +12,7 @@ const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
 const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
 
 const HEADER = /([▶ ]) timeline · (\d+[smh]) buckets( \(auto\))? · max ([\d,]+)/;
-const CURSOR = /▲ (\d\d:\d\d:\d\d)–(\d\d:\d\d:\d\d)( \(newest\))? · ([\d,]+) requests? · 2xx ([\d,]+) · 3xx ([\d,]+) · 4xx ([\d,]+) · 5xx ([\d,]+)/;
+const CURSOR = /▲ (\d\d:\d\d(?::\d\d)?)–(\d\d:\d\d(?::\d\d)?)( \(newest\))? · ([\d,]+) requests? · 2xx ([\d,]+) · 3xx ([\d,]+) · 4xx ([\d,]+) · 5xx ([\d,]+)/;
 const ROW = /^(\d\d:\d\d:\d\d)\.\d{3} (\d{3}) /;
 
 async function openZone(app: PtySession): Promise<void> {
@@ -114,5 +115,36 @@ test('without colour the classes are told apart by their characters', async () =
   const screen = await app.waitFor(/#2xx =3xx \+4xx X5xx[\s\S]*┬/);
   assert.doesNotMatch(screen, /█/);
   assert.match(screen, /#{3,}/, 'bars of 2xx as #');
+  app.kill();
+});
+
+test('the timeline follows the local pattern in filter mode, and moves on while following', async () => {
+  const app = startBurrow([], { env: envFor(emu), cols: 110, rows: 34 });
+  await openZone(app);
+  await app.press('/');
+  await app.type('^404$');
+  await app.press('enter');
+  await app.waitFor(/\/\^404\$\/ filter: [\d,]+ match/);
+  await app.press('T');
+  // 5 min buckets: each holds some 404s
+  await app.press('-', '-', '-');
+  let screen = await app.waitFor(/▶ timeline · 5m buckets · max [\d,]+ · \/\^404\$\/ only/);
+  await app.press('left');
+  screen = await app.waitFor(/▲ \d\d:\d\d–\d\d:\d\d · /);
+  const c = cursor(screen)!;
+  const [total, s2, s3, s4, s5] = [4, 5, 6, 7, 8].map((i) => Number(c[i]!.replace(/,/g, '')));
+  assert.ok(total! > 0, screen);
+  assert.deepEqual([s2, s3, s4, s5], [0, 0, total, 0], 'only the matches (404s) are counted');
+
+  // back on the newest bucket, 1 s buckets: the newest bucket moves on as records come in
+  await app.press('right');
+  await app.press('+', '+', '+', '+', '+');
+  screen = await app.waitFor(/▶ timeline · 1s buckets[\s\S]*▲ \d\d:\d\d:\d\d–\d\d:\d\d:\d\d \(newest\)/);
+  const newest = cursor(screen)![1]!;
+  const moved = await until('the newest bucket moves on', () => {
+    const now = cursor(app.screenText());
+    return now?.[3] && now[1] !== newest ? now[1] : null;
+  }, 15_000);
+  assert.notEqual(moved, newest);
   app.kill();
 });
