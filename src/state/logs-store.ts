@@ -84,6 +84,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
 
     const timeline = createTimelineSlice({
       model, get, set,
+      schedule: () => frames.schedule(),
       columns: () => viewport.width,
       settledBefore: () => (get().source === 'live' ? link.settledBefore() : null),
       jumpToTime: (t) => get().jumpToTime(t),

@@ -39,30 +39,39 @@ const batch = fc.array(
   { minLength: 1, maxLength: 60 },
 );
 
-test('the timeline counts follow the store through inserts in any order and evictions of a full buffer, and the local pattern in filter mode', () => {
-  fc.assert(
-    fc.property(fc.array(batch, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 3 }), fc.constantFrom(...BUCKET_STEPS.slice(0, 6)), (batches, patternAt, size) => {
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
+test('the timeline counts follow the store through inserts in any order and evictions of a full buffer, and the local pattern in filter mode (its counts built a few matches a slice while records come and go)', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 3 }), fc.constantFrom(...BUCKET_STEPS.slice(0, 6)), async (batches, patternAt, size) => {
       // a small store, so evictions (of matches too) happen in most runs
       const model = new LogsViewModel(25);
-      const source = new TimelineSource(model);
+      const source = new TimelineSource(model, () => {}, { step: 3, sliceMs: 0 });
       source.sync();
       const pattern = compilePattern('MISS');
       if (!pattern.ok) throw new Error(pattern.message);
-      batches.forEach((b, i) => {
+      const first = Math.floor(BASE / size) * size;
+      const n = Math.ceil(600_001 / size) + 1;
+      const check = () => {
+        const { counts, filtered } = source.counts();
+        if (!counts) return false;
+        const keep = filtered ? (e: LogEntry) => searchFields(e).some((f) => f !== null && /MISS/i.test(f)) : undefined;
+        assert.deepEqual([...counts.buckets(first, size, n)], reference(model.buffer.toArray(), first, size, n, keep));
+        return true;
+      };
+      for (const [i, b] of batches.entries()) {
         if (i === patternAt) {
           model.setMode('filter');
           model.setPattern(pattern);
         }
         model.load(b.map((r) => rec(BASE + r.dt, r.status, r.cache)), b.map((r) => BASE + r.dt));
-        const { counts, filtered } = source.counts();
-        assert.ok(counts);
-        const first = Math.floor(BASE / size) * size;
-        const n = Math.ceil(600_001 / size) + 1;
-        const held = model.buffer.toArray();
-        const keep = filtered ? (e: LogEntry) => searchFields(e).some((f) => f !== null && /MISS/i.test(f)) : undefined;
-        assert.equal(filtered, i >= patternAt);
-        assert.deepEqual([...counts.buckets(first, size, n)], reference(held, first, size, n, keep));
-      });
+        assert.equal(source.counts().filtered, i >= patternAt);
+        // one slice of the walk, then the next batch comes in
+        await turn();
+        check();
+      }
+      for (let k = 0; k < 100 && !check(); k++) await turn();
+      assert.ok(check(), 'the match counts were finished');
     }),
     { numRuns: 60 },
   );

@@ -3,21 +3,39 @@ import { statusClassOf } from '../../log-records/timeline';
 import { TimelineCounts } from '../../log-records/timeline-counts';
 import type { LogsViewModel } from '../logs-view-model';
 
+/** Main-thread time per slice when a pattern's match counts are built, taken in steps of matches. */
+const SLICE_MS = 4;
+const MATCH_STEP = 1000;
+
+/** The match counts of one pattern: built oldest first, a slice at a time, then kept up to date. */
+interface MatchCounts {
+  key: RegExp;
+  counts: TimelineCounts;
+  /** Matches up to this time are counted; later ones are still to walk (+Infinity once built). */
+  upTo: number;
+}
+
 /**
  * The timeline's counts for the logs view, kept as records come and go: every record held (the
  * server filters already applied), and the local pattern's matches while it filters. Counting
- * follows the store's insert/evict listeners, so a frame never rescans the records; only a new
- * store (a new query) or a new pattern's final matches are walked once.
+ * follows the store's insert/evict listeners, so a frame never rescans the records. A new store
+ * (a new query) is walked once; a new pattern's final matches are walked a slice at a time
+ * (SLICE_MS per turn of the event loop), so no frame waits for a whole store's worth.
  */
 export class TimelineSource {
   private buffer: LogBuffer | null = null;
   private detach: () => void = () => {};
   private all = new TimelineCounts();
-  private matches: TimelineCounts | null = null;
-  /** The pattern the match counts are of (the model's RegExp object, new for each pattern set). */
-  private matchKey: RegExp | null = null;
+  private matches: MatchCounts | null = null;
+  private timer: ReturnType<typeof setImmediate> | null = null;
 
-  constructor(private readonly model: LogsViewModel) {}
+  constructor(
+    private readonly model: LogsViewModel,
+    /** Told when a slice of match counts was added (the panel can draw more). */
+    private readonly onProgress: () => void = () => {},
+    /** Matches per step and time per slice (a test takes one small step a slice, to interleave records with the walk). */
+    private readonly pace: { step: number; sliceMs: number } = { step: MATCH_STEP, sliceMs: SLICE_MS },
+  ) {}
 
   /** Follows the model's current store (it is replaced on a new query). Cheap when it is the same. */
   sync(): void {
@@ -26,7 +44,7 @@ export class TimelineSource {
     this.detach();
     this.buffer = buffer;
     this.all = new TimelineCounts();
-    this.matches = null;
+    this.dropMatches();
     const cols = buffer.columns;
     for (let i = 0; i < buffer.length; i++) {
       const slot = buffer.slotAt(i);
@@ -39,13 +57,15 @@ export class TimelineSource {
         const t = cols.times[slot]!;
         const cls = statusClassOf(cols.statusCode(slot));
         this.all.add(t, cls);
-        if (m && this.model.isMatch(slot)) m.add(t, cls);
+        // a match after the part walked so far is counted when the walk reaches it
+        if (m && t <= m.upTo && this.model.isMatch(slot)) m.counts.add(t, cls);
       }
     });
     const offEvicted = buffer.onEvicted((slot, t) => {
       const cls = statusClassOf(cols.statusCode(slot));
       this.all.remove(t, cls);
-      if (this.matches && this.model.isMatch(slot)) this.matches.remove(t, cls);
+      const m = this.matches;
+      if (m && t <= m.upTo && this.model.isMatch(slot)) m.counts.remove(t, cls);
     });
     this.detach = () => {
       offAdded();
@@ -60,20 +80,45 @@ export class TimelineSource {
   counts(): { counts: TimelineCounts | null; filtered: boolean } {
     this.sync();
     if (!this.model.filtering) {
-      this.matches = null;
-      this.matchKey = null;
+      this.dropMatches();
       return { counts: this.all, filtered: false };
     }
-    const key = this.model.highlight;
-    if (this.matches === null || this.matchKey !== key) {
-      this.matches = null;
+    const key = this.model.highlight!;
+    if (this.matches?.key !== key) {
+      this.dropMatches();
       if (this.model.counting) return { counts: null, filtered: true };
-      const m = new TimelineCounts();
-      const cols = this.model.buffer.columns;
-      this.model.forEachMatchSlot((slot) => m.add(cols.times[slot]!, statusClassOf(cols.statusCode(slot))));
-      this.matches = m;
-      this.matchKey = key;
+      this.matches = { key, counts: new TimelineCounts(), upTo: Number.NEGATIVE_INFINITY };
+      this.walk();
     }
-    return { counts: this.matches, filtered: true };
+    const m = this.matches!;
+    return { counts: m.upTo === Number.POSITIVE_INFINITY ? m.counts : null, filtered: true };
+  }
+
+  /** One slice of the walk over the pattern's matches; the next one after the event loop's turn. */
+  private walk(): void {
+    this.timer = null;
+    this.sync();
+    const m = this.matches;
+    if (!m || m.upTo === Number.POSITIVE_INFINITY) return;
+    // the pattern changed (or stopped filtering) since: the next counts() starts over
+    if (!this.model.filtering || this.model.highlight !== m.key || this.model.counting) {
+      this.dropMatches();
+      return;
+    }
+    const cols = this.model.buffer.columns;
+    const add = (slot: number) => m.counts.add(cols.times[slot]!, statusClassOf(cols.statusCode(slot)));
+    const end = performance.now() + this.pace.sliceMs;
+    do {
+      const r = this.model.forEachMatchSlot(add, m.upTo, this.pace.step);
+      m.upTo = r.done ? Number.POSITIVE_INFINITY : r.upTo;
+    } while (m.upTo !== Number.POSITIVE_INFINITY && performance.now() < end);
+    if (m.upTo === Number.POSITIVE_INFINITY) this.onProgress();
+    else this.timer = setImmediate(() => this.walk());
+  }
+
+  private dropMatches(): void {
+    if (this.timer) clearImmediate(this.timer);
+    this.timer = null;
+    this.matches = null;
   }
 }

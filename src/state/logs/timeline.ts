@@ -36,6 +36,8 @@ export interface TimelineDeps {
   model: LogsViewModel;
   get: () => { timeline: TimelineState };
   set: (patch: { timeline: TimelineState }) => void;
+  /** Asks for a frame (the match counts of a new pattern were finished). */
+  schedule: () => void;
   /** Columns the panel has (one per bucket). */
   columns: () => number;
   /**
@@ -58,7 +60,7 @@ const hhmmss = (t: number) => new Date(t).toISOString().slice(11, 19);
  * width, the zoom or the cursor changed).
  */
 export function createTimelineSlice(deps: TimelineDeps): { actions: TimelineActions; frame: () => TimelineState | null } {
-  const source = new TimelineSource(deps.model);
+  const source = new TimelineSource(deps.model, deps.schedule);
   let scrollFirst: number | null = null;
   let lastKey = '';
 
