@@ -21,6 +21,7 @@ import type { ScreenDef } from '../screens/screen-def';
 import { ScreenInstanceContext } from '../screens/screen-def';
 import { RawRecordView } from '../screens/raw-record-view';
 import { TableScopeContext, TableViewsContext } from '../components/table-views';
+import { useAttention } from './use-attention';
 
 export const MIN_COLUMNS = 80;
 export const MIN_ROWS = 24;
@@ -110,6 +111,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
   const { columns, rows } = useTerminalSize();
   const { stores: consoleStores, info } = useConsole();
   const ui = consoleStores.deps.ui;
+  useAttention(ui);
   const stack = useUi((s) => s.stack);
   const palette = useUi((s) => s.palette);
   const overlay = useUi((s) => s.overlay);

@@ -19,7 +19,7 @@ export interface Segment {
   mark?: boolean;
 }
 
-export type ColumnId = 'time' | 'status' | 'cache' | 'path' | 'bytes' | 'country' | 'edge' | 'ip' | 'ua';
+export type ColumnId = 'time' | 'zone' | 'status' | 'cache' | 'path' | 'bytes' | 'country' | 'edge' | 'ip' | 'ua';
 
 export interface LayoutColumn {
   id: ColumnId;
@@ -75,6 +75,8 @@ export function cellText(e: LogEntry, id: ColumnId, timeMode: TimeMode): string 
   switch (id) {
     case 'time':
       return timeText(e, timeMode);
+    case 'zone':
+      return String(e.pullZoneId);
     case 'status':
       return String(e.statusCode);
     case 'cache':
@@ -95,18 +97,20 @@ export function cellText(e: LogEntry, id: ColumnId, timeMode: TimeMode): string 
 }
 
 const HEADERS: Record<ColumnId, string> = {
-  time: 'TIME', status: 'ST', cache: 'CACHE', path: 'PATH', bytes: 'BYTES', country: 'CC', edge: 'EDGE', ip: 'IP', ua: 'USER AGENT',
+  time: 'TIME', zone: 'ZONE', status: 'ST', cache: 'CACHE', path: 'PATH', bytes: 'BYTES', country: 'CC', edge: 'EDGE', ip: 'IP', ua: 'USER AGENT',
 };
 
 /**
  * Columns for a width. Below 100 cells the user agent is left out (enter shows it; wrap mode
- * shows everything); the path takes what is left, the user agent shares it when shown.
+ * shows everything); the path takes what is left, the user agent shares it when shown. With
+ * several zones a ZONE column (the pull zone id) follows the time.
  */
-export function streamLayout(width: number, timeMode: TimeMode): StreamLayout {
+export function streamLayout(width: number, timeMode: TimeMode, zones = false): StreamLayout {
   const wide = width >= 120;
   const fixed: LayoutColumn[] = [];
   const col = (id: ColumnId, w: number, align: 'left' | 'right' = 'left') => fixed.push({ id, header: HEADERS[id], width: w, align });
   if (timeMode !== 'off') col('time', timeMode === 'full' ? 24 : 12);
+  if (zones) col('zone', 7);
   col('status', 3);
   col('cache', wide ? 11 : 8);
   const pathAt = fixed.length;
@@ -167,7 +171,7 @@ export function rowSegments(e: LogEntry, layout: StreamLayout, options: RowOptio
   for (let i = 0; i < cols.length; i++) {
     const c = cols[i]!;
     const raw = cellText(e, c.id, layout.timeMode);
-    const tone: SegmentTone | undefined = c.id === 'status' ? statusTone(e.statusCode) : c.id === 'time' || c.id === 'bytes' ? 'muted' : undefined;
+    const tone: SegmentTone | undefined = c.id === 'status' ? statusTone(e.statusCode) : c.id === 'time' || c.id === 'bytes' ? 'muted' : c.id === 'zone' ? 'info' : undefined;
     let text: string;
     let shown: number;
     if (options.wrap) {
@@ -224,11 +228,11 @@ export function rowHeight(e: LogEntry, layout: StreamLayout, wrap: boolean): num
 }
 
 /** Every field of a record for the detail view: label and text (control characters escaped). */
-export function detailFields(e: LogEntry, mask: (secret: string) => string): { label: string; value: string }[] {
+export function detailFields(e: LogEntry, mask: (secret: string) => string, zoneName?: string | null): { label: string; value: string }[] {
   const v = (x: string | number | null) => (x === null ? '—' : visible(String(x)));
   return [
     { label: 'time', value: v(e.timestamp) },
-    { label: 'pull zone', value: v(e.pullZoneId) },
+    { label: 'pull zone', value: `${v(e.pullZoneId)}${zoneName ? ` (${visible(zoneName)})` : ''}` },
     { label: 'request id', value: v(e.requestId) },
     { label: 'status', value: v(e.statusCode) },
     { label: 'cache status', value: v(e.cacheStatus) },

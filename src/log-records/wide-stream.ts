@@ -10,6 +10,7 @@ import { wideLayout, type WideLayout } from '../text/wide-columns';
 
 const ALL: { id: ColumnId; header: string; align: 'left' | 'right' }[] = [
   { id: 'time', header: 'TIME', align: 'left' },
+  { id: 'zone', header: 'ZONE', align: 'left' },
   { id: 'status', header: 'ST', align: 'left' },
   { id: 'cache', header: 'CACHE', align: 'left' },
   { id: 'path', header: 'PATH', align: 'left' },
@@ -29,15 +30,16 @@ export interface WideStream {
   wide: WideLayout;
 }
 
-export function wideStream(entries: readonly LogEntry[], timeMode: TimeMode, before: WideStream | null): WideStream {
-  const cols = ALL.filter((c) => c.id !== 'time' || timeMode !== 'off');
+/** `zones`: several zones are followed, so the ZONE column is shown (as in the normal layout). */
+export function wideStream(entries: readonly LogEntry[], timeMode: TimeMode, before: WideStream | null, zones = false): WideStream {
+  const cols = ALL.filter((c) => (c.id !== 'time' || timeMode !== 'off') && (c.id !== 'zone' || zones));
   const columns: LayoutColumn[] = cols.map((c) => {
     const kept = before?.layout.timeMode === timeMode ? before.layout.columns.find((x) => x.id === c.id)?.width ?? 0 : 0;
     let width = Math.max(len(c.header), kept);
     for (const e of entries) width = Math.max(width, len(cellText(e, c.id, timeMode)));
     return { id: c.id, header: c.header, width, align: c.align };
   });
-  if (before && before.layout.timeMode === timeMode && columns.every((c, i) => c.width === before.layout.columns[i]?.width)) return before;
+  if (before && before.layout.timeMode === timeMode && before.layout.columns.length === columns.length && columns.every((c, i) => c.width === before.layout.columns[i]?.width)) return before;
   const wide = wideLayout(columns.map((c) => c.width), GAP);
   return { layout: { width: wide.total, columns, timeMode }, wide };
 }

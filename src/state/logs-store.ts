@@ -10,6 +10,7 @@ import { rowHeight, streamLayout, type TimeMode } from '../log-records/rows';
 import type { StatsSnapshot } from '../log-records/stats';
 import { draftOfForm, emptyDraft, filterOfDraft, FILTER_FIELDS, formFromDraft, validateDraft } from './logs-filter-form';
 import { LogsViewModel, type LocalMode, type ViewWindow } from './logs-view-model';
+import { createAlertsSlice } from './logs/alerts';
 import { copyTextOf } from './logs/copy';
 import { EngineLink } from './logs/engine-link';
 import { runExport } from './logs/export-run';
@@ -17,6 +18,8 @@ import { FrameClock } from './logs/frame-clock';
 import { PauseAnchor } from './logs/pause-anchor';
 import { createTimelineSlice, initialTimeline } from './logs/timeline';
 import { loadPickerZones } from './logs/picker';
+import { loadZoneNames } from './logs/zone-names';
+import { parseZoneList } from './logs/zone-set';
 import { checkV1Date, DAY_MS, windowMs, type LiveStatus, type LogsState, type LogsStore, type LogsStoreOptions } from './logs/types';
 import { V1Archive } from './logs/v1-archive';
 import { errorMessage, type StoreDeps } from './domain-stores';
@@ -45,6 +48,9 @@ function shallowEqual<T extends object>(a: T | null, b: T | null): boolean {
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
+
+/** A new alert rule starts from at most this many of the newest records held (its window's). */
+const ALERT_HISTORY_MAX = 200_000;
 
 export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {}): LogsStore {
   const { api, ui, settings } = deps;
@@ -90,6 +96,13 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       jumpToTime: (t) => get().jumpToTime(t),
       status: (text, level) => ui.getState().setStatus(text, level, 4000),
     });
+    // alert windows end where the live records are complete (none while a backfill reads history)
+    const alerts = createAlertsSlice({
+      ui,
+      windowEnd: () => (get().source === 'live' ? link.settledBefore() : null),
+      history: (from) => model.recordsFrom(from, ALERT_HISTORY_MAX),
+    });
+    model.tap = { add: alerts.records, reset: alerts.resetCounts };
 
     function computeWindow(): ViewWindow {
       const s = get();
@@ -129,6 +142,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       }
       const live = liveStatus();
       if (!shallowEqual(live, s.live)) patch.live = live;
+      alerts.evaluate();
       if (s.following) {
         pause.newSince = 0;
         pause.newMatchesSince = 0;
@@ -162,7 +176,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       const s = get();
       if (s.zoneId === null || s.source !== 'live' || !attached || s.zoneProblem) return;
       try {
-        link.start({ zoneId: s.zoneId, filter: filterOfDraft(s.filter), sinceMs: windowMs(s.windowKey), resume });
+        link.start({ zones: s.zones, filter: filterOfDraft(s.filter), sinceMs: windowMs(s.windowKey), resume });
       } catch (error) {
         ui.getState().setStatus(`cannot follow: ${errorMessage(error)}`, 'error', null);
         return;
@@ -184,6 +198,19 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
     }
 
     async function checkZoneAndStart(id: number): Promise<void> {
+      if (get().zones.length > 1) {
+        // several zones: each one's problem (not found, logging off) shows as that zone's failure
+        // in the zone strip while the others are followed; the names come when they come
+        startEngine(zoneChecked === id);
+        zoneChecked = id;
+        zoneAbort?.abort();
+        const ctl = new AbortController();
+        zoneAbort = ctl;
+        void loadZoneNames(api, get().zones, ctl.signal).then((names) => {
+          if (!ctl.signal.aborted && Object.keys(names).length) set({ zoneNames: { ...get().zoneNames, ...names } });
+        });
+        return;
+      }
       if (zoneChecked === id) {
         startEngine(true);
         return;
@@ -268,6 +295,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
 
     return {
       zoneId: null,
+      zones: [],
+      zoneNames: {},
       zoneName: null,
       zoneProblem: null,
       picker: { zones: [], withoutLogging: 0, loading: false, error: null, loadedAt: null },
@@ -294,14 +323,17 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       lastExport: null,
       timeline: initialTimeline(),
       ...timeline.actions,
+      alerts: alerts.store,
 
       attach(arg) {
         if (arg === null) {
           void get().loadPicker();
           return () => pickerAbort?.abort();
         }
-        const id = Number(arg);
-        if (get().zoneId !== id) {
+        const parsed = parseZoneList(arg);
+        const zones = Array.isArray(parsed) ? parsed : [Number(arg)];
+        const id = zones[0]!;
+        if (get().zones.join(' ') !== zones.join(' ')) {
           link.stop();
           v1File.cancel();
           link.forget();
@@ -310,7 +342,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           model.setPattern(null);
           pause.clear();
           set({
-            zoneId: id, zoneName: null, zoneProblem: null, source: 'live', filter: emptyDraft(), form: null, v1: null, detail: null, prompt: null,
+            zoneId: id, zones, zoneNames: {}, zoneName: null, zoneProblem: null, source: 'live', layout: streamLayout(viewport.width, get().timeMode, zones.length > 1), filter: emptyDraft(), form: null, v1: null, detail: null, prompt: null,
             following: true, ...pause.resetCounts(), stats: null, live: null,
             local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false, progress: 1 },
           });
@@ -352,7 +384,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         const s = get();
         if (viewport.width === width && viewport.height === height && s.layout.width === width) return;
         viewport = { width, height };
-        refreshView({ layout: streamLayout(width, s.timeMode) });
+        refreshView({ layout: streamLayout(width, s.timeMode, s.zones.length > 1) });
       },
 
       move(kind) {
@@ -427,7 +459,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       cycleTime() {
         const next: Record<TimeMode, TimeMode> = { short: 'full', full: 'off', off: 'short' };
         const timeMode = next[get().timeMode];
-        refreshView({ timeMode, layout: streamLayout(viewport.width, timeMode) });
+        refreshView({ timeMode, layout: streamLayout(viewport.width, timeMode, get().zones.length > 1) });
       },
 
       toggleStats() {
@@ -593,12 +625,16 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         if (s.zoneId === null) return;
         model.finishScan();
         const records = model.filtering ? model.matches : model.buffer.length;
-        const label = s.source === 'v1' && s.v1 ? `${s.zoneId}-v1-${s.v1.date}` : String(s.zoneId);
+        const label = s.source === 'v1' && s.v1 ? `${s.zoneId}-v1-${s.v1.date}` : s.zones.join('+');
         set({ prompt: { kind: 'export', text: textOf(defaultExportPath(cwd, label, 'ndjson', now())), format: 'ndjson', error: null, records } });
       },
 
       openV1() {
         if (get().zoneId === null || get().zoneProblem) return;
+        if (get().zones.length > 1) {
+          ui.getState().setStatus(`a v1 day file is one zone's: open :logs ${get().zoneId} for it`, 'info', 5000);
+          return;
+        }
         const yesterday = v1Date(now() - DAY_MS);
         set({ prompt: { kind: 'v1', text: textOf(get().v1?.date ?? yesterday), error: null } });
       },

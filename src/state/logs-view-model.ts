@@ -54,6 +54,11 @@ export interface ExportSnapshot {
   missed: number;
 }
 
+export interface RecordTap {
+  add(entries: readonly LogEntry[], times: ArrayLike<number>): void;
+  reset(): void;
+}
+
 export interface ViewWindow {
   rows: ViewRow[];
   total: number;
@@ -78,6 +83,8 @@ export class LogsViewModel {
   evicted = 0;
   /** Called when a slice of a pattern's scan found more (the view and the count change). */
   onScanProgress: (() => void) | null = null;
+  /** Told of every record stored and of every reset (the alert rules count from it). */
+  tap: RecordTap | null = null;
 
   constructor(capacity: number) {
     this.buffer = new LogBuffer(capacity);
@@ -93,6 +100,7 @@ export class LogsViewModel {
       this.index = new MatchIndex(this.test);
     }
     this.stats.clear();
+    this.tap?.reset();
     this.stopScan();
     this.index?.clear();
     this.rows = null;
@@ -112,12 +120,26 @@ export class LogsViewModel {
     const offAdded = buffer.onAdded((slots, entries, times) => {
       // the objects the records came as are at hand: no need to read them back from the columns
       this.stats.add(entries, times);
+      this.tap?.add(entries, times);
       if (this.index) this.newMatches += this.index.add(slots, cols);
     });
     this.detach = () => {
       offEvicted();
       offAdded();
     };
+  }
+
+  /** The records held from time `from` on, oldest first: at most the newest `max` of them. */
+  recordsFrom(from: number, max: number): { entries: LogEntry[]; times: number[] } {
+    const b = this.buffer;
+    const start = Math.max(b.lowerBound(from), b.length - max, 0);
+    const entries: LogEntry[] = [];
+    const times: number[] = [];
+    for (let i = start; i < b.length; i++) {
+      entries.push(b.get(i)!);
+      times.push(b.time(i));
+    }
+    return { entries, times };
   }
 
   /** Matches among the records stored since the last call (the store counts them while paused). */

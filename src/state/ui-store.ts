@@ -76,6 +76,8 @@ export interface UiState {
   unsent: Record<string, string>;
   /** Problems found at start-up (config keys, flags); all listed in help, the first in the status bar. */
   warnings: string[];
+  /** The last call for the user's attention (bell and desktop notification; app/ writes them), by sequence. */
+  attention: AttentionRequest | null;
 
   navigate(id: string, arg?: string | null): void;
   back(): boolean;
@@ -107,8 +109,17 @@ export interface UiState {
   setPending(id: string, description: string | null): void;
   setUnsent(id: string, description: string | null): void;
   setWarnings(warnings: string[]): void;
+  /** Rings the bell and, where the terminal shows them, sends a desktop notification. */
+  callAttention(title: string, body: string): void;
   requestQuit(): void;
   interrupt(): void;
+}
+
+export interface AttentionRequest {
+  seq: number;
+  title: string;
+  /** Outside text may be in it (record data): the writer makes it safe. */
+  body: string;
 }
 
 export interface UiStoreOptions {
@@ -148,6 +159,7 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     pending: {},
     unsent: {},
     warnings: [],
+    attention: null,
 
     navigate(id, arg = null) {
       const { stack } = get();
@@ -295,6 +307,9 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       set({ warnings });
       if (warnings.length === 1) get().setStatus(`warning: ${warnings[0]}`, 'warn', null);
       else if (warnings.length > 1) get().setStatus(`${warnings.length} warnings (all in ? help): ${warnings[0]}`, 'warn', null);
+    },
+    callAttention(title, body) {
+      set((s) => ({ attention: { seq: (s.attention?.seq ?? 0) + 1, title, body } }));
     },
     requestQuit() {
       const unsent = Object.values(get().unsent);

@@ -18,12 +18,19 @@ import { logsActions } from './actions';
 import { DetailView } from './DetailView';
 import { FilterForm } from './FilterForm';
 import { joinParts, PartsLine } from './Parts';
-import { COMPACT_STATS_LINES, statsLines } from './stats-view';
+import { compactStatsLines, statsLines } from './stats-view';
 import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { BackfillBar } from './BackfillBar';
+import { AlertBanner, bannerHeight } from './AlertBanner';
+import { AlertPanel, useAlertPanelKeys } from './AlertPanel';
+import { displayKey } from '../../keys/key-event';
+import { keysOf } from '../../keys/keymap';
+import { useInputRouter } from '../../keys/input-hooks';
 import { StreamView } from './StreamView';
 import { Timeline, TIMELINE_LINES } from './Timeline';
 import { ZonePicker } from './ZonePicker';
+import { zoneStripParts } from './zone-strip';
+import { parseZoneList } from '../../state/logs/zone-set';
 import { useScreenInstance } from '../screen-def';
 
 /** Stats beside the stream from this width on; below it when narrower. */
@@ -52,6 +59,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
 
   const zoneId = useSelect(store, (x) => x.zoneId);
   const zoneName = useSelect(store, (x) => x.zoneName);
+  const zones = useSelect(store, (x) => x.zones);
+  const zoneNames = useSelect(store, (x) => x.zoneNames);
   const zoneProblem = useSelect(store, (x) => x.zoneProblem);
   const source = useSelect(store, (x) => x.source);
   const windowKey = useSelect(store, (x) => x.windowKey);
@@ -73,17 +82,24 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const detail = useSelect(store, (x) => x.detail);
   const prompt = useSelect(store, (x) => x.prompt);
   const timelineOpen = useSelect(store, (x) => x.timeline.open);
+  const alerts = store.getState().alerts;
+  const notices = useSelect(alerts, (x) => x.notices);
+  const alertPanel = useSelect(alerts, (x) => x.panel !== null);
+  const router = useInputRouter();
   const now = useNow(1000);
 
   useEffect(() => s().attach(arg), [store, arg]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // Layout: title, status, [stream header + rows | detail | form], [stats below], footer.
   const beside = showStats && width >= STATS_BESIDE_FROM;
-  const below = showStats && !beside ? Math.min(COMPACT_STATS_LINES, Math.max(0, height - 10)) : 0;
+  const below = showStats && !beside ? Math.min(compactStatsLines(zones.length), Math.max(0, height - 10)) : 0;
   const streamWidth = beside ? width - STATS_WIDTH - 1 : width;
+  // several zones: a zone strip under the status line
+  const strip = zones.length > 1 ? 1 : 0;
+  const banner = bannerHeight(notices);
   // the timeline panel above the stream, when there is room for it and a few rows
-  const timelineHeight = timelineOpen && height - 3 - below >= TIMELINE_LINES + 4 ? TIMELINE_LINES : 0;
-  const mainHeight = Math.max(2, height - 3 - below - timelineHeight);
+  const timelineHeight = timelineOpen && height - 3 - strip - below - banner >= TIMELINE_LINES + 4 ? TIMELINE_LINES : 0;
+  const mainHeight = Math.max(2, height - 3 - strip - below - banner - timelineHeight);
   const rowsHeight = Math.max(1, mainHeight - 1);
 
   useEffect(() => {
@@ -117,7 +133,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     run();
     return true;
   };
-  const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth });
+  const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth, zones: zones.length > 1 });
 
   useActions({
     'screen.pause': () => s().togglePause(),
@@ -151,6 +167,9 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.copyJson': () => copy('json'),
     'logs.export': () => s().openExport(),
     'logs.v1': () => s().openV1(),
+    'logs.alerts': () => alerts.getState().openPanel(),
+    'logs.ackAlert': () => alerts.getState().acknowledge(),
+    'logs.pickZone': { run: () => undefined, disabledReason: () => 'space selects zones in the zone picker (:logs without an id)' },
     'logs.timeline': () => s().toggleTimeline(),
     'logs.timelineFocus': { disabledReason: () => (s().timeline.open ? null : 'the timeline is closed: T opens it'), run: () => void s().switchTimelineFocus() },
     'timeline.older': panel(() => s().moveTimelineCursor(-1)),
@@ -160,6 +179,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'timeline.jump': panel(() => s().jumpToTimelineCursor()),
     'timeline.table': panel(() => void s().switchTimelineFocus('table')),
   });
+  useAlertPanelKeys(alerts, instance.key);
 
   // The local pattern field (/), the export/v1 prompt and the filter form each take the keyboard.
   useTextInput({
@@ -211,7 +231,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     { 'filter.apply': () => void s().applyForm(), 'filter.cancel': () => s().cancelForm() },
   );
 
-  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, source, windowKey, serverFilter: describeDraft(filter), local, wrap });
+  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, zones, zoneNames, source, windowKey, serverFilter: describeDraft(filter), local, wrap });
   const status = source === 'v1' && v1
     ? v1StatusParts(v1, following)
     : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, rowsEvicted, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
@@ -226,8 +246,9 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   }
 
   let main: React.JSX.Element;
-  if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
-  else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} />;
+  if (alertPanel) main = <AlertPanel alerts={alerts} width={streamWidth} height={mainHeight} />;
+  else if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
+  else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} zoneName={zoneNames[detail.entry.pullZoneId] ?? (zones.length === 1 ? zoneName : null)} />;
   else {
     const empty = source === 'v1' && v1?.loading
       ? 'loading…'
@@ -240,7 +261,9 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <PartsLine parts={joinParts(title)} bold />
+      <AlertBanner notices={notices} ackKey={displayKey(keysOf(router.keymap, 'logs.ackAlert')[0] ?? 'a')} width={width} />
       <PartsLine parts={joinParts(status)} />
+      {strip ? <PartsLine parts={live?.zones?.length ? zoneStripParts(live.zones, zoneNames, now) : [{ text: `${zones.length} zones: starting…`, tone: 'muted' }]} /> : null}
       {timelineHeight > 0 ? <Timeline store={store} width={streamWidth} height={timelineHeight} /> : null}
       <Box flexDirection="row" height={mainHeight} overflow="hidden">
         <Box width={streamWidth} height={mainHeight} overflow="hidden">
@@ -333,8 +356,14 @@ export const logsScreen: ScreenDef = {
   id: 'logs',
   title: 'logs',
   aliases: [],
-  summary: 'live CDN logs of a pull zone',
-  arg: { name: 'pullZoneId', validate: (v) => (/^\d{1,15}$/.test(v) ? null : `pullZoneId must be a number, got "${v}"`) },
+  summary: 'live CDN logs of a pull zone, or of several merged (:logs 1058 1199)',
+  arg: {
+    name: 'pullZoneId',
+    validate: (v) => {
+      const r = parseZoneList(v);
+      return Array.isArray(r) ? null : r.error;
+    },
+  },
   actions: logsActions,
   component: LogsScreen,
 };

@@ -97,6 +97,9 @@ export function v1StatusParts(v1: V1State, following: boolean): Part[] {
 export interface TitleInput {
   zoneId: number;
   zoneName: string | null;
+  /** Several zones merged: their ids, and names as known. */
+  zones?: readonly number[];
+  zoneNames?: Readonly<Record<number, string>>;
   source: 'live' | 'v1';
   windowKey: WindowKey;
   serverFilter: string;
@@ -105,7 +108,13 @@ export interface TitleInput {
 }
 
 export function titleParts(t: TitleInput): Part[] {
-  const parts: Part[] = [{ text: `zone ${t.zoneId}${t.zoneName ? ` ${terminalSafe(t.zoneName)}` : ''}`, tone: 'accent' }];
+  const several = t.zones && t.zones.length > 1 ? t.zones : null;
+  const named = (id: number) => `${id}${t.zoneNames?.[id] ? ` ${terminalSafe(t.zoneNames[id]!)}` : ''}`;
+  const parts: Part[] = [
+    several
+      ? { text: `${several.length} zones ${several.map(named).join(', ')}`, tone: 'accent' }
+      : { text: `zone ${t.zoneId}${t.zoneName ? ` ${terminalSafe(t.zoneName)}` : ''}`, tone: 'accent' },
+  ];
   parts.push({ text: t.source === 'v1' ? 'v1 file' : `window ${t.windowKey}` });
   parts.push({ text: t.serverFilter ? `server: ${t.serverFilter}` : 'no server filter', tone: t.serverFilter ? 'info' : 'muted' });
   if (t.local.pattern !== null) {

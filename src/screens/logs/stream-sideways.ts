@@ -12,13 +12,13 @@ import type { TimeMode } from '../../log-records/rows';
  * live in the ui store's table views (as for every Table), so they are kept per screen visit.
  * Wide and wrap exclude each other: turning one on turns the other off.
  */
-export function useStreamSideways(options: { store: LogsStore; instanceKey: string; rows: readonly ViewRow[]; timeMode: TimeMode; width: number }): {
+export function useStreamSideways(options: { store: LogsStore; instanceKey: string; rows: readonly ViewRow[]; timeMode: TimeMode; width: number; zones?: boolean }): {
   side: { stream: WideStream; offset: number } | null;
   indicator: string;
   handlers: ActionHandlers;
   toggleWrap: () => void;
 } {
-  const { store, instanceKey, rows, timeMode, width } = options;
+  const { store, instanceKey, rows, timeMode, width, zones = false } = options;
   const ui = useUiStore();
   const key = tableViewKey(instanceKey, 'stream');
   const wideOn = useUi((u) => u.views[key]?.wide === true);
@@ -29,7 +29,7 @@ export function useStreamSideways(options: { store: LogsStore; instanceKey: stri
   if (wideOn) {
     const entries: LogEntry[] = [];
     for (const r of rows) if (r.entry) entries.push(r.entry);
-    const stream = wideStream(entries, timeMode, kept.current);
+    const stream = wideStream(entries, timeMode, kept.current, zones);
     kept.current = stream;
     const at = clampOffset(offset, stream.wide, width);
     const prev = sideRef.current;

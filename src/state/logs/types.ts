@@ -7,6 +7,10 @@ import type { StatsSnapshot } from '../../log-records/stats';
 import type { FilterDraft, FilterForm } from '../logs-filter-form';
 import type { LocalMode, ViewWindow } from '../logs-view-model';
 import type { TimelineActions, TimelineState } from './timeline';
+import type { AlertsStore } from './alerts';
+import type { ZoneLive } from './zone-status';
+
+export type { ZoneLive } from './zone-status';
 
 /** The logs screen's state and actions (the store in logs-store.ts), and the pure rules they share. */
 
@@ -61,6 +65,8 @@ export interface LiveStatus {
   budgetLimit: number;
   budgetWaiting: number;
   rateLimited: number;
+  /** Several zones followed: each zone's own state, budget and errors (empty or absent for one zone). */
+  zones?: readonly ZoneLive[];
 }
 
 export interface V1State {
@@ -96,7 +102,12 @@ export type Prompt =
   | { kind: 'v1'; text: TextState; error: string | null };
 
 export interface LogsState extends TimelineActions {
+  /** The zone followed, or the first of several. */
   zoneId: number | null;
+  /** Every zone followed (one, or several merged: `:logs 1058 1199`). */
+  zones: readonly number[];
+  /** Names of the zones (from the management API), by id, as they become known. */
+  zoneNames: Readonly<Record<number, string>>;
   zoneName: string | null;
   /** Why this zone cannot be followed (no logging, not found); null when it can. */
   zoneProblem: string | null;
@@ -127,6 +138,8 @@ export interface LogsState extends TimelineActions {
   prompt: Prompt | null;
   lastExport: ExportResult | null;
   timeline: TimelineState;
+  /** The alert rules on these records (`A`) and their banner: a store of its own, the same for the store's life. */
+  alerts: AlertsStore;
 
   /** The screen mounted with its argument (a zone id or null for the picker); returns the unmount. */
   attach(arg: string | null): () => void;
