@@ -22,16 +22,16 @@ const COLUMNS: Column<HistogramRow>[] = [
 ];
 
 /**
- * `burrow logs ZONE --since 1h --histogram [--bucket 1m]`: requests per bucket of the window and
- * status class, every bucket of the window listed (empty ones as zeros). The records are the
- * ones `-o ndjson` prints for the same window and filters, counted as the screen's timeline counts.
+ * `burrow logs ZONE [ZONE...] --since 1h --histogram [--bucket 1m]`: requests per bucket of the
+ * window and status class (several zones counted together), every bucket of the window listed
+ * (empty ones as zeros). The records are the ones `-o ndjson` prints for the same window and
+ * filters, counted as the screen's timeline counts.
  */
 export async function runLogsHistogram(ctx: CommandContext): Promise<number> {
   const v = ctx.values;
   if (v.follow) throw new UsageError('--histogram counts a window: use --since or --from/--to, not --follow');
   if (v.v1) throw new UsageError('--histogram reads the v2 logs API: use --since or --from/--to instead of --v1');
   if (v.sql !== undefined) throw new UsageError('--histogram and --sql are two outputs: use one of them');
-  if (ctx.args.length > 1) throw new UsageError('--histogram counts one pull zone: give one PULLZONE');
   const format = ctx.settings.output === null || ctx.settings.output === 'text' ? 'table' : ctx.settings.output;
   if (!['table', 'csv', 'json', 'ndjson'].includes(format)) throw new UsageError(`-o ${format} does not go with --histogram: use table, csv, json or ndjson`);
   let bucket: number | null = null;
@@ -40,7 +40,10 @@ export async function runLogsHistogram(ctx: CommandContext): Promise<number> {
     if ('error' in parsed) throw new UsageError(parsed.error);
     bucket = parsed.ms;
   }
-  const plan = planFromArgs(ctx, Date.now());
+  // several zones are counted together; each is checked as the one-zone form checks it
+  const zones = [...new Set(ctx.args)];
+  const plans = (zones.length ? zones : [undefined]).map((zone) => planFromArgs({ ...ctx, args: zone === undefined ? [] : [zone] }, Date.now()));
+  const plan = plans[0]!;
   const limit = v.limit === undefined ? HISTOGRAM_DEFAULT_LIMIT : plan.limit;
 
   const session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(v.demo));
@@ -57,13 +60,15 @@ export async function runLogsHistogram(ctx: CommandContext): Promise<number> {
     const size = bucket ?? BUCKET_STEPS[chooseStep(from, to - 1, AUTO_BUCKETS)]!;
     const tooMany = checkBucketCount(from, to, size);
     if (tooMany) throw new UsageError(`--bucket ${v.bucket ?? ''}: ${tooMany}`);
-    const records = await fetchV2({ ...plan, from, to, limit }, logs, abort.signal, ctx.io);
-    if (abort.signal.aborted) return 130;
-    const times = new Float64Array(records.length);
-    const statuses = new Float64Array(records.length);
-    for (let i = 0; i < records.length; i++) {
-      times[i] = parseTimestamp(records[i]!.timestamp);
-      statuses[i] = records[i]!.statusCode;
+    const times: number[] = [];
+    const statuses: number[] = [];
+    for (const p of plans) {
+      const records = await fetchV2({ ...p, from, to, limit }, logs, abort.signal, ctx.io);
+      if (abort.signal.aborted) return 130;
+      for (const e of records) {
+        times.push(parseTimestamp(e.timestamp));
+        statuses.push(e.statusCode);
+      }
     }
     const rows = histogram(times, statuses, from, to, size);
     ctx.io.stdout.write(formatRecords({ format, records: rows, columns: COLUMNS, showSecrets: true, tty: Boolean(ctx.io.stdout.isTTY) }));

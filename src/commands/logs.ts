@@ -70,7 +70,7 @@ SQL over the window (a local engine; the table is logs, see the README for its c
   --sql SQL            load the window's records (all of them, up to --limit, default ${MAX_LIMIT.toLocaleString('en-US')})
                        and print the query's result (-o table|csv|json|ndjson, default table)
 Counts per time bucket and status class (every bucket of the window, empty ones too):
-  burrow logs PULLZONE --since 1h --histogram [--bucket 1m] [-o table|csv|json|ndjson]
+  burrow logs PULLZONE [PULLZONE...] --since 1h --histogram [--bucket 1m] [-o table|csv|json|ndjson]
   --histogram          print bucket start (ISO, UTC), total, 2xx, 3xx, 4xx, 5xx; also with --from/--to
   --bucket D           bucket size: 1s, 10s, 1m, 5m, 1h... (default: the finest of 1s 5s 10s 30s 1m
                        5m 15m 1h giving at most 100 buckets)

@@ -96,3 +96,15 @@ test('a bad --bucket, and --bucket without --histogram, are usage errors', async
   assert.equal(many.code, 2);
   assert.match(many.stderr, /at most 100,000/);
 });
+
+test('--histogram of two zones: each bucket is the sum of the two zones counted alone', async () => {
+  const [a, b] = emu.info.pullZoneIds as [number, number];
+  const run = async (zones: number[]) => {
+    const r = await burrow(['logs', ...zones.map(String), '--from', iso(FROM), '--to', iso(TO), '--histogram', '--bucket', '5m', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as Row[];
+  };
+  const [both, one, two] = [await run([a, b]), await run([a]), await run([b])];
+  assert.ok(one.some((r) => r.total > 0) && two.some((r) => r.total > 0), 'both zones have traffic');
+  assert.deepEqual(both, one.map((r, i) => ({ ...r, total: r.total + two[i]!.total, '2xx': r['2xx'] + two[i]!['2xx'], '3xx': r['3xx'] + two[i]!['3xx'], '4xx': r['4xx'] + two[i]!['4xx'], '5xx': r['5xx'] + two[i]!['5xx'] })));
+});
