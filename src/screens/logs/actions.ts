@@ -29,6 +29,15 @@ export const logsActions = defineActions([
   { id: 'logs.ackAlert', keys: ['a'], description: 'acknowledge the alert banner', context: 'logs' },
   { id: 'logs.pickZone', keys: ['space'], description: 'zone picker: select or unselect a zone; enter follows the selected zones merged', context: 'logs' },
   { id: 'logs.v1', keys: ['v'], description: 'open a past day (v1 log file, within the 3-day retention)', context: 'logs', hint: 'v1 day' },
+  { id: 'logs.timeline', keys: ['T'], description: 'timeline panel on or off: requests per time bucket by status class (opens with the keys)', context: 'logs', hint: 'timeline' },
+  { id: 'logs.timelineFocus', keys: ['tab'], description: 'the keys go to the timeline panel, or back to the table', context: 'logs' },
+  // while the timeline has the keys (its keys shadow the table's; otherwise they pass on to it)
+  { id: 'timeline.older', keys: ['left', 'h'], description: 'timeline: cursor one bucket back', context: 'logs:timeline' },
+  { id: 'timeline.newer', keys: ['right', 'l'], description: 'timeline: cursor one bucket on (past the newest: follows the newest)', context: 'logs:timeline' },
+  { id: 'timeline.zoomIn', keys: ['+', '='], description: 'timeline: finer buckets (1s 5s 10s 30s 1m 5m 15m 1h)', context: 'logs:timeline' },
+  { id: 'timeline.zoomOut', keys: ['-'], description: 'timeline: coarser buckets', context: 'logs:timeline' },
+  { id: 'timeline.jump', keys: ['enter'], description: "timeline: the table jumps to the first record of the cursor's bucket (pauses the follow)", context: 'logs:timeline' },
+  { id: 'timeline.table', keys: ['esc'], description: 'timeline: the keys go back to the table (the panel stays)', context: 'logs:timeline' },
 ]);
 
 declare module '../../keys/keymap' {

@@ -6,6 +6,7 @@ import type { StreamLayout, TimeMode } from '../../log-records/rows';
 import type { StatsSnapshot } from '../../log-records/stats';
 import type { FilterDraft, FilterForm } from '../logs-filter-form';
 import type { LocalMode, ViewWindow } from '../logs-view-model';
+import type { TimelineActions, TimelineState } from './timeline';
 import type { AlertsStore } from './alerts';
 import type { ZoneLive } from './zone-status';
 
@@ -100,7 +101,7 @@ export type Prompt =
   | { kind: 'export'; text: TextState; format: ExportFormat; error: string | null; records: number }
   | { kind: 'v1'; text: TextState; error: string | null };
 
-export interface LogsState {
+export interface LogsState extends TimelineActions {
   /** The zone followed, or the first of several. */
   zoneId: number | null;
   /** Every zone followed (one, or several merged: `:logs 1058 1199`). */
@@ -136,6 +137,7 @@ export interface LogsState {
   detail: { entry: LogEntry; scroll: number } | null;
   prompt: Prompt | null;
   lastExport: ExportResult | null;
+  timeline: TimelineState;
   /** The alert rules on these records (`A`) and their banner: a store of its own, the same for the store's life. */
   alerts: AlertsStore;
 
@@ -161,6 +163,8 @@ export interface LogsState {
   toggleLocalMode(): void;
   changeContext(delta: number): void;
   jumpMatch(dir: 1 | -1): void;
+  /** Selects the first row at or after epoch ms `t`, pausing there; the time of that row, or null when there is none. */
+  jumpToTime(t: number): number | null;
 
   openForm(): void;
   setFormText(text: TextState): void;
