@@ -70,6 +70,11 @@ SQL over the window (a local engine; the table is logs, see the README for its c
   burrow logs PULLZONE [PULLZONE...] --since 1h --sql "SELECT status, count(*) FROM logs GROUP BY 1"
   --sql SQL            load the window's records (all of them, up to --limit, default ${MAX_LIMIT.toLocaleString('en-US')})
                        and print the query's result (-o table|csv|json|ndjson, default table)
+Counts per time bucket and status class (every bucket of the window, empty ones too):
+  burrow logs PULLZONE [PULLZONE...] --since 1h --histogram [--bucket 1m] [-o table|csv|json|ndjson]
+  --histogram          print bucket start (ISO, UTC), total, 2xx, 3xx, 4xx, 5xx; also with --from/--to
+  --bucket D           bucket size: 1s, 10s, 1m, 5m, 1h... (default: the finest of 1s 5s 10s 30s 1m
+                       5m 15m 1h giving at most 100 buckets)
 All requests of a zone share one budget of 28 per 10 s (the platform allows 30).`;
 
 /** "15m" -> ms; throws UsageError with what is allowed. */
@@ -356,9 +361,16 @@ export const logsCommand: Command = {
     sql: { type: 'string' },
     alert: { type: 'string', multiple: true },
     'exit-on-alert': { type: 'boolean' },
+    histogram: { type: 'boolean' },
+    bucket: { type: 'string' },
   },
   outputs: ['ndjson', 'json', 'text', 'table', 'csv'],
   async run(ctx: CommandContext) {
+    if (ctx.values.histogram) {
+      if (ctx.values.alert !== undefined) throw new UsageError('--alert watches the records printed; it does not go with --histogram');
+      return (await import('./logs-histogram')).runLogsHistogram(ctx);
+    }
+    if (ctx.values.bucket !== undefined) throw new UsageError('--bucket goes with --histogram (burrow logs PULLZONE --since 1h --histogram --bucket 1m)');
     if (ctx.values.sql !== undefined && ctx.values.alert !== undefined) throw new UsageError('--alert watches the records printed; it does not go with --sql');
     if (ctx.values.sql !== undefined) return (await import('./logs-sql')).runLogsSql(ctx);
     const plan = planFromArgs(ctx, Date.now());

@@ -10,6 +10,10 @@ import { describeValidKeyNames, isValidKeyName } from './key-event';
  *   list     - a table has the keyboard (navigation, filter, sort, open)
  *   palette, filter, help, record, confirm - the overlay or field of that name
  *   <screen id> - actions one screen registers (see ScreenDef.actions)
+ *   <screen id>:<panel> - a panel of that screen that can have the keys (the logs screen's
+ *            timeline): its actions come first on that screen and shadow the screen's own keys
+ *            on purpose; their handlers pass a key on (return false) while the panel does not
+ *            have the focus
  */
 export interface ActionDef {
   id: string;
@@ -94,8 +98,23 @@ export type ActionId = keyof ActionIds & string;
 /** Contexts of the shell itself; every other context is a screen id. */
 export const CORE_CONTEXTS = ['always', 'global', 'screen', 'list', 'palette', 'filter', 'help', 'record', 'confirm'] as const;
 
+/** A panel context (`<screen id>:<panel>`). */
+export function isPanelContext(context: string): boolean {
+  return context.includes(':');
+}
+
+/** The panel contexts of a screen in a keymap (most recently declared last). */
+export function panelContexts(keymap: Keymap, screenId: string): string[] {
+  return [...new Set(keymap.actions.map((a) => a.context).filter((c) => c.startsWith(`${screenId}:`)))];
+}
+
 function screenContexts(actions: readonly ActionDef[]): string[] {
-  return [...new Set(actions.map((a) => a.context))].filter((c) => !(CORE_CONTEXTS as readonly string[]).includes(c));
+  return [...new Set(actions.map((a) => a.context))].filter((c) => !(CORE_CONTEXTS as readonly string[]).includes(c) && !isPanelContext(c));
+}
+
+/** A panel's keys conflict only among themselves and with the keys that work everywhere. */
+function panelChains(actions: readonly ActionDef[]): string[][] {
+  return [...new Set(actions.map((a) => a.context))].filter(isPanelContext).map((c) => [c, 'always']);
 }
 
 /** Which contexts can fire at once, most specific first, for each kind of input layer. */
@@ -122,8 +141,9 @@ function makeKeymap(actions: ActionDef[]): Keymap {
 }
 
 /** Every context that may be active together with `context` in some layer. */
-function chainsWith(context: string, screenIds: string[]): string[][] {
+function chainsWith(context: string, screenIds: string[], panels: string[][]): string[][] {
   const chains = [
+    ...panels,
     contextChain('screen'),
     ...screenIds.map((id) => contextChain('screen', id)),
     contextChain('palette'),
@@ -162,9 +182,10 @@ export function buildKeymap(defaults: ActionDef[], overrides: Record<string, str
     overridden.add(id);
   }
   const screenIds = screenContexts(actions);
+  const panels = panelChains(actions);
   // Same key twice where both can fire: the override keeps it, the other loses it.
   for (const winner of actions.filter((a) => overridden.has(a.id))) {
-    const chains = chainsWith(winner.context, screenIds);
+    const chains = chainsWith(winner.context, screenIds, panels);
     for (const other of actions) {
       if (other === winner) continue;
       const together = chains.some((c) => c.includes(other.context));
@@ -185,6 +206,7 @@ export function buildKeymap(defaults: ActionDef[], overrides: Record<string, str
 export function findConflicts(keymap: Keymap): string[] {
   const screenIds = screenContexts(keymap.actions);
   const chains = [
+    ...panelChains(keymap.actions),
     contextChain('screen'),
     ...screenIds.map((id) => contextChain('screen', id)),
     contextChain('palette'), contextChain('filter'), contextChain('help'), contextChain('record'), contextChain('confirm'),

@@ -17,6 +17,7 @@ import { EngineLink } from './logs/engine-link';
 import { runExport } from './logs/export-run';
 import { FrameClock } from './logs/frame-clock';
 import { PauseAnchor } from './logs/pause-anchor';
+import { createTimelineSlice, initialTimeline } from './logs/timeline';
 import { loadPickerZones } from './logs/picker';
 import { loadZoneNames } from './logs/zone-names';
 import { parseZoneList } from './logs/zone-set';
@@ -95,6 +96,14 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       onChange: () => frames.schedule(),
     });
 
+    const timeline = createTimelineSlice({
+      model, get, set,
+      schedule: () => frames.schedule(),
+      columns: () => viewport.width,
+      settledBefore: () => (get().source === 'live' ? link.settledBefore() : null),
+      jumpToTime: (t) => get().jumpToTime(t),
+      status: (text, level) => ui.getState().setStatus(text, level, 4000),
+    });
     // alert windows end where the live records are complete (none while a backfill reads history)
     const alerts = createAlertsSlice({
       ui,
@@ -116,6 +125,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       viewDirty = false;
       const s = get();
       set({ view: sameRows(w, s.view) ? s.view : { ...w, version: s.view.version + 1 }, local: { ...s.local, matches: model.matches, counting: model.counting, progress: model.progress } });
+      const tl = timeline.frame();
+      if (tl) set({ timeline: tl });
     }
 
     function liveStatus(): LiveStatus | null {
@@ -156,6 +167,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           patch.stats = snapshot();
         } else frames.schedule(statsMs - (frames.lastFlush - lastStatsAt));
       }
+      const tl = timeline.frame();
+      if (tl) patch.timeline = tl;
       if (Object.keys(patch).length) set(patch);
     }
 
@@ -361,6 +374,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       prompt: null,
       lastExport: null,
       marks: { count: 0, version: 0 },
+      timeline: initialTimeline(),
+      ...timeline.actions,
       alerts: alerts.store,
 
       attach(arg) {
@@ -576,6 +591,15 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         }
         pause.moveTo(target, Math.floor(viewport.height / 2));
         refreshView({ following: false, rowsEvicted: false, ...(s.following ? pause.resetCounts() : {}) });
+      },
+
+      jumpToTime(t) {
+        if (model.total === 0) return null;
+        const pos = model.realRow(model.positionOf(-1, t), 1);
+        const at = model.timeAt(pos);
+        pause.moveTo(pos, 0);
+        refreshView({ following: false, rowsEvicted: false, ...(get().following ? pause.resetCounts() : {}) });
+        return Number.isNaN(at) ? null : at;
       },
 
       openForm() {

@@ -446,6 +446,49 @@ export class LogsViewModel {
     return -1;
   }
 
+  /**
+   * Calls `fn` with the slot of each match held with a time after `after`, oldest first, stopping
+   * at the end of a run of equal times once `limit` were given (the final matches: call it when
+   * not counting). Walks the store and the match index together: no pattern tested. Returns the
+   * time of the last match given, and whether every match after `after` was.
+   */
+  forEachMatchSlot(fn: (slot: number) => void, after = Number.NEGATIVE_INFINITY, limit = Number.POSITIVE_INFINITY): { upTo: number; done: boolean } {
+    const index = this.index;
+    if (!index) return { upTo: after, done: true };
+    const b = this.buffer;
+    let p = 0;
+    let given = 0;
+    let upTo = after;
+    let i = index.upperBound(after);
+    while (i < index.length) {
+      if (given >= limit) return { upTo, done: false };
+      const t = index.time(i);
+      // the next match is usually a few records on: step there, else search
+      for (let steps = 0; p < b.length && b.time(p) < t && steps < 16; steps++) p++;
+      if (p < b.length && b.time(p) < t) p = b.lowerBound(t);
+      // the matches at this time, then the records at this time (both in store order)
+      let j = i + 1;
+      while (j < index.length && index.time(j) === t) j++;
+      if (j === i + 1) {
+        const seq = index.seq(i);
+        for (; p < b.length && b.time(p) === t; p++) {
+          if (b.seqAt(p) === seq) {
+            fn(b.slotAt(p++));
+            break;
+          }
+        }
+      } else {
+        const seqs = new Set<number>();
+        for (let k = i; k < j; k++) seqs.add(index.seq(k));
+        for (; p < b.length && b.time(p) === t; p++) if (seqs.has(b.seqAt(p))) fn(b.slotAt(p));
+      }
+      given += j - i;
+      upTo = t;
+      i = j;
+    }
+    return { upTo, done: true };
+  }
+
   /** The records an export writes: the matches in filter mode, else every record held. */
   /**
    * The records an export writes, built one at a time as they are written: the matches in filter

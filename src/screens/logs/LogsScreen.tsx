@@ -27,6 +27,7 @@ import { displayKey } from '../../keys/key-event';
 import { keysOf } from '../../keys/keymap';
 import { useInputRouter } from '../../keys/input-hooks';
 import { StreamView } from './StreamView';
+import { Timeline, TIMELINE_LINES } from './Timeline';
 import { ZonePicker } from './ZonePicker';
 import { zoneStripParts } from './zone-strip';
 import { parseZoneList } from '../../state/logs/zone-set';
@@ -86,6 +87,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const detail = useSelect(store, (x) => x.detail);
   const prompt = useSelect(store, (x) => x.prompt);
   const marks = useSelect(store, (x) => x.marks);
+  const timelineOpen = useSelect(store, (x) => x.timeline.open);
   const alerts = store.getState().alerts;
   const notices = useSelect(alerts, (x) => x.notices);
   const alertPanel = useSelect(alerts, (x) => x.panel !== null);
@@ -103,7 +105,9 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   // several zones: a zone strip under the status line
   const strip = zones.length > 1 ? 1 : 0;
   const banner = bannerHeight(notices);
-  const mainHeight = Math.max(2, height - 3 - strip - below - banner);
+  // the timeline panel above the stream, when there is room for it and a few rows
+  const timelineHeight = timelineOpen && height - 3 - strip - below - banner >= TIMELINE_LINES + 4 ? TIMELINE_LINES : 0;
+  const mainHeight = Math.max(2, height - 3 - strip - below - banner - timelineHeight);
   const rowsHeight = Math.max(1, mainHeight - 1);
 
   useEffect(() => {
@@ -130,6 +134,13 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     else s().move(kind);
   };
   const win = (key: WindowKey) => () => s().setWindow(key);
+  // the timeline's keys work while it has the focus; otherwise they pass on to the table
+  const panel = (run: () => void) => () => {
+    const t = s().timeline;
+    if (!t.open || t.focus !== 'timeline') return false;
+    run();
+    return true;
+  };
   const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth, zones: zones.length > 1 });
 
   useActions({
@@ -172,6 +183,14 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.alerts': () => alerts.getState().openPanel(),
     'logs.ackAlert': () => alerts.getState().acknowledge(),
     'logs.pickZone': { run: () => undefined, disabledReason: () => 'space selects zones in the zone picker (:logs without an id)' },
+    'logs.timeline': () => s().toggleTimeline(),
+    'logs.timelineFocus': { disabledReason: () => (s().timeline.open ? null : 'the timeline is closed: T opens it'), run: () => void s().switchTimelineFocus() },
+    'timeline.older': panel(() => s().moveTimelineCursor(-1)),
+    'timeline.newer': panel(() => s().moveTimelineCursor(1)),
+    'timeline.zoomIn': panel(() => s().zoomTimeline(-1)),
+    'timeline.zoomOut': panel(() => s().zoomTimeline(1)),
+    'timeline.jump': panel(() => s().jumpToTimelineCursor()),
+    'timeline.table': panel(() => void s().switchTimelineFocus('table')),
   });
   useAlertPanelKeys(alerts, instance.key);
 
@@ -264,6 +283,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
       <AlertBanner notices={notices} ackKey={displayKey(keysOf(router.keymap, 'logs.ackAlert')[0] ?? 'a')} width={width} />
       <PartsLine parts={joinParts(status)} />
       {strip ? <PartsLine parts={live?.zones?.length ? zoneStripParts(live.zones, zoneNames, now) : [{ text: `${zones.length} zones: starting…`, tone: 'muted' }]} /> : null}
+      {timelineHeight > 0 ? <Timeline store={store} width={streamWidth} height={timelineHeight} /> : null}
       <Box flexDirection="row" height={mainHeight} overflow="hidden">
         <Box width={streamWidth} height={mainHeight} overflow="hidden">
           {main}

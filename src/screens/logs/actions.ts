@@ -34,6 +34,15 @@ export const logsActions = defineActions([
   { id: 'logs.nextMark', keys: ['M'], description: 'next marked record (goes around at the end)', context: 'logs' },
   { id: 'logs.prevMark', keys: ['U'], description: 'previous marked record (goes around at the start)', context: 'logs' },
   { id: 'logs.clearMarks', keys: ['C'], description: 'clear every mark', context: 'logs' },
+  { id: 'logs.timeline', keys: ['T'], description: 'timeline panel on or off: requests per time bucket by status class (opens with the keys)', context: 'logs', hint: 'timeline' },
+  { id: 'logs.timelineFocus', keys: ['tab'], description: 'the keys go to the timeline panel, or back to the table', context: 'logs' },
+  // while the timeline has the keys (its keys shadow the table's; otherwise they pass on to it)
+  { id: 'timeline.older', keys: ['left', 'h'], description: 'timeline: cursor one bucket back', context: 'logs:timeline' },
+  { id: 'timeline.newer', keys: ['right', 'l'], description: 'timeline: cursor one bucket on (past the newest: follows the newest)', context: 'logs:timeline' },
+  { id: 'timeline.zoomIn', keys: ['+', '='], description: 'timeline: finer buckets (1s 5s 10s 30s 1m 5m 15m 1h)', context: 'logs:timeline' },
+  { id: 'timeline.zoomOut', keys: ['-'], description: 'timeline: coarser buckets', context: 'logs:timeline' },
+  { id: 'timeline.jump', keys: ['enter'], description: "timeline: the table jumps to the first record of the cursor's bucket (pauses the follow)", context: 'logs:timeline' },
+  { id: 'timeline.table', keys: ['esc'], description: 'timeline: the keys go back to the table (the panel stays)', context: 'logs:timeline' },
 ]);
 
 declare module '../../keys/keymap' {

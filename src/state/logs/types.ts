@@ -8,6 +8,7 @@ import type { AbsoluteWindow, FilterDraft, FilterForm } from '../logs-filter-for
 import type { FixedWindowState } from './fixed-window';
 import type { LocalMode, ViewWindow } from '../logs-view-model';
 import type { MarkRow } from './marks';
+import type { TimelineActions, TimelineState } from './timeline';
 import type { AlertsStore } from './alerts';
 import type { ZoneLive } from './zone-status';
 
@@ -104,7 +105,7 @@ export type Prompt =
   /** `@`: a time to jump to; `offer` is the text whose nearest record a second enter goes to. */
   | { kind: 'time'; text: TextState; error: string | null; offer?: string | null };
 
-export interface LogsState {
+export interface LogsState extends TimelineActions {
   /** The zone followed, or the first of several. */
   zoneId: number | null;
   /** Every zone followed (one, or several merged: `:logs 1058 1199`). */
@@ -146,6 +147,7 @@ export interface LogsState {
   lastExport: ExportResult | null;
   /** Marked records: how many, and a counter bumped on every change (rows draw the mark). */
   marks: { count: number; version: number };
+  timeline: TimelineState;
   /** The alert rules on these records (`A`) and their banner: a store of its own, the same for the store's life. */
   alerts: AlertsStore;
 
@@ -171,6 +173,8 @@ export interface LogsState {
   toggleLocalMode(): void;
   changeContext(delta: number): void;
   jumpMatch(dir: 1 | -1): void;
+  /** Selects the first row at or after epoch ms `t`, pausing there; the time of that row, or null when there is none. */
+  jumpToTime(t: number): number | null;
 
   openForm(): void;
   setFormText(text: TextState): void;
