@@ -38,7 +38,7 @@ export function alertOptions(values: Record<string, unknown>): AlertOptions | nu
   return { rules, exitOnAlert };
 }
 
-/** One stderr line per event: what happened, when (record time, UTC), the rule, what it saw. */
+/** One stderr line per event: what happened, when (record time, ISO UTC whatever --utc says: scripts read it), the rule, what it saw. */
 export function alertLine(e: AlertEvent): string {
   const at = new Date(e.at).toISOString();
   const window = e.rule.windowText;

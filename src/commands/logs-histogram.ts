@@ -6,6 +6,7 @@ import { fetchV2, planFromArgs } from './logs';
 import { formatRecords, type Column } from './output';
 import type { CommandContext } from './types';
 import { UsageError } from './types';
+import { formatDateText } from '../text/time-format';
 
 /** Everything in the window unless --limit says otherwise (as --sql). */
 const HISTOGRAM_DEFAULT_LIMIT = 1_000_000;
@@ -13,7 +14,8 @@ const HISTOGRAM_DEFAULT_LIMIT = 1_000_000;
 const AUTO_BUCKETS = 100;
 
 const COLUMNS: Column<HistogramRow>[] = [
-  { header: 'START', value: (r) => r.start },
+  // in the display zone (local, or UTC with --utc); json and ndjson keep the ISO UTC start
+  { header: 'START', value: (r) => formatDateText(r.start, 'iso') },
   { header: 'TOTAL', value: (r) => r.total },
   { header: '2XX', value: (r) => r['2xx'] },
   { header: '3XX', value: (r) => r['3xx'] },

@@ -9,6 +9,7 @@ import type { Column } from './output';
 import type { Command, CommandContext, Io } from './types';
 import { UsageError } from './types';
 import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
+import { formatTime, isoWidth } from '../text/time-format';
 import { parseTimestamp } from '../api/logs/entry';
 import { ALERT_EXIT_CODE, alertOptions, drained, reportReplay, watchFollow, type AlertOptions } from './logs-alerts';
 import { csvHeader, csvLine } from '../log-records/export';
@@ -102,7 +103,8 @@ function asUsage(error: unknown): never {
 
 // Text output: fixed widths so lines align while streaming.
 const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = [
-  { header: 'TIME', width: 24, value: (e) => e.timestamp },
+  // in the display zone (local, or UTC with --utc); ndjson and json keep the ISO UTC timestamp
+  { header: 'TIME', width: 24, value: (e) => displayTime(e.timestamp) },
   { header: 'ZONE', width: 7, value: (e) => e.pullZoneId },
   { header: 'STATUS', width: 3, value: (e) => e.statusCode },
   { header: 'CACHE', width: 11, value: (e) => e.cacheStatus ?? '' },
@@ -114,6 +116,11 @@ const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = [
   { header: 'USER AGENT', width: 0, value: (e) => (e.userAgent === null ? '-' : `"${e.userAgent}"`) },
 ];
 
+function displayTime(timestamp: string): string {
+  const t = parseTimestamp(timestamp);
+  return Number.isNaN(t) ? timestamp : formatTime(t, 'iso');
+}
+
 // Control characters from hostile user agents or URLs must not reach a terminal.
 const visible = terminalSafe;
 
@@ -122,7 +129,8 @@ export function textLine(e: LogEntry, showZone: boolean): string {
   for (const c of COLUMNS) {
     if (c.header === 'ZONE' && !showZone) continue;
     const v = visible(String(c.value(e)));
-    cells.push(c.width === 0 ? v : c.right ? v.padStart(c.width) : v.padEnd(c.width));
+    const width = c.header === 'TIME' ? isoWidth() : c.width;
+    cells.push(width === 0 ? v : c.right ? v.padStart(width) : v.padEnd(width));
   }
   return cells.join(' ');
 }

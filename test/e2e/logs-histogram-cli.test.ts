@@ -13,7 +13,7 @@ const emu = await useEmulator({ seed: 43, logRate: 10, ingestDelayMs: 500 });
 const [ZONE] = emu.info.pullZoneIds as [number];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-histogram-e2e-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
-const env = { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...envFor(emu) };
+const env = { PATH: process.env.PATH ?? '', TZ: 'UTC', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...envFor(emu) };
 const burrow = (args: string[]) => runBurrow(args, { env, timeoutMs: 30_000 });
 const iso = (t: number) => new Date(t).toISOString();
 

@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import { useTone } from '../../components/theme';
 import { noticeText, type AlertNotice } from '../../state/logs/alerts';
 import { terminalSafe } from '../../text/terminal-safe';
+import { formatTime } from '../../text/time-format';
 
 /** Lines the banner takes for `notices` (0 when there is nothing to acknowledge). */
 export function bannerHeight(notices: readonly AlertNotice[]): number {
@@ -11,7 +12,7 @@ export function bannerHeight(notices: readonly AlertNotice[]): number {
 
 const MAX_LINES = 3;
 
-const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+const clock = (ms: number) => formatTime(ms, 'clock');
 
 /**
  * Alerts not acknowledged yet, newest first, one line each (at most three, then how many more):

@@ -10,8 +10,9 @@ import { formatDuration } from '../../log-records/alert-rule';
 import type { AlertPanel as Panel, AlertRuleView, AlertsStore } from '../../state/logs/alerts';
 import { useSelect } from '../../state/store-hooks';
 import { terminalSafe } from '../../text/terminal-safe';
+import { formatTime } from '../../text/time-format';
 
-const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+const clock = (ms: number) => formatTime(ms, 'clock');
 
 /** The keys of the rules panel while it is open: typing edits the new rule, enter adds, ↑/↓ choose, ctrl-x removes, esc closes. */
 export function useAlertPanelKeys(alerts: AlertsStore, layerKey: string): void {

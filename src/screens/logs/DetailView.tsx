@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { useTone } from '../../components/theme';
-import { detailFields, statusTone } from '../../log-records/rows';
+import { detailFields, statusTone, timeDetail } from '../../log-records/rows';
 import type { LogEntry } from '../../state/logs-store';
 
 const LABEL = 17;
@@ -38,7 +38,7 @@ export function DetailView({ entry, scroll, width, height, mask, zoneName }: Det
       <Text wrap="truncate">
         <Text bold>Record </Text>
         <Text color={tone(statusTone(entry.statusCode))}>{entry.statusCode}</Text>
-        <Text color={tone('muted')}>{`  ${entry.timestamp}  ·  y copies the request id, Y the JSON  ·  esc closes`}</Text>
+        <Text color={tone('muted')}>{`  ${timeDetail(entry.timestamp)}  ·  y copies the request id, Y the JSON  ·  esc closes`}</Text>
       </Text>
       <Box flexDirection="column" height={body} overflow="hidden">
         {lines.slice(start, start + body).map((l, i) => (

@@ -11,7 +11,7 @@ import { useActions, useInputLayer, useTextInput } from '../../keys/input-hooks'
 import { editText } from '../../keys/text-edit';
 import { compilePattern } from '../../log-records/filter';
 import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs-store';
-import { describeDraft } from '../../state/logs-filter-form';
+import { describeDraft, describeWindow } from '../../state/logs-filter-form';
 import { useDomainStore, useSelect, useConsole } from '../../state/store-hooks';
 import { useStreamSideways } from './stream-sideways';
 import { logsActions } from './actions';
@@ -19,7 +19,7 @@ import { DetailView } from './DetailView';
 import { FilterForm } from './FilterForm';
 import { joinParts, PartsLine } from './Parts';
 import { compactStatsLines, statsLines } from './stats-view';
-import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
+import { fixedStatusParts, liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { BackfillBar } from './BackfillBar';
 import { AlertBanner, bannerHeight } from './AlertBanner';
 import { AlertPanel, useAlertPanelKeys } from './AlertPanel';
@@ -31,6 +31,9 @@ import { Timeline, TIMELINE_LINES } from './Timeline';
 import { ZonePicker } from './ZonePicker';
 import { zoneStripParts } from './zone-strip';
 import { parseZoneList } from '../../state/logs/zone-set';
+import { exportLabel, MARK_GUTTER, withMarks } from './marks-view';
+import { TIME_FORMS_HINT } from '../../text/time-parse';
+import { zoneLabel } from '../../text/time-format';
 import { useScreenInstance } from '../screen-def';
 
 /** Stats beside the stream from this width on; below it when narrower. */
@@ -65,6 +68,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const source = useSelect(store, (x) => x.source);
   const windowKey = useSelect(store, (x) => x.windowKey);
   const filter = useSelect(store, (x) => x.filter);
+  const absolute = useSelect(store, (x) => x.absolute);
+  const fixed = useSelect(store, (x) => x.fixed);
   const form = useSelect(store, (x) => x.form);
   const local = useSelect(store, (x) => x.local);
   const wrap = useSelect(store, (x) => x.wrap);
@@ -81,6 +86,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const stats = useSelect(store, (x) => x.stats);
   const detail = useSelect(store, (x) => x.detail);
   const prompt = useSelect(store, (x) => x.prompt);
+  const marks = useSelect(store, (x) => x.marks);
   const timelineOpen = useSelect(store, (x) => x.timeline.open);
   const alerts = store.getState().alerts;
   const notices = useSelect(alerts, (x) => x.notices);
@@ -94,6 +100,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const beside = showStats && width >= STATS_BESIDE_FROM;
   const below = showStats && !beside ? Math.min(compactStatsLines(zones.length), Math.max(0, height - 10)) : 0;
   const streamWidth = beside ? width - STATS_WIDTH - 1 : width;
+  // with marks, each row starts with a cell for the mark glyph
+  const gutter = marks.count > 0 ? MARK_GUTTER : 0;
   // several zones: a zone strip under the status line
   const strip = zones.length > 1 ? 1 : 0;
   const banner = bannerHeight(notices);
@@ -103,8 +111,8 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const rowsHeight = Math.max(1, mainHeight - 1);
 
   useEffect(() => {
-    s().setViewport(streamWidth, rowsHeight);
-  }, [store, streamWidth, rowsHeight]); // eslint-disable-line react-hooks/exhaustive-deps
+    s().setViewport(streamWidth - gutter, rowsHeight);
+  }, [store, streamWidth, rowsHeight, gutter]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const highlight = useMemo(() => {
     if (local.pattern === null) return null;
@@ -167,6 +175,11 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.copyJson': () => copy('json'),
     'logs.export': () => s().openExport(),
     'logs.v1': () => s().openV1(),
+    'logs.timeJump': () => s().openTimeJump(),
+    'logs.mark': () => s().toggleMark(),
+    'logs.nextMark': () => s().jumpMark(1),
+    'logs.prevMark': () => s().jumpMark(-1),
+    'logs.clearMarks': () => s().clearMarks(),
     'logs.alerts': () => alerts.getState().openPanel(),
     'logs.ackAlert': () => alerts.getState().acknowledge(),
     'logs.pickZone': { run: () => undefined, disabledReason: () => 'space selects zones in the zone picker (:logs without an id)' },
@@ -202,6 +215,10 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
           s().toggleExportFormat();
           return true;
         }
+        if (ev.name === 'ctrl-t' && p.kind === 'export') {
+          s().toggleExportMarked();
+          return true;
+        }
         const next = editText(p.text, ev);
         if (next) s().setPromptText(next);
         return next !== null;
@@ -231,10 +248,12 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     { 'filter.apply': () => void s().applyForm(), 'filter.cancel': () => s().cancelForm() },
   );
 
-  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, zones, zoneNames, source, windowKey, serverFilter: describeDraft(filter), local, wrap });
+  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, zones, zoneNames, source, windowKey, serverFilter: describeDraft(filter), windowText: absolute ? describeWindow(absolute, now) : undefined, local, wrap });
   const status = source === 'v1' && v1
     ? v1StatusParts(v1, following)
-    : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, rowsEvicted, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
+    : fixed
+      ? fixedStatusParts(fixed, following)
+      : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, rowsEvicted, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
 
   if (zoneProblem) {
     return (
@@ -253,9 +272,9 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     const empty = source === 'v1' && v1?.loading
       ? 'loading…'
       : local.pattern !== null && local.mode === 'filter'
-        ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, m shows every record)`
-        : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
-    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} side={sideways.side} />;
+        ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, H shows every record)`
+        : fixed ? (fixed.loading ? 'loading…' : 'no records in this window') : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
+    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} side={sideways.side} marked={gutter ? (e) => s().isMarked(e) : null} />;
   }
 
   return (
@@ -271,7 +290,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
         </Box>
         {beside ? (
           <Box marginLeft={1} width={STATS_WIDTH} height={mainHeight} flexDirection="column" overflow="hidden">
-            {statsLines(stats, STATS_WIDTH, mainHeight, true).map((l, i) => (
+            {withMarks(statsLines, stats, marks.count ? s().markRows() : [], STATS_WIDTH, mainHeight, true).map((l, i) => (
               <PartsLine key={i} parts={l} />
             ))}
           </Box>
@@ -279,7 +298,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
       </Box>
       {below > 0 ? (
         <Box flexDirection="column" height={below} width={width} overflow="hidden">
-          {statsLines(stats, width, below, false).map((l, i) => (
+          {withMarks(statsLines, stats, marks.count ? s().markRows() : [], width, below, false).map((l, i) => (
             <PartsLine key={i} parts={l} />
           ))}
         </Box>
@@ -300,13 +319,15 @@ function Footer({ store, width, wideText }: { store: LogsStore; width: number; w
   if (prompt) {
     // the long export label makes room for a message (a path can be long) in its shortest form
     const label =
-      prompt.kind !== 'export'
-        ? 'v1 day (MM-dd-yy, UTC): '
-        : prompt.error
-          ? 'to: '
-          : `export ${prompt.records.toLocaleString('en-US')} record${prompt.records === 1 ? '' : 's'} (${prompt.format.toUpperCase()}, tab switches) to: `;
+      prompt.kind === 'time'
+        ? 'jump to time: '
+        : prompt.kind !== 'export'
+          ? 'v1 day (MM-dd-yy, UTC): '
+          : prompt.error
+            ? 'to: '
+            : exportLabel(prompt);
     // with a message to show, the field is as wide as its text, so the message fits after it
-    const fieldWidth = Math.max(12, Math.min(width - label.length - 2, prompt.error ? prompt.text.value.length + 1 : 60));
+    const fieldWidth = Math.max(12, Math.min(width - label.length - 2, prompt.error || prompt.kind === 'time' ? prompt.text.value.length + 1 : 60));
     return (
       <Box height={1} width={width} overflow="hidden">
         {/* the label and the field keep their width; only the message after them is cut */}
@@ -316,7 +337,7 @@ function Footer({ store, width, wideText }: { store: LogsStore; width: number; w
         <Box flexShrink={0} width={fieldWidth}>
           <TextField state={prompt.text} width={fieldWidth} />
         </Box>
-        <Text color={tone('error')} wrap="truncate">{prompt.error ? ` ✖ ${prompt.error}` : ''}</Text>
+        <Text color={prompt.error ? tone('error') : tone('muted')} wrap="truncate">{prompt.error ? ` ✖ ${prompt.error}` : prompt.kind === 'time' ? ` ${TIME_FORMS_HINT} (${zoneLabel(Date.now())})` : ''}</Text>
       </Box>
     );
   }
@@ -337,7 +358,7 @@ function Footer({ store, width, wideText }: { store: LogsStore; width: number; w
   let where = local.counting && local.pattern !== null && local.mode === 'filter'
     ? 'counting matches…'
     : view.total === 0 ? '' : `${following ? 'newest' : `row ${(view.selected + 1).toLocaleString('en-US')}`} of ${view.total.toLocaleString('en-US')}`;
-  const pattern = local.pattern !== null ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · m mode · +/- context · n/N next/prev · esc clears` : '';
+  const pattern = local.pattern !== null ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · H mode · +/- context · n/N next/prev · esc clears` : '';
   if (wideText) where = where ? `${wideText} · ${where}` : wideText;
   const room = Math.max(0, width - where.length - 2);
   return (

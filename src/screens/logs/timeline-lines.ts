@@ -3,6 +3,7 @@ import { CLASS_SLOTS, formatBucket, STATUS_CLASSES } from '../../log-records/tim
 import { bucketOf, type TimelineView } from '../../log-records/timeline-view';
 import type { TimelineState } from '../../state/logs/timeline';
 import type { Part } from './status-view';
+import { formatTime } from '../../text/time-format';
 
 /**
  * The timeline panel as lines of parts (pure, tested without a terminal): a header (bucket size,
@@ -23,7 +24,7 @@ const FIVE_XX = 3;
 const STACK = [4, 0, 1, 2, 3];
 
 const n = (x: number) => x.toLocaleString('en-US');
-const clock = (t: number, seconds: boolean) => new Date(t).toISOString().slice(11, seconds ? 19 : 16);
+const clock = (t: number, seconds: boolean) => formatTime(t, seconds ? 'clock' : 'minute');
 
 /**
  * The cells of one bar `height` cells tall, by class (CLASS_SLOTS counts), bottom first: the

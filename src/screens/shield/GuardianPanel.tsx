@@ -18,6 +18,7 @@ import { terminalSafe } from '../../text/terminal-safe';
 import { SHIELD_PLAN_TYPE } from '../../api/shield';
 import { useScreenInstance } from '../screen-def';
 import { guardLeave } from '../../state/unsent-guard';
+import { formatDateText } from '../../text/time-format';
 import { serverRecord } from '../server-record';
 
 export interface GuardianPanelProps {
@@ -181,7 +182,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       })}
       {line('Specification', specSummary(guardian), keyOf('shield.spec'))}
       {line('Plan limits', limitsText(c))}
-      {line('Updated', `${(c.updatedAt ?? c.createdAt ?? '').replace('T', ' ').slice(0, 19) || '-'}`)}
+      {line('Updated', terminalSafe(formatDateText(c.updatedAt ?? c.createdAt, 'dateTime')) || '-')}
       {notice ? (
         <Text color={tone(notice.tone)} wrap="truncate">
           {terminalSafe(notice.text)}

@@ -2,6 +2,7 @@ import { BUCKET_STEPS, formatBucket } from '../../log-records/timeline';
 import { bucketOf, stepFor, timelineView, type TimelineView } from '../../log-records/timeline-view';
 import type { LogsViewModel } from '../logs-view-model';
 import { TimelineSource } from './timeline-source';
+import { formatTime } from '../../text/time-format';
 
 /** The logs screen's timeline panel: open or not, which part has the keys, zoom, cursor, and what it draws. */
 export interface TimelineState {
@@ -52,7 +53,7 @@ export interface TimelineDeps {
 
 export const initialTimeline = (): TimelineState => ({ open: false, focus: 'table', step: null, cursorAt: null, view: null, filtered: false, counting: false });
 
-const hhmmss = (t: number) => new Date(t).toISOString().slice(11, 19);
+const hhmmss = (t: number) => formatTime(t, 'clock');
 
 /**
  * The timeline slice of the logs store: its state, its actions, and `frame()`, which the store's
