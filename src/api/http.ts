@@ -4,6 +4,7 @@ import { redact } from '../config/redact';
 import { ApiError, apiErrorFromResponse } from './errors';
 import type { LazySchema } from './lazy-schema';
 import { loadUndici, type Undici } from './undici-load';
+import { keepRawJson } from './raw-json';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | null | undefined;
@@ -273,6 +274,7 @@ export class HttpClient {
           message: `unexpected answer from ${method} ${path}: ${where}: ${issue?.message ?? 'does not match'}`,
         });
       }
+      keepRawJson(parsed.data, json);
       return { status, data: parsed.data, headers: resHeaders };
     }
     return { status, data: json as T, headers: resHeaders };

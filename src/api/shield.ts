@@ -3,6 +3,7 @@ import { ApiError } from './errors';
 import type { HttpClient } from './http';
 import { checkId, checkWhole, INT32_MAX, invalidInput } from './input-checks';
 import { lazySchema, type Infer, type LazySchema } from './lazy-schema';
+import { keepRawJson } from './raw-json';
 
 /** Readable names of the shield enums, for screens and tables. */
 export const WAF_EXECUTION_MODE: Readonly<Record<number, string>> = { 0: 'Log', 1: 'Block' };
@@ -237,5 +238,6 @@ async function unwrap<T>(res: Envelope, schema: LazySchema<z.ZodType<T>>, method
     const where = issue && issue.path.length ? `data.${issue.path.join('.')}` : 'data';
     throw new ApiError({ kind: 'malformed', method, path, message: `unexpected answer from ${method} ${path}: ${where}: ${issue?.message ?? 'does not match'}` });
   }
+  keepRawJson(parsed.data, res.data);
   return parsed.data;
 }
