@@ -121,7 +121,9 @@ async function compile(testFiles) {
 
 const viaTsx = process.env.BURROW_TEST_TSX === '1';
 const args = viaTsx ? ['--import', 'tsx', ...files] : ['--enable-source-maps', ...(await compile(files))];
-const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...args], {
+// two files at a time on this 2-core machine; BURROW_TEST_CONCURRENCY=N to measure another
+const concurrency = Number(process.env.BURROW_TEST_CONCURRENCY ?? 2);
+const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...args], {
   stdio: 'inherit',
   env: { ...process.env, BURROW_TEST: '1', FORCE_COLOR: '0' },
 });
