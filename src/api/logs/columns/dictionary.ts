@@ -41,6 +41,11 @@ export class Dictionary {
     return id === 0 ? null : this.values[id] ?? null;
   }
 
+  /** The values by id as they are now (a copy; undefined for ids not in use). */
+  valuesSnapshot(): (string | undefined)[] {
+    return this.values.slice();
+  }
+
   /** Records using `id` now. */
   count(id: number): number {
     return this.counts[id] ?? 0;
