@@ -5,6 +5,18 @@ import { RECORD_FLAGS, STATUS_ASIDE, type DictField, type SharedScanColumns } fr
 export const SCAN_DICT_FIELDS = ['cache', 'country', 'edge', 'ua', 'referer', 'host', 'path'] as const satisfies readonly DictField[];
 export type ScanDictField = (typeof SCAN_DICT_FIELDS)[number];
 
+/** Dictionary values by id, as they were when the scan started. */
+export type ScanDictionaries = Record<ScanDictField, (string | undefined)[]>;
+
+/** A piece of a dictionary for the next scan (sent in pieces, so no one message holds the main thread long). */
+export interface ScanDictPiece {
+  type: 'dict';
+  id: number;
+  field: ScanDictField;
+  from: number;
+  values: (string | undefined)[];
+}
+
 /** A whole-buffer scan for a worker thread: the records of `order` (slots, oldest first) in stretches. */
 export interface ScanRequest {
   type: 'scan';
@@ -12,8 +24,6 @@ export interface ScanRequest {
   source: string;
   flags: string;
   cols: SharedScanColumns;
-  /** Dictionary values by id, as they were when the scan started. */
-  dicts: Record<ScanDictField, (string | undefined)[]>;
   /** Slots of the records held when the scan started, oldest first (shared memory). */
   order: Int32Array;
   /** Stretches of `order` in the order to scan them: [from, to) pairs. */
@@ -42,16 +52,49 @@ export interface ScanStretchResult {
  * A dictionary value is tried once per id; an IPv4 address once per address. Self-contained: its
  * source text is what the worker evaluates.
  */
-function scanWorkerMain(port: MessagePort): void {
-  const HEX: string[] = [];
-  for (let i = 0; i < 256; i++) HEX.push(i.toString(16).padStart(2, '0'));
-  const TWO: string[] = [];
-  for (let i = 0; i < 100; i++) TWO.push(String(i).padStart(2, '0'));
-  const THREE: string[] = [];
-  for (let i = 0; i < 1000; i++) THREE.push(String(i).padStart(3, '0'));
+function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): void {
+
+  let pieces: { id: number; dicts: ScanDictionaries } = { id: -1, dicts: {} as ScanDictionaries };
+
+  /**
+   * Whether a match of the pattern in a text depends only on the characters it spans (no ^, $,
+   * \b, \B or lookaround): then a match inside one record's text is also a match at the same
+   * place in the records' texts joined, and one regular-expression run over a stretch finds every
+   * record to check (each candidate is then tested on its own text). Conservative: a ^ or $
+   * anywhere (even in a class) says no.
+   */
+  function spanOnly(source: string): boolean {
+    for (let i = 0; i < source.length; i++) {
+      const c = source[i];
+      if (c === '\\') {
+        const n = source[i + 1];
+        if (n === 'b' || n === 'B') return false;
+        i++;
+      } else if (c === '^' || c === '$') return false;
+      else if (c === '(' && source[i + 1] === '?' && (source[i + 2] === '=' || source[i + 2] === '!' || source[i + 2] === '<')) return false;
+    }
+    return true;
+  }
+
+  /** Record texts of a stretch side by side, `stride` bytes each (the last one a newline). */
+  function texts(capacity: number, stride: number): Buffer {
+    const b = Buffer.allocUnsafe(capacity * stride);
+    for (let k = stride - 1; k < b.length; k += stride) b[k] = 10;
+    return b;
+  }
+
+  const ISO = 25;
+  const HEXW = 33;
+  const HEXC = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+  let isoBytes = texts(0, ISO);
+  let hexText = texts(0, HEXW);
+  const IPW = 16;
+  let ipText = texts(0, IPW);
 
   function run(m: ScanRequest): void {
     const re = new RegExp(m.source, m.flags);
+    const all = new RegExp(m.source, m.flags.includes('g') ? m.flags : `${m.flags}g`);
+    const joined = spanOnly(m.source);
     const { times, seqs, flags, status, ip4, rid } = m.cols;
     const B = m.bits;
     const hard = B.TS_TEXT | B.RID_TEXT | B.IP_V6 | B.IP_TEXT;
@@ -64,8 +107,9 @@ function scanWorkerMain(port: MessagePort): void {
     const hostIds = ids.host;
     const pathIds = ids.path;
     // per dictionary: 0 not tried yet, 1 matches, 2 does not, 3 unknown id (undecided)
+    const dicts = pieces.dicts;
+    for (const f of fields) dicts[f] ??= [];
     const memo = (values: (string | undefined)[]) => new Uint8Array(values.length + 1);
-    const dicts = m.dicts;
     const cacheHit = memo(dicts.cache);
     const countryHit = memo(dicts.country);
     const edgeHit = memo(dicts.edge);
@@ -74,7 +118,6 @@ function scanWorkerMain(port: MessagePort): void {
     const pathHit = memo(dicts.path);
     const pathHost = new Int32Array(dicts.path.length + 1);
     const statusHit = new Uint8Array(65536);
-    const ipHit = new Map<number, boolean>();
     const byValue = (hit: Uint8Array, values: (string | undefined)[], id: number): number => {
       if (id === 0) return 2;
       if (id >= values.length) return 3;
@@ -86,53 +129,65 @@ function scanWorkerMain(port: MessagePort): void {
       }
       return h;
     };
-    // the ISO text of a time: the minute's prefix is made once per minute
+    // the ISO text of a time written as bytes: the minute's 17 bytes are made once per minute
     let minuteStart = Number.NaN;
-    let minutePrefix = '';
-    const iso = (t: number): string => {
-      const into = t - minuteStart;
-      if (!(into >= 0 && into < 60_000)) {
-        if (!(t >= 0 && t < 253402300800000) || !Number.isInteger(t)) return new Date(t).toISOString();
+    const minute = Buffer.alloc(17);
+    /** Writes the ISO text of t at `at`; false when it is not 24 characters of a whole ms in years 0-9999. */
+    const writeIso = (t: number, into: Buffer, at: number): boolean => {
+      let ms = t - minuteStart;
+      if (!(ms >= 0 && ms < 60_000)) {
+        if (!(t >= 0 && t < 253402300800000) || !Number.isInteger(t)) return false;
         minuteStart = t - (t % 60_000);
-        minutePrefix = new Date(minuteStart).toISOString().slice(0, 17);
-        return iso(t);
+        minute.write(new Date(minuteStart).toISOString().slice(0, 17), 'latin1');
+        ms = t - minuteStart;
       }
-      const sec = Math.floor(into / 1000);
-      return `${minutePrefix}${TWO[sec]}.${THREE[into - sec * 1000]}Z`;
-    };
-    const hexId = (o: number): string => {
-      let s = '';
-      for (let i = 0; i < 16; i++) s += HEX[rid[o + i]!];
-      return s;
+      for (let j = 0; j < 17; j++) into[at + j] = minute[j]!;
+      const sec = Math.floor(ms / 1000);
+      ms -= sec * 1000;
+      into[at + 17] = 48 + Math.floor(sec / 10);
+      into[at + 18] = 48 + (sec % 10);
+      into[at + 19] = 46;
+      into[at + 20] = 48 + Math.floor(ms / 100);
+      into[at + 21] = 48 + (Math.floor(ms / 10) % 10);
+      into[at + 22] = 48 + (ms % 10);
+      into[at + 23] = 90;
+      return true;
     };
     const order = m.order;
     const st = m.stretches;
     const started = performance.now();
     for (let k = 0; k < st.length / 2; k++) {
       if (Atomics.load(m.cancel, 0) !== 0) return;
-      const hits: number[] = [];
-      const hitSeqs: number[] = [];
-      const unsure: number[] = [];
       const from = st[2 * k]!;
       const to = st[2 * k + 1]!;
+      const n = to - from;
+      // 0 undecided, 1 matches, 2 does not, 3 the main thread decides
+      const state = new Uint8Array(n);
+      const seqAt = new Uint32Array(n);
+      const pos = new Int32Array(n);
+      if (isoBytes.length < n * ISO) isoBytes = texts(n, ISO);
+      if (hexText.length < n * HEXW) hexText = texts(n, HEXW);
+      const withId = new Uint8Array(n);
+      const withIp = new Uint8Array(n);
+      if (ipText.length < n * IPW) ipText = texts(n, IPW);
+      let undecided = 0;
       for (let p = from; p < to; p++) {
-        if ((p & 4095) === 0 && Atomics.load(m.cancel, 0) !== 0) return;
+        const i = p - from;
         const slot = order[p]!;
-        const seq = seqs[slot]!;
+        seqAt[i] = seqs[slot]!;
         const fl = flags[slot]!;
         const code = status[slot]!;
         if (fl & hard || code === m.statusAside) {
-          unsure.push(p);
+          state[i] = 3;
           continue;
         }
-        let result = 0;
         let s = statusHit[code]!;
         if (s === 0) {
           s = re.test(String(code)) ? 1 : 2;
           statusHit[code] = s;
         }
-        if (s === 1) result = 1;
-        else {
+        let result = s === 1 ? 1 : 0;
+        if (result === 0) {
           const c = byValue(cacheHit, dicts.cache, cacheIds[slot]!);
           const co = c === 1 ? 1 : byValue(countryHit, dicts.country, countryIds[slot]!);
           const e = co === 1 ? 1 : byValue(edgeHit, dicts.edge, edgeIds[slot]!);
@@ -162,24 +217,57 @@ function scanWorkerMain(port: MessagePort): void {
             else if (re.test(path)) result = 1;
           }
         }
-        if (result === 0 && re.test(iso(times[slot]!))) result = 1;
-        if (result === 0 && fl & B.IP_V4) {
-          const v4 = ip4[slot]!;
-          let hit = ipHit.get(v4);
-          if (hit === undefined) {
-            if (ipHit.size >= 1_000_000) ipHit.clear();
-            hit = re.test(`${v4 >>> 24}.${(v4 >>> 16) & 255}.${(v4 >>> 8) & 255}.${v4 & 255}`);
-            ipHit.set(v4, hit);
+        if (result === 0) {
+          // the time and the request id are per record: written side by side, matched below
+          if (!writeIso(times[slot]!, isoBytes, undecided * ISO)) result = 3;
+          else {
+            if (fl & B.RID_BIN) {
+              withId[undecided] = 1;
+              const o = slot * 16;
+              let at = undecided * HEXW;
+              for (let j = 0; j < 16; j++) {
+                const byte = rid[o + j]!;
+                hexText[at++] = HEXC[byte >>> 4]!;
+                hexText[at++] = HEXC[byte & 15]!;
+              }
+            } else withId[undecided] = 0;
+            // the IPv4 address as text, padded with newlines to 15 characters
+            let at = undecided * IPW;
+            if (fl & B.IP_V4) {
+              withIp[undecided] = 1;
+              const v4 = ip4[slot]!;
+              for (let shift = 24; shift >= 0; shift -= 8) {
+                const part = (v4 >>> shift) & 255;
+                if (part >= 100) ipText[at++] = 48 + Math.floor(part / 100);
+                if (part >= 10) ipText[at++] = 48 + (Math.floor(part / 10) % 10);
+                ipText[at++] = 48 + (part % 10);
+                if (shift > 0) ipText[at++] = 46;
+              }
+              for (const end = (undecided + 1) * IPW; at < end; ) ipText[at++] = 10;
+            } else withIp[undecided] = 0;
+            pos[undecided++] = p;
           }
-          if (hit) result = 1;
         }
-        if (result === 0 && fl & B.RID_BIN && re.test(hexId(slot * 16))) result = 1;
+        state[i] = result;
+      }
+      if (undecided > 0) {
+        matchTexts(isoBytes.toString('latin1', 0, undecided * ISO), ISO, undecided, state, pos, from, null);
+        matchTexts(hexText.toString('latin1', 0, undecided * HEXW), HEXW, undecided, state, pos, from, withId);
+        matchTexts(ipText.toString('latin1', 0, undecided * IPW), IPW, undecided, state, pos, from, withIp);
+      }
+      const hits: number[] = [];
+      const hitSeqs: number[] = [];
+      const unsure: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const st2 = state[i]!;
+        if (st2 !== 1 && st2 !== 3) continue;
+        const p = from + i;
         // the slot was given to another record while it was tested: that one is not ours to judge
-        if (seqs[slot] !== seq) continue;
-        if (result === 1) {
+        if (seqs[order[p]!] !== seqAt[i]) continue;
+        if (st2 === 1) {
           hits.push(p);
-          hitSeqs.push(seq);
-        } else if (result === 3) unsure.push(p);
+          hitSeqs.push(seqAt[i]!);
+        } else unsure.push(p);
       }
       const out: ScanStretchResult = {
         type: 'stretch',
@@ -192,17 +280,49 @@ function scanWorkerMain(port: MessagePort): void {
       };
       port.postMessage(out, [out.hits.buffer as ArrayBuffer, out.seqs.buffer as ArrayBuffer, out.unsure.buffer as ArrayBuffer]);
     }
+
+    /** Marks the undecided records (k-th of `pos`, those `ok` says) whose text (`stride` bytes each in `text`) matches. */
+    function matchTexts(text: string, stride: number, count: number, state: Uint8Array, pos: Int32Array, from: number, ok: Uint8Array | null): void {
+      const width = stride - 1;
+      const decide = (k: number) => {
+        const i = pos[k]! - from;
+        if (state[i] !== 0 || (ok !== null && ok[k] !== 1)) return;
+        let end = k * stride + width;
+        while (text.charCodeAt(end - 1) === 10) end--;
+        if (re.test(text.slice(k * stride, end))) state[i] = 1;
+      };
+      if (joined) {
+        all.lastIndex = 0;
+        for (let hit = all.exec(text); hit !== null; hit = all.exec(text)) {
+          const k = Math.floor(hit.index / stride);
+          if (k >= count) break;
+          decide(k);
+          all.lastIndex = (k + 1) * stride;
+        }
+        all.lastIndex = 0;
+        return;
+      }
+      for (let k = 0; k < count; k++) decide(k);
+    }
   }
 
-  port.on('message', (m: ScanRequest) => {
-    if (m.type === 'scan') run(m);
+  port.on('message', (m: ScanRequest | ScanDictPiece) => {
+    if (m.type === 'dict') {
+      if (pieces.id !== m.id) pieces = { id: m.id, dicts: {} as ScanDictionaries };
+      const into = (pieces.dicts[m.field] ??= []);
+      for (let i = 0; i < m.values.length; i++) into[m.from + i] = m.values[i];
+    } else if (m.type === 'scan') {
+      if (pieces.id !== m.id) pieces = { id: m.id, dicts: {} as ScanDictionaries };
+      run(m);
+      pieces = { id: -1, dicts: {} as ScanDictionaries };
+    }
   });
 }
 
 const WORKER_SOURCE = `
 const __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
-(${scanWorkerMain.toString()})(parentPort);
+(${scanWorkerMain.toString()})(parentPort, ${JSON.stringify(SCAN_DICT_FIELDS)});
 `;
 
 export interface ScanHandlers {
@@ -210,6 +330,9 @@ export interface ScanHandlers {
   /** The worker could not run or stopped: the caller scans on its own thread. */
   onFailure(): void;
 }
+
+/** Dictionary values per message (a few ms of the main thread's time to send). */
+const DICT_PIECE = 4096;
 
 let shared: ScanWorker | null = null;
 
@@ -237,7 +360,7 @@ export class ScanWorker {
   }
 
   /** Starts a scan; returns a function that cancels it. */
-  scan(req: Omit<ScanRequest, 'type' | 'id' | 'cancel' | 'bits' | 'statusAside'>, handlers: ScanHandlers): () => void {
+  scan(req: Omit<ScanRequest, 'type' | 'id' | 'cancel' | 'bits' | 'statusAside'>, dicts: ScanDictionaries, handlers: ScanHandlers): () => void {
     this.cancelCurrent();
     const id = this.nextId++;
     const cancel = new Int32Array(new SharedArrayBuffer(4));
@@ -252,8 +375,24 @@ export class ScanWorker {
         return;
       }
       w.ref();
-      const message: ScanRequest = { ...req, type: 'scan', id, cancel, bits: RECORD_FLAGS, statusAside: STATUS_ASIDE };
-      w.postMessage(message);
+      // the dictionaries in pieces, a turn of the event loop each (keys are handled in between)
+      const pieces: ScanDictPiece[] = [];
+      for (const field of SCAN_DICT_FIELDS) {
+        const values = dicts[field];
+        for (let from = 0; from < values.length; from += DICT_PIECE) pieces.push({ type: 'dict', id, field, from, values: values.slice(from, from + DICT_PIECE) });
+      }
+      const send = () => {
+        if (this.current !== current) return;
+        const piece = pieces.shift();
+        if (piece) {
+          w.postMessage(piece);
+          setImmediate(send);
+          return;
+        }
+        const message: ScanRequest = { ...req, type: 'scan', id, cancel, bits: RECORD_FLAGS, statusAside: STATUS_ASIDE };
+        w.postMessage(message);
+      };
+      send();
     });
     return () => {
       if (this.current === current) this.cancelCurrent();

@@ -1,6 +1,6 @@
 import type { LogBuffer } from '../api/logs/buffer';
 import type { MatchIndex, OrderedSource } from '../log-records/filter';
-import { SCAN_DICT_FIELDS, type ScanDictField, type ScanStretchResult, type ScanWorker } from '../log-records/scan-worker';
+import { SCAN_DICT_FIELDS, type ScanDictionaries, type ScanStretchResult, type ScanWorker } from '../log-records/scan-worker';
 
 /** Records per stretch a worker thread scans before it reports (about 5-15 ms of its time). */
 const WORKER_STRETCH = 32_768;
@@ -230,7 +230,7 @@ export class MatchScan {
       stretches[2 * i] = s.from;
       stretches[2 * i + 1] = s.to;
     });
-    const dicts = {} as Record<ScanDictField, (string | undefined)[]>;
+    const dicts = {} as ScanDictionaries;
     for (const f of SCAN_DICT_FIELDS) dicts[f] = cols.dicts[f].valuesSnapshot();
     let left = plan.length;
     const slices = () => {
@@ -240,7 +240,8 @@ export class MatchScan {
     if (left === 0) return slices();
     this.workerBusyMs = 0;
     const stop = worker.scan(
-      { source: pattern.source, flags: pattern.flags, cols: cols.scanColumns(), dicts, order, stretches },
+      { source: pattern.source, flags: pattern.flags, cols: cols.scanColumns(), order, stretches },
+      dicts,
       {
         onStretch: (r: ScanStretchResult) => {
           if (this.cancelled) return;

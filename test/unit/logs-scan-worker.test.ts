@@ -79,10 +79,10 @@ after(() => worker.close());
 /** Small stretches: a few thousand records make several of them. */
 const STRETCH = 2048;
 
-const PATTERNS = ['^5', 'wp-login|\\.php', 'HIT|de', '1\\.2', 'ab', '12:0[3-5]', '[0-9a-f]{3}ff', 'ünï', 'X$', 'not'];
+const PATTERNS = ['^5', 'wp-login|\\.php', 'HIT|de', '1\\.2', '12:0[3-5]', '[0-9a-f]{3}ff', 'ünï', 'not'];
 
 test('the worker scan over shared columns finds the same matches as a plain-array reference, for any pattern and start (rare field forms tested here)', async () => {
-  const initial = records(20_000, 1);
+  const initial = records(14_000, 1);
   for (const [k, source] of PATTERNS.entries()) {
     const start = k % 3 === 0 ? null : BASE + (k * 61_000) % 600_000;
     const { buffer, index, scan, p } = setUp(30_000, initial, source, start);

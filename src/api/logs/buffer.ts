@@ -189,6 +189,11 @@ export class LogBuffer {
     return out;
   }
 
+  /** Bytes held per column and index (for the memory benchmark). */
+  memoryBreakdown(): Record<string, number> {
+    return { ...this.columns.memoryBreakdown(), 'time order': this.order.byteLength, 'free slots': this.free.byteLength, 'request id table': this.ids.bytes };
+  }
+
   /** Indexes of the records that pass `test` (given the slot), oldest first, written into `out` (cleared first). */
   scan(test: (slot: number) => boolean, out: number[] = [], start = 0, end = this.size): number[] {
     out.length = 0;

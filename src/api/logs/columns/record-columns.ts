@@ -418,6 +418,32 @@ export class RecordColumns {
     return { times: this.times, seqs: this.seqs, flags: this.flags, status: this.status, ip4: this.ip4, rid: this.ridBytes, ids };
   }
 
+  /** Bytes held per column (typed arrays at their capacity, the arena's chunks, dictionary texts roughly): for the memory benchmark. */
+  memoryBreakdown(): Record<string, number> {
+    const out: Record<string, number> = {
+      times: this.times.byteLength,
+      'sequence numbers': this.seqs.byteLength,
+      flags: this.flags.byteLength,
+      status: this.status.byteLength,
+      'bytes sent': this.bytesSent.byteLength,
+      'body bytes': this.body.byteLength,
+      asn: this.asn.byteLength,
+      'request ids': this.ridWords.byteLength,
+      ipv4: this.ip4.byteLength,
+      'arena references': this.blob.byteLength,
+      arena: this.arena.bytes,
+    };
+    for (const f of DICT_FIELDS) {
+      const d = this.dicts[f];
+      let text = 0;
+      for (const v of d.valuesSnapshot()) if (v !== undefined) text += 2 * v.length + 48;
+      out[`${f} ids`] = this.capacity * this.idCols[f].bytesPerRecord;
+      // a value is a string and a map entry (about 48 bytes beyond its characters)
+      if (d.size > 0) out[`${f} dictionary (${d.size} values)`] = text;
+    }
+    return out;
+  }
+
   /** The sequence number the next record stored will get. */
   get nextSequence(): number {
     return this.nextSeq;
