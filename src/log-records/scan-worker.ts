@@ -334,11 +334,15 @@ export interface ScanHandlers {
 /** Dictionary values per message (a few ms of the main thread's time to send). */
 const DICT_PIECE = 4096;
 
-let shared: ScanWorker | null = null;
+let shared: ScanWorker[] | null = null;
 
-/** The process's scan worker (one thread for every view). */
-export function sharedScanWorker(): ScanWorker {
-  return (shared ??= new ScanWorker());
+/**
+ * The process's scan workers (shared by every view). One: on this 2-core machine under load, two
+ * threads cost more CPU in all (each warms up its code and tries each dictionary value on its
+ * own) and finished later; MatchScan.runInWorker deals stretches to any number.
+ */
+export function sharedScanWorkers(): ScanWorker[] {
+  return (shared ??= [new ScanWorker()]);
 }
 
 /**

@@ -179,17 +179,26 @@ export class MatchScan {
   }
 
   /**
-   * Runs the scan of the records held now in a worker thread (`worker`), which reads the store's
-   * columns in shared memory: stretches outward from the start, newer and older in turn, as
-   * step() would. Each stretch's matches are checked here (a record evicted meanwhile is left
+   * Runs the scan of the records held now in worker threads (`workers`, the stretches dealt out in
+   * turn), which read the store's columns in shared memory: stretches outward from the start,
+   * newer and older in turn, as step() would. Each stretch's matches are checked here (a record evicted meanwhile is left
    * out; one that arrived meanwhile is MatchIndex.add's) and put in the index, and the region
    * grows. What the worker could not decide (rare field forms) is tested here. When the worker
    * cannot run, or something is left (records older than all that arrived meanwhile), the scan
    * goes on in slices (run()). The main thread's own scanning (fill, reach, newer, older) goes on
    * meanwhile; a stretch it already covered only adds what it did not.
    */
-  runInWorker(worker: ScanWorker, buffer: LogBuffer, pattern: RegExp, sliceMs: number, onProgress: () => void, stretch = WORKER_STRETCH): void {
+  runInWorker(workers: readonly ScanWorker[], buffer: LogBuffer, pattern: RegExp, sliceMs: number, onProgress: () => void, stretch = WORKER_STRETCH): void {
     if (this.cancelled || this.timer !== null || this.stopWorker !== null) return;
+    // after the frame being built (it fills the screen's matches here first)
+    const soon = setImmediate(() => {
+      this.stopWorker = null;
+      if (!this.cancelled) this.startWorkers(workers, buffer, pattern, sliceMs, onProgress, stretch);
+    });
+    this.stopWorker = () => clearImmediate(soon);
+  }
+
+  private startWorkers(workers: readonly ScanWorker[], buffer: LogBuffer, pattern: RegExp, sliceMs: number, onProgress: () => void, stretch: number): void {
     const cols = buffer.columns;
     const next = cols.nextSequence;
     const order = buffer.orderSnapshot();
@@ -225,44 +234,69 @@ export class MatchScan {
       if (i < newer.length) plan.push(newer[i]!);
       if (i < older.length) plan.push(older[i]!);
     }
-    const stretches = new Int32Array(plan.length * 2);
-    plan.forEach((s, i) => {
-      stretches[2 * i] = s.from;
-      stretches[2 * i + 1] = s.to;
-    });
     const dicts = {} as ScanDictionaries;
     for (const f of SCAN_DICT_FIELDS) dicts[f] = cols.dicts[f].valuesSnapshot();
-    let left = plan.length;
     const slices = () => {
-      this.stopWorker = null;
+      this.stopAll();
       this.run(sliceMs, onProgress);
     };
-    if (left === 0) return slices();
+    if (plan.length === 0) return slices();
+    // stretch i goes to worker i % k; results are put in the index in the plan's order (each side
+    // grows stretch by stretch), those that come early wait for the ones before them
+    const k = workers.length;
+    const results: (ScanStretchResult | undefined)[] = [];
+    let applied = 0;
+    const busy = new Array<number>(k).fill(0);
     this.workerBusyMs = 0;
-    const stop = worker.scan(
-      { source: pattern.source, flags: pattern.flags, cols: cols.scanColumns(), order, stretches },
-      dicts,
-      {
-        onStretch: (r: ScanStretchResult) => {
-          if (this.cancelled) return;
-          this.workerBusyMs = r.busyMs;
-          this.absorb(plan[r.stretch]!, r, order, buffer, next);
-          if (--left === 0) {
-            worker.finished(r.id);
-            if (!this.done) slices();
-            else this.stopWorker = null;
-          }
-          onProgress();
-        },
-        onFailure: () => {
-          if (!this.cancelled) slices();
-        },
-      },
-    );
-    this.stopWorker = stop;
+    const stops: (() => void)[] = [];
+    workers.forEach((worker, w) => {
+      const mine = plan.map((_, i) => i).filter((i) => i % k === w);
+      if (mine.length === 0) return;
+      const stretches = new Int32Array(mine.length * 2);
+      mine.forEach((i, j) => {
+        stretches[2 * j] = plan[i]!.from;
+        stretches[2 * j + 1] = plan[i]!.to;
+      });
+      let left = mine.length;
+      stops.push(
+        worker.scan({ source: pattern.source, flags: pattern.flags, cols: cols.scanColumns(), order, stretches }, dicts, {
+          onStretch: (r: ScanStretchResult) => {
+            if (this.cancelled) return;
+            busy[w] = r.busyMs;
+            this.workerBusyMs = busy.reduce((x, y) => x + y, 0);
+            if (--left === 0) worker.finished(r.id);
+            results[mine[r.stretch]!] = r;
+            let took = false;
+            while (applied < plan.length && results[applied] !== undefined) {
+              this.absorb(plan[applied]!, results[applied]!, order, buffer, next);
+              results[applied++] = undefined;
+              took = true;
+            }
+            if (!took) return;
+            if (applied === plan.length) {
+              this.stopWorker = null;
+              if (!this.done) slices();
+            }
+            onProgress();
+          },
+          onFailure: () => {
+            if (!this.cancelled) slices();
+          },
+        }),
+      );
+    });
+    this.stopWorker = () => {
+      for (const stop of stops) stop();
+    };
   }
 
-  /** Time the worker thread spent on this scan so far (ms; for benchmarks). */
+  private stopAll(): void {
+    const stop = this.stopWorker;
+    this.stopWorker = null;
+    stop?.();
+  }
+
+  /** Time the worker threads spent on this scan so far (ms; for benchmarks). */
   workerBusyMs = 0;
   private stopWorker: (() => void) | null = null;
 

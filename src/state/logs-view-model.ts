@@ -1,7 +1,7 @@
 import { LogBuffer } from '../api/logs/buffer';
 import type { LogEntry } from '../api/logs/entry';
 import { columnTest, contextRows, locate, MatchIndex, SEPARATOR, type CompiledPattern } from '../log-records/filter';
-import { sharedScanWorker } from '../log-records/scan-worker';
+import { sharedScanWorkers } from '../log-records/scan-worker';
 import { LogStats } from '../log-records/stats';
 import { MatchScan } from './logs-match-scan';
 
@@ -196,8 +196,8 @@ export class LogsViewModel {
       this.onScanProgress?.();
     };
     // a big buffer is scanned by a worker thread over the shared columns; the screen's matches here
-    const worker = this.buffer.length >= SCAN_IN_WORKER ? sharedScanWorker() : null;
-    if (worker?.available) scan.runInWorker(worker, this.buffer, p.test, SLICE_MS, progress);
+    const workers = this.buffer.length >= SCAN_IN_WORKER ? sharedScanWorkers().filter((w) => w.available) : [];
+    if (workers.length > 0) scan.runInWorker(workers, this.buffer, p.test, SLICE_MS, progress);
     else scan.run(SLICE_MS, progress);
   }
 
