@@ -18,27 +18,32 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (c.user + c.system) / 1000;
 };
 
-/** Page bodies from the generator's process, as they come (each with its length in front). */
+/** Page bodies from the generator's process, as they come (each with its length in front), each copied once. */
 async function* pages(records: number): AsyncGenerator<Buffer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/log-pages-child.ts', String(records)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let pending: Buffer[] = [];
-  let have = 0;
+  let body: Buffer | null = null;
+  let filled = 0;
+  let head = Buffer.alloc(0);
   for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    pending.push(chunk);
-    have += chunk.length;
-    for (;;) {
-      if (have < 4) break;
-      let joined = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
-      const n = joined.readUInt32BE(0);
-      if (have < 4 + n) {
-        pending = [joined];
-        break;
+    let at = 0;
+    while (at < chunk.length) {
+      if (body === null) {
+        const need = 4 - head.length;
+        head = Buffer.concat([head, chunk.subarray(at, at + need)]);
+        at += Math.min(need, chunk.length - at);
+        if (head.length < 4) break;
+        body = Buffer.allocUnsafe(head.readUInt32BE(0));
+        filled = 0;
+        head = Buffer.alloc(0);
       }
-      // a body of its own (not a view into the pipe's chunks): the reader moves it to its worker
-      yield Buffer.from(joined.subarray(4, 4 + n));
-      joined = joined.subarray(4 + n);
-      pending = joined.length ? [joined] : [];
-      have = joined.length;
+      const take = Math.min(body.length - filled, chunk.length - at);
+      chunk.copy(body, filled, at, at + take);
+      filled += take;
+      at += take;
+      if (filled === body.length) {
+        yield body;
+        body = null;
+      }
     }
   }
 }
