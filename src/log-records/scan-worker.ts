@@ -76,6 +76,37 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
     return true;
   }
 
+  /**
+   * Whether the pattern could match a text made only of `alphabet`'s characters. Decided only for
+   * a pattern that is literals separated by | (escaped punctuation allowed): no match is possible
+   * when every alternative has a character outside the alphabet (either case with the i flag).
+   * Anything else may match.
+   */
+  function mayMatchWithin(source: string, ignoreCase: boolean, alphabet: string): boolean {
+    const inside = (c: string) => alphabet.includes(c) || (ignoreCase && (alphabet.includes(c.toLowerCase()) || alphabet.includes(c.toUpperCase())));
+    let fits = true;
+    let empty = true;
+    for (let i = 0; i <= source.length; i++) {
+      const c = source[i];
+      if (c === undefined || c === '|') {
+        if (fits || empty) return true;
+        fits = true;
+        empty = true;
+        continue;
+      }
+      let literal = c;
+      if (c === '\\') {
+        const n = source[++i];
+        // an escaped letter or digit is a class or a special character: not a literal
+        if (n === undefined || /[0-9A-Za-z]/.test(n)) return true;
+        literal = n;
+      } else if ('.*+?()[]{}^$'.includes(c)) return true;
+      empty = false;
+      if (!inside(literal)) fits = false;
+    }
+    return true;
+  }
+
   /** Record texts of a stretch side by side, `stride` bytes each (the last one a newline). */
   function texts(capacity: number, stride: number): Buffer {
     const b = Buffer.allocUnsafe(capacity * stride);
@@ -95,9 +126,17 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
     const re = new RegExp(m.source, m.flags);
     const all = new RegExp(m.source, m.flags.includes('g') ? m.flags : `${m.flags}g`);
     const joined = spanOnly(m.source);
+    // the per-record texts the pattern could match at all (a literal like /wp-login|\.php/ none of them)
+    const ignoreCase = m.flags.includes('i');
+    const isoMay = mayMatchWithin(m.source, ignoreCase, '0123456789-:.TZ');
+    const hexMay = mayMatchWithin(m.source, ignoreCase, '0123456789abcdef');
+    const ipMay = mayMatchWithin(m.source, ignoreCase, '0123456789.');
+    const textsMay = isoMay || hexMay || ipMay;
     const { times, seqs, flags, status, ip4, rid } = m.cols;
     const B = m.bits;
-    const hard = B.TS_TEXT | B.RID_TEXT | B.IP_V6 | B.IP_TEXT;
+    // an IPv6 address is in the arena (not shared): the main thread tries it, unless the pattern cannot match one
+    const v6May = mayMatchWithin(m.source, m.flags.includes('i'), '0123456789abcdef:.');
+    const hard = B.TS_TEXT | B.RID_TEXT | B.IP_TEXT | (v6May ? B.IP_V6 : 0);
     const ids = m.cols.ids;
     const cacheIds = ids.cache;
     const countryIds = ids.country;
@@ -217,6 +256,7 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
             else if (re.test(path)) result = 1;
           }
         }
+        if (result === 0 && !textsMay) result = 2;
         if (result === 0) {
           // the time and the request id are per record: written side by side, matched below
           if (!writeIso(times[slot]!, isoBytes, undecided * ISO)) result = 3;
@@ -251,9 +291,9 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
         state[i] = result;
       }
       if (undecided > 0) {
-        matchTexts(isoBytes.toString('latin1', 0, undecided * ISO), ISO, undecided, state, pos, from, null);
-        matchTexts(hexText.toString('latin1', 0, undecided * HEXW), HEXW, undecided, state, pos, from, withId);
-        matchTexts(ipText.toString('latin1', 0, undecided * IPW), IPW, undecided, state, pos, from, withIp);
+        if (isoMay) matchTexts(isoBytes.toString('latin1', 0, undecided * ISO), ISO, undecided, state, pos, from, null);
+        if (hexMay) matchTexts(hexText.toString('latin1', 0, undecided * HEXW), HEXW, undecided, state, pos, from, withId);
+        if (ipMay) matchTexts(ipText.toString('latin1', 0, undecided * IPW), IPW, undecided, state, pos, from, withIp);
       }
       const hits: number[] = [];
       const hitSeqs: number[] = [];

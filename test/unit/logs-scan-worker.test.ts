@@ -89,7 +89,7 @@ test('the worker scan (two threads) over shared columns finds the same matches a
     let progress = 0;
     scan.runInWorker(worker, buffer, p.test, 4, () => progress++, STRETCH);
     await until(`the scan of /${source}/ done`, () => scan.done);
-    assert.ok(progress >= 4, 'the scan reported stretch by stretch');
+    assert.ok(progress >= 2, `the scan reported as stretches came in (${progress} times)`);
     assert.ok(scan.workerBusyMs > 0, 'the worker threads did the scanning');
     assert.deepEqual(held(index), reference(buffer, source), `/${source}/ from ${start}`);
   }
