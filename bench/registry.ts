@@ -5,6 +5,7 @@ import { sqlRoundTripsBench } from './sql-roundtrips';
 import { sqlExportBench } from './sql-export';
 import { sqlExport1mBench } from './sql-export-1m';
 import { keystrokeBench } from './keystroke';
+import { keystrokeTimelineBench } from './keystroke-timeline';
 import { followBench } from './follow';
 import { memoryBench } from './memory';
 import { backfillBench } from './backfill';
@@ -18,4 +19,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, followBench, memoryBench, logStoreBench, logsSqlBench, backfillBench, emulatorRateBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, keystrokeTimelineBench, followBench, memoryBench, logStoreBench, logsSqlBench, backfillBench, emulatorRateBench];

@@ -15,6 +15,7 @@ const WHERE: Record<string, string> = {
   palette: 'command palette',
   filter: 'filter field',
   help: 'help',
+  record: 'raw record view',
   confirm: 'confirmation',
 };
 
@@ -33,7 +34,8 @@ export function keysMarkdown(): string {
   const rows = actions.map((a) => {
     // the names the config file's `keys:` takes, so a row can be copied into an override
     const keys = a.keys.map((k) => (k === '`' ? '`` ` ``' : `\`${k}\``)).join(' ');
-    const where = WHERE[a.context] ?? `${a.context} screen`;
+    const [screen, panel] = a.context.split(':');
+    const where = WHERE[a.context] ?? (panel ? `${screen} screen, ${panel} focused` : `${a.context} screen`);
     return `| ${cell(where)} | ${cell(keys)} | \`${a.id}\` | ${cell(a.description)}${a.mutates ? ' (hidden in read-only mode)' : ''} |`;
   });
   return ['| Where | Keys | Action | What it does |', '| --- | --- | --- | --- |', ...rows].join('\n');

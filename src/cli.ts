@@ -9,6 +9,7 @@ import { commands, CONSOLE_OPTIONS, type CommandEntry } from './commands/registr
 import { terminalSafeLines } from './text/terminal-safe';
 import { argsErrorMessage } from './commands/arg-errors';
 import { GLOBAL_OPTIONS, VALUE_FLAGS } from './commands/global-options';
+import { setDisplayZone } from './text/time-format';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
@@ -37,6 +38,8 @@ Global options:
   -o, --output FMT    table | json | csv | ndjson (non-interactive commands)
   --show-secrets      print API keys and tokens unmasked (non-interactive commands)
   --no-color          no colours (also NO_COLOR)
+  --utc               show times in UTC instead of the local time zone (also BURROW_UTC=1, or
+                      utc: true in the config file); JSON and NDJSON are always ISO UTC
   --debug             log requests with credentials redacted (SQL string and blob literals too):
                       to stderr; the console appends them to $XDG_STATE_HOME/burrow/debug.log
                       (else ~/.local/state/burrow/debug.log)
@@ -106,9 +109,11 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       debug: values.debug as boolean | undefined,
       debugSql: values['debug-sql'] as boolean | undefined,
       showSecrets: values['show-secrets'] as boolean | undefined,
+      utc: values.utc as boolean | undefined,
     };
     const file = await loadConfigFile(io.env);
     const settings = resolveSettings(flags, io.env, file.config);
+    setDisplayZone(settings.utc ? 'utc' : 'local');
     for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${terminalSafeLines(w)}\n`);
     return await command.run({ args: parsed.positionals, values, settings, io });
   } catch (error) {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { lazyModule } from '../config/lazy-module';
 import { redact } from '../config/redact';
 import { ApiError, apiErrorFromResponse } from './errors';
+import { keepRawJson } from './raw-json';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | null | undefined;
@@ -276,6 +277,7 @@ export class HttpClient {
           message: `unexpected answer from ${method} ${path}: ${where}: ${issue?.message ?? 'does not match'}`,
         });
       }
+      keepRawJson(parsed.data, json);
       return { status, data: parsed.data, headers: resHeaders };
     }
     return { status, data: json as T, headers: resHeaders };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiError } from './errors';
 import type { HttpClient } from './http';
 import { checkId, checkWhole, INT32_MAX, invalidInput } from './input-checks';
+import { keepRawJson } from './raw-json';
 
 /** Readable names of the shield enums, for screens and tables. */
 export const WAF_EXECUTION_MODE: Readonly<Record<number, string>> = { 0: 'Log', 1: 'Block' };
@@ -224,5 +225,6 @@ function unwrap<T>(res: Envelope, schema: z.ZodType<T>, method: string, path: st
     const where = issue && issue.path.length ? `data.${issue.path.join('.')}` : 'data';
     throw new ApiError({ kind: 'malformed', method, path, message: `unexpected answer from ${method} ${path}: ${where}: ${issue?.message ?? 'does not match'}` });
   }
+  keepRawJson(parsed.data, res.data);
   return parsed.data;
 }

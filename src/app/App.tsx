@@ -9,7 +9,7 @@ import { ThemeContext, useTone } from '../components/theme';
 import { useNow } from '../components/use-now';
 import { InputRouter, PRIORITY } from '../keys/input-router';
 import { keyEventsFromInk } from '../keys/key-event';
-import { contextChain, type ActionDef, type Keymap } from '../keys/keymap';
+import { contextChain, panelContexts, type ActionDef, type Keymap } from '../keys/keymap';
 import { InputContext } from '../keys/input-hooks';
 import { editText } from '../keys/text-edit';
 import { ConsoleContext, type ConnectionInfo, useConsole, useUi } from '../state/store-hooks';
@@ -19,7 +19,9 @@ import { complete, paletteCommands, parseCommand, suggest } from './palette';
 import { RegistryContext } from '../screens/registry-context';
 import type { ScreenDef } from '../screens/screen-def';
 import { ScreenInstanceContext } from '../screens/screen-def';
+import { RawRecordView } from '../screens/raw-record-view';
 import { TableScopeContext, TableViewsContext } from '../components/table-views';
+import { useAttention } from './use-attention';
 
 export const MIN_COLUMNS = 80;
 export const MIN_ROWS = 24;
@@ -109,6 +111,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
   const { columns, rows } = useTerminalSize();
   const { stores: consoleStores, info } = useConsole();
   const ui = consoleStores.deps.ui;
+  useAttention(ui);
   const stack = useUi((s) => s.stack);
   const palette = useUi((s) => s.palette);
   const overlay = useUi((s) => s.overlay);
@@ -144,6 +147,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
     return [
       { title: 'Everywhere', actions: of('global', 'always'), disabledReason },
       { title: `This screen (${def.title})`, actions: of(def.id, 'screen'), disabledReason },
+      ...panelContexts(keymap, def.id).map((c) => ({ title: `This screen's ${c.slice(def.id.length + 1)} (when it has the keys)`, actions: of(c), disabledReason })),
       { title: 'Tables', actions: of('list'), disabledReason },
       { title: 'Command palette (:)', actions: fromKeymap('palette') },
       { title: 'Filter field (/)', actions: fromKeymap('filter') },
@@ -310,6 +314,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
       ) : null}
       <Box flexDirection="column" width={columns} height={bodyHeight} overflow="hidden">
         {overlay?.kind === 'help' ? <HelpOverlay lines={help} scroll={overlay.scroll} width={columns} height={bodyHeight} /> : null}
+        <RawRecordView width={columns} height={bodyHeight} />
         {overlay?.kind === 'confirm' ? (
           <Confirm
             title={overlay.request.title}
@@ -346,7 +351,8 @@ function ScreenLayer({ router, screenId, instanceKey, children }: { router: Inpu
         id: layerId,
         priority: PRIORITY.screen,
         active: () => true,
-        chain: () => contextChain('screen', screenId),
+        // the screen's panels first: their handlers pass keys on while they do not have the focus
+        chain: () => [...panelContexts(router.keymap, screenId), ...contextChain('screen', screenId)],
       }),
     [router, layerId, screenId],
   );

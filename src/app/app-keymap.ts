@@ -2,9 +2,9 @@ import { buildKeymap, CORE_ACTIONS, type ActionDef, type BuiltKeymap } from '../
 import type { ScreenDef } from '../screens/screen-def';
 import { SCREENS } from './screens';
 
-/** Core actions plus every screen's own actions (their context is the screen id). */
+/** Core actions plus every screen's own actions (their context is the screen id, or a panel of it: `id:panel`). */
 export function allActions(registry: readonly ScreenDef[] = SCREENS): ActionDef[] {
-  const screenActions = registry.flatMap((s) => (s.actions ?? []).map((a) => ({ ...a, context: s.id })));
+  const screenActions = registry.flatMap((s) => (s.actions ?? []).map((a) => ({ ...a, context: a.context.startsWith(`${s.id}:`) ? a.context : s.id })));
   return [...CORE_ACTIONS, ...screenActions];
 }
 

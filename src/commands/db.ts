@@ -6,6 +6,7 @@ import { formatRecords } from './output';
 import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 import type { Command, CommandContext, Io } from './types';
 import { UsageError } from './types';
+import { formatDateText } from '../text/time-format';
 
 const USAGE = `burrow db list
 burrow db tokens create [DB] [--read-only | --pair] [--expiry 30d|12h|1w|1m|1y|RFC3339|never]
@@ -99,7 +100,7 @@ function printTokens(ctx: CommandContext, db: Database, tokens: GeneratedToken[]
       columns: [
         { header: 'DATABASE', value: () => db.name },
         { header: 'AUTHORIZATION', value: (r) => r.authorization },
-        { header: 'EXPIRES', value: (r) => r.expires_at ?? 'never' },
+        { header: 'EXPIRES', value: (r) => (r.expires_at ? formatDateText(r.expires_at, 'dateTime') : 'never') },
         { header: 'TOKEN', value: (r) => r.token },
       ],
     }),

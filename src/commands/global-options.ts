@@ -13,6 +13,7 @@ export const GLOBAL_OPTIONS: OptionSpec = {
   debug: { type: 'boolean' },
   'debug-sql': { type: 'boolean' },
   'show-secrets': { type: 'boolean' },
+  utc: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 };

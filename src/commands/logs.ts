@@ -9,23 +9,38 @@ import type { Column } from './output';
 import type { Command, CommandContext, Io } from './types';
 import { UsageError } from './types';
 import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
+import { formatTime, isoWidth } from '../text/time-format';
+import { parseTimestamp } from '../api/logs/entry';
+import { ALERT_EXIT_CODE, alertOptions, drained, reportReplay, watchFollow, type AlertOptions } from './logs-alerts';
+import { csvHeader, csvLine } from '../log-records/export';
+import { checkZones, fetchZonesWindow, parseZoneArgs, zoneError } from './logs-zones';
 
 const DEFAULT_SINCE = '15m';
 const DEFAULT_LIMIT = 1000;
+/** Several zones followed: how much longer the slowest zone may hold the merged output back. */
+const MAX_ZONE_SKEW_MS = 10_000;
 const MAX_LIMIT = 1_000_000;
 
-const USAGE = `burrow logs PULLZONE [--follow] [--since 15m | --from ISO [--to ISO]] [filters] [--limit N] [-o text|ndjson|json]
-burrow logs PULLZONE --v1 --date MM-dd-yy [filters] [--limit N] [-o text|ndjson|json]
+const USAGE = `burrow logs PULLZONE [PULLZONE...] [--follow] [--since 15m | --from ISO [--to ISO]] [filters] [--limit N] [-o text|ndjson|json|table|csv] [--alert RULE]... [--exit-on-alert]
+burrow logs PULLZONE --v1 --date MM-dd-yy [filters] [--limit N] [-o text|ndjson|json|table|csv]
 
-Prints the CDN request logs of a pull zone (numeric id), oldest first.
+Prints the CDN request logs of a pull zone (numeric id), oldest first. Several zones (1058 1199,
+or 1058,1199) are merged in time order without duplicates, each record with its pullZoneId (a
+ZONE column in text, table and csv); every zone is checked first (an unknown zone, or one
+without logging, stops the command naming it) and keeps its own request budget.
 
   -f, --follow         keep printing new records as they arrive, in timestamp order (records are
                        held back by the ingestion lag burrow observes; one later than that is
                        printed when it arrives). Ctrl-C stops (exit 130; SIGTERM 143).
+                       Several zones: the merged output also waits for the zone polled least
+                       recently (a quiet zone polls every 10 s); a zone in trouble (retrying,
+                       rate limited) holds it back 10 s at most, and its older records are then
+                       printed when they arrive. A zone that fails is reported on stderr; the
+                       others go on.
   --since D            window start relative to now: 30s, 15m, 2h, 3d (default ${DEFAULT_SINCE}; logs are kept 3 days)
   --from ISO --to ISO  absolute window (UTC unless the time has an offset), at most 3 days
   --limit N            the newest N matching records (default ${DEFAULT_LIMIT}); with --follow, how many
-                       past records to print before following
+                       past records to print before following (per zone)
   --v1 --date MM-dd-yy read the legacy pipe-delimited file of one UTC day instead
 
 Filters (sent to the server; with --v1 applied locally, except --status):
@@ -38,12 +53,28 @@ Filters (sent to the server; with --v1 applied locally, except --status):
   --search "a b"       any token in cache status, request id, edge, host, path, user agent,
                        referer or content range (at most 16 tokens of 128 characters)
 
-Output (-o): text (default, one aligned line per record), ndjson, json.
+Output (-o): text (default, one aligned line per record), ndjson, json, table (text with a
+header line), csv (every field, as the console's export).
+
+Alerts (lines on stderr; records still go to stdout):
+  --alert RULE         a filter and a threshold over a window, repeatable, for example
+                       --alert "status=5xx rate>2/s over 60s"
+                       --alert "cache=MISS and country=DE count>500 over 5m"
+                       --alert "path~^/api rate>=10/s over 30s"
+                       with --follow: a line when a rule fires and when it clears; without it the
+                       rules are replayed over the window's records and each firing is reported
+  --exit-on-alert      exit with status 3 when a rule fires (with --follow: at the first firing,
+                       after the records so far are written; without: after the output)
 
 SQL over the window (a local engine; the table is logs, see the README for its columns):
   burrow logs PULLZONE [PULLZONE...] --since 1h --sql "SELECT status, count(*) FROM logs GROUP BY 1"
   --sql SQL            load the window's records (all of them, up to --limit, default ${MAX_LIMIT.toLocaleString('en-US')})
                        and print the query's result (-o table|csv|json|ndjson, default table)
+Counts per time bucket and status class (every bucket of the window, empty ones too):
+  burrow logs PULLZONE [PULLZONE...] --since 1h --histogram [--bucket 1m] [-o table|csv|json|ndjson]
+  --histogram          print bucket start (ISO, UTC), total, 2xx, 3xx, 4xx, 5xx; also with --from/--to
+  --bucket D           bucket size: 1s, 10s, 1m, 5m, 1h... (default: the finest of 1s 5s 10s 30s 1m
+                       5m 15m 1h giving at most 100 buckets)
 All requests of a zone share one budget of 28 per 10 s (the platform allows 30).`;
 
 /** "15m" -> ms; throws UsageError with what is allowed. */
@@ -72,8 +103,9 @@ function asUsage(error: unknown): never {
 
 // Text output: fixed widths so lines align while streaming.
 const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = [
-  { header: 'TIME', width: 24, value: (e) => e.timestamp },
-  { header: 'ZONE', width: 0, value: (e) => e.pullZoneId },
+  // in the display zone (local, or UTC with --utc); ndjson and json keep the ISO UTC timestamp
+  { header: 'TIME', width: 24, value: (e) => displayTime(e.timestamp) },
+  { header: 'ZONE', width: 7, value: (e) => e.pullZoneId },
   { header: 'STATUS', width: 3, value: (e) => e.statusCode },
   { header: 'CACHE', width: 11, value: (e) => e.cacheStatus ?? '' },
   { header: 'BYTES', width: 9, right: true, value: (e) => e.bytesSent },
@@ -84,6 +116,11 @@ const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = [
   { header: 'USER AGENT', width: 0, value: (e) => (e.userAgent === null ? '-' : `"${e.userAgent}"`) },
 ];
 
+function displayTime(timestamp: string): string {
+  const t = parseTimestamp(timestamp);
+  return Number.isNaN(t) ? timestamp : formatTime(t, 'iso');
+}
+
 // Control characters from hostile user agents or URLs must not reach a terminal.
 const visible = terminalSafe;
 
@@ -92,7 +129,8 @@ export function textLine(e: LogEntry, showZone: boolean): string {
   for (const c of COLUMNS) {
     if (c.header === 'ZONE' && !showZone) continue;
     const v = visible(String(c.value(e)));
-    cells.push(c.width === 0 ? v : c.right ? v.padStart(c.width) : v.padEnd(c.width));
+    const width = c.header === 'TIME' ? isoWidth() : c.width;
+    cells.push(width === 0 ? v : c.right ? v.padStart(width) : v.padEnd(width));
   }
   return cells.join(' ');
 }
@@ -101,7 +139,17 @@ function masked(e: LogEntry, show: boolean): LogEntry {
   return show || e.authorizationHeader === null ? e : { ...e, authorizationHeader: maskSecret(e.authorizationHeader) };
 }
 
-type Format = 'text' | 'ndjson' | 'json';
+/** The header line of `-o table`: the text columns' names at their widths. */
+export function tableHeader(showZone: boolean): string {
+  const cells: string[] = [];
+  for (const c of COLUMNS) {
+    if (c.header === 'ZONE' && !showZone) continue;
+    cells.push(c.width === 0 ? c.header : c.right ? c.header.padStart(c.width) : c.header.padEnd(c.width));
+  }
+  return cells.join(' ');
+}
+
+type Format = 'text' | 'ndjson' | 'json' | 'table' | 'csv';
 
 /** Writes records one by one in the chosen format (json: one array, closed by end()). */
 class RecordWriter {
@@ -109,7 +157,10 @@ class RecordWriter {
   constructor(private readonly io: Io, private readonly format: Format, private readonly showSecrets: boolean, private readonly showZone: boolean) {}
   write(e: LogEntry): void {
     const entry = masked(e, this.showSecrets);
-    if (this.format === 'text') this.io.stdout.write(`${textLine(entry, this.showZone)}\n`);
+    if (this.count === 0 && this.format === 'table') this.io.stdout.write(`${tableHeader(this.showZone)}\n`);
+    if (this.count === 0 && this.format === 'csv') this.io.stdout.write(csvHeader());
+    if (this.format === 'text' || this.format === 'table') this.io.stdout.write(`${textLine(entry, this.showZone)}\n`);
+    else if (this.format === 'csv') this.io.stdout.write(csvLine(entry, true));
     else if (this.format === 'ndjson') this.io.stdout.write(`${jsonTerminalSafe(JSON.stringify(entry))}\n`);
     else this.io.stdout.write(`${this.count ? ',\n' : '[\n'}  ${jsonTerminalSafe(JSON.stringify(entry))}`);
     this.count++;
@@ -120,7 +171,9 @@ class RecordWriter {
 }
 
 interface Plan {
+  /** The first zone (the only one unless several were given). */
   zoneId: number;
+  zones: number[];
   filter: LogFilter;
   follow: boolean;
   limit: number;
@@ -136,10 +189,8 @@ function str(v: unknown): string | undefined {
 
 export function planFromArgs(ctx: CommandContext, now: number): Plan {
   const v = ctx.values;
-  const [zoneArg, ...rest] = ctx.args;
-  if (zoneArg === undefined) throw new UsageError('burrow logs needs PULLZONE (the numeric pull zone id); see burrow logs --help');
-  if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
-  if (!/^[1-9]\d{0,14}$/.test(zoneArg)) throw new UsageError(`PULLZONE must be a numeric pull zone id (a whole number from 1, such as 1058; burrow get pull-zones lists them), got "${zoneArg}"`);
+  const zones = parseZoneArgs(ctx.args);
+  const zoneId = zones[0]!;
   const follow = Boolean(v.follow);
   const isV1 = Boolean(v.v1);
   const limitText = str(v.limit);
@@ -169,12 +220,13 @@ export function planFromArgs(ctx: CommandContext, now: number): Plan {
   const toText = str(v.to);
   if (isV1) {
     if (follow) throw new UsageError('--v1 reads a finished day file: it cannot be combined with --follow');
+    if (zones.length > 1) throw new UsageError('--v1 reads the day file of one zone: give one PULLZONE');
     if (sinceText || fromText || toText) throw new UsageError('--v1 reads a whole day: use --date MM-dd-yy instead of --since/--from/--to');
     const days = [2, 1, 0].map((d) => v1Date(now - d * 86_400_000)).join(', ');
     const date = str(v.date);
     if (!date) throw new UsageError(`--v1 needs --date MM-dd-yy (UTC day within the 3-day retention: ${days})`);
     if (Number.isNaN(parseV1Date(date))) throw new UsageError(`--date "${date}" is not a date in MM-dd-yy form (for example ${days.split(', ')[2]})`);
-    return { zoneId: Number(zoneArg), filter, follow, limit, from: null, to: null, sinceMs: 0, v1Date: date };
+    return { zoneId, zones, filter, follow, limit, from: null, to: null, sinceMs: 0, v1Date: date };
   }
   if (str(v.date)) throw new UsageError('--date goes with --v1 (the legacy day files); for the v2 API use --since or --from/--to');
   if (sinceText && (fromText || toText)) throw new UsageError('use either --since or --from/--to, not both');
@@ -193,7 +245,7 @@ export function planFromArgs(ctx: CommandContext, now: number): Plan {
   if (start < now - RETENTION_MS - 1000) throw new UsageError('--from is older than the 3-day log retention');
   if (to !== null && from !== null && to <= from) throw new UsageError('--from must be before --to');
   if (to !== null && from !== null && to - from > RETENTION_MS) throw new UsageError('the window --from .. --to is at most 3 days');
-  return { zoneId: Number(zoneArg), filter, follow, limit, from, to, sinceMs, v1Date: null };
+  return { zoneId, zones, filter, follow, limit, from, to, sinceMs, v1Date: null };
 }
 
 type Interrupt = 'SIGINT' | 'SIGTERM';
@@ -230,38 +282,56 @@ function pipeClosed(io: Io): { promise: Promise<'closed'>; dispose: () => void }
   return { promise, dispose };
 }
 
-async function runFollow(plan: Plan, engineOf: () => FollowEngine, writer: RecordWriter, io: Io): Promise<number> {
+async function runFollow(plan: Plan, engineOf: () => FollowEngine, writer: RecordWriter, io: Io, alerts: AlertOptions | null = null): Promise<number> {
   const engine = engineOf();
+  const watch = alerts ? watchFollow(alerts, engine, io) : null;
   const release = new OrderedRelease((e) => writer.write(e));
   let failure: ApiError | null = null;
-  let warned: string | null = null;
+  // per zone: the warning shown (null: none) and whether its failure was reported
+  const warned = new Map<number, string | null>();
+  const reported = new Set<number>();
+  const several = plan.zones.length > 1;
   engine.onRecords((entries, times) => release.add(entries, times));
   engine.subscribe(() => {
     release.release(engine.settledBefore());
-    const z = engine.status().zones[0];
-    if (!z) return;
-    if (z.state === 'failed' && z.error) failure = z.error;
-    if ((z.state === 'retrying' || z.state === 'rate-limited') && z.error && warned === null) {
-      warned = z.error.message;
-      io.stderr.write(`burrow: ${terminalSafe(z.error.message)}; retrying\n`);
-    } else if (z.state === 'following' && z.consecutiveErrors === 0 && warned !== null) {
-      warned = null;
-      io.stderr.write('burrow: recovered\n');
+    for (const z of engine.status().zones) {
+      const who = several ? `pull zone ${z.zoneId}: ` : '';
+      if (z.state === 'failed' && z.error) {
+        failure ??= several ? zoneError(z.zoneId, z.error) : z.error;
+        // the others go on: say so at once rather than at the end
+        if (several && !reported.has(z.zoneId)) {
+          reported.add(z.zoneId);
+          io.stderr.write(`burrow: ${who}${terminalSafe(z.error.message)}; stopped following it, the other zones go on\n`);
+        }
+      }
+      if ((z.state === 'retrying' || z.state === 'rate-limited') && z.error && (warned.get(z.zoneId) ?? null) === null) {
+        warned.set(z.zoneId, z.error.message);
+        io.stderr.write(`burrow: ${who}${terminalSafe(z.error.message)}; retrying\n`);
+      } else if (z.state === 'following' && z.consecutiveErrors === 0 && (warned.get(z.zoneId) ?? null) !== null) {
+        warned.set(z.zoneId, null);
+        io.stderr.write(`burrow: ${who}recovered\n`);
+      }
     }
   });
   const signal = interrupted();
   const pipe = pipeClosed(io);
   try {
     engine.start();
-    const why = await Promise.race([engine.done.then(() => 'done' as const), signal.promise, pipe.promise]);
+    const why = await Promise.race([engine.done.then(() => 'done' as const), signal.promise, pipe.promise, ...(watch ? [watch.fired] : [])]);
+    watch?.dispose();
     await engine.stop();
     if (why === 'closed') return 0;
     release.flush();
     writer.end();
+    if (why === 'alert') {
+      await drained(io.stdout);
+      return ALERT_EXIT_CODE;
+    }
     if (why === 'SIGINT' || why === 'SIGTERM') return exitCodeOf(why);
     if (failure) throw failure;
     return 0;
   } finally {
+    watch?.dispose();
     signal.dispose();
     pipe.dispose();
   }
@@ -289,30 +359,45 @@ export const logsCommand: Command = {
     v1: { type: 'boolean' },
     date: { type: 'string' },
     sql: { type: 'string' },
+    alert: { type: 'string', multiple: true },
+    'exit-on-alert': { type: 'boolean' },
+    histogram: { type: 'boolean' },
+    bucket: { type: 'string' },
   },
   outputs: ['ndjson', 'json', 'text', 'table', 'csv'],
   async run(ctx: CommandContext) {
+    if (ctx.values.histogram) {
+      if (ctx.values.alert !== undefined) throw new UsageError('--alert watches the records printed; it does not go with --histogram');
+      return (await import('./logs-histogram')).runLogsHistogram(ctx);
+    }
+    if (ctx.values.bucket !== undefined) throw new UsageError('--bucket goes with --histogram (burrow logs PULLZONE --since 1h --histogram --bucket 1m)');
+    if (ctx.values.sql !== undefined && ctx.values.alert !== undefined) throw new UsageError('--alert watches the records printed; it does not go with --sql');
     if (ctx.values.sql !== undefined) return (await import('./logs-sql')).runLogsSql(ctx);
-    if (ctx.settings.output === 'table' || ctx.settings.output === 'csv') throw new UsageError(`-o ${ctx.settings.output} goes with --sql; records print as text, ndjson or json`);
     const plan = planFromArgs(ctx, Date.now());
+    const alerts = alertOptions(ctx.values);
+    if (alerts && plan.v1Date !== null) throw new UsageError('--alert works on the v2 logs (--follow or --since/--from), not on a --v1 day file');
     const format = (ctx.settings.output ?? 'text') as Format;
-    const writer = new RecordWriter(ctx.io, format, ctx.settings.showSecrets, false);
+    const writer = new RecordWriter(ctx.io, format, ctx.settings.showSecrets, plan.zones.length > 1);
     const session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
     const logs = session.api.logs;
     try {
       if (plan.follow) {
+        // several zones: every one must be readable before anything is printed
+        if (plan.zones.length > 1) await checkZones(logs, plan.zones, AbortSignal.timeout(60_000));
         return await runFollow(
           plan,
           () =>
             logs.follow({
-              zones: [plan.zoneId],
+              zones: plan.zones,
               filter: plan.filter,
+              ...(plan.zones.length > 1 ? { maxSkewMs: MAX_ZONE_SKEW_MS } : {}),
               ...(plan.from !== null ? { from: plan.from } : { sinceMs: plan.sinceMs }),
               maxBackfill: plan.limit,
               capacity: Math.max(ctx.settings.logBufferSize, 1000),
             }),
           writer,
           ctx.io,
+          alerts,
         );
       }
       const abort = new AbortController();
@@ -323,12 +408,25 @@ export const logsCommand: Command = {
         return why;
       });
       try {
-        const work = plan.v1Date !== null ? fetchV1(plan, logs, abort.signal, ctx.io) : fetchV2(plan, logs, abort.signal, ctx.io);
+        const work =
+          plan.v1Date !== null
+            ? fetchV1(plan, logs, abort.signal, ctx.io)
+            : plan.zones.length > 1
+              ? fetchZonesWindow(plan, logs, abort.signal, ctx.io)
+              : fetchV2(plan, logs, abort.signal, ctx.io);
         const result = await Promise.race([work, stop]);
         if (result === 'closed') return 0;
         if (result === 'SIGINT' || result === 'SIGTERM') return exitCodeOf(result);
         for (const e of result) writer.write(e);
         writer.end();
+        if (alerts) {
+          const end = plan.to ?? logs.now();
+          const fired = reportReplay(alerts, result, result.map((e) => parseTimestamp(e.timestamp)), end, ctx.io);
+          if (fired && alerts.exitOnAlert) {
+            await drained(ctx.io.stdout);
+            return ALERT_EXIT_CODE;
+          }
+        }
         return 0;
       } finally {
         signal.dispose();

@@ -7,6 +7,10 @@ import {
 } from '../text/table-model';
 import { useTableViews, useTableViewsState } from './table-views';
 import { fit } from '../text/fit';
+import type { RawRecord } from '../text/raw-record';
+import {
+  clampOffset, moveSideways, naturalWidths, shownCellText, sidewaysIndicator, sliceCells, wideLayout, windowPieces, type SideMove,
+} from '../text/wide-columns';
 import { TextField } from './TextField';
 import { useTone } from './theme';
 
@@ -29,6 +33,8 @@ export interface TableProps<T> {
   /** `/` filters this table (default true). */
   filterable?: boolean;
   emptyText?: string;
+  /** The selected row's record as the server sent it, for `d`; without it `d` says there is none. */
+  record?: (row: T) => RawRecord | null;
 }
 
 const EMPTY: TableView = defaultTableView;
@@ -69,8 +75,31 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
 
   // Keys can arrive faster than React renders (several in one read), so handlers read the
   // current view from the store and the current rows from a ref, never from this render's closure.
-  const live = useRef({ total, bodyHeight, rowAt, columns, onOpen: props.onOpen, query });
-  live.current = { total, bodyHeight, rowAt, columns, onOpen: props.onOpen, query };
+  const [start, end] = visibleRange(vp, total, bodyHeight);
+  const wide = view.wide === true;
+  const headerCells = columns.map((c) =>
+    c.id === view.sortColumn ? `${c.header}${view.sortDesc ? '↓' : '↑'}` : c.header,
+  );
+  // Wide mode: each column as wide as its widest cell on screen (and never narrower than it was,
+  // so columns do not jump while scrolling down); only the visible rows are measured.
+  const grown = useRef<{ columns: Column<T>[]; widths: number[] } | null>(null);
+  let layout = null;
+  let shownTexts: string[][] = [];
+  if (wide) {
+    shownTexts = [];
+    for (let i = start; i < end; i++) {
+      const row = rowAt(i);
+      shownTexts.push(columns.map((c) => shownCellText(cellText(c.cell(row)))));
+    }
+    const before = grown.current?.columns === columns ? grown.current.widths : [];
+    const widths = naturalWidths(headerCells, shownTexts, before);
+    grown.current = { columns, widths };
+    layout = wideLayout(widths, COLUMN_GAP);
+  } else if (grown.current) grown.current = null;
+  const hOffset = layout ? clampOffset(view.hOffset ?? 0, layout, width) : 0;
+
+  const live = useRef({ total, bodyHeight, rowAt, columns, onOpen: props.onOpen, query, record: props.record, layout, width });
+  live.current = { total, bodyHeight, rowAt, columns, onOpen: props.onOpen, query, record: props.record, layout, width };
   const current = () => {
     const l = live.current;
     const v = ui.getState().views[viewKey] ?? EMPTY;
@@ -80,6 +109,16 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
     const { l, vp: now } = current();
     ui.getState().setView(viewKey, moveViewport(now, m, l.total, l.bodyHeight));
   };
+  const notWide = () => (current().v.wide ? null : 'wide mode is off: w turns it on');
+  const side = (m: SideMove) => ({
+    disabledReason: notWide,
+    run: () => {
+      const { l, v } = current();
+      if (!l.layout) return false;
+      ui.getState().setView(viewKey, { hOffset: moveSideways(v.hOffset ?? 0, m, l.layout, l.width) });
+      return true;
+    },
+  });
 
   useActions(
     {
@@ -93,6 +132,31 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
         const { l, v } = current();
         ui.getState().setView(viewKey, { sortColumn: nextSortColumn(l.columns, v.sortColumn), sortDesc: false });
       },
+      'list.raw': {
+        disabledReason: () => {
+          const { l, vp: now } = current();
+          if (!l.record) return 'this table has no server record behind its rows';
+          if (l.total === 0) return 'no row selected';
+          return l.record(l.rowAt(now.selected)) ? null : 'this row has no server record';
+        },
+        run: () => {
+          const { l, vp: now } = current();
+          const record = l.total > 0 && l.record ? l.record(l.rowAt(now.selected)) : null;
+          if (!record) return false;
+          ui.getState().showRecord(record);
+          return true;
+        },
+      },
+      'list.wide': () => {
+        const { v } = current();
+        ui.getState().setView(viewKey, { wide: !v.wide, hOffset: 0 });
+      },
+      'list.left': side('left'),
+      'list.right': side('right'),
+      'list.pageLeft': side('pageLeft'),
+      'list.pageRight': side('pageRight'),
+      'list.firstColumn': side('first'),
+      'list.lastColumn': side('last'),
       'list.sortReverse': {
         disabledReason: () => (current().v.sortColumn === null ? 'not sorted yet: press s to sort by a column' : null),
         run: () => ui.getState().setView(viewKey, { sortDesc: !current().v.sortDesc }),
@@ -124,15 +188,24 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
 
   const widths = columnWidths(columns, width);
   const aligns = columns.map((c) => c.align);
-  const headerCells = columns.map((c) =>
-    c.id === view.sortColumn ? `${c.header}${view.sortDesc ? '↓' : '↑'}` : c.header,
-  );
-  const [start, end] = visibleRange(vp, total, bodyHeight);
   const lines: React.ReactNode[] = [];
   for (let i = start; i < end; i++) {
     const row = rowAt(i);
     const selected = focused && i === vp.selected;
     const cells = columns.map((c) => c.cell(row));
+    if (layout) {
+      const pieces = windowPieces(shownTexts[i - start]!, layout, aligns, hOffset, width, COLUMN_GAP);
+      lines.push(
+        <Text key={i} inverse={selected} wrap="truncate">
+          {pieces.map((p) => (
+            <Text key={p.column} color={tone(cellTone(cells[p.column]))}>
+              {p.text}
+            </Text>
+          ))}
+        </Text>,
+      );
+      continue;
+    }
     lines.push(
       <Text key={i} inverse={selected} wrap="truncate">
         {cells.map((cell, ci) => {
@@ -154,7 +227,7 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text bold wrap="truncate">
-        {formatRow(headerCells, widths, aligns)}
+        {layout ? sliceCells(formatRow(headerCells, layout.widths, aligns), hOffset, width) : formatRow(headerCells, widths, aligns)}
       </Text>
       <Box flexDirection="column" height={bodyHeight} overflow="hidden">
         {empty ? (
@@ -179,6 +252,7 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
             <Text color={tone('muted')} wrap="truncate">
               {empty ? `0 of ${rows.length}` : `${vp.selected + 1} of ${total}${order && filtered ? ` (filtered from ${rows.length})` : ''}`}
               {sortColumn ? `  sorted by ${sortColumn.header.toLowerCase()} ${view.sortDesc ? '↓' : '↑'}` : ''}
+              {layout ? `  wide ${sidewaysIndicator(layout, hOffset, width)}` : ''}
             </Text>
           </Box>
         </Box>

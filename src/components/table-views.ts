@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { TextState } from '../keys/text-edit';
+import type { RawRecord } from '../text/raw-record';
 import type { TableView } from '../text/table-model';
 
 /**
@@ -16,6 +17,8 @@ export interface TableViewsState {
   setView(viewKey: string, patch: Partial<TableView>): void;
   startFilter(viewKey: string): void;
   clearFilter(viewKey: string): void;
+  /** Opens the raw view of one row (`d`). */
+  showRecord(record: RawRecord): void;
 }
 
 export type TableViewsStore = Pick<StoreApi<TableViewsState>, 'getState' | 'getInitialState' | 'subscribe'>;

@@ -15,6 +15,8 @@ export const ConfigFileSchema = z.object({
   refreshSeconds: z.number().min(1).max(3600).optional(),
   /** action id -> keys, overriding the default keymap */
   keys: z.record(z.string(), z.array(z.string()).min(1)).optional(),
+  /** Show every time in UTC instead of the local time zone. */
+  utc: z.boolean().optional(),
   logBufferSize: z.number().int().min(1000).max(5_000_000).optional(),
   profiles: z.record(z.string(), ProfileSchema).optional(),
 }).strict();

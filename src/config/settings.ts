@@ -20,6 +20,7 @@ export interface GlobalFlags {
   debug?: boolean;
   debugSql?: boolean;
   showSecrets?: boolean;
+  utc?: boolean;
 }
 
 export interface Settings {
@@ -45,6 +46,8 @@ export interface Settings {
   /** --debug-sql: the debug log shows SQL literals and arguments as sent. */
   debugSql: boolean;
   showSecrets: boolean;
+  /** Times shown in UTC instead of the local time zone (--utc, BURROW_UTC=1, utc: true in the file). */
+  utc: boolean;
   warnings: string[];
 }
 
@@ -129,8 +132,18 @@ export function resolveSettings(flags: GlobalFlags, env: Env, file: ConfigFile):
     debug: Boolean(flags.debug || flags.debugSql),
     debugSql: Boolean(flags.debugSql),
     showSecrets: Boolean(flags.showSecrets),
+    utc: flags.utc ?? envBoolean(env.BURROW_UTC, 'BURROW_UTC') ?? file.utc ?? false,
     warnings,
   };
+}
+
+/** 1/true/yes or 0/false/no; unset or empty: undefined (the next source decides). */
+function envBoolean(v: string | undefined, name: string): boolean | undefined {
+  const t = v?.trim().toLowerCase();
+  if (t === undefined || t === '') return undefined;
+  if (['1', 'true', 'yes', 'on'].includes(t)) return true;
+  if (['0', 'false', 'no', 'off'].includes(t)) return false;
+  throw new SettingsError(`${name} must be 1 or 0 (true or false), got "${v}"`);
 }
 
 function stripSlash(url: string): string {

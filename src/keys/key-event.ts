@@ -12,7 +12,7 @@ export interface KeyEvent {
 
 const SPECIAL_NAMES = [
   'space', 'enter', 'esc', 'tab', 'shift-tab', 'backspace',
-  'up', 'down', 'left', 'right', 'pgup', 'pgdn', 'home', 'end',
+  'up', 'down', 'left', 'right', 'shift-left', 'shift-right', 'pgup', 'pgdn', 'home', 'end',
 ] as const;
 const SPECIAL = new Set<string>(SPECIAL_NAMES);
 
@@ -31,7 +31,7 @@ export function describeValidKeyNames(): string {
 /** How the help overlay and key hints show a key. */
 export function displayKey(name: string): string {
   const pretty: Record<string, string> = {
-    up: '↑', down: '↓', left: '←', right: '→', pgup: 'PgUp', pgdn: 'PgDn', home: 'Home', end: 'End',
+    up: '↑', down: '↓', left: '←', right: '→', 'shift-left': 'shift-←', 'shift-right': 'shift-→', pgup: 'PgUp', pgdn: 'PgDn', home: 'Home', end: 'End',
     enter: 'enter', esc: 'esc', tab: 'tab', 'shift-tab': 'shift-tab', space: 'space', backspace: 'backspace',
   };
   return pretty[name] ?? name;
@@ -63,8 +63,8 @@ function fromChar(ch: string): KeyEvent {
 export function keyEventsFromInk(input: string, key: Key): KeyEvent[] {
   if (key.upArrow) return [{ name: 'up', text: null }];
   if (key.downArrow) return [{ name: 'down', text: null }];
-  if (key.leftArrow) return [{ name: 'left', text: null }];
-  if (key.rightArrow) return [{ name: 'right', text: null }];
+  if (key.leftArrow) return [{ name: key.shift ? 'shift-left' : 'left', text: null }];
+  if (key.rightArrow) return [{ name: key.shift ? 'shift-right' : 'right', text: null }];
   if (key.pageUp) return [{ name: 'pgup', text: null }];
   if (key.pageDown) return [{ name: 'pgdn', text: null }];
   if (key.home) return [{ name: 'home', text: null }];

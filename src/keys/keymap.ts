@@ -8,8 +8,12 @@ import { describeValidKeyNames, isValidKeyName } from './key-event';
  *   global   - on any screen when no overlay or text field has the keyboard
  *   screen   - generic screen actions a screen may handle (refresh, pause)
  *   list     - a table has the keyboard (navigation, filter, sort, open)
- *   palette, filter, help, confirm - the overlay or field of that name
+ *   palette, filter, help, record, confirm - the overlay or field of that name
  *   <screen id> - actions one screen registers (see ScreenDef.actions)
+ *   <screen id>:<panel> - a panel of that screen that can have the keys (the logs screen's
+ *            timeline): its actions come first on that screen and shadow the screen's own keys
+ *            on purpose; their handlers pass a key on (return false) while the panel does not
+ *            have the focus
  */
 export interface ActionDef {
   id: string;
@@ -53,6 +57,14 @@ export const CORE_ACTIONS = defineActions([
   { id: 'list.filter', keys: ['/'], description: 'filter the rows of this table', context: 'list', hint: 'filter' },
   { id: 'list.sort', keys: ['s'], description: 'sort by the next column', context: 'list' },
   { id: 'list.sortReverse', keys: ['S'], description: 'reverse the sort order', context: 'list' },
+  { id: 'list.raw', keys: ['d'], description: 'the selected row as the server sent it: pretty JSON, secrets masked', context: 'list', hint: 'raw' },
+  { id: 'list.wide', keys: ['w'], description: 'wide mode on or off: no cell cut, scroll sideways with ← →', context: 'list', hint: 'wide' },
+  { id: 'list.left', keys: ['left'], description: 'wide mode: one column to the left', context: 'list' },
+  { id: 'list.right', keys: ['right'], description: 'wide mode: one column to the right', context: 'list' },
+  { id: 'list.pageLeft', keys: ['shift-left'], description: 'wide mode: one screen to the left', context: 'list' },
+  { id: 'list.pageRight', keys: ['shift-right'], description: 'wide mode: one screen to the right', context: 'list' },
+  { id: 'list.firstColumn', keys: ['0'], description: 'wide mode: back to the first column', context: 'list' },
+  { id: 'list.lastColumn', keys: ['$'], description: 'wide mode: to the last column', context: 'list' },
 
   { id: 'palette.run', keys: ['enter'], description: 'run the command', context: 'palette', hint: 'run' },
   { id: 'palette.complete', keys: ['tab'], description: 'complete the command', context: 'palette', hint: 'complete' },
@@ -64,6 +76,9 @@ export const CORE_ACTIONS = defineActions([
   { id: 'filter.cancel', keys: ['esc'], description: 'clear the filter', context: 'filter', hint: 'clear' },
 
   { id: 'help.close', keys: ['esc', '?', 'q'], description: 'close the help', context: 'help', hint: 'close' },
+
+  { id: 'record.copy', keys: ['y'], description: 'copy the JSON shown (OSC 52)', context: 'record', hint: 'copy' },
+  { id: 'record.close', keys: ['esc', 'q'], description: 'close the raw record', context: 'record', hint: 'close' },
 
   { id: 'confirm.yes', keys: ['y'], description: 'confirm', context: 'confirm', hint: 'yes' },
   { id: 'confirm.no', keys: ['n', 'esc'], description: 'cancel', context: 'confirm', hint: 'cancel' },
@@ -81,19 +96,36 @@ export interface ActionIds extends Record<CoreActionId, true> {}
 export type ActionId = keyof ActionIds & string;
 
 /** Contexts of the shell itself; every other context is a screen id. */
-export const CORE_CONTEXTS = ['always', 'global', 'screen', 'list', 'palette', 'filter', 'help', 'confirm'] as const;
+export const CORE_CONTEXTS = ['always', 'global', 'screen', 'list', 'palette', 'filter', 'help', 'record', 'confirm'] as const;
+
+/** A panel context (`<screen id>:<panel>`). */
+export function isPanelContext(context: string): boolean {
+  return context.includes(':');
+}
+
+/** The panel contexts of a screen in a keymap (most recently declared last). */
+export function panelContexts(keymap: Keymap, screenId: string): string[] {
+  return [...new Set(keymap.actions.map((a) => a.context).filter((c) => c.startsWith(`${screenId}:`)))];
+}
 
 function screenContexts(actions: readonly ActionDef[]): string[] {
-  return [...new Set(actions.map((a) => a.context))].filter((c) => !(CORE_CONTEXTS as readonly string[]).includes(c));
+  return [...new Set(actions.map((a) => a.context))].filter((c) => !(CORE_CONTEXTS as readonly string[]).includes(c) && !isPanelContext(c));
+}
+
+/** A panel's keys conflict only among themselves and with the keys that work everywhere. */
+function panelChains(actions: readonly ActionDef[]): string[][] {
+  return [...new Set(actions.map((a) => a.context))].filter(isPanelContext).map((c) => [c, 'always']);
 }
 
 /** Which contexts can fire at once, most specific first, for each kind of input layer. */
-export function contextChain(layer: 'screen' | 'palette' | 'filter' | 'help' | 'confirm' | 'text', screenId?: string): string[] {
+export function contextChain(layer: 'screen' | 'palette' | 'filter' | 'help' | 'record' | 'confirm' | 'text', screenId?: string): string[] {
   switch (layer) {
     case 'screen':
       return [...(screenId ? [screenId] : []), 'screen', 'list', 'global', 'always'];
     case 'help':
       return ['help', 'list', 'always'];
+    case 'record':
+      return ['record', 'list', 'always'];
     default:
       return [layer, 'always'];
   }
@@ -109,13 +141,15 @@ function makeKeymap(actions: ActionDef[]): Keymap {
 }
 
 /** Every context that may be active together with `context` in some layer. */
-function chainsWith(context: string, screenIds: string[]): string[][] {
+function chainsWith(context: string, screenIds: string[], panels: string[][]): string[][] {
   const chains = [
+    ...panels,
     contextChain('screen'),
     ...screenIds.map((id) => contextChain('screen', id)),
     contextChain('palette'),
     contextChain('filter'),
     contextChain('help'),
+    contextChain('record'),
     contextChain('confirm'),
   ];
   return chains.filter((c) => c.includes(context));
@@ -148,9 +182,10 @@ export function buildKeymap(defaults: ActionDef[], overrides: Record<string, str
     overridden.add(id);
   }
   const screenIds = screenContexts(actions);
+  const panels = panelChains(actions);
   // Same key twice where both can fire: the override keeps it, the other loses it.
   for (const winner of actions.filter((a) => overridden.has(a.id))) {
-    const chains = chainsWith(winner.context, screenIds);
+    const chains = chainsWith(winner.context, screenIds, panels);
     for (const other of actions) {
       if (other === winner) continue;
       const together = chains.some((c) => c.includes(other.context));
@@ -171,9 +206,10 @@ export function buildKeymap(defaults: ActionDef[], overrides: Record<string, str
 export function findConflicts(keymap: Keymap): string[] {
   const screenIds = screenContexts(keymap.actions);
   const chains = [
+    ...panelChains(keymap.actions),
     contextChain('screen'),
     ...screenIds.map((id) => contextChain('screen', id)),
-    contextChain('palette'), contextChain('filter'), contextChain('help'), contextChain('confirm'),
+    contextChain('palette'), contextChain('filter'), contextChain('help'), contextChain('record'), contextChain('confirm'),
   ];
   const found = new Set<string>();
   for (const chain of chains) {

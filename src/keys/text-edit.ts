@@ -26,9 +26,11 @@ export function editText(s: TextState, ev: KeyEvent): TextState | null {
       if (cursor === 0) return s;
       return { value: value.slice(0, cursor - 1) + value.slice(cursor), cursor: cursor - 1 };
     case 'left':
+    case 'shift-left':
     case 'ctrl-b':
       return { value, cursor: Math.max(0, cursor - 1) };
     case 'right':
+    case 'shift-right':
     case 'ctrl-f':
       return { value, cursor: Math.min(value.length, cursor + 1) };
     case 'home':

@@ -146,7 +146,7 @@ export function columnTest(p: Extract<CompiledPattern, { ok: true }>, cols: Reco
   const pathIds = cols.idCols.path;
   const hostIds = cols.idCols.host;
   const pathTried: (string | undefined)[] = [];
-  const pathHost: number[] = [];
+  const pathHost: (string | undefined)[] = [];
   const pathHit: boolean[] = [];
   const hostAndPath = (slot: number): boolean => {
     const pid = pathIds.get(slot);
@@ -154,9 +154,10 @@ export function columnTest(p: Extract<CompiledPattern, { ok: true }>, cols: Reco
     if (pid !== 0 && hid !== 0) {
       const path = cols.dicts.path.value(pid)!;
       const host = cols.dicts.host.value(hid)!;
-      if (pathTried[pid] !== path || pathHost[pid] !== hid) {
+      // compared by value: an evicted host's dictionary id can come back holding another host
+      if (pathTried[pid] !== path || pathHost[pid] !== host) {
         pathTried[pid] = path;
-        pathHost[pid] = hid;
+        pathHost[pid] = host;
         pathHit[pid] = re.test(host + path);
       }
       return pathHit[pid]!;

@@ -1,6 +1,7 @@
-import type { LogEntry } from '../api/logs/entry';
+import { parseTimestamp, type LogEntry } from '../api/logs/entry';
 import { terminalSafe } from '../text/terminal-safe';
 import { matchRanges } from './filter';
+import { displayZone, formatTime, isoWidth, offsetText } from '../text/time-format';
 
 /**
  * How one log record looks in the stream: which columns fit the width, each cell's text, the
@@ -19,7 +20,7 @@ export interface Segment {
   mark?: boolean;
 }
 
-export type ColumnId = 'time' | 'status' | 'cache' | 'path' | 'bytes' | 'country' | 'edge' | 'ip' | 'ua';
+export type ColumnId = 'time' | 'zone' | 'status' | 'cache' | 'path' | 'bytes' | 'country' | 'edge' | 'ip' | 'ua';
 
 export interface LayoutColumn {
   id: ColumnId;
@@ -59,10 +60,12 @@ export function statusTone(code: number): SegmentTone {
   return c === 2 ? 'ok' : c === 3 ? 'info' : c === 4 ? 'warn' : c === 5 ? 'error' : 'muted';
 }
 
+/** The time column in the display zone (local, or UTC with --utc): 14:05:30.123, or the full ISO time with its offset. */
 export function timeText(e: LogEntry, mode: TimeMode): string {
-  if (mode === 'full') return e.timestamp;
-  if (mode === 'short') return e.timestamp.length >= 23 && e.timestamp[10] === 'T' ? e.timestamp.slice(11, 23) : e.timestamp;
-  return '';
+  if (mode === 'off') return '';
+  const t = parseTimestamp(e.timestamp);
+  if (Number.isNaN(t)) return e.timestamp;
+  return formatTime(t, mode === 'full' ? 'iso' : 'clockMs');
 }
 
 /** The path column: host + path when the record has a path, else the URL. */
@@ -75,6 +78,8 @@ export function cellText(e: LogEntry, id: ColumnId, timeMode: TimeMode): string 
   switch (id) {
     case 'time':
       return timeText(e, timeMode);
+    case 'zone':
+      return String(e.pullZoneId);
     case 'status':
       return String(e.statusCode);
     case 'cache':
@@ -95,18 +100,20 @@ export function cellText(e: LogEntry, id: ColumnId, timeMode: TimeMode): string 
 }
 
 const HEADERS: Record<ColumnId, string> = {
-  time: 'TIME', status: 'ST', cache: 'CACHE', path: 'PATH', bytes: 'BYTES', country: 'CC', edge: 'EDGE', ip: 'IP', ua: 'USER AGENT',
+  time: 'TIME', zone: 'ZONE', status: 'ST', cache: 'CACHE', path: 'PATH', bytes: 'BYTES', country: 'CC', edge: 'EDGE', ip: 'IP', ua: 'USER AGENT',
 };
 
 /**
  * Columns for a width. Below 100 cells the user agent is left out (enter shows it; wrap mode
- * shows everything); the path takes what is left, the user agent shares it when shown.
+ * shows everything); the path takes what is left, the user agent shares it when shown. With
+ * several zones a ZONE column (the pull zone id) follows the time.
  */
-export function streamLayout(width: number, timeMode: TimeMode): StreamLayout {
+export function streamLayout(width: number, timeMode: TimeMode, zones = false): StreamLayout {
   const wide = width >= 120;
   const fixed: LayoutColumn[] = [];
   const col = (id: ColumnId, w: number, align: 'left' | 'right' = 'left') => fixed.push({ id, header: HEADERS[id], width: w, align });
-  if (timeMode !== 'off') col('time', timeMode === 'full' ? 24 : 12);
+  if (timeMode !== 'off') col('time', timeMode === 'full' ? isoWidth() : 12);
+  if (zones) col('zone', 7);
   col('status', 3);
   col('cache', wide ? 11 : 8);
   const pathAt = fixed.length;
@@ -167,7 +174,7 @@ export function rowSegments(e: LogEntry, layout: StreamLayout, options: RowOptio
   for (let i = 0; i < cols.length; i++) {
     const c = cols[i]!;
     const raw = cellText(e, c.id, layout.timeMode);
-    const tone: SegmentTone | undefined = c.id === 'status' ? statusTone(e.statusCode) : c.id === 'time' || c.id === 'bytes' ? 'muted' : undefined;
+    const tone: SegmentTone | undefined = c.id === 'status' ? statusTone(e.statusCode) : c.id === 'time' || c.id === 'bytes' ? 'muted' : c.id === 'zone' ? 'info' : undefined;
     let text: string;
     let shown: number;
     if (options.wrap) {
@@ -224,11 +231,11 @@ export function rowHeight(e: LogEntry, layout: StreamLayout, wrap: boolean): num
 }
 
 /** Every field of a record for the detail view: label and text (control characters escaped). */
-export function detailFields(e: LogEntry, mask: (secret: string) => string): { label: string; value: string }[] {
+export function detailFields(e: LogEntry, mask: (secret: string) => string, zoneName?: string | null): { label: string; value: string }[] {
   const v = (x: string | number | null) => (x === null ? '—' : visible(String(x)));
   return [
-    { label: 'time', value: v(e.timestamp) },
-    { label: 'pull zone', value: v(e.pullZoneId) },
+    { label: 'time', value: timeDetail(e.timestamp) },
+    { label: 'pull zone', value: `${v(e.pullZoneId)}${zoneName ? ` (${visible(zoneName)})` : ''}` },
     { label: 'request id', value: v(e.requestId) },
     { label: 'status', value: v(e.statusCode) },
     { label: 'cache status', value: v(e.cacheStatus) },
@@ -248,4 +255,12 @@ export function detailFields(e: LogEntry, mask: (secret: string) => string): { l
     { label: 'ja4 fingerprint', value: v(e.ja4Fingerprint) },
     { label: 'authorization', value: e.authorizationHeader === null ? '—' : visible(mask(e.authorizationHeader)) },
   ];
+}
+
+/** The detail view's time: in the display zone, with the UTC time beside a local one. */
+export function timeDetail(timestamp: string): string {
+  const t = parseTimestamp(timestamp);
+  if (Number.isNaN(t)) return visible(timestamp);
+  const shown = formatTime(t, 'iso');
+  return displayZone() === 'utc' || offsetText(t) === 'Z' ? shown : `${shown} (${formatTime(t, 'iso', 'utc')})`;
 }

@@ -32,6 +32,8 @@ export interface StatsSnapshot {
   topIps: CountRow[];
   topCountries: CountRow[];
   topEdges: CountRow[];
+  /** Records per pull zone (several zones followed merged), most first. */
+  topZones: CountRow[];
   /** Records per second, oldest first, the last one being `rateEnd`'s second. */
   rate: number[];
   /** Epoch second of the last rate value (null when there are no records). */
@@ -141,6 +143,7 @@ export class LogStats {
   private readonly ips = new Map<string, Counter>();
   private readonly countries = new Map<string, Counter>();
   private readonly edges = new Map<string, Counter>();
+  private readonly zones = new Map<string, Counter>();
   private readonly seconds = new Map<number, number>();
   /** IPv4 addresses read from the columns, by number (no text per record); merged with `ips` in snapshots. */
   private readonly ips4 = new Map<number, Counter>();
@@ -172,6 +175,7 @@ export class LogStats {
     const cache = (this.byId.cache ??= new IdCounters());
     const country = (this.byId.country ??= new IdCounters());
     const edge = (this.byId.edge ??= new IdCounters());
+    const zone = (this.byId.zone ??= new IdCounters());
     const none = NO_CACHE_STATUS;
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
@@ -186,6 +190,8 @@ export class LogStats {
       country.bump(this.countries, countryId, cols.dicts.country.value(countryId) ?? '(none)', sign);
       const edgeId = cols.idCols.edge.get(slot);
       edge.bump(this.edges, edgeId, cols.dicts.edge.value(edgeId) ?? '(none)', sign);
+      const zoneId = cols.idCols.zone.get(slot);
+      zone.bump(this.zones, zoneId, cols.dicts.zone.value(zoneId) ?? '(none)', sign);
       bump(this.paths, pathKeyOf(path, path === null || path === '' || path.startsWith('?') ? cols.url(slot) : null), sign);
       const v4 = cols.ipv4(slot);
       if (v4 >= 0) bumpCounter(this.ips4, v4, sign);
@@ -199,7 +205,7 @@ export class LogStats {
     this.count = 0;
     this.byteSum = 0;
     this.classes.fill(0);
-    for (const m of [this.cache, this.paths, this.ips, this.countries, this.edges]) m.clear();
+    for (const m of [this.cache, this.paths, this.ips, this.countries, this.edges, this.zones]) m.clear();
     this.ips4.clear();
     for (const k of Object.keys(this.byId) as DictField[]) delete this.byId[k];
     this.seconds.clear();
@@ -215,6 +221,7 @@ export class LogStats {
       const e = entries[i]!;
       const t = times ? times[i]! : Date.parse(e.timestamp);
       this.one(t, e.bytesSent, e.statusCode, e.cacheStatus, pathKey(e), e.remoteIp, e.countryCode, e.edgeLocation, sign);
+      bump(this.zones, String(e.pullZoneId), sign);
     }
     this.settle();
   }
@@ -327,6 +334,7 @@ export class LogStats {
       topIps: this.topIps(top),
       topCountries: topOf(this.countries, top),
       topEdges: topOf(this.edges, top),
+      topZones: topOf(this.zones, top),
       rate,
       rateEnd,
       ratePerSecond: rate.length ? sum / rate.length : 0,

@@ -1,6 +1,7 @@
 import { UNMATCHED_PATH_ACTION, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION, type ApiGuardian } from '../api/shield';
 import type { FieldRow } from './field-rows';
 import { enumName, yesNo } from './format';
+import { formatDateText } from '../text/time-format';
 
 /** The configuration as FIELD/VALUE rows (enum names, not numbers), then one row per endpoint. */
 export function apiGuardianRows(g: ApiGuardian): FieldRow[] {
@@ -18,8 +19,8 @@ export function apiGuardianRows(g: ApiGuardian): FieldRow[] {
     { field: 'max nesting depth', value: String(c.maxNestingDepth) },
     { field: 'max total schema nodes', value: String(c.maxTotalSchemaNodes) },
     { field: 'max total regex length', value: String(c.maxTotalRegexLength) },
-    { field: 'created', value: c.createdAt ?? '' },
-    { field: 'updated', value: c.updatedAt ?? '' },
+    { field: 'created', value: formatDateText(c.createdAt, 'dateTime') },
+    { field: 'updated', value: formatDateText(c.updatedAt, 'dateTime') },
     { field: 'endpoints', value: String(g.endpoints.length) },
   ];
   for (const e of g.endpoints) {

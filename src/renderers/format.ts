@@ -1,3 +1,5 @@
+import { displayZone, formatTime, parseApiDate } from '../text/time-format';
+
 /** Formatting shared by every resource renderer: bytes, dates, counts, yes/no, enum names. */
 
 const UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
@@ -19,23 +21,22 @@ export function formatBytes(n: number | null | undefined): string {
 }
 
 function parse(iso: string | null | undefined): Date | null {
-  if (!iso) return null;
   // The core API sends dates without a zone ("2024-03-05T14:22:01"); they are UTC.
-  const withZone = /[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? iso : `${iso}Z`;
-  const d = new Date(withZone);
-  return Number.isNaN(d.getTime()) ? null : d;
+  const t = parseApiDate(iso);
+  return Number.isNaN(t) ? null : new Date(t);
 }
 
-/** "2024-03-05" (UTC); text that is not a date comes back as it is. */
+/** "2024-03-05", in the display zone (local time, or UTC with --utc); text that is not a date comes back as it is. */
 export function formatDay(iso: string | null | undefined): string {
   const d = parse(iso);
-  return d ? d.toISOString().slice(0, 10) : iso ?? '';
+  return d ? formatTime(d.getTime(), 'day') : iso ?? '';
 }
 
-/** "2024-03-05 14:22 UTC"; text that is not a date comes back as it is. */
+/** "2024-03-05 14:22" in local time, "2024-03-05 14:22 UTC" with --utc; text that is not a date comes back as it is. */
 export function formatDateTime(iso: string | null | undefined): string {
   const d = parse(iso);
-  return d ? `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC` : iso ?? '';
+  if (!d) return iso ?? '';
+  return `${formatTime(d.getTime(), 'dateMinute')}${displayZone() === 'utc' ? ' UTC' : ''}`;
 }
 
 /** "3 days ago", "in 5 months": how far a date is from `now`. */

@@ -79,9 +79,11 @@ export function editKey(s: EditorState, ev: KeyEvent): EditorState | null {
     case 'ctrl-d':
       return { text: text.slice(0, cursor) + text.slice(cursor + 1), cursor };
     case 'left':
+    case 'shift-left':
     case 'ctrl-b':
       return { text, cursor: Math.max(0, cursor - 1) };
     case 'right':
+    case 'shift-right':
     case 'ctrl-f':
       return { text, cursor: Math.min(text.length, cursor + 1) };
     case 'home':

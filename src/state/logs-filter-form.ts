@@ -1,6 +1,9 @@
 import type { FieldError } from '../api/errors';
 import { CACHE_STATUS_VALUES, MAX_SEARCH_TOKENS, MAX_TOKEN_LENGTH, normalizeFilter, type LogFilter } from '../api/logs/query';
 import { textOf, type TextState } from '../keys/text-edit';
+import { RETENTION_MS } from '../api/logs/query';
+import { displayZone, formatTime, zoneLabel } from '../text/time-format';
+import { parseTimeInput } from '../text/time-parse';
 
 /** The server-side filters as a small form: one text field each, checked by the client before sending. */
 export const FILTER_FIELDS = [
@@ -13,7 +16,12 @@ export const FILTER_FIELDS = [
   { id: 'userAgentContains', label: 'UA contains', hint: 'user agent, any case' },
   { id: 'refererContains', label: 'referer contains', hint: 'referer, any case' },
   { id: 'search', label: 'search', hint: `any of up to ${MAX_SEARCH_TOKENS} tokens (${MAX_TOKEN_LENGTH} chars each)` },
+  { id: 'from', label: 'from (time)', hint: 'absolute start: 14:05, 2026-11-24 14:05, -2h (empty: the 1-5 window)' },
+  { id: 'to', label: 'to (time)', hint: 'absolute end, needs from (empty: follow up to now)' },
 ] as const;
+
+/** The form fields that set the time window rather than a server filter. */
+const WINDOW_IDS: readonly FilterFieldId[] = ['from', 'to'];
 
 export type FilterFieldId = (typeof FILTER_FIELDS)[number]['id'];
 export type FilterDraft = Record<FilterFieldId, string>;
@@ -40,18 +48,20 @@ export function draftOfForm(form: FilterForm): FilterDraft {
 export function filterOfDraft(draft: FilterDraft): LogFilter {
   const out: LogFilter = {};
   for (const f of FILTER_FIELDS) {
+    if (f.id === 'from' || f.id === 'to') continue;
     const v = draft[f.id].trim();
     if (v !== '') out[f.id] = v;
   }
   return out;
 }
 
-/** The client's own validation of the filters: messages per field, or null when they can be sent. */
-export function validateDraft(draft: FilterDraft): Partial<Record<FilterFieldId, string>> | null {
+/** The client's own validation of the filters and the window: messages per field, or null when they can be sent. */
+export function validateDraft(draft: FilterDraft, now: number): Partial<Record<FilterFieldId, string>> | null {
   const errors: FieldError[] = [];
   normalizeFilter(filterOfDraft(draft), errors, false);
-  if (!errors.length) return null;
-  const out: Partial<Record<FilterFieldId, string>> = {};
+  const windowErrors = checkWindow(draft, now).errors;
+  if (!errors.length && !windowErrors) return null;
+  const out: Partial<Record<FilterFieldId, string>> = { ...windowErrors };
   for (const e of errors) {
     const id = (FILTER_FIELDS.find((f) => f.id === e.field)?.id ?? 'search') as FilterFieldId;
     out[id] = out[id] ? `${out[id]}; ${e.message}` : e.message;
@@ -63,7 +73,48 @@ export function validateDraft(draft: FilterDraft): Partial<Record<FilterFieldId,
 export function describeDraft(draft: FilterDraft): string {
   const short: Record<FilterFieldId, string> = {
     status: 'status', cacheStatus: 'cache', country: 'cc', edgeLocation: 'edge', remoteIp: 'ip', urlContains: 'url~',
-    userAgentContains: 'ua~', refererContains: 'ref~', search: 'search',
+    userAgentContains: 'ua~', refererContains: 'ref~', search: 'search', from: 'from', to: 'to',
   };
-  return FILTER_FIELDS.filter((f) => draft[f.id].trim() !== '').map((f) => `${short[f.id]}=${draft[f.id].trim()}`).join(' ');
+  return FILTER_FIELDS.filter((f) => !WINDOW_IDS.includes(f.id) && draft[f.id].trim() !== '').map((f) => `${short[f.id]}=${draft[f.id].trim()}`).join(' ');
+}
+
+/** An absolute window from the form: epoch ms; `to` null = up to now, following. */
+export interface AbsoluteWindow {
+  from: number;
+  to: number | null;
+}
+
+/**
+ * The from/to fields as times (typed as `@` takes them, in the display zone), checked: from before
+ * to, from within the 3-day retention, to not after now. No from: no absolute window.
+ */
+export function checkWindow(draft: FilterDraft, now: number): { window: AbsoluteWindow | null; errors: Partial<Record<FilterFieldId, string>> | null } {
+  const errors: Partial<Record<FilterFieldId, string>> = {};
+  const fromText = draft.from.trim();
+  const toText = draft.to.trim();
+  const from = fromText === '' ? null : parseTimeInput(fromText, now, displayZone());
+  const to = toText === '' ? null : parseTimeInput(toText, now, displayZone());
+  if (from && !from.ok) errors.from = from.message;
+  if (to && !to.ok) errors.to = to.message;
+  if (to && !from) errors.to = 'an end needs a start: fill in from too';
+  if (from?.ok && from.ms < now - RETENTION_MS) errors.from = `${formatTime(from.ms, 'dateTime')} is older than the 3-day retention (the oldest is ${formatTime(now - RETENTION_MS, 'dateTime')})`;
+  if (from?.ok && from.ms >= now) errors.from = `${formatTime(from.ms, 'dateTime')} is in the future`;
+  if (to?.ok && to.ms > now) errors.to = `${formatTime(to.ms, 'dateTime')} is in the future: leave to empty to follow up to now`;
+  if (from?.ok && to?.ok && to.ms <= from.ms && !errors.to) errors.to = `the end ${formatTime(to.ms, 'dateTime')} is not after the start ${formatTime(from.ms, 'dateTime')}`;
+  if (Object.keys(errors).length) return { window: null, errors };
+  if (!from?.ok) return { window: null, errors: null };
+  return { window: { from: from.ms, to: to?.ok ? to.ms : null }, errors: null };
+}
+
+/** The draft with from/to written as absolute times (a relative "-2h" is fixed when the form is applied). */
+export function pinWindow(draft: FilterDraft, window: AbsoluteWindow | null): FilterDraft {
+  if (!window) return { ...draft, from: '', to: '' };
+  return { ...draft, from: formatTime(window.from, 'dateTime'), to: window.to === null ? '' : formatTime(window.to, 'dateTime') };
+}
+
+/** "from 2026-11-24 14:05:00 to 15:05:00 (UTC-05:00)" for the title line. */
+export function describeWindow(window: AbsoluteWindow, now: number): string {
+  const from = formatTime(window.from, 'dateTime');
+  const to = window.to === null ? 'now (following)' : formatTime(window.to, formatTime(window.to, 'day') === formatTime(window.from, 'day') ? 'clock' : 'dateTime');
+  return `from ${from} to ${to} (${zoneLabel(window.to ?? now)})`;
 }

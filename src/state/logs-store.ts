@@ -8,16 +8,23 @@ import { compilePattern } from '../log-records/filter';
 import { defaultExportPath, formatOfPath, withFormat, type ExportFormat, type ExportResult as ExportResultOf } from '../log-records/export';
 import { rowHeight, streamLayout, type TimeMode } from '../log-records/rows';
 import type { StatsSnapshot } from '../log-records/stats';
-import { draftOfForm, emptyDraft, filterOfDraft, FILTER_FIELDS, formFromDraft, validateDraft } from './logs-filter-form';
+import { checkWindow, draftOfForm, emptyDraft, filterOfDraft, FILTER_FIELDS, formFromDraft, pinWindow, validateDraft } from './logs-filter-form';
+import { readWindow } from './logs/fixed-window';
 import { LogsViewModel, type LocalMode, type ViewWindow } from './logs-view-model';
+import { createAlertsSlice } from './logs/alerts';
 import { copyTextOf } from './logs/copy';
 import { EngineLink } from './logs/engine-link';
 import { runExport } from './logs/export-run';
 import { FrameClock } from './logs/frame-clock';
 import { PauseAnchor } from './logs/pause-anchor';
+import { createTimelineSlice, initialTimeline } from './logs/timeline';
 import { loadPickerZones } from './logs/picker';
+import { loadZoneNames } from './logs/zone-names';
+import { parseZoneList } from './logs/zone-set';
 import { checkV1Date, DAY_MS, windowMs, type LiveStatus, type LogsState, type LogsStore, type LogsStoreOptions } from './logs/types';
 import { V1Archive } from './logs/v1-archive';
+import { LogMarks } from './logs/marks';
+import { logsMarkActions } from './logs/mark-actions';
 import { errorMessage, type StoreDeps } from './domain-stores';
 
 export type { LogEntry } from '../api/logs/index';
@@ -25,6 +32,8 @@ export type { LocalMode, ViewRow, ViewWindow } from './logs-view-model';
 export type { FilterForm, FilterDraft } from './logs-filter-form';
 export { FILTER_FIELDS } from './logs-filter-form';
 export * from './logs/types';
+export type { MarkRow } from './logs/marks';
+export type { FixedWindowState } from './logs/fixed-window';
 
 /**
  * The logs screen's store: the actions of the screen, put together from modules of one idea each
@@ -45,6 +54,9 @@ function shallowEqual<T extends object>(a: T | null, b: T | null): boolean {
 }
 
 
+/** A new alert rule starts from at most this many of the newest records held (its window's). */
+const ALERT_HISTORY_MAX = 200_000;
+
 export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {}): LogsStore {
   const { api, ui, settings } = deps;
   const now = deps.now;
@@ -55,11 +67,14 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
   const model = new LogsViewModel(capacity);
   const pause = new PauseAnchor(model);
   const v1File = new V1Archive(api, capacity);
+  const marks = new LogMarks(model);
+  let exportMarked = false;
 
   let attached = false;
   let zoneChecked: number | null = null;
   let zoneAbort: AbortController | null = null;
   let pickerAbort: AbortController | null = null;
+  let fixedAbort: AbortController | null = null;
   let ticker: ReturnType<typeof setInterval> | null = null;
   let viewDirty = true;
   let lastStatsAt = 0;
@@ -81,6 +96,22 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       onChange: () => frames.schedule(),
     });
 
+    const timeline = createTimelineSlice({
+      model, get, set,
+      schedule: () => frames.schedule(),
+      columns: () => viewport.width,
+      settledBefore: () => (get().source === 'live' ? link.settledBefore() : null),
+      jumpToTime: (t) => get().jumpToTime(t),
+      status: (text, level) => ui.getState().setStatus(text, level, 4000),
+    });
+    // alert windows end where the live records are complete (none while a backfill reads history)
+    const alerts = createAlertsSlice({
+      ui,
+      windowEnd: () => (get().source === 'live' ? link.settledBefore() : null),
+      history: (from) => model.recordsFrom(from, ALERT_HISTORY_MAX),
+    });
+    model.tap = { add: alerts.records, reset: alerts.resetCounts };
+
     function computeWindow(): ViewWindow {
       const s = get();
       return model.window({ following: s.following, anchor: pause.anchor, anchorRow: pause.row, fallback: s.view.selected, height: viewport.height, lines });
@@ -94,6 +125,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       viewDirty = false;
       const s = get();
       set({ view: sameRows(w, s.view) ? s.view : { ...w, version: s.view.version + 1 }, local: { ...s.local, matches: model.matches, counting: model.counting, progress: model.progress } });
+      const tl = timeline.frame();
+      if (tl) set({ timeline: tl });
     }
 
     function liveStatus(): LiveStatus | null {
@@ -117,6 +150,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       }
       const live = liveStatus();
       if (!shallowEqual(live, s.live)) patch.live = live;
+      alerts.evaluate();
       if (s.following) {
         pause.newSince = 0;
         pause.newMatchesSince = 0;
@@ -133,6 +167,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           patch.stats = snapshot();
         } else frames.schedule(statsMs - (frames.lastFlush - lastStatsAt));
       }
+      const tl = timeline.frame();
+      if (tl) patch.timeline = tl;
       if (Object.keys(patch).length) set(patch);
     }
 
@@ -143,12 +179,44 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       return model.stats.snapshot({ top: 5, rateSeconds: 120, rateEndMs: end ?? undefined });
     }
 
+    /** A from..to window: read once into the (emptied) store. */
+    async function loadFixed(zones: readonly number[], from: number, to: number): Promise<void> {
+      fixedAbort?.abort();
+      const ctl = new AbortController();
+      fixedAbort = ctl;
+      set({ fixed: { from, to, loading: true, error: null, records: 0, truncated: false } });
+      try {
+        let truncated = false;
+        for (const zoneId of zones) {
+          const r = await readWindow(api, zoneId, filterOfDraft(get().filter), { from, to }, capacity, ctl.signal);
+          if (ctl.signal.aborted) return;
+          model.load(r.entries, r.times);
+          truncated ||= r.hasMore;
+        }
+        set({ fixed: { from, to, loading: false, error: null, records: model.buffer.length, truncated } });
+        ui.getState().recordSuccess();
+        refreshView();
+      } catch (error) {
+        if (ctl.signal.aborted) return;
+        set({ fixed: { from, to, loading: false, error: errorMessage(error), records: 0, truncated: false } });
+      }
+    }
+
     function startEngine(resume: boolean): void {
       link.stop();
       const s = get();
       if (s.zoneId === null || s.source !== 'live' || !attached || s.zoneProblem) return;
+      const abs = s.absolute;
+      if (abs && abs.to !== null) {
+        // read once; a screen coming back keeps what it read
+        const f = s.fixed;
+        if (!(resume && f && f.from === abs.from && f.to === abs.to && !f.error && !f.loading)) void loadFixed(s.zones, abs.from, abs.to);
+        return;
+      }
+      fixedAbort?.abort();
+      if (s.fixed) set({ fixed: null });
       try {
-        link.start({ zoneId: s.zoneId, filter: filterOfDraft(s.filter), sinceMs: windowMs(s.windowKey), resume });
+        link.start({ zones: s.zones, filter: filterOfDraft(s.filter), sinceMs: abs ? Math.max(1000, now() - abs.from) : windowMs(s.windowKey), resume });
       } catch (error) {
         ui.getState().setStatus(`cannot follow: ${errorMessage(error)}`, 'error', null);
         return;
@@ -170,6 +238,19 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
     }
 
     async function checkZoneAndStart(id: number): Promise<void> {
+      if (get().zones.length > 1) {
+        // several zones: each one's problem (not found, logging off) shows as that zone's failure
+        // in the zone strip while the others are followed; the names come when they come
+        startEngine(zoneChecked === id);
+        zoneChecked = id;
+        zoneAbort?.abort();
+        const ctl = new AbortController();
+        zoneAbort = ctl;
+        void loadZoneNames(api, get().zones, ctl.signal).then((names) => {
+          if (!ctl.signal.aborted && Object.keys(names).length) set({ zoneNames: { ...get().zoneNames, ...names } });
+        });
+        return;
+      }
       if (zoneChecked === id) {
         startEngine(true);
         return;
@@ -238,7 +319,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       showSecrets: settings.showSecrets,
       done: (r: ExportResultOf) => set({ lastExport: r }),
       askAgain: (file: string, format: ExportFormat, records: number) =>
-        set({ prompt: { kind: 'export', text: textOf(file), format, error: 'that file exists: change the name, or enter again to be asked to replace it', records } }),
+        set({ prompt: { kind: 'export', text: textOf(file), format, error: 'that file exists: change the name, or enter again to be asked to replace it', records, markedOnly: exportMarked, marked: marks.size } }),
     };
 
     model.onScanProgress = () => {
@@ -252,14 +333,28 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       return s.view.rows.find((r) => r.pos === s.view.selected)?.entry ?? null;
     }
 
+    const { submitTimeJump, ...markActions } = logsMarkActions({
+      model, marks, ui, now, get, set,
+      selected: () => computeWindow().selected,
+      select: (pos) => {
+        const s = get();
+        pause.moveTo(pos, Math.floor(viewport.height / 2));
+        refreshView({ following: false, rowsEvicted: false, ...(s.following ? pause.resetCounts() : {}) });
+      },
+    });
+
     return {
       zoneId: null,
+      zones: [],
+      zoneNames: {},
       zoneName: null,
       zoneProblem: null,
       picker: { zones: [], withoutLogging: 0, loading: false, error: null, loadedAt: null },
       source: 'live',
       windowKey: '15m',
       filter: emptyDraft(),
+      absolute: null,
+      fixed: null,
       form: null,
       local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false, progress: 1 },
       wrap: false,
@@ -278,14 +373,20 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       detail: null,
       prompt: null,
       lastExport: null,
+      marks: { count: 0, version: 0 },
+      timeline: initialTimeline(),
+      ...timeline.actions,
+      alerts: alerts.store,
 
       attach(arg) {
         if (arg === null) {
           void get().loadPicker();
           return () => pickerAbort?.abort();
         }
-        const id = Number(arg);
-        if (get().zoneId !== id) {
+        const parsed = parseZoneList(arg);
+        const zones = Array.isArray(parsed) ? parsed : [Number(arg)];
+        const id = zones[0]!;
+        if (get().zones.join(' ') !== zones.join(' ')) {
           link.stop();
           v1File.cancel();
           link.forget();
@@ -294,7 +395,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           model.setPattern(null);
           pause.clear();
           set({
-            zoneId: id, zoneName: null, zoneProblem: null, source: 'live', filter: emptyDraft(), form: null, v1: null, detail: null, prompt: null,
+            zoneId: id, zones, zoneNames: {}, zoneName: null, zoneProblem: null, source: 'live', layout: streamLayout(viewport.width, get().timeMode, zones.length > 1), filter: emptyDraft(), absolute: null, fixed: null, form: null, v1: null, detail: null, prompt: null,
             following: true, ...pause.resetCounts(), stats: null, live: null,
             local: { editing: false, text: emptyText, error: null, pattern: null, mode: 'filter', context: 0, matches: 0, counting: false, progress: 1 },
           });
@@ -336,7 +437,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         const s = get();
         if (viewport.width === width && viewport.height === height && s.layout.width === width) return;
         viewport = { width, height };
-        refreshView({ layout: streamLayout(width, s.timeMode) });
+        refreshView({ layout: streamLayout(width, s.timeMode, s.zones.length > 1) });
       },
 
       move(kind) {
@@ -390,6 +491,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         if (link.pollNow()) {
           ui.getState().setStatus('polling now', 'info', 2000);
         } else if (get().source === 'v1' && get().v1) void loadV1(get().v1!.date);
+        else if (get().fixed) startEngine(false);
       },
 
       setWindow(key) {
@@ -398,10 +500,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           ui.getState().setStatus('the time window applies to the live follow; esc leaves the v1 day first', 'info', 5000);
           return;
         }
-        if (s.windowKey === key && link.engine) return;
-        set({ windowKey: key });
+        if (s.windowKey === key && link.engine && !s.absolute) return;
+        set({ windowKey: key, ...(s.absolute ? { absolute: null, filter: pinWindow(s.filter, null) } : {}) });
         restart();
-        ui.getState().setStatus(`following from ${key} ago`, 'info', 3000);
+        ui.getState().setStatus(`following from ${key} ago${s.absolute ? ' (the from/to window is cleared)' : ''}`, 'info', 3000);
       },
 
       toggleWrap() {
@@ -411,7 +513,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       cycleTime() {
         const next: Record<TimeMode, TimeMode> = { short: 'full', full: 'off', off: 'short' };
         const timeMode = next[get().timeMode];
-        refreshView({ timeMode, layout: streamLayout(viewport.width, timeMode) });
+        refreshView({ timeMode, layout: streamLayout(viewport.width, timeMode, get().zones.length > 1) });
       },
 
       toggleStats() {
@@ -491,6 +593,15 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         refreshView({ following: false, rowsEvicted: false, ...(s.following ? pause.resetCounts() : {}) });
       },
 
+      jumpToTime(t) {
+        if (model.total === 0) return null;
+        const pos = model.realRow(model.positionOf(-1, t), 1);
+        const at = model.timeAt(pos);
+        pause.moveTo(pos, 0);
+        refreshView({ following: false, rowsEvicted: false, ...(get().following ? pause.resetCounts() : {}) });
+        return Number.isNaN(at) ? null : at;
+      },
+
       openForm() {
         set({ form: formFromDraft(get().filter) });
       },
@@ -514,16 +625,18 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       applyForm() {
         const form = get().form;
         if (!form) return false;
-        const draft = draftOfForm(form);
-        const errors = validateDraft(draft);
+        const typed = draftOfForm(form);
+        const errors = validateDraft(typed, now());
         if (errors) {
           const first = FILTER_FIELDS.findIndex((f) => errors[f.id] !== undefined);
           set({ form: { ...form, errors, focus: first >= 0 ? first : form.focus } });
           ui.getState().setStatus(`not sent: ${Object.values(errors).join('; ')}`, 'error', 10_000);
           return false;
         }
+        const absolute = checkWindow(typed, now()).window;
+        const draft = pinWindow(typed, absolute);
         const changed = FILTER_FIELDS.some((f) => draft[f.id] !== get().filter[f.id]);
-        set({ form: null, filter: draft });
+        set({ form: null, filter: draft, absolute });
         if (changed) restart();
         return true;
       },
@@ -538,7 +651,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           ui.getState().setStatus('no server filters to clear', 'info', 3000);
           return;
         }
-        set({ filter: emptyDraft(), form: null });
+        set({ filter: emptyDraft(), absolute: null, form: null });
         restart();
         ui.getState().setStatus('server filters cleared', 'info', 3000);
       },
@@ -568,12 +681,16 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         if (s.zoneId === null) return;
         model.finishScan();
         const records = model.filtering ? model.matches : model.buffer.length;
-        const label = s.source === 'v1' && s.v1 ? `${s.zoneId}-v1-${s.v1.date}` : String(s.zoneId);
-        set({ prompt: { kind: 'export', text: textOf(defaultExportPath(cwd, label, 'ndjson', now())), format: 'ndjson', error: null, records } });
+        const label = s.source === 'v1' && s.v1 ? `${s.zoneId}-v1-${s.v1.date}` : s.zones.join('+');
+        set({ prompt: { kind: 'export', text: textOf(defaultExportPath(cwd, label, 'ndjson', now())), format: 'ndjson', error: null, records, markedOnly: false, marked: marks.size } });
       },
 
       openV1() {
         if (get().zoneId === null || get().zoneProblem) return;
+        if (get().zones.length > 1) {
+          ui.getState().setStatus(`a v1 day file is one zone's: open :logs ${get().zoneId} for it`, 'info', 5000);
+          return;
+        }
         const yesterday = v1Date(now() - DAY_MS);
         set({ prompt: { kind: 'v1', text: textOf(get().v1?.date ?? yesterday), error: null } });
       },
@@ -594,6 +711,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         const p = get().prompt;
         if (!p) return;
         const value = p.text.value.trim();
+        if (p.kind === 'time') {
+          submitTimeJump(p);
+          return;
+        }
         if (p.kind === 'v1') {
           const checked = checkV1Date(value, now());
           if ('error' in checked) {
@@ -610,7 +731,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         }
         const file = path.resolve(cwd, value.startsWith('~/') ? path.join(process.env.HOME ?? '~', value.slice(2)) : value);
         const format = /\.(csv|ndjson|jsonl|json)$/i.test(file) ? formatOfPath(file) : p.format;
-        const records = model.exportRecords();
+        exportMarked = p.markedOnly === true;
+        const records = exportMarked ? marks.exportRecords() : model.exportRecords();
         set({ prompt: null });
         void runExport(exportContext, file, format, false, records);
       },
@@ -626,6 +748,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         restart();
         return true;
       },
+
+      ...markActions,
     };
   });
   return store;

@@ -57,6 +57,11 @@ export interface ExportSnapshot {
   missed: number;
 }
 
+export interface RecordTap {
+  add(entries: readonly LogEntry[], times: ArrayLike<number>): void;
+  reset(): void;
+}
+
 export interface ViewWindow {
   rows: ViewRow[];
   total: number;
@@ -81,6 +86,8 @@ export class LogsViewModel {
   evicted = 0;
   /** Called when a slice of a pattern's scan found more (the view and the count change). */
   onScanProgress: (() => void) | null = null;
+  /** Told of every record stored and of every reset (the alert rules count from it). */
+  tap: RecordTap | null = null;
 
   constructor(capacity: number) {
     this.buffer = new LogBuffer(capacity);
@@ -96,6 +103,7 @@ export class LogsViewModel {
       this.index = new MatchIndex(this.test);
     }
     this.stats.clear();
+    this.tap?.reset();
     this.stopScan();
     this.index?.clear();
     this.rows = null;
@@ -115,12 +123,26 @@ export class LogsViewModel {
     const offAdded = buffer.onAdded((slots, entries, times) => {
       // the objects the records came as are at hand: no need to read them back from the columns
       this.stats.add(entries, times);
+      this.tap?.add(entries, times);
       if (this.index) this.newMatches += this.index.add(slots, cols);
     });
     this.detach = () => {
       offEvicted();
       offAdded();
     };
+  }
+
+  /** The records held from time `from` on, oldest first: at most the newest `max` of them. */
+  recordsFrom(from: number, max: number): { entries: LogEntry[]; times: number[] } {
+    const b = this.buffer;
+    const start = Math.max(b.lowerBound(from), b.length - max, 0);
+    const entries: LogEntry[] = [];
+    const times: number[] = [];
+    for (let i = start; i < b.length; i++) {
+      entries.push(b.get(i)!);
+      times.push(b.time(i));
+    }
+    return { entries, times };
   }
 
   /** Matches among the records stored since the last call (the store counts them while paused). */
@@ -429,6 +451,49 @@ export class LogsViewModel {
       }
     }
     return -1;
+  }
+
+  /**
+   * Calls `fn` with the slot of each match held with a time after `after`, oldest first, stopping
+   * at the end of a run of equal times once `limit` were given (the final matches: call it when
+   * not counting). Walks the store and the match index together: no pattern tested. Returns the
+   * time of the last match given, and whether every match after `after` was.
+   */
+  forEachMatchSlot(fn: (slot: number) => void, after = Number.NEGATIVE_INFINITY, limit = Number.POSITIVE_INFINITY): { upTo: number; done: boolean } {
+    const index = this.index;
+    if (!index) return { upTo: after, done: true };
+    const b = this.buffer;
+    let p = 0;
+    let given = 0;
+    let upTo = after;
+    let i = index.upperBound(after);
+    while (i < index.length) {
+      if (given >= limit) return { upTo, done: false };
+      const t = index.time(i);
+      // the next match is usually a few records on: step there, else search
+      for (let steps = 0; p < b.length && b.time(p) < t && steps < 16; steps++) p++;
+      if (p < b.length && b.time(p) < t) p = b.lowerBound(t);
+      // the matches at this time, then the records at this time (both in store order)
+      let j = i + 1;
+      while (j < index.length && index.time(j) === t) j++;
+      if (j === i + 1) {
+        const seq = index.seq(i);
+        for (; p < b.length && b.time(p) === t; p++) {
+          if (b.seqAt(p) === seq) {
+            fn(b.slotAt(p++));
+            break;
+          }
+        }
+      } else {
+        const seqs = new Set<number>();
+        for (let k = i; k < j; k++) seqs.add(index.seq(k));
+        for (; p < b.length && b.time(p) === t; p++) if (seqs.has(b.seqAt(p))) fn(b.slotAt(p));
+      }
+      given += j - i;
+      upTo = t;
+      i = j;
+    }
+    return { upTo, done: true };
   }
 
   /** The records an export writes: the matches in filter mode, else every record held. */

@@ -3,6 +3,7 @@ import { emptyText, type TextState } from '../keys/text-edit';
 import { diffValues, type DiffLine } from '../text/diff';
 import { isApiError } from '../api/errors';
 import { defaultTableView, type TableView } from '../text/table-model';
+import type { RawRecord } from '../text/raw-record';
 import type { RequestStatus, StatusLevel, StatusMessage } from '../text/status';
 import { discardQuestion } from './unsent-guard';
 
@@ -25,7 +26,11 @@ export interface ConfirmRequest {
   onNo?: () => void;
 }
 
-export type Overlay = { kind: 'help'; scroll: number } | { kind: 'confirm'; request: ConfirmRequest } | null;
+export type Overlay =
+  | { kind: 'help'; scroll: number }
+  | { kind: 'confirm'; request: ConfirmRequest }
+  | { kind: 'record'; record: RawRecord; scroll: number }
+  | null;
 
 export interface FilterState {
   text: TextState;
@@ -71,6 +76,8 @@ export interface UiState {
   unsent: Record<string, string>;
   /** Problems found at start-up (config keys, flags); all listed in help, the first in the status bar. */
   warnings: string[];
+  /** The last call for the user's attention (bell and desktop notification; app/ writes them), by sequence. */
+  attention: AttentionRequest | null;
 
   navigate(id: string, arg?: string | null): void;
   back(): boolean;
@@ -81,6 +88,10 @@ export interface UiState {
   openHelp(): void;
   scrollHelp(delta: number): void;
   closeOverlay(): void;
+  /** The raw view (`d`): one row's record as the server sent it. */
+  showRecord(record: RawRecord): void;
+  /** Scrolls the raw view to a line (the view keeps it in range). */
+  scrollRecord(to: number): void;
   ask(request: ConfirmRequest): void;
   /** The one path for every change to the platform: read-only check, diff, confirm, send. */
   confirmMutation(request: MutationRequest): boolean;
@@ -98,8 +109,17 @@ export interface UiState {
   setPending(id: string, description: string | null): void;
   setUnsent(id: string, description: string | null): void;
   setWarnings(warnings: string[]): void;
+  /** Rings the bell and, where the terminal shows them, sends a desktop notification. */
+  callAttention(title: string, body: string): void;
   requestQuit(): void;
   interrupt(): void;
+}
+
+export interface AttentionRequest {
+  seq: number;
+  title: string;
+  /** Outside text may be in it (record data): the writer makes it safe. */
+  body: string;
 }
 
 export interface UiStoreOptions {
@@ -139,6 +159,7 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     pending: {},
     unsent: {},
     warnings: [],
+    attention: null,
 
     navigate(id, arg = null) {
       const { stack } = get();
@@ -177,6 +198,14 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     },
     closeOverlay() {
       set({ overlay: null });
+    },
+    showRecord(record) {
+      set({ overlay: { kind: 'record', record, scroll: 0 }, palette: closedPalette });
+    },
+    scrollRecord(to) {
+      const o = get().overlay;
+      if (o?.kind !== 'record') return;
+      set({ overlay: { ...o, scroll: Math.max(0, to) } });
     },
     ask(request) {
       set({ overlay: { kind: 'confirm', request }, palette: closedPalette });
@@ -278,6 +307,9 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       set({ warnings });
       if (warnings.length === 1) get().setStatus(`warning: ${warnings[0]}`, 'warn', null);
       else if (warnings.length > 1) get().setStatus(`${warnings.length} warnings (all in ? help): ${warnings[0]}`, 'warn', null);
+    },
+    callAttention(title, body) {
+      set((s) => ({ attention: { seq: (s.attention?.seq ?? 0) + 1, title, body } }));
     },
     requestQuit() {
       const unsent = Object.values(get().unsent);

@@ -35,6 +35,9 @@ export interface TableView {
   offset: number;
   sortColumn: string | null;
   sortDesc: boolean;
+  /** Wide mode (`w`): cells at full width, the window scrolled sideways by `hOffset` cells. */
+  wide?: boolean;
+  hOffset?: number;
 }
 
 export const defaultTableView: TableView = { selected: 0, offset: 0, sortColumn: null, sortDesc: false };

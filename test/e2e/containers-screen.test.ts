@@ -52,7 +52,7 @@ test('containers: open an app, allow a region, confirm the diff, PUT; bad input 
   screen = await app.waitFor(`allowed   ${ids(allowed)}`);
   assert.match(lineOf(screen, 'Region settings'), /modified/);
 
-  await app.press('w');
+  await app.press('c');
   screen = await app.waitFor('What will be sent:');
   assert.ok(screen.includes(`~ allowedRegionIds: ${JSON.stringify(settings.allowedRegionIds)} → ${JSON.stringify(allowed)}`), screen);
   assert.doesNotMatch(screen, /requiredRegionIds|nodeSelectors/, 'only what changes is listed');
@@ -69,7 +69,7 @@ test('containers: open an app, allow a region, confirm the diff, PUT; bad input 
   const lines = screen.split('\n');
   const req = lines.findIndex((l) => l.startsWith('required'));
   assert.match(lines[req + 1]!, /^\s{10}✖ required regions must also be allowed/, 'the message is right under the field');
-  await app.press('w');
+  await app.press('c');
   await app.waitFor('not sent: fix the fields marked ✖ first');
   assert.deepEqual((await api.containers.getRegionSettings(target.id)).requiredRegionIds, settings.requiredRegionIds);
 
@@ -83,14 +83,14 @@ test('containers: open an app, allow a region, confirm the diff, PUT; bad input 
   await app.press('space', 'x');
   await app.waitFor(`⚠ no capacity now: ${full.id}`);
   for (let i = 0; i < 3; i++) await app.press('+');
-  await app.press('w');
+  await app.press('c');
   await app.waitFor('What will be sent:');
   await app.press('y');
   screen = await app.waitFor(`✖ region ${full.id} has no capacity at the moment (server)`);
   const after = screen.split('\n');
   const reqLine = after.findIndex((l) => l.startsWith('required'));
   assert.ok(after.slice(reqLine + 1, reqLine + 3).some((l) => l.includes('(server)')), 'under the required field');
-  assert.match(screen, /failed: 422/);
+  screen = await app.waitFor(/failed: 422/);
 
   // esc with changes asks first (the one guard every screen uses); yes goes back to the list.
   await app.press('esc');
@@ -114,7 +114,7 @@ test('containers --read-only: the editor shows the settings, editing keys are hi
   assert.doesNotMatch(hints, /save|allow|require/, 'no editing hints');
   await app.press('space');
   await app.waitFor('read-only mode: allow or disallow the selected region is not');
-  await app.press('w');
+  await app.press('c');
   await app.waitFor(/read-only mode: save the region settings/);
   assert.deepEqual(await api.containers.getRegionSettings(target.id), settings);
   await app.press('q');

@@ -17,7 +17,7 @@ const emu = await useEmulator({ seed: 41, logRate: 10, ingestDelayMs: 500 });
 const [ZONE] = emu.info.pullZoneIds as [number];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-logs-e2e-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
-const baseEnv = { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state') };
+const baseEnv = { PATH: process.env.PATH ?? '', TZ: 'UTC', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state') };
 const env = { ...baseEnv, ...envFor(emu) };
 
 // The follow tests get an emulator of their own: no other test spends its zone's request budget,

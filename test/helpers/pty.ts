@@ -122,6 +122,8 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
     LANG: process.env.LANG ?? 'C.UTF-8',
     TMPDIR: os.tmpdir(),
     TERM: 'xterm-256color',
+    // times are drawn in the local zone: UTC unless a test sets TZ, whatever the machine's zone
+    TZ: 'UTC',
     XDG_CONFIG_HOME: path.join(home, 'config'),
     XDG_STATE_HOME: path.join(home, 'state'),
   };

@@ -9,6 +9,10 @@ import { DETAIL_GROUPS, detailColumns, detailValueText, formatDetailValue, libra
 import { checkSearch, parsePageSize } from '../../src/state/videos-store';
 import { cellText, sortRows } from '../../src/text/table-model';
 import { clipboardSequence, osc52, tmuxPassthrough } from '../../src/clipboard/osc52';
+import { setDisplayZone } from '../../src/text/time-format';
+
+// dates here are checked as --utc shows them (the local zone is time-parse-format.test.ts's)
+setDisplayZone('utc');
 
 test('formatBytes: binary units, one decimal below 100, none above; empty for nothing', () => {
   assert.equal(formatBytes(0), '0 B');

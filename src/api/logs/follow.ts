@@ -170,6 +170,13 @@ export interface FollowOptions<S extends FollowSink = LogBuffer> {
    * or 3 polls after the backfill; default 30 s); after that only the observed lag counts.
    */
   initialLagMs?: number;
+  /**
+   * Several zones: how far a zone in trouble (retrying an outage, rate limited, also while its
+   * backfill is not done) may hold settledBefore() back behind the most advanced zone (default:
+   * without bound). Healthy zones always hold it (strict order); a troubled zone's records older
+   * than the watermark then come late (an ordered output counts them as stragglers).
+   */
+  maxSkewMs?: number;
   now?: () => number;
   random?: () => number;
 }
@@ -666,6 +673,7 @@ export class FollowEngine<S extends FollowSink = LogBuffer> {
       backfillDepth: Math.max(1, Math.floor(options.backfillDepth ?? 3)),
       budgetShare: options.budgetShare ?? 0.6,
       initialLagMs: options.initialLagMs ?? 30_000,
+      maxSkewMs: options.maxSkewMs ?? Number.POSITIVE_INFINITY,
     };
     if (options.from !== undefined) {
       const from = toEpochMs(options.from);
@@ -769,18 +777,39 @@ export class FollowEngine<S extends FollowSink = LogBuffer> {
   /**
    * Records older than this (epoch ms) are not expected to arrive any more: the minimum over the
    * live zones of (coveredTo - ingestion lag), where the lag is the observed one, or initialLagMs
-   * while a zone is still being learnt. Null until every live zone has backfilled.
+   * while a zone is still being learnt. Null until every live zone has backfilled. With maxSkewMs,
+   * a zone in trouble lowers it by at most that much below the most advanced zone.
    */
   settledBefore(): number | null {
     const now = this.now();
     let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    // zones in trouble (retrying, rate limited) hold the others back by maxSkewMs at most
+    let troubled = Number.NEGATIVE_INFINITY;
+    let anyTroubled = false;
+    const bounded = Number.isFinite(this.opts.maxSkewMs);
     for (const r of this.runners) {
       if (r.state === 'failed' || r.state === 'stopped') continue;
+      const inTrouble = bounded && r.consecutiveErrors > 0;
       // older records may still come while a backfill reads history
-      if (r.coveredTo === null || r.progress?.done === false) return null;
-      min = Math.min(min, r.coveredTo - r.holdback(now));
+      const backfilling = r.coveredTo === null || r.progress?.done === false;
+      if (backfilling && !inTrouble) return null;
+      const settled = backfilling ? Number.NEGATIVE_INFINITY : r.coveredTo! - r.holdback(now);
+      if (inTrouble) {
+        anyTroubled = true;
+        troubled = Math.max(troubled, settled);
+      }
+      else min = Math.min(min, settled);
+      if (settled > max) max = settled;
     }
-    return Number.isFinite(min) ? min : null;
+    if (!Number.isFinite(max)) return null;
+    if (anyTroubled) {
+      // the healthy zones' watermark, lowered to a troubled zone's but by no more than maxSkewMs
+      const floor = max - this.opts.maxSkewMs;
+      const healthy = Number.isFinite(min) ? min : max;
+      return Math.min(healthy, Math.max(troubled, floor));
+    }
+    return min;
   }
 
   /** Called after every change (new records or status). */

@@ -15,6 +15,7 @@ export * from './v1';
 export { LogBuffer, DEFAULT_BUFFER_CAPACITY } from './buffer';
 export { FollowEngine, type BackfillProgress, type FollowOptions, type FollowSink, type FollowStatus, type ZoneFollowStatus } from './follow';
 export { OrderedRelease } from './release';
+export { mergeByTime, type TimedRecords } from './merge';
 export type { CallOptions, LogPage, LogPageSource } from './page';
 export { LogPageReader, type ReadPage, type PageReaderOptions } from './page-reader';
 

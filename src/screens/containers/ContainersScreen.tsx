@@ -13,6 +13,7 @@ import { appColumns } from '../../renderers/container-apps';
 import { LIMITS_PANEL_HEIGHT, LimitsPanel } from './LimitsPanel';
 import { terminalSafe } from '../../text/terminal-safe';
 import { RegionEditor } from './RegionEditor';
+import { serverRecord } from '../server-record';
 
 /**
  * Magic Containers. The limits gauges on top and the applications list below; enter on an
@@ -55,6 +56,7 @@ export function ContainersScreen({ width, height }: ScreenProps): React.JSX.Elem
         height={listHeight}
         emptyText={apps.loadedAt === null ? 'loading…' : 'no applications'}
         onOpen={(app) => store.getState().openEditor(app)}
+        record={(app) => serverRecord(`application ${app.id} ${app.name ?? ''}`, app)}
         onSelect={(app) => {
           if (!app) return;
           const items = store.getState().apps.items;

@@ -15,6 +15,7 @@ import { terminalSafe } from '../../text/terminal-safe';
 import { selectedRowOf } from '../../state/table-selection';
 import { tableViewKey } from '../../text/table-model';
 import { useScreenInstance } from '../screen-def';
+import { serverRecord } from '../server-record';
 
 export interface RegionEditorProps {
   store: ContainersStore;
@@ -29,7 +30,7 @@ const SELECTORS_TABLE = 'selectors';
 /**
  * One application's region settings: allowed and required regions ticked in the live region
  * list, max allowed regions, node selectors as key/value rows. Problems are shown next to the
- * field they belong to, before anything is sent; `w` goes through the one confirm path.
+ * field they belong to, before anything is sent; `c` goes through the one confirm path.
  */
 export function RegionEditor({ store, width, height, now }: RegionEditorProps): React.JSX.Element {
   const tone = useTone();
@@ -187,6 +188,10 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
         height={regionsHeight}
         focused={focus === 'regions' && !edit}
         emptyText={regions ? 'the region list is empty' : 'loading the region list…'}
+        record={(r) => {
+          const region = s().regions?.find((x) => x.id === r.id);
+          return region ? serverRecord(`region ${region.id} ${region.name ?? ''}`, region) : null;
+        }}
       />
       <Text wrap="truncate">
         <Text bold color={tone(focus === 'selectors' ? 'accent' : undefined)}>{'node selectors'}</Text>

@@ -10,6 +10,8 @@ import { TokensPane } from './TokensPane';
 import { createSqlStore } from '../../state/sql-store';
 import { useDomainStore, useSelect, useUiStore } from '../../state/store-hooks';
 import { databaseColumns } from './databases-view';
+import { formatDateText } from '../../text/time-format';
+import { serverRecord } from '../server-record';
 
 /** The account's databases: name, regions, size, rows read and written over 30 days. */
 export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Element {
@@ -30,7 +32,7 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
         store.getState().setOpenError('the SQL shell has a transaction open: end it (COMMIT or ROLLBACK) before opening another database');
         return;
       }
-      ui.getState().setStatus(`${row.db.name}: ${made.access} session token, expires ${made.expiresAt ?? 'never'}; left to expire (revoking would revoke every token of the database)`, 'info', 15_000);
+      ui.getState().setStatus(`${row.db.name}: ${made.access} session token, expires ${made.expiresAt ? formatDateText(made.expiresAt, 'dateTime') : 'never'}; left to expire (revoking would revoke every token of the database)`, 'info', 15_000);
       ui.getState().navigate('sql');
     })();
   };
@@ -86,6 +88,11 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
         emptyText={loadedAt === null ? 'loading…' : 'no databases'}
         onOpen={open}
         onSelect={(r) => store.getState().select(r?.db.id ?? null)}
+        record={(r) => {
+          const db = serverRecord(`database ${r.db.name}`, r.db);
+          const usage = r.usage ? serverRecord('usage', r.usage).value : null;
+          return { title: `${db.title} · the database and its usage over 30 days`, value: { database: db.value, usage } };
+        }}
       />
     </Box>
   );

@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import { useTone } from '../../components/theme';
 import type { DatabasesStore, MadeToken, TOKEN_EXPIRIES } from '../../state/databases-store';
 import { useSelect } from '../../state/store-hooks';
+import { formatDateText } from '../../text/time-format';
 
 // one empty list: a selector must not make a new array on every read
 const NONE: MadeToken[] = [];
@@ -46,7 +47,7 @@ export function TokensPane({ store, name, expiryLabel, width, height }: Props): 
         <Text color={tone('muted')}>no tokens made here yet</Text>
       ) : (
         made.slice(0, listRows).map((t, i) => (
-          <Text key={i} wrap="truncate">{`${t.access.padEnd(12)} expires ${t.expiresAt ?? 'never'}`}</Text>
+          <Text key={i} wrap="truncate">{`${t.access.padEnd(12)} expires ${t.expiresAt ? formatDateText(t.expiresAt, 'dateTime') : 'never'}`}</Text>
         ))
       )}
     </Box>

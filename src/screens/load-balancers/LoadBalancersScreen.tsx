@@ -8,6 +8,7 @@ import { createLoadBalancersStore } from '../../state/load-balancers-store';
 import { useDomainStore, useSelect } from '../../state/store-hooks';
 import { terminalSafe } from '../../text/terminal-safe';
 import { lbColumns, profileColumns, profileRows, profileSummary } from '../../renderers/load-balancers';
+import { serverRecord } from '../server-record';
 
 /**
  * Load balancers: the profiles (method and sticky sessions by name, groups, origins, health);
@@ -50,6 +51,7 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
           width={width}
           height={Math.max(3, height - 2 - (profileError ? 1 : 0))}
           emptyText={profile ? 'no origin groups' : 'loading…'}
+          record={(r) => (r.kind === 'group' ? serverRecord(`origin group ${r.group.Id} ${r.group.Name ?? ''}`, r.group) : serverRecord(`origin ${r.origin.Id} of group ${r.group.Name ?? r.group.Id}`, r.origin))}
         />
       </Box>
     );
@@ -70,6 +72,7 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
         height={Math.max(3, height - 1)}
         emptyText={loadedAt === null ? 'loading…' : 'no load balancers'}
         onOpen={(l) => store.getState().openProfile(l.LoadBalancerId)}
+        record={(l) => serverRecord(`load balancer ${l.LoadBalancerId} ${l.Name ?? ''}`, l)}
       />
     </Box>
   );

@@ -2,6 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { TextField } from '../../components/TextField';
 import { useTone } from '../../components/theme';
+import { zoneLabel } from '../../text/time-format';
 import { FILTER_FIELDS, type FilterForm as Form } from '../../state/logs-store';
 
 const LABEL = 18;
@@ -38,7 +39,7 @@ export function FilterForm({ form, width, height }: { form: Form; width: number;
         );
       })}
       <Text color={tone('muted')} wrap="truncate">
-        tab/↓ next field · shift-tab/↑ previous · enter apply · esc cancel · ctrl-u clear a field
+        {`tab/↓ next field · shift-tab/↑ previous · enter apply · esc cancel · ctrl-u clear a field · times in ${zoneLabel(Date.now())}`}
       </Text>
     </Box>
   );

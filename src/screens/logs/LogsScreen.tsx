@@ -11,17 +11,29 @@ import { useActions, useInputLayer, useTextInput } from '../../keys/input-hooks'
 import { editText } from '../../keys/text-edit';
 import { compilePattern } from '../../log-records/filter';
 import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs-store';
-import { describeDraft } from '../../state/logs-filter-form';
+import { describeDraft, describeWindow } from '../../state/logs-filter-form';
 import { useDomainStore, useSelect, useConsole } from '../../state/store-hooks';
+import { useStreamSideways } from './stream-sideways';
 import { logsActions } from './actions';
 import { DetailView } from './DetailView';
 import { FilterForm } from './FilterForm';
 import { joinParts, PartsLine } from './Parts';
-import { COMPACT_STATS_LINES, statsLines } from './stats-view';
-import { liveStatusParts, titleParts, v1StatusParts } from './status-view';
+import { compactStatsLines, statsLines } from './stats-view';
+import { fixedStatusParts, liveStatusParts, titleParts, v1StatusParts } from './status-view';
 import { BackfillBar } from './BackfillBar';
+import { AlertBanner, bannerHeight } from './AlertBanner';
+import { AlertPanel, useAlertPanelKeys } from './AlertPanel';
+import { displayKey } from '../../keys/key-event';
+import { keysOf } from '../../keys/keymap';
+import { useInputRouter } from '../../keys/input-hooks';
 import { StreamView } from './StreamView';
+import { Timeline, TIMELINE_LINES } from './Timeline';
 import { ZonePicker } from './ZonePicker';
+import { zoneStripParts } from './zone-strip';
+import { parseZoneList } from '../../state/logs/zone-set';
+import { exportLabel, MARK_GUTTER, withMarks } from './marks-view';
+import { TIME_FORMS_HINT } from '../../text/time-parse';
+import { zoneLabel } from '../../text/time-format';
 import { useScreenInstance } from '../screen-def';
 
 /** Stats beside the stream from this width on; below it when narrower. */
@@ -50,10 +62,14 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
 
   const zoneId = useSelect(store, (x) => x.zoneId);
   const zoneName = useSelect(store, (x) => x.zoneName);
+  const zones = useSelect(store, (x) => x.zones);
+  const zoneNames = useSelect(store, (x) => x.zoneNames);
   const zoneProblem = useSelect(store, (x) => x.zoneProblem);
   const source = useSelect(store, (x) => x.source);
   const windowKey = useSelect(store, (x) => x.windowKey);
   const filter = useSelect(store, (x) => x.filter);
+  const absolute = useSelect(store, (x) => x.absolute);
+  const fixed = useSelect(store, (x) => x.fixed);
   const form = useSelect(store, (x) => x.form);
   const local = useSelect(store, (x) => x.local);
   const wrap = useSelect(store, (x) => x.wrap);
@@ -70,20 +86,33 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const stats = useSelect(store, (x) => x.stats);
   const detail = useSelect(store, (x) => x.detail);
   const prompt = useSelect(store, (x) => x.prompt);
+  const marks = useSelect(store, (x) => x.marks);
+  const timelineOpen = useSelect(store, (x) => x.timeline.open);
+  const alerts = store.getState().alerts;
+  const notices = useSelect(alerts, (x) => x.notices);
+  const alertPanel = useSelect(alerts, (x) => x.panel !== null);
+  const router = useInputRouter();
   const now = useNow(1000);
 
   useEffect(() => s().attach(arg), [store, arg]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // Layout: title, status, [stream header + rows | detail | form], [stats below], footer.
   const beside = showStats && width >= STATS_BESIDE_FROM;
-  const below = showStats && !beside ? Math.min(COMPACT_STATS_LINES, Math.max(0, height - 10)) : 0;
+  const below = showStats && !beside ? Math.min(compactStatsLines(zones.length), Math.max(0, height - 10)) : 0;
   const streamWidth = beside ? width - STATS_WIDTH - 1 : width;
-  const mainHeight = Math.max(2, height - 3 - below);
+  // with marks, each row starts with a cell for the mark glyph
+  const gutter = marks.count > 0 ? MARK_GUTTER : 0;
+  // several zones: a zone strip under the status line
+  const strip = zones.length > 1 ? 1 : 0;
+  const banner = bannerHeight(notices);
+  // the timeline panel above the stream, when there is room for it and a few rows
+  const timelineHeight = timelineOpen && height - 3 - strip - below - banner >= TIMELINE_LINES + 4 ? TIMELINE_LINES : 0;
+  const mainHeight = Math.max(2, height - 3 - strip - below - banner - timelineHeight);
   const rowsHeight = Math.max(1, mainHeight - 1);
 
   useEffect(() => {
-    s().setViewport(streamWidth, rowsHeight);
-  }, [store, streamWidth, rowsHeight]); // eslint-disable-line react-hooks/exhaustive-deps
+    s().setViewport(streamWidth - gutter, rowsHeight);
+  }, [store, streamWidth, rowsHeight, gutter]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const highlight = useMemo(() => {
     if (local.pattern === null) return null;
@@ -105,6 +134,14 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     else s().move(kind);
   };
   const win = (key: WindowKey) => () => s().setWindow(key);
+  // the timeline's keys work while it has the focus; otherwise they pass on to the table
+  const panel = (run: () => void) => () => {
+    const t = s().timeline;
+    if (!t.open || t.focus !== 'timeline') return false;
+    run();
+    return true;
+  };
+  const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth, zones: zones.length > 1 });
 
   useActions({
     'screen.pause': () => s().togglePause(),
@@ -131,13 +168,31 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.nextMatch': () => s().jumpMatch(1),
     'logs.prevMatch': () => s().jumpMatch(-1),
     'logs.stats': () => s().toggleStats(),
-    'logs.wrap': () => s().toggleWrap(),
+    'logs.wrap': () => sideways.toggleWrap(),
+    ...sideways.handlers,
     'logs.time': () => s().cycleTime(),
     'logs.copyId': () => copy('id'),
     'logs.copyJson': () => copy('json'),
     'logs.export': () => s().openExport(),
     'logs.v1': () => s().openV1(),
+    'logs.timeJump': () => s().openTimeJump(),
+    'logs.mark': () => s().toggleMark(),
+    'logs.nextMark': () => s().jumpMark(1),
+    'logs.prevMark': () => s().jumpMark(-1),
+    'logs.clearMarks': () => s().clearMarks(),
+    'logs.alerts': () => alerts.getState().openPanel(),
+    'logs.ackAlert': () => alerts.getState().acknowledge(),
+    'logs.pickZone': { run: () => undefined, disabledReason: () => 'space selects zones in the zone picker (:logs without an id)' },
+    'logs.timeline': () => s().toggleTimeline(),
+    'logs.timelineFocus': { disabledReason: () => (s().timeline.open ? null : 'the timeline is closed: T opens it'), run: () => void s().switchTimelineFocus() },
+    'timeline.older': panel(() => s().moveTimelineCursor(-1)),
+    'timeline.newer': panel(() => s().moveTimelineCursor(1)),
+    'timeline.zoomIn': panel(() => s().zoomTimeline(-1)),
+    'timeline.zoomOut': panel(() => s().zoomTimeline(1)),
+    'timeline.jump': panel(() => s().jumpToTimelineCursor()),
+    'timeline.table': panel(() => void s().switchTimelineFocus('table')),
   });
+  useAlertPanelKeys(alerts, instance.key);
 
   // The local pattern field (/), the export/v1 prompt and the filter form each take the keyboard.
   useTextInput({
@@ -158,6 +213,10 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
         if (!p) return false;
         if (ev.name === 'tab') {
           s().toggleExportFormat();
+          return true;
+        }
+        if (ev.name === 'ctrl-t' && p.kind === 'export') {
+          s().toggleExportMarked();
           return true;
         }
         const next = editText(p.text, ev);
@@ -189,10 +248,12 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     { 'filter.apply': () => void s().applyForm(), 'filter.cancel': () => s().cancelForm() },
   );
 
-  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, source, windowKey, serverFilter: describeDraft(filter), local, wrap });
+  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, zones, zoneNames, source, windowKey, serverFilter: describeDraft(filter), windowText: absolute ? describeWindow(absolute, now) : undefined, local, wrap });
   const status = source === 'v1' && v1
     ? v1StatusParts(v1, following)
-    : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, rowsEvicted, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
+    : fixed
+      ? fixedStatusParts(fixed, following)
+      : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, rowsEvicted, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
 
   if (zoneProblem) {
     return (
@@ -204,28 +265,32 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   }
 
   let main: React.JSX.Element;
-  if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
-  else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} />;
+  if (alertPanel) main = <AlertPanel alerts={alerts} width={streamWidth} height={mainHeight} />;
+  else if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
+  else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} zoneName={zoneNames[detail.entry.pullZoneId] ?? (zones.length === 1 ? zoneName : null)} />;
   else {
     const empty = source === 'v1' && v1?.loading
       ? 'loading…'
       : local.pattern !== null && local.mode === 'filter'
-        ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, m shows every record)`
-        : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
-    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} />;
+        ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, H shows every record)`
+        : fixed ? (fixed.loading ? 'loading…' : 'no records in this window') : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
+    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} side={sideways.side} marked={gutter ? (e) => s().isMarked(e) : null} />;
   }
 
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <PartsLine parts={joinParts(title)} bold />
+      <AlertBanner notices={notices} ackKey={displayKey(keysOf(router.keymap, 'logs.ackAlert')[0] ?? 'a')} width={width} />
       <PartsLine parts={joinParts(status)} />
+      {strip ? <PartsLine parts={live?.zones?.length ? zoneStripParts(live.zones, zoneNames, now) : [{ text: `${zones.length} zones: starting…`, tone: 'muted' }]} /> : null}
+      {timelineHeight > 0 ? <Timeline store={store} width={streamWidth} height={timelineHeight} /> : null}
       <Box flexDirection="row" height={mainHeight} overflow="hidden">
         <Box width={streamWidth} height={mainHeight} overflow="hidden">
           {main}
         </Box>
         {beside ? (
           <Box marginLeft={1} width={STATS_WIDTH} height={mainHeight} flexDirection="column" overflow="hidden">
-            {statsLines(stats, STATS_WIDTH, mainHeight, true).map((l, i) => (
+            {withMarks(statsLines, stats, marks.count ? s().markRows() : [], STATS_WIDTH, mainHeight, true).map((l, i) => (
               <PartsLine key={i} parts={l} />
             ))}
           </Box>
@@ -233,18 +298,18 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
       </Box>
       {below > 0 ? (
         <Box flexDirection="column" height={below} width={width} overflow="hidden">
-          {statsLines(stats, width, below, false).map((l, i) => (
+          {withMarks(statsLines, stats, marks.count ? s().markRows() : [], width, below, false).map((l, i) => (
             <PartsLine key={i} parts={l} />
           ))}
         </Box>
       ) : null}
-      <Footer store={store} width={width} />
+      <Footer store={store} width={width} wideText={sideways.indicator} />
     </Box>
   );
 }
 
 /** The bottom line: the field being typed in, or where the view is. */
-function Footer({ store, width }: { store: LogsStore; width: number }): React.JSX.Element {
+function Footer({ store, width, wideText }: { store: LogsStore; width: number; wideText: string }): React.JSX.Element {
   const tone = useTone();
   const local = useSelect(store, (x) => x.local);
   const prompt = useSelect(store, (x) => x.prompt);
@@ -254,13 +319,15 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
   if (prompt) {
     // the long export label makes room for a message (a path can be long) in its shortest form
     const label =
-      prompt.kind !== 'export'
-        ? 'v1 day (MM-dd-yy, UTC): '
-        : prompt.error
-          ? 'to: '
-          : `export ${prompt.records.toLocaleString('en-US')} record${prompt.records === 1 ? '' : 's'} (${prompt.format.toUpperCase()}, tab switches) to: `;
+      prompt.kind === 'time'
+        ? 'jump to time: '
+        : prompt.kind !== 'export'
+          ? 'v1 day (MM-dd-yy, UTC): '
+          : prompt.error
+            ? 'to: '
+            : exportLabel(prompt);
     // with a message to show, the field is as wide as its text, so the message fits after it
-    const fieldWidth = Math.max(12, Math.min(width - label.length - 2, prompt.error ? prompt.text.value.length + 1 : 60));
+    const fieldWidth = Math.max(12, Math.min(width - label.length - 2, prompt.error || prompt.kind === 'time' ? prompt.text.value.length + 1 : 60));
     return (
       <Box height={1} width={width} overflow="hidden">
         {/* the label and the field keep their width; only the message after them is cut */}
@@ -270,7 +337,7 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
         <Box flexShrink={0} width={fieldWidth}>
           <TextField state={prompt.text} width={fieldWidth} />
         </Box>
-        <Text color={tone('error')} wrap="truncate">{prompt.error ? ` ✖ ${prompt.error}` : ''}</Text>
+        <Text color={prompt.error ? tone('error') : tone('muted')} wrap="truncate">{prompt.error ? ` ✖ ${prompt.error}` : prompt.kind === 'time' ? ` ${TIME_FORMS_HINT} (${zoneLabel(Date.now())})` : ''}</Text>
       </Box>
     );
   }
@@ -288,10 +355,11 @@ function Footer({ store, width }: { store: LogsStore; width: number }): React.JS
     );
   }
   // while a new pattern is counting, the filtered rows' positions are not known yet
-  const where = local.counting && local.pattern !== null && local.mode === 'filter'
+  let where = local.counting && local.pattern !== null && local.mode === 'filter'
     ? 'counting matches…'
     : view.total === 0 ? '' : `${following ? 'newest' : `row ${(view.selected + 1).toLocaleString('en-US')}`} of ${view.total.toLocaleString('en-US')}`;
-  const pattern = local.pattern !== null ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · m mode · +/- context · n/N next/prev · esc clears` : '';
+  const pattern = local.pattern !== null ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · H mode · +/- context · n/N next/prev · esc clears` : '';
+  if (wideText) where = where ? `${wideText} · ${where}` : wideText;
   const room = Math.max(0, width - where.length - 2);
   return (
     <Box height={1} width={width} overflow="hidden">
@@ -309,8 +377,14 @@ export const logsScreen: ScreenDef = {
   id: 'logs',
   title: 'logs',
   aliases: [],
-  summary: 'live CDN logs of a pull zone',
-  arg: { name: 'pullZoneId', validate: (v) => (/^\d{1,15}$/.test(v) ? null : `pullZoneId must be a number, got "${v}"`) },
+  summary: 'live CDN logs of a pull zone, or of several merged (:logs 1058 1199)',
+  arg: {
+    name: 'pullZoneId',
+    validate: (v) => {
+      const r = parseZoneList(v);
+      return Array.isArray(r) ? null : r.error;
+    },
+  },
   actions: logsActions,
   component: LogsScreen,
 };

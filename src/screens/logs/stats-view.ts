@@ -52,6 +52,8 @@ export function statsLines(s: StatsSnapshot | null, width: number, height: numbe
     ['countries', s.topCountries],
     ['edges', s.topEdges],
   ];
+  // several zones merged: records per zone first
+  if (s.topZones.length > 1) lists.unshift(['zones', s.topZones]);
   // Beside the stream: as many entries per list as the height allows (at least 2, else one line each).
   const perList = tall ? Math.min(5, Math.floor((height - lines.length) / lists.length) - 1) : 0;
   for (const [label, rows] of lists) {
@@ -68,3 +70,8 @@ export function statsLines(s: StatsSnapshot | null, width: number, height: numbe
 
 /** Lines the compact panel needs (below the stream). */
 export const COMPACT_STATS_LINES = 9;
+
+/** Lines the compact panel needs: one more for the zones list when several zones are followed. */
+export function compactStatsLines(zones: number): number {
+  return COMPACT_STATS_LINES + (zones > 1 ? 1 : 0);
+}

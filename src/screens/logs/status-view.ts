@@ -1,6 +1,7 @@
 import type { Tone } from '../../components/theme';
 import { terminalSafe } from '../../text/terminal-safe';
-import type { LiveStatus, LocalFilterState, V1State, WindowKey } from '../../state/logs-store';
+import type { FixedWindowState, LiveStatus, LocalFilterState, V1State, WindowKey } from '../../state/logs-store';
+import { formatTime } from '../../text/time-format';
 
 /** Pure text for the logs screen's title and status lines (tested without a terminal). */
 
@@ -21,9 +22,9 @@ export function duration(ms: number): string {
   return `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
-/** HH:MM:SS UTC (the time column's clock). */
+/** HH:MM:SS in the display zone (the time column's clock). */
 function clock(ms: number): string {
-  return new Date(ms).toISOString().slice(11, 19);
+  return formatTime(ms, 'clock');
 }
 
 export interface StatusInput {
@@ -97,16 +98,27 @@ export function v1StatusParts(v1: V1State, following: boolean): Part[] {
 export interface TitleInput {
   zoneId: number;
   zoneName: string | null;
+  /** Several zones merged: their ids, and names as known. */
+  zones?: readonly number[];
+  zoneNames?: Readonly<Record<number, string>>;
   source: 'live' | 'v1';
   windowKey: WindowKey;
   serverFilter: string;
+  /** An absolute window from the filter form, said instead of the 1-5 window. */
+  windowText?: string;
   local: LocalFilterState;
   wrap: boolean;
 }
 
 export function titleParts(t: TitleInput): Part[] {
-  const parts: Part[] = [{ text: `zone ${t.zoneId}${t.zoneName ? ` ${terminalSafe(t.zoneName)}` : ''}`, tone: 'accent' }];
-  parts.push({ text: t.source === 'v1' ? 'v1 file' : `window ${t.windowKey}` });
+  const several = t.zones && t.zones.length > 1 ? t.zones : null;
+  const named = (id: number) => `${id}${t.zoneNames?.[id] ? ` ${terminalSafe(t.zoneNames[id]!)}` : ''}`;
+  const parts: Part[] = [
+    several
+      ? { text: `${several.length} zones ${several.map(named).join(', ')}`, tone: 'accent' }
+      : { text: `zone ${t.zoneId}${t.zoneName ? ` ${terminalSafe(t.zoneName)}` : ''}`, tone: 'accent' },
+  ];
+  parts.push({ text: t.source === 'v1' ? 'v1 file' : t.windowText ?? `window ${t.windowKey}`, tone: t.windowText && t.source !== 'v1' ? 'info' : undefined });
   parts.push({ text: t.serverFilter ? `server: ${t.serverFilter}` : 'no server filter', tone: t.serverFilter ? 'info' : 'muted' });
   if (t.local.pattern !== null) {
     const how = t.local.mode === 'filter' ? `filter${t.local.context ? ` ±${t.local.context}` : ''}` : 'highlight';
@@ -116,5 +128,17 @@ export function titleParts(t: TitleInput): Part[] {
     parts.push({ text: `/${t.local.pattern}/ ${how}: ${count}`, tone: 'accent' });
   }
   if (t.wrap) parts.push({ text: 'wrap', tone: 'muted' });
+  return parts;
+}
+
+/** The status of a from..to window, read once: loading, failed, or how many records it holds. */
+export function fixedStatusParts(f: FixedWindowState, following: boolean): Part[] {
+  if (f.loading) return [{ text: 'reading the window…', tone: 'info' }];
+  if (f.error) return [{ text: `✖ ${f.error}`, tone: 'error' }, { text: 'r tries again · X clears the window', tone: 'muted' }];
+  const parts: Part[] = [{ text: '■ fixed window (not following)', tone: 'accent' }];
+  if (!following) parts.push({ text: '❚❚ paused', tone: 'warn' });
+  parts.push({ text: `${n(f.records)} record${f.records === 1 ? '' : 's'}` });
+  if (f.truncated) parts.push({ text: 'more than the buffer holds: the newest were kept', tone: 'warn' });
+  parts.push({ text: '1-5 or X: back to following', tone: 'muted' });
   return parts;
 }

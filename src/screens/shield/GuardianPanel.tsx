@@ -18,6 +18,8 @@ import { terminalSafe } from '../../text/terminal-safe';
 import { SHIELD_PLAN_TYPE } from '../../api/shield';
 import { useScreenInstance } from '../screen-def';
 import { guardLeave } from '../../state/unsent-guard';
+import { formatDateText } from '../../text/time-format';
+import { serverRecord } from '../server-record';
 
 export interface GuardianPanelProps {
   store: ShieldStore;
@@ -180,7 +182,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       })}
       {line('Specification', specSummary(guardian), keyOf('shield.spec'))}
       {line('Plan limits', limitsText(c))}
-      {line('Updated', `${(c.updatedAt ?? c.createdAt ?? '').replace('T', ' ').slice(0, 19) || '-'}`)}
+      {line('Updated', terminalSafe(formatDateText(c.updatedAt ?? c.createdAt, 'dateTime')) || '-')}
       {notice ? (
         <Text color={tone(notice.tone)} wrap="truncate">
           {terminalSafe(notice.text)}
@@ -195,7 +197,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       {spec ? (
         <SpecPanel spec={spec} replace={hasSpec(guardian)} readOnly={readOnly} width={width} height={Math.min(rest, SPEC_PANEL_LINES)} />
       ) : (
-        <Table id="endpoints" rows={guardian.endpoints} columns={endpointColumns} width={width} height={rest} emptyText="no endpoints: no spec uploaded" />
+        <Table id="endpoints" rows={guardian.endpoints} columns={endpointColumns} width={width} height={rest} emptyText="no endpoints: no spec uploaded" record={(e) => serverRecord('API Guardian endpoint', e)} />
       )}
     </Box>
   );

@@ -9,6 +9,7 @@ import { useSelect } from '../../state/store-hooks';
 import type { ShieldStore } from '../../state/shield-store';
 import { terminalSafe } from '../../text/terminal-safe';
 import { pageText, zoneColumns } from '../../renderers/shield-zones';
+import { serverRecord } from '../server-record';
 
 export interface ZonesListProps {
   store: ShieldStore;
@@ -61,6 +62,7 @@ export function ZonesList({ store, width, height }: ZonesListProps): React.JSX.E
         width={width}
         height={tableHeight}
         onOpen={(z) => store.getState().openZone(z.shieldZoneId)}
+        record={(z) => serverRecord(`shield zone ${z.shieldZoneId}`, z)}
         emptyText={loading || at === null ? 'loading zones…' : 'no shield zones on this page'}
       />
     </Box>

@@ -5,7 +5,9 @@ import { useTheme, useTone, type Tone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { PRIORITY } from '../../keys/input-router';
 import { useActions, useInputLayer } from '../../keys/input-hooks';
-import { useSelect, useConsole, useUiStore } from '../../state/store-hooks';
+import { useSelect, useConsole, useUi, useUiStore } from '../../state/store-hooks';
+import { tableViewKey } from '../../text/table-model';
+import { resultRowRecord } from './result-record';
 import { createSqlStore, type SqlStore } from '../../state/sql-store';
 import { ansiLine } from './ansi-line';
 import { terminalSafe } from '../../text/terminal-safe';
@@ -167,9 +169,12 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
     [inEditor, entries, width, bodyHeight, scroll, preview],
   );
   const browsed = useMemo(() => (inEditor ? null : browsedEntry(entries, browse.entryId)), [inEditor, entries, browse.entryId]);
+  // wide mode (w): result cells at full width instead of cut at 60 cells
+  const wideKey = tableViewKey(instance.key, 'results');
+  const wide = useUi((u) => u.views[wideKey]?.wide === true);
   const browseView = useMemo(
-    () => (inEditor ? null : browseWindow(browsed, width, bodyHeight, browse.top, browse.h)),
-    [inEditor, browsed, width, bodyHeight, browse.top, browse.h],
+    () => (inEditor ? null : browseWindow(browsed, width, bodyHeight, browse.top, browse.h, wide ? 0 : 60)),
+    [inEditor, browsed, width, bodyHeight, browse.top, browse.h, wide],
   );
   const live = useRef(browseView);
   live.current = browseView;
@@ -198,6 +203,26 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
     'nav.bottom': () => move((_, v) => v.maxTop),
     'sql.left': () => side(-1),
     'sql.right': () => side(1),
+    'list.left': () => side(-1),
+    'list.right': () => side(1),
+    'list.pageLeft': () => side(-5),
+    'list.pageRight': () => side(5),
+    'list.firstColumn': () => side(-1_000_000),
+    'list.lastColumn': () => side(1_000_000),
+    'list.wide': () => {
+      const on = !ui.getState().views[wideKey]?.wide;
+      ui.getState().setView(wideKey, { wide: on });
+      ui.getState().setStatus(on ? 'wide: cells at full width' : 'cells cut at 60 cells again', 'info', 3000);
+    },
+    'list.raw': {
+      disabledReason: () => (resultRowRecord(browsedEntry(get().entries, get().browse.entryId), get().browse.top) ? null : 'no result row here: browse a result set with rows'),
+      run: () => {
+        const record = resultRowRecord(browsedEntry(get().entries, get().browse.entryId), Math.min(get().browse.top, live.current?.maxTop ?? 0));
+        if (!record) return false;
+        ui.getState().showRecord(record);
+        return true;
+      },
+    },
     'sql.prevResult': () => get().browseEntry(-1),
     'sql.nextResult': () => get().browseEntry(1),
     'sql.edit': () => get().setFocus('editor'),
@@ -303,7 +328,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
         <Box flexDirection="column" height={bodyHeight} overflow="hidden">
           <Lines lines={browseView!.lines} height={bodyHeight - 1} />
           <Text color={tone('muted')} wrap="truncate">
-            {browseView!.footer}
+            {`${browseView!.footer}${wide ? ' · wide (w: cut at 60 cells)' : ''}`}
           </Text>
         </Box>
       )}

@@ -9,8 +9,8 @@ export const sqlActions = defineActions([
   { id: 'sql.complete', keys: ['tab'], description: 'complete a keyword, table or column', context: 'sql', hint: 'complete' },
   { id: 'sql.search', keys: ['ctrl-r'], description: 'search the history backwards (again: older match)', context: 'sql', hint: 'history' },
   { id: 'sql.edit', keys: ['i'], description: 'back to the SQL input (from the results)', context: 'sql', hint: 'input' },
-  { id: 'sql.left', keys: ['h', 'left'], description: 'scroll the result to the left', context: 'sql' },
-  { id: 'sql.right', keys: ['l', 'right'], description: 'scroll the result to the right', context: 'sql' },
+  { id: 'sql.left', keys: ['h'], description: 'scroll the result to the left (← too)', context: 'sql' },
+  { id: 'sql.right', keys: ['l'], description: 'scroll the result to the right (→ too)', context: 'sql' },
   { id: 'sql.prevResult', keys: ['['], description: 'show the previous result', context: 'sql' },
   { id: 'sql.nextResult', keys: [']'], description: 'show the next result', context: 'sql' },
 ]);

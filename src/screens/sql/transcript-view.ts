@@ -230,11 +230,11 @@ export interface BrowseView {
  * One entry full screen: the header stays while the rows scroll (`top` is the first row line
  * shown), `h` scrolls sideways by column. Only the lines in the window are made.
  */
-export function browseWindow(entry: Entry | null, width: number, height: number, top: number, h: number): BrowseView {
+export function browseWindow(entry: Entry | null, width: number, height: number, top: number, h: number, maxColumnWidth = 60): BrowseView {
   const bodyHeight = Math.max(1, height - 1);
   if (!entry) return { lines: [[seg('no result yet: run a query first (i goes back to the input)', 'muted')]], footer: '', maxTop: 0, hPositions: 1, bodyHeight };
   let src: LineSource;
-  if (entry.kind === 'result') src = resultSource(entry, 60);
+  if (entry.kind === 'result') src = resultSource(entry, maxColumnWidth);
   else {
     const lines = entry.kind === 'text' ? screenTextLines(entry.lines) : entry.kind === 'words' ? columnsLayout(entry.words.map(terminalSafe), width) : entryLines(entry, width, 1000).map((l) => l.map((s) => s.text).join(''));
     src = { count: lines.length, sticky: 0, hPositions: 1, line: (i) => [{ text: terminalSafe(lines[i]!), kind: 'text' }] };

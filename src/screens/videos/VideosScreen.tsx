@@ -18,6 +18,7 @@ import { terminalSafe } from '../../text/terminal-safe';
 import { listSummary } from './list-view';
 import { libraryColumns } from '../../renderers/video-libraries';
 import { useScreenInstance } from '../screen-def';
+import { serverRecord } from '../server-record';
 
 const LIST_TABLE = 'libraries';
 const DETAIL_TABLE = 'detail';
@@ -138,7 +139,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
           <Text color={tone('muted')}>{'  keys are masked · esc back'}</Text>
         </Text>
         {library ? (
-          <Table id={DETAIL_TABLE} rows={detailRows} columns={columns} width={width} height={Math.max(3, height - 1)} />
+          <Table id={DETAIL_TABLE} rows={detailRows} columns={columns} width={width} height={Math.max(3, height - 1)} record={() => serverRecord(`video library ${library.Id} ${library.Name ?? ''}`, library)} />
         ) : (
           <Text color={tone('warn')}>{`library ${detailId} is no longer in the list (esc goes back)`}</Text>
         )}
@@ -174,6 +175,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
         height={listHeight}
         emptyText={s().loadedAt === null ? 'loading…' : s().search ? `no library matches "${s().search}" on the server` : 'no video libraries'}
         onOpen={(l) => s().openDetail(l.Id)}
+        record={(l) => serverRecord(`video library ${l.Id} ${l.Name ?? ''}`, l)}
         onSelect={() => {
           const st = s();
           const sel = selectedRowOf(ui.getState(), tableViewKey(instance.key, LIST_TABLE), st.items, libraryColumns);

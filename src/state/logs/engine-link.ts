@@ -2,6 +2,9 @@ import type { Api } from '../../api/index';
 import type { FollowEngine, LogFilter } from '../../api/logs/index';
 import type { LogsViewModel } from '../logs-view-model';
 import type { LiveStatus } from './types';
+import { combinedBackfill, combinedCoveredTo, combinedState, reuseZones, zoneLive, type ZoneLive } from './zone-status';
+
+const NO_ZONES: readonly ZoneLive[] = [];
 
 export interface EngineEvents {
   /** A batch of new records was stored (statistics and matches are already updated). */
@@ -11,7 +14,8 @@ export interface EngineEvents {
 }
 
 export interface FollowSpec {
-  zoneId: number;
+  /** The zones followed, merged into one store (each with its own engine runner and budget). */
+  zones: readonly number[];
   filter: LogFilter;
   sinceMs: number;
   /** Continue from where the last engine got to (a screen coming back), within the window. */
@@ -27,6 +31,8 @@ export class EngineLink {
   engine: FollowEngine | null = null;
   private lastCoveredTo: number | null = null;
   private off: (() => void)[] = [];
+  private shownZones: readonly ZoneLive[] = [];
+  private shownBackfill: LiveStatus['backfill'] = null;
 
   constructor(
     private readonly api: Api,
@@ -44,8 +50,8 @@ export class EngineLink {
     for (const off of this.off) off();
     this.off = [];
     if (this.engine) {
-      const st = this.engine.status().zones[0];
-      if (st?.coveredTo) this.lastCoveredTo = st.coveredTo;
+      const covered = combinedCoveredTo(this.engine.status());
+      if (covered) this.lastCoveredTo = covered;
       void this.engine.stop();
     }
     this.engine = null;
@@ -58,7 +64,7 @@ export class EngineLink {
     const startFrom =
       spec.resume && this.lastCoveredTo !== null && this.model.buffer.length > 0 ? Math.max(this.lastCoveredTo - 5 * 60_000, t - spec.sinceMs) : null;
     const engine = this.api.logs.follow({
-      zones: [spec.zoneId],
+      zones: spec.zones,
       filter: spec.filter,
       buffer: this.model.buffer,
       ...(startFrom !== null ? { from: startFrom } : { sinceMs: spec.sinceMs }),
@@ -90,6 +96,7 @@ export class EngineLink {
     const engine = this.engine;
     if (!engine) return null;
     const st = engine.status();
+    if (st.zones.length > 1) return this.severalStatus(st);
     const z = st.zones[0];
     const b = this.api.logs.budget.state(String(zoneId));
     return {
@@ -114,6 +121,51 @@ export class EngineLink {
       budgetLimit: b.limit,
       budgetWaiting: b.waiting,
       rateLimited: b.rateLimited,
+      // the same empty array every time: the store compares statuses shallowly before a redraw
+      zones: NO_ZONES,
     };
   }
+
+  /** Several zones: the line for all of them, and each zone for the zone strip. */
+  private severalStatus(st: ReturnType<FollowEngine['status']>): LiveStatus {
+    const budget = this.api.logs.budget;
+    const zones = (this.shownZones = reuseZones(this.shownZones, st.zones.map((z) => zoneLive(z, budget.state(String(z.zoneId))))));
+    const { state, error } = combinedState(st.zones);
+    const backfill = combinedBackfill(st.zones);
+    if (!sameBackfill(backfill, this.shownBackfill)) this.shownBackfill = backfill;
+    const alive = zones.filter((z) => z.state !== 'failed');
+    const sum = (f: (z: (typeof st.zones)[number]) => number) => st.zones.reduce((n, z) => n + f(z), 0);
+    return {
+      state,
+      error: error ? error.message : null,
+      errorStatus: error ? error.status : null,
+      coveredTo: combinedCoveredTo(st),
+      newest: st.zones.reduce<number | null>((m, z) => (z.newest !== null && (m === null || z.newest > m) ? z.newest : m), null),
+      recheckMs: Math.max(0, ...st.zones.map((z) => z.recheckMs)),
+      ingestLagMs: Math.max(0, ...st.zones.map((z) => z.ingestLagMs)),
+      intervalMs: Math.max(0, ...st.zones.map((z) => z.intervalMs)),
+      // a zone backing off shows in the strip; the line says so only when every zone is
+      backoffUntil: alive.length && alive.every((z) => z.backoffUntil !== null) ? Math.min(...alive.map((z) => z.backoffUntil!)) : null,
+      requests: sum((z) => z.requests),
+      late: sum((z) => z.late),
+      backfillTruncated: st.zones.some((z) => z.backfillTruncated),
+      backfill: this.shownBackfill,
+      buffered: st.buffered,
+      dropped: st.dropped,
+      oldest: this.model.buffer.oldestTime,
+      duplicates: st.duplicates,
+      // the busiest zone's budget (each zone has its own; the strip shows every one)
+      budgetUsed: Math.max(0, ...zones.map((z) => z.budgetUsed)),
+      budgetLimit: zones[0]?.budgetLimit ?? 0,
+      budgetWaiting: Math.max(0, ...zones.map((z) => z.budgetWaiting)),
+      rateLimited: zones.reduce((n, z) => n + z.rateLimited, 0),
+      zones,
+    };
+  }
+}
+
+function sameBackfill(a: LiveStatus['backfill'], b: LiveStatus['backfill']): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return (Object.keys(a) as (keyof NonNullable<LiveStatus['backfill']>)[]).every((k) => a[k] === b[k]);
 }

@@ -9,3 +9,14 @@ export async function loadPickerZones(api: Api, signal: AbortSignal): Promise<{ 
     .map((z) => ({ id: z.Id, name: z.Name ?? '', hostname: z.Hostnames.find((h) => !h.IsSystemHostname)?.Value ?? z.Hostnames[0]?.Value ?? '' }));
   return { zones, withoutLogging: all.length - zones.length };
 }
+
+/** The picked zones with `id` added, or removed when it was picked (order of picking kept). */
+export function togglePicked(picked: readonly number[], id: number): number[] {
+  return picked.includes(id) ? picked.filter((x) => x !== id) : [...picked, id];
+}
+
+/** What enter opens: the picked zones, or the zone under the cursor when none is picked. */
+export function zonesToOpen(picked: readonly number[], current: number | null): number[] {
+  if (picked.length) return [...picked];
+  return current === null ? [] : [current];
+}

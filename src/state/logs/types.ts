@@ -4,8 +4,15 @@ import type { TextState } from '../../keys/text-edit';
 import type { ExportFormat, ExportResult } from '../../log-records/export';
 import type { StreamLayout, TimeMode } from '../../log-records/rows';
 import type { StatsSnapshot } from '../../log-records/stats';
-import type { FilterDraft, FilterForm } from '../logs-filter-form';
+import type { AbsoluteWindow, FilterDraft, FilterForm } from '../logs-filter-form';
+import type { FixedWindowState } from './fixed-window';
 import type { LocalMode, ViewWindow } from '../logs-view-model';
+import type { MarkRow } from './marks';
+import type { TimelineActions, TimelineState } from './timeline';
+import type { AlertsStore } from './alerts';
+import type { ZoneLive } from './zone-status';
+
+export type { ZoneLive } from './zone-status';
 
 /** The logs screen's state and actions (the store in logs-store.ts), and the pure rules they share. */
 
@@ -60,6 +67,8 @@ export interface LiveStatus {
   budgetLimit: number;
   budgetWaiting: number;
   rateLimited: number;
+  /** Several zones followed: each zone's own state, budget and errors (empty or absent for one zone). */
+  zones?: readonly ZoneLive[];
 }
 
 export interface V1State {
@@ -91,19 +100,30 @@ export interface LocalFilterState {
 }
 
 export type Prompt =
-  | { kind: 'export'; text: TextState; format: ExportFormat; error: string | null; records: number }
-  | { kind: 'v1'; text: TextState; error: string | null };
+  | { kind: 'export'; text: TextState; format: ExportFormat; error: string | null; records: number; markedOnly?: boolean; marked?: number }
+  | { kind: 'v1'; text: TextState; error: string | null }
+  /** `@`: a time to jump to; `offer` is the text whose nearest record a second enter goes to. */
+  | { kind: 'time'; text: TextState; error: string | null; offer?: string | null };
 
-export interface LogsState {
+export interface LogsState extends TimelineActions {
+  /** The zone followed, or the first of several. */
   zoneId: number | null;
+  /** Every zone followed (one, or several merged: `:logs 1058 1199`). */
+  zones: readonly number[];
+  /** Names of the zones (from the management API), by id, as they become known. */
+  zoneNames: Readonly<Record<number, string>>;
   zoneName: string | null;
   /** Why this zone cannot be followed (no logging, not found); null when it can. */
   zoneProblem: string | null;
   picker: PickerState;
   source: 'live' | 'v1';
   windowKey: WindowKey;
-  /** The server filters in use. */
+  /** The server filters in use (with the from/to fields as typed, pinned to absolute times). */
   filter: FilterDraft;
+  /** An absolute window from the filter form (instead of the 1-5 window); null: none. */
+  absolute: AbsoluteWindow | null;
+  /** The absolute window has an end: read once, not followed. */
+  fixed: FixedWindowState | null;
   form: FilterForm | null;
   local: LocalFilterState;
   wrap: boolean;
@@ -125,6 +145,11 @@ export interface LogsState {
   detail: { entry: LogEntry; scroll: number } | null;
   prompt: Prompt | null;
   lastExport: ExportResult | null;
+  /** Marked records: how many, and a counter bumped on every change (rows draw the mark). */
+  marks: { count: number; version: number };
+  timeline: TimelineState;
+  /** The alert rules on these records (`A`) and their banner: a store of its own, the same for the store's life. */
+  alerts: AlertsStore;
 
   /** The screen mounted with its argument (a zone id or null for the picker); returns the unmount. */
   attach(arg: string | null): () => void;
@@ -148,6 +173,8 @@ export interface LogsState {
   toggleLocalMode(): void;
   changeContext(delta: number): void;
   jumpMatch(dir: 1 | -1): void;
+  /** Selects the first row at or after epoch ms `t`, pausing there; the time of that row, or null when there is none. */
+  jumpToTime(t: number): number | null;
 
   openForm(): void;
   setFormText(text: TextState): void;
@@ -170,6 +197,20 @@ export interface LogsState {
   cancelPrompt(): void;
   /** Leaves the v1 day for the live follow; false when not on a v1 day. */
   closeV1(): boolean;
+
+  /** Marks or unmarks the selected record. */
+  toggleMark(): void;
+  /** Selects the next (1) or previous (-1) mark, going around at the ends. */
+  jumpMark(dir: 1 | -1): void;
+  clearMarks(): void;
+  /** Whether a record is marked (for drawing the rows). */
+  isMarked(e: LogEntry): boolean;
+  /** The marks for the stats panel, oldest first. */
+  markRows(): MarkRow[];
+  /** `@`: asks for a time to jump to. */
+  openTimeJump(): void;
+  /** In the export prompt: the marked records only, or everything shown. */
+  toggleExportMarked(): void;
 }
 
 export type LogsStore = StoreApi<LogsState>;

@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { envFor, useEmulator } from '../helpers/emulator';
+import { startBurrow, type PtySession } from '../helpers/pty';
+
+// The logs screen's alert rules (A) in a pseudo-terminal: the banner, the bell and the desktop
+// notification bytes, acknowledging, and the "cleared" banner.
+
+const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
+const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
+// every second of this zone's traffic has successes: certain to fire
+const RULE = 'status=2xx rate>0.1/s over 10s';
+const ESC = '\x1b';
+const BEL = '\x07';
+
+async function openZone(app: PtySession): Promise<void> {
+  await app.waitFor('Screens');
+  await app.press(':');
+  await app.type(`logs ${busy.Id}`);
+  await app.press('enter');
+  await app.waitFor(/● following/);
+}
+
+async function addRule(app: PtySession, rule: string): Promise<void> {
+  await app.press('A');
+  await app.waitFor('Alert rules');
+  await app.type(rule);
+  await app.press('enter');
+}
+
+const NOTIFY = `${ESC}]777;notify;burrow alert;${RULE}: `;
+const anyNotification = (raw: string) => [`${ESC}]777;`, `${ESC}]9;`, `${ESC}]99;`].some((s) => raw.includes(s));
+
+test('A: a bad rule is pointed at; a rule that fires shows a banner until acknowledged, rings the bell and notifies (WezTerm); it clears when its records stop', async () => {
+  const app = startBurrow([], { env: { ...envFor(emu), TERM_PROGRAM: 'WezTerm' }, cols: 110, rows: 30 });
+  await openZone(app);
+
+  await addRule(app, 'status=5x rate>2/s over 60s');
+  let screen = await app.waitFor('✖ at "5x" (column 8): "5x" is not a status code');
+  assert.match(screen, /new rule: status=5x rate>2\/s over 60s\s*\n.*\n {17}\^\^/, 'the pointer under the bad part');
+  await app.press('ctrl-u');
+  await app.type(RULE);
+  await app.press('enter');
+  screen = await app.waitFor(new RegExp(`› ${RULE.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+  assert.doesNotMatch(screen, /✖/);
+  await app.press('esc');
+  await app.waitForGone('Alert rules');
+
+  screen = await app.waitFor(/\[a acknowledge\] ▲ ALERT status=2xx rate>0\.1\/s over 10s — [\d.]+\/s at \d\d:\d\d:\d\d/, 60_000);
+  const raw = app.rawOutput();
+  const at = raw.indexOf(NOTIFY);
+  assert.ok(at > 0, 'the OSC 777 notification was written');
+  assert.equal(raw[at - 1], BEL, 'after the bell');
+  assert.match(raw.slice(at + NOTIFY.length), /^[\d.]+\/s\x07/, 'the observed rate, then the end of the sequence');
+
+  // acknowledged: the banner goes, the rule stays firing in the panel
+  await app.press('a');
+  await app.waitForGone('▲ ALERT');
+  await app.press('A');
+  await app.waitFor(/› status=2xx rate>0\.1\/s over 10s\s+FIRING since \d\d:\d\d:\d\d · now [\d.]+\/s/);
+  await app.press('esc');
+
+  // only 4xx records from now on (a server filter): the rule's records stop, so it clears after its window
+  await app.press('f');
+  await app.waitFor('Server filters');
+  await app.type('4xx');
+  await app.press('enter');
+  await app.waitFor('server: status=4xx');
+  screen = await app.waitFor(/\[a acknowledge\] ✔ cleared status=2xx rate>0\.1\/s over 10s at \d\d:\d\d:\d\d after \d+s \(now 0\/s\)/, 90_000);
+  await app.press('a');
+  await app.waitForGone('cleared status=2xx');
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});
+
+test('a plain TERM: the banner and the bell, but no notification sequence; the rule can be removed', async () => {
+  const app = startBurrow([], { env: { ...envFor(emu), TERM_PROGRAM: undefined }, cols: 110, rows: 30 });
+  await openZone(app);
+  await addRule(app, RULE);
+  await app.press('esc');
+  await app.waitFor(/▲ ALERT status=2xx rate>0\.1\/s over 10s/, 60_000);
+  const raw = app.rawOutput();
+  assert.ok(raw.includes(BEL), 'the bell');
+  assert.ok(!anyNotification(raw), 'no OSC 9/99/777 for a terminal not known to show them');
+  await app.press('A');
+  await app.waitFor(/› status=2xx rate>0\.1\/s over 10s/);
+  await app.press('ctrl-x');
+  await app.waitFor('no rules yet');
+  await app.press('esc');
+  await app.waitForGone('▲ ALERT');
+  await app.press('q');
+  assert.equal((await app.exited).exitCode, 0);
+});

@@ -1,0 +1,163 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { envFor, useEmulator } from '../helpers/emulator';
+import { startBurrow, type PtySession } from '../helpers/pty';
+import { generatedLogRecords } from '../../src/emulator/logging/index';
+import type { LogEntry } from '../../src/api/logs/entry';
+
+// `@` time jumps and marks on the logs screen, in a pseudo-terminal, with the console's local
+// zone set to New York (so the times drawn are not the records' UTC timestamps).
+
+const TZ = 'America/New_York';
+const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
+const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
+const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-timemarks-e2e-'));
+after(() => fs.rmSync(cwd, { recursive: true, force: true }));
+
+/** A row: optional mark gutter, time, status, cache, path. */
+const ROW = /^(?:(◆| ) )?(\d\d:\d\d:\d\d\.\d{3}) (\d{3}) (\S+)\s+(\S+)/;
+
+const clock = new Intl.DateTimeFormat('en-GB', { timeZone: TZ, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', fractionalSecondDigits: 3 });
+/** "14:05:30.123" in New York. */
+const nyClock = (ms: number) => clock.format(ms);
+
+async function openZone(): Promise<PtySession> {
+  const app = startBurrow([], { env: envFor(emu, { TZ }), cols: 120, rows: 30, cwd });
+  await app.waitFor('Screens');
+  await app.press(':');
+  await app.type(`logs ${busy.Id}`);
+  await app.press('enter');
+  await app.waitFor(/● following[\s\S]*newest of [\d,]+/, 15_000);
+  return app;
+}
+
+/** The selected row (drawn inverse) parsed, or null. */
+function selectedRow(app: PtySession): RegExpExecArray | null {
+  const lines = app.lines();
+  for (let i = 0; i < lines.length; i++) {
+    const m = ROW.exec(lines[i]!);
+    if (m && app.isInverse(i, m[1] ? 2 : 0)) return m;
+  }
+  return null;
+}
+
+test('@ 14:05 jumps to the first record at or after that local time and pauses; bad input keeps the field open; outside the buffer the nearest is offered', async () => {
+  const app = await openZone();
+  const target = Math.floor((Date.now() - 7 * 60_000) / 60_000) * 60_000;
+  const typed = nyClock(target).slice(0, 5);
+  const first = (generatedLogRecords(emu.world, busy.Id, target, target + 60_000) as { timestamp: string }[])
+    .map((r) => Date.parse(r.timestamp))
+    .sort((a, b) => a - b)[0]!;
+  assert.ok(first >= target);
+
+  await app.press('@');
+  await app.waitFor(/jump to time: .*14:05 · 14:05:30 · 2026-11-24 14:05 · 2026-11-24T14:05:30Z · -10m/);
+  await app.type('25:00');
+  await app.press('enter');
+  await app.waitFor('"25:00" has no hour 25 (0-23)');
+  assert.match(app.screenText(), /jump to time: 25:00/, 'the field stays open with the text');
+  await app.press('ctrl-u');
+  await app.type(typed);
+  await app.press('enter');
+  const screen = await app.waitFor(/at \d{4}-\d\d-\d\d \d\d:\d\d:00: the record of \d\d:\d\d:\d\d\.\d{3}/);
+  assert.match(screen, new RegExp(`at \\d{4}-\\d\\d-\\d\\d ${typed}:00: the record of ${nyClock(first).replace('.', '\\.')}`));
+  assert.match(screen, /❚❚ paused/);
+  assert.equal(selectedRow(app)?.[2], nyClock(first), 'the selected row is that record, in New York time');
+
+  // before anything held: said so, with the oldest held; enter again goes there
+  await app.press('@');
+  await app.type('-2d');
+  await app.press('enter');
+  await app.waitFor(/is before the oldest record held, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(newest/);
+  await app.press('enter');
+  await app.waitFor(/nearest to \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: the record of/);
+  await app.waitFor(/row 1 of [\d,]+/);
+});
+
+test('m marks two rows (◆), M and U cycle through them, the stats panel lists them, export writes exactly the marked records, C clears; H is the pattern mode', async () => {
+  const app = await openZone();
+  await app.press('k', 'k', 'k');
+  await app.waitFor(/❚❚ paused/);
+  await app.press('m');
+  await app.waitFor(/marked \d\d:\d\d:\d\d\.\d{3} \d{3} .*\(1 mark: M next, U previous, C clears all\)/);
+  await app.press('k', 'k');
+  await app.press('m');
+  await app.waitFor(/\(2 marks: M next/);
+  const marked = app.lines().map((l) => ROW.exec(l)).filter((m) => m?.[1] === '◆') as RegExpExecArray[];
+  assert.equal(marked.length, 2, app.screenText());
+  const [older, newer] = marked as [RegExpExecArray, RegExpExecArray];
+  assert.equal(selectedRow(app)?.[2], older[2], 'the selection is on the second (older) mark');
+
+  await app.press('M');
+  await app.waitFor(`mark 2 of 2: ${newer[2]}`);
+  assert.equal(selectedRow(app)?.[2], newer[2]);
+  await app.press('M');
+  await app.waitFor(`mark 1 of 2: ${older[2]} ${older[3]} (went around to the first)`);
+  assert.equal(selectedRow(app)?.[2], older[2]);
+  await app.press('U');
+  await app.waitFor(`mark 2 of 2: ${newer[2]} ${newer[3]} (went around to the last)`);
+  assert.equal(selectedRow(app)?.[2], newer[2]);
+
+  await app.press('i');
+  const stats = await app.waitFor(/Marks 2/);
+  assert.match(stats, new RegExp(`◆ ${older[2].slice(0, 8)} ${older[3]}`));
+  assert.match(stats, new RegExp(`◆ ${newer[2].slice(0, 8)} ${newer[3]}`));
+
+  await app.press('e');
+  await app.waitFor(/export [\d,]+ records \(NDJSON, tab switches; ctrl-t: the 2 marked only\) to:/);
+  await app.press('ctrl-t');
+  await app.waitFor(/export 2 marked records \(NDJSON, tab switches; ctrl-t: all shown\) to:/);
+  await app.press('enter');
+  const done = await app.waitFor(/exported 2 records \(NDJSON, [\d.]+[BKM]\) to burrow-logs-\S+\.ndjson/);
+  const file = path.join(cwd, /to (burrow-logs-\S+\.ndjson)/.exec(done)![1]!);
+  const written = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LogEntry);
+  assert.deepEqual(
+    written.map((e) => `${nyClock(Date.parse(e.timestamp))} ${e.statusCode}`),
+    [older, newer].map((m) => `${m[2]} ${m[3]}`),
+    'the two marked records, oldest first',
+  );
+
+  await app.press('C');
+  await app.waitFor('2 marks cleared');
+  await app.waitForGone(/^◆/m);
+  assert.ok(!app.lines().some((l) => l.startsWith('◆')));
+  await app.press('M');
+  await app.waitFor('no marks: m marks the selected record');
+
+  await app.press('H');
+  await app.waitFor('local pattern highlights: every record is shown');
+});
+
+test('the filter form\'s from/to: refused outside the retention, then a fixed window whose rows are all inside it; 3 follows again', async () => {
+  const app = await openZone();
+  const from = Math.floor((Date.now() - 12 * 60_000) / 60_000) * 60_000;
+  const to = from + 2 * 60_000;
+  await app.press('f');
+  await app.waitFor('Server filters');
+  for (let i = 0; i < 9; i++) await app.press('tab');
+  await app.waitFor(/› from \(time\)/);
+  await app.type('-4d');
+  await app.press('enter');
+  await app.waitFor(/✖ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d is older than the 3-day retention/);
+  await app.press('ctrl-u');
+  await app.type(nyClock(from).slice(0, 5));
+  await app.press('tab');
+  await app.type(nyClock(to).slice(0, 5));
+  await app.press('enter');
+  const screen = await app.waitFor(/■ fixed window \(not following\) · [\d,]+ records/, 15_000);
+  assert.match(screen, new RegExp(`from \\d{4}-\\d\\d-\\d\\d ${nyClock(from).slice(0, 5)}:00 to ${nyClock(to).slice(0, 5)}:00 \\(UTC-0[45]:00\\)`));
+  const count = Number(/· ([\d,]+) records/.exec(screen)![1]!.replace(/,/g, ''));
+  const expected = generatedLogRecords(emu.world, busy.Id, from, to).length;
+  assert.equal(count, expected, 'every record of the window, no more');
+  const shown = app.lines().map((l) => ROW.exec(l)?.[2]).filter((t): t is string => t !== undefined);
+  assert.ok(shown.length > 5);
+  const [a, b] = [nyClock(from), nyClock(to)];
+  // (a window across local midnight wraps around on the clock)
+  for (const t of shown) assert.ok(a < b ? t >= a && t < b : t >= a || t < b, `${t} is in the window`);
+
+  await app.press('3');
+  await app.waitFor(/window 15m[\s\S]*● following/, 15_000);
+});
