@@ -47,65 +47,68 @@ export interface ScanStretchResult {
 }
 
 /**
+ * Whether a match of the pattern in a text depends only on the characters it spans (no ^, $,
+ * \b, \B or lookaround): then a match inside one record's text is also a match at the same
+ * place in the records' texts joined, and one regular-expression run over a stretch finds every
+ * record to check (each candidate is then tested on its own text). Conservative: a ^ or $
+ * anywhere (even in a class) says no.
+ */
+export function spanOnly(source: string): boolean {
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      const n = source[i + 1];
+      if (n === 'b' || n === 'B') return false;
+      i++;
+    } else if (c === '^' || c === '$') return false;
+    else if (c === '(' && source[i + 1] === '?' && (source[i + 2] === '=' || source[i + 2] === '!' || source[i + 2] === '<')) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the pattern could match a text made only of `alphabet`'s characters. Decided only for
+ * a pattern that is literals separated by | (escaped punctuation allowed): no match is possible
+ * when every alternative has a character outside the alphabet (either case with the i flag).
+ * Anything else may match.
+ */
+export function mayMatchWithin(source: string, ignoreCase: boolean, alphabet: string): boolean {
+  const inside = (c: string) => alphabet.includes(c) || (ignoreCase && (alphabet.includes(c.toLowerCase()) || alphabet.includes(c.toUpperCase())));
+  let fits = true;
+  let empty = true;
+  for (let i = 0; i <= source.length; i++) {
+    const c = source[i];
+    if (c === undefined || c === '|') {
+      if (fits || empty) return true;
+      fits = true;
+      empty = true;
+      continue;
+    }
+    let literal = c;
+    if (c === '\\') {
+      const n = source[++i];
+      // an escaped letter or digit is a class or a special character: not a literal
+      if (n === undefined || /[0-9A-Za-z]/.test(n)) return true;
+      literal = n;
+    } else if ('.*+?()[]{}^$'.includes(c)) return true;
+    empty = false;
+    if (!inside(literal)) fits = false;
+  }
+  // every alternative has a character the text cannot hold
+  return false;
+}
+
+/**
  * The worker thread's program: the same test as columnTest (any field matches: time, status,
  * cache, host + path, country, edge, IP, user agent, referer, request id), on the shared columns.
- * A dictionary value is tried once per id; an IPv4 address once per address. Self-contained: its
- * source text is what the worker evaluates.
+ * A dictionary value is tried once per id. Self-contained but for spanOnly and mayMatchWithin:
+ * its source text (and theirs) is what the worker evaluates.
  */
 function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): void {
 
   let pieces: { id: number; dicts: ScanDictionaries } = { id: -1, dicts: {} as ScanDictionaries };
 
-  /**
-   * Whether a match of the pattern in a text depends only on the characters it spans (no ^, $,
-   * \b, \B or lookaround): then a match inside one record's text is also a match at the same
-   * place in the records' texts joined, and one regular-expression run over a stretch finds every
-   * record to check (each candidate is then tested on its own text). Conservative: a ^ or $
-   * anywhere (even in a class) says no.
-   */
-  function spanOnly(source: string): boolean {
-    for (let i = 0; i < source.length; i++) {
-      const c = source[i];
-      if (c === '\\') {
-        const n = source[i + 1];
-        if (n === 'b' || n === 'B') return false;
-        i++;
-      } else if (c === '^' || c === '$') return false;
-      else if (c === '(' && source[i + 1] === '?' && (source[i + 2] === '=' || source[i + 2] === '!' || source[i + 2] === '<')) return false;
-    }
-    return true;
-  }
 
-  /**
-   * Whether the pattern could match a text made only of `alphabet`'s characters. Decided only for
-   * a pattern that is literals separated by | (escaped punctuation allowed): no match is possible
-   * when every alternative has a character outside the alphabet (either case with the i flag).
-   * Anything else may match.
-   */
-  function mayMatchWithin(source: string, ignoreCase: boolean, alphabet: string): boolean {
-    const inside = (c: string) => alphabet.includes(c) || (ignoreCase && (alphabet.includes(c.toLowerCase()) || alphabet.includes(c.toUpperCase())));
-    let fits = true;
-    let empty = true;
-    for (let i = 0; i <= source.length; i++) {
-      const c = source[i];
-      if (c === undefined || c === '|') {
-        if (fits || empty) return true;
-        fits = true;
-        empty = true;
-        continue;
-      }
-      let literal = c;
-      if (c === '\\') {
-        const n = source[++i];
-        // an escaped letter or digit is a class or a special character: not a literal
-        if (n === undefined || /[0-9A-Za-z]/.test(n)) return true;
-        literal = n;
-      } else if ('.*+?()[]{}^$'.includes(c)) return true;
-      empty = false;
-      if (!inside(literal)) fits = false;
-    }
-    return true;
-  }
 
   /** Record texts of a stretch side by side, `stride` bytes each (the last one a newline). */
   function texts(capacity: number, stride: number): Buffer {
@@ -362,6 +365,8 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
 const WORKER_SOURCE = `
 const __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
+${spanOnly.toString()}
+${mayMatchWithin.toString()}
 (${scanWorkerMain.toString()})(parentPort, ${JSON.stringify(SCAN_DICT_FIELDS)});
 `;
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { LogBuffer } from '../../src/api/logs/buffer';
 import { columnTest, compilePattern, MatchIndex, recordTest } from '../../src/log-records/filter';
-import { ScanWorker } from '../../src/log-records/scan-worker';
+import { mayMatchWithin, ScanWorker, spanOnly } from '../../src/log-records/scan-worker';
 import { MatchScan } from '../../src/state/logs-match-scan';
 import { until } from '../helpers/wait';
 
@@ -139,4 +139,29 @@ test('a cancelled scan stops changing its index; the next pattern scans from scr
   assert.equal(first.index.version, versionAtCancel, 'the cancelled scan left its index alone');
   assert.ok(!first.scan.done, 'the cancelled scan is not done');
   assert.deepEqual(held(second.index), reference(second.buffer, 'HIT|de'));
+});
+
+test('which per-record texts a pattern could match at all, and when one run over joined texts is exact', () => {
+  const ISO = '0123456789-:.TZ';
+  const HEX = '0123456789abcdef';
+  // literals with a character no ISO time, hex id or address holds: none of those texts is made
+  assert.equal(mayMatchWithin('wp-login|\\.php', true, ISO), false);
+  assert.equal(mayMatchWithin('wp-login|\\.php', true, HEX), false);
+  assert.equal(mayMatchWithin('curl', true, '0123456789.'), false);
+  // one alternative that fits is enough; case folds with the i flag only
+  assert.equal(mayMatchWithin('wp-login|12:0', true, ISO), true);
+  assert.equal(mayMatchWithin('t1', true, ISO), true);
+  assert.equal(mayMatchWithin('t1', false, ISO), false);
+  assert.equal(mayMatchWithin('BEEF', true, HEX), true);
+  assert.equal(mayMatchWithin('BEEF', false, HEX), false);
+  // anything but literals may match
+  for (const source of ['5\\d\\d', '[x]', 'a.b', 'x+', '(?:q)', 'a|', '\\w']) assert.equal(mayMatchWithin(source, true, ISO), true, source);
+  // and the decision holds against a real test on every text of the alphabet's kind
+  for (const source of ['wp-login|\\.php', 'not', 'curl|x', 'T1', 'beef|zz']) {
+    const re = new RegExp(source, 'i');
+    const samples = ['2026-08-08T12:00:31.123Z', 'deadbeef00112233445566778899aabb', '10.0.0.1'];
+    for (const text of samples) if (re.test(text)) assert.ok(mayMatchWithin(source, true, text), `${source} matches ${text}`);
+  }
+  assert.equal(spanOnly('wp-login|\\.php'), true);
+  for (const source of ['^a', 'a$', '\\bx', '\\Bx', 'a(?=b)', 'a(?!b)', '(?<=a)b', '(?<!a)b', '[^a]']) assert.equal(spanOnly(source), false, source);
 });
