@@ -2,8 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { LogBuffer } from '../src/api/logs/buffer';
 import type { LogEntry } from '../src/api/logs/entry';
 import { LogsSqlEngine } from '../src/logs-sql/engine';
+import { LogsTableSync } from '../src/logs-sql/table-sync';
 import { summarize } from './lib/stats';
 import type { BenchResult } from './lib/report';
 import type { Bench } from './registry';
@@ -13,7 +15,7 @@ const RUNS = 5;
 const QUERY = 'SELECT status, country, count(*), sum(bytes) FROM logs GROUP BY 1, 2';
 
 /** Records shaped like a busy zone's: a seeded generator, so every run loads the same rows. */
-function records(n: number): LogEntry[] {
+export function records(n: number): LogEntry[] {
   let seed = 42;
   const next = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
@@ -27,7 +29,7 @@ function records(n: number): LogEntry[] {
     out.push({
       timestamp: new Date(start + Math.floor((i * 3_600_000) / n)).toISOString(),
       pullZoneId: 1058,
-      requestId: (i.toString(16) + '0'.repeat(32)).slice(0, 32),
+      requestId: i.toString(16).padStart(32, '0'),
       cacheStatus: pick(caches),
       statusCode: pick(statuses),
       bytesSent: Math.floor(next() * 200_000),
@@ -80,14 +82,19 @@ export const logsSqlBench: Bench = {
   id: 'logs-sql',
   async run(): Promise<BenchResult[]> {
     const rows = records(RECORDS);
+    // the logs screen's buffer: the records are held in its columnar store before the shell opens
+    const buffer = new LogBuffer(RECORDS);
+    for (let i = 0; i < rows.length; i += 10_000) buffer.insert(rows.slice(i, i + 10_000));
     const loads: number[] = [];
     const queries: number[] = [];
     for (let run = 0; run < 3; run++) {
       const engine = await LogsSqlEngine.open();
+      const sync = new LogsTableSync(engine, () => buffer);
       try {
         const started = performance.now();
-        await engine.append(rows);
+        await sync.sync();
         loads.push(performance.now() - started);
+        if (engine.rowCount !== buffer.length) throw new Error(`loaded ${engine.rowCount} of ${buffer.length} records`);
         if (run === 0) {
           await engine.run(QUERY);
           for (let i = 0; i < RUNS; i++) {
@@ -97,6 +104,25 @@ export const logsSqlBench: Bench = {
           }
         }
       } finally {
+        sync.detach();
+        engine.close();
+      }
+    }
+    // the console's logs shell gives DuckDB one thread (it runs beside the screen)
+    const shellQueries: number[] = [];
+    {
+      const engine = await LogsSqlEngine.open({ threads: 1 });
+      const sync = new LogsTableSync(engine, () => buffer);
+      try {
+        await sync.sync();
+        await engine.run(QUERY);
+        for (let i = 0; i < RUNS; i++) {
+          const t = performance.now();
+          await engine.run(QUERY);
+          shellQueries.push(performance.now() - t);
+        }
+      } finally {
+        sync.detach();
         engine.close();
       }
     }
@@ -107,7 +133,7 @@ export const logsSqlBench: Bench = {
     return [
       {
         name: `logs in SQL: loading ${count} records into the logs table`,
-        method: `${count} log records (a busy zone's hour, seeded) appended to a fresh in-process DuckDB table (15 stored typed columns; time, time_ms and url computed); 3 runs.`,
+        method: `${count} log records (a busy zone's hour, seeded) held in a LogBuffer (the logs screen's columnar store), loaded into a fresh in-process DuckDB table (15 stored typed columns; time, time_ms and url computed) the way \`:sql logs\` does it: numbers and dictionary ids as data chunks into a stage table, each distinct text once, one INSERT ... SELECT joining them; sliced (the event loop gets a turn every 6 ms); 3 runs.`,
         unit: 'ms',
         burrow: summarize(loads),
         budget: '<= 3000 ms',
@@ -121,6 +147,15 @@ export const logsSqlBench: Bench = {
         ...(reference ? { reference } : {}),
         budget: '<= 300 ms and faster than sqlite3',
         pass: query.median <= 300 && (!reference || query.median < reference.summary.median),
+      },
+      {
+        name: `logs in SQL: the same GROUP BY in the console's shell (one DuckDB thread)`,
+        method: `As above, on the engine \`:sql logs\` opens: DuckDB limited to one thread, so a query or a sync leaves the other core to the screen.`,
+        unit: 'ms',
+        burrow: summarize(shellQueries),
+        ...(reference ? { reference } : {}),
+        budget: '<= 300 ms and faster than sqlite3',
+        pass: summarize(shellQueries).median <= 300 && (!reference || summarize(shellQueries).median < reference.summary.median),
       },
     ];
   },

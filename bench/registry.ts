@@ -12,6 +12,7 @@ import { backfillBench } from './backfill';
 import { emulatorRateBench } from './emulator-rate';
 import { logStoreBench } from './log-store';
 import { logsSqlBench } from './logs-sql';
+import { logsSqlFollowBench } from './logs-sql-follow';
 
 export interface Bench {
   id: string;
@@ -19,4 +20,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, keystrokeTimelineBench, followBench, memoryBench, logStoreBench, logsSqlBench, backfillBench, emulatorRateBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, keystrokeTimelineBench, followBench, memoryBench, logStoreBench, logsSqlBench, logsSqlFollowBench, backfillBench, emulatorRateBench];

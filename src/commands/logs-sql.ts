@@ -43,7 +43,7 @@ export async function runLogsSql(ctx: CommandContext): Promise<number> {
   try {
     for (const plan of plans) {
       const records = await fetchV2({ ...plan, limit }, session.api.logs, abort.signal, ctx.io);
-      await engine.append(records);
+      await engine.load(records);
     }
     if (abort.signal.aborted) return 130;
     let results;

@@ -1,11 +1,14 @@
 import { createRequire } from 'node:module';
-import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
 import type { LogEntry } from '../api/logs/entry';
+import type { RecordColumns } from '../api/logs/columns/record-columns';
 import type { SqlValue } from '../api/database/values';
 import type { StatementResult } from '../api/database/protocol';
 import { parseTimestamp } from '../api/logs/entry';
-import { LOGS_TABLE_DDL, STORED_COLUMNS } from './columns';
+import { LogBuffer } from '../api/logs/buffer';
+import { COMPUTED_COLUMNS, LOGS_TABLE_DDL, STORED_COLUMNS } from './columns';
 import { writeTarget } from './write-target';
+import { loadColumns, type Yield } from './column-load';
 
 type DuckDb = typeof import('@duckdb/node-api');
 
@@ -35,7 +38,11 @@ export class LogsSqlEngine {
     private readonly connection: DuckDBConnection,
   ) {}
 
-  static async open(): Promise<LogsSqlEngine> {
+  /**
+   * `threads`: DuckDB's worker threads (default: one per core). The console's shell gives it one,
+   * so a sync or a query never takes every core from the screen it runs beside.
+   */
+  static async open(options: { threads?: number } = {}): Promise<LogsSqlEngine> {
     // loaded on first use: start-up and the other commands do not pay for it. require, not
     // import(): the bundle runs in a vm.Script, which has no loader for import() on Node 20
     const duck = createRequire(import.meta.url)('@duckdb/node-api') as DuckDb;
@@ -43,9 +50,13 @@ export class LogsSqlEngine {
       enable_external_access: 'false',
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
+      ...(options.threads ? { threads: String(options.threads) } : {}),
     });
     const connection = await instance.connect();
     await connection.run(LOGS_TABLE_DDL);
+    for (const column of [...STORED_COLUMNS, ...COMPUTED_COLUMNS]) {
+      await connection.run(`COMMENT ON COLUMN logs.${column.name} IS '${column.doc.replace(/'/g, "''")}'`);
+    }
     await connection.run('SET lock_configuration = true');
     return new LogsSqlEngine(duck, instance, connection);
   }
@@ -60,7 +71,58 @@ export class LogsSqlEngine {
     return this.newestMs;
   }
 
-  /** Appends records (in any order; the table has no order of its own). */
+  /**
+   * Appends records straight from the columnar store (the screen's buffer): `slots` with the
+   * sequence numbers they had when chosen (a slot that changed meanwhile is skipped). Sliced:
+   * `pause` gives the event loop a turn between slices.
+   */
+  async appendStored(columns: RecordColumns, slots: ArrayLike<number>, seqs: ArrayLike<number>, pause: Yield, sliceMs?: number): Promise<number> {
+    const { loaded, rest } = await loadColumns(this.duck, this.connection, columns, slots, seqs, pause, sliceMs);
+    this.appended += loaded;
+    for (let i = 0; i < slots.length; i++) {
+      const t = columns.times[slots[i]!]!;
+      if (!(t <= this.newestMs) && columns.seqs[slots[i]!] === seqs[i]) this.newestMs = t;
+    }
+    if (rest.length) await this.append(rest.map((slot) => columns.entry(slot)));
+    return loaded + rest.length;
+  }
+
+  /** Deletes the rows older than `ms` (epoch), or all of them with no argument; returns how many went. */
+  async deleteRows(beforeMs?: number): Promise<number> {
+    const where = beforeMs === undefined ? '' : ` WHERE ts < epoch_ms(${Math.floor(beforeMs)}::BIGINT)`;
+    const reader = await this.connection.runAndReadAll(`DELETE FROM logs${where}`);
+    const gone = Number(reader.rowsChanged);
+    this.appended = Math.max(0, this.appended - gone);
+    if (beforeMs === undefined) this.newestMs = Number.NaN;
+    return gone;
+  }
+
+  /** Deletes the rows at exactly `ms` (the edge of an eviction, put back from the store after). */
+  async deleteAt(ms: number): Promise<number> {
+    const reader = await this.connection.runAndReadAll(`DELETE FROM logs WHERE ts = epoch_ms(${Math.floor(ms)}::BIGINT)`);
+    const gone = Number(reader.rowsChanged);
+    this.appended = Math.max(0, this.appended - gone);
+    return gone;
+  }
+
+  /**
+   * Appends many records the fast way: into a columnar store first (records with the same
+   * request id kept once), then as data chunks (appendStored).
+   */
+  async load(records: readonly LogEntry[]): Promise<number> {
+    if (records.length === 0) return 0;
+    const buffer = new LogBuffer(records.length);
+    buffer.insert(records);
+    const slots = new Int32Array(buffer.length);
+    const seqs = new Uint32Array(buffer.length);
+    for (let i = 0; i < buffer.length; i++) {
+      slots[i] = buffer.slotAt(i);
+      seqs[i] = buffer.columns.seqs[slots[i]!]!;
+    }
+    return this.appendStored(buffer.columns, slots, seqs, async () => undefined, Number.POSITIVE_INFINITY);
+  }
+
+  /** Appends records one row at a time (in any order; the table has no order of its own). */
   async append(records: Iterable<LogEntry>): Promise<number> {
     // the row appender: measured faster than data chunks here, where most values are strings
     const appender = await this.connection.createAppender('logs');
@@ -93,8 +155,12 @@ export class LogsSqlEngine {
     appender.endRow();
   }
 
-  /** Runs one or more statements; the results of those that return rows, in order. */
-  async run(sql: string): Promise<StatementResult[]> {
+  /**
+   * Runs one or more statements; the results of those that return rows, in order. `lazy`: the
+   * rows stay in DuckDB's result and are turned into values when read (a grid over a large
+   * result shows a window of it).
+   */
+  async run(sql: string, options: { lazy?: boolean; onResult?: (index: number, result: StatementResult) => void } = {}): Promise<StatementResult[]> {
     const extracted = await this.connection.extractStatements(sql);
     const results: StatementResult[] = [];
     for (let i = 0; i < extracted.count; i++) {
@@ -115,7 +181,7 @@ export class LogsSqlEngine {
       const reader = await prepared.runAndReadAll();
       const columns = reader.columnNames();
       const integer = reader.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
-      const rows = reader.getRows().map((row) => row.map((v, k) => toSqlValue(v, integer[k]!)));
+      const rows = options.lazy && !WRITE_KINDS.has(kind) ? lazyRows(reader, integer) : reader.getRows().map((row) => row.map((v, k) => toSqlValue(v, integer[k]!)));
       const durationMs = performance.now() - started;
       if (WRITE_KINDS.has(kind) && columns.length === 1 && columns[0] === 'Count') {
         // DuckDB answers a change with a one-cell "Count" result: shown as rows affected
@@ -123,8 +189,23 @@ export class LogsSqlEngine {
       } else {
         results.push({ columns, decltypes: reader.columnTypes().map((t) => String(t)), rows, rowsAffected: 0, lastInsertRowid: null, durationMs });
       }
+      options.onResult?.(i, results[results.length - 1]!);
     }
     return results;
+  }
+
+  /** A statement of burrow's own (the catalog for the shell), not subject to the user's policy. */
+  async internal(sql: string): Promise<StatementResult> {
+    const started = performance.now();
+    const reader = await this.connection.runAndReadAll(sql);
+    const integer = reader.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
+    const rows = reader.getRows().map((row) => row.map((v, k) => toSqlValue(v, integer[k]!)));
+    return { columns: reader.columnNames(), decltypes: reader.columnTypes().map((t) => String(t)), rows, rowsAffected: 0, lastInsertRowid: null, durationMs: performance.now() - started };
+  }
+
+  /** Stops the statement running now (it fails with an interruption). */
+  interrupt(): void {
+    this.connection.interrupt();
   }
 
   close(): void {
@@ -166,6 +247,31 @@ export function splitStatements(sql: string): string[] {
   }
   if (current.trim()) out.push(current);
   return out;
+}
+
+/** Rows converted when read (the last few thousand kept), as the array the shell's grid indexes. */
+function lazyRows(reader: DuckDBResultReader, integer: boolean[]): SqlValue[][] {
+  const count = reader.currentRowCount;
+  const cache = new Map<number, SqlValue[]>();
+  const row = (i: number): SqlValue[] => {
+    let r = cache.get(i);
+    if (r === undefined) {
+      if (cache.size >= 4096) cache.clear();
+      r = integer.map((isInt, c) => toSqlValue(reader.value(c, i), isInt));
+      cache.set(i, r);
+    }
+    return r;
+  };
+  return new Proxy<SqlValue[][]>([], {
+    get(target, prop, receiver) {
+      if (prop === 'length') return count;
+      if (typeof prop === 'string' && /^\d+$/.test(prop)) {
+        const i = Number(prop);
+        return i < count ? row(i) : undefined;
+      }
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
 }
 
 /** DuckDB's integer types: their values are SQL integers (bigint), as the SQL shell shows them. */

@@ -741,6 +741,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         set({ prompt: null });
       },
 
+      recordBuffer() {
+        return model.buffer;
+      },
+
       closeV1() {
         if (get().source !== 'v1') return false;
         v1File.cancel();

@@ -17,6 +17,8 @@ import { OutputFile } from './sql/output-file';
 import { createStatementRunner } from './sql/statements';
 import { transcriptActions } from './sql/transcript';
 import type { SqlState, SqlStore, SqlStoreOptions } from './sql/types';
+import { hranaCatalog } from './sql/backend';
+import { LogsBackend, type LogsRecordSource } from './sql/logs-backend';
 
 export type { BrowseState, Entry, LeaveThen, NewEntry, SqlState, SqlStore, SqlStoreOptions } from './sql/types';
 
@@ -35,6 +37,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
     const ctx = createSqlContext(get, set, deps, options);
     // another database chosen on the databases screen (null: the session's own)
     let target: { url: string; token: string } | null = null;
+    let logsSource: LogsRecordSource = () => null;
     const output = new OutputFile();
     const statements = createStatementRunner(ctx, output);
     const runDot = createDotRunner(ctx, output, statements);
@@ -89,14 +92,37 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       queued: 0,
       leavePrompt: null,
       pageLines: 10,
+      logs: null,
 
       ...transcriptActions(ctx),
       ...editorKeyActions(ctx, history),
       ...leave.actions,
       reverseSearch: history.reverseSearch,
 
+      bindLogs(source) {
+        logsSource = source;
+        ctx.logs?.setSource(source);
+      },
+
+      followLogs(on) {
+        const logs = ctx.logs;
+        if (!logs) return;
+        logs.follow(on);
+        if (on) logs.refresh().catch(() => undefined);
+      },
+
       start() {
         if (get().phase !== 'idle') return;
+        if (options.logs) {
+          const logs = new LogsBackend(logsSource, (snapshot) => set({ logs: snapshot }), deps.now);
+          ctx.logs = logs;
+          ctx.catalog = logs.catalog;
+          set({ phase: 'ready', url: 'logs', label: 'logs', logs: logs.state });
+          history.open(historyPath(stateDir(ctx.env), 'logs-table'));
+          ctx.message('info', "SQL on the logs screen's records: the table logs (.schema logs lists its columns; your own TEMP tables and views are allowed) · .help lists the commands");
+          void statements.loadSchema();
+          return;
+        }
         const url = target?.url ?? deps.settings.databaseUrl;
         if (!url) {
           set({ phase: 'failed', connectError: NO_DATABASE });
@@ -112,6 +138,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
           return;
         }
         ctx.db = db;
+        ctx.catalog = hranaCatalog(db);
         db.subscribe(onStatus);
         // the emulator's port changes every run: its history is kept under "emulator"
         const key = options.emulator ? historyKey(`http://emulator${new URL(db.url).pathname}`) : historyKey(db.url);
@@ -185,6 +212,8 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
         get().cancel();
         output.close();
         leave.release();
+        ctx.logs?.close();
+        ctx.logs = null;
         const closing = ctx.db;
         if (!closing) return { rolledBack: false };
         ctx.db = null;
@@ -192,6 +221,11 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       },
     };
   });
+}
+
+/** The console's SQL shell on the logs screen's records (`:sql logs`): its own transcript and history. */
+export function createLogsSqlStore(deps: StoreDeps): SqlStore {
+  return createSqlStoreWith(deps, { logs: true });
 }
 
 /** The console's SQL store (one per session: leaving :sql keeps the session and its transaction). */

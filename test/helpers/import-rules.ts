@@ -13,7 +13,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   app: ['screens', 'components', 'state', 'keys', 'renderers', 'sql-repl', 'text', 'runtime', 'api', 'config'],
   screens: ['components', 'state', 'renderers', 'log-records', 'sql-repl', 'shield-spec', 'clipboard', 'keys', 'text', 'api', 'config'],
   components: ['keys', 'text'],
-  state: ['log-records', 'sql-repl', 'shield-spec', 'keys', 'text', 'api', 'config'],
+  state: ['log-records', 'logs-sql', 'sql-repl', 'shield-spec', 'keys', 'text', 'api', 'config'],
   renderers: ['shield-spec', 'text', 'api', 'config'],
   'log-records': ['text', 'api', 'config'],
   'logs-sql': ['text', 'api', 'config'],

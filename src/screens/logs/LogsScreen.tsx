@@ -175,6 +175,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.copyJson': () => copy('json'),
     'logs.export': () => s().openExport(),
     'logs.v1': () => s().openV1(),
+    'logs.sql': () => ui.getState().navigate('sql', 'logs'),
     'logs.timeJump': () => s().openTimeJump(),
     'logs.mark': () => s().toggleMark(),
     'logs.nextMark': () => s().jumpMark(1),

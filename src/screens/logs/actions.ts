@@ -25,6 +25,7 @@ export const logsActions = defineActions([
   { id: 'logs.copyId', keys: ['y'], description: 'copy the request id of the selected record (OSC 52)', context: 'logs', hint: 'copy id' },
   { id: 'logs.copyJson', keys: ['Y'], description: 'copy the selected record as JSON (OSC 52)', context: 'logs' },
   { id: 'logs.export', keys: ['e'], description: 'export the shown records to NDJSON or CSV', context: 'logs', hint: 'export' },
+  { id: 'logs.sql', keys: ['Q'], description: "SQL on the records held (:sql logs): the table logs, kept up to date", context: 'logs', hint: 'sql' },
   { id: 'logs.alerts', keys: ['A'], description: 'alert rules on these records: add, list, remove (filter + rate over a window)', context: 'logs', hint: 'alerts' },
   { id: 'logs.ackAlert', keys: ['a'], description: 'acknowledge the alert banner', context: 'logs' },
   { id: 'logs.pickZone', keys: ['space'], description: 'zone picker: select or unselect a zone; enter follows the selected zones merged', context: 'logs' },

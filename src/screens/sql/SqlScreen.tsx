@@ -8,7 +8,9 @@ import { useActions, useInputLayer } from '../../keys/input-hooks';
 import { useSelect, useConsole, useUi, useUiStore } from '../../state/store-hooks';
 import { tableViewKey } from '../../text/table-model';
 import { resultRowRecord } from './result-record';
-import { createSqlStore, type SqlStore } from '../../state/sql-store';
+import { createLogsSqlStore, createSqlStore, type SqlStore } from '../../state/sql-store';
+import { createLogsStore } from '../../state/logs-store';
+import { logsHeader } from './logs-header';
 import { ansiLine } from './ansi-line';
 import { terminalSafe } from '../../text/terminal-safe';
 import { browseWindow, browsedEntry, editorLines, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
@@ -17,10 +19,32 @@ import { useScreenInstance } from '../screen-def';
 /** `burrow sql` gives the screen its own store (standalone options); the console uses the session's. */
 export const SqlStoreContext = createContext<SqlStore | null>(null);
 
-function useSqlStore(): SqlStore {
+/** `:sql logs` runs on the logs screen's records, with a store (transcript, history) of its own. */
+function useSqlStore(onLogs: boolean): SqlStore {
   const own = useContext(SqlStoreContext);
   const { stores } = useConsole();
+  if (onLogs) return stores.get(createLogsSqlStore);
   return own ?? stores.get(createSqlStore);
+}
+
+/**
+ * The logs shell: its table mirrors the logs store's buffer, and while the shell is open the
+ * logs screen's follow goes on (the logs screen is not mounted under it), so new records arrive.
+ */
+function useLogsTable(store: SqlStore, onLogs: boolean): void {
+  const { stores } = useConsole();
+  useEffect(() => {
+    if (!onLogs) return;
+    const logs = stores.get(createLogsStore);
+    store.getState().bindLogs(() => logs.getState().recordBuffer());
+    const zones = logs.getState().zones;
+    const detach = zones.length > 0 ? logs.getState().attach(zones.join(' ')) : null;
+    store.getState().start();
+    // from here on the table follows the buffer, also while the logs screen is back on top
+    // (syncs are incremental and sliced), so the next Q shows it current at once
+    store.getState().followLogs(true);
+    return () => detach?.();
+  }, [store, stores, onLogs]);
 }
 
 const TONES: Partial<Record<ViewKind, Tone>> = {
@@ -89,9 +113,12 @@ function age(ms: number): string {
  * keyboard to the results (full screen, paged and scrolled sideways); esc again leaves.
  */
 export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
-  const store = useSqlStore();
-  const ui = useUiStore();
   const instance = useScreenInstance();
+  const onLogs = instance.arg === 'logs';
+  const store = useSqlStore(onLogs);
+  useLogsTable(store, onLogs);
+  const ui = useUiStore();
+  const logsTable = useSelect(store, (s) => s.logs);
   const tone = useTone();
   const phase = useSelect(store, (s) => s.phase);
   const connectError = useSelect(store, (s) => s.connectError);
@@ -266,7 +293,8 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
 
   const statusLine = (
     <Box width={width} height={1} overflow="hidden">
-      <Text bold color={tone('accent')}>{`${label} `}</Text>
+      {logsTable ? null : <Text bold color={tone('accent')}>{`${label} `}</Text>}
+      {logsTable ? <Text color={tone(logsTable.error ? 'error' : 'info')} wrap="truncate">{`${logsHeader(logsTable)} `}</Text> : null}
       {tx ? <Badge text={tx} tone="warn" /> : null}
       {tx ? <Text> </Text> : null}
       {readOnlyToken ? <Badge text="READ-ONLY" tone="info" /> : null}

@@ -6,7 +6,11 @@ export const sqlScreen: ScreenDef = {
   id: 'sql',
   title: 'sql',
   aliases: [],
-  summary: 'SQL shell on the database',
+  summary: "SQL shell on the database; :sql logs: SQL on the logs screen's records",
+  arg: {
+    name: 'logs',
+    validate: (value) => (value === 'logs' ? null : ":sql takes no argument, or logs (SQL on the logs screen's records)"),
+  },
   actions: sqlActions,
   component: SqlScreen,
 };

@@ -1,3 +1,4 @@
+import type { LogBuffer } from '../../api/logs/buffer';
 import type { StoreApi } from 'zustand/vanilla';
 import { parseV1Date, RETENTION_MS, v1Date, type BackfillProgress, type LogEntry, type ZoneFollowStatus } from '../../api/logs/index';
 import type { TextState } from '../../keys/text-edit';
@@ -197,6 +198,8 @@ export interface LogsState extends TimelineActions {
   cancelPrompt(): void;
   /** Leaves the v1 day for the live follow; false when not on a v1 day. */
   closeV1(): boolean;
+  /** The records the screen holds (read by `:sql logs`; a new query makes a new buffer). */
+  recordBuffer(): LogBuffer;
 
   /** Marks or unmarks the selected record. */
   toggleMark(): void;

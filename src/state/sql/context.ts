@@ -3,6 +3,8 @@ import type { DatabaseSession } from '../../api/database/index';
 import { redact } from '../../config/redact';
 import type { EditorState } from '../../sql-repl/editor';
 import type { StoreDeps } from '../domain-stores';
+import type { SqlCatalog } from './backend';
+import type { LogsBackend } from './logs-backend';
 import type { Entry, MessageLevel, NewEntry, SqlState, SqlStoreOptions } from './types';
 
 const MAX_ENTRIES = 400;
@@ -20,6 +22,10 @@ export interface SqlContext {
   cwd: string;
   /** The session once started; null before, after dispose, or when it could not be made. */
   db: DatabaseSession | null;
+  /** The logs table's engine when the shell runs on the logs screen's records (then db is null). */
+  logs: LogsBackend | null;
+  /** The catalog of whichever engine the shell runs on (null before start). */
+  catalog: SqlCatalog | null;
   /** Where reads go through a cursor (the session's URL and token); null: never. */
   cursorTarget: { url: string; authToken: string | null } | null;
   /** What runs now (a statement or a dot-command) can be cancelled through this. */
@@ -49,6 +55,8 @@ export function createSqlContext(
     env: options.env ?? process.env,
     cwd: options.cwd ?? process.cwd(),
     db: null,
+    logs: null,
+    catalog: null,
     cursorTarget: null,
     abort: null,
     push(...entries) {

@@ -3,10 +3,7 @@ import path from 'node:path';
 import { splitStatements } from '../../api/database/index';
 import { ApiError } from '../../api/errors';
 import { DOT_COMMANDS, type DotCommand } from '../../sql-repl/dot-commands';
-import {
-  DESCRIBE_QUERY, DUMP_OBJECTS_QUERY, dumpLines, dumpObjectsFromRows, HAS_SEQUENCE_QUERY, INDEXES_QUERY,
-  SCHEMA_TEXT_QUERY, selectAllQuery, SEQUENCE_QUERY, TABLES_QUERY,
-} from '../../sql-repl/schema-sql';
+import { DUMP_OBJECTS_QUERY, dumpLines, dumpObjectsFromRows, HAS_SEQUENCE_QUERY, selectAllQuery, SEQUENCE_QUERY } from '../../sql-repl/schema-sql';
 import { errorMessage } from '../domain-stores';
 import type { SqlContext } from './context';
 import type { OutputFile } from './output-file';
@@ -88,32 +85,37 @@ export function createDotRunner(ctx: SqlContext, output: OutputFile, statements:
 
   /** The commands that ask the database. */
   const remote = async (cmd: DotCommand, signal: AbortSignal): Promise<void> => {
-    const db = ctx.db!;
-    const query = (sql: string, args: (string | null)[] = []) => db.execute(sql, args, { signal });
+    const catalog = ctx.catalog!;
     switch (cmd.name) {
       case 'tables': {
-        const r = await query(TABLES_QUERY, [cmd.pattern]);
-        push({ kind: 'words', words: r.rows.map((row) => String(row[0])), empty: cmd.pattern ? `no table or view matches ${cmd.pattern}` : 'no tables' });
+        const words = await catalog.tables(cmd.pattern, signal);
+        push({ kind: 'words', words, empty: cmd.pattern ? `no table or view matches ${cmd.pattern}` : 'no tables' });
         return;
       }
       case 'indexes': {
-        const r = await query(INDEXES_QUERY, [cmd.pattern]);
-        push({ kind: 'words', words: r.rows.map((row) => String(row[0])), empty: cmd.pattern ? `no index on a table matching ${cmd.pattern}` : 'no indexes' });
+        const words = await catalog.indexes(cmd.pattern, signal);
+        push({ kind: 'words', words, empty: cmd.pattern ? `no index on a table matching ${cmd.pattern}` : 'no indexes' });
         return;
       }
       case 'schema': {
-        const r = await query(SCHEMA_TEXT_QUERY, [cmd.pattern]);
-        if (r.rows.length === 0) message('info', cmd.pattern ? `nothing matches ${cmd.pattern}` : 'the database is empty');
-        else push({ kind: 'text', lines: r.rows.flatMap((row) => `${String(row[0])};`.split('\n')) });
+        const texts = await catalog.schemaText(cmd.pattern, signal);
+        if (texts.length === 0) message('info', cmd.pattern ? `nothing matches ${cmd.pattern}` : 'the database is empty');
+        else push({ kind: 'text', lines: texts.flatMap((text) => `${text};`.split('\n')) });
         return;
       }
       case 'describe': {
-        const r = await query(DESCRIBE_QUERY, [cmd.table]);
+        const r = await catalog.describe(cmd.table, signal);
         if (r.rows.length === 0) message('error', `no table or view named ${cmd.table} (.tables lists them)`);
         else push({ kind: 'result', result: r, mode: get().mode === 'box' ? 'box' : 'table', summary: `${cmd.table}: ${r.rows.length} column${r.rows.length === 1 ? '' : 's'}` });
         return;
       }
       case 'dump': {
+        if (!ctx.db) {
+          message('error', '.dump writes a database out as SQL: not for the logs table. Export rows with .mode csv and .output FILE, then SELECT ... FROM logs');
+          return;
+        }
+        const db = ctx.db;
+        const query = (sql: string, args: (string | null)[] = []) => db.execute(sql, args, { signal });
         const objects = dumpObjectsFromRows((await query(DUMP_OBJECTS_QUERY, [cmd.pattern])).rows);
         if (objects.length === 0 && cmd.pattern) {
           message('error', `no table matches ${cmd.pattern}`);
@@ -136,7 +138,7 @@ export function createDotRunner(ctx: SqlContext, output: OutputFile, statements:
 
   return async (cmd) => {
     if (await local(cmd)) return;
-    if (!ctx.db) return;
+    if (!ctx.catalog) return;
     const abort = new AbortController();
     ctx.abort = abort;
     set({ running: { since: ctx.deps.now(), what: `.${cmd.name}` } });
@@ -144,6 +146,7 @@ export function createDotRunner(ctx: SqlContext, output: OutputFile, statements:
       await remote(cmd, abort.signal);
     } catch (error) {
       if (error instanceof ApiError) message(error.kind === 'aborted' ? 'warn' : 'error', error.kind === 'aborted' ? 'cancelled' : failureText(error, ''));
+      else if (ctx.logs) message('error', `error: ${errorMessage(error).split('\n')[0]}`);
       else throw error;
     } finally {
       ctx.abort = null;

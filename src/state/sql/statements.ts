@@ -4,7 +4,7 @@ import { destructiveReason } from '../../sql-repl/destructive';
 import { editorOf } from '../../sql-repl/editor';
 import { resultText, summaryText } from '../../sql-repl/output-modes';
 import { firstWriter, readOnlyRefusal, readOnlyWords } from '../../sql-repl/read-only';
-import { SCHEMA_QUERY, schemaFromRows } from '../../sql-repl/schema-sql';
+import { LogsSqlRefusal } from '../../logs-sql/engine';
 import { oneLine, UncertainStatements } from '../../sql-repl/uncertain';
 import { errorMessage } from '../domain-stores';
 import type { SqlContext } from './context';
@@ -108,10 +108,9 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
   };
 
   const loadSchema = async () => {
-    if (!ctx.db) return;
+    if (!ctx.catalog) return;
     try {
-      const r = await ctx.db.execute(SCHEMA_QUERY);
-      set({ schema: schemaFromRows(r.rows) });
+      set({ schema: await ctx.catalog.schema() });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) message('error', explainHttp(error));
       // completion falls back to keywords; the error shows with the first statement anyway
@@ -157,7 +156,52 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
     return !yes;
   };
 
+  /**
+   * The logs table's engine: local, so no read-only mode (nothing reaches the platform), no
+   * transaction and no lost answers; the destructive check still asks (about the user's own tables).
+   */
+  const runOnLogs = async (source: string, statements: SqlStatement[], origin: string | null) => {
+    const logs = ctx.logs!;
+    if (await destructiveRefused(statements)) {
+      if (origin === null) restoreInput(source);
+      return;
+    }
+    const abort = new AbortController();
+    ctx.abort = abort;
+    set({ running: { since: ctx.deps.now(), what: statements.length > 1 ? `${statements.length} statements` : statements[0]!.text.slice(0, 60) } });
+    let ddl = false;
+    try {
+      await logs.refresh();
+      for (let i = 0; i < statements.length; i++) {
+        const s = statements[i]!;
+        if (abort.signal.aborted) {
+          message('warn', `cancelled${statements.length > 1 ? ` (${i} of ${statements.length} statements had finished)` : ''}`);
+          return;
+        }
+        try {
+          await logs.run(s.text, abort.signal, showResult);
+        } catch (error) {
+          const where = statements.length > 1 || origin ? ` (statement ${i + 1} of ${statements.length}${origin ? ` in ${origin}` : ''}, line ${s.line})` : '';
+          if (abort.signal.aborted) message('warn', `cancelled${where}`);
+          else message('error', error instanceof LogsSqlRefusal ? `${error.message}${where}` : `error: ${errorMessage(error).split('\n')[0]}${where}`);
+          if (statements.length - i - 1 > 0) message('warn', `the ${statements.length - i - 1} statement(s) after it did not run`);
+          if (origin === null && !abort.signal.aborted) restoreInput(source.slice(s.start));
+          return;
+        }
+        const w = firstWord(s.text);
+        if (w === 'CREATE' || w === 'DROP' || w === 'ALTER') ddl = true;
+      }
+    } catch (error) {
+      message('error', `the logs table is not available: ${errorMessage(error)}`);
+    } finally {
+      ctx.abort = null;
+      set({ running: null });
+      if (ddl) await loadSchema();
+    }
+  };
+
   const run = async (source: string, statements: SqlStatement[], origin: string | null) => {
+    if (ctx.logs) return runOnLogs(source, statements, origin);
     const db = ctx.db;
     if (!db || statements.length === 0) return;
     if (await readOnlyRefused(statements)) {

@@ -5,6 +5,7 @@ import type { Schema } from '../../sql-repl/completion';
 import type { EditorState } from '../../sql-repl/editor';
 import type { HistorySearch } from '../../sql-repl/history';
 import type { OutputMode } from '../../sql-repl/output-modes';
+import type { LogsRecordSource, LogsSnapshot } from './logs-backend';
 
 /** One thing in the transcript. Result rows stay in the StatementResult: never copied. */
 export type Entry =
@@ -57,8 +58,14 @@ export interface SqlState {
   leavePrompt: { then: LeaveThen } | null;
   /** Rows the transcript has on screen, set by the view (for page keys). */
   pageLines: number;
+  /** The logs table when the shell runs on the logs screen's records; null on the database. */
+  logs: LogsSnapshot | null;
 
   start(): void;
+  /** The logs shell: where its records come from (the logs screen's buffer); set before start. */
+  bindLogs(source: LogsRecordSource): void;
+  /** The logs table follows its buffer (synced every second) or not; on: synced now too. */
+  followLogs(on: boolean): void;
   /** A key for the editor (the layer's text handler). True = consumed. */
   key(ev: KeyEvent): boolean;
   /** Runs a complete input, or starts a new line; resolves when what it started has finished. */
@@ -100,6 +107,8 @@ export interface SqlStoreOptions {
   lookupName?: boolean;
   keepAliveMs?: number;
   cwd?: string;
+  /** The shell runs on the logs screen's records (an in-process DuckDB table `logs`), not on the database. */
+  logs?: boolean;
 }
 
 export type SqlStore = StoreApi<SqlState>;

@@ -317,6 +317,11 @@ export class RecordColumns {
     return this.num(Num.Bytes, this.bytesSent, slot)!;
   }
 
+  /** The autonomous system number (extended logging), null when the record has none. */
+  asnOf(slot: number): number | null {
+    return this.num(Num.Asn, this.asn, slot);
+  }
+
   value(f: DictField, slot: number): string | null {
     return this.dicts[f].value(this.idCols[f].get(slot));
   }
