@@ -66,7 +66,7 @@ test('arguments are checked against the command', () => {
   assert.ok(bare.ok && bare.arg === null, 'the pull zone is optional');
   const bad = parseCommand(commands, 'logs abc');
   assert.ok(!bad.ok);
-  assert.match(bad.message, /pullZoneId must be a number, got "abc"/);
+  assert.match(bad.message, /pull zone ids are numbers, got "abc"/);
   const extra = parseCommand(commands, 'shield 5');
   assert.ok(!extra.ok);
   assert.match(extra.message, /:shield takes no argument \(got "5"\)/);
