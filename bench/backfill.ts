@@ -53,8 +53,10 @@ export const backfillBench: Bench = {
     const api = createApi({ baseUrl: emu.info.baseUrl, loggingUrl: emu.info.loggingUrl, apiKey: emu.info.accessKey });
     // the busiest zone is the first
     const zone = emu.info.pullZoneIds[0]!;
-    const engine = api.logs.follow({ zones: [zone], sinceMs: 3 * 3_600_000, buffer: new CountingSink() });
-    const samples: { at: number; records: number; requests: number }[] = [];
+    const sink = new CountingSink();
+    const engine = api.logs.follow({ zones: [zone], sinceMs: 3 * 3_600_000, buffer: sink });
+    // records: every new record fetched (backfill pages and the polls that follow the live end share the budget)
+    const samples: { at: number; records: number; backfill: number; requests: number }[] = [];
     let rssMax = 0;
     try {
       engine.start();
@@ -62,12 +64,13 @@ export const backfillBench: Bench = {
       while (performance.now() - started < SECONDS * 1000) {
         await sleep(250);
         const p = engine.status().zones[0]!.backfill;
-        if (p && p.pages > 0) samples.push({ at: performance.now(), records: p.records, requests: engine.status().zones[0]!.requests });
+        if (p && p.pages > 0) samples.push({ at: performance.now(), records: sink.length, backfill: p.records, requests: engine.status().zones[0]!.requests });
         rssMax = Math.max(rssMax, process.memoryUsage().rss);
         if (p?.done) break;
       }
       // records fetched in every 10 s window that starts at a sample (after the first page)
       const perWindow: number[] = [];
+      const backfillPerWindow: number[] = [];
       let mostRequests = 0;
       for (let i = 0, j = 0; i < samples.length; i++) {
         while (j < samples.length && samples[j]!.at - samples[i]!.at < WINDOW_MS) j++;
@@ -75,19 +78,21 @@ export const backfillBench: Bench = {
         const k = j - 1;
         const span = samples[k]!.at - samples[i]!.at;
         perWindow.push(((samples[k]!.records - samples[i]!.records) * WINDOW_MS) / span / MAX_PER_WINDOW * 100);
+        backfillPerWindow.push(((samples[k]!.backfill - samples[i]!.backfill) * WINDOW_MS) / span / MAX_PER_WINDOW * 100);
         mostRequests = Math.max(mostRequests, samples[k]!.requests - samples[i]!.requests);
       }
       const z = engine.status().zones[0]!;
       return [
         {
           name: 'backfill: records fetched per 10 s vs the rate limit maximum',
-          method: `The follow engine (production budget and page size) backfilling 3 h of the busiest zone of \`burrow emulator\` (its own process) at ${RATE} records/s (episodes 0.1x-5x, a chunk capped at 2,500/s), records counted by a sink that only dedupes; every 250 ms the records fetched so far; for each 10 s window starting at a sample (from the first page on, for ${SECONDS} s), records fetched in it as a share of 30 requests x 10,000 records.`,
+          method: `The follow engine (production budget and page size) backfilling 3 h of the busiest zone of \`burrow emulator\` (its own process) at ${RATE} records/s (episodes 0.1x-5x, a chunk capped at 2,500/s), records counted by a sink that only dedupes; every 250 ms the new records fetched so far (backfill pages and the polls at the live end: both spend the same per-zone budget); for each 10 s window starting at a sample (from the first page on, for ${SECONDS} s), new records fetched in it as a share of 30 requests x 10,000 records.`,
           unit: '%',
           burrow: summarize(perWindow),
           budget: '>= 90%',
           pass: perWindow.length > 0 && summarize(perWindow).median >= 90,
           notes: [
             `${z.backfill?.records.toLocaleString('en-US')} records in ${z.backfill?.pages} pages; most requests sent in a 10 s window: ${mostRequests} (budget 28, limit 30); 429s: ${api.logs.budget.state(String(zone)).rateLimited}`,
+            `backfill pages alone: median ${summarize(backfillPerWindow).median.toFixed(1)} % of the maximum per 10 s window (the rest is the live end, ${(sink.length - (z.backfill?.records ?? 0)).toLocaleString('en-US')} records)`,
             `client peak RSS ${(rssMax / 2 ** 20).toFixed(0)} MiB`,
           ],
         },

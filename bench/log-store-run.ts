@@ -1,60 +1,73 @@
 // One run of the log store benchmark in a fresh process:
 //   node --expose-gc --import tsx bench/log-store-run.ts RECORDS
-// Fills the logs screen's view model (columnar store, statistics, match index) straight from the
-// emulator's traffic generator, page by page as the follow engine would, then times what the
-// keys of the screen do. Prints one JSON line. Used by bench/log-store.ts.
-import { readLogEntry, parseTimestamp, type LogEntry } from '../src/api/logs/entry';
-import { createWorld } from '../src/emulator/world';
-import { generatedLogRecords } from '../src/emulator/logging/index';
+// Fills the logs screen's view model (columnar store, statistics, match index) as following and
+// backfilling do: v2 page bodies of the busiest emulated zone (made by the emulator's generator in
+// a child process, bench/log-pages-child.ts, and sent over a pipe as bytes) read by the same page
+// reader the follow engine uses (a worker thread decodes them) and inserted page by page. Then
+// times what the keys of the screen do. Prints one JSON line. Used by bench/log-store.ts.
+import { spawn } from 'node:child_process';
+import { readLogPage, LogPageReader } from '../src/api/logs/index';
 import { compilePattern } from '../src/log-records/filter';
 import { LogsViewModel, type WindowRequest } from '../src/state/logs-view-model';
 
 const RECORDS = Number(process.argv[2] ?? 2_000_000);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const mb = (n: number) => n / 1e6;
-
-const now = Date.UTC(2026, 7, 8, 14, 0, 0);
-// the two hours before start are at the full rate: enough records for the fill at this rate
-let world: ReturnType<typeof createWorld> | null = createWorld({ seed: 7, logRate: Math.ceil(RECORDS / 7000), now: () => now });
-const zone = world.pullZones.find((z) => z.EnableLogging && z.trafficWeight === 1)!;
 const cpuMs = (since: NodeJS.CpuUsage) => {
   const c = process.cpuUsage(since);
   return (c.user + c.system) / 1000;
 };
 
-// the emulator's generator (and its cache of generated minutes) is dropped before the store is measured
+/** Page bodies from the generator's process, as they come (each with its length in front), each copied once. */
+async function* pages(records: number): AsyncGenerator<Buffer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/log-pages-child.ts', String(records)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let body: Buffer | null = null;
+  let filled = 0;
+  let head = Buffer.alloc(0);
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    let at = 0;
+    while (at < chunk.length) {
+      if (body === null) {
+        const need = 4 - head.length;
+        head = Buffer.concat([head, chunk.subarray(at, at + need)]);
+        at += Math.min(need, chunk.length - at);
+        if (head.length < 4) break;
+        body = Buffer.allocUnsafe(head.readUInt32BE(0));
+        filled = 0;
+        head = Buffer.alloc(0);
+      }
+      const take = Math.min(body.length - filled, chunk.length - at);
+      chunk.copy(body, filled, at, at + take);
+      filled += take;
+      at += take;
+      if (filled === body.length) {
+        yield body;
+        body = null;
+      }
+    }
+  }
+}
+
 gc();
 const before = process.memoryUsage();
 const model = new LogsViewModel(RECORDS);
+const reader = new LogPageReader();
 let insertCpuMs = 0;
-let fed = 0;
 let insertMs = 0;
 const started = performance.now();
-for (let t = now - 2 * 3_600_000; fed < RECORDS && t < now; t += 60_000) {
-  const entries: LogEntry[] = [];
-  const times: number[] = [];
-  for (const raw of generatedLogRecords(world!, zone.Id, t, t + 60_000)) {
-    const e = readLogEntry(raw)!;
-    entries.push(e);
-    times.push(parseTimestamp(e.timestamp));
-    if (fed + entries.length === RECORDS) break;
-  }
-  fed += entries.length;
-  for (let i = 0; i < entries.length; i += 10_000) {
-    const page = entries.slice(i, i + 10_000);
-    const pageTimes = times.slice(i, i + 10_000);
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    model.load(page, pageTimes);
-    insertMs += performance.now() - t0;
-    insertCpuMs += cpuMs(c0);
-  }
+for await (const body of pages(RECORDS)) {
+  const page = await readLogPage(reader, body, '/v2/pullzones/1/logs', 'asc');
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  model.load(page.entries, page.times);
+  insertMs += performance.now() - t0;
+  insertCpuMs += cpuMs(c0);
 }
+await reader.close();
 const fillMs = performance.now() - started;
 const statsStarted = performance.now();
 const snapshot = model.stats.snapshot({ top: 5, rateSeconds: 120 });
 const snapshotMs = performance.now() - statsStarted;
-world = null;
 gc();
 gc();
 const after = process.memoryUsage();
@@ -92,13 +105,14 @@ for (let round = 0; round < 20; round++) {
   keyTimes.bottom!.push(timed(() => view(true)));
 }
 
-// a regex typed while following: the first screen of matches, then the whole scan in slices
+// a regex typed while following: the first screen of matches, then the whole scan (a worker thread over the shared columns)
 const p = compilePattern('wp-login|\\.php');
 if (!p.ok) throw new Error('pattern');
 model.setMode('filter');
 let firstScreenMs = 0;
 let shown = 0;
 const scanStarted = performance.now();
+const scanCpu0 = process.cpuUsage();
 const done = new Promise<void>((resolve) => {
   model.onScanProgress = () => {
     if (!model.counting) resolve();
@@ -117,6 +131,7 @@ const keys = setInterval(() => {
 await done;
 clearInterval(keys);
 const wholeScanMs = performance.now() - scanStarted;
+const scanCpuMs = cpuMs(scanCpu0);
 const matches = model.matches;
 
 // n / N with the count done, in filter and highlight modes
@@ -159,6 +174,9 @@ process.stdout.write(
     heapMB: mb(after.heapUsed),
     arrayBuffersMB: mb(after.arrayBuffers),
     arenaMB: mb(cols.arenaBytes),
+    breakdownMB: Object.fromEntries(Object.entries(model.buffer.memoryBreakdown()).map(([k, v]) => [k, Math.round(mb(v) * 10) / 10])),
+    externalMB: mb(after.external),
+    scanCpuMs,
     bytesPerRecord: (after.rss - before.rss) / held,
     keyP95: Object.fromEntries(Object.entries(keyTimes).map(([k, v]) => [k, p95(v)])),
     firstScreenMs,

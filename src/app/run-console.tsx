@@ -11,6 +11,7 @@ import { App } from './App';
 import { appKeymap } from './app-keymap';
 import { HOME_SCREEN, SCREENS } from './screens';
 import { fullScreen, hostOf } from './full-screen';
+import { keepStylesWithoutColour } from './styles-without-colour';
 import { terminalSafe } from '../text/terminal-safe';
 import { markStartupDone } from './startup-done';
 
@@ -21,6 +22,7 @@ import { markStartupDone } from './startup-done';
  */
 export async function runConsole(settings: Settings, io: Io): Promise<number> {
   let platform: PlatformConnection | null = null;
+  keepStylesWithoutColour(settings.color, io.env);
   const screen = fullScreen(io, async () => {
     await platform?.close().catch(() => {});
     return null;

@@ -3,6 +3,7 @@ import { createApi } from '../api/index';
 import { App } from './App';
 import { appKeymap } from './app-keymap';
 import { fullScreen, hostOf } from './full-screen';
+import { keepStylesWithoutColour } from './styles-without-colour';
 import type { Io } from '../runtime/io';
 import type { Settings } from '../config/settings';
 import type { ConnectionInfo } from '../state/store-hooks';
@@ -38,6 +39,7 @@ export async function runSqlRepl(settings: Settings, io: Io, target: ReplTarget)
     apiKey: target.management?.apiKey ?? '',
   });
   let disposeStore: () => Promise<{ rolledBack: boolean }> = async () => ({ rolledBack: false });
+  keepStylesWithoutColour(settings.color, io.env);
   const screen = fullScreen(io, async () => {
     const closed = await disposeStore().catch(() => ({ rolledBack: false }));
     await api.close().catch(() => {});

@@ -1,6 +1,7 @@
 import type { LogEntry } from '../api/logs/entry';
 import { formatIpv4, parseIpv4 } from '../api/logs/columns/codecs';
 import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
+import { ownCopy } from '../text/own-copy';
 
 /**
  * Statistics over the records a log view holds, kept incrementally: add() when records come in,
@@ -60,7 +61,8 @@ interface Counter {
 function bump(map: Map<string, Counter>, key: string, by: number): void {
   const c = map.get(key);
   if (c === undefined) {
-    if (by > 0) map.set(key, { n: by });
+    // a key kept for long: its own text, not a slice of a decoded page
+    if (by > 0) map.set(ownCopy(key), { n: by });
     return;
   }
   c.n += by;

@@ -1,4 +1,15 @@
+import type { LogBuffer } from '../api/logs/buffer';
 import type { MatchIndex, OrderedSource } from '../log-records/filter';
+import { SCAN_DICT_FIELDS, type ScanDictionaries, type ScanStretchResult, type ScanWorker } from '../log-records/scan-worker';
+
+/** Records per stretch a worker thread scans before it reports (about 5-15 ms of its time). */
+const WORKER_STRETCH = 32_768;
+
+/** Whether sequence number `seq` was given before `next` (they count round at 2^32). */
+function givenBefore(seq: number, next: number): boolean {
+  const d = (next - seq) >>> 0;
+  return d > 0 && d < 0x80000000;
+}
 
 /**
  * Fills a MatchIndex for a new pattern without holding the main thread: the buffer is scanned
@@ -167,8 +178,165 @@ export class MatchScan {
     this.timer = setTimeout(slice, firstDelayMs);
   }
 
+  /**
+   * Runs the scan of the records held now in worker threads (`workers`, the stretches dealt out in
+   * turn), which read the store's columns in shared memory: stretches outward from the start,
+   * newer and older in turn, as step() would. Each stretch's matches are checked here (a record evicted meanwhile is left
+   * out; one that arrived meanwhile is MatchIndex.add's) and put in the index, and the region
+   * grows. What the worker could not decide (rare field forms) is tested here. When the worker
+   * cannot run, or something is left (records older than all that arrived meanwhile), the scan
+   * goes on in slices (run()). The main thread's own scanning (fill, reach, newer, older) goes on
+   * meanwhile; a stretch it already covered only adds what it did not.
+   */
+  runInWorker(workers: readonly ScanWorker[], buffer: LogBuffer, pattern: RegExp, sliceMs: number, onProgress: () => void, stretch = WORKER_STRETCH): void {
+    if (this.cancelled || this.timer !== null || this.stopWorker !== null) return;
+    // after the frame being built (it fills the screen's matches here first)
+    const soon = setImmediate(() => {
+      this.stopWorker = null;
+      if (!this.cancelled) this.startWorkers(workers, buffer, pattern, sliceMs, onProgress, stretch);
+    });
+    this.stopWorker = () => clearImmediate(soon);
+  }
+
+  private startWorkers(workers: readonly ScanWorker[], buffer: LogBuffer, pattern: RegExp, sliceMs: number, onProgress: () => void, stretch: number): void {
+    const cols = buffer.columns;
+    const next = cols.nextSequence;
+    const order = buffer.orderSnapshot();
+    const n = order.length;
+    // the plan: stretches of the records as they are now, never splitting a run of equal times
+    const time = (i: number) => cols.times[order[i]!]!;
+    const at = (t: number) => {
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (time(mid) < t) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const plan: { side: 1 | -1; from: number; to: number; edge: number }[] = [];
+    const newer: typeof plan = [];
+    for (let a = at(this.hi); a < n && !this.newerDone; ) {
+      let b = Math.min(n, a + stretch);
+      while (b < n && time(b) === time(b - 1)) b++;
+      newer.push({ side: 1, from: a, to: b, edge: b < n && time(b) <= this.end ? time(b) : Number.POSITIVE_INFINITY });
+      a = b;
+    }
+    const older: typeof plan = [];
+    for (let b = at(this.lo); b > 0 && !this.olderDone; ) {
+      let a = Math.max(0, b - stretch);
+      while (a > 0 && time(a - 1) === time(a)) a--;
+      older.push({ side: -1, from: a, to: b, edge: time(a) });
+      b = a;
+    }
+    for (let i = 0; i < Math.max(newer.length, older.length); i++) {
+      if (i < newer.length) plan.push(newer[i]!);
+      if (i < older.length) plan.push(older[i]!);
+    }
+    const dicts = {} as ScanDictionaries;
+    for (const f of SCAN_DICT_FIELDS) dicts[f] = cols.dicts[f].valuesSnapshot();
+    const slices = () => {
+      this.stopAll();
+      this.run(sliceMs, onProgress);
+    };
+    if (plan.length === 0) return slices();
+    // stretch i goes to worker i % k; results are put in the index in the plan's order (each side
+    // grows stretch by stretch), those that come early wait for the ones before them
+    const k = workers.length;
+    const results: (ScanStretchResult | undefined)[] = [];
+    let applied = 0;
+    const busy = new Array<number>(k).fill(0);
+    this.workerBusyMs = 0;
+    const stops: (() => void)[] = [];
+    workers.forEach((worker, w) => {
+      const mine = plan.map((_, i) => i).filter((i) => i % k === w);
+      if (mine.length === 0) return;
+      const stretches = new Int32Array(mine.length * 2);
+      mine.forEach((i, j) => {
+        stretches[2 * j] = plan[i]!.from;
+        stretches[2 * j + 1] = plan[i]!.to;
+      });
+      let left = mine.length;
+      stops.push(
+        worker.scan({ source: pattern.source, flags: pattern.flags, cols: cols.scanColumns(), order, stretches }, dicts, {
+          onStretch: (r: ScanStretchResult) => {
+            if (this.cancelled) return;
+            busy[w] = r.busyMs;
+            this.workerBusyMs = busy.reduce((x, y) => x + y, 0);
+            if (--left === 0) worker.finished(r.id);
+            results[mine[r.stretch]!] = r;
+            let took = false;
+            while (applied < plan.length && results[applied] !== undefined) {
+              this.absorb(plan[applied]!, results[applied]!, order, buffer, next);
+              results[applied++] = undefined;
+              took = true;
+            }
+            if (!took) return;
+            if (applied === plan.length) {
+              this.stopWorker = null;
+              if (!this.done) slices();
+            }
+            onProgress();
+          },
+          onFailure: () => {
+            if (!this.cancelled) slices();
+          },
+        }),
+      );
+    });
+    this.stopWorker = () => {
+      for (const stop of stops) stop();
+    };
+  }
+
+  private stopAll(): void {
+    const stop = this.stopWorker;
+    this.stopWorker = null;
+    stop?.();
+  }
+
+  /** Time the worker threads spent on this scan so far (ms; for benchmarks). */
+  workerBusyMs = 0;
+  private stopWorker: (() => void) | null = null;
+
+  /** One stretch's matches from the worker: checked, put among the matches, the region grown. */
+  private absorb(s: { side: 1 | -1; from: number; to: number; edge: number }, r: ScanStretchResult, order: Int32Array, buffer: LogBuffer, next: number): void {
+    const { index } = this;
+    const cols = buffer.columns;
+    const found: number[] = [];
+    const foundTimes: number[] = [];
+    const take = (slot: number, seq: number) => {
+      // evicted (the slot is empty or another record's), or arrived after the scan started
+      if (cols.seqs[slot] !== seq || !givenBefore(seq, next)) return;
+      const t = cols.times[slot]!;
+      if (index.indexOf(seq, t) >= 0) return;
+      found.push(seq);
+      foundTimes.push(t);
+    };
+    const { hits, seqs, unsure } = r;
+    let i = 0;
+    let j = 0;
+    while (i < hits.length || j < unsure.length) {
+      if (j >= unsure.length || (i < hits.length && hits[i]! < unsure[j]!)) {
+        take(order[hits[i]!]!, seqs[i]!);
+        i++;
+      } else {
+        const slot = order[unsure[j++]!]!;
+        if (index.test(slot)) take(slot, cols.seqs[slot]!);
+      }
+    }
+    index.merge(found, foundTimes, this.source);
+    if (s.side === 1) this.hi = Math.max(this.hi, s.edge);
+    else this.lo = Math.min(this.lo, s.edge);
+    this.tested += s.to - s.from;
+    this.versionCounter++;
+  }
+
   cancel(): void {
     this.cancelled = true;
+    this.stopWorker?.();
+    this.stopWorker = null;
     if (this.timer !== null) {
       clearTimeout(this.timer as ReturnType<typeof setTimeout>);
       clearImmediate(this.timer as ReturnType<typeof setImmediate>);

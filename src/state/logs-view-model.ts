@@ -1,11 +1,14 @@
 import { LogBuffer } from '../api/logs/buffer';
 import type { LogEntry } from '../api/logs/entry';
 import { columnTest, contextRows, locate, MatchIndex, SEPARATOR, type CompiledPattern } from '../log-records/filter';
+import { sharedScanWorkers } from '../log-records/scan-worker';
 import { LogStats } from '../log-records/stats';
 import { MatchScan } from './logs-match-scan';
 
 /** A buffer this small is matched at once; a bigger one in slices (MatchScan). */
 const SCAN_AT_ONCE = 4000;
+/** From this many records a pattern's scan runs in a worker thread (starting one costs tens of ms). */
+const SCAN_IN_WORKER = 50_000;
 /** Main-thread time per slice of a scan, and the most a frame spends filling the screen. */
 const SLICE_MS = 4;
 const FILL_MS = 6;
@@ -209,11 +212,15 @@ export class LogsViewModel {
     }
     const scan = new MatchScan(this.buffer, this.index, start);
     this.scan = scan;
-    scan.run(SLICE_MS, () => {
+    const progress = () => {
       if (this.scan !== scan) return;
       if (scan.done) this.scan = null;
       this.onScanProgress?.();
-    });
+    };
+    // a big buffer is scanned by a worker thread over the shared columns; the screen's matches here
+    const workers = this.buffer.length >= SCAN_IN_WORKER ? sharedScanWorkers().filter((w) => w.available) : [];
+    if (workers.length > 0) scan.runInWorker(workers, this.buffer, p.test, SLICE_MS, progress);
+    else scan.run(SLICE_MS, progress);
   }
 
   /** Ends a pattern's scan now (an export, a count that must be whole). */

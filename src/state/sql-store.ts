@@ -84,7 +84,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       schema: { tables: [] },
       entries: [],
       scroll: 0,
-      browse: { entryId: null, top: 0, h: 0 },
+      browse: { entryId: null, top: 0, h: 0, row: 0 },
       mode: 'table',
       timer: true,
       outputFile: null,

@@ -177,6 +177,23 @@ export class LogBuffer {
     for (let i = Math.max(0, start); i < Math.min(this.size, end); i++) yield this.columns.entry(this.order[this.phys(i)]!);
   }
 
+  /**
+   * The slots of every record held, oldest first, as they are now, in shared memory (a worker
+   * thread reads it without a copy): two copies of the ring's halves, not a loop.
+   */
+  orderSnapshot(): Int32Array {
+    const out = new Int32Array(new SharedArrayBuffer(Math.max(1, this.size) * 4), 0, this.size);
+    const first = Math.min(this.size, this.capacity - this.head);
+    out.set(this.order.subarray(this.head, this.head + first), 0);
+    if (first < this.size) out.set(this.order.subarray(0, this.size - first), first);
+    return out;
+  }
+
+  /** Bytes held per column and index (for the memory benchmark). */
+  memoryBreakdown(): Record<string, number> {
+    return { ...this.columns.memoryBreakdown(), 'time order': this.order.byteLength, 'free slots': this.free.byteLength, 'request id table': this.ids.bytes };
+  }
+
   /** Indexes of the records that pass `test` (given the slot), oldest first, written into `out` (cleared first). */
   scan(test: (slot: number) => boolean, out: number[] = [], start = 0, end = this.size): number[] {
     out.length = 0;

@@ -1,5 +1,6 @@
 import { ApiError } from '../errors';
 import { backoffDelay } from '../http';
+import { BackfillOverlap } from './backfill-overlap';
 import { LogBuffer } from './buffer';
 import { entryKey, type LogEntry } from './entry';
 import type { LogPage, LogPageSource } from './page';
@@ -447,16 +448,18 @@ class ZoneRunner<S extends FollowSink> {
    */
   private async backfillHistory(cursor: HistoryCursor): Promise<void> {
     const e = this.engine;
-    const ahead: { offset: number; limit: number; page: Promise<LogPage> }[] = [];
-    let next = cursor.offset - 1;
+    const ahead: { offset: number; limit: number; overlap: number; page: Promise<LogPage> }[] = [];
+    const overlap = new BackfillOverlap(Math.floor(e.opts.pageLimit / 5));
+    // where the last page asked ends: the next one starts `overlap` records before it
+    let end = cursor.offset;
     // pages still in flight when the history is in are cancelled, not retried for nothing
     const leftOver = new AbortController();
     const signal = AbortSignal.any([e.signal, leftOver.signal]);
-    const ask = (offset: number, limit: number) => {
+    const ask = (offset: number, limit: number, shared: number) => {
       const page = this.page({ from: cursor.from, to: cursor.to, order: 'desc', offset, limit }, signal);
       // a page left unread must not be an unhandled rejection
       page.catch(() => undefined);
-      return { offset, limit, page };
+      return { offset, limit, overlap: shared, page };
     };
     try {
       for (;;) {
@@ -468,14 +471,21 @@ class ZoneRunner<S extends FollowSink> {
         const depth = room > e.opts.pageLimit * e.opts.backfillDepth ? e.opts.backfillDepth : 1;
         while (ahead.length < depth) {
           const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, room));
-          ahead.push(ask(next, limit));
-          next += limit - 1;
+          const shared = Math.min(overlap.records, limit - 1, end);
+          ahead.push(ask(end - shared, limit, shared));
+          end += limit - shared;
         }
         const head = ahead.shift()!;
         const page = await head.page;
-        if (cursor.lastKey !== null && page.entries.length && !page.entries.some((x) => (x.requestId ?? entryKey(x)) === cursor.lastKey)) {
-          ahead.unshift(ask(head.offset, head.limit));
-          continue;
+        if (cursor.lastKey !== null && page.entries.length) {
+          const at = page.entries.findIndex((x) => (x.requestId ?? entryKey(x)) === cursor.lastKey);
+          if (at < 0) {
+            overlap.missed();
+            // read again now, after the page above: then it holds that record
+            ahead.unshift(ask(head.offset, head.limit, head.overlap));
+            continue;
+          }
+          overlap.held(at, head.overlap);
         }
         if (!this.backfillCommit(page, cursor)) break;
       }

@@ -4,7 +4,8 @@ import { Table, type Column } from '../../components/Table';
 import { useTone } from '../../components/theme';
 import { useActions } from '../../keys/input-hooks';
 import type { LogsStore, PickerZone } from '../../state/logs-store';
-import { togglePicked, zonesToOpen } from '../../state/logs/picker';
+import { pickerZoneSource, togglePicked, zonesToOpen } from '../../state/logs/picker';
+import { serverRecord } from '../server-record';
 import { MAX_ZONES, zoneListArg } from '../../state/logs/zone-set';
 import { useSelect, useUiStore } from '../../state/store-hooks';
 import { selectedRowOf } from '../../state/table-selection';
@@ -70,6 +71,10 @@ export function ZonePicker({ store, width, height }: { store: LogsStore; width: 
         width={width}
         height={Math.max(3, height - 1 - (picker.error ? 1 : 0))}
         emptyText={picker.loading || picker.loadedAt === null ? 'loading pull zones…' : 'no pull zone has logging enabled'}
+        record={(z) => {
+          const source = pickerZoneSource(z);
+          return source ? serverRecord(`pull zone ${z.id} ${z.name}`, source) : null;
+        }}
         onOpen={(z) => ui.getState().navigate('logs', zoneListArg(zonesToOpen(live.current.picked, z.id)))}
       />
     </Box>

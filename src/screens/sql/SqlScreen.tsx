@@ -13,7 +13,8 @@ import { createLogsStore } from '../../state/logs-store';
 import { logsHeader } from './logs-header';
 import { ansiLine } from './ansi-line';
 import { terminalSafe } from '../../text/terminal-safe';
-import { browseWindow, browsedEntry, editorLines, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
+import { browseWindow, browsedEntry, editorLines, markSelected, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
+import { clampRow, moveRow, rowLayout, type RowMove } from './row-cursor';
 import { useScreenInstance } from '../screen-def';
 
 /** `burrow sql` gives the screen its own store (standalone options); the console uses the session's. */
@@ -76,15 +77,22 @@ const Row = React.memo(function Row({ text }: { text: string }): React.JSX.Eleme
  * Rows are keyed by place: a new page then updates the text of the same elements (cheaper in Ink
  * than removing and adding them), and a line that stays put (the header) is skipped by memo.
  */
-const Lines = React.memo(function Lines({ lines, height }: { lines: ViewLine[]; height: number }): React.JSX.Element {
+const NO_LINES: ReadonlySet<number> = new Set();
+
+/** The selected row's lines are drawn in reverse video; without colours they start with `>`. */
+const Lines = React.memo(function Lines({ lines, height, selected = NO_LINES }: { lines: ViewLine[]; height: number; selected?: ReadonlySet<number> }): React.JSX.Element {
   const tone = useTone();
   const { color: styled } = useTheme();
   const color = (kind: ViewKind) => tone(TONES[kind]);
+  const text = (l: ViewLine, i: number) => {
+    if (!selected.has(i)) return ansiLine(l, color, styled);
+    return styled ? `\x1b[7m${ansiLine(l, color, styled)}\x1b[27m` : ansiLine(markSelected(l), color, styled);
+  };
   // the lines are cut to the width already: clipping only rows spares Ink slicing every line
   return (
     <Box flexDirection="column" height={height} overflowY="hidden">
       {lines.map((l, i) => (
-        <Row key={i} text={ansiLine(l, color, styled)} />
+        <Row key={i} text={text(l, i)} />
       ))}
     </Box>
   );
@@ -200,16 +208,24 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
   const wideKey = tableViewKey(instance.key, 'results');
   const wide = useUi((u) => u.views[wideKey]?.wide === true);
   const browseView = useMemo(
-    () => (inEditor ? null : browseWindow(browsed, width, bodyHeight, browse.top, browse.h, wide ? 0 : 60)),
-    [inEditor, browsed, width, bodyHeight, browse.top, browse.h, wide],
+    () => (inEditor ? null : browseWindow(browsed, width, bodyHeight, browse.top, browse.h, wide ? 0 : 60, browse.row)),
+    [inEditor, browsed, width, bodyHeight, browse.top, browse.h, wide, browse.row],
   );
   const live = useRef(browseView);
   live.current = browseView;
 
   // Results (browse) keys: in the screen layer, which has the keyboard when the editor does not.
-  const move = (f: (top: number, v: NonNullable<typeof browseView>) => number) => {
+  // A result moves its selected row (the window follows); text and lists scroll.
+  const move = (f: (top: number, v: NonNullable<typeof browseView>) => number, rows: RowMove) => {
     const v = live.current;
     if (!v) return false;
+    const layout = v.row === null ? null : rowLayout(browsedEntry(get().entries, get().browse.entryId));
+    if (layout && v.row !== null) {
+      // from the store, not the last render: keys can come faster than renders
+      const { row, top } = get().browse;
+      get().browseMove(moveRow({ row, top }, rows, layout, { room: v.room, maxTop: v.maxTop }));
+      return true;
+    }
     const cur = Math.min(get().browse.top, v.maxTop);
     get().browseMove({ top: Math.max(0, Math.min(v.maxTop, f(cur, v))) });
     return true;
@@ -221,13 +237,20 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
     get().browseMove({ h: Math.max(0, Math.min(v.hPositions - 1, cur + d)) });
     return true;
   };
+  /** The selected row's raw record (from the store: keys can come faster than renders). */
+  const selectedRecord = () => {
+    if (get().focus !== 'results') return null;
+    const entry = browsedEntry(get().entries, get().browse.entryId);
+    const layout = rowLayout(entry);
+    return layout && layout.rows > 0 ? resultRowRecord(entry, clampRow(get().browse.row, layout)) : null;
+  };
   useActions({
-    'nav.down': () => move((t) => t + 1),
-    'nav.up': () => move((t) => t - 1),
-    'nav.pageDown': () => move((t, v) => t + Math.max(1, v.bodyHeight - 4)),
-    'nav.pageUp': () => move((t, v) => t - Math.max(1, v.bodyHeight - 4)),
-    'nav.top': () => move(() => 0),
-    'nav.bottom': () => move((_, v) => v.maxTop),
+    'nav.down': () => move((t) => t + 1, { by: 1 }),
+    'nav.up': () => move((t) => t - 1, { by: -1 }),
+    'nav.pageDown': () => move((t, v) => t + Math.max(1, v.bodyHeight - 4), { pages: 1 }),
+    'nav.pageUp': () => move((t, v) => t - Math.max(1, v.bodyHeight - 4), { pages: -1 }),
+    'nav.top': () => move(() => 0, { to: 'first' }),
+    'nav.bottom': () => move((_, v) => v.maxTop, { to: 'last' }),
     'sql.left': () => side(-1),
     'sql.right': () => side(1),
     'list.left': () => side(-1),
@@ -242,10 +265,14 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
       ui.getState().setStatus(on ? 'wide: cells at full width' : 'cells cut at 60 cells again', 'info', 3000);
     },
     'list.raw': {
-      disabledReason: () => (resultRowRecord(browsedEntry(get().entries, get().browse.entryId), get().browse.top) ? null : 'no result row here: browse a result set with rows'),
+      disabledReason: () => {
+        const record = selectedRecord();
+        if (record === 'loading') return `row ${(get().browse.row + 1).toLocaleString('en-US')} is still being read: d again in a moment`;
+        return record ? null : 'no result row here: browse a result set with rows';
+      },
       run: () => {
-        const record = resultRowRecord(browsedEntry(get().entries, get().browse.entryId), Math.min(get().browse.top, live.current?.maxTop ?? 0));
-        if (!record) return false;
+        const record = selectedRecord();
+        if (!record || record === 'loading') return false;
         ui.getState().showRecord(record);
         return true;
       },
@@ -354,7 +381,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
         </Box>
       ) : (
         <Box flexDirection="column" height={bodyHeight} overflow="hidden">
-          <Lines lines={browseView!.lines} height={bodyHeight - 1} />
+          <Lines lines={browseView!.lines} height={bodyHeight - 1} selected={browseView!.selected} />
           <Text color={tone('muted')} wrap="truncate">
             {`${browseView!.footer}${wide ? ' · wide (w: cut at 60 cells)' : ''}`}
           </Text>

@@ -1,19 +1,20 @@
 import { distinctKeys } from '../../api/database/index';
 import type { Entry } from '../../state/sql-store';
+import { isPendingRow } from '../../state/sql/paged-rows';
 import type { RawRecord } from '../../text/raw-record';
 
 /**
- * The raw view (`d`) of a result row: the row at the top of the results window (the first of
- * "rows 5–30"), as an object of column names to values with the declared column types beside.
- * Values keep their types: integers as JSON integers (64-bit exact), blobs as base64.
+ * The raw view (`d`) of a result row: the selected row of the results grid, as an object of
+ * column names to values with the declared column types beside. Values keep their types:
+ * integers as JSON integers (64-bit exact), blobs as base64. 'loading': the row's page of a
+ * large result is being read again.
  */
-export function resultRowRecord(entry: Entry | null, top: number): RawRecord | null {
+export function resultRowRecord(entry: Entry | null, index: number): RawRecord | 'loading' | null {
   if (!entry || entry.kind !== 'result') return null;
   const { columns, decltypes, rows } = entry.result;
-  if (rows.length === 0) return null;
-  const perRow = entry.mode === 'line' ? columns.length + 1 : 1;
-  const index = Math.max(0, Math.min(rows.length - 1, Math.floor(top / perRow)));
+  if (rows.length === 0 || index < 0 || index >= rows.length) return null;
   const row = rows[index]!;
+  if (isPendingRow(row)) return 'loading';
   const keys = distinctKeys(columns);
   const values: Record<string, unknown> = {};
   const types: Record<string, string | null> = {};
@@ -22,7 +23,7 @@ export function resultRowRecord(entry: Entry | null, top: number): RawRecord | n
     types[k] = decltypes[i] ?? null;
   });
   return {
-    title: `result row ${(index + 1).toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} (the first row shown)`,
+    title: `result row ${(index + 1).toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')}`,
     value: { values, declaredTypes: types },
   };
 }

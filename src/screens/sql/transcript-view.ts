@@ -4,6 +4,7 @@ import { columnsLayout } from '../../sql-repl/schema-sql';
 import type { EditorState } from '../../sql-repl/editor';
 import { terminalSafe, terminalSafeLines } from '../../text/terminal-safe';
 import { cellWidth, takeCells } from '../../text/cells';
+import { clampRow, revealRow, rowLayout, selectedLines } from './row-cursor';
 
 /**
  * What the SQL screen draws, as plain data: the transcript (inputs, results, messages) cut to
@@ -224,15 +225,26 @@ export interface BrowseView {
   /** Sideways positions (columns of a grid). */
   hPositions: number;
   bodyHeight: number;
+  /** The first body line shown (the `top` asked for, moved to keep the selected row in view). */
+  top: number;
+  /** Body lines under the sticky header. */
+  room: number;
+  /** The selected row of a result (clamped to its rows), or null: text and lists only scroll. */
+  row: number | null;
+  /** Indexes into `lines` of the selected row's lines. */
+  selected: ReadonlySet<number>;
 }
+
+const NONE: ReadonlySet<number> = new Set();
 
 /**
  * One entry full screen: the header stays while the rows scroll (`top` is the first row line
- * shown), `h` scrolls sideways by column. Only the lines in the window are made.
+ * shown), `h` scrolls sideways by column. A result has a selected row (`row`), kept in view.
+ * Only the lines in the window are made.
  */
-export function browseWindow(entry: Entry | null, width: number, height: number, top: number, h: number, maxColumnWidth = 60): BrowseView {
+export function browseWindow(entry: Entry | null, width: number, height: number, top: number, h: number, maxColumnWidth = 60, row = 0): BrowseView {
   const bodyHeight = Math.max(1, height - 1);
-  if (!entry) return { lines: [[seg('no result yet: run a query first (i goes back to the input)', 'muted')]], footer: '', maxTop: 0, hPositions: 1, bodyHeight };
+  if (!entry) return { lines: [[seg('no result yet: run a query first (i goes back to the input)', 'muted')]], footer: '', maxTop: 0, hPositions: 1, bodyHeight, top: 0, room: bodyHeight, row: null, selected: NONE };
   let src: LineSource;
   if (entry.kind === 'result') src = resultSource(entry, maxColumnWidth);
   else {
@@ -242,7 +254,9 @@ export function browseWindow(entry: Entry | null, width: number, height: number,
   const room = Math.max(1, bodyHeight - src.sticky);
   const bodyCount = Math.max(0, src.count - src.sticky);
   const maxTop = Math.max(0, bodyCount - room);
-  const t = Math.max(0, Math.min(top, maxTop));
+  const layout = rowLayout(entry);
+  const selectedRow = layout && layout.rows > 0 ? clampRow(row, layout) : null;
+  const t = layout && selectedRow !== null ? revealRow(selectedRow, top, layout, { room, maxTop }) : Math.max(0, Math.min(top, maxTop));
   const hp = src.hPositions;
   const hh = Math.max(0, Math.min(h, hp - 1));
   const lines: ViewLine[] = [];
@@ -258,7 +272,9 @@ export function browseWindow(entry: Entry | null, width: number, height: number,
     lines.push(line);
   };
   for (let i = 0; i < Math.min(src.sticky, src.count); i++) add(i);
+  const sticky = lines.length;
   for (let i = 0; i < room && src.sticky + t + i < src.count; i++) add(src.sticky + t + i);
+  const selected = layout && selectedRow !== null ? selectedLines(selectedRow, t, sticky, layout, lines.length - sticky) : NONE;
   let footer: string;
   if (entry.kind === 'result') {
     const rows = entry.result.rows.length;
@@ -268,11 +284,27 @@ export function browseWindow(entry: Entry | null, width: number, height: number,
     const sideways = entry.mode === 'table' || entry.mode === 'box' || entry.mode === 'markdown'
       ? `column ${hh + 1} of ${entry.result.columns.length}`
       : hp > 1 ? `shifted ${hh * 8} cells` : '';
-    footer = `rows ${first}–${last} of ${rows.toLocaleString('en-US')}${sideways ? ` · ${sideways}` : ''} · ${entry.summary}`;
+    const on = selectedRow === null ? '' : ` · on row ${(selectedRow + 1).toLocaleString('en-US')}`;
+    footer = `rows ${first}–${last} of ${rows.toLocaleString('en-US')}${on}${sideways ? ` · ${sideways}` : ''} · ${entry.summary}`;
   } else {
     footer = `lines ${Math.min(bodyCount, t + 1)}–${Math.min(bodyCount, t + room)} of ${bodyCount}`;
   }
-  return { lines, footer, maxTop, hPositions: hp, bodyHeight };
+  return { lines, footer, maxTop, hPositions: hp, bodyHeight, top: t, room, row: selectedRow, selected };
+}
+
+/**
+ * Without colours the selected row cannot be shown in reverse video: its line starts with `>`
+ * instead (over the grid's left border, or the line's first cell), so the columns stay put.
+ */
+export function markSelected(line: ViewLine): ViewLine {
+  const first = line.findIndex((s) => s.text !== '');
+  if (first < 0) return [seg('>', 'cursor')];
+  const s = line[first]!;
+  let head = takeCells(s.text, 1);
+  if (head.text === '') head = takeCells(s.text, 2);
+  const rest = s.text.slice(head.text.length);
+  const pad = ' '.repeat(Math.max(0, head.width - 1));
+  return [...line.slice(0, first), seg('>' + pad, 'cursor'), seg(rest, s.kind), ...line.slice(first + 1)];
 }
 
 /**

@@ -12,7 +12,8 @@ import { failureText, type StatementRunner } from './statements';
 const KEY_HELP = [
   'keys: enter runs a complete statement, else starts a new line',
   '      tab completes · up/down and ctrl-r: history · ctrl-c cancels or clears',
-  '      esc: to the results: j/k pgup/pgdn g/G move, h/l sideways, [ ] others',
+  '      esc: to the results: j/k pgup/pgdn g/G move the selected row, d shows it,',
+  '      w wide, h/l sideways, [ ] others',
   '      i back to the input · esc again leaves · q quits',
 ];
 

@@ -105,12 +105,20 @@ export class PagedRows {
   }
 }
 
+const placeholders = new WeakSet<SqlValue[]>();
+
+/** A row of a paged result whose page is not in memory yet (its cells read `…`). */
+export function isPendingRow(row: SqlValue[]): boolean {
+  return placeholders.has(row);
+}
+
 /**
  * The paged rows as the array the screen's line sources index (rows[i], rows.length):
  * a row not in memory yet shows as `…` in each column until its page arrives.
  */
 export function pagedRowsView(paged: PagedRows, columns: number): SqlValue[][] {
   const placeholder: SqlValue[] = Array.from({ length: columns }, () => '…');
+  placeholders.add(placeholder);
   return new Proxy<SqlValue[][]>([], {
     get(target, prop, receiver) {
       if (prop === 'length') return paged.count;

@@ -12,7 +12,7 @@ export function isBrowsable(e: Entry): boolean {
 export function transcriptActions({ get, set }: SqlContext): TranscriptActions {
   return {
     setFocus(focus) {
-      if (focus === 'results') set({ focus, browse: { entryId: null, top: 0, h: 0 }, completions: null });
+      if (focus === 'results') set({ focus, browse: { entryId: null, top: 0, h: 0, row: 0 }, completions: null });
       else set({ focus });
     },
 
@@ -35,7 +35,7 @@ export function transcriptActions({ get, set }: SqlContext): TranscriptActions {
       const current = s.browse.entryId ?? browsable[browsable.length - 1]!.id;
       const at = browsable.findIndex((e) => e.id === current);
       const next = browsable[Math.max(0, Math.min(browsable.length - 1, (at < 0 ? browsable.length - 1 : at) + dir))]!;
-      set({ browse: { entryId: next.id, top: 0, h: 0 } });
+      set({ browse: { entryId: next.id, top: 0, h: 0, row: 0 } });
     },
   };
 }

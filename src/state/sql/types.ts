@@ -27,6 +27,8 @@ export interface BrowseState {
   entryId: number | null;
   top: number;
   h: number;
+  /** The selected row of a result (the rows of text and lists are not selected). */
+  row: number;
 }
 
 export interface SqlState {

@@ -1,3 +1,5 @@
+import { ownCopy } from '../../../text/own-copy';
+
 /**
  * Distinct strings of one field (cache status, country, host, user agent...) numbered 1..n, with a
  * count of the records using each, so a value no record uses any more gives its number back.
@@ -14,6 +16,8 @@ export class Dictionary {
     if (value === null) return 0;
     let id = this.ids.get(value);
     if (id === undefined) {
+      // kept as long as a record uses it: its own text, not a slice of a decoded page
+      value = ownCopy(value);
       id = this.free.pop() ?? this.values.length;
       if (id === this.values.length) this.values.push(value);
       else this.values[id] = value;
@@ -39,6 +43,11 @@ export class Dictionary {
 
   value(id: number): string | null {
     return id === 0 ? null : this.values[id] ?? null;
+  }
+
+  /** The values by id as they are now (a copy; undefined for ids not in use). */
+  valuesSnapshot(): (string | undefined)[] {
+    return this.values.slice();
   }
 
   /** Records using `id` now. */

@@ -68,6 +68,10 @@ export class IdTable {
     t[hole] = 0;
   }
 
+  get bytes(): number {
+    return this.table.byteLength;
+  }
+
   clear(): void {
     this.table.fill(0);
   }

@@ -15,6 +15,26 @@ const URL_BUILT = 128;
 const URL_TEXT = 256;
 const RANGE = 512;
 const AUTH = 1024;
+/** The flags, for code that reads the columns outside this class (a scan in a worker thread). */
+export const RECORD_FLAGS = { TS_TEXT, RID_BIN, RID_TEXT, IP_V4, IP_V6, IP_TEXT, URL_BUILT, URL_TEXT, RANGE, AUTH } as const;
+/** The status column's value for a code kept aside (not in 16 bits). */
+export const STATUS_ASIDE = 0xffff;
+
+/** The columns a pattern's scan reads, over shared memory (a worker thread reads them without a copy). */
+export interface SharedScanColumns {
+  times: Float64Array;
+  seqs: Uint32Array;
+  flags: Uint16Array;
+  status: Uint16Array;
+  ip4: Uint32Array;
+  /** Request ids, 16 bytes a slot. */
+  rid: Uint8Array;
+  ids: Record<DictField, Uint8Array | Uint16Array | Uint32Array>;
+}
+
+function shared<T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T {
+  return new make(new SharedArrayBuffer(bytes));
+}
 
 /** Number columns: a 32-bit value, or one of these with the real value kept aside. */
 const NULL_NUM = 0xffffffff;
@@ -84,17 +104,18 @@ export class RecordColumns {
   private readonly v6 = new Uint8Array(16);
 
   constructor(readonly capacity: number) {
-    this.times = new Float64Array(capacity);
-    this.seqs = new Uint32Array(capacity);
-    this.flags = new Uint16Array(capacity);
-    this.status = new Uint16Array(capacity);
+    // what a scan reads is in shared memory (a worker thread scans it in place); the rest is not
+    this.times = shared(Float64Array, capacity * 8);
+    this.seqs = shared(Uint32Array, capacity * 4);
+    this.flags = shared(Uint16Array, capacity * 2);
+    this.status = shared(Uint16Array, capacity * 2);
     this.bytesSent = new Uint32Array(capacity);
     this.body = new Uint32Array(capacity);
     this.asn = new Uint32Array(capacity);
-    this.ridWords = new Uint32Array(capacity * 4);
+    this.ridWords = shared(Uint32Array, capacity * 16);
     // a Buffer over the same memory: hex text of an id natively
     this.ridBytes = Buffer.from(this.ridWords.buffer);
-    this.ip4 = new Uint32Array(capacity);
+    this.ip4 = shared(Uint32Array, capacity * 4);
     this.blob = new Uint32Array(capacity);
     const dicts = {} as Record<DictField, Dictionary>;
     const cols = {} as Record<DictField, IdColumn>;
@@ -393,6 +414,44 @@ export class RecordColumns {
       asn: this.num(Num.Asn, this.asn, slot),
       asnOrganization: this.value('asnOrg', slot),
     };
+  }
+
+  /** The columns a pattern's scan reads, as they are now (an id column is replaced when it widens). */
+  scanColumns(): SharedScanColumns {
+    const ids = {} as Record<DictField, Uint8Array | Uint16Array | Uint32Array>;
+    for (const f of DICT_FIELDS) ids[f] = this.idCols[f].array;
+    return { times: this.times, seqs: this.seqs, flags: this.flags, status: this.status, ip4: this.ip4, rid: this.ridBytes, ids };
+  }
+
+  /** Bytes held per column (typed arrays at their capacity, the arena's chunks, dictionary texts roughly): for the memory benchmark. */
+  memoryBreakdown(): Record<string, number> {
+    const out: Record<string, number> = {
+      times: this.times.byteLength,
+      'sequence numbers': this.seqs.byteLength,
+      flags: this.flags.byteLength,
+      status: this.status.byteLength,
+      'bytes sent': this.bytesSent.byteLength,
+      'body bytes': this.body.byteLength,
+      asn: this.asn.byteLength,
+      'request ids': this.ridWords.byteLength,
+      ipv4: this.ip4.byteLength,
+      'arena references': this.blob.byteLength,
+      arena: this.arena.bytes,
+    };
+    for (const f of DICT_FIELDS) {
+      const d = this.dicts[f];
+      let text = 0;
+      for (const v of d.valuesSnapshot()) if (v !== undefined) text += 2 * v.length + 48;
+      out[`${f} ids`] = this.capacity * this.idCols[f].bytesPerRecord;
+      // a value is a string and a map entry (about 48 bytes beyond its characters)
+      if (d.size > 0) out[`${f} dictionary (${d.size} values)`] = text;
+    }
+    return out;
+  }
+
+  /** The sequence number the next record stored will get. */
+  get nextSequence(): number {
+    return this.nextSeq;
   }
 
   /** Bytes held for the records: columns, dictionaries not counted (see memory benchmark). */

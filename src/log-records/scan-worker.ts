@@ -1,0 +1,532 @@
+import type { MessagePort, Worker as WorkerThread } from 'node:worker_threads';
+import { RECORD_FLAGS, STATUS_ASIDE, type DictField, type SharedScanColumns } from '../api/logs/columns/record-columns';
+
+/** The dictionary fields a pattern is tried on (host and path together, as host + path). */
+export const SCAN_DICT_FIELDS = ['cache', 'country', 'edge', 'ua', 'referer', 'host', 'path'] as const satisfies readonly DictField[];
+export type ScanDictField = (typeof SCAN_DICT_FIELDS)[number];
+
+/** Dictionary values by id, as they were when the scan started. */
+export type ScanDictionaries = Record<ScanDictField, (string | undefined)[]>;
+
+/** A piece of a dictionary for the next scan (sent in pieces, so no one message holds the main thread long). */
+export interface ScanDictPiece {
+  type: 'dict';
+  id: number;
+  field: ScanDictField;
+  from: number;
+  values: (string | undefined)[];
+}
+
+/** A whole-buffer scan for a worker thread: the records of `order` (slots, oldest first) in stretches. */
+export interface ScanRequest {
+  type: 'scan';
+  id: number;
+  source: string;
+  flags: string;
+  cols: SharedScanColumns;
+  /** Slots of the records held when the scan started, oldest first (shared memory). */
+  order: Int32Array;
+  /** Stretches of `order` in the order to scan them: [from, to) pairs. */
+  stretches: Int32Array;
+  /** Set to non-zero to stop the scan (checked between stretches and every few thousand records). */
+  cancel: Int32Array;
+  bits: typeof RECORD_FLAGS;
+  statusAside: number;
+}
+
+/** The matches of one stretch: positions in `order`, with the sequence number each record had when tested. */
+export interface ScanStretchResult {
+  type: 'stretch';
+  id: number;
+  stretch: number;
+  hits: Int32Array;
+  seqs: Uint32Array;
+  /** Positions the worker could not decide (a field in a rare form): the main thread tests them. */
+  unsure: Int32Array;
+  busyMs: number;
+}
+
+/**
+ * Whether a match of the pattern in a text depends only on the characters it spans (no ^, $,
+ * \b, \B or lookaround): then a match inside one record's text is also a match at the same
+ * place in the records' texts joined, and one regular-expression run over a stretch finds every
+ * record to check (each candidate is then tested on its own text). Conservative: a ^ or $
+ * anywhere (even in a class) says no.
+ */
+export function spanOnly(source: string): boolean {
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      const n = source[i + 1];
+      if (n === 'b' || n === 'B') return false;
+      i++;
+    } else if (c === '^' || c === '$') return false;
+    else if (c === '(' && source[i + 1] === '?' && (source[i + 2] === '=' || source[i + 2] === '!' || source[i + 2] === '<')) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the pattern could match a text made only of `alphabet`'s characters. Decided only for
+ * a pattern that is literals separated by | (escaped punctuation allowed): no match is possible
+ * when every alternative has a character outside the alphabet (either case with the i flag).
+ * Anything else may match.
+ */
+export function mayMatchWithin(source: string, ignoreCase: boolean, alphabet: string): boolean {
+  const inside = (c: string) => alphabet.includes(c) || (ignoreCase && (alphabet.includes(c.toLowerCase()) || alphabet.includes(c.toUpperCase())));
+  let fits = true;
+  let empty = true;
+  for (let i = 0; i <= source.length; i++) {
+    const c = source[i];
+    if (c === undefined || c === '|') {
+      if (fits || empty) return true;
+      fits = true;
+      empty = true;
+      continue;
+    }
+    let literal = c;
+    if (c === '\\') {
+      const n = source[++i];
+      // an escaped letter or digit is a class or a special character: not a literal
+      if (n === undefined || /[0-9A-Za-z]/.test(n)) return true;
+      literal = n;
+    } else if ('.*+?()[]{}^$'.includes(c)) return true;
+    empty = false;
+    if (!inside(literal)) fits = false;
+  }
+  // every alternative has a character the text cannot hold
+  return false;
+}
+
+/**
+ * The worker thread's program: the same test as columnTest (any field matches: time, status,
+ * cache, host + path, country, edge, IP, user agent, referer, request id), on the shared columns.
+ * A dictionary value is tried once per id. Self-contained but for spanOnly and mayMatchWithin:
+ * its source text (and theirs) is what the worker evaluates.
+ */
+function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): void {
+
+  let pieces: { id: number; dicts: ScanDictionaries } = { id: -1, dicts: {} as ScanDictionaries };
+
+
+
+  /** Record texts of a stretch side by side, `stride` bytes each (the last one a newline). */
+  function texts(capacity: number, stride: number): Buffer {
+    const b = Buffer.allocUnsafe(capacity * stride);
+    for (let k = stride - 1; k < b.length; k += stride) b[k] = 10;
+    return b;
+  }
+
+  const ISO = 25;
+  const HEXW = 33;
+  const HEXC = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+  let isoBytes = texts(0, ISO);
+  let hexText = texts(0, HEXW);
+  const IPW = 16;
+  let ipText = texts(0, IPW);
+
+  function run(m: ScanRequest): void {
+    const re = new RegExp(m.source, m.flags);
+    const all = new RegExp(m.source, m.flags.includes('g') ? m.flags : `${m.flags}g`);
+    const joined = spanOnly(m.source);
+    // the per-record texts the pattern could match at all (a literal like /wp-login|\.php/ none of them)
+    const ignoreCase = m.flags.includes('i');
+    const isoMay = mayMatchWithin(m.source, ignoreCase, '0123456789-:.TZ');
+    const hexMay = mayMatchWithin(m.source, ignoreCase, '0123456789abcdef');
+    const ipMay = mayMatchWithin(m.source, ignoreCase, '0123456789.');
+    const textsMay = isoMay || hexMay || ipMay;
+    const { times, seqs, flags, status, ip4, rid } = m.cols;
+    const B = m.bits;
+    // an IPv6 address is in the arena (not shared): the main thread tries it, unless the pattern cannot match one
+    const v6May = mayMatchWithin(m.source, m.flags.includes('i'), '0123456789abcdef:.');
+    const hard = B.TS_TEXT | B.RID_TEXT | B.IP_TEXT | (v6May ? B.IP_V6 : 0);
+    const ids = m.cols.ids;
+    const cacheIds = ids.cache;
+    const countryIds = ids.country;
+    const edgeIds = ids.edge;
+    const uaIds = ids.ua;
+    const refererIds = ids.referer;
+    const hostIds = ids.host;
+    const pathIds = ids.path;
+    // per dictionary: 0 not tried yet, 1 matches, 2 does not, 3 unknown id (undecided)
+    const dicts = pieces.dicts;
+    for (const f of fields) dicts[f] ??= [];
+    const memo = (values: (string | undefined)[]) => new Uint8Array(values.length + 1);
+    const cacheHit = memo(dicts.cache);
+    const countryHit = memo(dicts.country);
+    const edgeHit = memo(dicts.edge);
+    const uaHit = memo(dicts.ua);
+    const refererHit = memo(dicts.referer);
+    const pathHit = memo(dicts.path);
+    const pathHost = new Int32Array(dicts.path.length + 1);
+    const statusHit = new Uint8Array(65536);
+    const byValue = (hit: Uint8Array, values: (string | undefined)[], id: number): number => {
+      if (id === 0) return 2;
+      if (id >= values.length) return 3;
+      let h = hit[id]!;
+      if (h === 0) {
+        const v = values[id];
+        h = v === undefined ? 3 : re.test(v) ? 1 : 2;
+        hit[id] = h;
+      }
+      return h;
+    };
+    // the ISO text of a time written as bytes: the minute's 17 bytes are made once per minute
+    let minuteStart = Number.NaN;
+    const minute = Buffer.alloc(17);
+    /** Writes the ISO text of t at `at`; false when it is not 24 characters of a whole ms in years 0-9999. */
+    const writeIso = (t: number, into: Buffer, at: number): boolean => {
+      let ms = t - minuteStart;
+      if (!(ms >= 0 && ms < 60_000)) {
+        if (!(t >= 0 && t < 253402300800000) || !Number.isInteger(t)) return false;
+        minuteStart = t - (t % 60_000);
+        minute.write(new Date(minuteStart).toISOString().slice(0, 17), 'latin1');
+        ms = t - minuteStart;
+      }
+      for (let j = 0; j < 17; j++) into[at + j] = minute[j]!;
+      const sec = Math.floor(ms / 1000);
+      ms -= sec * 1000;
+      into[at + 17] = 48 + Math.floor(sec / 10);
+      into[at + 18] = 48 + (sec % 10);
+      into[at + 19] = 46;
+      into[at + 20] = 48 + Math.floor(ms / 100);
+      into[at + 21] = 48 + (Math.floor(ms / 10) % 10);
+      into[at + 22] = 48 + (ms % 10);
+      into[at + 23] = 90;
+      return true;
+    };
+    const order = m.order;
+    const st = m.stretches;
+    const started = performance.now();
+    for (let k = 0; k < st.length / 2; k++) {
+      if (Atomics.load(m.cancel, 0) !== 0) return;
+      const from = st[2 * k]!;
+      const to = st[2 * k + 1]!;
+      const n = to - from;
+      // 0 undecided, 1 matches, 2 does not, 3 the main thread decides
+      const state = new Uint8Array(n);
+      const seqAt = new Uint32Array(n);
+      const pos = new Int32Array(n);
+      if (isoBytes.length < n * ISO) isoBytes = texts(n, ISO);
+      if (hexText.length < n * HEXW) hexText = texts(n, HEXW);
+      const withId = new Uint8Array(n);
+      const withIp = new Uint8Array(n);
+      if (ipText.length < n * IPW) ipText = texts(n, IPW);
+      let undecided = 0;
+      for (let p = from; p < to; p++) {
+        const i = p - from;
+        const slot = order[p]!;
+        seqAt[i] = seqs[slot]!;
+        const fl = flags[slot]!;
+        const code = status[slot]!;
+        if (fl & hard || code === m.statusAside) {
+          state[i] = 3;
+          continue;
+        }
+        let s = statusHit[code]!;
+        if (s === 0) {
+          s = re.test(String(code)) ? 1 : 2;
+          statusHit[code] = s;
+        }
+        let result = s === 1 ? 1 : 0;
+        if (result === 0) {
+          const c = byValue(cacheHit, dicts.cache, cacheIds[slot]!);
+          const co = c === 1 ? 1 : byValue(countryHit, dicts.country, countryIds[slot]!);
+          const e = co === 1 ? 1 : byValue(edgeHit, dicts.edge, edgeIds[slot]!);
+          const u = e === 1 ? 1 : byValue(uaHit, dicts.ua, uaIds[slot]!);
+          const r = u === 1 ? 1 : byValue(refererHit, dicts.referer, refererIds[slot]!);
+          if (r === 1) result = 1;
+          else if (c === 3 || co === 3 || e === 3 || u === 3 || r === 3) result = 3;
+        }
+        if (result === 0) {
+          const pid = pathIds[slot]!;
+          const hid = hostIds[slot]!;
+          if (pid !== 0 && hid !== 0) {
+            const path = pid < dicts.path.length ? dicts.path[pid] : undefined;
+            const host = hid < dicts.host.length ? dicts.host[hid] : undefined;
+            if (path === undefined || host === undefined) result = 3;
+            else {
+              if (pathHit[pid] === 0 || pathHost[pid] !== hid) {
+                pathHit[pid] = re.test(host + path) ? 1 : 2;
+                pathHost[pid] = hid;
+              }
+              if (pathHit[pid] === 1) result = 1;
+            }
+          } else if (fl & B.URL_TEXT) result = 3;
+          else if (pid !== 0) {
+            const path = pid < dicts.path.length ? dicts.path[pid] : undefined;
+            if (path === undefined) result = 3;
+            else if (re.test(path)) result = 1;
+          }
+        }
+        if (result === 0 && !textsMay) result = 2;
+        if (result === 0) {
+          // the time and the request id are per record: written side by side, matched below
+          if (!writeIso(times[slot]!, isoBytes, undecided * ISO)) result = 3;
+          else {
+            if (fl & B.RID_BIN) {
+              withId[undecided] = 1;
+              const o = slot * 16;
+              let at = undecided * HEXW;
+              for (let j = 0; j < 16; j++) {
+                const byte = rid[o + j]!;
+                hexText[at++] = HEXC[byte >>> 4]!;
+                hexText[at++] = HEXC[byte & 15]!;
+              }
+            } else withId[undecided] = 0;
+            // the IPv4 address as text, padded with newlines to 15 characters
+            let at = undecided * IPW;
+            if (fl & B.IP_V4) {
+              withIp[undecided] = 1;
+              const v4 = ip4[slot]!;
+              for (let shift = 24; shift >= 0; shift -= 8) {
+                const part = (v4 >>> shift) & 255;
+                if (part >= 100) ipText[at++] = 48 + Math.floor(part / 100);
+                if (part >= 10) ipText[at++] = 48 + (Math.floor(part / 10) % 10);
+                ipText[at++] = 48 + (part % 10);
+                if (shift > 0) ipText[at++] = 46;
+              }
+              for (const end = (undecided + 1) * IPW; at < end; ) ipText[at++] = 10;
+            } else withIp[undecided] = 0;
+            pos[undecided++] = p;
+          }
+        }
+        state[i] = result;
+      }
+      if (undecided > 0) {
+        if (isoMay) matchTexts(isoBytes.toString('latin1', 0, undecided * ISO), ISO, undecided, state, pos, from, null);
+        if (hexMay) matchTexts(hexText.toString('latin1', 0, undecided * HEXW), HEXW, undecided, state, pos, from, withId);
+        if (ipMay) matchTexts(ipText.toString('latin1', 0, undecided * IPW), IPW, undecided, state, pos, from, withIp);
+      }
+      const hits: number[] = [];
+      const hitSeqs: number[] = [];
+      const unsure: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const st2 = state[i]!;
+        if (st2 !== 1 && st2 !== 3) continue;
+        const p = from + i;
+        // the slot was given to another record while it was tested: that one is not ours to judge
+        if (seqs[order[p]!] !== seqAt[i]) continue;
+        if (st2 === 1) {
+          hits.push(p);
+          hitSeqs.push(seqAt[i]!);
+        } else unsure.push(p);
+      }
+      const out: ScanStretchResult = {
+        type: 'stretch',
+        id: m.id,
+        stretch: k,
+        hits: Int32Array.from(hits),
+        seqs: Uint32Array.from(hitSeqs),
+        unsure: Int32Array.from(unsure),
+        busyMs: performance.now() - started,
+      };
+      port.postMessage(out, [out.hits.buffer as ArrayBuffer, out.seqs.buffer as ArrayBuffer, out.unsure.buffer as ArrayBuffer]);
+    }
+
+    /** Marks the undecided records (k-th of `pos`, those `ok` says) whose text (`stride` bytes each in `text`) matches. */
+    function matchTexts(text: string, stride: number, count: number, state: Uint8Array, pos: Int32Array, from: number, ok: Uint8Array | null): void {
+      const width = stride - 1;
+      const decide = (k: number) => {
+        const i = pos[k]! - from;
+        if (state[i] !== 0 || (ok !== null && ok[k] !== 1)) return;
+        let end = k * stride + width;
+        while (text.charCodeAt(end - 1) === 10) end--;
+        if (re.test(text.slice(k * stride, end))) state[i] = 1;
+      };
+      if (joined) {
+        all.lastIndex = 0;
+        for (let hit = all.exec(text); hit !== null; hit = all.exec(text)) {
+          const k = Math.floor(hit.index / stride);
+          if (k >= count) break;
+          decide(k);
+          all.lastIndex = (k + 1) * stride;
+        }
+        all.lastIndex = 0;
+        return;
+      }
+      for (let k = 0; k < count; k++) decide(k);
+    }
+  }
+
+  port.on('message', (m: ScanRequest | ScanDictPiece) => {
+    if (m.type === 'dict') {
+      if (pieces.id !== m.id) pieces = { id: m.id, dicts: {} as ScanDictionaries };
+      const into = (pieces.dicts[m.field] ??= []);
+      for (let i = 0; i < m.values.length; i++) into[m.from + i] = m.values[i];
+    } else if (m.type === 'scan') {
+      if (pieces.id !== m.id) pieces = { id: m.id, dicts: {} as ScanDictionaries };
+      run(m);
+      pieces = { id: -1, dicts: {} as ScanDictionaries };
+    }
+  });
+}
+
+const WORKER_SOURCE = `
+const __name = (f) => f;
+const { parentPort } = require('node:worker_threads');
+${spanOnly.toString()}
+${mayMatchWithin.toString()}
+(${scanWorkerMain.toString()})(parentPort, ${JSON.stringify(SCAN_DICT_FIELDS)});
+`;
+
+export interface ScanHandlers {
+  onStretch(result: ScanStretchResult): void;
+  /** The worker could not run or stopped: the caller scans on its own thread. */
+  onFailure(): void;
+}
+
+/** Dictionary values per message (a few ms of the main thread's time to send). */
+const DICT_PIECE = 4096;
+
+let shared: ScanWorker[] | null = null;
+
+/**
+ * The process's scan workers (shared by every view). One: on this 2-core machine under load, two
+ * threads cost more CPU in all (each warms up its code and tries each dictionary value on its
+ * own) and finished later; MatchScan.runInWorker deals stretches to any number.
+ */
+export function sharedScanWorkers(): ScanWorker[] {
+  return (shared ??= [new ScanWorker()]);
+}
+
+/**
+ * The worker thread that scans for patterns, started on first use and stopped after `idleMs`
+ * without a scan (its heap is not kept). One scan at a time: a new one cancels the one before.
+ */
+export class ScanWorker {
+  private worker: WorkerThread | null = null;
+  private starting: Promise<WorkerThread | null> | null = null;
+  private broken = false;
+  private nextId = 1;
+  private current: { id: number; cancel: Int32Array; handlers: ScanHandlers } | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly idleMs = 5000) {}
+
+  get available(): boolean {
+    return !this.broken;
+  }
+
+  /** Starts a scan; returns a function that cancels it. */
+  scan(req: Omit<ScanRequest, 'type' | 'id' | 'cancel' | 'bits' | 'statusAside'>, dicts: ScanDictionaries, handlers: ScanHandlers): () => void {
+    this.cancelCurrent();
+    const id = this.nextId++;
+    const cancel = new Int32Array(new SharedArrayBuffer(4));
+    const current = { id, cancel, handlers };
+    this.current = current;
+    this.clearIdle();
+    void this.start().then((w) => {
+      if (this.current !== current) return;
+      if (!w) {
+        this.current = null;
+        handlers.onFailure();
+        return;
+      }
+      w.ref();
+      // the dictionaries in pieces, a turn of the event loop each (keys are handled in between)
+      const pieces: ScanDictPiece[] = [];
+      for (const field of SCAN_DICT_FIELDS) {
+        const values = dicts[field];
+        for (let from = 0; from < values.length; from += DICT_PIECE) pieces.push({ type: 'dict', id, field, from, values: values.slice(from, from + DICT_PIECE) });
+      }
+      const send = () => {
+        if (this.current !== current) return;
+        const piece = pieces.shift();
+        if (piece) {
+          w.postMessage(piece);
+          setImmediate(send);
+          return;
+        }
+        const message: ScanRequest = { ...req, type: 'scan', id, cancel, bits: RECORD_FLAGS, statusAside: STATUS_ASIDE };
+        w.postMessage(message);
+      };
+      send();
+    });
+    return () => {
+      if (this.current === current) this.cancelCurrent();
+    };
+  }
+
+  /** The current scan's last stretch came in. */
+  finished(id: number): void {
+    if (this.current?.id !== id) return;
+    this.current = null;
+    this.idle();
+  }
+
+  private cancelCurrent(): void {
+    const c = this.current;
+    if (!c) return;
+    Atomics.store(c.cancel, 0, 1);
+    this.current = null;
+    this.idle();
+  }
+
+  private idle(): void {
+    this.worker?.unref();
+    this.clearIdle();
+    this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private clearIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private retire(): void {
+    this.idleTimer = null;
+    const w = this.worker;
+    if (!w || this.current) return;
+    this.worker = null;
+    this.starting = null;
+    void w.terminate();
+  }
+
+  private start(): Promise<WorkerThread | null> {
+    if (this.worker) return Promise.resolve(this.worker);
+    this.starting ??= import('node:worker_threads').then(
+      ({ Worker }) => {
+        try {
+          const w = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 } });
+          w.unref();
+          w.on('message', (m: ScanStretchResult) => {
+            if (this.current?.id === m.id) this.current.handlers.onStretch(m);
+          });
+          const fail = () => {
+            if (this.worker !== w) return;
+            this.worker = null;
+            this.starting = null;
+            this.broken = true;
+            const c = this.current;
+            this.current = null;
+            c?.handlers.onFailure();
+          };
+          w.on('error', fail);
+          w.on('exit', fail);
+          this.worker = w;
+          return w;
+        } catch {
+          this.broken = true;
+          return null;
+        }
+      },
+      () => {
+        this.broken = true;
+        return null;
+      },
+    );
+    return this.starting;
+  }
+
+  /** Stops the worker thread now. */
+  async close(): Promise<void> {
+    this.cancelCurrent();
+    this.clearIdle();
+    const w = this.worker;
+    this.worker = null;
+    this.starting = null;
+    if (w) await w.terminate();
+  }
+}

@@ -1,0 +1,102 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BackfillOverlap } from '../../src/api/logs/backfill-overlap';
+import { FollowEngine } from '../../src/api/logs/follow';
+import type { LogEntry } from '../../src/api/logs/entry';
+import type { LogPage, LogsApi } from '../../src/api/logs/index';
+import type { LogQuery } from '../../src/api/logs/query';
+import { RateBudget } from '../../src/api/rate-limit';
+import { until } from '../helpers/wait';
+
+const BASE = Date.UTC(2026, 7, 8, 12);
+
+function entry(n: number): LogEntry {
+  return {
+    timestamp: new Date(BASE + n * 10).toISOString(), pullZoneId: 1, requestId: n.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode: 200,
+    bytesSent: 1, remoteIp: null, countryCode: null, edgeLocation: null, scheme: 'https', host: 'h', path: '/', url: 'https://h/', userAgent: null,
+    referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
+  };
+}
+
+test('overlap: one record at first, grows when a page is read again, shrinks slowly while pages hold the record with room to spare', () => {
+  const o = new BackfillOverlap(2000);
+  assert.equal(o.records, 1);
+  o.missed();
+  assert.equal(o.records, 256);
+  o.missed();
+  assert.equal(o.records, 512);
+  // held at index 411 of an overlap of 512: shifted by 100, twice that is kept (not less than 90% at once)
+  o.held(411, 512);
+  assert.equal(o.records, 460);
+  for (let i = 0; i < 20; i++) o.held(o.records - 1 - 100, o.records);
+  assert.equal(o.records, 201);
+  // a page read later than the one above (no shift): down towards one record
+  for (let i = 0; i < 100; i++) o.held(o.records + 50, o.records);
+  assert.equal(o.records, 1);
+  for (let i = 0; i < 10; i++) o.missed();
+  assert.equal(o.records, 2000, 'never past the maximum');
+});
+
+test('after a page had to be read again, later pages overlap more: a stale page is taken as it is (no second request, no gap)', async () => {
+  const N = 40_000;
+  const TO = BASE + N * 10;
+  let late = 0;
+  const lateEntry = (k: number): LogEntry => ({ ...entry(N - 1), timestamp: new Date(TO - 5).toISOString(), requestId: `late-${k}`.padEnd(32, '0') });
+  const answer = (q: LogQuery): LogPage => {
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? 100;
+    const entries: LogEntry[] = [];
+    for (let i = offset; i < offset + limit && i < late + N; i++) entries.push(i < late ? lateEntry(late - 1 - i) : entry(N - 1 - (i - late)));
+    return { entries, times: entries.map((e) => Date.parse(e.timestamp)), offset, limit, returned: entries.length, hasMore: offset + limit < late + N, from: BASE, to: TO, order: 'desc', skipped: 0 };
+  };
+  const pending: { q: LogQuery; resolve: (p: LogPage) => void }[] = [];
+  const asked: number[] = [];
+  const query = (_zone: number, q: LogQuery = {}) => new Promise<LogPage>((resolve) => {
+    asked.push(q.offset ?? 0);
+    pending.push({ q, resolve });
+  });
+  const serve = async (offset: number) => {
+    await until(`a request at offset ${offset}`, () => pending.some((p) => p.q.offset === offset));
+    const i = pending.findIndex((p) => p.q.offset === offset);
+    const [p] = pending.splice(i, 1);
+    p!.resolve(answer(p!.q));
+  };
+  const now = () => TO + 1000;
+  const api = { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now } as unknown as LogsApi;
+  const engine = new FollowEngine({ api, zones: [1], capacity: 100_000, pageLimit: 5_000, from: BASE, now, minIntervalMs: 60_000, maxIntervalMs: 60_000 });
+  engine.start();
+  try {
+    await serve(0);
+    await until('three pages in flight', () => pending.length === 3);
+    await serve(9_998);
+    late = 100;
+    await serve(4_999);
+    // missed: read again (the overlap grows to 256 records; pages read later than the one above shrink it slowly)
+    await until('the page read again', () => pending.length === 3);
+    assert.deepEqual(pending.map((p) => p.q.offset ?? 0).sort((a, b) => a - b), [9_998, 14_997, 19_996]);
+    await serve(9_998);
+    await serve(14_997);
+    await until('the next page', () => pending.length === 3);
+    // the first page asked after 19,996
+    const next = Math.min(...pending.map((p) => p.q.offset ?? 0).filter((o) => o > 19_996));
+    const shared = 19_996 + 5_000 - next;
+    assert.ok(shared > 200 && shared <= 256, `the page after the miss shares ${shared} records with the one above`);
+    // that page answered before the one above it, then 100 more late records: still taken as it is
+    await serve(next);
+    late = 200;
+    await serve(19_996);
+    while (!engine.status().zones[0]!.backfill?.done) {
+      await until('a request or the end', () => pending.length > 0 || engine.status().zones[0]!.backfill?.done);
+      if (pending.length) await serve(Math.min(...pending.map((p) => p.q.offset ?? 0)));
+    }
+    assert.equal(asked.filter((o) => o === next).length, 1, 'the stale page was not asked again');
+    const held = new Set(engine.buffer.toArray().map((e) => e.requestId));
+    const missing: number[] = [];
+    for (let n = 0; n < N; n++) if (!held.has(entry(n).requestId)) missing.push(n);
+    assert.deepEqual(missing, [], 'every record of the window is held');
+  } finally {
+    const stopping = engine.stop();
+    for (const p of pending.splice(0)) p.resolve(answer(p.q));
+    await stopping;
+  }
+});
