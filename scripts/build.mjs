@@ -5,7 +5,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { inkPatchesPlugin } from './ink-patches.mjs';
@@ -17,6 +17,10 @@ const outArg = process.argv.find((a) => a.startsWith('--outdir='));
 const outdir = outArg ? path.resolve(outArg.slice('--outdir='.length)) : path.join(root, 'dist');
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 const started = Date.now();
+// --if-stale (npm start, npm test): nothing to do when the build is newer than every input. A
+// rebuild rewrites dist/ under running programs and makes every code cache stale (a test that runs
+// `npm start` rebuilt it in the middle of the test suite).
+if (process.argv.includes('--if-stale') && !outArg && upToDate()) process.exit(0);
 // Old chunks are removed only when asked: a binary that a test already started may still load them.
 if (process.argv.includes('--clean')) rmSync(outdir, { recursive: true, force: true });
 const common = {
@@ -86,6 +90,25 @@ function asciiOnly(file) {
   const ascii = text.replace(/[^\x00-\x7f]/gu, (c) => '?'.repeat(c.length));
   if (ascii !== text) writeFileSync(file, ascii);
   return Buffer.from(ascii, 'latin1');
+}
+
+/** The build id is newer than the sources, the build scripts, the package files and the install. */
+function upToDate() {
+  let built;
+  try {
+    built = statSync(path.join(outdir, 'build-id')).mtimeMs;
+    for (const f of ['cli.cjs', 'engine-host.js', 'answers.json']) statSync(path.join(outdir, f));
+  } catch {
+    return false;
+  }
+  const inputs = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json'].map((f) => path.join(root, f));
+  const newest = (file) => {
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (!st) return 0;
+    if (!st.isDirectory()) return st.mtimeMs;
+    return readdirSync(file).reduce((m, name) => Math.max(m, newest(path.join(file, name))), st.mtimeMs);
+  };
+  return [...inputs, path.join(root, 'src'), path.join(root, 'scripts')].every((f) => newest(f) < built);
 }
 
 if (!quiet) console.log(`built ${path.relative(root, outdir) || '.'}/cli.cjs in ${Date.now() - started} ms`);

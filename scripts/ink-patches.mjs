@@ -260,13 +260,25 @@ function lazySegmenter(source, file, declaration, name, args) {
 
 export function patchStringWidth(source) {
   const file = 'string-width/index.js';
-  const s = once(
+  let s = once(
     source,
     file,
     'if (/^[\\u0020-\\u007E]*$/.test(string)) {',
     `if (/^[\\u0020-\\u007E${NARROW_CLASS}]*$/.test(string)) {`,
   );
-  return lazySegmenter(s, file, 'const segmenter = new Intl.Segmenter();', 'segmenter', '');
+  s = lazySegmenter(s, file, 'const segmenter = new Intl.Segmenter();', 'segmenter', '');
+  return lazyRgiEmoji(s, file);
+}
+
+/**
+ * 8. string-width's RGI_Emoji pattern (a property of strings, v flag) compiled on first use: V8
+ *    builds its whole set of emoji sequences when the expression is created, 20-25 ms at every
+ *    start of every command that loads string-width, and text in the narrow set never reaches it.
+ *    Its one use is `rgiEmojiRegex.test(segment)`.
+ */
+function lazyRgiEmoji(source, file) {
+  if (source.split('rgiEmojiRegex').length !== 3 || !source.includes('rgiEmojiRegex.test(segment)')) fail(file, 'rgiEmojiRegex used once, by test()');
+  return once(source, file, 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', 'let rgiEmojiRegexMade;\nconst rgiEmojiRegex = { test: (text) => (rgiEmojiRegexMade ??= /^\\p{RGI_Emoji}$/v).test(text) };');
 }
 
 /** The older string-width that wrap-ansi and widest-line (Ink's text wrapping) bring along. */

@@ -1,8 +1,20 @@
-// Runs node's test runner over test/**/*.test.ts(x) through tsx.
+// Runs node's test runner over test/**/*.test.ts(x).
 // Usage: node scripts/run-tests.mjs [path-prefix ...]  (e.g. test/unit test/e2e/shell)
-import { readdirSync, statSync } from 'node:fs';
+//
+// The test files are compiled first, all at once, by esbuild (the compiler tsx uses) into one
+// ES module per test file plus shared chunks, and node runs those: each file is its own process,
+// and under tsx every process spent a second or more loading its few hundred modules one by one
+// through tsx's loader (a worker thread in Node 20), most of it before the first test ran. The
+// code is the same: dependencies stay in node_modules, and each source file keeps its own
+// import.meta.url, so paths computed from it do not change. BURROW_TEST_TSX=1 runs the sources
+// through tsx as before (a stack trace then points at the .ts lines directly).
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 function walk(dir) {
   const out = [];
@@ -23,9 +35,96 @@ if (files.length === 0) {
   console.error(`no test files match ${prefixes.join(' ') || 'test/'}`);
   process.exit(1);
 }
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, BURROW_TEST: '1', FORCE_COLOR: '0' } },
-);
+
+/**
+ * Each source file keeps its own import.meta.url, dirname and filename (a bundle would give every
+ * file the compiled file's): each file is compiled on its own with them defined, then bundled.
+ */
+function ownImportMeta(transform) {
+  const tsconfigRaw = readFileSync(path.join(root, 'tsconfig.json'), 'utf8');
+  return {
+    name: 'own-import-meta',
+    setup(build) {
+      build.onLoad({ filter: /[\\/](src|test|scripts|bench)[\\/].*\.(tsx?|mjs)$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const { code } = await transform(source, {
+          loader: args.path.endsWith('.mjs') ? 'js' : args.path.endsWith('.tsx') ? 'tsx' : 'ts',
+          format: 'esm',
+          target: 'node20',
+          jsx: 'automatic',
+          tsconfigRaw,
+          sourcefile: args.path,
+          sourcemap: 'inline',
+          define: {
+            'import.meta.url': JSON.stringify(pathToFileURL(args.path).href),
+            'import.meta.dirname': JSON.stringify(path.dirname(args.path)),
+            'import.meta.filename': JSON.stringify(args.path),
+          },
+        });
+        return { contents: code, loader: 'js' };
+      });
+    },
+  };
+}
+
+/** The directories of runs that were killed before they could remove their own. */
+function removeLeftovers(runs) {
+  let names = [];
+  try {
+    names = readdirSync(runs);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (/^\d+$/.test(name) && alive(Number(name))) continue;
+    rmSync(path.join(runs, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Compiles the test files; returns the compiled file of each. */
+async function compile(testFiles) {
+  const { build, transform } = await import('esbuild');
+  // inside node_modules, so that the compiled files resolve packages as the sources do; one
+  // directory per run (two runs at once must not replace each other's files), removed at the end
+  const runs = path.join(root, 'node_modules', '.cache', 'burrow-tests');
+  removeLeftovers(runs);
+  const outdir = path.join(runs, String(process.pid));
+  rmSync(outdir, { recursive: true, force: true });
+  process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
+  await build({
+    entryPoints: testFiles,
+    outdir,
+    outbase: root,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    jsx: 'automatic',
+    sourcemap: true,
+    outExtension: { '.js': '.mjs' },
+    plugins: [ownImportMeta(transform)],
+    logLevel: 'warning',
+  });
+  return testFiles.map((f) => path.join(outdir, f.replace(/\.tsx?$/, '.mjs')));
+}
+
+const viaTsx = process.env.BURROW_TEST_TSX === '1';
+const args = viaTsx ? ['--import', 'tsx', ...files] : ['--enable-source-maps', ...(await compile(files))];
+// two files at a time on this 2-core machine; BURROW_TEST_CONCURRENCY=N to measure another
+const concurrency = Number(process.env.BURROW_TEST_CONCURRENCY ?? 2);
+const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...args], {
+  stdio: 'inherit',
+  env: { ...process.env, BURROW_TEST: '1', FORCE_COLOR: '0' },
+});
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

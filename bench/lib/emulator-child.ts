@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { ReadyInfo } from '../../src/emulator/server';
+import type { ReadyInfo } from '../../src/emulator/ready-info';
 
 /**
  * `burrow emulator` in its own process (the built binary), so that the program measured does not

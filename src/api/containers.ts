@@ -1,24 +1,27 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { HttpClient } from './http';
 import { checkWhole, invalidInput } from './input-checks';
+import { lazySchema, type Infer, type LazySchema, type Zod } from './lazy-schema';
 
-const int = z.number().int();
-export const ContainerLimitsSchema = z.object({
-  maxNumberOfApplications: int,
-  existingNumberOfApplications: int,
-  maxNumberOfRegionsPerApplication: int.nullable(),
-  maxNumberOfInstancesPerRegion: int,
-  maxNumberOfInstancesPerApplication: int.nullable(),
-  maxNumberOfVolumesPerApplication: int,
-  maxVolumeSize: int.nullable(),
+export const ContainerLimitsSchema = lazySchema((z) => {
+  const int = z.number().int();
+  return z.object({
+    maxNumberOfApplications: int,
+    existingNumberOfApplications: int,
+    maxNumberOfRegionsPerApplication: int.nullable(),
+    maxNumberOfInstancesPerRegion: int,
+    maxNumberOfInstancesPerApplication: int.nullable(),
+    maxNumberOfVolumesPerApplication: int,
+    maxVolumeSize: int.nullable(),
+  });
 });
-export type ContainerLimits = z.infer<typeof ContainerLimitsSchema>;
+export type ContainerLimits = Infer<typeof ContainerLimitsSchema>;
 
 export const APP_STATUSES = ['unknown', 'active', 'progressing', 'inactive', 'failing', 'suspended'] as const;
 export type AppStatus = (typeof APP_STATUSES)[number];
 
 // Lenient where the real API is known to send null for fields its spec marks non-null.
-export const AppSchema = z.looseObject({
+export const AppSchema = lazySchema((z) => z.looseObject({
   id: z.string(),
   name: z.string().nullish(),
   description: z.string().nullish(),
@@ -26,26 +29,26 @@ export const AppSchema = z.looseObject({
     .looseObject({ id: z.string().nullish(), address: z.string().nullish(), type: z.string().nullish() })
     .nullish(),
   status: z.string().nullish(),
-});
-export type App = z.infer<typeof AppSchema>;
+}));
+export type App = Infer<typeof AppSchema>;
 
-export const RegionSchema = z.looseObject({
+export const RegionSchema = lazySchema((z) => z.looseObject({
   id: z.string(),
   name: z.string().nullish(),
   group: z.string().nullish(),
   hasAnycastSupport: z.boolean().nullish(),
   hasCapacity: z.boolean().nullish(),
-});
-export type Region = z.infer<typeof RegionSchema>;
+}));
+export type Region = Infer<typeof RegionSchema>;
 
 // Both lists are required by the API (null is tolerated): an answer with neither is not region settings.
-export const RegionSettingsSchema = z.looseObject({
+export const RegionSettingsSchema = lazySchema((z) => z.looseObject({
   allowedRegionIds: z.array(z.string()).nullable().transform((v) => v ?? []),
   requiredRegionIds: z.array(z.string()).nullable().transform((v) => v ?? []),
-  maxAllowedRegions: int.nullish().transform((v) => v ?? null),
+  maxAllowedRegions: z.number().int().nullish().transform((v) => v ?? null),
   provisioningType: z.string().nullish(),
-});
-export type RegionSettings = z.infer<typeof RegionSettingsSchema>;
+}));
+export type RegionSettings = Infer<typeof RegionSettingsSchema>;
 
 /** PUT body: every field optional; a field left out (or null) is left as it is. */
 export interface RegionSettingsUpdate {
@@ -57,10 +60,15 @@ export interface RegionSettingsUpdate {
 
 /** A page: `items` may be null or left out when empty, but an answer with none of the page's fields is not a page. */
 const isPage = (raw: unknown) => typeof raw === 'object' && raw !== null && !Array.isArray(raw) && ['items', 'meta', 'cursor'].some((k) => k in raw);
-const listOf = <T extends z.ZodType>(item: T) =>
+const listOf = <T extends z.ZodType>(z: Zod, item: T) =>
   z
     .custom<unknown>(isPage, 'not a list page (no items, meta or cursor)')
-    .pipe(z.object({ items: z.array(item).nullish().transform((v) => v ?? []), meta: z.looseObject({ totalItems: int.nullish() }).nullish(), cursor: z.string().nullish() }));
+    .pipe(z.object({ items: z.array(item).nullish().transform((v) => v ?? []), meta: z.looseObject({ totalItems: z.number().int().nullish() }).nullish(), cursor: z.string().nullish() }));
+const AppPageSchema = lazySchema((z) => listOf(z, AppSchema.of(z)));
+const RegionPageSchema = lazySchema((z) => listOf(z, RegionSchema.of(z)));
+
+/** A list page as its schema gives it. */
+type PageSchema<T> = LazySchema<z.ZodType<{ items: T[]; meta?: { totalItems?: number | null } | null; cursor?: string | null }>>;
 
 export interface CursorPage<T> {
   items: T[];
@@ -123,19 +131,19 @@ export class ContainersApi {
 
   /** One page of applications (limit 1..1000, API default 20). */
   listApps(options: { limit?: number; cursor?: string | null } = {}, signal?: AbortSignal): Promise<CursorPage<App>> {
-    return this.page('/mc/apps', AppSchema, options, signal);
+    return this.page('/mc/apps', AppPageSchema, options, signal);
   }
 
   async listAllApps(signal?: AbortSignal): Promise<App[]> {
-    return this.all('/mc/apps', AppSchema, signal);
+    return this.all('/mc/apps', AppPageSchema, signal);
   }
 
   listRegions(options: { limit?: number; cursor?: string | null } = {}, signal?: AbortSignal): Promise<CursorPage<Region>> {
-    return this.page('/mc/regions', RegionSchema, options, signal);
+    return this.page('/mc/regions', RegionPageSchema, options, signal);
   }
 
   async listAllRegions(signal?: AbortSignal): Promise<Region[]> {
-    return this.all('/mc/regions', RegionSchema, signal);
+    return this.all('/mc/regions', RegionPageSchema, signal);
   }
 
   async getRegionSettings(appId: string, signal?: AbortSignal): Promise<RegionSettings> {
@@ -148,19 +156,19 @@ export class ContainersApi {
     await this.http.request(`/mc/apps/${encodeURIComponent(checkAppId(appId))}/region-settings`, { method: 'PUT', body, expect: 'empty', signal });
   }
 
-  private async page<T>(path: string, item: z.ZodType<T>, options: { limit?: number; cursor?: string | null }, signal?: AbortSignal): Promise<CursorPage<T>> {
+  private async page<T>(path: string, pageSchema: PageSchema<T>, options: { limit?: number; cursor?: string | null }, signal?: AbortSignal): Promise<CursorPage<T>> {
     const limit = checkWhole('limit', options.limit ?? 20, 1, 1000);
     const cursor = checkCursor(options.cursor);
-    const res = await this.http.getJson(path, listOf(item), { query: { limit, nextCursor: cursor }, signal });
-    return { items: res.items as T[], totalItems: res.meta?.totalItems ?? null, cursor: res.cursor ?? null };
+    const res = await this.http.getJson(path, pageSchema, { query: { limit, nextCursor: cursor }, signal });
+    return { items: res.items, totalItems: res.meta?.totalItems ?? null, cursor: res.cursor ?? null };
   }
 
-  private async all<T>(path: string, item: z.ZodType<T>, signal?: AbortSignal): Promise<T[]> {
+  private async all<T>(path: string, pageSchema: PageSchema<T>, signal?: AbortSignal): Promise<T[]> {
     const out: T[] = [];
     let cursor: string | null = null;
     const seen = new Set<string>();
     do {
-      const res: CursorPage<T> = await this.page(path, item, { limit: 1000, cursor }, signal);
+      const res: CursorPage<T> = await this.page(path, pageSchema, { limit: 1000, cursor }, signal);
       out.push(...res.items);
       cursor = res.cursor;
       // A cursor seen before would loop forever.

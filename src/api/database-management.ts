@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { registerSecret } from '../config/redact';
 import { ApiError } from './errors';
 import type { HttpClient } from './http';
+import { lazySchema, type Infer } from './lazy-schema';
 
-export const DatabaseSchema = z.object({
+export const DatabaseSchema = lazySchema((z) => z.object({
   id: z.string(),
   name: z.string(),
   url: z.string(),
@@ -14,15 +14,15 @@ export const DatabaseSchema = z.object({
   storage_region: z.string(),
   primary_regions: z.array(z.string()),
   replicas_regions: z.array(z.string()),
-});
-export type Database = z.infer<typeof DatabaseSchema>;
+}));
+export type Database = Infer<typeof DatabaseSchema>;
 
-const ListSchema = z.object({
-  databases: z.array(DatabaseSchema),
+const ListSchema = lazySchema((z) => z.object({
+  databases: z.array(DatabaseSchema.of(z)),
   page_info: z.object({ current_page: z.number(), total_items: z.number(), has_more_items: z.boolean() }),
-});
-const ReadSchema = z.object({ db: DatabaseSchema });
-const TokenSchema = z.object({ token: z.string().min(1), expires_at: z.string().nullable().optional() });
+}));
+const ReadSchema = lazySchema((z) => z.object({ db: DatabaseSchema.of(z) }));
+const TokenSchema = lazySchema((z) => z.object({ token: z.string().min(1), expires_at: z.string().nullable().optional() }));
 
 export type TokenAuthorization = 'full-access' | 'read-only';
 

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import type { HttpClient } from './http';
+import { lazySchema, type Infer } from './lazy-schema';
 
-const UsageSchema = z.object({ rows_read: z.number(), rows_written: z.number(), avg_latency_ms: z.number() });
-export type DatabaseUsage = z.infer<typeof UsageSchema>;
+const UsageSchema = lazySchema((z) => z.object({ rows_read: z.number(), rows_written: z.number(), avg_latency_ms: z.number() }));
+export type DatabaseUsage = Infer<typeof UsageSchema>;
 
 const rfc3339 = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z');
 

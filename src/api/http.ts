@@ -1,8 +1,9 @@
 import type { Agent } from 'undici';
 import type { z } from 'zod';
-import { lazyModule } from '../config/lazy-module';
 import { redact } from '../config/redact';
 import { ApiError, apiErrorFromResponse } from './errors';
+import type { LazySchema } from './lazy-schema';
+import { loadUndici, type Undici } from './undici-load';
 import { keepRawJson } from './raw-json';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -41,7 +42,7 @@ export interface RequestOptions<T> {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Validates a JSON answer; a mismatch becomes a 'malformed' ApiError. */
-  schema?: z.ZodType<T>;
+  schema?: LazySchema<z.ZodType<T>>;
   /** 'json' (default) parses the body, 'text' returns it, 'bytes' returns it undecoded (a Buffer), 'empty' ignores it. */
   expect?: 'json' | 'text' | 'bytes' | 'empty';
   /** Overrides the default: GET retries, mutations never do. */
@@ -55,10 +56,6 @@ export interface HttpResponse<T> {
   headers: Record<string, string>;
 }
 
-type Undici = typeof import('undici');
-let undiciLoading: Promise<Undici> | null = null;
-/** undici is loaded on the first request, not at start-up: the first frame needs no network. */
-const loadUndici = (): Promise<Undici> => (undiciLoading ??= lazyModule(() => import('undici'), 'Agent'));
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -176,7 +173,7 @@ export class HttpClient {
   }
 
   /** GET and validate in one call. */
-  async getJson<T>(path: string, schema: z.ZodType<T>, options: Omit<RequestOptions<T>, 'schema' | 'method'> = {}): Promise<T> {
+  async getJson<T>(path: string, schema: LazySchema<z.ZodType<T>>, options: Omit<RequestOptions<T>, 'schema' | 'method'> = {}): Promise<T> {
     return (await this.request(path, { ...options, schema })).data;
   }
 
@@ -265,7 +262,7 @@ export class HttpClient {
       }
     }
     if (options.schema) {
-      const parsed = options.schema.safeParse(json);
+      const parsed = (await options.schema.load()).safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue && issue.path.length ? issue.path.join('.') : 'body';

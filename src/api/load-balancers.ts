@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { HttpClient } from './http';
 import { checkId, checkWhole, INT32_MAX, renameNotFound } from './input-checks';
+import { lazySchema, type Infer } from './lazy-schema';
 
 export const ORIGIN_GROUP_LB_METHOD: Readonly<Record<number, string>> = { 0: 'WeightedRandom', 1: 'RoundRobin', 2: 'GeoLocation', 3: 'LowestAverageLatency' };
 export const LB_STICKY_SESSION_TYPE: Readonly<Record<number, string>> = { 0: 'Off', 1: 'Cookie' };
@@ -8,42 +8,52 @@ export const ORIGIN_LB_METHOD: Readonly<Record<number, string>> = { 0: 'RoundRob
 export const ORIGIN_TYPE: Readonly<Record<number, string>> = { 0: 'Standard', 1: 'Storage', 2: 'EdgeScript', 3: 'MagicContainer' };
 export const HEALTH_STATUS: Readonly<Record<number, string>> = { 0: 'Healthy', 1: 'Degraded' };
 
-const int = z.number().int();
-export const LbOriginSchema = z.looseObject({
-  Id: int,
-  Weight: z.number().nullish(),
-  Enabled: z.boolean().nullish(),
-  HealthStatus: int.nullish(),
-  OriginType: int.nullish(),
-  EdgeScriptId: int.nullish(),
-  StorageZoneId: int.nullish(),
-  StandardOrigin: z.looseObject({ OriginUrl: z.string().nullish(), HostHeader: z.string().nullish(), VerifySsl: z.boolean().nullish() }).nullish(),
-  MagicContainersOrigin: z.looseObject({ AppId: z.string().nullish(), EndPointId: z.string().nullish() }).nullish(),
+export const LbOriginSchema = lazySchema((z) => {
+  const int = z.number().int();
+  return z.looseObject({
+    Id: int,
+    Weight: z.number().nullish(),
+    Enabled: z.boolean().nullish(),
+    HealthStatus: int.nullish(),
+    OriginType: int.nullish(),
+    EdgeScriptId: int.nullish(),
+    StorageZoneId: int.nullish(),
+    StandardOrigin: z.looseObject({ OriginUrl: z.string().nullish(), HostHeader: z.string().nullish(), VerifySsl: z.boolean().nullish() }).nullish(),
+    MagicContainersOrigin: z.looseObject({ AppId: z.string().nullish(), EndPointId: z.string().nullish() }).nullish(),
+  });
 });
-export type LbOrigin = z.infer<typeof LbOriginSchema>;
+export type LbOrigin = Infer<typeof LbOriginSchema>;
 
-export const LbOriginGroupSchema = z.looseObject({
-  Id: int,
-  Name: z.string().nullish(),
-  Enabled: z.boolean().nullish(),
-  Latitude: z.number().nullish(),
-  Longitude: z.number().nullish(),
-  Weight: z.number().nullish(),
-  Priority: z.number().nullish(),
-  OriginLoadBalancingMethod: int.nullish(),
-  Origins: z.array(LbOriginSchema).nullish().transform((v) => v ?? []),
-  HealthCheckSettings: z.looseObject({ Enabled: z.boolean().nullish(), Path: z.string().nullish() }).nullish(),
+export const LbOriginGroupSchema = lazySchema((z) => {
+  const int = z.number().int();
+  return z.looseObject({
+    Id: int,
+    Name: z.string().nullish(),
+    Enabled: z.boolean().nullish(),
+    Latitude: z.number().nullish(),
+    Longitude: z.number().nullish(),
+    Weight: z.number().nullish(),
+    Priority: z.number().nullish(),
+    OriginLoadBalancingMethod: int.nullish(),
+    Origins: z.array(LbOriginSchema.of(z)).nullish().transform((v) => v ?? []),
+    HealthCheckSettings: z.looseObject({ Enabled: z.boolean().nullish(), Path: z.string().nullish() }).nullish(),
+  });
 });
-export type LbOriginGroup = z.infer<typeof LbOriginGroupSchema>;
+export type LbOriginGroup = Infer<typeof LbOriginGroupSchema>;
 
-export const LoadBalancerSchema = z.looseObject({
-  LoadBalancerId: int,
-  Name: z.string().nullish(),
-  OriginGroupLoadBalancingMethod: int.nullish(),
-  StickySessionType: int.nullish(),
-  OriginGroups: z.array(LbOriginGroupSchema).nullish().transform((v) => v ?? []),
+export const LoadBalancerSchema = lazySchema((z) => {
+  const int = z.number().int();
+  return z.looseObject({
+    LoadBalancerId: int,
+    Name: z.string().nullish(),
+    OriginGroupLoadBalancingMethod: int.nullish(),
+    StickySessionType: int.nullish(),
+    OriginGroups: z.array(LbOriginGroupSchema.of(z)).nullish().transform((v) => v ?? []),
+  });
 });
-export type LoadBalancer = z.infer<typeof LoadBalancerSchema>;
+export type LoadBalancer = Infer<typeof LoadBalancerSchema>;
+
+const LoadBalancerListSchema = lazySchema((z) => z.array(LoadBalancerSchema.of(z)));
 
 /** Load balancer profiles (`{base}/loadbalancer`). */
 export class LoadBalancersApi {
@@ -53,7 +63,7 @@ export class LoadBalancersApi {
   async list(page = 1, count = 50, signal?: AbortSignal): Promise<LoadBalancer[]> {
     checkWhole('page', page, 1, INT32_MAX);
     checkWhole('count', count, 1, 1000);
-    return this.http.getJson('/loadbalancer', z.array(LoadBalancerSchema), { query: { page, count }, signal });
+    return this.http.getJson('/loadbalancer', LoadBalancerListSchema, { query: { page, count }, signal });
   }
 
   /** Every profile, page after page. */

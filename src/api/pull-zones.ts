@@ -1,26 +1,26 @@
-import { z } from 'zod';
 import type { HttpClient } from './http';
 import { checkId, INT32_MAX, renameNotFound } from './input-checks';
+import { lazySchema, type Infer } from './lazy-schema';
 
-const int = z.number().int();
-export const PullZoneSchema = z.looseObject({
-  Id: int,
+export const PullZoneSchema = lazySchema((z) => z.looseObject({
+  Id: z.number().int(),
   Name: z.string().nullish(),
   OriginUrl: z.string().nullish(),
   Enabled: z.boolean().nullish(),
   Suspended: z.boolean().nullish(),
   EnableLogging: z.boolean().nullish(),
   Hostnames: z
-    .array(z.looseObject({ Id: int.nullish(), Value: z.string().nullish(), IsSystemHostname: z.boolean().nullish() }))
+    .array(z.looseObject({ Id: z.number().int().nullish(), Value: z.string().nullish(), IsSystemHostname: z.boolean().nullish() }))
     .nullish()
     .transform((v) => v ?? []),
-});
-export type PullZone = z.infer<typeof PullZoneSchema>;
+}));
+export type PullZone = Infer<typeof PullZoneSchema>;
 
-const ListSchema = z.union([
-  z.array(PullZoneSchema),
-  z.object({ Items: z.array(PullZoneSchema).nullish(), CurrentPage: int, TotalItems: int, HasMoreItems: z.boolean() }),
-]);
+const ListSchema = lazySchema((z) => {
+  const zone = PullZoneSchema.of(z);
+  const int = z.number().int();
+  return z.union([z.array(zone), z.object({ Items: z.array(zone).nullish(), CurrentPage: int, TotalItems: int, HasMoreItems: z.boolean() })]);
+});
 
 /** Pull zones (`{base}/pullzone`). */
 export class PullZonesApi {

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ApiError } from './errors';
 import type { HttpClient } from './http';
 import { checkId, checkWhole, INT32_MAX, invalidInput } from './input-checks';
+import { lazySchema, type Infer, type LazySchema } from './lazy-schema';
 import { keepRawJson } from './raw-json';
 
 /** Readable names of the shield enums, for screens and tables. */
@@ -13,95 +14,110 @@ export const DDOS_SENSITIVITY: Readonly<Record<number, string>> = { 0: 'Off', 1:
 export const DDOS_EXECUTION_MODE: Readonly<Record<number, string>> = { 0: 'Log', 1: 'Block' };
 export const RATE_LIMIT_TIMEFRAME: Readonly<Record<number, string>> = { 1: 'per second', 10: 'per 10 seconds', 60: 'per minute', 300: 'per 5 minutes', 900: 'per 15 minutes', 3600: 'per hour' };
 
-const int = z.number().int();
-const text = z.string().nullish();
-
-export const ShieldZoneSchema = z.looseObject({
-  shieldZoneId: int,
-  pullZoneId: int.nullish(),
-  learningMode: z.boolean().nullish(),
-  learningModeUntil: text,
-  wafEnabled: z.boolean().nullish(),
-  wafExecutionMode: int.nullish(),
-  wafRequestBodyLimitAction: int.nullish(),
-  wafResponseBodyLimitAction: int.nullish(),
-  rateLimitRulesLimit: int.nullish(),
-  customWafRulesLimit: int.nullish(),
-  planType: int.nullish(),
-  dDoSShieldSensitivity: int.nullish(),
-  dDoSExecutionMode: int.nullish(),
+export const ShieldZoneSchema = lazySchema((z) => {
+  const int = z.number().int();
+  return z.looseObject({
+    shieldZoneId: int,
+    pullZoneId: int.nullish(),
+    learningMode: z.boolean().nullish(),
+    learningModeUntil: z.string().nullish(),
+    wafEnabled: z.boolean().nullish(),
+    wafExecutionMode: int.nullish(),
+    wafRequestBodyLimitAction: int.nullish(),
+    wafResponseBodyLimitAction: int.nullish(),
+    rateLimitRulesLimit: int.nullish(),
+    customWafRulesLimit: int.nullish(),
+    planType: int.nullish(),
+    dDoSShieldSensitivity: int.nullish(),
+    dDoSExecutionMode: int.nullish(),
+  });
 });
-export type ShieldZone = z.infer<typeof ShieldZoneSchema>;
+export type ShieldZone = Infer<typeof ShieldZoneSchema>;
 
-const PageInfoSchema = z.object({
-  totalCount: int,
-  totalPages: int,
-  currentPage: int,
-  nextPage: int.nullish(),
-  pageSize: int,
+const PageInfoSchema = lazySchema((z) => {
+  const int = z.number().int();
+  return z.object({
+    totalCount: int,
+    totalPages: int,
+    currentPage: int,
+    nextPage: int.nullish(),
+    pageSize: int,
+  });
 });
-export type ShieldPageInfo = z.infer<typeof PageInfoSchema>;
+export type ShieldPageInfo = Infer<typeof PageInfoSchema>;
 
-export const ApiGuardianConfigurationSchema = z.looseObject({
-  shieldZoneId: int,
-  isEnabled: z.boolean(),
-  executionMode: int,
-  bodyLimitAction: int,
-  unmatchedPathAction: int,
-  title: text,
-  version: text,
-  maxEndpoints: int,
-  maxFieldsPerType: int,
-  maxNestingDepth: int,
-  maxTotalSchemaNodes: int,
-  maxTotalRegexLength: int,
-  createdAt: text,
-  updatedAt: text,
-});
-export type ApiGuardianConfiguration = z.infer<typeof ApiGuardianConfigurationSchema>;
+const ZonePageSchema = lazySchema((z) => z.object({ data: z.array(ShieldZoneSchema.of(z)).nullish(), page: PageInfoSchema.of(z) }));
+const ZoneSchema = lazySchema((z) => z.object({ data: ShieldZoneSchema.of(z) }));
 
-const ParameterGroupsSchema = z.looseObject({
-  Path: z.array(z.string()).nullish(),
-  Query: z.array(z.string()).nullish(),
-  Header: z.array(z.string()).nullish(),
-  Cookie: z.array(z.string()).nullish(),
+export const ApiGuardianConfigurationSchema = lazySchema((z) => {
+  const int = z.number().int();
+  const text = z.string().nullish();
+  return z.looseObject({
+    shieldZoneId: int,
+    isEnabled: z.boolean(),
+    executionMode: int,
+    bodyLimitAction: int,
+    unmatchedPathAction: int,
+    title: text,
+    version: text,
+    maxEndpoints: int,
+    maxFieldsPerType: int,
+    maxNestingDepth: int,
+    maxTotalSchemaNodes: int,
+    maxTotalRegexLength: int,
+    createdAt: text,
+    updatedAt: text,
+  });
 });
+export type ApiGuardianConfiguration = Infer<typeof ApiGuardianConfigurationSchema>;
 
-export const ApiGuardianEndpointSchema = z.looseObject({
-  apiGuardianEndpointId: int,
-  shieldZoneId: int.nullish(),
-  requestMethod: text,
-  requestPath: text,
-  validateRequestBodySchema: z.boolean().nullish(),
-  validateResponseBodySchema: z.boolean().nullish(),
-  validateAuthorization: z.boolean().nullish(),
-  isEnabled: z.boolean().nullish(),
-  authSchemes: z.array(z.looseObject({ schemeName: text, schemeType: text, location: text, credentialName: text, httpScheme: text })).nullish(),
-  availableParameters: ParameterGroupsSchema.nullish(),
-  injectionDetectionParameters: ParameterGroupsSchema.nullish(),
-  rateLimitingEnabled: z.boolean().nullish(),
-  rateLimitingType: text,
-  rateLimitingRequestCount: int.nullish(),
-  rateLimitingTimeframe: int.nullish(),
-});
-export type ApiGuardianEndpoint = z.infer<typeof ApiGuardianEndpointSchema>;
+const ParameterGroupsSchema = lazySchema((z) =>
+  z.looseObject({
+    Path: z.array(z.string()).nullish(),
+    Query: z.array(z.string()).nullish(),
+    Header: z.array(z.string()).nullish(),
+    Cookie: z.array(z.string()).nullish(),
+  }),
+);
 
-export const ApiGuardianSchema = z.object({
-  configuration: ApiGuardianConfigurationSchema,
-  endpoints: z.array(ApiGuardianEndpointSchema).nullish().transform((e) => e ?? []),
+export const ApiGuardianEndpointSchema = lazySchema((z) => {
+  const int = z.number().int();
+  const text = z.string().nullish();
+  return z.looseObject({
+    apiGuardianEndpointId: int,
+    shieldZoneId: int.nullish(),
+    requestMethod: text,
+    requestPath: text,
+    validateRequestBodySchema: z.boolean().nullish(),
+    validateResponseBodySchema: z.boolean().nullish(),
+    validateAuthorization: z.boolean().nullish(),
+    isEnabled: z.boolean().nullish(),
+    authSchemes: z.array(z.looseObject({ schemeName: text, schemeType: text, location: text, credentialName: text, httpScheme: text })).nullish(),
+    availableParameters: ParameterGroupsSchema.of(z).nullish(),
+    injectionDetectionParameters: ParameterGroupsSchema.of(z).nullish(),
+    rateLimitingEnabled: z.boolean().nullish(),
+    rateLimitingType: text,
+    rateLimitingRequestCount: int.nullish(),
+    rateLimitingTimeframe: int.nullish(),
+  });
 });
-export type ApiGuardian = z.infer<typeof ApiGuardianSchema>;
+export type ApiGuardianEndpoint = Infer<typeof ApiGuardianEndpointSchema>;
 
-const GenericResultSchema = z.looseObject({
-  statusCode: int.nullish(),
-  success: z.boolean().nullish(),
-  message: text,
-  errorKey: text,
-});
+export const ApiGuardianSchema = lazySchema((z) =>
+  z.object({
+    configuration: ApiGuardianConfigurationSchema.of(z),
+    endpoints: z.array(ApiGuardianEndpointSchema.of(z)).nullish().transform((e) => e ?? []),
+  }),
+);
+export type ApiGuardian = Infer<typeof ApiGuardianSchema>;
 
 /** `{error, data}`; data is checked after error, since a failure (even a 202) may come without it. */
-const EnvelopeSchema = z.object({ error: GenericResultSchema.nullish(), data: z.unknown() });
-type Envelope = z.infer<typeof EnvelopeSchema>;
+const EnvelopeSchema = lazySchema((z) => {
+  const text = z.string().nullish();
+  const GenericResult = z.looseObject({ statusCode: z.number().int().nullish(), success: z.boolean().nullish(), message: text, errorKey: text });
+  return z.object({ error: GenericResult.nullish(), data: z.unknown() });
+});
+type Envelope = Infer<typeof EnvelopeSchema>;
 
 /** The fields PATCH .../api-guardian accepts; only the ones given are sent and changed. */
 export interface ApiGuardianPatch {
@@ -148,10 +164,7 @@ export class ShieldApi {
   async listZones(page = 1, perPage = 10, signal?: AbortSignal): Promise<{ zones: ShieldZone[]; page: ShieldPageInfo }> {
     checkWhole('page', page, 1, INT32_MAX);
     checkWhole('perPage', perPage, 1, 1000);
-    const res = await this.http.getJson('/shield/shield-zones', z.object({ data: z.array(ShieldZoneSchema).nullish(), page: PageInfoSchema }), {
-      query: { page, perPage },
-      signal,
-    });
+    const res = await this.http.getJson('/shield/shield-zones', ZonePageSchema, { query: { page, perPage }, signal });
     return { zones: res.data ?? [], page: res.page };
   }
 
@@ -167,7 +180,7 @@ export class ShieldApi {
   }
 
   async getZone(id: number, signal?: AbortSignal): Promise<ShieldZone> {
-    const res = await this.http.getJson(`/shield/shield-zone/${zoneId(id)}`, z.object({ data: ShieldZoneSchema }), { signal });
+    const res = await this.http.getJson(`/shield/shield-zone/${zoneId(id)}`, ZoneSchema, { signal });
     return res.data;
   }
 
@@ -207,7 +220,7 @@ export class ShieldApi {
 }
 
 /** A 2xx envelope that still says it failed becomes an ApiError like any other. */
-function unwrap<T>(res: Envelope, schema: z.ZodType<T>, method: string, path: string): T {
+async function unwrap<T>(res: Envelope, schema: LazySchema<z.ZodType<T>>, method: string, path: string): Promise<T> {
   const e = res.error;
   if (e && e.success === false) {
     throw new ApiError({
@@ -219,7 +232,7 @@ function unwrap<T>(res: Envelope, schema: z.ZodType<T>, method: string, path: st
       message: `${e.statusCode ?? ''} ${e.errorKey ?? 'error'}: ${e.message ?? 'the operation failed'}`.trim(),
     });
   }
-  const parsed = schema.safeParse(res.data);
+  const parsed = (await schema.load()).safeParse(res.data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length ? `data.${issue.path.join('.')}` : 'data';

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { HttpClient } from './http';
 import { checkWhole, INT32_MAX, invalidInput } from './input-checks';
+import { lazySchema, type Infer, type Zod } from './lazy-schema';
 
 export const DRM_VERSION: Readonly<Record<number, string>> = { 0: 'Basic', 1: 'Enterprise', 2: 'BasicV2' };
 export const ENCODING_TIER: Readonly<Record<number, string>> = { 0: 'Free', 1: 'Premium' };
@@ -8,47 +8,47 @@ export const PULL_ZONE_TYPE: Readonly<Record<number, string>> = { 0: 'Premium', 
 /** Fields that hold library keys: masked everywhere unless asked for. */
 export const VIDEO_LIBRARY_SECRET_FIELDS = ['ApiKey', 'ReadOnlyApiKey', 'ApiAccessKey'] as const;
 
-const int = z.number().int();
-const DrmSchema = z.looseObject({
+const DrmFields = (z: Zod) => ({
   Enabled: z.boolean().nullish(),
-  CertificateId: int.nullish(),
+  CertificateId: z.number().int().nullish(),
   CertificateExpirationDate: z.string().nullish(),
   Provider: z.string().nullish(),
 });
 
 /** VideoLibraryModel: the fields burrow reads are typed; every other field is kept as sent. */
-export const VideoLibrarySchema = z.looseObject({
-  Id: int,
-  Name: z.string().nullish(),
-  VideoCount: int.nullish(),
-  TrafficUsage: int.nullish(),
-  StorageUsage: int.nullish(),
-  DateCreated: z.string().nullish(),
-  DateModified: z.string().nullish(),
-  ReplicationRegions: z.array(z.string()).nullish(),
-  ApiKey: z.string().nullish(),
-  ReadOnlyApiKey: z.string().nullish(),
-  ApiAccessKey: z.string().nullish(),
-  PullZoneId: int.nullish(),
-  StorageZoneId: int.nullish(),
-  EnabledResolutions: z.string().nullish(),
-  EnableDRM: z.boolean().nullish(),
-  DrmVersion: int.nullish(),
-  AppleFairPlayDrm: DrmSchema.nullish(),
-  GoogleWidevineDrm: DrmSchema.extend({ SdOnlyForL3: z.boolean().nullish() }).nullish(),
-  EnableTranscribing: z.boolean().nullish(),
-  EncodingTier: int.nullish(),
+export const VideoLibrarySchema = lazySchema((z) => {
+  const int = z.number().int();
+  return z.looseObject({
+    Id: int,
+    Name: z.string().nullish(),
+    VideoCount: int.nullish(),
+    TrafficUsage: int.nullish(),
+    StorageUsage: int.nullish(),
+    DateCreated: z.string().nullish(),
+    DateModified: z.string().nullish(),
+    ReplicationRegions: z.array(z.string()).nullish(),
+    ApiKey: z.string().nullish(),
+    ReadOnlyApiKey: z.string().nullish(),
+    ApiAccessKey: z.string().nullish(),
+    PullZoneId: int.nullish(),
+    StorageZoneId: int.nullish(),
+    EnabledResolutions: z.string().nullish(),
+    EnableDRM: z.boolean().nullish(),
+    DrmVersion: int.nullish(),
+    AppleFairPlayDrm: z.looseObject(DrmFields(z)).nullish(),
+    GoogleWidevineDrm: z.looseObject({ ...DrmFields(z), SdOnlyForL3: z.boolean().nullish() }).nullish(),
+    EnableTranscribing: z.boolean().nullish(),
+    EncodingTier: int.nullish(),
+  });
 });
-export type VideoLibrary = z.infer<typeof VideoLibrarySchema>;
+export type VideoLibrary = Infer<typeof VideoLibrarySchema>;
 
-const PageSchema = z.object({
-  Items: z.array(VideoLibrarySchema).nullish(),
-  CurrentPage: int,
-  TotalItems: int,
-  HasMoreItems: z.boolean(),
-});
 /** page >= 1 answers the object; page 0 or none a plain array. Both are accepted either way. */
-const ListSchema = z.union([z.array(VideoLibrarySchema), PageSchema]);
+const ListSchema = lazySchema((z) => {
+  const library = VideoLibrarySchema.of(z);
+  const int = z.number().int();
+  return z.union([z.array(library), z.object({ Items: z.array(library).nullish(), CurrentPage: int, TotalItems: int, HasMoreItems: z.boolean() })]);
+});
 
 export interface VideoLibraryPage {
   items: VideoLibrary[];

@@ -7,7 +7,7 @@ import { specChange } from '../state/shield-spec-change';
 import { connectNonInteractive } from '../runtime/connect';
 import { checkCanConfirm, refuseReadOnly, runMutation } from './mutation';
 import { parseIdArg } from './resources/parse-id';
-import { checkTable } from './shield';
+import { checkTable } from './shield-check-output';
 import { readGuardian } from './shield-guardian';
 import type { CommandContext } from './types';
 import { UsageError } from './types';

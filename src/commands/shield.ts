@@ -1,11 +1,11 @@
 import { ApiError } from '../api/errors';
 import { INT32_MAX } from '../api/input-checks';
 import { SpecProblem, type OpenApiDocument } from '../shield-spec/document';
-import { checkDocument, measuredText, problemText, type LimitCheck, type SpecCheck } from '../shield-spec/limits';
+import { checkDocument, problemText, type SpecCheck } from '../shield-spec/limits';
 import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
 import { connectNonInteractive } from '../runtime/connect';
-import { renderTable } from './output';
 import { parseIdArg } from './resources/parse-id';
+import { checkJson, checkTable } from './shield-check-output';
 import { MUTATION_OPTIONS, MUTATION_USAGE } from './mutation';
 import { shieldGuardian } from './shield-guardian';
 import { shieldSpecUpload } from './shield-spec-upload';
@@ -35,38 +35,6 @@ allowed for each limit, and one sentence per limit that is exceeded.
 Exit status: 0 within the limits, 1 over a limit, 2 when the file or the zone cannot be used
 (missing or unreadable file, not an OpenAPI 3 document, unknown zone, zone without API Guardian,
 limits that cannot be read).`;
-
-/** The measured-vs-allowed table, as plain text. */
-export function checkTable(check: SpecCheck): string {
-  return renderTable(check.checks, [
-    { header: 'LIMIT', value: (c: LimitCheck) => c.limit },
-    { header: 'MEASURED', value: (c) => measuredText(c) },
-    { header: 'ALLOWED', value: (c) => c.allowed },
-    { header: 'STATUS', value: (c) => (c.over ? 'OVER' : 'ok') },
-    { header: 'WHERE', value: (c) => (c.limit === 'maxTotalSchemaNodes' ? '' : c.where ?? '') },
-  ]);
-}
-
-export function checkJson(check: SpecCheck, file: string, zoneId: number): unknown {
-  return {
-    file,
-    shieldZoneId: zoneId,
-    title: check.title,
-    version: check.version,
-    format: check.format,
-    withinLimits: check.withinLimits,
-    checks: check.checks.map((c) => ({
-      limit: c.limit,
-      // Infinity (a $ref cycle) has no JSON number: null, with the words in measuredText
-      measured: Number.isFinite(c.measured) ? c.measured : null,
-      measuredText: measuredText(c),
-      allowed: c.allowed,
-      over: c.over,
-      where: c.where,
-    })),
-    problems: check.checks.filter((c) => c.over).map(problemText),
-  };
-}
 
 async function checkSpec(ctx: CommandContext, fileArg: string): Promise<number> {
   const zoneArg = ctx.values.zone;

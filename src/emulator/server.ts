@@ -9,16 +9,9 @@ import { createLoggingOrigin } from './logging/index';
 import { createDatabaseArea } from './database/index';
 import type { EngineSupervisor } from './database/engine-supervisor';
 
-/** What `burrow emulator` prints as its one JSON ready line. */
-export interface ReadyInfo {
-  baseUrl: string;
-  loggingUrl: string;
-  databaseUrl: string;
-  accessKey: string;
-  databaseToken: string;
-  readOnlyDatabaseToken: string;
-  pullZoneIds: number[];
-}
+import type { ReadyInfo } from './ready-info';
+
+export type { ReadyInfo } from './ready-info';
 
 export interface RunningEmulator {
   info: ReadyInfo;

@@ -6,26 +6,16 @@ import { registerSecret } from '../config/redact';
 import { appendPrivateFile } from '../config/private-file';
 import { stateDir } from '../config/paths';
 import type { Settings } from '../config/settings';
+import type { ReadyInfo } from '../emulator/ready-info';
 import { UsageError, type Io } from './io';
 import { terminalSafe } from '../text/terminal-safe';
-
-/** The emulator's ready line, as `burrow emulator` prints it. */
-export interface EmulatorEndpoints {
-  baseUrl: string;
-  loggingUrl: string;
-  databaseUrl: string;
-  accessKey: string;
-  databaseToken: string;
-  readOnlyDatabaseToken: string;
-  pullZoneIds: number[];
-}
 
 /** How this run reaches the platform: the Api, and the database and emulator it talks to. */
 export interface PlatformConnection {
   api: Api;
   settings: Settings;
   /** Set when burrow talks to an emulator that burrow started. */
-  emulator: EmulatorEndpoints | null;
+  emulator: ReadyInfo | null;
   databaseUrl: string | null;
   databaseToken: string | null;
   close(): Promise<void>;
@@ -41,7 +31,7 @@ export function debugSink(settings: Settings, io: Io, interactive: boolean): ((l
   return (line) => appendPrivateFile(file, `${new Date().toISOString()} ${line}\n`);
 }
 
-function connectionTo(settings: Settings, endpoints: EmulatorEndpoints | null, debug: ((l: string) => void) | undefined, stop: () => Promise<void>): PlatformConnection {
+function connectionTo(settings: Settings, endpoints: ReadyInfo | null, debug: ((l: string) => void) | undefined, stop: () => Promise<void>): PlatformConnection {
   const api = createApi({
     baseUrl: endpoints?.baseUrl ?? settings.baseUrl,
     loggingUrl: endpoints?.loggingUrl ?? settings.loggingUrl,
@@ -79,14 +69,14 @@ export async function connectNonInteractive(settings: Settings, io: Io, demo: bo
   return connectionTo(settings, null, debug, async () => {});
 }
 
-function rememberSecrets(info: EmulatorEndpoints): void {
+function rememberSecrets(info: ReadyInfo): void {
   registerSecret(info.accessKey);
   registerSecret(info.databaseToken);
   registerSecret(info.readOnlyDatabaseToken);
 }
 
 /** Starts `burrow emulator --port 0` as a child process and waits for its ready line. */
-export async function startEmulatorChild(extraArgs: string[] = [], timeoutMs = 15_000): Promise<{ endpoints: EmulatorEndpoints; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startEmulatorChild(extraArgs: string[] = [], timeoutMs = 15_000): Promise<{ endpoints: ReadyInfo; child: ChildProcess; stop: () => Promise<void> }> {
   const launcher = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'burrow.js');
   const child = spawn(process.execPath, [launcher, 'emulator', '--port', '0', ...extraArgs], {
     // the IPC channel is the child's lifeline: the kernel closes it when this process dies, however it dies
@@ -97,7 +87,7 @@ export async function startEmulatorChild(extraArgs: string[] = [], timeoutMs = 1
   (child as ChildProcess & { channel?: { unref(): void } }).channel?.unref();
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const endpoints = await new Promise<EmulatorEndpoints>((resolve, reject) => {
+  const endpoints = await new Promise<ReadyInfo>((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
@@ -109,7 +99,7 @@ export async function startEmulatorChild(extraArgs: string[] = [], timeoutMs = 1
       if (nl < 0) return;
       clearTimeout(timer);
       try {
-        resolve(JSON.parse(buffer.slice(0, nl)) as EmulatorEndpoints);
+        resolve(JSON.parse(buffer.slice(0, nl)) as ReadyInfo);
       } catch {
         reject(new Error(`the emulator printed an unexpected first line: ${buffer.slice(0, nl)}`));
       }

@@ -1,11 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { emptyText, type TextState } from '../keys/text-edit';
-import { diffValues, type DiffLine } from '../text/diff';
+import { diffValues } from '../text/diff';
 import { isApiError } from '../api/errors';
 import { defaultTableView, type TableView } from '../text/table-model';
 import type { RawRecord } from '../text/raw-record';
 import type { RequestStatus, StatusLevel, StatusMessage } from '../text/status';
-import { discardQuestion } from './unsent-guard';
+import { discardQuestion, type ConfirmRequest } from './confirm-request';
 
 /** One screen on the stack. `key` is unique per visit, so two visits keep separate view state. */
 export interface ScreenInstance {
@@ -14,17 +14,7 @@ export interface ScreenInstance {
   arg: string | null;
 }
 
-export interface ConfirmRequest {
-  kind: 'mutation' | 'quit' | 'question';
-  title: string;
-  /** What will be sent, field by field; empty for questions. */
-  lines: DiffLine[];
-  /** Extra explanation under the title. */
-  detail?: string;
-  yesLabel?: string;
-  onYes: () => void | Promise<void>;
-  onNo?: () => void;
-}
+export type { ConfirmRequest } from './confirm-request';
 
 export type Overlay =
   | { kind: 'help'; scroll: number }

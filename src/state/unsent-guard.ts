@@ -1,5 +1,6 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { ConfirmRequest, UiStore } from './ui-store';
+import { discardQuestion } from './confirm-request';
+import type { UiStore } from './ui-store';
 
 /**
  * One guard for edits made on a screen and not sent yet: leaving the screen part (esc) and
@@ -7,19 +8,6 @@ import type { ConfirmRequest, UiStore } from './ui-store';
  * A screen's store keeps the ui store's `unsent` entry in step with its draft (watchUnsent);
  * requestQuit() asks while any entry is there, and guardLeave() asks before esc throws one away.
  */
-
-/** The question; `then` runs when the user answers yes. */
-export function discardQuestion(unsent: readonly string[], leaving: 'back' | 'quit', then: () => void): ConfirmRequest {
-  return {
-    // 'quit' so a second ctrl-c still quits at once
-    kind: leaving === 'quit' ? 'quit' : 'question',
-    title: 'Discard the changes?',
-    detail: `${unsent.join('; ')}. Nothing was sent: ${leaving === 'quit' ? 'quitting' : 'leaving'} without sending loses the edits.`,
-    lines: [],
-    yesLabel: leaving === 'quit' ? 'discard and quit' : 'discard',
-    onYes: then,
-  };
-}
 
 /** Runs `leave` at once when `id` has no unsent edits, else after the user agrees to discard them. */
 export function guardLeave(ui: UiStore, id: string, leave: () => void): void {

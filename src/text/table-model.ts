@@ -154,7 +154,8 @@ export function filterRows<T>(rows: readonly T[], columns: readonly Column<T>[],
   return out;
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+// made on the first sort, not at load: the first Intl.Collator of a process costs 10-25 ms of ICU set-up
+let collator: Intl.Collator | undefined;
 
 /** Sorts row indices by a column (stable); null keys last in both directions. */
 export function sortRows<T>(rows: readonly T[], indices: number[] | null, column: Column<T>, desc: boolean): number[] {
@@ -169,7 +170,7 @@ export function sortRows<T>(rows: readonly T[], indices: number[] | null, column
     if (ka === null || kb === null) return ka === kb ? a - b : ka === null ? 1 : -1;
     let c: number;
     if (typeof ka === 'number' && typeof kb === 'number') c = ka - kb;
-    else c = collator.compare(String(ka), String(kb));
+    else c = (collator ??= new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })).compare(String(ka), String(kb));
     return c === 0 ? a - b : c * dir;
   });
   return idx;

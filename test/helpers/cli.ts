@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BURROW_BIN } from './pty';
+import { BURROW_BIN, TEST_CACHE_HOME } from './pty';
 
 /** The built binary's output and how it ended. */
 export interface CliRun {
@@ -12,7 +12,10 @@ export interface CliRun {
 }
 
 export interface CliOptions {
-  /** The child's whole environment: nothing is inherited from the test process. */
+  /**
+   * The child's whole environment: nothing is inherited from the test process. XDG_CACHE_HOME
+   * is TEST_CACHE_HOME unless given (set it to undefined for none).
+   */
   env: NodeJS.ProcessEnv;
   /** Written to stdin, which is then closed (closed at once by default). */
   stdin?: string;
@@ -30,7 +33,8 @@ export interface StartedCli {
 /** Starts `burrow ARGS` (the built binary: `npm run build` first). */
 export function spawnBurrow(args: readonly string[], options: CliOptions): StartedCli {
   if (!fs.existsSync(path.resolve(path.dirname(BURROW_BIN), '..', 'dist', 'cli.cjs'))) throw new Error('dist/cli.cjs is missing: run npm run build');
-  const child = spawn(process.execPath, [BURROW_BIN, ...args], { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const env = 'XDG_CACHE_HOME' in options.env ? options.env : { ...options.env, XDG_CACHE_HOME: TEST_CACHE_HOME };
+  const child = spawn(process.execPath, [BURROW_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

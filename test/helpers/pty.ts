@@ -14,8 +14,8 @@
  *
  * Every process started here is killed in an `after` hook, even when the test fails.
  * The environment is NOT inherited: only PATH, HOME, LANG, TMPDIR, TERM=xterm-256color, fresh
- * empty XDG_CONFIG_HOME/XDG_STATE_HOME directories, and what `env` adds (set a key to
- * undefined to remove it). CI is never passed: Ink renders only a last frame when CI is set.
+ * empty XDG_CONFIG_HOME/XDG_STATE_HOME directories, XDG_CACHE_HOME=TEST_CACHE_HOME, and what
+ * `env` adds (set a key to undefined to remove it). CI is never passed: Ink renders only a last frame when CI is set.
  */
 import { after } from 'node:test';
 import fs from 'node:fs';
@@ -27,6 +27,15 @@ import xterm from '@xterm/headless';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BURROW_BIN = path.join(ROOT, 'bin', 'burrow.js');
+
+/**
+ * XDG_CACHE_HOME of the binaries the tests start, unless a test sets its own: one directory for
+ * every test, so that burrow's code cache (bin/run-bundle.cjs) is written once per command and
+ * build and then used, as on a user's machine, instead of every start with a fresh HOME compiling
+ * the whole bundle and writing a cache nobody reads. The cache is never needed for correctness,
+ * and its own tests (e2e/code-cache) give each run a directory of its own.
+ */
+export const TEST_CACHE_HOME = path.join(ROOT, 'node_modules', '.cache', 'burrow-test-cache-home');
 
 /** Bytes sent for each key name. Any other single character is sent as itself. */
 export const KEYS: Record<string, string> = {
@@ -126,6 +135,7 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
     TZ: 'UTC',
     XDG_CONFIG_HOME: path.join(home, 'config'),
     XDG_STATE_HOME: path.join(home, 'state'),
+    XDG_CACHE_HOME: TEST_CACHE_HOME,
   };
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Connection, StmtError } from '../../src/emulator/database/engine';
+import { Connection } from '../../src/emulator/database/engine';
+import { StmtError } from '../../src/emulator/database/stmt-error';
 import { WriteGate } from '../../src/emulator/database/write-gate';
 
 // When SQLite itself answers SQLITE_BUSY (a writer the engine's write lock does not see, such as

@@ -59,6 +59,21 @@ test('no non-interactive command loads React, Ink or yoga', async () => {
   }
 });
 
+test('the console and the API clients load neither zod nor undici before a request', async () => {
+  const meta = await metafile();
+  for (const start of ['src/app/run-console.tsx', 'src/api/index.ts', 'src/api/http.ts']) {
+    assert.deepEqual(packagesIn(staticClosure(meta, start), /^node_modules\/(zod|undici)\//), [], start);
+  }
+});
+
+test('undici is bundled narrowly: its index, fetch, WebSocket, cookies, caches and mocks are left out', async () => {
+  const meta = await metafile();
+  const undici = Object.keys(meta.inputs).filter((f) => f.startsWith('node_modules/undici/'));
+  assert.ok(undici.some((f) => f.endsWith('lib/dispatcher/agent.js')) && undici.some((f) => f.endsWith('lib/api/api-request.js')), 'the agent and request are in');
+  const unwanted = undici.filter((f) => f === 'node_modules/undici/index.js' || /lib\/(web\/(websocket|cookies|eventsource|cache)|mock|cache|interceptor)\//.test(f));
+  assert.deepEqual(unwanted, []);
+});
+
 test('each command in the help list loads, with the name and summary the list gives', async () => {
   for (const entry of commands) {
     const command = await entry.load();

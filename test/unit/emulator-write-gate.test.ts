@@ -1,7 +1,7 @@
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { WriteGate } from '../../src/emulator/database/write-gate';
-import { StmtError } from '../../src/emulator/database/engine';
+import { StmtError } from '../../src/emulator/database/stmt-error';
 
 // One writer at a time, first come first served; a waiter gives up with SQLITE_BUSY after the
 // wait, and a cancelled one leaves the queue. Timers are mocked: no wall clock.

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { LoadBalancerSchema, type LoadBalancer } from '../../src/api/load-balancers';
 import { cellText, cellTone } from '../../src/text/table-model';
 import {
@@ -9,7 +10,7 @@ import { enumName } from '../../src/renderers/format';
 
 const origin = (Id: number, OriginType: number, over: Record<string, unknown> = {}) => ({ Id, Weight: 100, Enabled: true, HealthStatus: 0, OriginType, ...over });
 const profile = (): LoadBalancer =>
-  LoadBalancerSchema.parse({
+  LoadBalancerSchema.of(z).parse({
     LoadBalancerId: 42,
     Name: 'shop',
     OriginGroupLoadBalancingMethod: 3,

@@ -12,7 +12,7 @@ import { learningText, pageText, zoneColumns } from '../../src/renderers/shield-
 import { enumName } from '../../src/renderers/format';
 import { limitCheckCells, limitsText, rateLimitText, settingRows, specSummary, specVerdict, endpointColumns } from '../../src/screens/shield/guardian-view';
 import { checkSpecText } from '../../src/shield-spec/index';
-import { checkJson, checkTable } from '../../src/commands/shield';
+import { checkJson, checkTable } from '../../src/commands/shield-check-output';
 
 const config = (over: Partial<ApiGuardianConfiguration> = {}): ApiGuardianConfiguration => ({
   shieldZoneId: 18229, isEnabled: false, executionMode: 1, bodyLimitAction: 2, unmatchedPathAction: 0, title: 'Catalog API', version: '1.2',

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import fc from 'fast-check';
 import { VideoLibrarySchema, type VideoLibrary } from '../../src/api/video-libraries';
 import { formatBytes, formatCount, formatDateTime, formatDay, formatRelative } from '../../src/renderers/format';
@@ -50,7 +51,7 @@ test('dates: UTC days and times, zone-less API dates read as UTC, relative ages,
 });
 
 const lib = (over: Partial<VideoLibrary> & Record<string, unknown> = {}): VideoLibrary =>
-  VideoLibrarySchema.parse({
+  VideoLibrarySchema.of(z).parse({
     Id: 7,
     Name: 'acme-demo',
     VideoCount: 12,

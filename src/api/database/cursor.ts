@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { lazyModule } from '../../config/lazy-module';
+import { loadUndici, type Undici } from '../undici-load';
 import { redact, registerSecret } from '../../config/redact';
 import { ApiError, apiErrorFromResponse } from '../errors';
 import { redactPipelineBody } from './debug-sql';
@@ -39,9 +39,6 @@ export class CursorUnsupportedError extends ApiError {
   }
 }
 
-type Undici = typeof import('undici');
-let undiciLoading: Promise<Undici> | null = null;
-const loadUndici = (): Promise<Undici> => (undiciLoading ??= lazyModule(() => import('undici'), 'Agent'));
 
 
 interface WireColumn {

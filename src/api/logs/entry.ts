@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 
 /**
  * One CDN request as the logging API v2 returns it (LogEntry). Every field the platform documents
@@ -34,55 +34,58 @@ export interface LogEntry {
   asnOrganization: string | null;
 }
 
-const str = z.string().nullish().transform((v) => v ?? null);
-const int = z.number().nullish().transform((v) => v ?? null);
-
 /**
  * The zod definition of LogEntry: the reference the fast reader below is tested against.
  * Tolerant: unknown fields are dropped, optional fields may be absent or null.
  */
-export const logEntrySchema = z.object({
-  timestamp: z.string().refine((t) => !Number.isNaN(parseTimestamp(t)), 'not a date-time'),
-  pullZoneId: z.number(),
-  requestId: str,
-  cacheStatus: str,
-  statusCode: z.number(),
-  bytesSent: z.number(),
-  remoteIp: str,
-  countryCode: str,
-  edgeLocation: str,
-  scheme: str,
-  host: str,
-  path: str,
-  url: str,
-  userAgent: str,
-  referer: str,
-  bodyBytesSent: int,
-  contentRange: str,
-  authorizationHeader: str,
-  ja4Fingerprint: str,
-  asn: int,
-  asnOrganization: str,
+export const logEntrySchema = lazySchema((z) => {
+  const str = z.string().nullish().transform((v) => v ?? null);
+  const int = z.number().nullish().transform((v) => v ?? null);
+  return z.object({
+    timestamp: z.string().refine((t) => !Number.isNaN(parseTimestamp(t)), 'not a date-time'),
+    pullZoneId: z.number(),
+    requestId: str,
+    cacheStatus: str,
+    statusCode: z.number(),
+    bytesSent: z.number(),
+    remoteIp: str,
+    countryCode: str,
+    edgeLocation: str,
+    scheme: str,
+    host: str,
+    path: str,
+    url: str,
+    userAgent: str,
+    referer: str,
+    bodyBytesSent: int,
+    contentRange: str,
+    authorizationHeader: str,
+    ja4Fingerprint: str,
+    asn: int,
+    asnOrganization: str,
+  });
 });
 
 /** The 200 envelope; entries are read one by one so one odd entry does not lose a page. */
-export const logPageSchema = z.object({
-  data: z.array(z.unknown()).nullish(),
-  pagination: z.object({
-    offset: z.number(),
-    limit: z.number(),
-    returned: z.number(),
-    hasMore: z.boolean(),
+export const logPageSchema = lazySchema((z) =>
+  z.object({
+    data: z.array(z.unknown()).nullish(),
+    pagination: z.object({
+      offset: z.number(),
+      limit: z.number(),
+      returned: z.number(),
+      hasMore: z.boolean(),
+    }),
+    query: z
+      .object({
+        pullZoneId: z.number().nullish(),
+        from: z.string().nullish(),
+        to: z.string().nullish(),
+        order: z.string().nullish(),
+      })
+      .nullish(),
   }),
-  query: z
-    .object({
-      pullZoneId: z.number().nullish(),
-      from: z.string().nullish(),
-      to: z.string().nullish(),
-      order: z.string().nullish(),
-    })
-    .nullish(),
-});
+);
 
 type Raw = Record<string, unknown>;
 

@@ -2,6 +2,7 @@ import { ApiError } from '../errors';
 import { backoffDelay, type HttpClient } from '../http';
 import { RateBudget, type RateBudgetOptions } from '../rate-limit';
 import { logPageSchema, parseTimestamp, type LogEntry } from './entry';
+import type { Infer } from '../lazy-schema';
 import type { LogBuffer } from './buffer';
 import { FollowEngine, type FollowOptions, type FollowSink } from './follow';
 import { LogPageReader, type ReadPage } from './page-reader';
@@ -192,7 +193,7 @@ export async function readLogPage(reader: LogPageReader, bytes: Buffer, path: st
 }
 
 /** A 200 body as a page: records read by the page reader, the rest checked by logPageSchema. */
-async function readBody(reader: LogPageReader, bytes: Buffer, path: string): Promise<ReadPage & { body: ReturnType<typeof logPageSchema.parse> }> {
+async function readBody(reader: LogPageReader, bytes: Buffer, path: string): Promise<ReadPage & { body: Infer<typeof logPageSchema> }> {
   const malformed = (message: string) => new ApiError({ kind: 'malformed', status: 200, method: 'GET', path, message });
   const looksHtml = /^\s*</.test(bytes.subarray(0, 64).toString('latin1'));
   let page: ReadPage;
@@ -203,7 +204,7 @@ async function readBody(reader: LogPageReader, bytes: Buffer, path: string): Pro
     throw malformed(`GET ${path}: ${(error as Error).message}`);
   }
   const envelope = page.envelope;
-  const checked = logPageSchema.safeParse(page.hasData && typeof envelope === 'object' && envelope !== null ? { ...envelope, data: [] } : envelope);
+  const checked = (await logPageSchema.load()).safeParse(page.hasData && typeof envelope === 'object' && envelope !== null ? { ...envelope, data: [] } : envelope);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const where = issue && issue.path.length ? issue.path.join('.') : 'body';
@@ -212,7 +213,7 @@ async function readBody(reader: LogPageReader, bytes: Buffer, path: string): Pro
   return { ...page, body: checked.data };
 }
 
-function toPage(read: ReadPage & { body: ReturnType<typeof logPageSchema.parse> }, requestedOrder: 'asc' | 'desc'): LogPage {
+function toPage(read: ReadPage & { body: Infer<typeof logPageSchema> }, requestedOrder: 'asc' | 'desc'): LogPage {
   const { entries, times, skipped, body } = read;
   const q = body.query;
   const time = (v: string | null | undefined) => {

@@ -1,4 +1,5 @@
-import { StmtError, singleStatement, type Connection, type RowSink, type StmtResult } from './engine';
+import { singleStatement, type Connection, type RowSink, type StmtResult } from './engine';
+import { StmtError } from './stmt-error';
 import type { Cond, EngineStmt } from './engine-protocol';
 import { evalCond, withBusyWait } from './engine-run';
 import { encodeValue } from './values';

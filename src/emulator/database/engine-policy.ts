@@ -1,4 +1,4 @@
-import { StmtError } from './engine';
+import { StmtError } from './stmt-error';
 import type { Token } from './sql-text';
 
 /*

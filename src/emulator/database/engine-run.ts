@@ -1,4 +1,5 @@
-import { StmtError, singleStatement, type Connection, type StmtResult } from './engine';
+import { singleStatement, type Connection, type StmtResult } from './engine';
+import { StmtError } from './stmt-error';
 import type { Cond, EngineRequest, EngineStmt } from './engine-protocol';
 
 /** Runs in the engine process: one pipeline request that needs SQL, on the stream's connection. */

@@ -5,6 +5,7 @@ import { encodeValue, type EngineValue, type WireValue } from './values';
 import type { EngineLimits } from './engine-protocol';
 import { checkProgram, checkStatementText, type EngineCatalog } from './engine-policy';
 import type { WriteGate } from './write-gate';
+import { StmtError } from './stmt-error';
 
 /*
  * Runs only in the engine process (engine-host.ts). It uses libsql's promise API: a statement's
@@ -124,13 +125,6 @@ export interface DescribeResult {
   cols: { name: string; decltype: string | null }[];
   is_explain: boolean;
   is_readonly: boolean;
-}
-
-/** An error that fails one request (or one batch step) while the HTTP answer stays 200. */
-export class StmtError extends Error {
-  constructor(message: string, readonly code: string) {
-    super(message);
-  }
 }
 
 /**

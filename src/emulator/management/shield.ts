@@ -85,7 +85,10 @@ function unknownField(ctx: Ctx, body: Record<string, unknown>, allowed: string[]
 }
 
 export function registerShield(router: Router, world: World): void {
-  const state = shieldState(world);
+  // seeded at the first shield request, not at start: the zones' OpenAPI documents are YAML made
+  // and parsed again, most of an emulator's start-up, and most runs never ask for them
+  let seeded: ShieldState | null = null;
+  const state = () => (seeded ??= shieldState(world));
   const nowIso = () => new Date(world.now()).toISOString();
 
   /** The zone for the route's id, or an answer (400 binding error, 404 envelope) and null. */
@@ -96,14 +99,14 @@ export function registerShield(router: Router, world: World): void {
       aspNetBindingError(ctx, 'shieldZoneId', raw.slice(0, 100));
       return null;
     }
-    const zone = state.zones.find((z) => z.shieldZoneId === id);
+    const zone = state().zones.find((z) => z.shieldZoneId === id);
     if (!zone) shieldError(ctx, 404, 'shield_zone.not_found', `Shield zone ${id} was not found`);
     return zone ?? null;
   };
   const guardianFor = (ctx: Ctx): ZoneGuardian | null => {
     const zone = zoneFor(ctx);
     if (!zone) return null;
-    const g = state.guardian.get(zone.shieldZoneId);
+    const g = state().guardian.get(zone.shieldZoneId);
     if (!g) {
       shieldError(ctx, 403, 'invalid_plan_type.api_guardian', `API Guardian is not available on the Basic plan of shield zone ${zone.shieldZoneId}: upgrade the zone to Advanced or higher`);
       return null;
@@ -127,11 +130,11 @@ export function registerShield(router: Router, world: World): void {
       ctx.send(400, { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1', title: 'One or more validation errors occurred.', status: 400, errors: bad });
       return;
     }
-    const total = state.zones.length;
+    const total = state().zones.length;
     const totalPages = Math.ceil(total / perPage);
     const start = (page - 1) * perPage;
     ctx.send(200, {
-      data: start < total ? state.zones.slice(start, start + perPage) : [],
+      data: start < total ? state().zones.slice(start, start + perPage) : [],
       page: { totalCount: total, totalPages, currentPage: page, nextPage: page < totalPages ? page + 1 : null, pageSize: perPage },
     });
   });
@@ -205,7 +208,7 @@ export function registerShield(router: Router, world: World): void {
       throw error;
     }
     const enforceAuth = typeof enforce === 'boolean' ? enforce : mode === 'upload' ? true : null;
-    applySpec(state, g, spec, body.content, enforceAuth, nowIso());
+    applySpec(state(), g, spec, body.content, enforceAuth, nowIso());
     shieldOk(ctx, { configuration: c, endpoints: g.endpoints });
   };
   router.post('/shield/shield-zone/:shieldZoneId/api-guardian/spec', upsertSpec('upload'));

@@ -15,8 +15,8 @@ export function videoLibraries(world: World): VideoLibrary[] {
 }
 
 export function registerVideoLibraries(router: Router, world: World): void {
-  const all = videoLibraries(world);
   router.get('/videolibrary', (ctx) => {
+    const all = videoLibraries(world);
     const paging = readCorePaging(ctx);
     if (!paging) return;
     const { search } = paging;
