@@ -59,7 +59,7 @@ const CASES: [string[], RegExp][] = [
   [['logs', zone, '--limit', 'many'], /--limit must be a whole number/],
   [['logs', zone, '--v1'], /--v1 needs --date MM-dd-yy \(UTC day within the 3-day retention: /],
   [['logs', zone, '--v1', '--date', '13-45-26'], /not a date in MM-dd-yy form/],
-  [['logs', zone, '-o', 'csv'], /-o csv goes with --sql; records print as text, ndjson or json/],
+  [['logs', zone, '-o', 'yaml'], /-o yaml is not available for logs: use ndjson, json, text, table, csv/],
   [['logs', zone, '-o', 'text', '--sql', 'SELECT 1'], /-o text does not go with --sql: use table, csv, json or ndjson/],
   // burrow sql: URLs, files, formats
   [['sql', 'ftp://x/', '-e', 'SELECT 1'], /scheme ftp: is not supported: use libsql:\/\/, https:\/\/ or http:\/\//],

@@ -18,7 +18,7 @@ const burrow = (args: string[]) => runBurrow(args, { env, timeoutMs: 30_000 });
 const iso = (t: number) => new Date(t).toISOString();
 
 // A finished window in the past, not on bucket boundaries (so the first and last buckets are partial).
-const FROM = Math.floor((Date.now() - 40 * 60_000) / 1000) * 1000 + 17_000;
+const FROM = Math.floor((Date.now() - 40 * 60_000) / 60_000) * 60_000 + 17_000;
 const TO = FROM + 12 * 60_000 + 5_000;
 
 interface Row {
