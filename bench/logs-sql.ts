@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LogBuffer } from '../src/api/logs/buffer';
-import type { LogEntry } from '../src/api/logs/entry';
+import { NO_EXTENDED_FIELDS, type LogEntry } from '../src/api/logs/entry';
 import { LogsSqlEngine } from '../src/logs-sql/engine';
 import { LogsTableSync } from '../src/logs-sql/table-sync';
 import { summarize } from './lib/stats';
@@ -42,12 +42,7 @@ export function records(n: number): LogEntry[] {
       url: `https://zone.b-cdn.net${p}`,
       userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
       referer: null,
-      bodyBytesSent: null,
-      contentRange: null,
-      authorizationHeader: null,
-      ja4Fingerprint: null,
-      asn: null,
-      asnOrganization: null,
+      ...NO_EXTENDED_FIELDS,
     });
   }
   return out;

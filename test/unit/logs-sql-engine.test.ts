@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { LogEntry } from '../../src/api/logs/entry';
+import { NO_EXTENDED_FIELDS, type LogEntry } from '../../src/api/logs/entry';
 import { LogsSqlEngine, LogsSqlRefusal } from '../../src/logs-sql/engine';
 import { writeTarget } from '../../src/logs-sql/write-target';
 
@@ -33,12 +33,7 @@ const entryArb: fc.Arbitrary<LogEntry> = fc.record({
   url: r.path === null ? null : `https://zone.b-cdn.net${r.path}`,
   userAgent: r.userAgent,
   referer: null,
-  bodyBytesSent: null,
-  contentRange: null,
-  authorizationHeader: null,
-  ja4Fingerprint: null,
-  asn: null,
-  asnOrganization: null,
+  ...NO_EXTENDED_FIELDS,
 }));
 
 /** GROUP BY in plain TypeScript: key -> [count, sum of bytes]. */

@@ -34,6 +34,16 @@ export interface LogEntry {
   asnOrganization: string | null;
 }
 
+/** The fields only extended logging fills, all null: for records made from fewer fields (a v1 line, a test). */
+export const NO_EXTENDED_FIELDS = {
+  bodyBytesSent: null,
+  contentRange: null,
+  authorizationHeader: null,
+  ja4Fingerprint: null,
+  asn: null,
+  asnOrganization: null,
+} as const satisfies Partial<LogEntry>;
+
 /**
  * The zod definition of LogEntry: the reference the fast reader below is tested against.
  * Tolerant: unknown fields are dropped, optional fields may be absent or null.

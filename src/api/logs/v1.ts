@@ -1,4 +1,4 @@
-import type { LogEntry } from './entry';
+import { NO_EXTENDED_FIELDS, type LogEntry } from './entry';
 
 /**
  * The legacy v1 log format: one request per line, 12 fields separated by '|':
@@ -109,12 +109,7 @@ export function parseV1Line(raw: string, zoneId: number | null = null): LogEntry
     url: urlValue,
     userAgent: nullish(ua),
     referer: nullish(referer),
-    bodyBytesSent: null,
-    contentRange: null,
-    authorizationHeader: null,
-    ja4Fingerprint: null,
-    asn: null,
-    asnOrganization: null,
+    ...NO_EXTENDED_FIELDS,
   };
 }
 
