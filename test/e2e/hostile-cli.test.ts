@@ -104,15 +104,20 @@ test('errors on stderr: the server Message and ErrorKey, get and db list, shown 
 
 test('burrow logs: text, ndjson and json with hostile records and a hostile zone', { timeout: 60_000 }, async () => {
   const zone = String(emu.info.pullZoneIds[0]);
-  for (const format of ['text', 'ndjson', 'json']) {
+  for (const format of ['text', 'table', 'ndjson', 'json']) {
     const r = await burrow(['logs', zone, '--since', '10m', '--limit', '50', '-o', format]);
     ok(r, `logs -o ${format}`);
     assert.ok(r.stdout.length > 0, 'records were printed');
     assertNoHostileBytes(r.stdout, `logs -o ${format}`);
     assertNoHostileBytes(r.stderr, `logs -o ${format} (stderr)`);
-    if (format === 'text') assert.ok(r.stdout.includes(HOSTILE_VISIBLE), r.stdout.slice(0, 400));
+    if (format === 'text' || format === 'table') assert.ok(r.stdout.includes(HOSTILE_VISIBLE), r.stdout.slice(0, 400));
     else assert.ok(r.stdout.includes('\\u001b]52;c;SFNUSUxF\\u0007\\u001b]0;pwned'), 'JSON keeps the value, escaped');
   }
+  // csv into a pipe keeps the data exact, as `get -o csv` does; stderr stays clean
+  const csv = await burrow(['logs', zone, '--since', '10m', '--limit', '50', '-o', 'csv']);
+  ok(csv, 'logs -o csv');
+  assertNoHostileBytes(csv.stderr, 'logs -o csv (stderr)');
+  assert.ok(csv.stdout.includes(HOSTILE), 'logs -o csv into a pipe keeps the data exact');
   // v1: a day's file, every line hostile, and one unreadable line whose reason quotes its status field
   const today = new Date();
   const v1Date = `${String(today.getUTCMonth() + 1).padStart(2, '0')}-${String(today.getUTCDate()).padStart(2, '0')}-${String(today.getUTCFullYear() % 100).padStart(2, '0')}`;
