@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { burrowEnv, startEmulatorChild } from './lib/emulator-child';
+import { startEmulatorChild } from './lib/emulator-child';
+import { startConsole } from './lib/console-run';
 import { keyFrames, readFrameLog } from './lib/frame-log';
-import { openFullLogs, runInPty, type PtyRun } from './lib/pty-screen';
+import { openFullLogs, type PtyRun } from './lib/pty-screen';
 import { summarize } from './lib/stats';
 import type { BenchResult } from './lib/report';
 import type { Bench } from './registry';
@@ -62,11 +60,7 @@ export const keystrokeTimelineBench: Bench = {
   id: 'keystroke-timeline',
   async run(): Promise<BenchResult[]> {
     const emu = await startEmulatorChild(['--log-rate', '40']);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-timeline-'));
-    fs.mkdirSync(path.join(dir, '.config', 'burrow'), { recursive: true });
-    fs.writeFileSync(path.join(dir, '.config', 'burrow', 'config.yaml'), 'logBufferSize: 100000\n');
-    const log = path.join(dir, 'frames.log');
-    const run = runInPty(process.execPath, ['bin/burrow.js'], { ...burrowEnv(emu.info), BURROW_FRAME_LOG: log, HOME: dir }, 120, 40);
+    const { run, log, close } = startConsole(emu.info, 'timeline', 100_000);
     try {
       await openFullLogs(run, emu.info.pullZoneIds[0]!);
       run.pty.write('p');
@@ -88,9 +82,8 @@ export const keystrokeTimelineBench: Bench = {
         result("keystroke latency: the timeline's own keys", "the timeline's keys while it has them: cursor, zoom, jump (enter moves the table too)", PANEL, log, panel.from, panel.to),
       ];
     } finally {
-      run.kill();
+      close();
       await emu.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   },
 };

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { burrowEnv, startEmulatorChild } from './lib/emulator-child';
+import { startEmulatorChild } from './lib/emulator-child';
+import { startConsole } from './lib/console-run';
 import { keyFrames, readFrameLog, type KeyFrame } from './lib/frame-log';
-import { openFullLogs, runInPty, type PtyRun } from './lib/pty-screen';
+import { openFullLogs, type PtyRun } from './lib/pty-screen';
 import { summarize } from './lib/stats';
 import type { BenchResult } from './lib/report';
 import type { Bench } from './registry';
@@ -72,12 +71,8 @@ export const keystrokeBench: Bench = {
   async run(): Promise<BenchResult[]> {
     // 40 records/s: the 1 h backfill fills the buffer, and few records are evicted while paused
     const emu = await startEmulatorChild(['--log-rate', '40']);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-keys-'));
     // this row is the 100,000-record buffer (the default is 2,000,000: bench/log-store.ts measures that size)
-    fs.mkdirSync(path.join(dir, '.config', 'burrow'), { recursive: true });
-    fs.writeFileSync(path.join(dir, '.config', 'burrow', 'config.yaml'), 'logBufferSize: 100000\n');
-    const log = path.join(dir, 'frames.log');
-    const run = runInPty(process.execPath, ['bin/burrow.js'], { ...burrowEnv(emu.info), BURROW_FRAME_LOG: log, HOME: dir }, 120, 40);
+    const { run, log, close } = startConsole(emu.info, 'keys', 100_000);
     try {
       // the logs of the busiest zone, one hour back: the backfill stops at the buffer's 100,000
       await openFullLogs(run, emu.info.pullZoneIds[0]!);
@@ -122,11 +117,10 @@ export const keystrokeBench: Bench = {
         result('keystroke latency: 1,000-row table', how('`:sql`, `SELECT * FROM customers ORDER BY id LIMIT 1000`, esc to browse the result (1,000 rows, 8 columns)', TABLE_ROUND), table),
       ];
     } finally {
-      run.kill();
-      await emu.stop();
       // BENCH_FRAME_LOG_COPY=FILE keeps the frame log for a closer look
       if (process.env.BENCH_FRAME_LOG_COPY && fs.existsSync(log)) fs.copyFileSync(log, process.env.BENCH_FRAME_LOG_COPY);
-      fs.rmSync(dir, { recursive: true, force: true });
+      close();
+      await emu.stop();
     }
   },
 };

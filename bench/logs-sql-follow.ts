@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { burrowEnv, startEmulatorChild } from './lib/emulator-child';
+import { startEmulatorChild } from './lib/emulator-child';
+import { startConsole } from './lib/console-run';
 import { keyFrames, readFrameLog } from './lib/frame-log';
-import { openFullLogs, runInPty, type PtyRun } from './lib/pty-screen';
+import { openFullLogs, type PtyRun } from './lib/pty-screen';
 import { summarize } from './lib/stats';
 import type { BenchResult } from './lib/report';
 import type { Bench } from './registry';
@@ -43,11 +41,7 @@ export const logsSqlFollowBench: Bench = {
   id: 'logs-sql-follow',
   async run(): Promise<BenchResult[]> {
     const emu = await startEmulatorChild(['--log-rate', '1000']);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-logs-sql-follow-'));
-    fs.mkdirSync(path.join(dir, '.config', 'burrow'), { recursive: true });
-    fs.writeFileSync(path.join(dir, '.config', 'burrow', 'config.yaml'), 'logBufferSize: 100000\n');
-    const log = path.join(dir, 'frames.log');
-    const run = runInPty(process.execPath, ['bin/burrow.js'], { ...burrowEnv(emu.info), BURROW_FRAME_LOG: log, HOME: dir }, 120, 40);
+    const { run, log, close } = startConsole(emu.info, 'logs-sql-follow', 100_000);
     try {
       await openFullLogs(run, emu.info.pullZoneIds[0]!);
       // both rounds come back to the logs screen from another screen first: coming back resumes
@@ -88,9 +82,8 @@ export const logsSqlFollowBench: Bench = {
         },
       ];
     } finally {
-      run.kill();
+      close();
       await emu.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   },
 };
