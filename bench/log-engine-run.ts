@@ -2,7 +2,8 @@
 //   node --import tsx bench/log-engine-run.ts MANIFEST
 // Prints one JSON line. Used by bench/log-engine.ts.
 import fs from 'node:fs';
-import { readLogPage, LogBuffer, LogPageReader, compileFilter, type LogEntry } from '../src/api/logs/index';
+import { readLogPage, LogBuffer, LogPageReader } from '../src/api/logs/index';
+import { compileSlotFilter } from '../src/api/logs/slot-filter';
 import { LogStats } from '../src/log-records/stats';
 import type { LogData } from './lib/log-data';
 import { ENGINE_FILTER } from './log-engine-filter';
@@ -11,12 +12,10 @@ const data = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LogData;
 const reader = new LogPageReader(process.env.BENCH_READER_THRESHOLD ? { workerThreshold: Number(process.env.BENCH_READER_THRESHOLD) } : {});
 const buffer = new LogBuffer(data.records);
 const stats = new LogStats();
-const test = compileFilter(ENGINE_FILTER);
-let addedEntries: readonly LogEntry[] = [];
-let addedAt: readonly number[] = [];
-buffer.onAdded((_slots, entries, times) => {
-  addedEntries = entries;
-  addedAt = times;
+const test = compileSlotFilter(ENGINE_FILTER, buffer.columns);
+let addedSlots: readonly number[] = [];
+buffer.onAdded((slots) => {
+  addedSlots = slots;
 });
 
 const elu0 = performance.eventLoopUtilization();
@@ -26,8 +25,6 @@ let matched = 0;
 let insertMs = 0;
 let statsMs = 0;
 let skipped = 0;
-const added: Parameters<LogStats['add']>[0][number][] = [];
-const addedTimes: number[] = [];
 // The pages arrive one after the other, as from the network: the next ones are on their way (read
 // from disk, parsed by the reader's worker thread) while one is ingested.
 const AHEAD = Number(process.env.BENCH_AHEAD ?? 2);
@@ -37,18 +34,15 @@ for (let i = 0; i < data.pages.length; i++) {
   const page = await queue.shift()!;
   if (i + AHEAD < data.pages.length) queue.push(fetch(i + AHEAD));
   skipped += page.skipped;
-  added.length = 0;
-  addedEntries = [];
-  addedAt = [];
-  addedTimes.length = 0;
+  addedSlots = [];
   const t0 = performance.now();
-  buffer.insert(page.entries, page.times, added, addedTimes);
+  buffer.insertBatch(page.batch!);
   const t1 = performance.now();
-  // as the logs screen's model does: new records counted from the objects they came as
-  stats.add(addedEntries, addedAt);
+  // as the logs screen's model does: new records counted from the store's columns
+  stats.applySlots(buffer.columns, addedSlots, 1);
   insertMs += t1 - t0;
   statsMs += performance.now() - t1;
-  for (let k = 0; k < added.length; k++) if (test(added[k]!)) matched++;
+  for (let k = 0; k < addedSlots.length; k++) if (test(addedSlots[k]!)) matched++;
 }
 const snapshot = stats.snapshot();
 const ms = performance.now() - started;

@@ -58,7 +58,8 @@ export interface ExportSnapshot {
 }
 
 export interface RecordTap {
-  add(entries: readonly LogEntry[], times: ArrayLike<number>): void;
+  /** Records stored: `entries` builds them (only called by a tap that needs them), `times` theirs. */
+  add(entries: () => readonly LogEntry[], times: ArrayLike<number>): void;
   reset(): void;
 }
 
@@ -120,10 +121,9 @@ export class LogsViewModel {
       this.evicted++;
       this.index?.remove(cols.seq(slot), time);
     });
-    const offAdded = buffer.onAdded((slots, entries, times) => {
-      // the objects the records came as are at hand: no need to read them back from the columns
-      this.stats.add(entries, times);
-      this.tap?.add(entries, times);
+    const offAdded = buffer.onAdded((slots, times) => {
+      this.stats.applySlots(cols, slots, 1);
+      this.tap?.add(() => slots.map((slot) => cols.entry(slot)), times);
       if (this.index) this.newMatches += this.index.add(slots, cols);
     });
     this.detach = () => {

@@ -66,8 +66,8 @@ test('incremental stats over a ring buffer equal the stats recomputed from what 
       const buffer = new LogBuffer(capacity);
       const stats = new LogStats();
       buffer.onEvicted((slot) => stats.applySlots(buffer.columns, [slot], -1));
-      // as the view model does: records in from the objects they came as, out from the columns
-      buffer.onAdded((_slots, entries, times) => stats.add(entries, times));
+      // as the view model does: records in and out read from the columns
+      buffer.onAdded((slots) => stats.applySlots(buffer.columns, slots, 1));
       for (const batch of batches) {
         const entries = batch.map((r) => rec({ t: BASE + r.dt, statusCode: r.status, cacheStatus: r.cache, remoteIp: r.ip, path: r.path, countryCode: r.cc, edgeLocation: r.edge, bytesSent: r.bytes }));
         buffer.insert(entries);

@@ -3,14 +3,58 @@ import { KeySet } from './key-set';
 import { writeHexId } from './columns/codecs';
 import { IdTable } from './columns/id-table';
 import { RecordColumns } from './columns/record-columns';
+import type { RecordBatch } from './record-batch';
+
+/** Records coming in (a batch of columns, or LogEntry objects), as the insert reads them. */
+interface Incoming {
+  readonly length: number;
+  /** Epoch ms (NaN: not kept). */
+  time(i: number): number;
+  /** Writes record i's request id as four words into `w` when it is 32 lower-case hex digits; false otherwise. */
+  binaryId(i: number, w: Uint32Array, bytes: Uint8Array): boolean;
+  /** The key of a record without such an id (its request id text, or entryKey's stand-in). */
+  key(i: number): string;
+  write(columns: RecordColumns, slot: number, i: number): void;
+}
+
+function entriesIn(batch: readonly LogEntry[], times: ArrayLike<number> | undefined): Incoming {
+  return {
+    length: batch.length,
+    time: (i) => (times ? times[i]! : parseTimestamp(batch[i]!.timestamp)),
+    binaryId: (i, _w, bytes) => {
+      const id = batch[i]!.requestId;
+      return id !== null && writeHexId(id, bytes, 0);
+    },
+    key: (i) => entryKey(batch[i]!),
+    write: (columns, slot, i) => columns.write(slot, batch[i]!, times ? times[i]! : parseTimestamp(batch[i]!.timestamp)),
+  };
+}
+
+function batchIn(batch: RecordBatch): Incoming {
+  const words = batch.ridWords;
+  return {
+    length: batch.length,
+    time: (i) => batch.times[i]!,
+    binaryId: (i, w) => {
+      if (!batch.hasBinaryId(i)) return false;
+      w[0] = words[i * 4]!;
+      w[1] = words[i * 4 + 1]!;
+      w[2] = words[i * 4 + 2]!;
+      w[3] = words[i * 4 + 3]!;
+      return true;
+    },
+    key: (i) => batch.key(i),
+    write: (columns, slot, i) => columns.writeFrom(slot, batch, i),
+  };
+}
 
 export const DEFAULT_BUFFER_CAPACITY = 2_000_000;
 
 export type BufferListener = (version: number) => void;
 /** A record about to leave (its slot still holds it). */
 export type EvictionListener = (slot: number, time: number) => void;
-/** Records an insert kept, by slot, oldest first; with the objects they came as and their times (same order). */
-export type AddedListener = (slots: readonly number[], entries: readonly LogEntry[], times: readonly number[]) => void;
+/** Records an insert kept, by slot, oldest first, and their times (same order): read them from `columns`. */
+export type AddedListener = (slots: readonly number[], times: readonly number[]) => void;
 
 /** Materialised records kept for the rows drawn again next frame. */
 const ENTRY_CACHE = 2048;
@@ -237,22 +281,38 @@ export class LogBuffer {
    * `addedTimes`). `times` (epoch ms, same order as `batch`) saves parsing the timestamps again.
    */
   insert(batch: readonly LogEntry[], times?: ArrayLike<number>, added?: LogEntry[], addedTimes?: number[]): number {
-    const fresh: LogEntry[] = [];
-    const freshTimes: number[] = [];
-    const freshKeys: string[] = [];
+    const keptAt: number[] | undefined = added ? [] : undefined;
+    const n = this.insertFrom(entriesIn(batch, times), keptAt, addedTimes);
+    if (added && keptAt) for (const i of keptAt) added.push(batch[i]!);
+    return n;
+  }
+
+  /**
+   * Adds a page's records from its columns (no LogEntry built), as insert() does. Returns how many
+   * were new and kept; `addedAt` gets their indexes in the batch and `addedTimes` their times, in
+   * timestamp order.
+   */
+  insertBatch(batch: RecordBatch, addedAt?: number[], addedTimes?: number[]): number {
+    return this.insertFrom(batchIn(batch), addedAt, addedTimes);
+  }
+
+  private insertFrom(src: Incoming, addedAt?: number[], addedTimes?: number[]): number {
+    const n = src.length;
+    const fresh = new Int32Array(n);
+    const freshTimes = new Float64Array(n);
+    let k = 0;
     // the batch's own hex ids, as words, in a small table of their own (no string hashed)
-    const batchIds = new BatchIds(batch.length);
+    const batchIds = new BatchIds(n);
     let seenOther: Set<string> | null = null;
     const w = this.scratch;
-    for (let i = 0; i < batch.length; i++) {
-      const e = batch[i]!;
-      const t = times ? times[i]! : parseTimestamp(e.timestamp);
-      if (Number.isNaN(t)) continue;
-      const key = e.requestId ?? entryKey(e);
+    for (let i = 0; i < n; i++) {
+      const t = src.time(i);
+      if (t !== t) continue;
       let dup: boolean;
-      if (writeHexId(key, this.scratchBytes, 0)) {
+      if (src.binaryId(i, w, this.scratchBytes)) {
         dup = this.ids.find(w[0]!, w[1]!, w[2]!, w[3]!) >= 0 || !batchIds.add(w[0]!, w[1]!, w[2]!, w[3]!);
       } else {
+        const key = src.key(i);
         seenOther ??= new Set<string>();
         dup = this.otherKeys.has(key) || seenOther.has(key);
         seenOther.add(key);
@@ -261,27 +321,25 @@ export class LogBuffer {
         this.duplicates++;
         continue;
       }
-      fresh.push(e);
-      freshTimes.push(t);
-      freshKeys.push(key);
+      fresh[k] = i;
+      freshTimes[k++] = t;
     }
-    const k = fresh.length;
     if (k === 0) return 0;
-    sortBatch(fresh, freshTimes, freshKeys);
+    const order = fresh.subarray(0, k);
+    const times = freshTimes.subarray(0, k);
+    sortBatch(order, times);
     const slots = new Int32Array(k).fill(-1);
-    this.merge(fresh, freshTimes, freshKeys, slots);
+    this.merge(src, order, times, slots);
     const addedSlots: number[] = [];
-    const keptEntries: LogEntry[] = [];
     const keptTimes: number[] = [];
     for (let j = 0; j < k; j++) {
       if (slots[j]! < 0) continue;
       addedSlots.push(slots[j]!);
-      keptEntries.push(fresh[j]!);
-      keptTimes.push(freshTimes[j]!);
+      keptTimes.push(times[j]!);
+      addedAt?.push(order[j]!);
     }
-    if (added) for (const e of keptEntries) added.push(e);
     if (addedTimes) for (const t of keptTimes) addedTimes.push(t);
-    if (addedSlots.length) for (const l of this.addedListeners) l(addedSlots, keptEntries, keptTimes);
+    if (addedSlots.length) for (const l of this.addedListeners) l(addedSlots, keptTimes);
     this.bump();
     return addedSlots.length;
   }
@@ -296,12 +354,12 @@ export class LogBuffer {
     for (const l of this.listeners) l(this.versionCounter);
   }
 
-  /** Stores batch record j in a free slot (there is one: evictions come first). */
-  private place(batch: LogEntry[], bt: number[], keys: string[], slots: Int32Array, j: number): number {
+  /** Stores the j-th record of the sorted batch (src record order[j]) in a free slot (there is one: evictions come first). */
+  private place(src: Incoming, order: Int32Array, slots: Int32Array, j: number): number {
     const slot = this.free[--this.freeCount]!;
-    this.columns.write(slot, batch[j]!, bt[j]!);
+    src.write(this.columns, slot, order[j]!);
     if (this.columns.hasBinaryId(slot)) this.ids.add(slot);
-    else this.otherKeys.add(keys[j]!);
+    else this.otherKeys.add(src.key(order[j]!));
     slots[j] = slot;
     return slot;
   }
@@ -336,8 +394,8 @@ export class LogBuffer {
     }
   }
 
-  private merge(batch: LogEntry[], bt: number[], keys: string[], slots: Int32Array): void {
-    const k = batch.length;
+  private merge(src: Incoming, order: Int32Array, bt: Float64Array, slots: Int32Array): void {
+    const k = order.length;
     const cap = this.capacity;
     // Newer than everything: append, evicting the oldest when full.
     if (this.size === 0 || bt[0]! >= this.time(this.size - 1)) {
@@ -349,7 +407,7 @@ export class LogBuffer {
       const overflow = this.size + (k - from) - cap;
       if (overflow > 0) this.evictHead(overflow);
       for (let i = from; i < k; i++) {
-        this.order[this.phys(this.size)] = this.place(batch, bt, keys, slots, i);
+        this.order[this.phys(this.size)] = this.place(src, order, slots, i);
         this.size++;
       }
       return;
@@ -362,7 +420,7 @@ export class LogBuffer {
           continue;
         }
         this.head = this.head === 0 ? cap - 1 : this.head - 1;
-        this.order[this.head] = this.place(batch, bt, keys, slots, i);
+        this.order[this.head] = this.place(src, order, slots, i);
         this.size++;
       }
       return;
@@ -406,7 +464,7 @@ export class LogBuffer {
     this.size = start;
     for (let q = skip; q < m + k; q++) {
       const r = merged[q]!;
-      this.order[this.phys(this.size)] = r >= 0 ? r : this.place(batch, bt, keys, slots, ~r);
+      this.order[this.phys(this.size)] = r >= 0 ? r : this.place(src, order, slots, ~r);
       this.size++;
     }
   }
@@ -447,8 +505,8 @@ class BatchIds {
   }
 }
 
-/** Sorts the batch by time in place (stable); pages arrive ascending or descending, so those are cheap. */
-function sortBatch(entries: LogEntry[], times: number[], keys: string[]): void {
+/** Sorts the batch (record indexes and their times) by time in place (stable); pages arrive ascending or descending, so those are cheap. */
+function sortBatch(order: Int32Array, times: Float64Array): void {
   const k = times.length;
   let asc = true;
   let desc = true;
@@ -459,18 +517,13 @@ function sortBatch(entries: LogEntry[], times: number[], keys: string[]): void {
   }
   if (asc) return;
   if (desc) {
-    entries.reverse();
+    order.reverse();
     times.reverse();
-    keys.reverse();
     return;
   }
-  const order = Array.from({ length: k }, (_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
-  const e2 = order.map((i) => entries[i]!);
-  const t2 = order.map((i) => times[i]!);
-  const k2 = order.map((i) => keys[i]!);
-  for (let i = 0; i < k; i++) {
-    entries[i] = e2[i]!;
-    times[i] = t2[i]!;
-    keys[i] = k2[i]!;
-  }
+  const perm = Array.from({ length: k }, (_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
+  const o2 = Int32Array.from(perm, (i) => order[i]!);
+  const t2 = Float64Array.from(perm, (i) => times[i]!);
+  order.set(o2);
+  times.set(t2);
 }

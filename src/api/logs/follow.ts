@@ -3,7 +3,8 @@ import { backoffDelay } from '../http';
 import { BackfillOverlap } from './backfill-overlap';
 import { LogBuffer } from './buffer';
 import { entryKey, type LogEntry } from './entry';
-import type { LogPage, LogPageSource } from './page';
+import type { RecordBatch } from './record-batch';
+import { pageHead, pageKey, pageLength, type LogPage, type LogPageSource } from './page';
 import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type LogQuery, type TimeInput } from './query';
 
 /*
@@ -127,6 +128,8 @@ export interface FollowStatus {
 export interface FollowSink {
   /** Inserts a batch; appends the records it did not hold yet (and their times) to added/addedTimes. */
   insert(batch: readonly LogEntry[], times: ArrayLike<number>, added: LogEntry[], addedTimes: number[]): number;
+  /** The same from a page's columns (no objects built); appends the batch indexes of the records kept to addedAt. */
+  insertBatch?(batch: RecordBatch, addedAt: number[], addedTimes: number[]): number;
   has(key: string): boolean;
   readonly length: number;
   readonly capacity: number;
@@ -366,11 +369,20 @@ class ZoneRunner<S extends FollowSink> {
 
   /** Puts a page into the buffer; returns how many records were new. */
   private ingest(page: LogPage, fromPoll: boolean, previousCoveredTo: number | null): number {
-    const added: LogEntry[] = [];
     const addedTimes: number[] = [];
     const buffer = this.engine.buffer;
-    buffer.insert(page.entries, page.times, added, addedTimes);
-    if (!added.length) return 0;
+    const batch = page.batch;
+    let entries: () => LogEntry[];
+    if (batch && buffer.insertBatch) {
+      const at: number[] = [];
+      buffer.insertBatch(batch, at, addedTimes);
+      entries = () => at.map((i) => batch.entry(i));
+    } else {
+      const added: LogEntry[] = [];
+      buffer.insert(page.entries, page.times, added, addedTimes);
+      entries = () => added;
+    }
+    if (!addedTimes.length) return 0;
     const windowEnd = page.to ?? this.engine.now();
     const now = this.engine.now();
     let lag = this.decayedLag(now);
@@ -383,14 +395,14 @@ class ZoneRunner<S extends FollowSink> {
       if (sample > lag) lag = sample;
       this.lagSamples++;
     }
-    this.records += added.length;
+    this.records += addedTimes.length;
     if (fromPoll) {
       this.lagMax = lag;
       this.lagAt = now;
       this.adaptRecheck(lag, true);
     }
-    this.engine.emitRecords(added, addedTimes);
-    return added.length;
+    this.engine.emitRecords(addedTimes, entries);
+    return addedTimes.length;
   }
 
   private adaptRecheck(lag: number, sawRecords: boolean): void {
@@ -403,19 +415,19 @@ class ZoneRunner<S extends FollowSink> {
 
   /** The page up to its `n`th record that the buffer does not hold yet (a newest-first page). */
   private newestNew(page: LogPage, n: number): LogPage {
-    if (page.entries.length <= n) return page;
+    const length = pageLength(page);
+    if (length <= n) return page;
     const buffer = this.engine.buffer;
     const seen = new Set<string>();
     let fresh = 0;
     let i = 0;
-    for (; i < page.entries.length && fresh < n; i++) {
-      const e = page.entries[i]!;
-      const key = e.requestId ?? entryKey(e);
+    for (; i < length && fresh < n; i++) {
+      const key = pageKey(page, i);
       if (!buffer.has(key) && !seen.has(key)) fresh++;
       seen.add(key);
     }
-    if (i === page.entries.length) return page;
-    return { ...page, entries: page.entries.slice(0, i), times: page.times.slice(0, i) };
+    if (i === length) return page;
+    return pageHead(page, i);
   }
 
   /** The backfill's first page (the newest records); what is left to read, or null when nothing is. */
@@ -477,8 +489,8 @@ class ZoneRunner<S extends FollowSink> {
         }
         const head = ahead.shift()!;
         const page = await head.page;
-        if (cursor.lastKey !== null && page.entries.length) {
-          const at = page.entries.findIndex((x) => (x.requestId ?? entryKey(x)) === cursor.lastKey);
+        if (cursor.lastKey !== null && pageLength(page)) {
+          const at = pageIndexOf(page, cursor.lastKey);
           if (at < 0) {
             overlap.missed();
             // read again now, after the page above: then it holds that record
@@ -523,8 +535,8 @@ class ZoneRunner<S extends FollowSink> {
     const added = this.ingest(used, false, null);
     cursor.collected += added;
     cursor.offset += page.returned;
-    const last = page.entries[page.entries.length - 1];
-    if (last) cursor.lastKey = last.requestId ?? entryKey(last);
+    const length = pageLength(page);
+    if (length) cursor.lastKey = pageKey(page, length - 1);
     const p = this.progress!;
     p.to = cursor.to;
     p.pages++;
@@ -532,7 +544,7 @@ class ZoneRunner<S extends FollowSink> {
     const oldest = used.times[used.times.length - 1];
     if (oldest !== undefined) p.reached = p.reached === null ? oldest : Math.min(p.reached, oldest);
     this.engine.changed();
-    const cut = used.entries.length < page.entries.length;
+    const cut = pageLength(used) < length;
     if (cut || (cursor.collected >= e.opts.maxBackfill && page.hasMore)) {
       this.backfillTruncated = true;
       // Older records were left out on purpose: the polls must not bring them back.
@@ -640,6 +652,7 @@ export class FollowEngine<S extends FollowSink = LogBuffer> {
   private readonly controller = new AbortController();
   private readonly listeners = new Set<() => void>();
   private readonly recordListeners = new Set<(entries: LogEntry[], times: number[]) => void>();
+  private readonly countListeners = new Set<(count: number) => void>();
   private readonly startSpec: { sinceMs: number } | { from: number };
   private running: Promise<void> | null = null;
   private pausedFlag = false;
@@ -824,6 +837,12 @@ export class FollowEngine<S extends FollowSink = LogBuffer> {
     return () => this.recordListeners.delete(listener);
   }
 
+  /** Called with the number of new records of each batch (no record objects are built for it). */
+  onRecordCount(listener: (count: number) => void): () => void {
+    this.countListeners.add(listener);
+    return () => this.countListeners.delete(listener);
+  }
+
   /** @internal */
   changed(): void {
     this.statusVersion++;
@@ -831,8 +850,19 @@ export class FollowEngine<S extends FollowSink = LogBuffer> {
   }
 
   /** @internal */
-  emitRecords(entries: LogEntry[], times: number[]): void {
-    for (const l of this.recordListeners) l(entries, times);
+  emitRecords(times: number[], entries: () => LogEntry[]): void {
+    if (this.recordListeners.size > 0) {
+      const built = entries();
+      for (const l of this.recordListeners) l(built, times);
+    }
+    for (const l of this.countListeners) l(times.length);
     this.changed();
   }
+}
+
+/** The index of the record with this key on a page, -1 when it has none. */
+function pageIndexOf(page: LogPage, key: string): number {
+  const n = pageLength(page);
+  for (let i = 0; i < n; i++) if (pageKey(page, i) === key) return i;
+  return -1;
 }

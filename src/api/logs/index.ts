@@ -210,11 +210,12 @@ async function readBody(reader: LogPageReader, bytes: Buffer, path: string): Pro
     const where = issue && issue.path.length ? issue.path.join('.') : 'body';
     throw malformed(`unexpected answer from GET ${path}: ${where}: ${issue?.message ?? 'does not match'}`);
   }
-  return { ...page, body: checked.data };
+  // not spread: that would build the records' objects (the `entries` getter)
+  return Object.assign(page, { body: checked.data });
 }
 
 function toPage(read: ReadPage & { body: Infer<typeof logPageSchema> }, requestedOrder: 'asc' | 'desc'): LogPage {
-  const { entries, times, skipped, body } = read;
+  const { batch, times, skipped, body } = read;
   const q = body.query;
   const time = (v: string | null | undefined) => {
     if (!v) return null;
@@ -222,7 +223,10 @@ function toPage(read: ReadPage & { body: Infer<typeof logPageSchema> }, requeste
     return Number.isNaN(t) ? null : t;
   };
   return {
-    entries,
+    batch,
+    get entries() {
+      return batch.entries();
+    },
     times,
     offset: body.pagination.offset,
     limit: body.pagination.limit,

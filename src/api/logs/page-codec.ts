@@ -1,19 +1,21 @@
-import { parseTimestamp, platformForm, type LogEntry } from './entry';
+import { RecordBatch } from './record-batch';
 
 /*
- * Moving a v2 page from a worker thread to the main thread cheaply.
+ * Moving a v2 page from a worker thread to the main thread cheaply, as columns the log store
+ * copies without reading a string.
  *
  * The encoder (worker side) reads the records (one sticky regular expression per record as the
- * platform writes it, JSON.parse for anything else) with the LogEntry checks of readLogEntry but
- * the timestamp's (the decoder reads it), then writes them as numbers: numeric fields in a
- * Float64Array, and for each string field a
+ * platform writes it, JSON.parse for anything else) with the checks of readLogEntry and
+ * parseTimestamp, then writes them as numbers: the time, the numeric fields, the request id as 16
+ * bytes and an IPv4 address as 32 bits when they have those forms, and for each string field a
  * code: a dictionary id for the fields whose values repeat (cache status, country, edge, scheme,
- * host, user agent, referer, JA4, ASN organization), or an index into one joined string for the
- * others (timestamp, request id, IP, path, URL...). New dictionary entries travel with the page.
+ * host, path, user agent, referer, JA4, ASN organization), "in its column" for a value in its
+ * usual form (see EncodedPage.codes), or an index into one joined string for the rest. New
+ * dictionary entries travel with the page.
  *
- * The decoder (main side) keeps its copy of the dictionaries and builds the LogEntry objects:
- * repeated values are shared strings, the others slices of the joined string. The main thread
- * does no parsing, and keeps far fewer strings alive (less garbage-collection work).
+ * The decoder (main side) keeps its copy of the dictionaries and wraps each page in a
+ * RecordBatch: the store inserts from its columns (a dictionary id maps to the store's own id
+ * once per value), and LogEntry objects are built only when someone asks for them.
  */
 
 export interface EncodedPage {
@@ -25,7 +27,18 @@ export interface EncodedPage {
   skipped: number;
   /** 5 per record: pullZoneId, statusCode, bytesSent, bodyBytesSent, asn (NaN = null). */
   nums: Float64Array;
-  /** 16 per record, one per string field: >= 0 dictionary id, -1 null, <= -2 value -code-2 of `joined`. */
+  /** Epoch ms of each record (a record whose timestamp is not a date-time is not kept). */
+  times: Float64Array;
+  /** 16 bytes per record: the request id when its code says it is here (COLUMN_CODE). */
+  rid: Uint8Array;
+  /** The IPv4 address as a number when the remote IP's code says it is here (COLUMN_CODE). */
+  ip4: Uint32Array;
+  /**
+   * 16 per record, one per string field: >= 0 dictionary id, -1 null, <= -2 value -code-2 of
+   * `joined`. Fields without a dictionary use COLUMN_CODE (0) for a value in its usual form:
+   * the timestamp is what toISOString writes for its time, the request id 32 lower-case hex
+   * digits (in `rid`), the IP an IPv4 address (in `ip4`), the URL `${scheme}://${host}${path}`.
+   */
   codes: Int32Array;
   /**
    * The non-dictionary string values, end to end, one string per 256 records (a record kept
@@ -41,6 +54,9 @@ export interface EncodedPage {
   /** The body without `data` (or the whole body when it is not an object with a data array). */
   envelope: unknown;
 }
+
+/** The code of a field without a dictionary whose value is kept in its usual form (see EncodedPage.codes). */
+export const COLUMN_CODE = 0;
 
 export interface PageEncoder {
   encode(text: string): EncodedPage;
@@ -58,7 +74,9 @@ export const STRING_FIELDS = [
  */
 export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   // which string fields use a dictionary (index in STRING_FIELDS order)
-  const DICT = [false, false, true, false, true, true, true, true, false, false, true, true, false, false, true, true];
+  const DICT = [false, false, true, false, true, true, true, true, true, false, true, true, false, false, true, true];
+  // paths repeat less than the other fields (assets, pages, probes, and query strings): more of them
+  const limitOf = (k: number) => (k === 8 ? dictionaryLimit * 4 : dictionaryLimit);
   const dicts: Map<string, number>[] = DICT.map(() => new Map<string, number>());
   const CHUNK = 256;
   // In front of each dictionary, a direct-mapped cache keyed by a few characters: a Map lookup of a
@@ -85,12 +103,13 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     `${FIELDS.map((f, i) => `${i === 0 ? '\\{' : ','}"${f}":(?:${NUMERIC.includes(f) ? INT : STR}|null)`).join('')}\\}`,
     'y',
   );
-  /** For each of FIELDS: its slot in `nums` (numeric fields), or -1 - its index in STRING_FIELDS order. */
-  const SLOT = [-1, 0, -2, -3, 1, 2, -4, -5, -6, -7, -8, -9, -10, -11, -12, 3, -13, -14, -15, 4, -16];
 
   let cap = 0;
   let nums = new Float64Array(0);
   let codes = new Int32Array(0);
+  let times = new Float64Array(0);
+  let rid = new Uint8Array(0);
+  let ip4 = new Uint32Array(0);
   let firstValue: number[] = [];
   let newFields: number[] = [];
   let newValues: string[] = [];
@@ -109,6 +128,9 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     cap = capacity;
     nums = new Float64Array(capacity * 5);
     codes = new Int32Array(capacity * 16);
+    times = new Float64Array(capacity);
+    rid = new Uint8Array(capacity * 16);
+    ip4 = new Uint32Array(capacity);
     firstValue = [];
     kept = 0;
     skipped = 0;
@@ -152,6 +174,15 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     const c2 = new Int32Array(cap * 16);
     c2.set(codes);
     codes = c2;
+    const t2 = new Float64Array(cap);
+    t2.set(times);
+    times = t2;
+    const r2 = new Uint8Array(cap * 16);
+    r2.set(rid);
+    rid = r2;
+    const i2 = new Uint32Array(cap);
+    i2.set(ip4);
+    ip4 = i2;
   }
 
   /** A value of a dictionary field: its id, or (dictionary full) the value itself. */
@@ -168,7 +199,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     }
     const dict = dicts[k]!;
     let id = dict.get(v);
-    if (id === undefined && dict.size < dictionaryLimit) {
+    if (id === undefined && dict.size < limitOf(k)) {
       id = dict.size;
       // a copy: the value may be a slice of the whole page, which the dictionary must not keep
       const own = (' ' + v).slice(1);
@@ -196,30 +227,100 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     endValue(at);
   }
 
-  /** A record RECORD matched (as add() does, without 21 arguments); false when it is not a LogEntry. */
+  /** A record RECORD matched; false when it is not a LogEntry. */
   function addMatch(m: RegExpExecArray): boolean {
-    // timestamp, pullZoneId, statusCode, bytesSent
-    if (m[1] === undefined || m[2] === undefined || m[5] === undefined || m[6] === undefined) return false;
-    startRecord();
-    const mi = kept * 5;
-    const c = kept * 16;
-    for (let f = 0; f < 21; f++) {
-      const v = m[f + 1];
-      const slot = SLOT[f]!;
-      if (v === undefined) {
-        if (slot >= 0) nums[mi + slot] = Number.NaN;
-        else codes[c - 1 - slot] = -1;
-      } else if (slot >= 0) {
-        nums[mi + slot] = +v;
-      } else {
-        const k = -1 - slot;
-        if (DICT[k]) putDict(k, c + k, v);
-        else putValue(c + k, v);
+    const num = (v: string | undefined) => (v === undefined ? Number.NaN : +v);
+    return add(
+      m[1], num(m[2]), m[3], m[4], num(m[5]), num(m[6]), m[7], m[8], m[9], m[10], m[11], m[12], m[13], m[14], m[15], num(m[16]),
+      m[17], m[18], m[19], num(m[20]), m[21],
+    );
+  }
+
+  // Times: the platform's own form read by hand (as parseTimestamp does), quicker still for
+  // records of the same minute as the one before (a page's are); anything else through Date.parse.
+  let minute = '';
+  let minuteStart = 0;
+  /** Whether the last timestamp read is exactly what toISOString writes for its time. */
+  let canonical = false;
+  const d2 = (text: string, at: number) => (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
+  const DIGIT_AT = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
+  function platformForm(text: string): boolean {
+    if (text.length !== 24 || text.charCodeAt(23) !== 90 || text.charCodeAt(10) !== 84 || text.charCodeAt(19) !== 46) return false;
+    if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return false;
+    for (let i = 0; i < DIGIT_AT.length; i++) {
+      const c = text.charCodeAt(DIGIT_AT[i]!);
+      if (c < 48 || c > 57) return false;
+    }
+    const month = d2(text, 5);
+    const day = d2(text, 8);
+    return month >= 1 && month <= 12 && day >= 1 && day <= 31 && d2(text, 11) <= 23 && d2(text, 14) <= 59 && d2(text, 17) <= 59;
+  }
+  function timeOf(ts: string): number {
+    if (ts.length === 24 && minute !== '' && ts.startsWith(minute) && ts.charCodeAt(23) === 90 && ts.charCodeAt(19) === 46) {
+      const s1 = ts.charCodeAt(17) - 48;
+      const s2 = ts.charCodeAt(18) - 48;
+      const m1 = ts.charCodeAt(20) - 48;
+      const m2 = ts.charCodeAt(21) - 48;
+      const m3 = ts.charCodeAt(22) - 48;
+      if (s1 >= 0 && s1 <= 5 && s2 >= 0 && s2 <= 9 && m1 >= 0 && m1 <= 9 && m2 >= 0 && m2 <= 9 && m3 >= 0 && m3 <= 9) {
+        canonical = true;
+        return minuteStart + (s1 * 10 + s2) * 1000 + m1 * 100 + m2 * 10 + m3;
       }
     }
-    kept++;
+    const pf = platformForm(ts);
+    const t = pf
+      ? Date.UTC(d2(ts, 0) * 100 + d2(ts, 2), d2(ts, 5) - 1, d2(ts, 8), d2(ts, 11), d2(ts, 14), d2(ts, 17), (ts.charCodeAt(20) - 48) * 100 + d2(ts, 21))
+      : Date.parse(ts);
+    canonical = t === t && ts.length === 24 && new Date(t).toISOString() === ts;
+    if (pf && canonical) {
+      minute = (' ' + ts.slice(0, 17)).slice(1);
+      minuteStart = t - d2(ts, 17) * 1000 - (ts.charCodeAt(20) - 48) * 100 - d2(ts, 21);
+    }
+    return t;
+  }
+
+  const hexDigit = (c: number) => (c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1);
+  /** A request id of 32 lower-case hex digits written as 16 bytes at `at`; false when it is not one. */
+  function hexId(text: string, at: number): boolean {
+    if (text.length !== 32) return false;
+    for (let i = 0; i < 16; i++) {
+      const hi = hexDigit(text.charCodeAt(2 * i));
+      const lo = hexDigit(text.charCodeAt(2 * i + 1));
+      if (hi < 0 || lo < 0) return false;
+      rid[at + i] = (hi << 4) | lo;
+    }
     return true;
   }
+
+  /** "a.b.c.d" without leading zeros as an unsigned 32-bit number; -1 when the text is not one. */
+  function ipv4(text: string): number {
+    const n = text.length;
+    if (n < 7 || n > 15) return -1;
+    let value = 0;
+    let part = 0;
+    let digits = 0;
+    let parts = 0;
+    for (let i = 0; i <= n; i++) {
+      const c = i < n ? text.charCodeAt(i) : 46;
+      if (c === 46) {
+        if (digits === 0 || part > 255 || parts === 4) return -1;
+        value = value * 256 + part;
+        parts++;
+        part = 0;
+        digits = 0;
+      } else if (c >= 48 && c <= 57) {
+        if (digits > 0 && part === 0) return -1;
+        part = part * 10 + c - 48;
+        if (++digits > 3) return -1;
+      } else return -1;
+    }
+    return parts === 4 ? value : -1;
+  }
+
+  /** Whether the URL is `${scheme}://${host}${path}` (then it is rebuilt instead of sent). */
+  const builtUrl = (url: string, scheme: string, host: string, path: string) =>
+    url.length === scheme.length + 3 + host.length + path.length &&
+    url.startsWith(scheme) && url.startsWith('://', scheme.length) && url.startsWith(host, scheme.length + 3) && url.endsWith(path);
 
   /** Adds a record given as its 16 strings and 5 numbers (NaN = null); false when it is not a LogEntry. */
   function add(
@@ -230,7 +331,10 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     authorizationHeader: string | undefined, ja4Fingerprint: string | undefined, asn: number, asnOrganization: string | undefined,
   ): boolean {
     if (ts === undefined || pullZoneId !== pullZoneId || statusCode !== statusCode || bytesSent !== bytesSent) return false;
+    const t = timeOf(ts);
+    if (t !== t) return false;
     startRecord();
+    times[kept] = t;
     const m = kept * 5;
     nums[m] = pullZoneId;
     nums[m + 1] = statusCode;
@@ -238,16 +342,24 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     nums[m + 3] = bodyBytesSent;
     nums[m + 4] = asn;
     const c = kept * 16;
-    putValue(c, ts);
-    putValue(c + 1, requestId);
+    if (canonical) codes[c] = 0;
+    else putValue(c, ts);
+    if (requestId == null) codes[c + 1] = -1;
+    else if (hexId(requestId, kept * 16)) codes[c + 1] = 0;
+    else putValue(c + 1, requestId);
     putDict(2, c + 2, cacheStatus);
-    putValue(c + 3, remoteIp);
+    const v4 = remoteIp == null ? -1 : ipv4(remoteIp);
+    if (v4 >= 0) {
+      ip4[kept] = v4;
+      codes[c + 3] = 0;
+    } else putValue(c + 3, remoteIp);
     putDict(4, c + 4, countryCode);
     putDict(5, c + 5, edgeLocation);
     putDict(6, c + 6, scheme);
     putDict(7, c + 7, host);
-    putValue(c + 8, path);
-    putValue(c + 9, url);
+    putDict(8, c + 8, path);
+    if (url != null && scheme != null && host != null && path != null && builtUrl(url, scheme, host, path)) codes[c + 9] = 0;
+    else putValue(c + 9, url);
     putDict(10, c + 10, userAgent);
     putDict(11, c + 11, referer);
     putValue(c + 12, contentRange);
@@ -408,6 +520,9 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
       count: hasData ? kept : -1,
       skipped,
       nums: nums.subarray(0, kept * 5),
+      times: times.subarray(0, kept),
+      rid: rid.subarray(0, kept * 16),
+      ip4: ip4.subarray(0, kept),
       codes: codes.subarray(0, kept * 16),
       joined,
       ends: valueEnds.slice(0, valueCount),
@@ -449,106 +564,15 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   return { encode };
 }
 
-/**
- * A number read from a Float64Array is a double; V8 keeps a double in an object field as a
- * separate heap number (16 bytes, and work for the garbage collector). Integers that fit in 31
- * bits become small integers, stored in the field itself.
- */
-const small = (v: number): number => ((v | 0) === v ? v | 0 : v);
-
-/** Records per joined string (the encoder's CHUNK). */
-const CHUNK_BITS = 8;
-const CHUNK = 1 << CHUNK_BITS;
-
-/** The main-thread side: a copy of one encoder's dictionaries, and the LogEntry objects of its pages. */
+/** The main-thread side: a copy of one encoder's dictionaries, and the record batches of its pages. */
 export class PageDecoder {
+  /** The values of each string field's dictionary, by id (they only grow: an id keeps its value). */
   private readonly dicts: string[][] = STRING_FIELDS.map(() => []);
 
-  /** Pages must be decoded in the order the encoder encoded them (the dictionaries grow with each). */
-  private minute = '';
-  private minuteStart = 0;
-
-  /** parseTimestamp, quicker for records of the same minute as the one before (a page's are). */
-  private time(ts: string): number {
-    if (ts.length === 24 && this.minute !== '' && ts.startsWith(this.minute) && ts.charCodeAt(23) === 90 && ts.charCodeAt(19) === 46) {
-      const s1 = ts.charCodeAt(17) - 48;
-      const s2 = ts.charCodeAt(18) - 48;
-      const m1 = ts.charCodeAt(20) - 48;
-      const m2 = ts.charCodeAt(21) - 48;
-      const m3 = ts.charCodeAt(22) - 48;
-      if (s1 >= 0 && s1 <= 5 && s2 >= 0 && s2 <= 9 && m1 >= 0 && m1 <= 9 && m2 >= 0 && m2 <= 9 && m3 >= 0 && m3 <= 9) {
-        return this.minuteStart + (s1 * 10 + s2) * 1000 + m1 * 100 + m2 * 10 + m3;
-      }
-    }
-    const t = parseTimestamp(ts);
-    if (platformForm(ts)) {
-      this.minute = ts.slice(0, 17);
-      this.minuteStart = t - Number(ts.slice(17, 19)) * 1000 - Number(ts.slice(20, 23));
-    }
-    return t;
-  }
-
-  /**
-   * The records of a page (pages must be decoded in the order the encoder encoded them: the
-   * dictionaries grow with each); `skipped` counts those whose timestamp is not a date-time.
-   */
-  decode(p: EncodedPage): { entries: LogEntry[]; times: number[]; skipped: number } {
+  /** A page's records as columns (pages must be decoded in the order the encoder encoded them: the dictionaries grow with each). */
+  decode(p: EncodedPage): RecordBatch {
     const dicts = this.dicts;
     for (let i = 0; i < p.newValues.length; i++) dicts[p.newFields[i]!]!.push(p.newValues[i]!);
-    const n = Math.max(0, p.count);
-    const entries: LogEntry[] = [];
-    const times: number[] = [];
-    let skipped = 0;
-    const { codes, nums, joined, ends, firstValue } = p;
-    let chunk = '';
-    let chunkFirst = 0;
-    const str = (k: number, at: number): string | null => {
-      const code = codes[at]!;
-      if (code >= 0) return dicts[k]![code]!;
-      if (code === -1) return null;
-      const u = -code - 2;
-      return chunk.slice(u === chunkFirst ? 0 : ends[u - 1]!, ends[u]!);
-    };
-    for (let i = 0; i < n; i++) {
-      if ((i & (CHUNK - 1)) === 0) {
-        chunk = joined[i >> CHUNK_BITS]!;
-        chunkFirst = firstValue[i >> CHUNK_BITS]!;
-      }
-      const c = i * 16;
-      const m = i * 5;
-      const timestamp = str(0, c)!;
-      const t = this.time(timestamp);
-      if (t !== t) {
-        skipped++;
-        continue;
-      }
-      const bodyBytesSent = nums[m + 3]!;
-      const asn = nums[m + 4]!;
-      entries.push({
-        timestamp,
-        pullZoneId: small(nums[m]!),
-        requestId: str(1, c + 1),
-        cacheStatus: str(2, c + 2),
-        statusCode: small(nums[m + 1]!),
-        bytesSent: small(nums[m + 2]!),
-        remoteIp: str(3, c + 3),
-        countryCode: str(4, c + 4),
-        edgeLocation: str(5, c + 5),
-        scheme: str(6, c + 6),
-        host: str(7, c + 7),
-        path: str(8, c + 8),
-        url: str(9, c + 9),
-        userAgent: str(10, c + 10),
-        referer: str(11, c + 11),
-        bodyBytesSent: bodyBytesSent === bodyBytesSent ? small(bodyBytesSent) : null,
-        contentRange: str(12, c + 12),
-        authorizationHeader: str(13, c + 13),
-        ja4Fingerprint: str(14, c + 14),
-        asn: asn === asn ? small(asn) : null,
-        asnOrganization: str(15, c + 15),
-      });
-      times.push(t);
-    }
-    return { entries, times, skipped };
+    return new RecordBatch(p, dicts, Math.max(0, p.count));
   }
 }

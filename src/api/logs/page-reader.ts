@@ -2,12 +2,16 @@ import { Buffer, isAscii } from 'node:buffer';
 import type { Worker as WorkerThread } from 'node:worker_threads';
 import type { LogEntry } from './entry';
 import { createPageEncoder, PageDecoder, type EncodedPage, type PageEncoder } from './page-codec';
+import type { RecordBatch } from './record-batch';
 
 /** A v2 page body read into records. */
 export interface ReadPage {
-  entries: LogEntry[];
-  /** Epoch ms of each entry. */
-  times: number[];
+  /** The records as columns (what the store inserts). */
+  batch: RecordBatch;
+  /** The records as objects (built when first read: the store does not need them). */
+  readonly entries: LogEntry[];
+  /** Epoch ms of each record. */
+  times: Float64Array;
   /** Elements of `data` that were not LogEntry objects (left out). */
   skipped: number;
   /** The body without its `data` array, parsed (the whole body when it has no data array). */
@@ -37,9 +41,10 @@ interface Pending {
 }
 
 /**
- * Reads v2 page bodies into LogEntry records, as JSON.parse + readLogEntry would. Big bodies are
- * parsed in a worker thread, so the main thread (the screen, the follow engine) only builds the
- * objects; small bodies, and every body when no worker can run, are read on this thread.
+ * Reads v2 page bodies into record batches (columns; LogEntry objects on demand, equal to what
+ * JSON.parse + readLogEntry give). Big bodies are parsed in a worker thread, so the main thread
+ * (the screen, the follow engine) does no parsing and builds no object per record; small bodies,
+ * and every body when no worker can run, are read on this thread.
  * Rejects with a SyntaxError when a body is not JSON.
  */
 export class LogPageReader {
@@ -184,8 +189,17 @@ export class LogPageReader {
 
 function finish(page: EncodedPage, decoder: PageDecoder): ReadPage {
   if (page.syntaxError !== undefined) throw new SyntaxError(page.syntaxError);
-  const { entries, times, skipped } = decoder.decode(page);
-  return { entries, times, skipped: page.skipped + skipped, envelope: page.envelope, hasData: page.count >= 0 };
+  const batch = decoder.decode(page);
+  return {
+    batch,
+    get entries() {
+      return batch.entries();
+    },
+    times: batch.times,
+    skipped: page.skipped,
+    envelope: page.envelope,
+    hasData: page.count >= 0,
+  };
 }
 
 const WORKER_SOURCE = `
@@ -202,7 +216,7 @@ parentPort.on('message', ({ id, body }) => {
   } catch (error) {
     page = { syntaxError: String(error && error.message), count: -1, skipped: 0, newValues: [], newFields: new Uint8Array(0) };
   }
-  const transfer = page.nums ? [page.nums.buffer, page.codes.buffer, page.ends.buffer, page.firstValue.buffer] : [];
+  const transfer = page.nums ? [page.nums.buffer, page.times.buffer, page.rid.buffer, page.ip4.buffer, page.codes.buffer, page.ends.buffer, page.firstValue.buffer] : [];
   parentPort.postMessage({ id, page, busyMs: performance.eventLoopUtilization().active }, transfer);
 });
 `;

@@ -1,12 +1,16 @@
 import type { BudgetState } from '../rate-limit';
-import type { LogEntry } from './entry';
+import { entryKey, type LogEntry } from './entry';
 import type { LogQuery } from './query';
+import type { RecordBatch } from './record-batch';
 
 /** One page of v2 results. */
 export interface LogPage {
-  entries: LogEntry[];
+  /** The records as objects (on a page read from the platform, built when first read). */
+  readonly entries: LogEntry[];
   /** Epoch ms of each entry, same order. */
-  times: number[];
+  times: number[] | Float64Array;
+  /** The same records as columns, when the page was read by the page reader (the store inserts these). */
+  batch?: RecordBatch;
   offset: number;
   limit: number;
   returned: number;
@@ -33,4 +37,36 @@ export interface LogPageSource {
     readonly windowMs: number;
     state(key: string): BudgetState;
   };
+}
+
+/** Records on a page (without building objects when it has a batch). */
+export function pageLength(page: LogPage): number {
+  return page.batch ? page.batch.length : page.entries.length;
+}
+
+/** The key of record i of a page (request id, or entryKey's stand-in). */
+export function pageKey(page: LogPage, i: number): string {
+  return page.batch ? page.batch.key(i) : entryKey(page.entries[i]!);
+}
+
+/** The page with only its first `n` records (not spread: that would build a batch's objects). */
+export function pageHead(page: LogPage, n: number): LogPage {
+  const batch = page.batch?.head(n);
+  const entries = batch ? null : page.entries.slice(0, n);
+  const head: LogPage = {
+    get entries() {
+      return entries ?? batch!.entries();
+    },
+    times: page.times.slice(0, n),
+    offset: page.offset,
+    limit: page.limit,
+    returned: page.returned,
+    hasMore: page.hasMore,
+    from: page.from,
+    to: page.to,
+    order: page.order,
+    skipped: page.skipped,
+  };
+  if (batch) head.batch = batch;
+  return head;
 }

@@ -60,8 +60,8 @@ export type AlertsStore = StoreApi<AlertsState>;
 
 export interface AlertsSlice {
   store: AlertsStore;
-  /** A batch of records stored (the screen's records). */
-  records(entries: readonly LogEntry[], times: ArrayLike<number>): void;
+  /** A batch of records stored (the screen's records): built only when a rule is there to count them. */
+  records(entries: () => readonly LogEntry[], times: ArrayLike<number>): void;
   /** The store starts over (a new query): counts start over, firing rules stay firing. */
   resetCounts(): void;
   /** Moves the windows to the clock; fires and clears. Cheap: call it every frame. */
@@ -165,7 +165,9 @@ export function createAlertsSlice(deps: AlertsDeps): AlertsSlice {
   let lastShown = '';
   return {
     store,
-    records: (entries, times) => set.records(entries, times),
+    records: (entries, times) => {
+      if (set.rules.length > 0) set.records(entries(), times);
+    },
     resetCounts: () => set.resetCounts(),
     evaluate() {
       if (set.rules.length === 0) return;

@@ -71,9 +71,9 @@ export class EngineLink {
     });
     this.engine = engine;
     this.off.push(
-      engine.onRecords((entries) => {
+      engine.onRecordCount((count) => {
         if (engine !== this.engine) return;
-        this.events.onRecords(entries.length, this.model.takeNewMatches());
+        this.events.onRecords(count, this.model.takeNewMatches());
       }),
       engine.subscribe(() => this.events.onChange()),
       this.api.logs.budget.subscribe(() => this.events.onChange()),

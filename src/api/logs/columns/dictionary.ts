@@ -32,6 +32,11 @@ export class Dictionary {
     return id;
   }
 
+  /** One more user of `id` (a value in use, found without looking it up). */
+  retain(id: number): void {
+    if (id !== 0) this.counts[id]!++;
+  }
+
   /** One user of `id` fewer; the value is forgotten when none is left. */
   release(id: number): void {
     if (id === 0) return;

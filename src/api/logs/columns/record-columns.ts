@@ -3,6 +3,14 @@ import { Arena } from './arena';
 import { formatIpv4, formatIpv6, isIsoOf, isoOf, parseIpv4, readHexId, writeHexId, writeIpv6 } from './codecs';
 import { Dictionary } from './dictionary';
 import { IdColumn } from './id-column';
+import { BatchField, type RecordBatch } from '../record-batch';
+
+/** The batch fields with a dictionary, and the store's dictionary of each (same order). */
+const BATCH_DICTS = [
+  BatchField.CacheStatus, BatchField.CountryCode, BatchField.EdgeLocation, BatchField.Scheme, BatchField.Host, BatchField.Path,
+  BatchField.UserAgent, BatchField.Referer, BatchField.Ja4Fingerprint, BatchField.AsnOrganization,
+] as const;
+const BATCH_DICT_FIELDS = ['cache', 'country', 'edge', 'scheme', 'host', 'path', 'ua', 'referer', 'ja4', 'asnOrg'] as const;
 
 /** What a record's flags say about the fields that have more than one form. */
 const TS_TEXT = 1;
@@ -102,6 +110,11 @@ export class RecordColumns {
   private nextSeq = 1;
   private readonly texts: string[] = [];
   private readonly v6 = new Uint8Array(16);
+  /** For each page decoder's dictionaries: this store's id of each of their values (see writeFrom). */
+  private readonly batchIds = new WeakMap<readonly string[][], Int32Array[]>();
+  private lastZone = Number.NaN;
+  private lastZoneId = 0;
+  private lastZoneText: string | null = null;
 
   constructor(readonly capacity: number) {
     // what a scan reads is in shared memory (a worker thread scans it in place); the rest is not
@@ -175,7 +188,6 @@ export class RecordColumns {
     this.dict('asnOrg', slot, e.asnOrganization);
 
     let flags = 0;
-    let extra = 0;
     const texts = this.texts;
     texts.length = 0;
     if (!isIsoOf(e.timestamp, time)) {
@@ -189,22 +201,12 @@ export class RecordColumns {
         texts.push(e.requestId);
       }
     }
-    let v6 = false;
     if (e.remoteIp !== null) {
       const v4 = parseIpv4(e.remoteIp);
       if (v4 >= 0) {
         flags |= IP_V4;
         this.ip4[slot] = v4;
-      } else {
-        if (writeIpv6(e.remoteIp, this.v6, 0)) {
-          flags |= IP_V6;
-          v6 = true;
-          extra += 16;
-        } else {
-          flags |= IP_TEXT;
-          texts.push(e.remoteIp);
-        }
-      }
+      } else flags |= this.otherIp(e.remoteIp);
     }
     if (e.url !== null) {
       if (e.scheme !== null && e.host !== null && e.path !== null && e.url === `${e.scheme}://${e.host}${e.path}`) flags |= URL_BUILT;
@@ -221,12 +223,27 @@ export class RecordColumns {
       flags |= AUTH;
       texts.push(e.authorizationHeader);
     }
+    this.storeBlob(slot, flags);
+    return seq;
+  }
+
+  /** An IP that is not an IPv4 address: 16 bytes (this.v6) when IPv6 in canonical form, else text (this.texts); its flag. */
+  private otherIp(ip: string): number {
+    if (writeIpv6(ip, this.v6, 0)) return IP_V6;
+    this.texts.push(ip);
+    return IP_TEXT;
+  }
+
+  /** Sets the record's flags and writes its blob: this.texts in flag order, and this.v6 when IP_V6. */
+  private storeBlob(slot: number, flags: number): void {
+    const texts = this.texts;
+    const v6 = (flags & IP_V6) !== 0;
     this.flags[slot] = flags;
     if (texts.length === 0 && !v6) {
       this.blob[slot] = NO_BLOB;
-      return seq;
+      return;
     }
-    let max = extra;
+    let max = v6 ? 16 : 0;
     for (let i = 0; i < texts.length; i++) max += texts[i]!.length * 3 + 5;
     const r = this.arena.reserve(max);
     const bytes = r.bytes;
@@ -244,7 +261,127 @@ export class RecordColumns {
     if (flags & AUTH) at = putText(bytes, at, texts[k++]!);
     this.arena.commit(at - r.at);
     this.blob[slot] = r.ref;
+  }
+
+  /**
+   * Stores record i of a page's batch in `slot`, as write() would store batch.entry(i), from its
+   * columns: a value of the page's dictionaries maps to this store's id once (then checked by
+   * identity), so no string is hashed per record. Returns the sequence number.
+   */
+  writeFrom(slot: number, batch: RecordBatch, i: number): number {
+    const seq = this.nextSeq;
+    this.nextSeq = seq === 0xffffffff ? 1 : seq + 1;
+    this.seqs[slot] = seq;
+    this.times[slot] = batch.times[i]!;
+    const nums = batch.nums;
+    const m = i * 5;
+    const s = nums[m + 1]!;
+    if (Number.isInteger(s) && s >= 0 && s < STATUS_BIG) this.status[slot] = s;
+    else {
+      this.status[slot] = STATUS_BIG;
+      this.big.set(slot * 4 + Num.Status, s);
+    }
+    this.setNum(Num.Bytes, this.bytesSent, slot, nums[m + 2]!);
+    const body = nums[m + 3]!;
+    this.setNum(Num.Body, this.body, slot, body === body ? body : null);
+    const asn = nums[m + 4]!;
+    this.setNum(Num.Asn, this.asn, slot, asn === asn ? asn : null);
+    this.zoneFrom(slot, nums[m]!);
+    const known = this.knownIds(batch.dicts);
+    for (let d = 0; d < BATCH_DICTS.length; d++) this.dictFrom(BATCH_DICTS[d]!, BATCH_DICT_FIELDS[d]!, slot, batch, i, known);
+
+    const codes = batch.codes;
+    const c = i * 16;
+    let flags = 0;
+    const texts = this.texts;
+    texts.length = 0;
+    if (codes[c + BatchField.Timestamp] !== 0) {
+      flags |= TS_TEXT;
+      texts.push(batch.text(BatchField.Timestamp, i)!);
+    }
+    const rid = codes[c + BatchField.RequestId]!;
+    if (rid === 0) {
+      flags |= RID_BIN;
+      const from = batch.ridWords;
+      const w = this.ridWords;
+      w[slot * 4] = from[i * 4]!;
+      w[slot * 4 + 1] = from[i * 4 + 1]!;
+      w[slot * 4 + 2] = from[i * 4 + 2]!;
+      w[slot * 4 + 3] = from[i * 4 + 3]!;
+    } else if (rid !== -1) {
+      flags |= RID_TEXT;
+      texts.push(batch.text(BatchField.RequestId, i)!);
+    }
+    const ip = codes[c + BatchField.RemoteIp]!;
+    if (ip === 0) {
+      flags |= IP_V4;
+      this.ip4[slot] = batch.ip4[i]!;
+    } else if (ip !== -1) flags |= this.otherIp(batch.text(BatchField.RemoteIp, i)!);
+    const url = codes[c + BatchField.Url]!;
+    if (url === 0) flags |= URL_BUILT;
+    else if (url !== -1) {
+      flags |= URL_TEXT;
+      texts.push(batch.text(BatchField.Url, i)!);
+    }
+    if (codes[c + BatchField.ContentRange] !== -1) {
+      flags |= RANGE;
+      texts.push(batch.text(BatchField.ContentRange, i)!);
+    }
+    if (codes[c + BatchField.AuthorizationHeader] !== -1) {
+      flags |= AUTH;
+      texts.push(batch.text(BatchField.AuthorizationHeader, i)!);
+    }
+    this.storeBlob(slot, flags);
     return seq;
+  }
+
+  /** This store's ids for a page decoder's dictionary ids, by batch field (0: not known yet). */
+  private knownIds(dicts: readonly string[][]): Int32Array[] {
+    let known = this.batchIds.get(dicts);
+    if (known === undefined) {
+      known = dicts.map(() => new Int32Array(0));
+      this.batchIds.set(dicts, known);
+    }
+    return known;
+  }
+
+  private dictFrom(k: BatchField, f: DictField, slot: number, batch: RecordBatch, i: number, known: Int32Array[]): void {
+    const code = batch.codes[i * 16 + k]!;
+    const dict = this.dicts[f];
+    let id = 0;
+    if (code >= 0) {
+      let ids = known[k]!;
+      if (code >= ids.length) {
+        const grown = new Int32Array(Math.max(64, code * 2));
+        grown.set(ids);
+        ids = known[k] = grown;
+      }
+      const values = batch.dicts[k]!;
+      id = ids[code]!;
+      // an id given back and reused holds another value: then the value is interned again
+      if (id !== 0 && dict.value(id) === values[code]) dict.retain(id);
+      else {
+        id = dict.intern(values[code]!);
+        ids[code] = id;
+        // the store's own string from now on: the check above is then a comparison of references
+        values[code] = dict.value(id)!;
+      }
+    } else if (code !== -1) id = dict.intern(batch.text(k, i));
+    this.idCols[f].set(slot, id);
+  }
+
+  /** The zone id column from a page's number (records of one page are mostly of one zone). */
+  private zoneFrom(slot: number, zone: number): void {
+    const dict = this.dicts.zone;
+    let id = this.lastZoneId;
+    if (zone === this.lastZone && id !== 0 && dict.value(id) === this.lastZoneText) dict.retain(id);
+    else {
+      id = dict.intern(String(zone));
+      this.lastZone = zone;
+      this.lastZoneId = id;
+      this.lastZoneText = dict.value(id);
+    }
+    this.idCols.zone.set(slot, id);
   }
 
   /** Forgets the record in `slot` (its dictionary values and blob). */

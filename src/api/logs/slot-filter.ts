@@ -1,0 +1,25 @@
+import type { RecordColumns } from './columns/record-columns';
+import { compileFilter, normalizeFilter, type LogFilter, type NormalizedFilter } from './query';
+
+/**
+ * compileFilter over records in a store, by slot: the status part is read from the status column,
+ * and a record is built (from the columns) only when the filter has other parts to test.
+ */
+export function compileSlotFilter(filter: LogFilter | NormalizedFilter, cols: RecordColumns): (slot: number) => boolean {
+  const f: NormalizedFilter = 'search' in filter && Array.isArray(filter.search) ? (filter as NormalizedFilter) : normalizeFilter(filter as LogFilter);
+  const codes = new Set(f.status?.codes ?? []);
+  const classes = new Set(f.status?.classes ?? []);
+  const hasStatus = f.status !== null;
+  const rest: NormalizedFilter = { ...f, status: null };
+  const restIsEmpty =
+    !rest.cacheStatus.length && !rest.country.length && rest.edgeLocation === null && rest.remoteIp === null && rest.urlContains === null &&
+    rest.userAgentContains === null && rest.refererContains === null && !rest.search.length && rest.requestId === null;
+  const restTest = restIsEmpty ? null : compileFilter(rest);
+  return (slot) => {
+    if (hasStatus) {
+      const s = cols.statusCode(slot);
+      if (!codes.has(s) && !classes.has(Math.floor(s / 100))) return false;
+    }
+    return restTest === null || restTest(cols.entry(slot));
+  };
+}
