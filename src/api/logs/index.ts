@@ -227,7 +227,7 @@ function toPage(read: ReadPage & { body: Infer<typeof logPageSchema> }, requeste
     get entries() {
       return batch.entries();
     },
-    times,
+    times: Array.from(times),
     offset: body.pagination.offset,
     limit: body.pagination.limit,
     returned: body.pagination.returned,

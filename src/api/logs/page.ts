@@ -8,7 +8,7 @@ export interface LogPage {
   /** The records as objects (on a page read from the platform, built when first read). */
   readonly entries: LogEntry[];
   /** Epoch ms of each entry, same order. */
-  times: number[] | Float64Array;
+  times: number[];
   /** The same records as columns, when the page was read by the page reader (the store inserts these). */
   batch?: RecordBatch;
   offset: number;
