@@ -134,6 +134,33 @@ class IdCounters {
   }
 }
 
+/**
+ * The path counters by path dictionary id, remembered with the path they counted (the key is the
+ * path without its query string, so several ids can share a counter).
+ */
+class PathCounters {
+  private readonly values: (string | undefined)[] = [];
+  private readonly counters: (Counter | undefined)[] = [];
+  private readonly keys: (string | undefined)[] = [];
+
+  /** False when the path is not one this counts (none, empty, a bare query: the URL is the key then). */
+  bump(map: Map<string, Counter>, id: number, path: string | null, sign: 1 | -1): boolean {
+    if (path === null || path === '' || path.charCodeAt(0) === 63) return false;
+    const c = this.counters[id];
+    if (c !== undefined && this.values[id] === path && c.n > 0) {
+      c.n += sign;
+      if (c.n <= 0) map.delete(this.keys[id]!);
+      return true;
+    }
+    const key = pathKeyOf(path, null);
+    bump(map, key, sign);
+    this.values[id] = path;
+    this.keys[id] = key;
+    this.counters[id] = map.get(key);
+    return true;
+  }
+}
+
 export class LogStats {
   private count = 0;
   private byteSum = 0;
@@ -148,6 +175,7 @@ export class LogStats {
   /** IPv4 addresses read from the columns, by number (no text per record); merged with `ips` in snapshots. */
   private readonly ips4 = new Map<number, Counter>();
   private readonly byId: Partial<Record<DictField, IdCounters>> = {};
+  private pathsById = new PathCounters();
   private minTime = Number.POSITIVE_INFINITY;
   private maxTime = Number.NEGATIVE_INFINITY;
   private boundsStale = false;
@@ -177,9 +205,12 @@ export class LogStats {
     const edge = (this.byId.edge ??= new IdCounters());
     const zone = (this.byId.zone ??= new IdCounters());
     const none = NO_CACHE_STATUS;
+    const paths = this.pathsById;
+    // records come in time order: a second's count is bumped once per run of records in it
+    let second = Number.NaN;
+    let inSecond = 0;
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
-      const path = cols.path(slot);
       this.count += sign;
       this.byteSum += sign * cols.bytesSentOf(slot);
       const cls = Math.floor(cols.statusCode(slot) / 100);
@@ -192,12 +223,25 @@ export class LogStats {
       edge.bump(this.edges, edgeId, cols.dicts.edge.value(edgeId) ?? '(none)', sign);
       const zoneId = cols.idCols.zone.get(slot);
       zone.bump(this.zones, zoneId, cols.dicts.zone.value(zoneId) ?? '(none)', sign);
-      bump(this.paths, pathKeyOf(path, path === null || path === '' || path.startsWith('?') ? cols.url(slot) : null), sign);
+      const pathId = cols.idCols.path.get(slot);
+      const path = cols.dicts.path.value(pathId);
+      if (!paths.bump(this.paths, pathId, path, sign)) bump(this.paths, pathKeyOf(path, cols.url(slot)), sign);
       const v4 = cols.ipv4(slot);
       if (v4 >= 0) bumpCounter(this.ips4, v4, sign);
       else bump(this.ips, cols.remoteIp(slot) ?? '(none)', sign);
-      this.second(cols.time(slot), sign);
+      const t = cols.time(slot);
+      const s = Math.floor(t / 1000);
+      if (s !== second) {
+        if (inSecond > 0) bumpNum(this.seconds, second, sign * inSecond);
+        second = s;
+        inSecond = 0;
+      }
+      if (t === t) {
+        inSecond++;
+        this.bounds1(t, sign);
+      }
     }
+    if (inSecond > 0) bumpNum(this.seconds, second, sign * inSecond);
     this.settle();
   }
 
@@ -208,6 +252,7 @@ export class LogStats {
     for (const m of [this.cache, this.paths, this.ips, this.countries, this.edges, this.zones]) m.clear();
     this.ips4.clear();
     for (const k of Object.keys(this.byId) as DictField[]) delete this.byId[k];
+    this.pathsById = new PathCounters();
     this.seconds.clear();
     this.minTime = Number.POSITIVE_INFINITY;
     this.maxTime = Number.NEGATIVE_INFINITY;
@@ -248,6 +293,11 @@ export class LogStats {
   private second(t: number, sign: 1 | -1): void {
     if (Number.isNaN(t)) return;
     bumpNum(this.seconds, Math.floor(t / 1000), sign);
+    this.bounds1(t, sign);
+  }
+
+  /** The oldest and newest times after one record came (sign 1) or left (-1). */
+  private bounds1(t: number, sign: 1 | -1): void {
     if (sign > 0) {
       if (t < this.minTime) this.minTime = t;
       if (t > this.maxTime) this.maxTime = t;
