@@ -81,7 +81,8 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   const CHUNK = 256;
   // In front of each dictionary, a direct-mapped cache keyed by a few characters: a Map lookup of a
   // fresh string hashes all of it (a user agent is 100+ characters), the cache compares once.
-  const CACHE = 256;
+  // 4,096 entries a field: paths have tens of thousands of values, the popular ones stay cached
+  const CACHE = 4096;
   const cacheKeys: (string | undefined)[] = new Array<string | undefined>(DICT.length * CACHE);
   const cacheIds = new Int32Array(DICT.length * CACHE);
 
@@ -192,7 +193,8 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
       return;
     }
     const len = v.length;
-    const slot = k * CACHE + ((len * 31 + v.charCodeAt(len - 1) * 7 + v.charCodeAt(len >> 1) * 3 + v.charCodeAt(len >> 2)) & (CACHE - 1));
+    const mix = len * 31 + v.charCodeAt(len - 1) * 7 + v.charCodeAt(len - 2) * 131 + v.charCodeAt(len >> 1) * 3 + v.charCodeAt(len >> 2) * 17 + v.charCodeAt((len * 3) >> 2);
+    const slot = k * CACHE + ((mix ^ (mix >>> 12)) & (CACHE - 1));
     if (cacheKeys[slot] === v) {
       codes[at] = cacheIds[slot]!;
       return;
@@ -227,9 +229,9 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     endValue(at);
   }
 
+  const num = (v: string | undefined) => (v === undefined ? Number.NaN : +v);
   /** A record RECORD matched; false when it is not a LogEntry. */
   function addMatch(m: RegExpExecArray): boolean {
-    const num = (v: string | undefined) => (v === undefined ? Number.NaN : +v);
     return add(
       m[1], num(m[2]), m[3], m[4], num(m[5]), num(m[6]), m[7], m[8], m[9], m[10], m[11], m[12], m[13], m[14], m[15], num(m[16]),
       m[17], m[18], m[19], num(m[20]), m[21],
