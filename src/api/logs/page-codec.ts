@@ -281,14 +281,18 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     return t;
   }
 
-  const hexDigit = (c: number) => (c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1);
+  // the value of each lower-case hex digit by character code, -1 for any other character below 128
+  const HEX = new Int8Array(128).fill(-1);
+  for (let d = 0; d < 16; d++) HEX['0123456789abcdef'.charCodeAt(d)] = d;
   /** A request id of 32 lower-case hex digits written as 16 bytes at `at`; false when it is not one. */
   function hexId(text: string, at: number): boolean {
     if (text.length !== 32) return false;
     for (let i = 0; i < 16; i++) {
-      const hi = hexDigit(text.charCodeAt(2 * i));
-      const lo = hexDigit(text.charCodeAt(2 * i + 1));
-      if (hi < 0 || lo < 0) return false;
+      const a = text.charCodeAt(2 * i);
+      const b = text.charCodeAt(2 * i + 1);
+      const hi = a < 128 ? HEX[a]! : -1;
+      const lo = b < 128 ? HEX[b]! : -1;
+      if ((hi | lo) < 0) return false;
       rid[at + i] = (hi << 4) | lo;
     }
     return true;
