@@ -78,6 +78,8 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   // paths repeat less than the other fields (assets, pages, probes, and query strings): more of them
   const limitOf = (k: number) => (k === 8 ? dictionaryLimit * 4 : dictionaryLimit);
   const dicts: Map<string, number>[] = DICT.map(() => new Map<string, number>());
+  /** Each dictionary's values by id (its own copies). */
+  const owned: string[][] = DICT.map(() => []);
   const CHUNK = 256;
   // In front of each dictionary, a direct-mapped cache keyed by a few characters: a Map lookup of a
   // fresh string hashes all of it (a user agent is 100+ characters), the cache compares once.
@@ -206,6 +208,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
       // a copy: the value may be a slice of the whole page, which the dictionary must not keep
       const own = (' ' + v).slice(1);
       dict.set(own, id);
+      owned[k]!.push(own);
       newFields.push(k);
       newValues.push(own);
     }
@@ -213,7 +216,8 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
       putValue(at, v);
       return;
     }
-    cacheKeys[slot] = v;
+    // the dictionary's copy, not `v`: a slice of the page would keep the whole page text alive
+    cacheKeys[slot] = owned[k]![id]!;
     cacheIds[slot] = id;
     codes[at] = id;
   }
