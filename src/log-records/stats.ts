@@ -1,5 +1,6 @@
 import type { LogEntry } from '../api/logs/entry';
-import { formatIpv4, parseIpv4 } from '../api/logs/columns/codecs';
+import { Buffer } from 'node:buffer';
+import { formatIpv4, formatIpv6, parseIpv4, writeIpv6 } from '../api/logs/columns/codecs';
 import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
 import { ownCopy } from '../text/own-copy';
 
@@ -100,6 +101,19 @@ export function topOf(map: ReadonlyMap<string, number | Counter>, n: number): Co
   return out;
 }
 
+/** The n-th largest count (0 when there are fewer than n). */
+function nthLargest(counters: Iterable<Counter>, n: number): number {
+  const largest: number[] = [];
+  for (const c of counters) {
+    if (largest.length === n && c.n <= largest[n - 1]!) continue;
+    let i = largest.length;
+    while (i > 0 && largest[i - 1]! < c.n) i--;
+    largest.splice(i, 0, c.n);
+    if (largest.length > n) largest.pop();
+  }
+  return largest.length < n ? 0 : largest[n - 1]!;
+}
+
 /** The path as the stats group it: the path without the query string (the URL when there is no path). */
 export function pathKey(e: LogEntry): string {
   return pathKeyOf(e.path, e.url);
@@ -174,6 +188,9 @@ export class LogStats {
   private readonly seconds = new Map<number, number>();
   /** IPv4 addresses read from the columns, by number (no text per record); merged with `ips` in snapshots. */
   private readonly ips4 = new Map<number, Counter>();
+  /** IPv6 addresses in canonical form, by their 16 bytes as a latin1 key (no formatting per record); merged with `ips` in snapshots. */
+  private readonly ips6 = new Map<string, Counter>();
+  private readonly v6 = Buffer.alloc(16);
   private readonly byId: Partial<Record<DictField, IdCounters>> = {};
   private pathsById = new PathCounters();
   private minTime = Number.POSITIVE_INFINITY;
@@ -228,7 +245,11 @@ export class LogStats {
       if (!paths.bump(this.paths, pathId, path, sign)) bump(this.paths, pathKeyOf(path, cols.url(slot)), sign);
       const v4 = cols.ipv4(slot);
       if (v4 >= 0) bumpCounter(this.ips4, v4, sign);
-      else bump(this.ips, cols.remoteIp(slot) ?? '(none)', sign);
+      else {
+        const v6 = cols.ipv6Key(slot);
+        if (v6 !== null) bump(this.ips6, v6, sign);
+        else bump(this.ips, cols.remoteIp(slot) ?? '(none)', sign);
+      }
       const t = cols.time(slot);
       const s = Math.floor(t / 1000);
       if (s !== second) {
@@ -251,6 +272,7 @@ export class LogStats {
     this.classes.fill(0);
     for (const m of [this.cache, this.paths, this.ips, this.countries, this.edges, this.zones]) m.clear();
     this.ips4.clear();
+    this.ips6.clear();
     for (const k of Object.keys(this.byId) as DictField[]) delete this.byId[k];
     this.pathsById = new PathCounters();
     this.seconds.clear();
@@ -284,6 +306,7 @@ export class LogStats {
     // an IPv4 address is counted by number, as when it is read from the store's columns
     const v4 = ip === null ? -1 : parseIpv4(ip);
     if (v4 >= 0) bumpCounter(this.ips4, v4, sign);
+    else if (ip !== null && writeIpv6(ip, this.v6, 0)) bump(this.ips6, this.v6.toString('latin1'), sign);
     else bump(this.ips, ip ?? '(none)', sign);
     bump(this.countries, country ?? '(none)', sign);
     bump(this.edges, edge ?? '(none)', sign);
@@ -333,21 +356,15 @@ export class LogStats {
     return [this.minTime, this.maxTime];
   }
 
-  /** The top IPs of both maps (text and IPv4 numbers), as topOf would rank them in one. */
+  /** The top IPs of the three maps (text, IPv4 numbers, IPv6 bytes), as topOf would rank them in one. */
   private topIps(n: number): CountRow[] {
-    if (this.ips4.size === 0) return topOf(this.ips, n);
-    // only IPv4 counts that can be among the n largest become text
-    const largest: number[] = [];
-    for (const c of this.ips4.values()) {
-      if (largest.length === n && c.n <= largest[n - 1]!) continue;
-      let i = largest.length;
-      while (i > 0 && largest[i - 1]! < c.n) i--;
-      largest.splice(i, 0, c.n);
-      if (largest.length > n) largest.pop();
-    }
-    const threshold = largest.length < n ? 0 : largest[n - 1]!;
+    if (this.ips4.size === 0 && this.ips6.size === 0) return topOf(this.ips, n);
+    // only the addresses whose counts can be among the n largest become text (ties included)
     const candidates = new Map<string, number>(topOf(this.ips, n).map((r) => [r.key, r.count]));
-    for (const [k, c] of this.ips4) if (c.n >= threshold) candidates.set(formatIpv4(k), c.n);
+    const threshold4 = nthLargest(this.ips4.values(), n);
+    for (const [k, c] of this.ips4) if (c.n >= threshold4) candidates.set(formatIpv4(k), c.n);
+    const threshold6 = nthLargest(this.ips6.values(), n);
+    for (const [k, c] of this.ips6) if (c.n >= threshold6) candidates.set(formatIpv6(Buffer.from(k, 'latin1'), 0), c.n);
     return topOf(candidates, n);
   }
 

@@ -494,6 +494,27 @@ export class RecordColumns {
     return this.flags[slot]! & IP_V4 ? this.ip4[slot]! : -1;
   }
 
+  /** An IPv6 address kept as 16 bytes, as a 16-character latin1 string (a compact key); null for any other IP. */
+  ipv6Key(slot: number): string | null {
+    const flags = this.flags[slot]!;
+    if (!(flags & IP_V6)) return null;
+    const { bytes, at: start } = this.arena.locate(this.blob[slot]!);
+    let at = start;
+    // past the texts stored before it (a timestamp, a request id)
+    for (let k = (flags & TS_TEXT ? 1 : 0) + (flags & RID_TEXT ? 1 : 0); k > 0; k--) {
+      let n = 0;
+      let shift = 0;
+      for (;;) {
+        const b = bytes[at++]!;
+        n |= (b & 0x7f) << shift;
+        if (b < 0x80) break;
+        shift += 7;
+      }
+      at += n;
+    }
+    return bytes.toString('latin1', at, at + 16);
+  }
+
   remoteIp(slot: number): string | null {
     const flags = this.flags[slot]!;
     if (flags & IP_V4) return formatIpv4(this.ip4[slot]!);
