@@ -76,7 +76,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   // which string fields use a dictionary (index in STRING_FIELDS order)
   const DICT = [false, false, true, false, true, true, true, true, true, false, true, true, false, false, true, true];
   // paths repeat less than the other fields (assets, pages, probes, and query strings): more of them
-  const limitOf = (k: number) => (k === 8 ? dictionaryLimit * 4 : dictionaryLimit);
+  const LIMIT = DICT.map((_, k) => (k === 8 ? dictionaryLimit * 4 : dictionaryLimit));
   const dicts: Map<string, number>[] = DICT.map(() => new Map<string, number>());
   /** Each dictionary's values by id (its own copies). */
   const owned: string[][] = DICT.map(() => []);
@@ -203,7 +203,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     }
     const dict = dicts[k]!;
     let id = dict.get(v);
-    if (id === undefined && dict.size < limitOf(k)) {
+    if (id === undefined && dict.size < LIMIT[k]!) {
       id = dict.size;
       // a copy: the value may be a slice of the whole page, which the dictionary must not keep
       const own = (' ' + v).slice(1);
@@ -233,7 +233,9 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     endValue(at);
   }
 
-  const num = (v: string | undefined) => (v === undefined ? Number.NaN : +v);
+  function num(v: string | undefined): number {
+    return v === undefined ? Number.NaN : +v;
+  }
   /** A record RECORD matched; false when it is not a LogEntry. */
   function addMatch(m: RegExpExecArray): boolean {
     return add(
@@ -328,9 +330,12 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   }
 
   /** Whether the URL is `${scheme}://${host}${path}` (then it is rebuilt instead of sent). */
-  const builtUrl = (url: string, scheme: string, host: string, path: string) =>
-    url.length === scheme.length + 3 + host.length + path.length &&
-    url.startsWith(scheme) && url.startsWith('://', scheme.length) && url.startsWith(host, scheme.length + 3) && url.endsWith(path);
+  function builtUrl(url: string, scheme: string, host: string, path: string): boolean {
+    return (
+      url.length === scheme.length + 3 + host.length + path.length &&
+      url.startsWith(scheme) && url.startsWith('://', scheme.length) && url.startsWith(host, scheme.length + 3) && url.endsWith(path)
+    );
+  }
 
   /** Adds a record given as its 16 strings and 5 numbers (NaN = null); false when it is not a LogEntry. */
   function add(
