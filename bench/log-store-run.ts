@@ -59,7 +59,8 @@ for await (const body of pages(RECORDS)) {
   const page = await readLogPage(reader, body, '/v2/pullzones/1/logs', 'asc');
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  model.load(page.entries, page.times);
+  // as the follow engine does: the page's columns straight into the store (model.buffer)
+  model.buffer.insertBatch(page.batch!);
   insertMs += performance.now() - t0;
   insertCpuMs += cpuMs(c0);
 }
