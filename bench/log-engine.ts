@@ -107,8 +107,8 @@ export const logEngineBench: Bench = {
         name: 'log engine throughput',
         method:
           `${data.records.toLocaleString('en')} distinct records in ${data.pages.length} v2 pages of 10,000 (each repeating the last 1,000 of the one before, as overlapping polls do; ${mb} MiB of JSON exactly as the emulator's v2 route writes it), ` +
-          'read from disk as bytes and handed one after the other to the engine: LogPageReader (a worker thread parses big pages), the page envelope check, LogBuffer.insert (the columnar store: dedupe by request id, ordered insert, capacity 1,000,000), ' +
-          `the statistics of the kept records read from the store's columns (the stats panel), and the filter ${JSON.stringify({ status: '5xx,404' })} on each kept record; a fresh process per run, timed inside it. ` +
+          'read from disk as bytes and handed one after the other to the engine: LogPageReader (a worker thread parses big pages into columns), the page envelope check, LogBuffer.insertBatch (the page\'s columns into the columnar store: dedupe by request id, ordered insert, capacity 1,000,000; no object per record), ' +
+          `the statistics of the kept records read from the store's columns (the stats panel), and the filter ${JSON.stringify({ status: '5xx,404' })} on each kept record (compileSlotFilter: the status from its column); a fresh process per run, timed inside it. ` +
           `Reference: \`jq -c '${JQ_FILTER}'\` over the same ${data.rows.toLocaleString('en')} rows as NDJSON (no dedupe, no stats), from spawn to exit. Rates are distinct records per second for both; ${RUNS} runs, alternating.`,
         unit: 'records/s',
         burrow: b,
@@ -119,7 +119,7 @@ export const logEngineBench: Bench = {
           ...(home ? [] : ['lnav is not installed: its reference row is skipped (apt-get install lnav)']),
           `last run: ${last?.kept} kept, ${last?.duplicates} duplicates refused, ${last?.matched} matching the filter (jq printed ${jqMatched} matching rows, duplicates included)`,
           `medians per run: wall ${med(runs.map((x) => x.ms))} ms, CPU of all threads ${med(runs.map((x) => x.cpuMs))} ms, main thread busy ${med(runs.map((x) => x.mainBusyMs))} ms ` +
-            `(LogBuffer.insert ${med(runs.map((x) => x.insertMs))} ms, statistics ${med(runs.map((x) => x.statsMs))} ms), page reader worker busy ${med(runs.map((x) => x.workerBusyMs))} ms`,
+            `(LogBuffer.insertBatch ${med(runs.map((x) => x.insertMs))} ms, statistics ${med(runs.map((x) => x.statsMs))} ms), page reader worker busy ${med(runs.map((x) => x.workerBusyMs))} ms`,
         ],
       },
       ...lnavRow,
