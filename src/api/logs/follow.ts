@@ -2,7 +2,7 @@ import { ApiError } from '../errors';
 import { backoffDelay } from '../http';
 import { BackfillOverlap } from './backfill-overlap';
 import { LogBuffer } from './buffer';
-import { entryKey, type LogEntry } from './entry';
+import type { LogEntry } from './entry';
 import type { RecordBatch } from './record-batch';
 import { pageHead, pageKey, pageLength, type LogPage, type LogPageSource } from './page';
 import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type LogQuery, type TimeInput } from './query';
