@@ -9,7 +9,10 @@ import type { LogData } from './lib/log-data';
 import { ENGINE_FILTER } from './log-engine-filter';
 
 const data = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LogData;
-const reader = new LogPageReader(process.env.BENCH_READER_THRESHOLD ? { workerThreshold: Number(process.env.BENCH_READER_THRESHOLD) } : {});
+const reader = new LogPageReader({
+  ...(process.env.BENCH_READER_THRESHOLD ? { workerThreshold: Number(process.env.BENCH_READER_THRESHOLD) } : {}),
+  ...(process.env.BENCH_READER_WORKERS ? { workers: Number(process.env.BENCH_READER_WORKERS) } : {}),
+});
 const buffer = new LogBuffer(data.records);
 const stats = new LogStats();
 const test = compileSlotFilter(ENGINE_FILTER, buffer.columns);

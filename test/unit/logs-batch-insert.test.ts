@@ -171,3 +171,26 @@ test('pages read by the worker thread insert the same as pages read on this thre
     await threaded.close();
   }
 });
+
+test('pages read at the same time go to a second worker thread, with its own dictionaries, and insert the same', async () => {
+  const two = new LogPageReader({ workerThreshold: 0 });
+  const one = new LogPageReader({ workerThreshold: 0, workers: 1 });
+  const local = new LogPageReader({ workerThreshold: Number.POSITIVE_INFINITY });
+  try {
+    const pages = fc.sample(fc.array(arbEntry, { minLength: 5, maxLength: 40 }), { numRuns: 12, seed: 5 }).map(bodyOf);
+    const [fromTwo, fromOne] = await Promise.all([Promise.all(pages.map((t) => two.read(t))), Promise.all(pages.map((t) => one.read(t)))]);
+    assert.equal(two.workersRunning, 2, 'two pages waiting: the second thread started');
+    assert.equal(one.workersRunning, 1, 'workers: 1 keeps one thread');
+    const stores = [new LogBuffer(300), new LogBuffer(300), new LogBuffer(300)];
+    for (let i = 0; i < pages.length; i++) {
+      stores[0]!.insertBatch(fromTwo[i]!.batch);
+      stores[1]!.insertBatch(fromOne[i]!.batch);
+      stores[2]!.insertBatch(local.readSync(pages[i]!).batch);
+    }
+    assert.ok(stores[2]!.length > 0);
+    assert.deepEqual(stores[0]!.toArray(), stores[2]!.toArray());
+    assert.deepEqual(stores[1]!.toArray(), stores[2]!.toArray());
+  } finally {
+    await Promise.all([two.close(), one.close()]);
+  }
+});

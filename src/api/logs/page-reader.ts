@@ -31,8 +31,13 @@ export function bodyText(body: Uint8Array): string {
 export interface PageReaderOptions {
   /** Bodies of at least this many bytes (or characters) are parsed in a worker thread (default 256 KiB; Infinity: never). */
   workerThreshold?: number;
-  /** The worker thread stops after this long without a page (default 1.5 s): its heap is not kept between a follow's polls. */
+  /** A worker thread stops after this long without a page (default 1.5 s): its heap is not kept between a follow's polls. */
   workerIdleMs?: number;
+  /**
+   * Worker threads at most (default 2): a second one starts only while the first is reading a
+   * page and another arrives (a backfill's pages in flight), so following keeps one.
+   */
+  workers?: number;
 }
 
 interface Pending {
@@ -42,38 +47,37 @@ interface Pending {
 
 /**
  * Reads v2 page bodies into record batches (columns; LogEntry objects on demand, equal to what
- * JSON.parse + readLogEntry give). Big bodies are parsed in a worker thread, so the main thread
+ * JSON.parse + readLogEntry give). Big bodies are parsed in worker threads, so the main thread
  * (the screen, the follow engine) does no parsing and builds no object per record; small bodies,
- * and every body when no worker can run, are read on this thread.
+ * and every body when no worker can run, are read on this thread. Each worker has its own
+ * dictionaries (a page's batch names them; the store maps them to its own once per value).
  * Rejects with a SyntaxError when a body is not JSON.
  */
 export class LogPageReader {
   private readonly threshold: number;
   private local: { encoder: PageEncoder; decoder: PageDecoder } | null = null;
-  private worker: WorkerThread | null = null;
-  private remote: PageDecoder | null = null;
-  private starting: Promise<WorkerThread | null> | null = null;
+  private readonly lanes: WorkerLane[];
   private broken = false;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-  private workerBusy = 0;
-  private retiredBusy = 0;
-  private readonly idleMs: number;
-  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(options: PageReaderOptions = {}) {
     this.threshold = options.workerThreshold ?? 256 * 1024;
-    this.idleMs = options.workerIdleMs ?? 1500;
+    const idleMs = options.workerIdleMs ?? 1500;
+    this.lanes = Array.from({ length: Math.max(1, options.workers ?? 2) }, () => new WorkerLane(idleMs));
   }
 
-  /** Time the worker thread spent reading pages so far (ms; for benchmarks). */
+  /** Time the worker threads spent reading pages so far (ms; for benchmarks). */
   get workerBusyMs(): number {
-    return this.retiredBusy + this.workerBusy;
+    return this.lanes.reduce((sum, l) => sum + l.busyMs, 0);
+  }
+
+  /** Worker threads running now. */
+  get workersRunning(): number {
+    return this.lanes.filter((l) => l.running).length;
   }
 
   /** Whether a worker thread is running now. */
   get workerRunning(): boolean {
-    return this.worker !== null;
+    return this.workersRunning > 0;
   }
 
   /** Reads a body on this thread. */
@@ -85,9 +89,61 @@ export class LogPageReader {
   async read(body: string | Uint8Array): Promise<ReadPage> {
     const size = typeof body === 'string' ? body.length : body.byteLength;
     if (size < this.threshold || this.broken) return this.readSync(body);
-    const worker = await this.start();
-    if (!worker) return this.readSync(body);
-    if (worker !== this.worker) return this.read(body); // retired meanwhile
+    // the first lane that can run, unless another one is less busy
+    let lane: WorkerLane | null = null;
+    for (const l of this.lanes) if (!l.broken && (lane === null || l.pendingCount < lane.pendingCount)) lane = l;
+    if (lane === null) return this.readSync(body);
+    return (await lane.read(body)) ?? this.read(body);
+  }
+
+  /** Stops the worker threads; later reads happen on the calling thread. */
+  async close(): Promise<void> {
+    this.broken = true;
+    await Promise.all(this.lanes.map((l) => l.close()));
+  }
+}
+
+/** One worker thread (started on demand, stopped when idle) and its decoder. */
+class WorkerLane {
+  private worker: WorkerThread | null = null;
+  private remote: PageDecoder | null = null;
+  private startup: Promise<WorkerThread | null> | null = null;
+  /** Reads waiting for the thread to start. */
+  private starting = 0;
+  /** The thread cannot run (or stopped): the reader uses another lane or its own thread. */
+  broken = false;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private workerBusy = 0;
+  private retiredBusy = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly idleMs: number) {}
+
+  get busyMs(): number {
+    return this.retiredBusy + this.workerBusy;
+  }
+
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
+  /** Pages given to this lane and not answered yet (those waiting for the thread to start too). */
+  get pendingCount(): number {
+    return this.pending.size + this.starting;
+  }
+
+  /** The page read by this lane's thread; null when the thread cannot run (read it elsewhere). */
+  async read(body: string | Uint8Array): Promise<ReadPage | null> {
+    this.starting++;
+    let worker: WorkerThread | null;
+    try {
+      worker = await this.start();
+    } finally {
+      this.starting--;
+    }
+    if (!worker) return null;
+    if (worker !== this.worker) return this.broken ? null : this.read(body); // retired meanwhile
     this.clearIdle();
     const id = this.nextId++;
     return new Promise<ReadPage>((resolve, reject) => {
@@ -104,7 +160,7 @@ export class LogPageReader {
 
   private start(): Promise<WorkerThread | null> {
     if (this.worker) return Promise.resolve(this.worker);
-    this.starting ??= import('node:worker_threads').then(
+    this.startup ??= import('node:worker_threads').then(
       ({ Worker }) => {
         try {
           // A page is parsed and forgotten: a small young generation is enough, and the heap stays small.
@@ -129,7 +185,7 @@ export class LogPageReader {
         return null;
       },
     );
-    return this.starting;
+    return this.startup;
   }
 
   private answer(id: number, page: EncodedPage): void {
@@ -160,14 +216,14 @@ export class LogPageReader {
     const w = this.worker;
     if (!w || this.pending.size > 0) return;
     this.worker = null;
-    this.starting = null;
+    this.startup = null;
     this.remote = null;
     this.retiredBusy += this.workerBusy;
     this.workerBusy = 0;
     void w.terminate();
   }
 
-  /** The worker stopped: what it was reading is lost (the caller asks again), later reads happen here. */
+  /** The worker stopped: what it was reading is lost (the caller asks again), later reads happen elsewhere. */
   private fail(w: WorkerThread): void {
     if (w !== this.worker) return; // a retired one
     this.broken = true;
@@ -177,7 +233,6 @@ export class LogPageReader {
     for (const p of waiting) p.reject(new Error('the log page reader thread stopped'));
   }
 
-  /** Stops the worker thread; later reads happen on the calling thread. */
   async close(): Promise<void> {
     this.broken = true;
     this.clearIdle();
