@@ -112,6 +112,8 @@ export class RecordColumns {
   private readonly v6 = new Uint8Array(16);
   /** For each page decoder's dictionaries: this store's id of each of their values (see writeFrom). */
   private readonly batchIds = new WeakMap<readonly string[][], Int32Array[]>();
+  private lastDicts: readonly string[][] | null = null;
+  private lastKnown: Int32Array[] = [];
   private lastZone = Number.NaN;
   private lastZoneId = 0;
   private lastZoneText: string | null = null;
@@ -337,11 +339,14 @@ export class RecordColumns {
 
   /** This store's ids for a page decoder's dictionary ids, by batch field (0: not known yet). */
   private knownIds(dicts: readonly string[][]): Int32Array[] {
+    if (dicts === this.lastDicts) return this.lastKnown;
     let known = this.batchIds.get(dicts);
     if (known === undefined) {
       known = dicts.map(() => new Int32Array(0));
       this.batchIds.set(dicts, known);
     }
+    this.lastDicts = dicts;
+    this.lastKnown = known;
     return known;
   }
 
