@@ -34,6 +34,8 @@ export class StreamStore {
   private readonly key = randomBytes(32);
   private readonly live = new Map<bigint, Stream>();
   private readonly tombstones = new Map<bigint, number>();
+  /** Streams expired for idleness so far (tests wait on it instead of sleeping past the limit). */
+  expiredCount = 0;
 
   constructor(
     private readonly idleMs: number,
@@ -115,6 +117,7 @@ export class StreamStore {
     if (stream.busy || stream.closed) return;
     this.destroy(stream);
     this.tombstones.set(stream.id, this.now() + TOMBSTONE_MS);
+    this.expiredCount++;
   }
 
   private prune(): void {
