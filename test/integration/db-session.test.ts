@@ -34,7 +34,7 @@ async function onlyThese(...keep: DatabaseSession[]): Promise<void> {
     else await s.close().catch(() => undefined);
   }
 }
-const expired = () => emu.databaseStreamsExpired();
+const expired = () => emu.databaseStreams().expired;
 /** Waits until the server has expired `n` more idle streams than it had at `from`. */
 const expiredSince = (from: number, n = 1) => until(`${n} stream(s) expired by the server`, () => expired() >= from + n, IDLE * 10);
 const count = async (s: DatabaseSession, where: string) => (await s.execute(`SELECT count(*) FROM products WHERE ${where}`)).rows[0]![0];
