@@ -16,6 +16,12 @@ const Module = require('node:module');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const BUNDLE = path.join(DIST, 'cli.cjs');
+/**
+ * Commands with a lean bundle of their own (scripts/build.mjs makes them): the CLI with that
+ * command alone, a smaller script and code cache than the full bundle's.
+ */
+const LEAN_COMMANDS = ['get'];
+const leanBundleName = (command) => `cli.${command}.cjs`;
 const MAGIC = 'burrow-code-cache-1\n';
 /** Set by the program when start-up is over (the console's first frame): the cache is made then. */
 const STARTED = Symbol.for('burrow.codeCache.startupDone');
@@ -62,11 +68,43 @@ function expectedHeader(buildId, bundleStat) {
   return `${MAGIC}${buildId} ${process.version} ${process.arch} ${bundleStat.size} ${Math.trunc(bundleStat.mtimeMs)}\n`;
 }
 
+/** CRC-32 (zlib's, native): node:crypto would cost more to load than the whole check. */
 function checksum(buffer) {
-  return require('node:crypto').createHash('sha1').update(buffer).digest('hex');
+  return require('node:zlib').crc32(buffer).toString(16);
 }
 
-/** The cached data, or undefined when there is none that may be used. */
+/** Node's built-in modules loaded before the program ran, and those never preloaded. */
+const LOADED_AT_START = new Set(publicBuiltinsLoaded());
+const NEVER_PRELOADED = new Set(['punycode', 'sys', 'wasi', 'test', 'inspector', 'inspector/promises', 'trace_events', 'repl']);
+
+function publicBuiltinsLoaded() {
+  const ids = [];
+  for (const entry of process.moduleLoadList) {
+    const id = entry.startsWith('NativeModule ') ? entry.slice('NativeModule '.length) : '';
+    if (id && !id.startsWith('internal/') && Module.isBuiltin(id)) ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * Setting a V8 flag changes V8's flag hash, and Node's own modules (net, http, streams) carry
+ * code caches made under the default flags: every one loaded after the program's flags are set
+ * is compiled from source, three to four times slower (a third of `get`'s time). The cache file
+ * lists the built-in modules the run that made it loaded, and they are loaded before the flags
+ * are set. A name that is not a built-in is skipped: the list is a hint, never needed.
+ */
+function preloadBuiltins(ids) {
+  for (const id of ids) {
+    if (!/^[a-z_0-9/]{1,40}$/.test(id) || NEVER_PRELOADED.has(id) || !Module.isBuiltin(id)) continue;
+    try {
+      require(`node:${id}`);
+    } catch {
+      // not in this Node
+    }
+  }
+}
+
+/** The cached data and its list of built-ins, or undefined when there is none that may be used. */
 function readCache(file, header) {
   let fd;
   try {
@@ -80,10 +118,10 @@ function readCache(file, header) {
     if (data.length < headerBytes || data.toString('latin1', 0, headerBytes) !== header) return undefined;
     const lineEnd = data.indexOf(10, headerBytes);
     if (lineEnd < 0) return undefined;
-    const [length, sum] = data.toString('latin1', headerBytes, lineEnd).split(' ');
+    const [length, sum, builtins = ''] = data.toString('latin1', headerBytes, lineEnd).split(' ');
     const payload = data.subarray(lineEnd + 1);
     if (payload.length !== Number(length) || checksum(payload) !== sum) return undefined;
-    return payload;
+    return { payload, builtins: builtins.split(',').filter(Boolean) };
   } catch {
     return undefined;
   } finally {
@@ -91,13 +129,13 @@ function readCache(file, header) {
   }
 }
 
-function writeCache(dir, file, header, payload) {
+function writeCache(dir, file, header, payload, builtins) {
   const temp = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const fd = fs.openSync(temp, 'wx', 0o600);
     try {
-      fs.writeSync(fd, `${header}${payload.length} ${checksum(payload)}\n`);
+      fs.writeSync(fd, `${header}${payload.length} ${checksum(payload)} ${builtins.join(',')}\n`);
       fs.writeSync(fd, payload);
     } finally {
       fs.closeSync(fd);
@@ -128,10 +166,10 @@ function removeOlderBuilds(dir, keep) {
   }
 }
 
-function readBundle() {
+function readBundle(file) {
   try {
-    const source = fs.readFileSync(BUNDLE, 'latin1');
-    const stat = fs.statSync(BUNDLE);
+    const source = fs.readFileSync(file, 'latin1');
+    const stat = fs.statSync(file);
     const buildId = fs.readFileSync(path.join(DIST, 'build-id'), 'latin1').trim();
     return { source, stat, buildId };
   } catch (error) {
@@ -161,15 +199,30 @@ async function run(argv) {
     process.stdout.write(answer);
     return;
   }
-  const { source, stat, buildId } = readBundle();
-  const dir = cacheDirectory(process.env);
   const kind = cacheKind(argv);
-  for (const flag of v8FlagsFor(kind)) require('node:v8').setFlagsFromString(flag);
+  if (LEAN_COMMANDS.includes(kind)) {
+    // 'other-bundle': the lean bundle read the command line otherwise and holds not its command
+    if ((await runBundle(path.join(DIST, leanBundleName(kind)), kind, argv)) !== 'other-bundle') return;
+  }
+  await runBundle(BUNDLE, LEAN_COMMANDS.includes(kind) ? 'other' : kind, argv);
+}
+
+let flagsSet = false;
+
+async function runBundle(bundle, kind, argv) {
+  const { source, stat, buildId } = readBundle(bundle);
+  const dir = cacheDirectory(process.env);
   const file = path.join(dir, `${buildId}.${kind}.v8`);
   const header = expectedHeader(buildId, stat);
   const enabled = process.env.BURROW_CODE_CACHE !== '0';
-  const cachedData = enabled ? readCache(file, header) : undefined;
-  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData });
+  const cache = enabled ? readCache(file, header) : undefined;
+  const cachedData = cache?.payload;
+  if (!flagsSet) {
+    flagsSet = true;
+    if (cache) preloadBuiltins(cache.builtins);
+    for (const flag of v8FlagsFor(kind)) require('node:v8').setFlagsFromString(flag);
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
   // BURROW_CODE_CACHE_DEBUG=1: one line on stderr saying what happened (for tests)
   const report = process.env.BURROW_CODE_CACHE_DEBUG === '1' ? (what) => process.stderr.write(`code cache: ${what}\n`) : () => {};
   if (!enabled) report('off');
@@ -180,14 +233,15 @@ async function run(argv) {
     const write = () => {
       if (written) return;
       written = true;
-      report(writeCache(dir, file, header, script.createCachedData()) ? 'written' : 'not written');
+      const builtins = publicBuiltinsLoaded().filter((id) => !LOADED_AT_START.has(id));
+      report(writeCache(dir, file, header, script.createCachedData(), builtins) ? 'written' : 'not written');
     };
     globalThis[STARTED] = write;
     process.once('exit', write);
   }
   const module = { exports: {} };
-  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(BUNDLE), module, BUNDLE, DIST);
-  await module.exports.main(argv);
+  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(bundle), module, bundle, DIST);
+  return module.exports.main(argv);
 }
 
-module.exports = { run, cacheKind, cacheDirectory, HEAP_FLAGS };
+module.exports = { run, cacheKind, cacheDirectory, HEAP_FLAGS, LEAN_COMMANDS, leanBundleName };
