@@ -94,14 +94,17 @@ function publicBuiltinsLoaded() {
  * are set. A name that is not a built-in is skipped: the list is a hint, never needed.
  */
 function preloadBuiltins(ids) {
+  const loaded = [];
   for (const id of ids) {
     if (!/^[a-z_0-9/]{1,40}$/.test(id) || NEVER_PRELOADED.has(id) || !Module.isBuiltin(id)) continue;
     try {
       require(`node:${id}`);
+      loaded.push(id);
     } catch {
       // not in this Node
     }
   }
+  return loaded;
 }
 
 /** The cached data and its list of built-ins, or undefined when there is none that may be used. */
@@ -217,14 +220,17 @@ async function runBundle(bundle, kind, argv) {
   const enabled = process.env.BURROW_CODE_CACHE !== '0';
   const cache = enabled ? readCache(file, header) : undefined;
   const cachedData = cache?.payload;
+  const debug = process.env.BURROW_CODE_CACHE_DEBUG === '1';
   if (!flagsSet) {
     flagsSet = true;
-    if (cache) preloadBuiltins(cache.builtins);
+    const preloaded = cache ? preloadBuiltins(cache.builtins) : [];
+    if (debug) process.stderr.write(`preloaded: ${preloaded.join(',')}\n`);
     for (const flag of v8FlagsFor(kind)) require('node:v8').setFlagsFromString(flag);
   }
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
   // BURROW_CODE_CACHE_DEBUG=1: one line on stderr saying what happened (for tests)
-  const report = process.env.BURROW_CODE_CACHE_DEBUG === '1' ? (what) => process.stderr.write(`code cache: ${what}\n`) : () => {};
+  const report = debug ? (what) => process.stderr.write(`code cache: ${what}\n`) : () => {};
+  if (debug) process.stderr.write(`bundle: ${path.basename(bundle)}\n`);
   if (!enabled) report('off');
   else if (cachedData === undefined) report(fs.existsSync(file) ? 'unusable' : 'none');
   else report(script.cachedDataRejected ? 'rejected' : 'used');

@@ -51,8 +51,11 @@ Global options:
 Run burrow COMMAND --help for the options of one command.`;
 }
 
-/** The command is the first argument that is neither an option nor an option's value. */
-function findCommand(argv: string[]): { command: CommandEntry; index: number } {
+/**
+ * The command is the first argument that is neither an option nor an option's value
+ * (bin/run-bundle.cjs's cacheKind picks the bundle by the same rule).
+ */
+export function findCommand(argv: string[]): { command: CommandEntry; index: number } {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') break;

@@ -1,0 +1,128 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { runBurrow } from '../helpers/cli';
+import { envFor } from '../helpers/emulator';
+import { startEmulator } from '../../src/emulator/server';
+import { findCommand } from '../../src/cli';
+
+// `burrow get` runs from a lean bundle (dist/cli.get.cjs: the CLI with that command alone), and
+// its code cache lists the Node built-ins to load before the launcher sets V8 flags.
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const launcher = createRequire(import.meta.url)('../../bin/run-bundle.cjs') as {
+  cacheKind(argv: string[]): string;
+  LEAN_COMMANDS: string[];
+  leanBundleName(command: string): string;
+};
+
+function cacheHome(t: { after: (fn: () => void) => void }): string {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-lean-'));
+  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
+  return home;
+}
+
+async function run(env: Record<string, string>, home: string, args: string[]) {
+  const result = await runBurrow(args, {
+    env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CACHE_HOME: path.join(home, 'cache'), BURROW_CODE_CACHE_DEBUG: '1', ...env },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  return {
+    stdout: result.stdout,
+    bundle: /^bundle: (.+)$/m.exec(result.stderr)?.[1],
+    preloaded: /^preloaded: (.*)$/m.exec(result.stderr)?.[1],
+    states: [...result.stderr.matchAll(/^code cache: (.+)$/gm)].map((m) => m[1]),
+  };
+}
+
+function cacheFile(home: string, kind: string): string {
+  const dir = path.join(home, 'cache', 'burrow', 'code-cache');
+  const name = fs.readdirSync(dir).find((f) => f.endsWith(`.${kind}.v8`));
+  assert.ok(name, `a ${kind} cache file in ${fs.readdirSync(dir).join(', ')}`);
+  return path.join(dir, name);
+}
+
+/** The cache file's third line: payload length, checksum, built-ins. */
+function builtinsLine(file: string): { lines: string[]; fields: string[] } {
+  const text = fs.readFileSync(file, 'latin1');
+  const lines = text.split('\n');
+  return { lines, fields: lines[2]!.split(' ') };
+}
+
+test('get runs from its lean bundle, prints what the full bundle prints, and its cache lists the built-ins it loaded', async (t) => {
+  const home = cacheHome(t);
+  const emu = await startEmulator({ port: 0, host: '127.0.0.1' });
+  t.after(() => emu.close());
+  const env = envFor(emu);
+  const args = ['get', 'limits', '-o', 'json'];
+  const first = await run(env, home, args);
+  assert.equal(first.bundle, 'cli.get.cjs');
+  assert.deepEqual(first.states, ['none', 'written']);
+  assert.equal(first.preloaded, '', 'no cache, no list');
+  // the full bundle, run directly (asynchronously: the emulator answers from this process)
+  const full = await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist', 'cli.cjs'), ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, ...env } });
+  assert.equal(first.stdout, full.stdout);
+  assert.ok(JSON.parse(first.stdout).maxNumberOfApplications > 0);
+
+  const file = cacheFile(home, 'get');
+  const builtins = builtinsLine(file).fields[2]!.split(',');
+  assert.ok(builtins.includes('net'), `the request's built-ins are listed: ${builtins.join(',')}`);
+  assert.ok(!builtins.includes('http2') && !builtins.includes('tls'), `undici no longer loads http2 (and tls) for an http URL: ${builtins.join(',')}`);
+  const second = await run(env, home, args);
+  assert.deepEqual(second.states, ['used']);
+  assert.equal(second.preloaded, builtins.join(','));
+  assert.equal(second.stdout, first.stdout);
+
+  // the list is a hint: names that are not built-ins (or never preloaded) are skipped
+  const { lines, fields } = builtinsLine(file);
+  fields[2] = ['no-such-module', '../../../etc/passwd', 'punycode', 'NET', 'net'].join(',');
+  lines[2] = fields.join(' ');
+  fs.writeFileSync(file, Buffer.from(lines.join('\n'), 'latin1'), { mode: 0o600 });
+  const hinted = await run(env, home, args);
+  assert.deepEqual(hinted.states, ['used']);
+  assert.equal(hinted.preloaded, 'net');
+  assert.equal(hinted.stdout, first.stdout);
+});
+
+test('get --demo works from the lean bundle (it holds the in-process emulator)', async (t) => {
+  const home = cacheHome(t);
+  const result = await run({}, home, ['get', 'limits', '--demo', '-o', 'json']);
+  assert.equal(result.bundle, 'cli.get.cjs');
+  assert.ok(JSON.parse(result.stdout).maxNumberOfApplications > 0);
+});
+
+test('a lean bundle asked for another command prints nothing and hands over to the full bundle', () => {
+  for (const command of launcher.LEAN_COMMANDS) {
+    const bundle = path.join(ROOT, 'dist', launcher.leanBundleName(command));
+    for (const argv of [['sql', '--help'], ['logs', '--help'], [], ['--read-only']]) {
+      const script = `require(${JSON.stringify(bundle)}).main(${JSON.stringify(argv)}).then((r) => process.stderr.write('result ' + r + '\\n'))`;
+      const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() } });
+      assert.equal(child.status, 0, child.stderr);
+      assert.equal(child.stdout, '', `${argv.join(' ')}: nothing printed`);
+      assert.equal(child.stderr, 'result other-bundle\n', `${argv.join(' ')}`);
+    }
+  }
+});
+
+test('the launcher picks the bundle by the command the CLI will run', () => {
+  const lines = [
+    ['get', 'limits'],
+    ['-o', 'json', 'get', 'limits'],
+    ['--profile', 'get', 'logs', '1'],
+    ['--base-url', 'http://x', '--read-only', 'get', 'apps'],
+    ['--output', 'get', 'sql', '-e', 'select 1'],
+    ['--api-key', 'k', '--logging-url', 'u', 'shield', 'check-spec', 'f'],
+    ['--demo', '--utc', 'db'],
+    ['--no-color', '--', 'get'],
+    ['--debug'],
+  ];
+  for (const argv of lines) {
+    const { command, index } = findCommand(argv);
+    assert.equal(launcher.cacheKind(argv), index < 0 ? 'console' : command.name, argv.join(' '));
+  }
+});
