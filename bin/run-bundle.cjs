@@ -11,8 +11,6 @@
 // file that is not the user's own or that others could write is never read: cached data is code.
 const fs = require('node:fs');
 const path = require('node:path');
-const vm = require('node:vm');
-const Module = require('node:module');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const BUNDLE = path.join(DIST, 'cli.cjs');
@@ -73,15 +71,18 @@ function checksum(buffer) {
   return require('node:zlib').crc32(buffer).toString(16);
 }
 
-/** Node's built-in modules loaded before the program ran, and those never preloaded. */
-const LOADED_AT_START = new Set(publicBuiltinsLoaded());
+/** Node's own modules loaded before the launcher ran: loaded on every start, never listed. */
+const LOADED_AT_START = new Set(process.moduleLoadList);
 const NEVER_PRELOADED = new Set(['punycode', 'sys', 'wasi', 'test', 'inspector', 'inspector/promises', 'trace_events', 'repl']);
 
-function publicBuiltinsLoaded() {
+/** The built-in modules (public names) loaded since the launcher started. */
+function builtinsLoadedSinceStart() {
+  const Module = require('node:module');
   const ids = [];
   for (const entry of process.moduleLoadList) {
-    const id = entry.startsWith('NativeModule ') ? entry.slice('NativeModule '.length) : '';
-    if (id && !id.startsWith('internal/') && Module.isBuiltin(id)) ids.push(id);
+    if (LOADED_AT_START.has(entry) || !entry.startsWith('NativeModule ')) continue;
+    const id = entry.slice('NativeModule '.length);
+    if (!id.startsWith('internal/') && Module.isBuiltin(id)) ids.push(id);
   }
   return ids;
 }
@@ -94,6 +95,7 @@ function publicBuiltinsLoaded() {
  * are set. A name that is not a built-in is skipped: the list is a hint, never needed.
  */
 function preloadBuiltins(ids) {
+  const Module = require('node:module');
   const loaded = [];
   for (const id of ids) {
     if (!/^[a-z_0-9/]{1,40}$/.test(id) || NEVER_PRELOADED.has(id) || !Module.isBuiltin(id)) continue;
@@ -196,10 +198,28 @@ function answerFromBuild(argv) {
   }
 }
 
+/**
+ * Straight to file descriptor 1: process.stdout would load Node's stream modules first (a tenth
+ * of `burrow --version`'s own time). A closed pipe ends it quietly, as the program does.
+ */
+function writeAnswer(text) {
+  let bytes = Buffer.from(text);
+  try {
+    while (bytes.length > 0) bytes = bytes.subarray(fs.writeSync(1, bytes));
+  } catch (error) {
+    // a non-blocking stdout that is full: Node's stream waits for it
+    if (error && error.code === 'EAGAIN') process.stdout.write(bytes);
+    else if (!error || error.code !== 'EPIPE') {
+      process.stderr.write(`burrow: cannot write to standard output: ${(error && error.code) || error}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
+
 async function run(argv) {
   const answer = answerFromBuild(argv);
   if (typeof answer === 'string') {
-    process.stdout.write(answer);
+    writeAnswer(answer);
     return;
   }
   const kind = cacheKind(argv);
@@ -227,6 +247,8 @@ async function runBundle(bundle, kind, argv) {
     if (debug) process.stderr.write(`preloaded: ${preloaded.join(',')}\n`);
     for (const flag of v8FlagsFor(kind)) require('node:v8').setFlagsFromString(flag);
   }
+  const vm = require('node:vm');
+  const Module = require('node:module');
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
   // BURROW_CODE_CACHE_DEBUG=1: one line on stderr saying what happened (for tests)
   const report = debug ? (what) => process.stderr.write(`code cache: ${what}\n`) : () => {};
@@ -239,8 +261,7 @@ async function runBundle(bundle, kind, argv) {
     const write = () => {
       if (written) return;
       written = true;
-      const builtins = publicBuiltinsLoaded().filter((id) => !LOADED_AT_START.has(id));
-      report(writeCache(dir, file, header, script.createCachedData(), builtins) ? 'written' : 'not written');
+      report(writeCache(dir, file, header, script.createCachedData(), builtinsLoadedSinceStart()) ? 'written' : 'not written');
     };
     globalThis[STARTED] = write;
     process.once('exit', write);
