@@ -126,3 +126,14 @@ test('the launcher picks the bundle by the command the CLI will run', () => {
     assert.equal(launcher.cacheKind(argv), index < 0 ? 'console' : command.name, argv.join(' '));
   }
 });
+
+test('the get bundle holds neither the console (React, Ink, yoga) nor the other commands, and undici never loads http2', () => {
+  const text = fs.readFileSync(path.join(ROOT, 'dist', launcher.leanBundleName('get')), 'latin1');
+  const modules = [...text.matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((m) => m[1]!);
+  assert.ok(modules.includes('src/commands/get.ts') && modules.includes('src/cli.ts'), 'the CLI and get are in');
+  const unwanted = modules.filter((m) => /^node_modules\/(react|react-reconciler|ink|yoga-layout)\/|^src\/(app|screens|components|state)\/|^src\/commands\/(tui|logs|sql|db|shield|containers|emulator|completion)\.ts$/.test(m));
+  assert.deepEqual(unwanted, []);
+  for (const bundle of ['cli.cjs', launcher.leanBundleName('get')]) {
+    assert.doesNotMatch(fs.readFileSync(path.join(ROOT, 'dist', bundle), 'latin1'), /require\("node:http2"\)/, bundle);
+  }
+});
