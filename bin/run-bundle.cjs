@@ -75,14 +75,23 @@ function checksum(buffer) {
 const LOADED_AT_START = new Set(process.moduleLoadList);
 const NEVER_PRELOADED = new Set(['punycode', 'sys', 'wasi', 'test', 'inspector', 'inspector/promises', 'trace_events', 'repl']);
 
-/** The built-in modules (public names) loaded since the launcher started. */
+/**
+ * A documented module: one a program may require first, in any order. Node's parts with a
+ * leading underscore (_tls_wrap, _http_client) are in import cycles with their module: required
+ * before it, tls came up without createSecureContext.
+ */
+function isPreloadable(id, Module) {
+  return /^[a-z][a-z0-9_/]{0,39}$/.test(id) && !NEVER_PRELOADED.has(id) && Module.isBuiltin(id);
+}
+
+/** The built-in modules (documented names) loaded since the launcher started. */
 function builtinsLoadedSinceStart() {
   const Module = require('node:module');
   const ids = [];
   for (const entry of process.moduleLoadList) {
     if (LOADED_AT_START.has(entry) || !entry.startsWith('NativeModule ')) continue;
     const id = entry.slice('NativeModule '.length);
-    if (!id.startsWith('internal/') && Module.isBuiltin(id)) ids.push(id);
+    if (isPreloadable(id, Module)) ids.push(id);
   }
   return ids;
 }
@@ -98,7 +107,7 @@ function preloadBuiltins(ids) {
   const Module = require('node:module');
   const loaded = [];
   for (const id of ids) {
-    if (!/^[a-z_0-9/]{1,40}$/.test(id) || NEVER_PRELOADED.has(id) || !Module.isBuiltin(id)) continue;
+    if (!isPreloadable(id, Module)) continue;
     try {
       require(`node:${id}`);
       loaded.push(id);

@@ -137,3 +137,22 @@ test('the get bundle holds neither the console (React, Ink, yoga) nor the other 
     assert.doesNotMatch(fs.readFileSync(path.join(ROOT, 'dist', bundle), 'latin1'), /require\("node:http2"\)/, bundle);
   }
 });
+
+test('a run after the cache was made with HTTPS works the same (Node\'s _tls_wrap preloaded before tls left tls broken)', async (t) => {
+  const home = cacheHome(t);
+  // nothing listens on port 1: the TLS socket is made, then the connection is refused
+  const env = { BURROW_API_KEY: 'k', BURROW_BASE_URL: 'https://127.0.0.1:1' };
+  const attempt = async () => {
+    const result = await runBurrow(['get', 'limits', '-o', 'json'], {
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CACHE_HOME: path.join(home, 'cache'), BURROW_CODE_CACHE_DEBUG: '1', ...env },
+    });
+    return { code: result.code, message: /^burrow: .*$/m.exec(result.stderr)?.[0], preloaded: /^preloaded: (.*)$/m.exec(result.stderr)?.[1] ?? '' };
+  };
+  const first = await attempt();
+  assert.equal(first.code, 1);
+  assert.match(first.message ?? '', /connection refused/);
+  const second = await attempt();
+  assert.ok(second.preloaded.split(',').includes('tls'), `tls is preloaded: ${second.preloaded}`);
+  assert.ok(!second.preloaded.split(',').some((id) => id.startsWith('_')), `no part of a module is preloaded: ${second.preloaded}`);
+  assert.deepEqual(second, { ...first, preloaded: second.preloaded });
+});
