@@ -18,7 +18,7 @@ const BUNDLE = path.join(DIST, 'cli.cjs');
  * Commands with a lean bundle of their own (scripts/build.mjs makes them): the CLI with that
  * command alone, a smaller script and code cache than the full bundle's.
  */
-const LEAN_COMMANDS = ['get'];
+const LEAN_COMMANDS = ['get', 'logs'];
 const leanBundleName = (command) => `cli.${command}.cjs`;
 const MAGIC = 'burrow-code-cache-1\n';
 /** Set by the program when start-up is over (the console's first frame): the cache is made then. */

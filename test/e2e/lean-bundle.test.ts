@@ -99,7 +99,8 @@ test('get --demo works from the lean bundle (it holds the in-process emulator)',
 test('a lean bundle asked for another command prints nothing and hands over to the full bundle', () => {
   for (const command of launcher.LEAN_COMMANDS) {
     const bundle = path.join(ROOT, 'dist', launcher.leanBundleName(command));
-    for (const argv of [['sql', '--help'], ['logs', '--help'], [], ['--read-only']]) {
+    const others = ['get', 'logs', 'sql', 'db'].filter((c) => c !== command).map((c) => [c, '--help']);
+    for (const argv of [...others, [], ['--read-only']]) {
       const script = `require(${JSON.stringify(bundle)}).main(${JSON.stringify(argv)}).then((r) => process.stderr.write('result ' + r + '\\n'))`;
       const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() } });
       assert.equal(child.status, 0, child.stderr);
@@ -127,15 +128,34 @@ test('the launcher picks the bundle by the command the CLI will run', () => {
   }
 });
 
-test('the get bundle holds neither the console (React, Ink, yoga) nor the other commands, and undici never loads http2', () => {
-  const text = fs.readFileSync(path.join(ROOT, 'dist', launcher.leanBundleName('get')), 'latin1');
-  const modules = [...text.matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((m) => m[1]!);
-  assert.ok(modules.includes('src/commands/get.ts') && modules.includes('src/cli.ts'), 'the CLI and get are in');
-  const unwanted = modules.filter((m) => /^node_modules\/(react|react-reconciler|ink|yoga-layout)\/|^src\/(app|screens|components|state)\/|^src\/commands\/(tui|logs|sql|db|shield|containers|emulator|completion)\.ts$/.test(m));
-  assert.deepEqual(unwanted, []);
-  for (const bundle of ['cli.cjs', launcher.leanBundleName('get')]) {
-    assert.doesNotMatch(fs.readFileSync(path.join(ROOT, 'dist', bundle), 'latin1'), /require\("node:http2"\)/, bundle);
+test('each lean bundle holds its command and neither the console (React, Ink, yoga) nor the other commands, and undici never loads http2', () => {
+  assert.deepEqual(launcher.LEAN_COMMANDS, ['get', 'logs']);
+  const commandFile = /^src\/commands\/(tui|get|logs|sql|db|shield|containers|emulator|completion)\.ts$/;
+  for (const command of launcher.LEAN_COMMANDS) {
+    const text = fs.readFileSync(path.join(ROOT, 'dist', launcher.leanBundleName(command)), 'latin1');
+    const modules = [...text.matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((m) => m[1]!);
+    assert.ok(modules.includes(`src/commands/${command}.ts`) && modules.includes('src/cli.ts'), `the CLI and ${command} are in`);
+    const unwanted = modules.filter((m) => /^node_modules\/(react|react-reconciler|ink|yoga-layout)\/|^src\/(app|screens|components|state)\//.test(m) || (commandFile.test(m) && m !== `src/commands/${command}.ts`));
+    assert.deepEqual(unwanted, [], command);
+    assert.doesNotMatch(text, /require\("node:http2"\)/, command);
   }
+  assert.doesNotMatch(fs.readFileSync(path.join(ROOT, 'dist', 'cli.cjs'), 'latin1'), /require\("node:http2"\)/, 'cli.cjs');
+});
+
+test('logs runs from its lean bundle and prints what the full bundle prints', async (t) => {
+  const home = cacheHome(t);
+  const emu = await startEmulator({ port: 0, host: '127.0.0.1' });
+  t.after(() => emu.close());
+  const env = envFor(emu);
+  const zone = String(emu.info.pullZoneIds[0]);
+  // a closed window an hour back: both runs get the same records
+  const from = Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000;
+  const args = ['logs', zone, '--from', new Date(from).toISOString(), '--to', new Date(from + 600_000).toISOString(), '--limit', '50', '-o', 'ndjson'];
+  const lean = await run(env, home, args);
+  assert.equal(lean.bundle, 'cli.logs.cjs');
+  const full = await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist', 'cli.cjs'), ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, ...env } });
+  assert.ok(lean.stdout.split('\n').length > 10, `records printed: ${lean.stdout.slice(0, 200)}`);
+  assert.equal(lean.stdout, full.stdout);
 });
 
 test('a run after the cache was made with HTTPS works the same (Node\'s _tls_wrap preloaded before tls left tls broken)', async (t) => {
