@@ -1,8 +1,8 @@
 'use strict';
-// Runs the bundled program (dist/cli.cjs) with a V8 code cache. Node 20 has no compile cache
-// for modules (module.enableCompileCache came in Node 22), and compiling the 3.7 MB bundle
-// took a third of the console's start-up; with cached data V8 skips parsing and compiling
-// what the last run of the same command compiled.
+// Runs the bundled program (dist/cli.cjs, or the lean bundle of a short command) with a V8 code
+// cache. Node 20 has no compile cache for modules (module.enableCompileCache came in Node 22),
+// and compiling the 3.7 MB bundle took a third of the console's start-up; with cached data V8
+// skips parsing and compiling what the last run of the same command compiled.
 //
 // The cache is never needed for correctness: a missing, unreadable, corrupt, stale or foreign
 // cache file means a normal start, and the file is written again. It lives under the XDG cache
@@ -34,7 +34,7 @@ const HEAP_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=25']
  * made every console start reject its cache. And a command that makes a request compiles undici's
  * HTTP parser (WebAssembly) with Liftoff, then V8 optimizes it again on a background thread,
  * which Node waits for before it exits (80-100 ms measured, more than the request): short
- * commands keep the Liftoff code.
+ * commands keep the Liftoff code. Node's own modules are loaded before (preloadBuiltins).
  */
 function v8FlagsFor(kind) {
   if (kind === 'console') return HEAP_FLAGS;
@@ -128,7 +128,7 @@ function readCache(file, header) {
     if (!stat.isFile() || !mine || (stat.mode & 0o022) !== 0) return undefined;
     const data = fs.readFileSync(fd);
     const headerBytes = Buffer.byteLength(header);
-    // header, then a line with the payload's length and sha1, then the payload
+    // header, then a line with the payload's length, its CRC-32 and the built-ins, then the payload
     if (data.length < headerBytes || data.toString('latin1', 0, headerBytes) !== header) return undefined;
     const lineEnd = data.indexOf(10, headerBytes);
     if (lineEnd < 0) return undefined;
