@@ -3,6 +3,7 @@ import { Arena } from './arena';
 import { formatIpv4, formatIpv6, isIsoOf, isoOf, parseIpv4, readHexId, writeHexId, writeIpv6 } from './codecs';
 import { Dictionary } from './dictionary';
 import { IdColumn } from './id-column';
+import { NumberDictionary } from './number-dictionary';
 
 /** What a record's flags say about the fields that have more than one form. */
 const TS_TEXT = 1;
@@ -46,7 +47,6 @@ const NO_BLOB = 0xffffffff;
 const enum Num {
   Bytes = 0,
   Body = 1,
-  Asn = 2,
   Status = 3,
 }
 
@@ -71,8 +71,8 @@ function writeVarint(bytes: Buffer, at: number, n: number): number {
 
 /**
  * Log records stored by slot in columns: no object and no string per record. Times are doubles,
- * numbers 32-bit (with the rare larger value kept aside), repeated strings dictionary ids of 1-4
- * bytes, a request id of 32 hex digits 16 bytes, an IPv4 address 4 bytes, the URL rebuilt from
+ * numbers 32-bit (with the rare larger value kept aside), repeated strings and the autonomous
+ * system number dictionary ids of 1-4 bytes, a request id of 32 hex digits 16 bytes, an IPv4 address 4 bytes, the URL rebuilt from
  * scheme, host and path when it is exactly that. The rest (any field in an
  * unusual form) is one blob per record in a byte arena. `entry(slot)` builds the LogEntry back,
  * equal field for field to the one stored.
@@ -88,7 +88,9 @@ export class RecordColumns {
   private readonly status: Uint16Array;
   private readonly bytesSent: Uint32Array;
   private readonly body: Uint32Array;
-  private readonly asn: Uint32Array;
+  /** Autonomous system numbers repeat (a few dozen per zone): an id of 1-4 bytes each. */
+  private readonly asnIds: IdColumn;
+  private readonly asns = new NumberDictionary();
   /** Request ids: 16 bytes a slot, and the same memory as four 32-bit words for hashing. */
   readonly ridBytes: Uint8Array;
   readonly ridWords: Uint32Array;
@@ -111,7 +113,7 @@ export class RecordColumns {
     this.status = shared(Uint16Array, capacity * 2);
     this.bytesSent = new Uint32Array(capacity);
     this.body = new Uint32Array(capacity);
-    this.asn = new Uint32Array(capacity);
+    this.asnIds = new IdColumn(capacity);
     this.ridWords = shared(Uint32Array, capacity * 16);
     // a Buffer over the same memory: hex text of an id natively
     this.ridBytes = Buffer.from(this.ridWords.buffer);
@@ -160,7 +162,7 @@ export class RecordColumns {
     }
     this.setNum(Num.Bytes, this.bytesSent, slot, e.bytesSent);
     this.setNum(Num.Body, this.body, slot, e.bodyBytesSent);
-    this.setNum(Num.Asn, this.asn, slot, e.asn);
+    this.asnIds.set(slot, this.asns.intern(e.asn));
     this.dict('zone', slot, String(e.pullZoneId));
     this.dict('cache', slot, e.cacheStatus);
     this.dict('country', slot, e.countryCode);
@@ -254,7 +256,7 @@ export class RecordColumns {
     if (ref !== NO_BLOB) this.arena.release(ref);
     if (this.bytesSent[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Bytes);
     if (this.body[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Body);
-    if (this.asn[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Asn);
+    this.asns.release(this.asnIds.get(slot));
     if (this.status[slot] === STATUS_BIG) this.big.delete(slot * 4 + Num.Status);
     this.seqs[slot] = 0;
   }
@@ -262,6 +264,7 @@ export class RecordColumns {
   clear(): void {
     for (const f of DICT_FIELDS) this.dicts[f].clear();
     this.arena.clear();
+    this.asns.clear();
     this.big.clear();
     this.seqs.fill(0);
   }
@@ -319,7 +322,7 @@ export class RecordColumns {
 
   /** The autonomous system number (extended logging), null when the record has none. */
   asnOf(slot: number): number | null {
-    return this.num(Num.Asn, this.asn, slot);
+    return this.asns.value(this.asnIds.get(slot));
   }
 
   value(f: DictField, slot: number): string | null {
@@ -411,7 +414,7 @@ export class RecordColumns {
       contentRange,
       authorizationHeader,
       ja4Fingerprint: this.value('ja4', slot),
-      asn: this.num(Num.Asn, this.asn, slot),
+      asn: this.asnOf(slot),
       asnOrganization: this.value('asnOrg', slot),
     };
   }
@@ -432,12 +435,14 @@ export class RecordColumns {
       status: this.status.byteLength,
       'bytes sent': this.bytesSent.byteLength,
       'body bytes': this.body.byteLength,
-      asn: this.asn.byteLength,
+      'asn ids': this.capacity * this.asnIds.bytesPerRecord,
       'request ids': this.ridWords.byteLength,
       ipv4: this.ip4.byteLength,
       'arena references': this.blob.byteLength,
       arena: this.arena.bytes,
     };
+    // a number and a map entry each
+    if (this.asns.size > 0) out[`asn dictionary (${this.asns.size} values)`] = this.asns.size * 40;
     for (const f of DICT_FIELDS) {
       const d = this.dicts[f];
       let text = 0;
