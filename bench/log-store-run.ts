@@ -1,14 +1,15 @@
 // One run of the log store benchmark in a fresh process:
 //   node --expose-gc --import tsx bench/log-store-run.ts RECORDS
 // Fills the logs screen's view model (columnar store, statistics, match index) as following and
-// backfilling do: v2 page bodies of the busiest emulated zone (made by the emulator's generator in
-// a child process, bench/log-pages-child.ts, and sent over a pipe as bytes) read by the same page
-// reader the follow engine uses (a worker thread decodes them) and inserted page by page. Then
-// times what the keys of the screen do. Prints one JSON line. Used by bench/log-store.ts.
+// backfilling do, under the console's heap flags: v2 page bodies of the busiest emulated zone
+// (made by the emulator's generator in a child process, bench/log-pages-child.ts, and sent over a
+// pipe as bytes) read by the same page reader the follow engine uses (a worker thread decodes
+// them) and inserted page by page. Then times what the keys of the screen do. Prints one JSON line. Used by bench/log-store.ts.
 import { spawn } from 'node:child_process';
 import { readLogPage, LogPageReader } from '../src/api/logs/index';
 import { compilePattern } from '../src/log-records/filter';
 import { LogsViewModel, type WindowRequest } from '../src/state/logs-view-model';
+import { tuneHeapForResidentMemory } from '../src/app/heap-tuning';
 
 const RECORDS = Number(process.argv[2] ?? 2_000_000);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
@@ -48,6 +49,9 @@ async function* pages(records: number): AsyncGenerator<Buffer> {
   }
 }
 
+// the heap flags the console runs with (bin/run-bundle.cjs passes them, full-screen.tsx sets them
+// again): this process stands for the console's, whose logs screen holds these records
+tuneHeapForResidentMemory();
 gc();
 const before = process.memoryUsage();
 const model = new LogsViewModel(RECORDS);
