@@ -107,7 +107,7 @@ export class LogBuffer {
   /** Epoch ms of the record at `index`, NaN when out of range. */
   time(index: number): number {
     if (index < 0 || index >= this.size) return Number.NaN;
-    return this.columns.times[this.order[this.phys(index)]!]!;
+    return this.columns.time(this.order[this.phys(index)]!);
   }
 
   get oldestTime(): number | null {
@@ -306,7 +306,7 @@ export class LogBuffer {
   }
 
   private release(slot: number): void {
-    const t = this.columns.times[slot]!;
+    const t = this.columns.time(slot);
     for (const l of this.evictionListeners) l(slot, t);
     if (this.columns.hasBinaryId(slot)) this.ids.remove(slot);
     else this.otherKeys.delete(entryKey(this.columns.entry(slot)));
@@ -315,7 +315,7 @@ export class LogBuffer {
   }
 
   private evict(slot: number): void {
-    const t = this.columns.times[slot]!;
+    const t = this.columns.time(slot);
     this.release(slot);
     this.dropped++;
     if (t > this.evictedUpTo) this.evictedUpTo = t;

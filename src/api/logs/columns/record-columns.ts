@@ -21,9 +21,14 @@ export const RECORD_FLAGS = { TS_TEXT, RID_BIN, RID_TEXT, IP_V4, IP_V6, IP_TEXT,
 /** The status column's value for a code kept aside (not in 16 bits). */
 export const STATUS_ASIDE = 0xffff;
 
+/** A time offset that says the record's time is kept aside (not a whole ms within 2^31 ms of the base). */
+export const TIME_ASIDE = -0x80000000;
+
 /** The columns a pattern's scan reads, over shared memory (a worker thread reads them without a copy). */
 export interface SharedScanColumns {
-  times: Float64Array;
+  /** Epoch ms minus `timeBase`, or TIME_ASIDE. */
+  timeOffsets: Int32Array;
+  timeBase: number;
   seqs: Uint32Array;
   flags: Uint16Array;
   status: Uint16Array;
@@ -31,6 +36,10 @@ export interface SharedScanColumns {
   /** Request ids, 16 bytes a slot. */
   rid: Uint8Array;
   ids: Record<DictField, Uint8Array | Uint16Array | Uint32Array>;
+}
+
+function fitsOffset(offset: number): boolean {
+  return offset > TIME_ASIDE && offset <= 0x7fffffff;
 }
 
 function shared<T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T {
@@ -78,7 +87,19 @@ function writeVarint(bytes: Buffer, at: number, n: number): number {
  * equal field for field to the one stored.
  */
 export class RecordColumns {
-  readonly times: Float64Array;
+  /**
+   * Times as whole ms from `timeBase`: 4 bytes a record, not 8. The base is the first record's
+   * time, taken again whenever the store is empty, and moved when a record is 2^31 ms (24 days)
+   * or more away from it (a console left following for weeks): see `rebase`. A time not a whole
+   * ms, or still out of reach, is kept aside. Read a time with `time(slot)`.
+   */
+  private timeOffsets: Int32Array;
+  private timeBase = 0;
+  private readonly timesAside = new Map<number, number>();
+  /** Records held (to take a new time base when there are none). */
+  private held = 0;
+  /** Records written since the base last moved: it moves again only after as many as are held. */
+  private sinceRebase = 0;
   /**
    * A number given to each record stored (its identity while its slot is reused later), 1..2^32-1
    * and round again: two records held at once never share one (the store holds far fewer).
@@ -107,7 +128,7 @@ export class RecordColumns {
 
   constructor(readonly capacity: number) {
     // what a scan reads is in shared memory (a worker thread scans it in place); the rest is not
-    this.times = shared(Float64Array, capacity * 8);
+    this.timeOffsets = shared(Int32Array, capacity * 4);
     this.seqs = shared(Uint32Array, capacity * 4);
     this.flags = shared(Uint16Array, capacity * 2);
     this.status = shared(Uint16Array, capacity * 2);
@@ -153,7 +174,10 @@ export class RecordColumns {
     const seq = this.nextSeq;
     this.nextSeq = seq === 0xffffffff ? 1 : seq + 1;
     this.seqs[slot] = seq;
-    this.times[slot] = time;
+    if (this.held++ === 0 && Number.isFinite(time)) this.timeBase = Math.floor(time);
+    this.sinceRebase++;
+    if (Number.isInteger(time) && !fitsOffset(time - this.timeBase) && this.sinceRebase >= this.held) this.rebase(time, slot);
+    this.setTime(slot, time);
     const s = e.statusCode;
     if (Number.isInteger(s) && s >= 0 && s < STATUS_BIG) this.status[slot] = s;
     else {
@@ -249,6 +273,36 @@ export class RecordColumns {
     return seq;
   }
 
+  private setTime(slot: number, time: number): void {
+    const offset = time - this.timeBase;
+    if (Number.isInteger(offset) && fitsOffset(offset)) this.timeOffsets[slot] = offset;
+    else {
+      this.timeOffsets[slot] = TIME_ASIDE;
+      this.timesAside.set(slot, time);
+    }
+  }
+
+  /**
+   * A new base 2^30 ms (12 days) short of `time`, on the side of the records held: every time
+   * is written again into a new array (a scan running in a worker keeps reading the old one with
+   * the old base, consistent for the records it was given).
+   */
+  private rebase(time: number, writing: number): void {
+    const old = this.timeOffsets;
+    const oldBase = this.timeBase;
+    const aside = new Map(this.timesAside);
+    this.timeBase = time > oldBase ? time - 0x40000000 : time + 0x40000000;
+    this.timeOffsets = shared(Int32Array, this.capacity * 4);
+    this.timesAside.clear();
+    const seqs = this.seqs;
+    for (let slot = 0; slot < this.capacity; slot++) {
+      if (seqs[slot] === 0 || slot === writing) continue;
+      const offset = old[slot]!;
+      this.setTime(slot, offset === TIME_ASIDE ? aside.get(slot)! : oldBase + offset);
+    }
+    this.sinceRebase = 0;
+  }
+
   /** Forgets the record in `slot` (its dictionary values and blob). */
   release(slot: number): void {
     for (const f of DICT_FIELDS) this.dicts[f].release(this.idCols[f].get(slot));
@@ -258,6 +312,8 @@ export class RecordColumns {
     if (this.body[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Body);
     this.asns.release(this.asnIds.get(slot));
     if (this.status[slot] === STATUS_BIG) this.big.delete(slot * 4 + Num.Status);
+    if (this.timeOffsets[slot] === TIME_ASIDE) this.timesAside.delete(slot);
+    this.held--;
     this.seqs[slot] = 0;
   }
 
@@ -266,6 +322,8 @@ export class RecordColumns {
     this.arena.clear();
     this.asns.clear();
     this.big.clear();
+    this.timesAside.clear();
+    this.held = 0;
     this.seqs.fill(0);
   }
 
@@ -303,8 +361,10 @@ export class RecordColumns {
     return { texts, v6 };
   }
 
+  /** Epoch ms of the record in `slot`. */
   time(slot: number): number {
-    return this.times[slot]!;
+    const offset = this.timeOffsets[slot]!;
+    return offset === TIME_ASIDE ? this.timesAside.get(slot)! : this.timeBase + offset;
   }
 
   seq(slot: number): number {
@@ -340,7 +400,7 @@ export class RecordColumns {
   }
 
   timestamp(slot: number): string {
-    if (!(this.flags[slot]! & TS_TEXT)) return isoOf(this.times[slot]!);
+    if (!(this.flags[slot]! & TS_TEXT)) return isoOf(this.time(slot));
     return this.field(slot, TS_TEXT)!;
   }
 
@@ -386,7 +446,7 @@ export class RecordColumns {
     const { texts } = this.blobTexts(slot, 8);
     let k = 0;
     const path = this.value('path', slot);
-    const timestamp = flags & TS_TEXT ? texts[k++]! : isoOf(this.times[slot]!);
+    const timestamp = flags & TS_TEXT ? texts[k++]! : isoOf(this.time(slot));
     const requestId = flags & RID_BIN ? readHexId(this.ridBytes, slot * 16) : flags & RID_TEXT ? texts[k++]! : null;
     const remoteIp = flags & IP_V4 ? formatIpv4(this.ip4[slot]!) : flags & (IP_V6 | IP_TEXT) ? texts[k++]! : null;
     const scheme = this.value('scheme', slot);
@@ -423,13 +483,15 @@ export class RecordColumns {
   scanColumns(): SharedScanColumns {
     const ids = {} as Record<DictField, Uint8Array | Uint16Array | Uint32Array>;
     for (const f of DICT_FIELDS) ids[f] = this.idCols[f].array;
-    return { times: this.times, seqs: this.seqs, flags: this.flags, status: this.status, ip4: this.ip4, rid: this.ridBytes, ids };
+    return { timeOffsets: this.timeOffsets, timeBase: this.timeBase, seqs: this.seqs, flags: this.flags, status: this.status, ip4: this.ip4, rid: this.ridBytes, ids };
   }
 
   /** Bytes held per column (typed arrays at their capacity, the arena's chunks, dictionary texts roughly): for the memory benchmark. */
   memoryBreakdown(): Record<string, number> {
     const out: Record<string, number> = {
-      times: this.times.byteLength,
+      times: this.timeOffsets.byteLength,
+      // a slot number and a time in a map entry (about 40 bytes)
+      'times kept aside': this.timesAside.size * 40,
       'sequence numbers': this.seqs.byteLength,
       flags: this.flags.byteLength,
       status: this.status.byteLength,
