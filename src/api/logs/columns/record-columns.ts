@@ -50,6 +50,8 @@ function shared<T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T
 const NULL_NUM = 0xffffffff;
 const BIG_NUM = 0xfffffffe;
 const STATUS_BIG = 0xffff;
+const NULL_DIFF = 0xffff;
+const BIG_DIFF = 0xfffe;
 /** No blob: an arena reference never takes this value (a blob never starts in a chunk's last bytes). */
 const NO_BLOB = 0xffffffff;
 
@@ -108,7 +110,11 @@ export class RecordColumns {
   readonly flags: Uint16Array;
   private readonly status: Uint16Array;
   private readonly bytesSent: Uint32Array;
-  private readonly body: Uint32Array;
+  /**
+   * Body bytes as what the headers took (bytes sent minus body bytes: a few hundred), 2 bytes a
+   * record; NULL_DIFF for null, BIG_DIFF with the value kept aside for anything else.
+   */
+  private readonly bodyDiff: Uint16Array;
   /** Autonomous system numbers repeat (a few dozen per zone): an id of 1-4 bytes each. */
   private readonly asnIds: IdColumn;
   private readonly asns = new NumberDictionary();
@@ -133,7 +139,7 @@ export class RecordColumns {
     this.flags = shared(Uint16Array, capacity * 2);
     this.status = shared(Uint16Array, capacity * 2);
     this.bytesSent = new Uint32Array(capacity);
-    this.body = new Uint32Array(capacity);
+    this.bodyDiff = new Uint16Array(capacity);
     this.asnIds = new IdColumn(capacity);
     this.ridWords = shared(Uint32Array, capacity * 16);
     // a Buffer over the same memory: hex text of an id natively
@@ -157,6 +163,28 @@ export class RecordColumns {
       column[slot] = BIG_NUM;
       this.big.set(slot * 4 + which, v);
     }
+  }
+
+  private setBody(slot: number, bytesSent: number, body: number | null): void {
+    if (body === null) {
+      this.bodyDiff[slot] = NULL_DIFF;
+      return;
+    }
+    const diff = bytesSent - body;
+    // the diff must give the body back exactly: bytes sent as stored, a whole number in range
+    if (this.bytesSent[slot] !== BIG_NUM && this.bytesSent[slot] !== NULL_NUM && Number.isInteger(diff) && diff >= 0 && diff < BIG_DIFF && !Object.is(body, -0)) {
+      this.bodyDiff[slot] = diff;
+    } else {
+      this.bodyDiff[slot] = BIG_DIFF;
+      this.big.set(slot * 4 + Num.Body, body);
+    }
+  }
+
+  /** Body bytes sent (extended logging), null when the record has none. */
+  bodyBytesOf(slot: number): number | null {
+    const d = this.bodyDiff[slot]!;
+    if (d === NULL_DIFF) return null;
+    return d === BIG_DIFF ? this.big.get(slot * 4 + Num.Body)! : this.bytesSent[slot]! - d;
   }
 
   private num(which: Num, column: Uint32Array, slot: number): number | null {
@@ -185,7 +213,7 @@ export class RecordColumns {
       this.big.set(slot * 4 + Num.Status, s);
     }
     this.setNum(Num.Bytes, this.bytesSent, slot, e.bytesSent);
-    this.setNum(Num.Body, this.body, slot, e.bodyBytesSent);
+    this.setBody(slot, e.bytesSent, e.bodyBytesSent);
     this.asnIds.set(slot, this.asns.intern(e.asn));
     this.dict('zone', slot, String(e.pullZoneId));
     this.dict('cache', slot, e.cacheStatus);
@@ -309,7 +337,7 @@ export class RecordColumns {
     const ref = this.blob[slot]!;
     if (ref !== NO_BLOB) this.arena.release(ref);
     if (this.bytesSent[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Bytes);
-    if (this.body[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Body);
+    if (this.bodyDiff[slot] === BIG_DIFF) this.big.delete(slot * 4 + Num.Body);
     this.asns.release(this.asnIds.get(slot));
     if (this.status[slot] === STATUS_BIG) this.big.delete(slot * 4 + Num.Status);
     if (this.timeOffsets[slot] === TIME_ASIDE) this.timesAside.delete(slot);
@@ -470,7 +498,7 @@ export class RecordColumns {
       url,
       userAgent: this.value('ua', slot),
       referer: this.value('referer', slot),
-      bodyBytesSent: this.num(Num.Body, this.body, slot),
+      bodyBytesSent: this.bodyBytesOf(slot),
       contentRange,
       authorizationHeader,
       ja4Fingerprint: this.value('ja4', slot),
@@ -496,7 +524,7 @@ export class RecordColumns {
       flags: this.flags.byteLength,
       status: this.status.byteLength,
       'bytes sent': this.bytesSent.byteLength,
-      'body bytes': this.body.byteLength,
+      'body bytes': this.bodyDiff.byteLength,
       'asn ids': this.capacity * this.asnIds.bytesPerRecord,
       'request ids': this.ridWords.byteLength,
       ipv4: this.ip4.byteLength,
