@@ -165,6 +165,7 @@ export class RecordColumns {
     }
   }
 
+  /** Body bytes of the record being written in `slot` (after its bytes sent). */
   private setBody(slot: number, bytesSent: number, body: number | null): void {
     if (body === null) {
       this.bodyDiff[slot] = NULL_DIFF;
@@ -202,10 +203,7 @@ export class RecordColumns {
     const seq = this.nextSeq;
     this.nextSeq = seq === 0xffffffff ? 1 : seq + 1;
     this.seqs[slot] = seq;
-    if (this.held++ === 0 && Number.isFinite(time)) this.timeBase = Math.floor(time);
-    this.sinceRebase++;
-    if (Number.isInteger(time) && !fitsOffset(time - this.timeBase) && this.sinceRebase >= this.held) this.rebase(time, slot);
-    this.setTime(slot, time);
+    this.putTime(slot, time);
     const s = e.statusCode;
     if (Number.isInteger(s) && s >= 0 && s < STATUS_BIG) this.status[slot] = s;
     else {
@@ -214,7 +212,7 @@ export class RecordColumns {
     }
     this.setNum(Num.Bytes, this.bytesSent, slot, e.bytesSent);
     this.setBody(slot, e.bytesSent, e.bodyBytesSent);
-    this.asnIds.set(slot, this.asns.intern(e.asn));
+    this.putAsn(slot, e.asn);
     this.dict('zone', slot, String(e.pullZoneId));
     this.dict('cache', slot, e.cacheStatus);
     this.dict('country', slot, e.countryCode);
@@ -299,6 +297,18 @@ export class RecordColumns {
     this.arena.commit(at - r.at);
     this.blob[slot] = r.ref;
     return seq;
+  }
+
+  /** The time of the record being written in `slot` (after its sequence number): one more record held. */
+  private putTime(slot: number, time: number): void {
+    if (this.held++ === 0 && Number.isFinite(time)) this.timeBase = Math.floor(time);
+    this.sinceRebase++;
+    if (Number.isInteger(time) && !fitsOffset(time - this.timeBase) && this.sinceRebase >= this.held) this.rebase(time, slot);
+    this.setTime(slot, time);
+  }
+
+  private putAsn(slot: number, asn: number | null): void {
+    this.asnIds.set(slot, this.asns.intern(asn));
   }
 
   private setTime(slot: number, time: number): void {
