@@ -66,7 +66,7 @@ function watch(b: LogBuffer): { added: number[]; evicted: number[]; state: () =>
   b.onAdded((slots, times) => {
     assert.equal(slots.length, times.length);
     for (let i = 0; i < slots.length; i++) {
-      assert.equal(b.columns.times[slots[i]!], times[i]);
+      assert.equal(b.columns.time(slots[i]!), times[i]);
       added.push(times[i]!);
     }
   });
