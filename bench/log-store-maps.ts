@@ -58,7 +58,8 @@ const reader = new LogPageReader();
 let n = 0;
 for await (const body of pages(RECORDS)) {
   const page = await readLogPage(reader, body, '/v2/pullzones/1/logs', 'asc');
-  model.load(page.entries, page.times);
+  // as the follow engine does: the page's columns straight into the store (model.buffer)
+  model.buffer.insertBatch(page.batch!);
   if (++n % 50 === 0) stage(`page ${n}`);
 }
 stage('filled');
