@@ -209,6 +209,11 @@ class ZoneRunner<S extends FollowSink> {
   nextPollAt: number | null = null;
   lastFullRecheckAt = Number.NEGATIVE_INFINITY;
   lastWindowRecords = 0;
+  /**
+   * While the history is read, polls take only the records past the live end; late records behind
+   * it are re-checked once, from this time, by the first poll after the backfill (null: none owed).
+   */
+  recheckOwedFrom: number | null = null;
   /** Nothing older is followed: the backfill start, or its oldest record when it was cut short. */
   floor = Number.NEGATIVE_INFINITY;
   /** Lag samples seen and complete polls since the backfill (to know when the lag is learnt). */
@@ -434,6 +439,7 @@ class ZoneRunner<S extends FollowSink> {
       return null;
     }
     // Polls wait their longest interval while the history is read: the budget goes to it.
+    this.recheckOwedFrom = cursor.to - this.recheckMs;
     this.afterPoll(0, 1);
     return cursor;
   }
@@ -588,11 +594,16 @@ class ZoneRunner<S extends FollowSink> {
     const o = e.opts;
     const now = e.now();
     const covered = this.coveredTo ?? now;
-    const full = this.lastWindowRecords < o.pageLimit || now - this.lastFullRecheckAt >= o.fullRecheckEveryMs;
-    let from = covered - (full ? this.recheckMs : o.overlapMs);
+    const backfilling = this.progress?.done === false;
+    // While the history is read, only the records past the live end: each such request is nearly
+    // all new records, and the re-check of what came late behind it is owed to the first poll after.
+    const owed = backfilling ? null : this.recheckOwedFrom;
+    const full = !backfilling && (owed !== null || this.lastWindowRecords < o.pageLimit || now - this.lastFullRecheckAt >= o.fullRecheckEveryMs);
+    let from = backfilling ? covered : covered - (full ? this.recheckMs : o.overlapMs);
+    if (owed !== null) from = Math.min(from, owed);
     // Inside retention (with a minute to spare), and not behind what a full buffer already let go.
     from = Math.max(from, this.floor, now - RETENTION_MS + 60_000, e.buffer.length >= e.buffer.capacity ? e.buffer.evictedUpTo : Number.NEGATIVE_INFINITY);
-    const want = this.progress?.done === false ? 'backfilling' : 'following';
+    const want = backfilling ? 'backfilling' : 'following';
     if (this.state !== want) this.set(want);
     let to: number | undefined;
     let offset = 0;
@@ -608,6 +619,7 @@ class ZoneRunner<S extends FollowSink> {
     }
     this.coveredTo = Math.max(covered, to ?? now);
     if (full) this.lastFullRecheckAt = now;
+    if (owed !== null) this.recheckOwedFrom = null;
     this.lastWindowRecords = offset;
     this.polls++;
     if (this.records === before) this.adaptRecheck(this.decayedLag(e.now()), false);
