@@ -110,3 +110,34 @@ test('while the history is read, polls take only what is past the live end; the 
     await stopping;
   }
 });
+
+test('while the history is read, the live end is polled when about a page of new records is there: the longest interval for a busy zone, up to three times it for a quiet one', async () => {
+  // the first page spans 99 spacings and 1 ms (its newest record is 1 ms before now)
+  for (const [spacingMs, want] of [[5, 1_000], [500, 3_000], [20, 99 * 20 + 1]] as const) {
+    const now = BASE + 100_000;
+    const log = zoneLog(() => now);
+    // records `spacingMs` apart up to now: the first page of 100 tells the zone's rate
+    for (let i = 0; i < 1_000; i++) log.records.push({ t: now - 1 - i * spacingMs, visibleAt: 0, id: key(`r-${i}`) });
+    const held: (() => void)[] = [];
+    let first = true;
+    const query = async (_zone: number, q: LogQuery = {}): Promise<LogPage> => {
+      if (!first) await new Promise<void>((r) => held.push(r));
+      first = false;
+      return log.answer(q);
+    };
+    const api = { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now: () => now } as unknown as LogsApi;
+    const engine = new FollowEngine({ api, zones: [1], capacity: 10_000, pageLimit: 100, from: BASE, now: () => now, backfillDepth: 1, minIntervalMs: 100, maxIntervalMs: 1_000 });
+    engine.start();
+    try {
+      await until('a history page asked for', () => held.length > 0);
+      const z = engine.status().zones[0]!;
+      assert.equal(z.state, 'backfilling');
+      // 100 records every 100 x spacing ms: a page of them in that long, between 1 s and 3 s
+      assert.equal(z.intervalMs, Math.round(want), `records ${spacingMs} ms apart`);
+    } finally {
+      const stopping = engine.stop();
+      for (const r of held.splice(0)) r();
+      await stopping;
+    }
+  }
+});

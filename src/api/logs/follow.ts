@@ -14,6 +14,9 @@ import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type LogQuery
  *    buffer's capacity. The first page's `query.to` (the server's clock) pins the window. After
  *    that first page the polls start, slowly, while the history behind it is read with a few
  *    pages in flight inside the zone's budget (see backfillHistory for why no page is skipped).
+ *    Meanwhile a poll reads only what is past the live end, once about a page of it is there
+ *    (maxIntervalMs to 3x that), so the budget goes to new records; the re-check of late records
+ *    behind the live end waits for the first poll after the backfill.
  * 2. Polls: each poll reads [coveredTo - recheck, now) oldest first, paging while hasMore, where
  *    coveredTo is the `to` of the last complete poll. The window covers the records newer than the
  *    newest seen (minus an overlap) and, behind them, a trailing re-check window for late records:
@@ -214,6 +217,8 @@ class ZoneRunner<S extends FollowSink> {
    * it are re-checked once, from this time, by the first poll after the backfill (null: none owed).
    */
   recheckOwedFrom: number | null = null;
+  /** New records per ms at the live end while the history is read (from the first page, then the polls). */
+  liveRatePerMs = 0;
   /** Nothing older is followed: the backfill start, or its oldest record when it was cut short. */
   floor = Number.NEGATIVE_INFINITY;
   /** Lag samples seen and complete polls since the backfill (to know when the lag is learnt). */
@@ -440,6 +445,8 @@ class ZoneRunner<S extends FollowSink> {
     }
     // Polls wait their longest interval while the history is read: the budget goes to it.
     this.recheckOwedFrom = cursor.to - this.recheckMs;
+    const p = this.progress!;
+    if (p.reached !== null && p.to !== null) this.liveRatePerMs = p.records / Math.max(1, p.to - p.reached);
     this.afterPoll(0, 1);
     return cursor;
   }
@@ -617,6 +624,7 @@ class ZoneRunner<S extends FollowSink> {
       offset += page.returned;
       if (!page.hasMore || page.returned === 0) break;
     }
+    if (backfilling && to !== undefined) this.liveRatePerMs = (this.records - before) / Math.max(1, to - from);
     this.coveredTo = Math.max(covered, to ?? now);
     if (full) this.lastFullRecheckAt = now;
     if (owed !== null) this.recheckOwedFrom = null;
@@ -635,7 +643,12 @@ class ZoneRunner<S extends FollowSink> {
     const floor = (pages * budget.windowMs) / (budget.limit * o.budgetShare);
     this.intervalMs = Math.max(this.intervalMs, floor);
     if (b.waiting > 0) this.intervalMs = Math.max(this.intervalMs, 2 * o.minIntervalMs);
-    if (this.progress?.done === false) this.intervalMs = Math.max(this.intervalMs, o.maxIntervalMs);
+    if (this.progress?.done === false) {
+      // While the history is read, the live end waits for about a page of new records (between the
+      // longest interval and three times it): a poll is then worth a request of the budget.
+      const fill = this.liveRatePerMs > 0 ? o.pageLimit / this.liveRatePerMs : Number.POSITIVE_INFINITY;
+      this.intervalMs = Math.max(this.intervalMs, Math.min(3 * o.maxIntervalMs, Math.max(o.maxIntervalMs, fill)));
+    }
     this.nextPollAt = e.now() + this.intervalMs;
     e.changed();
   }
