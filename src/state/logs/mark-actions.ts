@@ -1,20 +1,13 @@
-import type { StoreApi } from 'zustand/vanilla';
 import { emptyText } from '../../keys/text-edit';
 import { displayZone, formatTime } from '../../text/time-format';
 import { parseTimeInput } from '../../text/time-parse';
-import type { LogsViewModel } from '../logs-view-model';
-import type { UiStore } from '../ui-store';
 import { markStatus } from './mark-status';
 import { timeTarget, type LogMarks } from './marks';
+import type { LogsSliceContext } from './slice-context';
 import type { LogsState, Prompt } from './types';
 
-export interface MarkActionsContext {
-  model: LogsViewModel;
+export interface MarkActionsContext extends Pick<LogsSliceContext, 'model' | 'ui' | 'now' | 'get' | 'set'> {
   marks: LogMarks;
-  ui: UiStore;
-  now: () => number;
-  get: StoreApi<LogsState>['getState'];
-  set: StoreApi<LogsState>['setState'];
   /** The selected view position now. */
   selected(): number;
   /** Selects a view position, paused (as moving up pauses). */

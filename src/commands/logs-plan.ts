@@ -1,0 +1,111 @@
+import { ApiError } from '../api/errors';
+import { normalizeFilter, parseV1Date, RETENTION_MS, toEpochMs, v1Date, type LogFilter } from '../api/logs/index';
+import type { CommandContext } from './types';
+import { UsageError } from './types';
+import { parseZoneArgs } from './logs-zones';
+
+export const DEFAULT_SINCE = '15m';
+export const DEFAULT_LIMIT = 1000;
+export const MAX_LIMIT = 1_000_000;
+
+/** "15m" -> ms; throws UsageError with what is allowed. */
+export function parseSince(text: string): number {
+  const m = /^(\d+)(s|m|h|d)$/.exec(text.trim());
+  const ms = m ? Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'] : Number.NaN;
+  if (!m || !(ms > 0) || ms > RETENTION_MS) throw new UsageError(`--since "${text}": use a duration like 30s, 15m, 2h or 3d (more than 0, at most 3d)`);
+  return ms;
+}
+
+const FLAG_OF: Record<string, string> = {
+  status: '--status', cacheStatus: '--cache-status', country: '--country', edgeLocation: '--edge', remoteIp: '--ip',
+  search: '--search', from: '--from', to: '--to', limit: '--limit',
+};
+
+/** An 'invalid-input' ApiError becomes a usage message naming the flags. */
+export function asUsage(error: unknown): never {
+  if (error instanceof ApiError && error.kind === 'invalid-input') {
+    const parts = error.fieldErrors.length
+      ? error.fieldErrors.map((f) => `${f.field ? `${FLAG_OF[f.field] ?? f.field} ` : ''}${f.message}`)
+      : [error.message];
+    throw new UsageError(parts.join('; '));
+  }
+  throw error;
+}
+
+export interface Plan {
+  /** The first zone (the only one unless several were given). */
+  zoneId: number;
+  zones: number[];
+  filter: LogFilter;
+  follow: boolean;
+  limit: number;
+  from: number | null;
+  to: number | null;
+  sinceMs: number;
+  v1Date: string | null;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function planFromArgs(ctx: CommandContext, now: number): Plan {
+  const v = ctx.values;
+  const zones = parseZoneArgs(ctx.args);
+  const zoneId = zones[0]!;
+  const follow = Boolean(v.follow);
+  const isV1 = Boolean(v.v1);
+  const limitText = str(v.limit);
+  let limit = DEFAULT_LIMIT;
+  if (limitText !== undefined) {
+    limit = Number(limitText);
+    if (!/^\d+$/.test(limitText.trim()) || limit < 1 || limit > MAX_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got "${limitText}"`);
+  }
+  const filter: LogFilter = {
+    status: str(v.status),
+    cacheStatus: str(v['cache-status']),
+    country: str(v.country),
+    edgeLocation: str(v.edge),
+    remoteIp: str(v.ip),
+    urlContains: str(v.url),
+    userAgentContains: str(v.ua),
+    refererContains: str(v.referer),
+    search: str(v.search),
+  };
+  try {
+    normalizeFilter(filter);
+  } catch (error) {
+    asUsage(error);
+  }
+  const sinceText = str(v.since);
+  const fromText = str(v.from);
+  const toText = str(v.to);
+  if (isV1) {
+    if (follow) throw new UsageError('--v1 reads a finished day file: it cannot be combined with --follow');
+    if (zones.length > 1) throw new UsageError('--v1 reads the day file of one zone: give one PULLZONE');
+    if (sinceText || fromText || toText) throw new UsageError('--v1 reads a whole day: use --date MM-dd-yy instead of --since/--from/--to');
+    const days = [2, 1, 0].map((d) => v1Date(now - d * 86_400_000)).join(', ');
+    const date = str(v.date);
+    if (!date) throw new UsageError(`--v1 needs --date MM-dd-yy (UTC day within the 3-day retention: ${days})`);
+    if (Number.isNaN(parseV1Date(date))) throw new UsageError(`--date "${date}" is not a date in MM-dd-yy form (for example ${days.split(', ')[2]})`);
+    return { zoneId, zones, filter, follow, limit, from: null, to: null, sinceMs: 0, v1Date: date };
+  }
+  if (str(v.date)) throw new UsageError('--date goes with --v1 (the legacy day files); for the v2 API use --since or --from/--to');
+  if (sinceText && (fromText || toText)) throw new UsageError('use either --since or --from/--to, not both');
+  if (toText && !fromText) throw new UsageError('--to needs --from');
+  if (follow && toText) throw new UsageError('--follow keeps reading up to now: it cannot take --to');
+  const time = (flag: string, text: string | undefined): number | null => {
+    if (text === undefined) return null;
+    const t = toEpochMs(text);
+    if (Number.isNaN(t)) throw new UsageError(`${flag} "${text}" is not an ISO 8601 date-time (example 2026-08-08T14:32:11Z)`);
+    return t;
+  };
+  const from = time('--from', fromText);
+  const to = time('--to', toText);
+  const sinceMs = parseSince(sinceText ?? DEFAULT_SINCE);
+  const start = from ?? now - sinceMs;
+  if (start < now - RETENTION_MS - 1000) throw new UsageError('--from is older than the 3-day log retention');
+  if (to !== null && from !== null && to <= from) throw new UsageError('--from must be before --to');
+  if (to !== null && from !== null && to - from > RETENTION_MS) throw new UsageError('the window --from .. --to is at most 3 days');
+  return { zoneId, zones, filter, follow, limit, from, to, sinceMs, v1Date: null };
+}

@@ -1,0 +1,77 @@
+import type { LogEntry } from '../api/logs/index';
+import { parseTimestamp } from '../api/logs/entry';
+import { maskSecret } from '../config/redact';
+import { csvHeader, csvLine } from '../log-records/export';
+import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
+import { formatTime, isoWidth } from '../text/time-format';
+import type { Column } from './output';
+import type { Io } from './types';
+
+// Text output: fixed widths so lines align while streaming.
+const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = [
+  // in the display zone (local, or UTC with --utc); ndjson and json keep the ISO UTC timestamp
+  { header: 'TIME', width: 24, value: (e) => displayTime(e.timestamp) },
+  { header: 'ZONE', width: 7, value: (e) => e.pullZoneId },
+  { header: 'STATUS', width: 3, value: (e) => e.statusCode },
+  { header: 'CACHE', width: 11, value: (e) => e.cacheStatus ?? '' },
+  { header: 'BYTES', width: 9, right: true, value: (e) => e.bytesSent },
+  { header: 'CC', width: 2, value: (e) => e.countryCode ?? '--' },
+  { header: 'EDGE', width: 4, value: (e) => e.edgeLocation ?? '-' },
+  { header: 'IP', width: 15, value: (e) => e.remoteIp ?? '-' },
+  { header: 'URL', width: 0, value: (e) => e.url ?? `${e.host ?? ''}${e.path ?? ''}` },
+  { header: 'USER AGENT', width: 0, value: (e) => (e.userAgent === null ? '-' : `"${e.userAgent}"`) },
+];
+
+function displayTime(timestamp: string): string {
+  const t = parseTimestamp(timestamp);
+  return Number.isNaN(t) ? timestamp : formatTime(t, 'iso');
+}
+
+// Control characters from hostile user agents or URLs must not reach a terminal.
+const visible = terminalSafe;
+
+export function textLine(e: LogEntry, showZone: boolean): string {
+  const cells: string[] = [];
+  for (const c of COLUMNS) {
+    if (c.header === 'ZONE' && !showZone) continue;
+    const v = visible(String(c.value(e)));
+    const width = c.header === 'TIME' ? isoWidth() : c.width;
+    cells.push(width === 0 ? v : c.right ? v.padStart(width) : v.padEnd(width));
+  }
+  return cells.join(' ');
+}
+
+function masked(e: LogEntry, show: boolean): LogEntry {
+  return show || e.authorizationHeader === null ? e : { ...e, authorizationHeader: maskSecret(e.authorizationHeader) };
+}
+
+/** The header line of `-o table`: the text columns' names at their widths. */
+export function tableHeader(showZone: boolean): string {
+  const cells: string[] = [];
+  for (const c of COLUMNS) {
+    if (c.header === 'ZONE' && !showZone) continue;
+    cells.push(c.width === 0 ? c.header : c.right ? c.header.padStart(c.width) : c.header.padEnd(c.width));
+  }
+  return cells.join(' ');
+}
+
+export type Format = 'text' | 'ndjson' | 'json' | 'table' | 'csv';
+
+/** Writes records one by one in the chosen format (json: one array, closed by end()). */
+export class RecordWriter {
+  private count = 0;
+  constructor(private readonly io: Io, private readonly format: Format, private readonly showSecrets: boolean, private readonly showZone: boolean) {}
+  write(e: LogEntry): void {
+    const entry = masked(e, this.showSecrets);
+    if (this.count === 0 && this.format === 'table') this.io.stdout.write(`${tableHeader(this.showZone)}\n`);
+    if (this.count === 0 && this.format === 'csv') this.io.stdout.write(csvHeader());
+    if (this.format === 'text' || this.format === 'table') this.io.stdout.write(`${textLine(entry, this.showZone)}\n`);
+    else if (this.format === 'csv') this.io.stdout.write(csvLine(entry, true));
+    else if (this.format === 'ndjson') this.io.stdout.write(`${jsonTerminalSafe(JSON.stringify(entry))}\n`);
+    else this.io.stdout.write(`${this.count ? ',\n' : '[\n'}  ${jsonTerminalSafe(JSON.stringify(entry))}`);
+    this.count++;
+  }
+  end(): void {
+    if (this.format === 'json') this.io.stdout.write(this.count ? '\n]\n' : '[]\n');
+  }
+}
