@@ -100,6 +100,10 @@ test('while the history is read, polls take only what is past the live end; the 
       h?.resolve(log.answer(h.q));
     }
     await until('the late record caught', () => engine.buffer.toArray().some((e) => e.requestId === late.id));
+    const z = engine.status().zones[0]!;
+    assert.ok(z.late >= 1, 'counted as late');
+    // it came 2 s after its time, but was found 11 s after it: that is not a lag to re-check for
+    assert.ok(z.ingestLagMs < 2_000, `the lag learnt from the live end only: ${z.ingestLagMs} ms`);
     const recheck = polls.findIndex((q) => Number(q.from) < T0);
     assert.ok(recheck >= during.length, 'no poll re-checked behind the live end while the history was read');
     assert.ok(Number(polls[recheck]!.from) <= T0 - 2_000, `the re-check after the history starts before the first page: ${Number(polls[recheck]!.from) - T0}`);

@@ -217,6 +217,8 @@ class ZoneRunner<S extends FollowSink> {
    * it are re-checked once, from this time, by the first poll after the backfill (null: none owed).
    */
   recheckOwedFrom: number | null = null;
+  /** Records older than this give no lag sample (set during the re-check owed since the backfill). */
+  noLagSamplesBefore = Number.NEGATIVE_INFINITY;
   /** New records per ms at the live end while the history is read (from the first page, then the polls). */
   liveRatePerMs = 0;
   /** Nothing older is followed: the backfill start, or its oldest record when it was cut short. */
@@ -389,6 +391,8 @@ class ZoneRunner<S extends FollowSink> {
       if (this.newest === null || t > this.newest) this.newest = t;
       if (!fromPoll) continue;
       if (previousCoveredTo !== null && t < previousCoveredTo) this.late++;
+      // found by the re-check owed since the backfill: when it became visible is not known
+      if (t < this.noLagSamplesBefore) continue;
       const sample = windowEnd - t;
       if (sample > lag) lag = sample;
       this.lagSamples++;
@@ -616,6 +620,9 @@ class ZoneRunner<S extends FollowSink> {
     let offset = 0;
     let pages = 0;
     const before = this.records;
+    // what the owed re-check finds behind the live end came late by an unknown time, up to the
+    // whole backfill: it is counted as late but does not widen the lag (nor the re-check window)
+    this.noLagSamplesBefore = owed !== null ? covered : Number.NEGATIVE_INFINITY;
     for (;;) {
       const page = await this.page({ from, to, order: 'asc', offset, limit: o.pageLimit });
       pages++;
@@ -628,6 +635,7 @@ class ZoneRunner<S extends FollowSink> {
     this.coveredTo = Math.max(covered, to ?? now);
     if (full) this.lastFullRecheckAt = now;
     if (owed !== null) this.recheckOwedFrom = null;
+    this.noLagSamplesBefore = Number.NEGATIVE_INFINITY;
     this.lastWindowRecords = offset;
     this.polls++;
     if (this.records === before) this.adaptRecheck(this.decayedLag(e.now()), false);
