@@ -320,6 +320,8 @@ class ZoneRunner<S extends FollowSink> {
 
   private sleepUntil(at: number): Promise<void> {
     const ms = at - this.engine.now();
+    // stopped between the caller's last check and here: the abort event has already fired
+    if (this.engine.signal.aborted) return Promise.reject(new Stopped());
     if (ms <= 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const done = () => {
@@ -460,12 +462,14 @@ class ZoneRunner<S extends FollowSink> {
    * budget spaces them), read newest first from the window pinned at the first page, and taken in
    * offset order. Records that become visible meanwhile land at the top of the window and push the
    * older ones to higher offsets, so a page the server answered before the page above it could
-   * start past the records in between: pages overlap by one record, and a page that does not hold
-   * the last record of the page above is read again (it then comes after it).
+   * start past the records in between: pages overlap, and when a page does not hold the last
+   * record of the page above, it is taken as it is and the records between the two are read by a
+   * request at its offset (answered after both, it holds both ends).
    */
   private async backfillHistory(cursor: HistoryCursor): Promise<void> {
     const e = this.engine;
-    const ahead: { offset: number; limit: number; overlap: number; page: Promise<LogPage> }[] = [];
+    // `gap`: a request for the records between a page taken after a miss and the page above it
+    const ahead: { offset: number; limit: number; overlap: number; page: Promise<LogPage>; gap?: { above: string; below: string } }[] = [];
     const overlap = new BackfillOverlap(Math.floor(e.opts.pageLimit / 5));
     // where the last page asked ends: the next one starts `overlap` records before it
     let end = cursor.offset;
@@ -478,15 +482,20 @@ class ZoneRunner<S extends FollowSink> {
       page.catch(() => undefined);
       return { offset, limit, overlap: shared, page };
     };
+    const keyAt = (page: LogPage, i: number) => page.entries[i]!.requestId ?? entryKey(page.entries[i]!);
+    const indexOf = (page: LogPage, key: string) => page.entries.findIndex((x) => (x.requestId ?? entryKey(x)) === key);
+    // the last page is in; only gaps are still read
+    let ending = false;
     try {
       for (;;) {
         await e.gate(this);
         if (this.state === 'failed' || this.state === 'stopped') return;
         if (this.state !== 'backfilling') this.set('backfilling');
+        if (ending && !ahead.length) break;
         // Near the cap, one page at a time, so the cap is exact and nothing is read for nothing.
         const room = e.opts.maxBackfill - cursor.collected;
         const depth = room > e.opts.pageLimit * e.opts.backfillDepth ? e.opts.backfillDepth : 1;
-        while (ahead.length < depth) {
+        while (!ending && ahead.length < depth) {
           const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, room));
           const shared = Math.min(overlap.records, limit - 1, end);
           ahead.push(ask(end - shared, limit, shared));
@@ -494,17 +503,30 @@ class ZoneRunner<S extends FollowSink> {
         }
         const head = ahead.shift()!;
         const page = await head.page;
+        if (head.gap) {
+          this.backfillGap(page, cursor);
+          // answered after both pages, it holds the record above; short of the page below only
+          // when more than a page of records came late in between: the rest of the gap then
+          const n = page.entries.length;
+          if (n && indexOf(page, head.gap.below) < 0) ahead.unshift({ ...ask(head.offset + n - 1, head.limit, 1), gap: { above: keyAt(page, n - 1), below: head.gap.below } });
+          continue;
+        }
         if (cursor.lastKey !== null && page.entries.length) {
-          const at = page.entries.findIndex((x) => (x.requestId ?? entryKey(x)) === cursor.lastKey);
+          const at = indexOf(page, cursor.lastKey);
           if (at < 0) {
             overlap.missed();
-            // read again now, after the page above: then it holds that record
-            ahead.unshift(ask(head.offset, head.limit, head.overlap));
-            continue;
-          }
-          overlap.held(at, head.overlap);
+            // The server answered this page before the page above it, and records came late in
+            // between: some between the two are missing. The page is taken as it is (the pages
+            // asked with it follow it), and the gap is read now at the same offset, after both.
+            ahead.unshift({ ...ask(head.offset, head.limit, head.overlap), gap: { above: cursor.lastKey, below: keyAt(page, 0) } });
+          } else overlap.held(at, head.overlap);
         }
-        if (!this.backfillCommit(page, cursor)) break;
+        if (!this.backfillCommit(page, cursor)) {
+          const gaps = ahead.filter((a) => a.gap);
+          ahead.length = 0;
+          ahead.push(...gaps);
+          ending = true;
+        }
       }
       leftOver.abort();
       this.finishBackfill();
@@ -515,6 +537,16 @@ class ZoneRunner<S extends FollowSink> {
     } finally {
       leftOver.abort();
     }
+  }
+
+  /** Puts the records of a gap between two history pages into the sink (their progress only). */
+  private backfillGap(page: LogPage, cursor: HistoryCursor): void {
+    const added = this.ingest(page, false, null);
+    cursor.collected += added;
+    const p = this.progress!;
+    p.pages++;
+    p.records += added;
+    this.engine.changed();
   }
 
   /** Reads the first backfill page (newest first); false when the backfill is over. */
