@@ -93,7 +93,7 @@ export const backfillBench: Bench = {
       return [
         {
           name: 'backfill: records fetched per 10 s vs the rate limit maximum',
-          method: `The follow engine (production budget and page size) backfilling 3 h of the busiest zone of \`burrow emulator\` (its own process) at ${RATE} records/s (episodes 0.1x-5x, a chunk capped at 2,500/s), records counted by a sink that only dedupes; every 250 ms the new records fetched so far (backfill pages and the polls at the live end: both spend the same per-zone budget); for each 10 s window starting at a sample (from the first page on, for ${SECONDS} s), new records fetched in it as a share of 30 requests x 10,000 records.`,
+          method: `The follow engine (production budget and page size) backfilling 3 h of the busiest zone of \`burrow emulator\` (its own process) at ${RATE} records/s (episodes 0.1x-5x, a chunk capped at 2,500/s), records counted by a sink that only dedupes (by a 52-bit number of each request id); every 250 ms the new records fetched so far (backfill pages and the polls at the live end: both spend the same per-zone budget); for each 10 s window starting at a sample (from the first page on, for ${SECONDS} s), new records fetched in it as a share of 30 requests x 10,000 records; requests counted as the budget sent them.`,
           unit: '%',
           burrow: summarize(perWindow),
           budget: '>= 90%',
