@@ -1,14 +1,16 @@
 // One run of the log store benchmark in a fresh process:
 //   node --expose-gc --import tsx bench/log-store-run.ts RECORDS
 // Fills the logs screen's view model (columnar store, statistics, match index) as following and
-// backfilling do: v2 page bodies of the busiest emulated zone (made by the emulator's generator in
-// a child process, bench/log-pages-child.ts, and sent over a pipe as bytes) read by the same page
-// reader the follow engine uses (a worker thread decodes them) and inserted page by page. Then
-// times what the keys of the screen do. Prints one JSON line. Used by bench/log-store.ts.
-import { spawn } from 'node:child_process';
+// backfilling do, under the console's heap flags: v2 page bodies of the busiest emulated zone
+// (made by the emulator's generator in a child process, bench/log-pages-child.ts, and sent over a
+// pipe as bytes) read by the same page reader the follow engine uses (a worker thread decodes
+// them) and inserted page by page. Then times what the keys of the screen do. Prints one JSON
+// line. Used by bench/log-store.ts.
 import { readLogPage, LogPageReader } from '../src/api/logs/index';
 import { compilePattern } from '../src/log-records/filter';
 import { LogsViewModel, type WindowRequest } from '../src/state/logs-view-model';
+import { tuneHeapForResidentMemory } from '../src/app/heap-tuning';
+import { pages } from './lib/log-pages';
 
 const RECORDS = Number(process.argv[2] ?? 2_000_000);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
@@ -18,36 +20,9 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (c.user + c.system) / 1000;
 };
 
-/** Page bodies from the generator's process, as they come (each with its length in front), each copied once. */
-async function* pages(records: number): AsyncGenerator<Buffer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/log-pages-child.ts', String(records)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let body: Buffer | null = null;
-  let filled = 0;
-  let head = Buffer.alloc(0);
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    let at = 0;
-    while (at < chunk.length) {
-      if (body === null) {
-        const need = 4 - head.length;
-        head = Buffer.concat([head, chunk.subarray(at, at + need)]);
-        at += Math.min(need, chunk.length - at);
-        if (head.length < 4) break;
-        body = Buffer.allocUnsafe(head.readUInt32BE(0));
-        filled = 0;
-        head = Buffer.alloc(0);
-      }
-      const take = Math.min(body.length - filled, chunk.length - at);
-      chunk.copy(body, filled, at, at + take);
-      filled += take;
-      at += take;
-      if (filled === body.length) {
-        yield body;
-        body = null;
-      }
-    }
-  }
-}
-
+// the heap flags the console runs with (bin/run-bundle.cjs passes them, full-screen.tsx sets them
+// again): this process stands for the console's, whose logs screen holds these records
+tuneHeapForResidentMemory();
 gc();
 const before = process.memoryUsage();
 const model = new LogsViewModel(RECORDS);

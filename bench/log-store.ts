@@ -41,7 +41,7 @@ function storeRun(): StoreRun {
 
 const method =
   `${RECORDS.toLocaleString('en')} records of the busiest emulated zone as v2 page bodies of 10,000 (made by the emulator's generator in a child process and sent over a pipe, so its heap is not this process's), read by the follow engine's page reader (a worker thread decodes them) and inserted page by page into the logs screen's view model ` +
-  '(columnar store, statistics kept for the stats panel, match index): what following and backfilling do, without HTTP and the terminal; a fresh process per run';
+  "(columnar store, statistics kept for the stats panel, match index): what following and backfilling do, without HTTP and the terminal; a fresh process per run, with the console's heap flags (src/app/heap-tuning.ts: the young generation kept at its initial size, the old one grown by 25% of its live size)";
 
 /**
  * The log store at two million records, in-process: resident memory, what the keys of the logs

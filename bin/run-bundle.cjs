@@ -1,8 +1,8 @@
 'use strict';
-// Runs the bundled program (dist/cli.cjs) with a V8 code cache. Node 20 has no compile cache
-// for modules (module.enableCompileCache came in Node 22), and compiling the 3.7 MB bundle
-// took a third of the console's start-up; with cached data V8 skips parsing and compiling
-// what the last run of the same command compiled.
+// Runs the bundled program (dist/cli.cjs, or the lean bundle of a short command) with a V8 code
+// cache. Node 20 has no compile cache for modules (module.enableCompileCache came in Node 22),
+// and compiling the 3.7 MB bundle took a third of the console's start-up; with cached data V8
+// skips parsing and compiling what the last run of the same command compiled.
 //
 // The cache is never needed for correctness: a missing, unreadable, corrupt, stale or foreign
 // cache file means a normal start, and the file is written again. It lives under the XDG cache
@@ -11,11 +11,15 @@
 // file that is not the user's own or that others could write is never read: cached data is code.
 const fs = require('node:fs');
 const path = require('node:path');
-const vm = require('node:vm');
-const Module = require('node:module');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const BUNDLE = path.join(DIST, 'cli.cjs');
+/**
+ * Commands with a lean bundle of their own (scripts/build.mjs makes them): the CLI with that
+ * command alone, a smaller script and code cache than the full bundle's.
+ */
+const LEAN_COMMANDS = ['get', 'logs'];
+const leanBundleName = (command) => `cli.${command}.cjs`;
 const MAGIC = 'burrow-code-cache-1\n';
 /** Set by the program when start-up is over (the console's first frame): the cache is made then. */
 const STARTED = Symbol.for('burrow.codeCache.startupDone');
@@ -30,7 +34,7 @@ const HEAP_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=25']
  * made every console start reject its cache. And a command that makes a request compiles undici's
  * HTTP parser (WebAssembly) with Liftoff, then V8 optimizes it again on a background thread,
  * which Node waits for before it exits (80-100 ms measured, more than the request): short
- * commands keep the Liftoff code.
+ * commands keep the Liftoff code. Node's own modules are loaded before (preloadBuiltins).
  */
 function v8FlagsFor(kind) {
   if (kind === 'console') return HEAP_FLAGS;
@@ -62,11 +66,59 @@ function expectedHeader(buildId, bundleStat) {
   return `${MAGIC}${buildId} ${process.version} ${process.arch} ${bundleStat.size} ${Math.trunc(bundleStat.mtimeMs)}\n`;
 }
 
+/** CRC-32 (zlib's, native): node:crypto would cost more to load than the whole check. */
 function checksum(buffer) {
-  return require('node:crypto').createHash('sha1').update(buffer).digest('hex');
+  return require('node:zlib').crc32(buffer).toString(16);
 }
 
-/** The cached data, or undefined when there is none that may be used. */
+/** Node's own modules loaded before the launcher ran: loaded on every start, never listed. */
+const LOADED_AT_START = new Set(process.moduleLoadList);
+const NEVER_PRELOADED = new Set(['punycode', 'sys', 'wasi', 'test', 'inspector', 'inspector/promises', 'trace_events', 'repl']);
+
+/**
+ * A documented module: one a program may require first, in any order. Node's parts with a
+ * leading underscore (_tls_wrap, _http_client) are in import cycles with their module: required
+ * before it, tls came up without createSecureContext.
+ */
+function isPreloadable(id, Module) {
+  return /^[a-z][a-z0-9_/]{0,39}$/.test(id) && !NEVER_PRELOADED.has(id) && Module.isBuiltin(id);
+}
+
+/** The built-in modules (documented names) loaded since the launcher started. */
+function builtinsLoadedSinceStart() {
+  const Module = require('node:module');
+  const ids = [];
+  for (const entry of process.moduleLoadList) {
+    if (LOADED_AT_START.has(entry) || !entry.startsWith('NativeModule ')) continue;
+    const id = entry.slice('NativeModule '.length);
+    if (isPreloadable(id, Module)) ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * Setting a V8 flag changes V8's flag hash, and Node's own modules (net, http, streams) carry
+ * code caches made under the default flags: every one loaded after the program's flags are set
+ * is compiled from source, three to four times slower (a third of `get`'s time). The cache file
+ * lists the built-in modules the run that made it loaded, and they are loaded before the flags
+ * are set. A name that is not a built-in is skipped: the list is a hint, never needed.
+ */
+function preloadBuiltins(ids) {
+  const Module = require('node:module');
+  const loaded = [];
+  for (const id of ids) {
+    if (!isPreloadable(id, Module)) continue;
+    try {
+      require(`node:${id}`);
+      loaded.push(id);
+    } catch {
+      // not in this Node
+    }
+  }
+  return loaded;
+}
+
+/** The cached data and its list of built-ins, or undefined when there is none that may be used. */
 function readCache(file, header) {
   let fd;
   try {
@@ -76,14 +128,14 @@ function readCache(file, header) {
     if (!stat.isFile() || !mine || (stat.mode & 0o022) !== 0) return undefined;
     const data = fs.readFileSync(fd);
     const headerBytes = Buffer.byteLength(header);
-    // header, then a line with the payload's length and sha1, then the payload
+    // header, then a line with the payload's length, its CRC-32 and the built-ins, then the payload
     if (data.length < headerBytes || data.toString('latin1', 0, headerBytes) !== header) return undefined;
     const lineEnd = data.indexOf(10, headerBytes);
     if (lineEnd < 0) return undefined;
-    const [length, sum] = data.toString('latin1', headerBytes, lineEnd).split(' ');
+    const [length, sum, builtins = ''] = data.toString('latin1', headerBytes, lineEnd).split(' ');
     const payload = data.subarray(lineEnd + 1);
     if (payload.length !== Number(length) || checksum(payload) !== sum) return undefined;
-    return payload;
+    return { payload, builtins: builtins.split(',').filter(Boolean) };
   } catch {
     return undefined;
   } finally {
@@ -91,13 +143,13 @@ function readCache(file, header) {
   }
 }
 
-function writeCache(dir, file, header, payload) {
+function writeCache(dir, file, header, payload, builtins) {
   const temp = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const fd = fs.openSync(temp, 'wx', 0o600);
     try {
-      fs.writeSync(fd, `${header}${payload.length} ${checksum(payload)}\n`);
+      fs.writeSync(fd, `${header}${payload.length} ${checksum(payload)} ${builtins.join(',')}\n`);
       fs.writeSync(fd, payload);
     } finally {
       fs.closeSync(fd);
@@ -128,10 +180,10 @@ function removeOlderBuilds(dir, keep) {
   }
 }
 
-function readBundle() {
+function readBundle(file) {
   try {
-    const source = fs.readFileSync(BUNDLE, 'latin1');
-    const stat = fs.statSync(BUNDLE);
+    const source = fs.readFileSync(file, 'latin1');
+    const stat = fs.statSync(file);
     const buildId = fs.readFileSync(path.join(DIST, 'build-id'), 'latin1').trim();
     return { source, stat, buildId };
   } catch (error) {
@@ -155,23 +207,61 @@ function answerFromBuild(argv) {
   }
 }
 
+/**
+ * Straight to file descriptor 1: process.stdout would load Node's stream modules first (a tenth
+ * of `burrow --version`'s own time). A closed pipe ends it quietly, as the program does.
+ */
+function writeAnswer(text) {
+  let bytes = Buffer.from(text);
+  try {
+    while (bytes.length > 0) bytes = bytes.subarray(fs.writeSync(1, bytes));
+  } catch (error) {
+    // a non-blocking stdout that is full: Node's stream waits for it
+    if (error && error.code === 'EAGAIN') process.stdout.write(bytes);
+    else if (!error || error.code !== 'EPIPE') {
+      process.stderr.write(`burrow: cannot write to standard output: ${(error && error.code) || error}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
+
 async function run(argv) {
   const answer = answerFromBuild(argv);
   if (typeof answer === 'string') {
-    process.stdout.write(answer);
+    writeAnswer(answer);
     return;
   }
-  const { source, stat, buildId } = readBundle();
-  const dir = cacheDirectory(process.env);
   const kind = cacheKind(argv);
-  for (const flag of v8FlagsFor(kind)) require('node:v8').setFlagsFromString(flag);
+  if (LEAN_COMMANDS.includes(kind)) {
+    // 'other-bundle': the lean bundle read the command line otherwise and holds not its command
+    if ((await runBundle(path.join(DIST, leanBundleName(kind)), kind, argv)) !== 'other-bundle') return;
+  }
+  await runBundle(BUNDLE, LEAN_COMMANDS.includes(kind) ? 'other' : kind, argv);
+}
+
+let flagsSet = false;
+
+async function runBundle(bundle, kind, argv) {
+  const { source, stat, buildId } = readBundle(bundle);
+  const dir = cacheDirectory(process.env);
   const file = path.join(dir, `${buildId}.${kind}.v8`);
   const header = expectedHeader(buildId, stat);
   const enabled = process.env.BURROW_CODE_CACHE !== '0';
-  const cachedData = enabled ? readCache(file, header) : undefined;
-  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData });
+  const cache = enabled ? readCache(file, header) : undefined;
+  const cachedData = cache?.payload;
+  const debug = process.env.BURROW_CODE_CACHE_DEBUG === '1';
+  if (!flagsSet) {
+    flagsSet = true;
+    const preloaded = cache ? preloadBuiltins(cache.builtins) : [];
+    if (debug) process.stderr.write(`preloaded: ${preloaded.join(',')}\n`);
+    for (const flag of v8FlagsFor(kind)) require('node:v8').setFlagsFromString(flag);
+  }
+  const vm = require('node:vm');
+  const Module = require('node:module');
+  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
   // BURROW_CODE_CACHE_DEBUG=1: one line on stderr saying what happened (for tests)
-  const report = process.env.BURROW_CODE_CACHE_DEBUG === '1' ? (what) => process.stderr.write(`code cache: ${what}\n`) : () => {};
+  const report = debug ? (what) => process.stderr.write(`code cache: ${what}\n`) : () => {};
+  if (debug) process.stderr.write(`bundle: ${path.basename(bundle)}\n`);
   if (!enabled) report('off');
   else if (cachedData === undefined) report(fs.existsSync(file) ? 'unusable' : 'none');
   else report(script.cachedDataRejected ? 'rejected' : 'used');
@@ -180,14 +270,14 @@ async function run(argv) {
     const write = () => {
       if (written) return;
       written = true;
-      report(writeCache(dir, file, header, script.createCachedData()) ? 'written' : 'not written');
+      report(writeCache(dir, file, header, script.createCachedData(), builtinsLoadedSinceStart()) ? 'written' : 'not written');
     };
     globalThis[STARTED] = write;
     process.once('exit', write);
   }
   const module = { exports: {} };
-  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(BUNDLE), module, BUNDLE, DIST);
-  await module.exports.main(argv);
+  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(bundle), module, bundle, DIST);
+  return module.exports.main(argv);
 }
 
-module.exports = { run, cacheKind, cacheDirectory, HEAP_FLAGS };
+module.exports = { run, cacheKind, cacheDirectory, HEAP_FLAGS, LEAN_COMMANDS, leanBundleName };

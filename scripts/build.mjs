@@ -10,6 +10,11 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { inkPatchesPlugin } from './ink-patches.mjs';
 import { inkSafeTextPlugin } from './ink-safe-text.mjs';
+import { undiciPatchesPlugin } from './undici-patches.mjs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { LEAN_COMMANDS, leanBundleName } = require('../bin/run-bundle.cjs');
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const quiet = process.argv.includes('--quiet');
@@ -33,22 +38,21 @@ const common = {
   jsx: 'automatic',
   legalComments: 'none',
   // Ink keeps its render caches between frames and draws the frame after a key at once (ink-patches.mjs)
-  // and every text node it draws passes the terminal sanitiser (ink-safe-text.mjs)
-  plugins: [inkPatchesPlugin, inkSafeTextPlugin],
+  // and every text node it draws passes the terminal sanitiser (ink-safe-text.mjs); undici's
+  // client leaves Node's http2 and http modules unloaded (undici-patches.mjs)
+  plugins: [inkPatchesPlugin, inkSafeTextPlugin, undiciPatchesPlugin],
   logLevel: quiet ? 'warning' : 'info',
   define: {
     'process.env.BURROW_BUILD_VERSION': JSON.stringify(version),
     'process.env.NODE_ENV': '"production"',
   },
 };
-// The program: one CommonJS file, so that bin/burrow.js can compile it with a V8 code cache
+// The program: one CommonJS file, so that bin/run-bundle.cjs can compile it with a V8 code cache
 // (Node 20 has no compile cache for ES modules). Dynamic imports stay lazy inside the file:
 // a module reached only through import() is evaluated when it is first imported.
-await build({
+const cliOptions = {
   ...common,
-  entryPoints: { cli: path.join(root, 'src/cli.ts') },
-  outdir,
-  outExtension: { '.js': '.cjs' },
+  entryPoints: [path.join(root, 'src/cli.ts')],
   format: 'cjs',
   // non-ASCII characters in strings and names escaped: see asciiOnly below
   charset: 'ascii',
@@ -58,18 +62,25 @@ await build({
   define: { ...common.define, 'import.meta.url': '__burrowMetaUrl' },
   // import.meta.resolve is used only when running from the TypeScript sources (engine-supervisor.ts)
   logOverride: { 'empty-import-meta': 'silent' },
-});
-// the emulator's database engine runs in its own process (engine-supervisor.ts forks dist/engine-host.js)
-await build({
-  ...common,
-  entryPoints: { 'engine-host': path.join(root, 'src/emulator/database/engine-host.ts') },
-  outdir,
-  format: 'esm',
-  // CommonJS dependencies inside an ESM bundle need a real `require` for Node built-ins.
-  banner: { js: "import { createRequire as __burrowCreateRequire } from 'node:module'; const require = __burrowCreateRequire(import.meta.url);" },
-});
-const bundle = asciiOnly(path.join(outdir, 'cli.cjs'));
-// the code cache of bin/burrow.js is keyed by this: a new build never runs an old cache
+};
+const bundleFiles = [path.join(outdir, 'cli.cjs'), ...LEAN_COMMANDS.map((command) => path.join(outdir, leanBundleName(command)))];
+await Promise.all([
+  build({ ...cliOptions, outfile: bundleFiles[0] }),
+  // A lean bundle per short command: the CLI with that command alone, a smaller script for V8 to
+  // load (its top level declares every function of every ES module in the bundle, zod's and the
+  // console's included) and a smaller code cache to read. bin/run-bundle.cjs picks it.
+  ...LEAN_COMMANDS.map((command, i) => build({ ...cliOptions, outfile: bundleFiles[i + 1], plugins: [...common.plugins, oneCommandPlugin(command)] })),
+  // the emulator's database engine runs in its own process (engine-supervisor.ts forks dist/engine-host.js)
+  build({
+    ...common,
+    entryPoints: { 'engine-host': path.join(root, 'src/emulator/database/engine-host.ts') },
+    outdir,
+    format: 'esm',
+    // CommonJS dependencies inside an ESM bundle need a real `require` for Node built-ins.
+    banner: { js: "import { createRequire as __burrowCreateRequire } from 'node:module'; const require = __burrowCreateRequire(import.meta.url);" },
+  }),
+]);
+const bundles = bundleFiles.map(asciiOnly);
 // `burrow --version` and `burrow --help` alone are answered from this file, without loading the
 // bundle (bin/run-bundle.cjs); the text is the bundle's own answer, asked once here
 const answer = (flag) => {
@@ -78,7 +89,41 @@ const answer = (flag) => {
   return run.stdout;
 };
 writeFileSync(path.join(outdir, 'answers.json'), JSON.stringify({ '--version': answer('--version'), '--help': answer('--help') }));
-writeFileSync(path.join(outdir, 'build-id'), createHash('sha256').update(bundle).digest('hex').slice(0, 32));
+// the code cache of bin/run-bundle.cjs is keyed by this: a new build never runs an old cache
+const buildId = createHash('sha256');
+for (const bundle of bundles) buildId.update(bundle);
+writeFileSync(path.join(outdir, 'build-id'), buildId.digest('hex').slice(0, 32));
+
+/**
+ * The CLI with one command: the registry's imports of the others become a module that throws
+ * notInThisBundle (src/runtime/bundle.ts) when imported, on which the launcher runs the full
+ * bundle.
+ */
+function oneCommandPlugin(command) {
+  const registry = path.join(root, 'src', 'commands', 'registry.ts');
+  return {
+    name: 'one-command',
+    setup(b) {
+      let found = false;
+      b.onResolve({ filter: /^\.\/[a-z-]+$/ }, (args) => {
+        if (args.importer !== registry || args.kind !== 'dynamic-import') return undefined;
+        if (args.path === `./${command}`) {
+          found = true;
+          return undefined;
+        }
+        return { path: args.path, namespace: 'not-in-this-bundle' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'not-in-this-bundle' }, (args) => ({
+        contents: `import { notInThisBundle } from './bundle';\nthrow notInThisBundle(${JSON.stringify(args.path)});\n`,
+        resolveDir: path.join(root, 'src', 'runtime'),
+        loader: 'ts',
+      }));
+      b.onEnd((result) => {
+        if (result.errors.length === 0 && !found) throw new Error(`the registry does not import ./${command}: no lean bundle for it`);
+      });
+    },
+  };
+}
 /**
  * bin/run-bundle.cjs reads the bundle as latin1, a copy where utf8 would be a decode of 3.9 MB at
  * every start. esbuild escapes non-ASCII characters everywhere but in comments; there, each one
@@ -97,7 +142,7 @@ function upToDate() {
   let built;
   try {
     built = statSync(path.join(outdir, 'build-id')).mtimeMs;
-    for (const f of ['cli.cjs', 'engine-host.js', 'answers.json']) statSync(path.join(outdir, f));
+    for (const f of ['cli.cjs', ...LEAN_COMMANDS.map(leanBundleName), 'engine-host.js', 'answers.json']) statSync(path.join(outdir, f));
   } catch {
     return false;
   }
@@ -108,7 +153,7 @@ function upToDate() {
     if (!st.isDirectory()) return st.mtimeMs;
     return readdirSync(file).reduce((m, name) => Math.max(m, newest(path.join(file, name))), st.mtimeMs);
   };
-  return [...inputs, path.join(root, 'src'), path.join(root, 'scripts')].every((f) => newest(f) < built);
+  return [...inputs, path.join(root, 'src'), path.join(root, 'scripts'), path.join(root, 'bin')].every((f) => newest(f) < built);
 }
 
 if (!quiet) console.log(`built ${path.relative(root, outdir) || '.'}/cli.cjs in ${Date.now() - started} ms`);

@@ -1,5 +1,6 @@
 // Runs node's test runner over test/**/*.test.ts(x).
-// Usage: node scripts/run-tests.mjs [path-prefix ...]  (e.g. test/unit test/e2e/shell)
+// Usage: node scripts/run-tests.mjs [--test-name-pattern=RE ...] [path-prefix ...]  (e.g. test/unit test/e2e/shell)
+// Arguments starting with -- go to node's test runner (one test alone: --test-name-pattern="highlight mode").
 //
 // The test files are compiled first, all at once, by esbuild (the compiler tsx uses) into one
 // ES module per test file plus shared chunks, and node runs those: each file is its own process,
@@ -26,7 +27,8 @@ function walk(dir) {
   return out;
 }
 
-const prefixes = process.argv.slice(2);
+const runnerFlags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const prefixes = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 // The soak (*.soak.test.ts, 45 s of faults) runs only when named: npm run test:soak (.ci/run runs it)
 const files = walk('test')
   .filter((f) => (prefixes.length === 0 ? !f.endsWith('.soak.test.ts') : prefixes.some((p) => f.startsWith(path.normalize(p)))))
@@ -125,7 +127,7 @@ const args = viaTsx ? ['--import', 'tsx', ...files] : ['--enable-source-maps', .
 // emulator's ingestion delay, a pty's frames), and on a quiet machine the suite took 3 min 48 s
 // with 3 against 4 min 41 s with 2 (859 tests, all passing). BURROW_TEST_CONCURRENCY=N to measure another.
 const concurrency = Number(process.env.BURROW_TEST_CONCURRENCY ?? 3);
-const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...args], {
+const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...runnerFlags, ...args], {
   stdio: 'inherit',
   env: { ...process.env, BURROW_TEST: '1', FORCE_COLOR: '0' },
 });

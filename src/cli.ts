@@ -10,6 +10,7 @@ import { terminalSafeLines } from './text/terminal-safe';
 import { argsErrorMessage } from './commands/arg-errors';
 import { GLOBAL_OPTIONS, VALUE_FLAGS } from './commands/global-options';
 import { setDisplayZone } from './text/time-format';
+import { isNotInThisBundle } from './runtime/bundle';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
@@ -50,8 +51,11 @@ Global options:
 Run burrow COMMAND --help for the options of one command.`;
 }
 
-/** The command is the first argument that is neither an option nor an option's value. */
-function findCommand(argv: string[]): { command: CommandEntry; index: number } {
+/**
+ * The command is the first argument that is neither an option nor an option's value
+ * (bin/run-bundle.cjs's cacheKind picks the bundle by the same rule).
+ */
+export function findCommand(argv: string[]): { command: CommandEntry; index: number } {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') break;
@@ -117,6 +121,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${terminalSafeLines(w)}\n`);
     return await command.run({ args: parsed.positionals, values, settings, io });
   } catch (error) {
+    if (isNotInThisBundle(error)) throw error;
     if (error instanceof UsageError || error instanceof SettingsError || error instanceof ConfigError) {
       io.stderr.write(`burrow: ${terminalSafeLines(redact(error.message))}\n`);
       return 2;
@@ -149,12 +154,31 @@ function printVersionOrHelp(values: Record<string, unknown>, usage: string | nul
   return 0;
 }
 
-/** Entry point used by bin/burrow.js. */
-export async function main(argv: string[]): Promise<void> {
+/**
+ * Entry point used by bin/run-bundle.cjs. 'other-bundle': this lean bundle does not hold the
+ * command asked for (the launcher then runs the full one).
+ */
+export async function main(argv: string[]): Promise<'other-bundle' | undefined> {
   // A closed pipe (burrow ... | head) ends the process quietly instead of throwing EPIPE.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  const quietOnClosedPipe = (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);
-  });
-  const code = await runCli(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
-  process.exitCode = code;
+  };
+  process.stdout.on('error', quietOnClosedPipe);
+  try {
+    // process.stdin is made on first use (a file or /dev/null as stdin costs Node's file streams)
+    const io: Io = {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      get stdin() {
+        return process.stdin;
+      },
+      env: process.env,
+    };
+    process.exitCode = await runCli(argv, io);
+  } catch (error) {
+    if (!isNotInThisBundle(error)) throw error;
+    process.stdout.off('error', quietOnClosedPipe);
+    return 'other-bundle';
+  }
+  return undefined;
 }

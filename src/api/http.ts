@@ -146,6 +146,8 @@ export class HttpClient {
       keepAliveMaxTimeout: 60_000,
       connections: 8,
       maxResponseSize: this.opts.maxResponseBytes,
+      // Node's default; given here, undici does not load node:http to read it (start-up)
+      maxHeaderSize: 16 * 1024,
     });
     return this.dispatcher;
   }

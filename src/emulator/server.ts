@@ -21,6 +21,8 @@ export interface RunningEmulator {
   setFaults(spec: FaultSpec): void;
   /** The database engine's process supervisor (restarts, pid). */
   databaseEngine: EngineSupervisor;
+  /** The database origin's Hrana-over-HTTP streams: open now, and expired for idleness since the start (tests wait on these). */
+  databaseStreams(): { open: number; expired: number };
   close(): Promise<void>;
 }
 
@@ -107,6 +109,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faultCounters: () => Object.fromEntries(origins.map((o, i) => [o.name, { ...injectors[i]!.counters }])) as Record<OriginSpec['name'], FaultCounters>,
     setFaults: (spec) => injectors.forEach((f) => f.setSpec(spec)),
     databaseEngine: db.engine,
+    databaseStreams: () => db.streams(),
     async close() {
       if (closed) return;
       closed = true;

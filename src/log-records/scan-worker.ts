@@ -1,5 +1,5 @@
 import type { MessagePort, Worker as WorkerThread } from 'node:worker_threads';
-import { RECORD_FLAGS, STATUS_ASIDE, type DictField, type SharedScanColumns } from '../api/logs/columns/record-columns';
+import { RECORD_FLAGS, STATUS_ASIDE, TIME_ASIDE, type DictField, type SharedScanColumns } from '../api/logs/columns/record-columns';
 
 /** The dictionary fields a pattern is tried on (host and path together, as host + path). */
 export const SCAN_DICT_FIELDS = ['cache', 'country', 'edge', 'ua', 'referer', 'host', 'path'] as const satisfies readonly DictField[];
@@ -32,6 +32,7 @@ export interface ScanRequest {
   cancel: Int32Array;
   bits: typeof RECORD_FLAGS;
   statusAside: number;
+  timeAside: number;
 }
 
 /** The matches of one stretch: positions in `order`, with the sequence number each record had when tested. */
@@ -135,7 +136,7 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
     const hexMay = mayMatchWithin(m.source, ignoreCase, '0123456789abcdef');
     const ipMay = mayMatchWithin(m.source, ignoreCase, '0123456789.');
     const textsMay = isoMay || hexMay || ipMay;
-    const { times, seqs, flags, status, ip4, rid } = m.cols;
+    const { timeOffsets, timeBase, seqs, flags, status, ip4, rid } = m.cols;
     const B = m.bits;
     // an IPv6 address is in the arena (not shared): the main thread tries it, unless the pattern cannot match one
     const v6May = mayMatchWithin(m.source, m.flags.includes('i'), '0123456789abcdef:.');
@@ -262,7 +263,8 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
         if (result === 0 && !textsMay) result = 2;
         if (result === 0) {
           // the time and the request id are per record: written side by side, matched below
-          if (!writeIso(times[slot]!, isoBytes, undecided * ISO)) result = 3;
+          const offset = timeOffsets[slot]!;
+          if (offset === m.timeAside || !writeIso(timeBase + offset, isoBytes, undecided * ISO)) result = 3;
           else {
             if (fl & B.RID_BIN) {
               withId[undecided] = 1;
@@ -409,7 +411,7 @@ export class ScanWorker {
   }
 
   /** Starts a scan; returns a function that cancels it. */
-  scan(req: Omit<ScanRequest, 'type' | 'id' | 'cancel' | 'bits' | 'statusAside'>, dicts: ScanDictionaries, handlers: ScanHandlers): () => void {
+  scan(req: Omit<ScanRequest, 'type' | 'id' | 'cancel' | 'bits' | 'statusAside' | 'timeAside'>, dicts: ScanDictionaries, handlers: ScanHandlers): () => void {
     this.cancelCurrent();
     const id = this.nextId++;
     const cancel = new Int32Array(new SharedArrayBuffer(4));
@@ -438,7 +440,7 @@ export class ScanWorker {
           setImmediate(send);
           return;
         }
-        const message: ScanRequest = { ...req, type: 'scan', id, cancel, bits: RECORD_FLAGS, statusAside: STATUS_ASIDE };
+        const message: ScanRequest = { ...req, type: 'scan', id, cancel, bits: RECORD_FLAGS, statusAside: STATUS_ASIDE, timeAside: TIME_ASIDE };
         w.postMessage(message);
       };
       send();

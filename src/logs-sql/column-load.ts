@@ -210,13 +210,12 @@ function appendChunk(
   const chunk = duck.DuckDBDataChunk.create(types, n);
   const v = types.map((_, i) => chunk.getColumnVector(i));
   const [t, status, bytes, asn, ip, r0, r1, r2, r3] = v.slice(0, 9) as [DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector];
-  const times = columns.times;
   const words = columns.ridWords;
   const idCols = DICT_COLUMNS.map((d) => columns.idCols[d.field]);
   const dicts = DICT_COLUMNS.map((d) => columns.dicts[d.field]);
   for (let k = 0; k < n; k++) {
     const slot = picked[k]!;
-    t.setItem(k, times[slot]!);
+    t.setItem(k, columns.time(slot));
     status.setItem(k, columns.statusCode(slot));
     bytes.setItem(k, columns.bytesSentOf(slot) ?? Number.NaN);
     asn.setItem(k, columns.asnOf(slot) ?? Number.NaN);

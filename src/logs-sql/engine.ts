@@ -80,7 +80,7 @@ export class LogsSqlEngine {
     const { loaded, rest } = await loadColumns(this.duck, this.connection, columns, slots, seqs, pause, sliceMs);
     this.appended += loaded;
     for (let i = 0; i < slots.length; i++) {
-      const t = columns.times[slots[i]!]!;
+      const t = columns.time(slots[i]!);
       if (!(t <= this.newestMs) && columns.seqs[slots[i]!] === seqs[i]) this.newestMs = t;
     }
     if (rest.length) await this.append(rest.map((slot) => columns.entry(slot)));

@@ -231,6 +231,7 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
         createPoller<PollResult>({
           intervalMs: refreshIntervalMs(deps.settings),
           now: deps.now,
+          timers: deps.timers,
           task: poll,
           onSuccess: onPolled,
           onError: (error, at) => ui.getState().recordError(errorMessage(error), at),

@@ -88,7 +88,7 @@ export function createDatabasesStore(deps: StoreDeps): DatabasesStore {
       ui.getState().recordError(message, at);
     };
     const shared = () => (polling ??= sharedPoller({
-      create: () => createPoller<DatabaseRow[]>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, task: fetch, onSuccess, onError }),
+      create: () => createPoller<DatabaseRow[]>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, timers: deps.timers, task: fetch, onSuccess, onError }),
       ...statusBarHooks(ui, { setPaused: (paused) => set({ paused }), paused: () => get().paused, loadedAt: () => get().loadedAt }),
     }));
     return {

@@ -1,6 +1,7 @@
 import type { Api } from '../api/index';
 import type { Settings } from '../config/settings';
 import type { UiStore } from './ui-store';
+import type { Timers } from './poller';
 
 /** What every domain store is built from. The Api is created once per run and only stores use it. */
 export interface StoreDeps {
@@ -8,6 +9,8 @@ export interface StoreDeps {
   settings: Settings;
   ui: UiStore;
   now: () => number;
+  /** The pollers' interval timers (the real ones when absent; tests fire them by hand). */
+  timers?: Timers;
 }
 
 export type StoreFactory<S> = (deps: StoreDeps) => S;

@@ -53,7 +53,7 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
 
     // the pause switch lives in the shared poller; `paused` in this store mirrors it for the screen
     const shared = () => (polling ??= sharedPoller({
-      create: () => createPoller<Polled>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, task: fetch, onSuccess, onError }),
+      create: () => createPoller<Polled>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, timers: deps.timers, task: fetch, onSuccess, onError }),
       ...statusBarHooks(ui, { setPaused: (paused) => set({ paused }), paused: () => get().paused, loadedAt: () => get().loadedAt }),
     }));
 

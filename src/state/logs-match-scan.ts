@@ -204,7 +204,7 @@ export class MatchScan {
     const order = buffer.orderSnapshot();
     const n = order.length;
     // the plan: stretches of the records as they are now, never splitting a run of equal times
-    const time = (i: number) => cols.times[order[i]!]!;
+    const time = (i: number) => cols.time(order[i]!);
     const at = (t: number) => {
       let lo = 0;
       let hi = n;
@@ -309,7 +309,7 @@ export class MatchScan {
     const take = (slot: number, seq: number) => {
       // evicted (the slot is empty or another record's), or arrived after the scan started
       if (cols.seqs[slot] !== seq || !givenBefore(seq, next)) return;
-      const t = cols.times[slot]!;
+      const t = cols.time(slot);
       if (index.indexOf(seq, t) >= 0) return;
       found.push(seq);
       foundTimes.push(t);

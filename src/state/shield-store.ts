@@ -148,6 +148,7 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         const p = createPoller({
           intervalMs: refreshIntervalMs(deps.settings),
           now: deps.now,
+          timers: deps.timers,
           task: (signal) => api.shield.listZones(get().page, get().perPage, signal),
           onSuccess: (res, at) => {
             set({ zones: res.zones, pageInfo: res.page, zonesAt: at, zonesError: null });
@@ -197,6 +198,7 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         const p = createPoller({
           intervalMs: refreshIntervalMs(deps.settings),
           now: deps.now,
+          timers: deps.timers,
           task: (signal) => api.shield.getApiGuardian(id, signal),
           onSuccess: (guardian, at) => {
             if (get().openZoneId !== id) return;

@@ -167,6 +167,7 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
       create: () => createPoller<Loaded>({
         intervalMs: refreshIntervalMs(deps.settings),
         now: deps.now,
+        timers: deps.timers,
         task: (signal) => fetchLoaded(signal),
         onSuccess: onLoaded,
         onError: onFailed,

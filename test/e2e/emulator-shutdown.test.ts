@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '../helpers/wait';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -40,6 +41,23 @@ function childrenOf(pid: number): number[] {
   } catch {
     return [];
   }
+}
+
+/** CPU time (user + system, in clock ticks) the process has spent so far; 0 once it is gone. */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Waits until `pid` has spent 0.2 s of CPU more than now: it is busy (running the endless statement). */
+async function busy(pid: number, what: string): Promise<void> {
+  const from = cpuTicks(pid);
+  await until(`${what} (0.2 s of CPU)`, () => cpuTicks(pid) >= from + 20);
 }
 
 async function waitUntil(ok: () => boolean, timeoutMs: number, what: string): Promise<number> {
@@ -128,8 +146,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const logs = await request(agent, `${emu.info.loggingUrl}/v2/pullzones/${emu.info.pullZoneIds[0]}/logs`, { headers: { AccessKey: emu.info.accessKey } });
       assert.equal(logs.status, 200, logs.body.slice(0, 200));
       const long = sql(agent, emu.info, ENDLESS, false).catch((e: Error) => e);
-      await new Promise((r) => setTimeout(r, 300));
-      assert.ok(running(engine), 'the engine is running the statement');
+      await busy(engine, 'the engine running the statement');
       emu.child.kill(signal);
       await waitUntil(() => !running(emu.child.pid!), 5000, 'the emulator');
       assert.equal(emu.child.exitCode ?? (await new Promise((r) => emu.child.once('exit', r))), 0);
@@ -149,7 +166,7 @@ test('SIGKILL of the emulator: its engine child exits even while a statement kee
   try {
     engine = await engineOf(agent, emu);
     void sql(agent, emu.info, ENDLESS, false).catch(() => {});
-    await new Promise((r) => setTimeout(r, 300));
+    await busy(engine, 'the engine running the statement');
     emu.child.kill('SIGKILL');
     await waitUntil(() => !running(engine), 4000, 'the orphaned engine child');
   } finally {

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow, type PtySession } from '../helpers/pty';
+import { until as waitUntil } from '../helpers/wait';
 import { generatedLogRecords, loggingStats } from '../../src/emulator/logging/index';
 import { NO_FAULTS, parseFaults } from '../../src/emulator/faults';
 
@@ -99,7 +100,7 @@ test(`soak ${SECONDS}s: console and logs --follow through faults, an outage and 
   async function home(): Promise<void> {
     for (let i = 0; i < 8 && !app.screenText().includes('Screens   enter opens'); i++) {
       await app.press('esc');
-      await sleep(150);
+      await app.waitFor('Screens   enter opens', 150).catch(() => undefined);
     }
   }
   async function go(command: string): Promise<void> {
@@ -125,6 +126,7 @@ test(`soak ${SECONDS}s: console and logs --follow through faults, an outage and 
         slowSteps++; // under faults a screen may take longer than the wait; what matters is no crash
       }
       stepsDone++;
+      // the time spent on each screen under faults is the soak itself
       await sleep(step.dwellMs);
     }
   }
@@ -140,6 +142,7 @@ test(`soak ${SECONDS}s: console and logs --follow through faults, an outage and 
   // (on one screen that polls: safe GETs are retried with backoff for a few seconds before an error shows)
   emu.setFaults({ ...NO_FAULTS, error: 1 });
   await go('containers');
+  // the outage lasts this long: the scenario, not a wait for something
   await sleep(OUTAGE_MS);
   const outageErrors = errorSamples;
   // recovery
@@ -150,16 +153,14 @@ test(`soak ${SECONDS}s: console and logs --follow through faults, an outage and 
   // errors were shown, and are cleared once the platform answers again
   await go('containers');
   await app.waitFor(/Container limits/, 15_000);
-  const clearDeadline = Date.now() + 20_000;
-  while (/✖/.test(statusLine(app)) && Date.now() < clearDeadline) await sleep(200);
+  await waitUntil('the error to clear', () => !/✖/.test(statusLine(app)), 20_000, 200).catch(() => undefined);
   assert.doesNotMatch(statusLine(app), /✖/, `the error is still shown after recovery:\n${app.screenText()}`);
   assert.ok(outageErrors > 0, 'the outage was shown in the status bar');
 
   // the follow engine backs off during an outage (up to 30 s between tries), and prints records
   // only once they are older than the lag it observes: wait until it prints past the outage
   const resumed = () => progress.find(([, newest]) => newest >= recoveredAt + 3000);
-  const catchUpDeadline = Date.now() + 45_000;
-  while (!resumed() && Date.now() < catchUpDeadline) await sleep(500);
+  await waitUntil('burrow logs to print past the outage', resumed, 45_000, 500).catch(() => undefined);
   const caughtUpAfterMs = resumed() ? resumed()![0] - recoveredAt : null;
 
   // stop both; neither crashed

@@ -95,6 +95,7 @@ test('a zone out of budget (429) shows its backoff in the strip, first, while th
   const hammer = (async () => {
     while (hammering) {
       await Promise.all(Array.from({ length: 10 }, () => fetch(url, { headers: { AccessKey: emu.info.accessKey } }).then((r) => r.arrayBuffer())));
+      // pacing is the point: another client spending the zone's budget at a steady rate
       await new Promise((r) => setTimeout(r, 100));
     }
   })();

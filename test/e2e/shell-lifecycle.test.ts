@@ -8,6 +8,7 @@ import { envFor, useEmulator } from '../helpers/emulator';
 import { BURROW_BIN, startBurrow } from '../helpers/pty';
 import { SCREENS } from '../../src/app/screens';
 import { childrenOf } from '../helpers/processes';
+import { until } from '../helpers/wait';
 
 /** Rows of the home screen's table: every screen but home itself. */
 const HOME_ROWS = SCREENS.length - 1;
@@ -23,13 +24,7 @@ function alive(pid: number): boolean {
   }
 }
 
-async function waitUntil(ok: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitUntil = (ok: () => boolean, timeoutMs: number, what: string) => until(what, ok, timeoutMs, 50);
 
 for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
   test(`${signal} restores the terminal and exits ${code}`, async () => {
@@ -99,16 +94,12 @@ test('a 60x15 terminal shows "terminal too small"; resizing back shows the scree
   assert.equal(app.lines().filter((l) => l.includes('Screens')).length, 1);
 
   // ctrl-l repaints the whole screen: a full clear, then the same frame
-  await app.waitFor('enter open  / filter');
-  await new Promise((r) => setTimeout(r, 200));
-  await app.flush();
+  const frame = await app.waitFor('enter open  / filter');
   const before = app.rawOutput().length;
-  const frame = app.screenText();
   await app.press('ctrl-l');
   await waitUntil(() => app.rawOutput().slice(before).includes('\x1b[2J'), 3000, 'a full clear');
-  await new Promise((r) => setTimeout(r, 300));
-  await app.flush();
-  assert.equal(app.screenText(), frame, 'the same screen after the repaint');
+  // the same screen after the repaint (a clear without one leaves it blank)
+  await app.waitFor(frame, 3000);
   await app.press('q');
   assert.equal((await app.exited).exitCode, 0);
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow, type ExitInfo, type PtySession } from '../helpers/pty';
 import { DatabaseSession } from '../../src/api/database/index';
+import { until } from '../helpers/wait';
 
 // `burrow sql` at a terminal (npm run build first) against an in-process emulator whose streams
 // expire after 1 s idle; BURROW_SQL_KEEPALIVE_MS (read only with BURROW_TEST=1) makes the
@@ -15,7 +16,6 @@ const emu = await useEmulator({ streamIdleMs: 1000 });
 const state = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-sql-repl-'));
 after(() => fs.rmSync(state, { recursive: true, force: true }));
 const env = envFor(emu, { BURROW_TEST: '1', BURROW_SQL_KEEPALIVE_MS: '300', XDG_STATE_HOME: state });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The exit, or a failure with the screen if the program is still running after 8 s. */
 function exited(app: PtySession): Promise<ExitInfo> {
   let timer: NodeJS.Timeout | undefined;
@@ -39,8 +39,8 @@ test('multi-line input runs only when complete; history with up and Ctrl-R, kept
   await app.waitFor(/^\s+\.\.\.>\s*$/m);
   await app.type("FROM customers WHERE name <> 'x;\r");
   // the ; inside the quotes does not end it
-  await app.waitFor(/^\s+\.\.\.>\s*$/m);
-  await sleep(200);
+  // a third continuation prompt under the second line: the input was read and is still open
+  await app.waitFor(/\.\.\.> FROM customers WHERE name <> 'x;\n\s+\.\.\.>\s*$/m);
   assert.doesNotMatch(app.screenText(), /1 row/, 'nothing ran yet');
   await app.type("y';\r");
   const ran = await app.waitFor(/\(1 row/);
@@ -85,7 +85,10 @@ test('multi-line input runs only when complete; history with up and Ctrl-R, kept
 test('Tab completes a table and a column from the live schema', async () => {
   const app = startBurrow(['sql'], { env, cols: 100, rows: 30 });
   await app.waitFor(/^burrow-demo> /m);
-  await sleep(300); // the schema is read in the background at start
+  // the schema is read in the background at start, on the shell's one stream: a statement
+  // answered after it means the schema is in
+  await app.type('SELECT 1 AS ready;\r');
+  await app.waitFor(/\(1 row/);
   await app.type('SELECT * FROM inv');
   await app.press('tab');
   await app.waitFor(/^burrow-demo> SELECT \* FROM invoices\s*$/m);
@@ -113,9 +116,14 @@ test('BEGIN, INSERT, a pause past the idle limit, COMMIT: the row is kept; the p
   await app.waitFor(/^burrow-demo\*>\s*$/m);
   await app.type("INSERT INTO repl_e2e_tx VALUES ('kept');\r");
   await app.waitFor(/1 row affected · last insert rowid \d+/);
-  await sleep(2200); // twice the server's idle limit
-  const waited = app.screenText();
-  assert.match(waited, /TX open [2-9]s/, 'the badge counts');
+  // a stream used after the shell's and then left alone: once the server has expired it and every
+  // other idle one, the shell's has been idle past the limit too, but for its keep-alive
+  const from = emu.databaseStreams().expired;
+  const other = new DatabaseSession({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken, keepAliveMs: 0 });
+  await other.execute('SELECT 1');
+  await until('every stream but the shell\'s expired', () => emu.databaseStreams().expired > from && emu.databaseStreams().open === 1);
+  await other.close().catch(() => undefined);
+  await app.waitFor(/TX open [1-9]s/);
   assert.equal(await scalar("SELECT count(*) FROM repl_e2e_tx WHERE v = 'kept'"), 0n, 'not visible outside the transaction yet');
   await app.type('COMMIT;\r');
   await app.waitForGone(/TX open/);

@@ -167,6 +167,7 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
       } catch {
         // already gone
       }
+      // a bound, not a pause: returns as soon as the killed program is gone
       await Promise.race([exited, sleep(2000)]);
     }
     term.dispose();
@@ -215,11 +216,15 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
       for (const k of keys) {
         const bytes = keyBytes(k);
         proc.write(bytes);
+        // Pacing is the point here: a key must reach the program as its own read, as a person's
+        // keystrokes do (bytes read together are one paste to the input parser, and an esc read
+        // with what follows is alt-). Nothing on the screen says a read happened to wait on.
         await sleep(bytes === '\x1b' ? 60 : 20);
       }
     },
     async type(text) {
       proc.write(text);
+      // as in press(): the next keys must not be read in the same chunk as this text
       await sleep(20);
     },
     resize(c, r) {

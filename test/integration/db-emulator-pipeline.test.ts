@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { useEmulator } from '../helpers/emulator';
+import { until } from '../helpers/wait';
 
 // The emulator's Hrana endpoint spoken to raw, as sqld would be: shapes, statuses, content types.
 
@@ -271,7 +272,8 @@ test('batons: one stream per baton across requests; reused, invalid and expired 
   assert.equal(invalid.text, 'Received an invalid baton');
 
   // idle past streamIdleMs (400 ms here): the stream expires and its transaction rolls back
-  await new Promise((r) => setTimeout(r, 900));
+  const expiredBefore = emu.databaseStreams().expired;
+  await until('the idle stream expired', () => emu.databaseStreams().expired > expiredBefore && emu.databaseStreams().open === 0);
   const expired = await post('/v3/pipeline', { baton: b2, requests: [exec('SELECT 1')] });
   assert.equal(expired.status, 400);
   assert.equal(expired.type, 'application/json');
@@ -334,7 +336,7 @@ test('read-only token: reads work, every kind of write is BLOCKED in-band (and c
 test('a writer waits for another stream\'s write transaction instead of failing at once', async () => {
   const holder = await post('/v3/pipeline', { requests: [exec('BEGIN IMMEDIATE'), exec("INSERT INTO scratch VALUES ('holder')")] });
   const waiting = post('/v2/pipeline', { requests: [exec("INSERT INTO scratch VALUES ('waiter')"), { type: 'close' }] });
-  await new Promise((r) => setTimeout(r, 100));
+  await until('the writer waiting in the engine', () => emu.databaseEngine.inFlight > 0);
   const commit = await post('/v3/pipeline', { baton: holder.json!.baton, requests: [exec('COMMIT'), { type: 'close' }] });
   assert.equal((commit.json!.results![0] as { type: string }).type, 'ok');
   const w = await waiting;

@@ -2,6 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient, LibsqlError } from '@libsql/client';
 import { useEmulator } from '../helpers/emulator';
+import { until } from '../helpers/wait';
 
 // The official @libsql/client (HTTP) must work against the emulator unchanged.
 
@@ -62,8 +63,10 @@ test('interactive transaction: commit keeps, rollback discards, other connection
 
   const tx3 = await client.transaction('write');
   await tx3.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-TX3', 'closed', 3)");
+  const open = emu.databaseStreams().open;
   tx3.close();
-  await new Promise((r) => setTimeout(r, 50));
+  // close() sends the stream's close in the background
+  await until('the server closed the stream', () => emu.databaseStreams().open < open);
   assert.equal((await client.execute("SELECT count(*) AS n FROM products WHERE sku = 'SKU-TX3'")).rows[0]!.n, 0n, 'close without commit rolls back');
 });
 

@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { useEmulator } from '../helpers/emulator';
+import { until } from '../helpers/wait';
 import { DatabaseSession, SqlError, StreamLostError, splitStatements, type SessionStatus } from '../../src/api/database/index';
 import { ApiError } from '../../src/api/errors';
 
@@ -23,11 +24,27 @@ function open(extra: Partial<ConstructorParameters<typeof DatabaseSession>[0]> =
   sessions.push(s);
   return s;
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Closes every session but `keep`, so the only streams left to expire are the test's own and
+ * the emulator's count of expired streams says when one of them did.
+ */
+async function onlyThese(...keep: DatabaseSession[]): Promise<void> {
+  for (const s of sessions.splice(0)) {
+    if (keep.includes(s)) sessions.push(s);
+    else await s.close().catch(() => undefined);
+  }
+}
+const expired = () => emu.databaseStreams().expired;
+/** Waits until the server has expired `n` more idle streams than it had at `from`. */
+const expiredSince = (from: number, n = 1) => until(`${n} stream(s) expired by the server`, () => expired() >= from + n, IDLE * 10);
 const count = async (s: DatabaseSession, where: string) => (await s.execute(`SELECT count(*) FROM products WHERE ${where}`)).rows[0]![0];
 
-/** A proxy in front of the database origin: can hide /v3 (a v2-only server) and hold answers back. */
-async function proxy(opts: { hideV3?: boolean; delayMs?: number }): Promise<string> {
+/**
+ * A proxy in front of the database origin: can hide /v3 (a v2-only server) and hold answers back
+ * (`held` counts requests the server has answered and the proxy keeps).
+ */
+async function proxy(opts: { hideV3?: boolean; holdAnswers?: boolean }): Promise<{ url: string; held: () => number }> {
+  let held = 0;
   const server = http.createServer(async (req, res) => {
     if (opts.hideV3 && req.url?.startsWith('/v3')) {
       res.writeHead(404).end();
@@ -37,7 +54,10 @@ async function proxy(opts: { hideV3?: boolean; delayMs?: number }): Promise<stri
     for await (const c of req) chunks.push(c as Buffer);
     const upstream = await request(`${url}${req.url}`, { method: req.method as 'POST', headers: { 'content-type': 'application/json', authorization: String(req.headers.authorization ?? '') }, body: Buffer.concat(chunks) });
     const body = Buffer.from(await upstream.body.arrayBuffer());
-    if (opts.delayMs) await sleep(opts.delayMs);
+    if (opts.holdAnswers) {
+      held++;
+      return;
+    }
     if (res.destroyed) return;
     res.writeHead(upstream.statusCode, { 'content-type': String(upstream.headers['content-type'] ?? '') }).end(body);
   });
@@ -46,7 +66,7 @@ async function proxy(opts: { hideV3?: boolean; delayMs?: number }): Promise<stri
     server.closeAllConnections();
     server.close(() => r());
   }));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, held: () => held };
 }
 
 test('an interactive transaction spans separate calls on one stream; status says since when', async () => {
@@ -68,10 +88,16 @@ test('an interactive transaction spans separate calls on one stream; status says
 });
 
 test('keep-alive holds an open transaction well past the server idle limit', async () => {
+  await onlyThese();
   const s = open({ keepAliveMs: 150 });
   await s.execute('BEGIN');
   await s.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-KA', 'kept alive', 1)");
-  await sleep(IDLE * 3);
+  // a stream used after ours and then left alone: once the server expires it, ours has been idle
+  // longer than the limit too, but for the keep-alive
+  const from = expired();
+  await open({ keepAliveMs: 0 }).execute('SELECT 1');
+  await expiredSince(from);
+  assert.equal(expired(), from + 1, 'only the stream without keep-alive expired');
   assert.notEqual(s.transactionSince, null);
   assert.equal(await count(s, "sku = 'SKU-KA'"), 1n, 'still inside the same transaction');
   await s.commit();
@@ -79,10 +105,12 @@ test('keep-alive holds an open transaction well past the server idle limit', asy
 });
 
 test('without keep-alive the idle stream expires: the transaction is rolled back and the session says so', async () => {
+  await onlyThese();
   const s = open({ keepAliveMs: 0 });
   await s.execute('BEGIN');
+  const from = expired();
   await s.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-EXP', 'lost', 1)");
-  await sleep(IDLE + 500);
+  await expiredSince(from);
   await assert.rejects(s.execute("UPDATE products SET stock = 1 WHERE sku = 'SKU-EXP'"), (e: unknown) => {
     assert.ok(e instanceof StreamLostError);
     assert.match(e.message, /^stream lost: the open transaction was rolled back \(the server expired the stream/);
@@ -101,17 +129,18 @@ test('a loss found by the keep-alive is reported by the next call, which does no
   s.subscribe((st) => losses.push(st.lossPending));
   await s.execute('BEGIN');
   await s.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-KL', 'x', 1)");
-  await sleep(IDLE + 700);
-  assert.equal(s.status().lossPending, true);
+  await until('the keep-alive finds the loss', () => s.status().lossPending, IDLE * 10);
   assert.ok(losses.includes(true));
   await assert.rejects(s.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-KL2', 'must not run', 1)"), StreamLostError);
   assert.equal(await count(s, "sku IN ('SKU-KL', 'SKU-KL2')"), 0n);
 });
 
 test('idle stream outside a transaction is replaced silently', async () => {
+  await onlyThese();
   const s = open({ keepAliveMs: 0 });
+  const from = expired();
   await s.execute('SELECT 1');
-  await sleep(IDLE + 400);
+  await expiredSince(from);
   assert.equal((await s.execute('SELECT 2')).rows[0]![0], 2n);
   assert.equal(s.status().lost, null);
 });
@@ -186,7 +215,8 @@ test('run: several statements per request, in order, stopping at the first error
 });
 
 test('falls back to /v2 when the server has no v3, and follows the transaction from the statements', async () => {
-  const base = await proxy({ hideV3: true });
+  await onlyThese();
+  const { url: base } = await proxy({ hideV3: true });
   const s = new DatabaseSession({ url: base, authToken: token, keepAliveMs: 150 });
   sessions.push(s);
   await s.execute('SAVEPOINT outer_sp');
@@ -196,7 +226,10 @@ test('falls back to /v2 when the server has no v3, and follows the transaction f
   await s.execute('SAVEPOINT "inner sp"');
   await s.execute('ROLLBACK TO "inner sp"');
   assert.notEqual(s.transactionSince, null);
-  await sleep(IDLE * 2);
+  const from = expired();
+  await open({ keepAliveMs: 0 }).execute('SELECT 1');
+  await expiredSince(from);
+  assert.equal(expired(), from + 1, 'only the stream without keep-alive expired');
   await s.execute('RELEASE outer_sp');
   assert.equal(s.transactionSince, null, 'releasing the outermost savepoint commits');
   assert.equal(await count(s, "sku = 'SKU-V2'"), 1n, 'the keep-alive (empty v2 pipelines) kept the stream');
@@ -217,19 +250,27 @@ test('cancelling: before the server takes the request the transaction is intact;
   assert.equal(await count(s, "sku = 'SKU-C1'"), 1n, 'same transaction');
   await s.rollback();
 
-  const slow = new DatabaseSession({ url: await proxy({ delayMs: 400 }), authToken: token });
+  const holdOpts = { holdAnswers: false };
+  const holding = await proxy(holdOpts);
+  const slow = new DatabaseSession({ url: holding.url, authToken: token });
   sessions.push(slow);
   await slow.execute('BEGIN');
   await slow.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-C2', 'c', 1)");
+  holdOpts.holdAnswers = true;
   const late = new AbortController();
-  setTimeout(() => late.abort(), 150);
-  await assert.rejects(slow.execute("UPDATE products SET stock = 3 WHERE sku = 'SKU-C2'", [], { signal: late.signal }), (e: unknown) => {
+  const update = slow.execute("UPDATE products SET stock = 3 WHERE sku = 'SKU-C2'", [], { signal: late.signal });
+  const from = expired();
+  await until('the server answered and the proxy holds the answer', () => holding.held() === 1);
+  late.abort();
+  holdOpts.holdAnswers = false;
+  await assert.rejects(update, (e: unknown) => {
     assert.ok(e instanceof StreamLostError, String(e));
     assert.match(e.message, /^cancelled; stream lost/);
     return true;
   });
   assert.equal(slow.transactionSince, null);
-  await sleep(IDLE + 400);
+  await onlyThese(slow);
+  await expiredSince(from);
   assert.equal(await count(open(), "sku = 'SKU-C2'"), 0n, 'the server rolled the transaction back when the stream expired');
 });
 

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '../helpers/wait';
 import { request } from 'undici';
 import { createClient } from '@libsql/client';
 import { useEmulator } from '../helpers/emulator';
@@ -80,7 +81,7 @@ test('a runaway query is interrupted at the limit (SQLITE_INTERRUPT, its transac
   const open = await pipeline(emu, { requests: [ex('BEGIN'), ex("INSERT INTO products (sku, name, price) VALUES ('SKU-RUNAWAY', 'rolled back', 1)")] });
   let finished = false;
   const runaway = pipeline(emu, { baton: open.json!.baton, requests: [ex(RUNAWAY), { type: 'get_autocommit' }] }).finally(() => (finished = true));
-  await new Promise((r) => setTimeout(r, 100));
+  await until('the statement running in the engine', () => engine().inFlight > 0);
   await managementAnswers(emu);
   assert.equal(finished, false, 'management and logging answered while the runaway query was still running');
   const other = await pipeline(emu, { requests: [ex('SELECT 7')] });
@@ -106,7 +107,7 @@ test('endless rows fail with RESPONSE_TOO_LARGE or at the limit; a statement tha
   const killedBefore = engine().stats.killedStuck;
   let finished = false;
   const stuck = pipeline(emu, { requests: [ex(RUNAWAY_LATE)] }).finally(() => (finished = true));
-  await new Promise((r) => setTimeout(r, 100));
+  await until('the statement running in the engine', () => engine().inFlight > 0);
   await managementAnswers(emu);
   assert.equal(finished, false);
   const r = await stuck;
@@ -123,7 +124,7 @@ test('a client that cancels stops its statement: the write lock it held is freed
   assert.equal(open.status, 200);
   const abort = new AbortController();
   const cancelled = pipeline(slow, { baton: open.json!.baton, requests: [ex(RUNAWAY)] }, abort.signal).catch((e: Error) => e);
-  await new Promise((r) => setTimeout(r, 300));
+  await until('the statement running in the engine', () => slow.databaseEngine.inFlight > 0);
   abort.abort();
   assert.ok((await cancelled) instanceof Error);
   // without the interrupt the runaway would hold the write lock for a minute and this would fail SQLITE_BUSY after 5 s

@@ -116,6 +116,7 @@ function rawExchange(origin: string, parts: (string | Buffer)[], opts: { gapMs?:
       for (const p of parts) {
         if (!socket.writable) break;
         socket.write(p);
+        // pacing is the point: a slow client trickling its request in parts
         if (opts.gapMs) await new Promise((r) => setTimeout(r, opts.gapMs));
       }
       if (opts.abortAfterWrite) return finish();

@@ -1,5 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '../helpers/wait';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { HttpClient } from '../../src/api/http';
@@ -75,8 +76,11 @@ test('an endless body is cut at the size cap with a readable error', async () =>
 
 test('a caller that cancels still gets "cancelled", not a timeout', async () => {
   const abort = new AbortController();
-  setTimeout(() => abort.abort(), 100);
-  const e = await client.request('/drip', { signal: abort.signal }).catch((x: unknown) => x);
+  const before = seen.length;
+  const pending = client.request('/drip', { signal: abort.signal }).catch((x: unknown) => x);
+  await until('the server dripping its answer', () => seen.length > before);
+  abort.abort();
+  const e = await pending;
   assert.ok(e instanceof ApiError);
   assert.equal(e.kind, 'aborted');
 });

@@ -5,15 +5,21 @@ import { resolveSettings } from '../../src/config/settings';
 import { createLoadBalancersStore } from '../../src/state/load-balancers-store';
 import { createUiStore } from '../../src/state/ui-store';
 import { until } from '../helpers/wait';
+import { countCalls, manualTimers } from '../helpers/manual-timers';
 
 test('load balancers: the list, then one profile read through GET /loadbalancer/{id}; polling stops when unwatched', async () => {
   const emu = await useEmulator();
   const api = apiFor(emu);
+  const lbs = countCalls(api.loadBalancers);
+  const timers = manualTimers();
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
   const settings = { ...resolveSettings({}, {}, {}), refreshSeconds: 1 };
-  const store = createLoadBalancersStore({ api, settings, ui, now: Date.now });
+  const store = createLoadBalancersStore({ api: { ...api, loadBalancers: lbs.proxy }, settings, ui, now: Date.now, timers });
   const stop = store.getState().watch();
   await until('the list', () => store.getState().loadedAt !== null);
+  const listed = lbs.calls();
+  timers.tick();
+  assert.equal(lbs.calls(), listed + 1, 'a watched screen polls on each tick');
   assert.deepEqual(store.getState().items, await api.loadBalancers.listAll());
   const id = store.getState().items[2]!.LoadBalancerId;
   store.getState().openProfile(id);
@@ -25,26 +31,28 @@ test('load balancers: the list, then one profile read through GET /loadbalancer/
   await until('the 404', () => store.getState().profileError !== null);
   assert.match(store.getState().profileError!, /load balancer 999999 was not found \(404/);
   stop();
-  // a request already on its way when the screen was hidden may still land: count from after it
-  await new Promise((r) => setTimeout(r, 300));
-  const n = emu.faultCounters().management.requests;
-  await new Promise((r) => setTimeout(r, 1300));
-  assert.equal(emu.faultCounters().management.requests, n, 'a hidden screen does not poll');
+  assert.equal(timers.armed, 0, 'hiding the screen disarms its timer');
+  const n = lbs.calls();
+  timers.tick();
+  assert.equal(lbs.calls(), n, 'a hidden screen does not poll');
 });
 
 test('pause: no polling while paused (the status bar says so), a refresh at once on resume', async () => {
   const emu = await useEmulator();
   const api = apiFor(emu);
+  const lbs = countCalls(api.loadBalancers);
+  const timers = manualTimers();
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
   const settings = { ...resolveSettings({}, {}, {}), refreshSeconds: 1 };
-  const store = createLoadBalancersStore({ api, settings, ui, now: Date.now });
+  const store = createLoadBalancersStore({ api: { ...api, loadBalancers: lbs.proxy }, settings, ui, now: Date.now, timers });
   const stop = store.getState().watch();
   await until('the list', () => store.getState().loadedAt !== null);
   store.getState().togglePause();
   assert.equal(ui.getState().request.paused, true);
-  const n = emu.faultCounters().management.requests;
-  await new Promise((r) => setTimeout(r, 1300));
-  assert.equal(emu.faultCounters().management.requests, n, 'paused: no request');
+  const n = lbs.calls();
+  timers.tick();
+  timers.tick();
+  assert.equal(lbs.calls(), n, 'paused: no request');
   const at = store.getState().loadedAt!;
   store.getState().togglePause();
   assert.equal(ui.getState().request.paused, false);

@@ -5,7 +5,7 @@ import { resolveSettings } from '../../src/config/settings';
 import { DomainStores } from '../../src/state/domain-stores';
 import { createUiStore } from '../../src/state/ui-store';
 import { createLogsStore } from '../../src/state/logs-store';
-import { sleep, until } from '../helpers/wait';
+import { until } from '../helpers/wait';
 import { EmulatorClock } from '../../src/emulator/clock';
 
 // 1,000-record buffer, 400 records/s: everything on screen is evicted within a few seconds
@@ -31,7 +31,8 @@ test('paused with a full buffer while records keep coming: the rows shown stay s
   const droppedAtPause = s().live!.dropped;
   // every record that was on screen is gone from the buffer
   await until('the shown records evicted', () => s().live!.dropped - droppedAtPause > 1500, 20_000);
-  await sleep(200);
+  // a frame drawn after the eviction: the view has noticed its rows are gone
+  await until('the view to say its rows were evicted', () => s().rowsEvicted, 5000);
 
   const check = (when: string) => {
     const v = s().view;
@@ -41,7 +42,6 @@ test('paused with a full buffer while records keep coming: the rows shown stay s
     assert.ok(v.total <= 1000, `${when}: no more rows than the buffer holds (${v.total})`);
   };
   check('paused, untouched');
-  await until('the view to say its rows were evicted', () => s().rowsEvicted, 5000);
   // no new records from here on, so no more evictions: the view and the buffer settle on one state
   // (with records arriving, the view of one frame and the buffer's oldest time of the next differ)
   clock.freeze();

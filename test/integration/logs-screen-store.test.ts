@@ -56,6 +56,10 @@ test('follow: the window is the newest rows of the buffer, stats add up, pause f
   s().togglePause();
   assert.equal(s().following, false);
   const frozen = s().view.rows.map((r) => r.entry);
+  // with the backfill in, the engine polls every 10 s: move the emulator's time on past the
+  // ingestion delay and poll now (the refresh key) instead of waiting for the next turn
+  clock.advance(5000);
+  s().pollNow();
   await until('new records while paused', () => s().newWhilePaused > 0, 15_000);
   assert.deepEqual(s().view.rows.map((r) => r.entry), frozen, 'the paused view does not move');
   const before = s().view.rows.find((r) => r.pos === s().view.selected)!.entry;

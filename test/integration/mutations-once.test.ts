@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '../helpers/wait';
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -84,9 +85,7 @@ test('region settings PUT: sent once, unknown outcome, the settings read back an
   await s().refresh();
   const app = s().apps.items[0]!;
   s().openEditor(app);
-  const deadline = Date.now() + 5000;
-  while (!s().editor?.draft && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  assert.ok(s().editor?.draft, 'the editor loaded');
+  await until('the editor loaded', () => s().editor?.draft, 5000);
   const before = await direct.containers.getRegionSettings(app.id);
   const candidate = (s().regions ?? []).find((r) => !before.allowedRegionIds.includes(r.id));
   assert.ok(candidate, 'a region to add');

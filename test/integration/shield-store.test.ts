@@ -13,6 +13,7 @@ import { createUiStore, type UiStore } from '../../src/state/ui-store';
 import { textOf } from '../../src/keys/text-edit';
 import { confirmYes } from '../helpers/confirm';
 import { until } from '../helpers/wait';
+import { countCalls, manualTimers } from '../helpers/manual-timers';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures');
 const emu = await useEmulator({ seed: 3 });
@@ -252,24 +253,29 @@ test('spec files: clear errors; an over-limit file is refused locally; a good on
 
 test('live refresh: polls while watched, pause stops the requests, unwatching (screen hidden) stops them too', async () => {
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
-  const store = createShieldStore({ api, settings: { ...resolveSettings({}, {}, {}), refreshSeconds: 1 }, ui, now: Date.now });
+  const shield = countCalls(api.shield);
+  const timers = manualTimers();
+  const store = createShieldStore({ api: { ...api, shield: shield.proxy }, settings: { ...resolveSettings({}, {}, {}), refreshSeconds: 1 }, ui, now: Date.now, timers });
   const id = paid[0]!.shieldZoneId;
   const gets = () => seen.filter((r) => r.method === 'GET' && r.path === `/shield/shield-zone/${id}/api-guardian`).length;
   store.getState().openZone(id);
   const start = gets();
   const unwatch = store.getState().watchGuardian();
-  await until('two polls', () => gets() >= start + 2, 4000);
+  await until('the first read', () => !store.getState().guardianLoading && gets() === start + 1);
+  timers.tick();
+  await until('a poll on the tick', () => !store.getState().guardianLoading && gets() === start + 2);
   assert.ok(store.getState().guardian);
   store.getState().togglePause();
   assert.equal(ui.getState().request.paused, true);
-  await new Promise((r) => setTimeout(r, 150));
-  const paused = gets();
-  await new Promise((r) => setTimeout(r, 1300));
-  assert.equal(gets(), paused, 'no requests while paused');
+  const paused = shield.calls();
+  timers.tick();
+  timers.tick();
+  assert.equal(shield.calls(), paused, 'no requests while paused');
   store.getState().togglePause();
-  await until('resumed', () => gets() > paused, 3000);
+  await until('resumed', () => gets() > start + 2, 3000);
   unwatch();
-  const stopped = gets();
-  await new Promise((r) => setTimeout(r, 1300));
-  assert.equal(gets(), stopped, 'no requests once unwatched');
+  assert.equal(timers.armed, 0, 'unwatching disarms the timer');
+  const stopped = shield.calls();
+  timers.tick();
+  assert.equal(shield.calls(), stopped, 'no requests once unwatched');
 });

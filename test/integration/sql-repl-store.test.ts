@@ -215,15 +215,19 @@ test('a transaction spans inputs; leaving asks, and rollback or commit is done b
 
 test('past the server idle limit: kept alive it commits; without keep-alive the loss is said plainly', async () => {
   const quick = await useEmulator({ streamIdleMs: 400 });
+  const streams = () => quick.databaseStreams();
   const alive = await shell(quick, { store: { keepAliveMs: 100 } });
   await alive.run('CREATE TABLE repl_idle (a); BEGIN; INSERT INTO repl_idle VALUES (7);');
-  await new Promise((r) => setTimeout(r, 1200));
+  const dead = await shell(quick, { store: { keepAliveMs: 0 } });
+  await dead.run('SELECT 1;');
+  // every stream but the kept-alive one expires (dead's was used last, so alive's has been idle
+  // longer than the limit too, but for the keep-alive)
+  await until('the idle streams expired', () => streams().expired > 0 && streams().open === 1);
   await alive.run('COMMIT;');
   assert.deepEqual(results(await alive.run('SELECT a FROM repl_idle;'))[0]!.result.rows, [[7n]]);
 
-  const dead = await shell(quick, { store: { keepAliveMs: 0 } });
   await dead.run('BEGIN; INSERT INTO repl_idle VALUES (8);');
-  await new Promise((r) => setTimeout(r, 900));
+  await until('every stream expired', () => streams().open === 0);
   await dead.run('COMMIT;');
   assert.match(dead.messages('error').at(-1)!, /stream lost: the open transaction was rolled back \(.*\); nothing since BEGIN was kept/);
   assert.equal(dead.store.getState().status?.transaction, null);

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '../helpers/wait';
 import { Writable } from 'node:stream';
 import React from 'react';
 import { render, Text } from 'ink';
@@ -45,7 +46,8 @@ test('useTextInput: a screen field takes text and its own enter/esc, then gives 
     </InputContext.Provider>,
     { stdout: fakeStdout(), patchConsole: false },
   );
-  await new Promise((r) => setTimeout(r, 20));
+  // the hooks register their layer and handlers in effects, after the first render
+  await until('the field has the keyboard', () => router.top()?.id === 'x:search');
   for (const ch of 'jq v') router.dispatch({ name: ch === ' ' ? 'space' : ch, text: ch });
   router.dispatch({ name: 'backspace', text: null });
   assert.equal(text.value, 'jq ', 'j and q are text while the field has the keyboard');
@@ -53,6 +55,6 @@ test('useTextInput: a screen field takes text and its own enter/esc, then gives 
   router.dispatch({ name: 'j', text: 'j' });
   assert.deepEqual(log, ['search jq ', 'down'], 'after enter the screen gets j again');
   app.unmount();
-  await new Promise((r) => setTimeout(r, 20));
+  await until('the field gave the keyboard back', () => router.top()?.id === 'screen:x' && !router.available().some((a) => a.id === 'nav.down'));
   assert.equal(router.dispatch({ name: 'j', text: 'j' }), null, 'unmounted: handlers and layer are gone');
 });

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
 import { RateBudget } from '../../src/api/rate-limit';
@@ -13,10 +13,34 @@ function maxInWindow(times: number[], windowMs: number): number {
   return best;
 }
 
-test('sliding window: never more than the limit in any window, callers served in order', async () => {
+/**
+ * node's fake setTimeout and Date for this test: the budget's waits pass when the test moves the
+ * clock, not in real time. Create the budget after this (it reads Date.now as its clock).
+ */
+function fakeTime(t: TestContext) {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
+  const settle = () => new Promise((r) => setImmediate(r));
+  return {
+    /** Moves time on 1 ms at a time (so each timer sees its own moment) until `done` or `limitMs`. */
+    async runUntil(done: () => boolean, limitMs = 60_000): Promise<void> {
+      for (let ms = 0; !done(); ms++) {
+        if (ms > limitMs) assert.fail(`not done after ${limitMs} ms of fake time`);
+        t.mock.timers.tick(1);
+        await settle();
+      }
+    },
+    async advance(ms: number): Promise<void> {
+      t.mock.timers.tick(ms);
+      await settle();
+    },
+  };
+}
+
+test('sliding window: never more than the limit in any window, callers served in order', async (t) => {
+  const time = fakeTime(t);
   const budget = new RateBudget({ limit: 5, windowMs: 300 });
   const grants: { i: number; at: number }[] = [];
-  await Promise.all(
+  const all = Promise.all(
     Array.from({ length: 12 }, (_, i) =>
       budget.acquire('z').then((done) => {
         grants.push({ i, at: Date.now() });
@@ -24,6 +48,8 @@ test('sliding window: never more than the limit in any window, callers served in
       }),
     ),
   );
+  await time.runUntil(() => grants.length === 12);
+  await all;
   assert.equal(grants.length, 12);
   assert.deepEqual(grants.map((g) => g.i), [...Array(12).keys()], 'first come, first served');
   assert.ok(maxInWindow(grants.map((g) => g.at), 300) <= 5, `grants: ${grants.map((g) => g.at - grants[0]!.at).join(',')}`);
@@ -40,8 +66,8 @@ test('keys are independent', async () => {
   await budget.acquire('a');
   let third = false;
   const pending = budget.acquire('a').then(() => (third = true), () => undefined);
+  // with one budget for both keys this would wait the 10 s window out
   await budget.acquire('b');
-  await new Promise((r) => setTimeout(r, 20));
   assert.equal(third, false, 'key a is out of budget for 10 s');
   assert.equal(budget.state('a').waiting, 1);
   budget.close();
@@ -76,17 +102,21 @@ test('429: backoff with full jitter, doubling per consecutive 429, capped, visib
   budget.close();
 });
 
-test('callers wait out a backoff', async () => {
+test('callers wait out a backoff', async (t) => {
+  const time = fakeTime(t);
   const budget = new RateBudget({ limit: 25, windowMs: 10_000, backoffBaseMs: 200, random: () => 1 });
   await budget.acquire('z');
   budget.rateLimited('z');
   const started = Date.now();
-  await budget.acquire('z');
-  assert.ok(Date.now() - started >= 190, `waited ${Date.now() - started} ms`);
+  let grantedAt = 0;
+  void budget.acquire('z').then(() => (grantedAt = Date.now()));
+  await time.runUntil(() => grantedAt > 0);
+  assert.ok(grantedAt - started >= 200, `waited ${grantedAt - started} ms`);
   assert.equal(budget.state('z').backoffUntil, null, 'over');
 });
 
-test('a slot counts until a window after its request finished (in flight, it never expires)', async () => {
+test('a slot counts until a window after its request finished (in flight, it never expires)', async (t) => {
+  const time = fakeTime(t);
   const budget = new RateBudget({ limit: 1, windowMs: 200 });
   const first = await budget.acquire('z');
   const granted = Date.now();
@@ -95,18 +125,22 @@ test('a slot counts until a window after its request finished (in flight, it nev
     second = Date.now();
     done();
   });
-  await new Promise((r) => setTimeout(r, 350));
+  await time.advance(350);
   assert.equal(second, 0, 'a slow request keeps its slot past the window');
   assert.equal(budget.state('z').used, 1);
   const finished = Date.now();
   first();
   first(); // twice is harmless
+  await time.advance(199);
+  assert.equal(second, 0, 'not within the window after it finished');
+  await time.runUntil(() => second > 0);
   await next;
-  assert.ok(second - finished >= 199, `granted ${second - finished} ms after the first finished`);
-  assert.ok(second - granted >= 549);
+  assert.ok(second - finished >= 200, `granted ${second - finished} ms after the first finished`);
+  assert.ok(second - granted >= 550);
 });
 
-test('an aborted caller leaves the queue; the others go on', async () => {
+test('an aborted caller leaves the queue; the others go on', async (t) => {
+  const time = fakeTime(t);
   const budget = new RateBudget({ limit: 1, windowMs: 200 });
   (await budget.acquire('z'))();
   const ctl = new AbortController();
@@ -115,8 +149,8 @@ test('an aborted caller leaves the queue; the others go on', async () => {
   ctl.abort();
   await assert.rejects(aborted, (e: unknown) => e instanceof ApiError && e.kind === 'aborted');
   assert.equal(budget.state('z').waiting, 1);
+  await time.runUntil(() => budget.state('z').granted === 2);
   await next;
-  assert.equal(budget.state('z').granted, 2);
 });
 
 test('close() rejects every waiting caller', async () => {

@@ -3,6 +3,7 @@ import { KeySet } from './key-set';
 import { writeHexId } from './columns/codecs';
 import { IdTable } from './columns/id-table';
 import { RecordColumns } from './columns/record-columns';
+import { SlotPool } from './columns/slot-pool';
 
 export const DEFAULT_BUFFER_CAPACITY = 2_000_000;
 
@@ -36,8 +37,7 @@ export class LogBuffer {
   readonly capacity: number;
   readonly columns: RecordColumns;
   private readonly order: Int32Array;
-  private readonly free: Int32Array;
-  private freeCount: number;
+  private readonly freeSlots: SlotPool;
   private head = 0;
   private size = 0;
   private readonly ids: IdTable;
@@ -61,9 +61,7 @@ export class LogBuffer {
     this.capacity = capacity;
     this.columns = new RecordColumns(capacity);
     this.order = new Int32Array(capacity);
-    this.free = new Int32Array(capacity);
-    for (let i = 0; i < capacity; i++) this.free[i] = capacity - 1 - i;
-    this.freeCount = capacity;
+    this.freeSlots = new SlotPool(capacity);
     this.ids = new IdTable(capacity, this.columns.ridWords);
   }
 
@@ -109,7 +107,7 @@ export class LogBuffer {
   /** Epoch ms of the record at `index`, NaN when out of range. */
   time(index: number): number {
     if (index < 0 || index >= this.size) return Number.NaN;
-    return this.columns.times[this.order[this.phys(index)]!]!;
+    return this.columns.time(this.order[this.phys(index)]!);
   }
 
   get oldestTime(): number | null {
@@ -191,7 +189,7 @@ export class LogBuffer {
 
   /** Bytes held per column and index (for the memory benchmark). */
   memoryBreakdown(): Record<string, number> {
-    return { ...this.columns.memoryBreakdown(), 'time order': this.order.byteLength, 'free slots': this.free.byteLength, 'request id table': this.ids.bytes };
+    return { ...this.columns.memoryBreakdown(), 'time order': this.order.byteLength, 'free slots': this.freeSlots.bytes, 'request id table': this.ids.bytes };
   }
 
   /** Indexes of the records that pass `test` (given the slot), oldest first, written into `out` (cleared first). */
@@ -227,6 +225,7 @@ export class LogBuffer {
       this.size--;
     }
     this.head = 0;
+    this.freeSlots.reset();
     this.evictedUpTo = Number.NEGATIVE_INFINITY;
     this.bump();
   }
@@ -298,7 +297,7 @@ export class LogBuffer {
 
   /** Stores batch record j in a free slot (there is one: evictions come first). */
   private place(batch: LogEntry[], bt: number[], keys: string[], slots: Int32Array, j: number): number {
-    const slot = this.free[--this.freeCount]!;
+    const slot = this.freeSlots.take();
     this.columns.write(slot, batch[j]!, bt[j]!);
     if (this.columns.hasBinaryId(slot)) this.ids.add(slot);
     else this.otherKeys.add(keys[j]!);
@@ -307,16 +306,16 @@ export class LogBuffer {
   }
 
   private release(slot: number): void {
-    const t = this.columns.times[slot]!;
+    const t = this.columns.time(slot);
     for (const l of this.evictionListeners) l(slot, t);
     if (this.columns.hasBinaryId(slot)) this.ids.remove(slot);
     else this.otherKeys.delete(entryKey(this.columns.entry(slot)));
     this.columns.release(slot);
-    this.free[this.freeCount++] = slot;
+    this.freeSlots.give(slot);
   }
 
   private evict(slot: number): void {
-    const t = this.columns.times[slot]!;
+    const t = this.columns.time(slot);
     this.release(slot);
     this.dropped++;
     if (t > this.evictedUpTo) this.evictedUpTo = t;

@@ -88,6 +88,11 @@ export class EngineSupervisor {
     return this.gen;
   }
 
+  /** Calls sent to the engine and not answered yet (tests wait on a statement being run). */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
   /** Process id of the running engine (tests), or null. */
   get pid(): number | null {
     return this.child?.pid ?? null;

@@ -24,6 +24,8 @@ export interface DatabaseArea {
   initialTokens: { full: string; readOnly: string };
   /** The engine process's supervisor (tests read its stats and pid). */
   engine: EngineSupervisor;
+  /** Hrana-over-HTTP streams open now, and expired for idleness since the start. */
+  streams(): { open: number; expired: number };
 }
 
 const HELLO = 'Hello, this is HTTP API v2 (Hrana over HTTP)';
@@ -254,6 +256,7 @@ export function createDatabaseArea(world: World): DatabaseArea {
   return {
     tokens,
     engine,
+    streams: () => ({ open: streams.size, expired: streams.expiredCount }),
     initialTokens: {
       full: tokens.issue(PRIMARY_DATABASE.id, PRIMARY_DATABASE.name, 'full-access', null),
       readOnly: tokens.issue(PRIMARY_DATABASE.id, PRIMARY_DATABASE.name, 'read-only', null),

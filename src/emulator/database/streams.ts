@@ -34,6 +34,7 @@ export class StreamStore {
   private readonly key = randomBytes(32);
   private readonly live = new Map<bigint, Stream>();
   private readonly tombstones = new Map<bigint, number>();
+  private expired = 0;
 
   constructor(
     private readonly idleMs: number,
@@ -115,6 +116,7 @@ export class StreamStore {
     if (stream.busy || stream.closed) return;
     this.destroy(stream);
     this.tombstones.set(stream.id, this.now() + TOMBSTONE_MS);
+    this.expired++;
   }
 
   private prune(): void {
@@ -141,5 +143,10 @@ export class StreamStore {
 
   get size(): number {
     return this.live.size;
+  }
+
+  /** Streams expired for idleness so far (tests wait on it instead of sleeping past the limit). */
+  get expiredCount(): number {
+    return this.expired;
   }
 }

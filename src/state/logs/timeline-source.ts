@@ -48,13 +48,13 @@ export class TimelineSource {
     const cols = buffer.columns;
     for (let i = 0; i < buffer.length; i++) {
       const slot = buffer.slotAt(i);
-      this.all.add(cols.times[slot]!, statusClassOf(cols.statusCode(slot)));
+      this.all.add(cols.time(slot), statusClassOf(cols.statusCode(slot)));
     }
     const offAdded = buffer.onAdded((slots) => {
       const m = this.matches;
       for (let i = 0; i < slots.length; i++) {
         const slot = slots[i]!;
-        const t = cols.times[slot]!;
+        const t = cols.time(slot);
         const cls = statusClassOf(cols.statusCode(slot));
         this.all.add(t, cls);
         // a match after the part walked so far is counted when the walk reaches it
@@ -106,7 +106,7 @@ export class TimelineSource {
       return;
     }
     const cols = this.model.buffer.columns;
-    const add = (slot: number) => m.counts.add(cols.times[slot]!, statusClassOf(cols.statusCode(slot)));
+    const add = (slot: number) => m.counts.add(cols.time(slot), statusClassOf(cols.statusCode(slot)));
     const end = performance.now() + this.pace.sliceMs;
     do {
       const r = this.model.forEachMatchSlot(add, m.upTo, this.pace.step);

@@ -3,6 +3,7 @@ import { Arena } from './arena';
 import { formatIpv4, formatIpv6, isIsoOf, isoOf, parseIpv4, readHexId, writeHexId, writeIpv6 } from './codecs';
 import { Dictionary } from './dictionary';
 import { IdColumn } from './id-column';
+import { NumberDictionary } from './number-dictionary';
 
 /** What a record's flags say about the fields that have more than one form. */
 const TS_TEXT = 1;
@@ -20,9 +21,14 @@ export const RECORD_FLAGS = { TS_TEXT, RID_BIN, RID_TEXT, IP_V4, IP_V6, IP_TEXT,
 /** The status column's value for a code kept aside (not in 16 bits). */
 export const STATUS_ASIDE = 0xffff;
 
+/** A time offset that says the record's time is kept aside (not a whole ms within 2^31 ms of the base). */
+export const TIME_ASIDE = -0x80000000;
+
 /** The columns a pattern's scan reads, over shared memory (a worker thread reads them without a copy). */
 export interface SharedScanColumns {
-  times: Float64Array;
+  /** Epoch ms minus `timeBase`, or TIME_ASIDE. */
+  timeOffsets: Int32Array;
+  timeBase: number;
   seqs: Uint32Array;
   flags: Uint16Array;
   status: Uint16Array;
@@ -30,6 +36,10 @@ export interface SharedScanColumns {
   /** Request ids, 16 bytes a slot. */
   rid: Uint8Array;
   ids: Record<DictField, Uint8Array | Uint16Array | Uint32Array>;
+}
+
+function fitsOffset(offset: number): boolean {
+  return offset > TIME_ASIDE && offset <= 0x7fffffff;
 }
 
 function shared<T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T {
@@ -40,13 +50,14 @@ function shared<T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T
 const NULL_NUM = 0xffffffff;
 const BIG_NUM = 0xfffffffe;
 const STATUS_BIG = 0xffff;
+const NULL_DIFF = 0xffff;
+const BIG_DIFF = 0xfffe;
 /** No blob: an arena reference never takes this value (a blob never starts in a chunk's last bytes). */
 const NO_BLOB = 0xffffffff;
 
 const enum Num {
   Bytes = 0,
   Body = 1,
-  Asn = 2,
   Status = 3,
 }
 
@@ -71,14 +82,26 @@ function writeVarint(bytes: Buffer, at: number, n: number): number {
 
 /**
  * Log records stored by slot in columns: no object and no string per record. Times are doubles,
- * numbers 32-bit (with the rare larger value kept aside), repeated strings dictionary ids of 1-4
- * bytes, a request id of 32 hex digits 16 bytes, an IPv4 address 4 bytes, the URL rebuilt from
+ * numbers 32-bit (with the rare larger value kept aside), repeated strings and the autonomous
+ * system number dictionary ids of 1-4 bytes, a request id of 32 hex digits 16 bytes, an IPv4 address 4 bytes, the URL rebuilt from
  * scheme, host and path when it is exactly that. The rest (any field in an
  * unusual form) is one blob per record in a byte arena. `entry(slot)` builds the LogEntry back,
  * equal field for field to the one stored.
  */
 export class RecordColumns {
-  readonly times: Float64Array;
+  /**
+   * Times as whole ms from `timeBase`: 4 bytes a record, not 8. The base is the first record's
+   * time, taken again whenever the store is empty, and moved when a record is 2^31 ms (24 days)
+   * or more away from it (a console left following for weeks): see `rebase`. A time not a whole
+   * ms, or still out of reach, is kept aside. Read a time with `time(slot)`.
+   */
+  private timeOffsets: Int32Array;
+  private timeBase = 0;
+  private readonly timesAside = new Map<number, number>();
+  /** Records held (to take a new time base when there are none). */
+  private held = 0;
+  /** Records written since the base last moved: it moves again only after as many as are held. */
+  private sinceRebase = 0;
   /**
    * A number given to each record stored (its identity while its slot is reused later), 1..2^32-1
    * and round again: two records held at once never share one (the store holds far fewer).
@@ -87,8 +110,14 @@ export class RecordColumns {
   readonly flags: Uint16Array;
   private readonly status: Uint16Array;
   private readonly bytesSent: Uint32Array;
-  private readonly body: Uint32Array;
-  private readonly asn: Uint32Array;
+  /**
+   * Body bytes as what the headers took (bytes sent minus body bytes: a few hundred), 2 bytes a
+   * record; NULL_DIFF for null, BIG_DIFF with the value kept aside for anything else.
+   */
+  private readonly bodyDiff: Uint16Array;
+  /** Autonomous system numbers repeat (a few dozen per zone): an id of 1-4 bytes each. */
+  private readonly asnIds: IdColumn;
+  private readonly asns = new NumberDictionary();
   /** Request ids: 16 bytes a slot, and the same memory as four 32-bit words for hashing. */
   readonly ridBytes: Uint8Array;
   readonly ridWords: Uint32Array;
@@ -105,13 +134,13 @@ export class RecordColumns {
 
   constructor(readonly capacity: number) {
     // what a scan reads is in shared memory (a worker thread scans it in place); the rest is not
-    this.times = shared(Float64Array, capacity * 8);
+    this.timeOffsets = shared(Int32Array, capacity * 4);
     this.seqs = shared(Uint32Array, capacity * 4);
     this.flags = shared(Uint16Array, capacity * 2);
     this.status = shared(Uint16Array, capacity * 2);
     this.bytesSent = new Uint32Array(capacity);
-    this.body = new Uint32Array(capacity);
-    this.asn = new Uint32Array(capacity);
+    this.bodyDiff = new Uint16Array(capacity);
+    this.asnIds = new IdColumn(capacity);
     this.ridWords = shared(Uint32Array, capacity * 16);
     // a Buffer over the same memory: hex text of an id natively
     this.ridBytes = Buffer.from(this.ridWords.buffer);
@@ -136,6 +165,29 @@ export class RecordColumns {
     }
   }
 
+  /** Body bytes of the record being written in `slot` (after its bytes sent). */
+  private setBody(slot: number, bytesSent: number, body: number | null): void {
+    if (body === null) {
+      this.bodyDiff[slot] = NULL_DIFF;
+      return;
+    }
+    const diff = bytesSent - body;
+    // the diff must give the body back exactly: bytes sent as stored, a whole number in range
+    if (this.bytesSent[slot] !== BIG_NUM && this.bytesSent[slot] !== NULL_NUM && Number.isInteger(diff) && diff >= 0 && diff < BIG_DIFF && !Object.is(body, -0)) {
+      this.bodyDiff[slot] = diff;
+    } else {
+      this.bodyDiff[slot] = BIG_DIFF;
+      this.big.set(slot * 4 + Num.Body, body);
+    }
+  }
+
+  /** Body bytes sent (extended logging), null when the record has none. */
+  bodyBytesOf(slot: number): number | null {
+    const d = this.bodyDiff[slot]!;
+    if (d === NULL_DIFF) return null;
+    return d === BIG_DIFF ? this.big.get(slot * 4 + Num.Body)! : this.bytesSent[slot]! - d;
+  }
+
   private num(which: Num, column: Uint32Array, slot: number): number | null {
     const v = column[slot]!;
     if (v === NULL_NUM) return null;
@@ -151,7 +203,7 @@ export class RecordColumns {
     const seq = this.nextSeq;
     this.nextSeq = seq === 0xffffffff ? 1 : seq + 1;
     this.seqs[slot] = seq;
-    this.times[slot] = time;
+    this.putTime(slot, time);
     const s = e.statusCode;
     if (Number.isInteger(s) && s >= 0 && s < STATUS_BIG) this.status[slot] = s;
     else {
@@ -159,8 +211,8 @@ export class RecordColumns {
       this.big.set(slot * 4 + Num.Status, s);
     }
     this.setNum(Num.Bytes, this.bytesSent, slot, e.bytesSent);
-    this.setNum(Num.Body, this.body, slot, e.bodyBytesSent);
-    this.setNum(Num.Asn, this.asn, slot, e.asn);
+    this.setBody(slot, e.bytesSent, e.bodyBytesSent);
+    this.putAsn(slot, e.asn);
     this.dict('zone', slot, String(e.pullZoneId));
     this.dict('cache', slot, e.cacheStatus);
     this.dict('country', slot, e.countryCode);
@@ -247,22 +299,69 @@ export class RecordColumns {
     return seq;
   }
 
+  /** The time of the record being written in `slot` (after its sequence number): one more record held. */
+  private putTime(slot: number, time: number): void {
+    if (this.held++ === 0 && Number.isFinite(time)) this.timeBase = Math.floor(time);
+    this.sinceRebase++;
+    if (Number.isInteger(time) && !fitsOffset(time - this.timeBase) && this.sinceRebase >= this.held) this.rebase(time, slot);
+    this.setTime(slot, time);
+  }
+
+  private putAsn(slot: number, asn: number | null): void {
+    this.asnIds.set(slot, this.asns.intern(asn));
+  }
+
+  private setTime(slot: number, time: number): void {
+    const offset = time - this.timeBase;
+    if (Number.isInteger(offset) && fitsOffset(offset)) this.timeOffsets[slot] = offset;
+    else {
+      this.timeOffsets[slot] = TIME_ASIDE;
+      this.timesAside.set(slot, time);
+    }
+  }
+
+  /**
+   * A new base 2^30 ms (12 days) short of `time`, on the side of the records held: every time
+   * is written again into a new array (a scan running in a worker keeps reading the old one with
+   * the old base, consistent for the records it was given).
+   */
+  private rebase(time: number, writing: number): void {
+    const old = this.timeOffsets;
+    const oldBase = this.timeBase;
+    const aside = new Map(this.timesAside);
+    this.timeBase = time > oldBase ? time - 0x40000000 : time + 0x40000000;
+    this.timeOffsets = shared(Int32Array, this.capacity * 4);
+    this.timesAside.clear();
+    const seqs = this.seqs;
+    for (let slot = 0; slot < this.capacity; slot++) {
+      if (seqs[slot] === 0 || slot === writing) continue;
+      const offset = old[slot]!;
+      this.setTime(slot, offset === TIME_ASIDE ? aside.get(slot)! : oldBase + offset);
+    }
+    this.sinceRebase = 0;
+  }
+
   /** Forgets the record in `slot` (its dictionary values and blob). */
   release(slot: number): void {
     for (const f of DICT_FIELDS) this.dicts[f].release(this.idCols[f].get(slot));
     const ref = this.blob[slot]!;
     if (ref !== NO_BLOB) this.arena.release(ref);
     if (this.bytesSent[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Bytes);
-    if (this.body[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Body);
-    if (this.asn[slot] === BIG_NUM) this.big.delete(slot * 4 + Num.Asn);
+    if (this.bodyDiff[slot] === BIG_DIFF) this.big.delete(slot * 4 + Num.Body);
+    this.asns.release(this.asnIds.get(slot));
     if (this.status[slot] === STATUS_BIG) this.big.delete(slot * 4 + Num.Status);
+    if (this.timeOffsets[slot] === TIME_ASIDE) this.timesAside.delete(slot);
+    this.held--;
     this.seqs[slot] = 0;
   }
 
   clear(): void {
     for (const f of DICT_FIELDS) this.dicts[f].clear();
     this.arena.clear();
+    this.asns.clear();
     this.big.clear();
+    this.timesAside.clear();
+    this.held = 0;
     this.seqs.fill(0);
   }
 
@@ -300,8 +399,10 @@ export class RecordColumns {
     return { texts, v6 };
   }
 
+  /** Epoch ms of the record in `slot`. */
   time(slot: number): number {
-    return this.times[slot]!;
+    const offset = this.timeOffsets[slot]!;
+    return offset === TIME_ASIDE ? this.timesAside.get(slot)! : this.timeBase + offset;
   }
 
   seq(slot: number): number {
@@ -319,7 +420,7 @@ export class RecordColumns {
 
   /** The autonomous system number (extended logging), null when the record has none. */
   asnOf(slot: number): number | null {
-    return this.num(Num.Asn, this.asn, slot);
+    return this.asns.value(this.asnIds.get(slot));
   }
 
   value(f: DictField, slot: number): string | null {
@@ -337,7 +438,7 @@ export class RecordColumns {
   }
 
   timestamp(slot: number): string {
-    if (!(this.flags[slot]! & TS_TEXT)) return isoOf(this.times[slot]!);
+    if (!(this.flags[slot]! & TS_TEXT)) return isoOf(this.time(slot));
     return this.field(slot, TS_TEXT)!;
   }
 
@@ -383,7 +484,7 @@ export class RecordColumns {
     const { texts } = this.blobTexts(slot, 8);
     let k = 0;
     const path = this.value('path', slot);
-    const timestamp = flags & TS_TEXT ? texts[k++]! : isoOf(this.times[slot]!);
+    const timestamp = flags & TS_TEXT ? texts[k++]! : isoOf(this.time(slot));
     const requestId = flags & RID_BIN ? readHexId(this.ridBytes, slot * 16) : flags & RID_TEXT ? texts[k++]! : null;
     const remoteIp = flags & IP_V4 ? formatIpv4(this.ip4[slot]!) : flags & (IP_V6 | IP_TEXT) ? texts[k++]! : null;
     const scheme = this.value('scheme', slot);
@@ -407,11 +508,11 @@ export class RecordColumns {
       url,
       userAgent: this.value('ua', slot),
       referer: this.value('referer', slot),
-      bodyBytesSent: this.num(Num.Body, this.body, slot),
+      bodyBytesSent: this.bodyBytesOf(slot),
       contentRange,
       authorizationHeader,
       ja4Fingerprint: this.value('ja4', slot),
-      asn: this.num(Num.Asn, this.asn, slot),
+      asn: this.asnOf(slot),
       asnOrganization: this.value('asnOrg', slot),
     };
   }
@@ -420,24 +521,28 @@ export class RecordColumns {
   scanColumns(): SharedScanColumns {
     const ids = {} as Record<DictField, Uint8Array | Uint16Array | Uint32Array>;
     for (const f of DICT_FIELDS) ids[f] = this.idCols[f].array;
-    return { times: this.times, seqs: this.seqs, flags: this.flags, status: this.status, ip4: this.ip4, rid: this.ridBytes, ids };
+    return { timeOffsets: this.timeOffsets, timeBase: this.timeBase, seqs: this.seqs, flags: this.flags, status: this.status, ip4: this.ip4, rid: this.ridBytes, ids };
   }
 
   /** Bytes held per column (typed arrays at their capacity, the arena's chunks, dictionary texts roughly): for the memory benchmark. */
   memoryBreakdown(): Record<string, number> {
     const out: Record<string, number> = {
-      times: this.times.byteLength,
+      times: this.timeOffsets.byteLength,
+      // a slot number and a time in a map entry (about 40 bytes)
+      'times kept aside': this.timesAside.size * 40,
       'sequence numbers': this.seqs.byteLength,
       flags: this.flags.byteLength,
       status: this.status.byteLength,
       'bytes sent': this.bytesSent.byteLength,
-      'body bytes': this.body.byteLength,
-      asn: this.asn.byteLength,
+      'body bytes': this.bodyDiff.byteLength,
+      'asn ids': this.capacity * this.asnIds.bytesPerRecord,
       'request ids': this.ridWords.byteLength,
       ipv4: this.ip4.byteLength,
       'arena references': this.blob.byteLength,
       arena: this.arena.bytes,
     };
+    // a number and a map entry each
+    if (this.asns.size > 0) out[`asn dictionary (${this.asns.size} values)`] = this.asns.size * 40;
     for (const f of DICT_FIELDS) {
       const d = this.dicts[f];
       let text = 0;
