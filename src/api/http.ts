@@ -48,6 +48,8 @@ export interface RequestOptions<T> {
   /** Overrides the default: GET retries, mutations never do. */
   retry?: boolean;
   timeoutMs?: number;
+  /** Called when the answer's status and headers are in, before its body is read. */
+  onHeaders?: () => void;
 }
 
 export interface HttpResponse<T> {
@@ -229,6 +231,7 @@ export class HttpClient {
         bodyTimeout: timeout,
       });
       status = res.statusCode;
+      options.onHeaders?.();
       resHeaders = headerRecord(res.headers);
       if (options.expect === 'bytes' && res.statusCode >= 200 && res.statusCode < 300) {
         const bytes = Buffer.from(await res.body.arrayBuffer());

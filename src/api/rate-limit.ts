@@ -6,9 +6,10 @@ import { ApiError } from './errors';
  * callers `await acquire(key)` before each request and are served in order, then call the
  * `done()` it resolves with when the answer (or failure) is in.
  *
- * A slot counts from its grant until `windowMs` after its request finished: the server counts a
- * request when it arrives, somewhere between those two moments, so however long the way there
- * and the queue at the server, the server never sees more than `limit` in any window.
+ * A slot counts from its grant until `windowMs` after the answer began (the caller calls `done()`
+ * then: the logging client at the answer's headers): the server counts a request when it arrives,
+ * somewhere between those two moments, so however long the way there and the queue at the server,
+ * the server never sees more than `limit` in any window.
  *
  * On a 429 the caller reports `rateLimited(key, retryAfterMs)`: the key backs off for the
  * server's Retry-After when the answer had one, else exponentially with full jitter, and every

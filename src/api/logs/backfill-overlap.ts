@@ -6,9 +6,9 @@
  * `shift + 1` records or more it still holds the last record of the page above, so it can be taken
  * as it is; otherwise it must be read again, which costs a request of the zone's budget.
  *
- * The overlap starts at one record, grows fast when a page had to be read again (so the budget
- * goes to new records), and shrinks slowly while pages hold the record with room to spare (so
- * fewer records are read twice once late arrivals stop).
+ * The overlap starts at one record, grows fast when a page had to be read again or held the record
+ * with little room to spare (so the budget goes to new records), and shrinks slowly while pages
+ * hold it with room to spare (so fewer records are read twice once late arrivals stop).
  */
 export class BackfillOverlap {
   private value = 1;
@@ -31,8 +31,11 @@ export class BackfillOverlap {
    */
   held(index: number, asked: number): void {
     const shift = asked - 1 - index;
-    // room to spare: a stale page shifted by `shift` still fit; keep twice that
-    const want = Math.max(1, 2 * shift + 1);
-    if (want < this.value) this.value = Math.max(want, Math.floor(this.value * 0.9));
+    // twice the shift seen: a page shifted as much again still fits
+    const want = Math.min(this.max, Math.max(1, 2 * shift + 1));
+    // close to a miss: grow before the next page misses (each costs a request)
+    if (want > this.value) this.value = want;
+    // room to spare: shrink slowly
+    else if (want < this.value) this.value = Math.max(want, Math.floor(this.value * 0.9));
   }
 }

@@ -15,6 +15,9 @@ import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type LogQuery
  *    buffer's capacity. The first page's `query.to` (the server's clock) pins the window. After
  *    that first page the polls start, slowly, while the history behind it is read with a few
  *    pages in flight inside the zone's budget (see backfillHistory for why no page is skipped).
+ *    Meanwhile a poll reads only what is past the live end, once about a page of it is there
+ *    (maxIntervalMs to 3x that), so the budget goes to new records; the re-check of late records
+ *    behind the live end waits for the first poll after the backfill.
  * 2. Polls: each poll reads [coveredTo - recheck, now) oldest first, paging while hasMore, where
  *    coveredTo is the `to` of the last complete poll. The window covers the records newer than the
  *    newest seen (minus an overlap) and, behind them, a trailing re-check window for late records:
@@ -212,6 +215,15 @@ class ZoneRunner<S extends FollowSink> {
   nextPollAt: number | null = null;
   lastFullRecheckAt = Number.NEGATIVE_INFINITY;
   lastWindowRecords = 0;
+  /**
+   * While the history is read, polls take only the records past the live end; late records behind
+   * it are re-checked once, from this time, by the first poll after the backfill (null: none owed).
+   */
+  recheckOwedFrom: number | null = null;
+  /** Records older than this give no lag sample (set during the re-check owed since the backfill). */
+  noLagSamplesBefore = Number.NEGATIVE_INFINITY;
+  /** New records per ms at the live end while the history is read (from the first page, then the polls). */
+  liveRatePerMs = 0;
   /** Nothing older is followed: the backfill start, or its oldest record when it was cut short. */
   floor = Number.NEGATIVE_INFINITY;
   /** Lag samples seen and complete polls since the backfill (to know when the lag is learnt). */
@@ -311,6 +323,8 @@ class ZoneRunner<S extends FollowSink> {
 
   private sleepUntil(at: number): Promise<void> {
     const ms = at - this.engine.now();
+    // stopped between the caller's last check and here: the abort event has already fired
+    if (this.engine.signal.aborted) return Promise.reject(new Stopped());
     if (ms <= 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const done = () => {
@@ -391,6 +405,8 @@ class ZoneRunner<S extends FollowSink> {
       if (this.newest === null || t > this.newest) this.newest = t;
       if (!fromPoll) continue;
       if (previousCoveredTo !== null && t < previousCoveredTo) this.late++;
+      // found by the re-check owed since the backfill: when it became visible is not known
+      if (t < this.noLagSamplesBefore) continue;
       const sample = windowEnd - t;
       if (sample > lag) lag = sample;
       this.lagSamples++;
@@ -446,6 +462,9 @@ class ZoneRunner<S extends FollowSink> {
       return null;
     }
     // Polls wait their longest interval while the history is read: the budget goes to it.
+    this.recheckOwedFrom = cursor.to - this.recheckMs;
+    const p = this.progress!;
+    if (p.reached !== null && p.to !== null) this.liveRatePerMs = p.records / Math.max(1, p.to - p.reached);
     this.afterPoll(0, 1);
     return cursor;
   }
@@ -455,12 +474,14 @@ class ZoneRunner<S extends FollowSink> {
    * budget spaces them), read newest first from the window pinned at the first page, and taken in
    * offset order. Records that become visible meanwhile land at the top of the window and push the
    * older ones to higher offsets, so a page the server answered before the page above it could
-   * start past the records in between: pages overlap by one record, and a page that does not hold
-   * the last record of the page above is read again (it then comes after it).
+   * start past the records in between: pages overlap, and when a page does not hold the last
+   * record of the page above, it is taken as it is and the records between the two are read by a
+   * request at its offset (answered after both, it holds both ends).
    */
   private async backfillHistory(cursor: HistoryCursor): Promise<void> {
     const e = this.engine;
-    const ahead: { offset: number; limit: number; overlap: number; page: Promise<LogPage> }[] = [];
+    // `gap`: a request for the records between a page taken after a miss and the page above it
+    const ahead: { offset: number; limit: number; overlap: number; page: Promise<LogPage>; gap?: { above: string; below: string } }[] = [];
     const overlap = new BackfillOverlap(Math.floor(e.opts.pageLimit / 5));
     // where the last page asked ends: the next one starts `overlap` records before it
     let end = cursor.offset;
@@ -473,15 +494,21 @@ class ZoneRunner<S extends FollowSink> {
       page.catch(() => undefined);
       return { offset, limit, overlap: shared, page };
     };
+    // by key, without building a page's records (pageKey reads a batch's columns)
+    const keyAt = pageKey;
+    const indexOf = pageIndexOf;
+    // the last page is in; only gaps are still read
+    let ending = false;
     try {
       for (;;) {
         await e.gate(this);
         if (this.state === 'failed' || this.state === 'stopped') return;
         if (this.state !== 'backfilling') this.set('backfilling');
+        if (ending && !ahead.length) break;
         // Near the cap, one page at a time, so the cap is exact and nothing is read for nothing.
         const room = e.opts.maxBackfill - cursor.collected;
         const depth = room > e.opts.pageLimit * e.opts.backfillDepth ? e.opts.backfillDepth : 1;
-        while (ahead.length < depth) {
+        while (!ending && ahead.length < depth) {
           const limit = Math.min(e.opts.pageLimit, Math.max(MIN_BACKFILL_PAGE, room));
           const shared = Math.min(overlap.records, limit - 1, end);
           ahead.push(ask(end - shared, limit, shared));
@@ -489,17 +516,30 @@ class ZoneRunner<S extends FollowSink> {
         }
         const head = ahead.shift()!;
         const page = await head.page;
+        if (head.gap) {
+          this.backfillGap(page, cursor);
+          // answered after both pages, it holds the record above; short of the page below only
+          // when more than a page of records came late in between: the rest of the gap then
+          const n = pageLength(page);
+          if (n && indexOf(page, head.gap.below) < 0) ahead.unshift({ ...ask(head.offset + n - 1, head.limit, 1), gap: { above: keyAt(page, n - 1), below: head.gap.below } });
+          continue;
+        }
         if (cursor.lastKey !== null && pageLength(page)) {
-          const at = pageIndexOf(page, cursor.lastKey);
+          const at = indexOf(page, cursor.lastKey);
           if (at < 0) {
             overlap.missed();
-            // read again now, after the page above: then it holds that record
-            ahead.unshift(ask(head.offset, head.limit, head.overlap));
-            continue;
-          }
-          overlap.held(at, head.overlap);
+            // The server answered this page before the page above it, and records came late in
+            // between: some between the two are missing. The page is taken as it is (the pages
+            // asked with it follow it), and the gap is read now at the same offset, after both.
+            ahead.unshift({ ...ask(head.offset, head.limit, head.overlap), gap: { above: cursor.lastKey, below: keyAt(page, 0) } });
+          } else overlap.held(at, head.overlap);
         }
-        if (!this.backfillCommit(page, cursor)) break;
+        if (!this.backfillCommit(page, cursor)) {
+          const gaps = ahead.filter((a) => a.gap);
+          ahead.length = 0;
+          ahead.push(...gaps);
+          ending = true;
+        }
       }
       leftOver.abort();
       this.finishBackfill();
@@ -510,6 +550,16 @@ class ZoneRunner<S extends FollowSink> {
     } finally {
       leftOver.abort();
     }
+  }
+
+  /** Puts the records of a gap between two history pages into the sink (their progress only). */
+  private backfillGap(page: LogPage, cursor: HistoryCursor): void {
+    const added = this.ingest(page, false, null);
+    cursor.collected += added;
+    const p = this.progress!;
+    p.pages++;
+    p.records += added;
+    this.engine.changed();
   }
 
   /** Reads the first backfill page (newest first); false when the backfill is over. */
@@ -600,16 +650,24 @@ class ZoneRunner<S extends FollowSink> {
     const o = e.opts;
     const now = e.now();
     const covered = this.coveredTo ?? now;
-    const full = this.lastWindowRecords < o.pageLimit || now - this.lastFullRecheckAt >= o.fullRecheckEveryMs;
-    let from = covered - (full ? this.recheckMs : o.overlapMs);
+    const backfilling = this.progress?.done === false;
+    // While the history is read, only the records past the live end: each such request is nearly
+    // all new records, and the re-check of what came late behind it is owed to the first poll after.
+    const owed = backfilling ? null : this.recheckOwedFrom;
+    const full = !backfilling && (owed !== null || this.lastWindowRecords < o.pageLimit || now - this.lastFullRecheckAt >= o.fullRecheckEveryMs);
+    let from = backfilling ? covered : covered - (full ? this.recheckMs : o.overlapMs);
+    if (owed !== null) from = Math.min(from, owed);
     // Inside retention (with a minute to spare), and not behind what a full buffer already let go.
     from = Math.max(from, this.floor, now - RETENTION_MS + 60_000, e.buffer.length >= e.buffer.capacity ? e.buffer.evictedUpTo : Number.NEGATIVE_INFINITY);
-    const want = this.progress?.done === false ? 'backfilling' : 'following';
+    const want = backfilling ? 'backfilling' : 'following';
     if (this.state !== want) this.set(want);
     let to: number | undefined;
     let offset = 0;
     let pages = 0;
     const before = this.records;
+    // what the owed re-check finds behind the live end came late by an unknown time, up to the
+    // whole backfill: it is counted as late but does not widen the lag (nor the re-check window)
+    this.noLagSamplesBefore = owed !== null ? covered : Number.NEGATIVE_INFINITY;
     for (;;) {
       const page = await this.page({ from, to, order: 'asc', offset, limit: o.pageLimit });
       pages++;
@@ -618,8 +676,11 @@ class ZoneRunner<S extends FollowSink> {
       offset += page.returned;
       if (!page.hasMore || page.returned === 0) break;
     }
+    if (backfilling && to !== undefined) this.liveRatePerMs = (this.records - before) / Math.max(1, to - from);
     this.coveredTo = Math.max(covered, to ?? now);
     if (full) this.lastFullRecheckAt = now;
+    if (owed !== null) this.recheckOwedFrom = null;
+    this.noLagSamplesBefore = Number.NEGATIVE_INFINITY;
     this.lastWindowRecords = offset;
     this.polls++;
     if (this.records === before) this.adaptRecheck(this.decayedLag(e.now()), false);
@@ -635,7 +696,12 @@ class ZoneRunner<S extends FollowSink> {
     const floor = (pages * budget.windowMs) / (budget.limit * o.budgetShare);
     this.intervalMs = Math.max(this.intervalMs, floor);
     if (b.waiting > 0) this.intervalMs = Math.max(this.intervalMs, 2 * o.minIntervalMs);
-    if (this.progress?.done === false) this.intervalMs = Math.max(this.intervalMs, o.maxIntervalMs);
+    if (this.progress?.done === false) {
+      // While the history is read, the live end waits for about a page of new records (between the
+      // longest interval and three times it): a poll is then worth a request of the budget.
+      const fill = this.liveRatePerMs > 0 ? o.pageLimit / this.liveRatePerMs : Number.POSITIVE_INFINITY;
+      this.intervalMs = Math.max(this.intervalMs, Math.min(3 * o.maxIntervalMs, Math.max(o.maxIntervalMs, fill)));
+    }
     this.nextPollAt = e.now() + this.intervalMs;
     e.changed();
   }

@@ -91,7 +91,7 @@ export class LogsApi {
     for (let attempt = 0; ; attempt++) {
       const done = await this.budget.acquire(key, opts.signal);
       try {
-        // `answered`: the body is in, so the server has counted the request; reading it takes no slot
+        // `answered`: the server has counted the request; reading the rest of the answer takes no slot
         const result = await call(opts.signal, done);
         done();
         this.budget.succeeded(key);
@@ -117,7 +117,8 @@ export class LogsApi {
     return this.send(
       zoneId,
       async (signal, answered) => {
-        const body = (await this.http.request<Buffer>(path, { query: built.params, signal, expect: 'bytes' })).data;
+        // the server counted the request before it answered: the slot's window starts at the headers
+        const body = (await this.http.request<Buffer>(path, { query: built.params, signal, expect: 'bytes', onHeaders: answered })).data;
         answered();
         return readLogPage(this.pages, body, path, q.order ?? 'desc');
       },

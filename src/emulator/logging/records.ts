@@ -1,5 +1,5 @@
 import type { PullZoneSeed } from '../world';
-import { CHUNK_MS, RETENTION_MS, type GenRecord, type TrafficStore } from './traffic';
+import { RETENTION_MS, type GenRecord, type TrafficStore } from './traffic';
 
 export interface CollectOptions {
   from: number;
@@ -47,8 +47,8 @@ export interface PageOptions {
 /**
  * One page of the visible matching records with from <= t < to, in `order`, after skipping
  * `offset` of them; hasMore when at least one more follows. Walks the chunks from the page's end
- * of the window and skips whole chunks by their count when it is known, so a deep offset into a
- * busy hour costs about one chunk, not the whole hour.
+ * of the window and skips whole chunks by their count (without a filter), so a deep offset into a
+ * busy hour generates only the chunks the page takes records from, not the hour.
  */
 export function pageRecords(store: TrafficStore, zone: PullZoneSeed, o: PageOptions): { page: GenRecord[]; hasMore: boolean } {
   const lo = Math.max(o.from, o.now - RETENTION_MS);
@@ -60,15 +60,12 @@ export function pageRecords(store: TrafficStore, zone: PullZoneSeed, o: PageOpti
   const asc = o.order === 'asc';
   let skip = o.offset;
   for (let c = asc ? first : last; asc ? c <= last : c >= first; c += asc ? 1 : -1) {
-    const start = store.chunkStart(c);
-    if (!o.match && start >= lo && start + CHUNK_MS <= hi) {
-      const n = store.visibleCount(zone, c, o.now, o.includeShield);
-      if (n !== null) {
-        if (page.length >= o.limit && n > 0) return { page, hasMore: true };
-        if (n <= skip) {
-          skip -= n;
-          continue;
-        }
+    if (!o.match) {
+      const n = store.countVisible(zone, c, lo, hi, o.now, o.includeShield);
+      if (page.length >= o.limit && n > 0) return { page, hasMore: true };
+      if (n <= skip) {
+        skip -= n;
+        continue;
       }
     }
     const records = store.chunk(zone, c);

@@ -31,6 +31,12 @@ export const SPARSE_FACTOR = 0.03;
 export const MAX_CHUNK_RECORDS = 150_000;
 /** Generated records kept in memory (about 300 bytes each); older chunks are regenerated on demand. */
 export const MAX_CACHED_RECORDS = 300_000;
+/**
+ * Records whose times are kept for counting (17 bytes each), so paging can skip a chunk it does
+ * not take records from without generating it again: one still becoming visible, or one the
+ * window cuts. A few chunks need it at a time; this holds several of the largest.
+ */
+export const MAX_INDEXED_RECORDS = 1_000_000;
 /** Quiet zones (trafficWeight below this) lag longer, as on the real platform. */
 export const QUIET_WEIGHT = 0.2;
 export const QUIET_LAG_FACTOR = 3;
@@ -125,6 +131,14 @@ interface ChunkCount {
   withoutShield: number;
   /** Every record of the chunk is visible from this time on (its largest t + delay). */
   settledAt: number;
+}
+
+/** What counting the visible records of a chunk needs, without the records (oldest first). */
+interface ChunkTimes {
+  t: Float64Array;
+  /** t + ingestion delay: visible from then on. */
+  visibleAt: Float64Array;
+  shield: Uint8Array;
 }
 
 type Episode = { mult: number; errors: 'none' | '5xx' | '4xx'; hot: number };
@@ -242,6 +256,9 @@ export class TrafficStore {
   /** Counts of every chunk generated so far (a few numbers each: kept for the 3 days). */
   private readonly counts = new Map<string, ChunkCount>();
   private cachedRecords = 0;
+  /** Times of recently generated chunks, least recently used first. */
+  private readonly times = new Map<string, ChunkTimes>();
+  private indexedRecords = 0;
   private lastSweep = 0;
   private readonly base: Random;
 
@@ -303,8 +320,65 @@ export class TrafficStore {
     }
     this.cache.set(key, { index, records });
     this.cachedRecords += records.length;
+    this.keepTimes(key, records);
     this.evict();
     return records;
+  }
+
+  private keepTimes(key: string, records: readonly GenRecord[]): ChunkTimes {
+    const old = this.times.get(key);
+    if (old) {
+      this.times.delete(key);
+      this.indexedRecords -= old.t.length;
+    }
+    const n = records.length;
+    const times: ChunkTimes = { t: new Float64Array(n), visibleAt: new Float64Array(n), shield: new Uint8Array(n) };
+    for (let i = 0; i < n; i++) {
+      const r = records[i]!;
+      times.t[i] = r.t;
+      times.visibleAt[i] = r.t + r.delay;
+      times.shield[i] = r.shield ? 1 : 0;
+    }
+    this.times.set(key, times);
+    this.indexedRecords += n;
+    for (const [k, c] of this.times) {
+      if (this.indexedRecords <= MAX_INDEXED_RECORDS) break;
+      if (k === key) break;
+      this.times.delete(k);
+      this.indexedRecords -= c.t.length;
+    }
+    return times;
+  }
+
+  /**
+   * How many records of a chunk a query without a filter sees: from <= t < to, visible by `now`,
+   * origin-shield ones only with includeShield. From the counts or the times kept; the chunk is
+   * generated only when neither is at hand.
+   */
+  countVisible(zone: PullZoneSeed, index: number, from: number, to: number, now: number, includeShield: boolean): number {
+    const start = this.chunkStart(index);
+    if (start >= from && start + CHUNK_MS <= to) {
+      const known = this.visibleCount(zone, index, now, includeShield);
+      if (known !== null) return known;
+    }
+    const key = `${zone.Id}:${index}`;
+    let times = this.times.get(key);
+    if (times) {
+      this.times.delete(key);
+      this.times.set(key, times);
+    } else {
+      const records = this.chunk(zone, index);
+      // generating it kept its times; a chunk still cached may have had them dropped
+      times = this.times.get(key) ?? this.keepTimes(key, records);
+    }
+    const { t, visibleAt, shield } = times;
+    let n = 0;
+    for (let i = 0; i < t.length; i++) {
+      if (t[i]! < from || t[i]! >= to || visibleAt[i]! > now) continue;
+      if (!includeShield && shield[i]) continue;
+      n++;
+    }
+    return n;
   }
 
   private evict(): void {
@@ -316,6 +390,11 @@ export class TrafficStore {
         if (c.index >= oldest) continue;
         this.cache.delete(key);
         this.cachedRecords -= c.records.length;
+      }
+      for (const [key, c] of this.times) {
+        if (Number(key.slice(key.indexOf(':') + 1)) >= oldest) continue;
+        this.times.delete(key);
+        this.indexedRecords -= c.t.length;
       }
       for (const key of this.counts.keys()) if (Number(key.slice(key.indexOf(':') + 1)) < oldest) this.counts.delete(key);
     }

@@ -17,7 +17,8 @@ export interface V2Query {
   limit: number;
   offset: number;
   includeShield: boolean;
-  match: (r: GenRecord) => boolean;
+  /** The record filters given; undefined without any (paging can then skip chunks by their count). */
+  match: ((r: GenRecord) => boolean) | undefined;
 }
 
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -129,5 +130,6 @@ export function parseV2Query(q: URLSearchParams, now: number): { ok: true; query
     }
     return true;
   };
-  return { ok: true, query: { from, to, order, limit, offset, includeShield, match } };
+  const filtered = status !== null || cache.size > 0 || country.size > 0 || edge !== '' || ip !== '' || requestId !== '' || url !== '' || ua !== '' || ref !== '' || tokens.length > 0;
+  return { ok: true, query: { from, to, order, limit, offset, includeShield, match: filtered ? match : undefined } };
 }
