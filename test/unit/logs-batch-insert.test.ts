@@ -194,3 +194,24 @@ test('pages read at the same time go to a second worker thread, with its own dic
     await Promise.all([two.close(), one.close()]);
   }
 });
+
+test('a URL that only looks like scheme://host + path because a part is null keeps its own text', () => {
+  const reader = new LogPageReader({ workerThreshold: Number.POSITIVE_INFINITY });
+  const base = {
+    timestamp: new Date(BASE).toISOString(), pullZoneId: 1, requestId: null, cacheStatus: 'HIT', statusCode: 200, bytesSent: 1, remoteIp: '10.0.0.1',
+    countryCode: 'DE', edgeLocation: 'FR', scheme: 'https', host: 'a.example', path: '/p', url: 'https://a.example/p', userAgent: null, referer: null,
+    bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
+  };
+  const data = [
+    base,
+    { ...base, bytesSent: 2, scheme: null, url: '://a.example/p' },
+    { ...base, bytesSent: 3, host: null, url: 'https:///p' },
+    { ...base, bytesSent: 4, path: null, url: 'https://a.example' },
+    { ...base, bytesSent: 5, url: 'https://a.example/q' },
+  ];
+  const page = reader.readSync(bodyOf(data));
+  const store = new LogBuffer(10);
+  store.insertBatch(page.batch);
+  assert.deepEqual(page.entries, data);
+  assert.deepEqual(store.toArray(), data);
+});

@@ -102,8 +102,11 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   const NUMERIC = ['pullZoneId', 'statusCode', 'bytesSent', 'bodyBytesSent', 'asn'];
   const STR = '"([^"\\\\\\x00-\\x1f]*)"';
   const INT = '(0|[1-9][0-9]{0,14})(?![0-9.eE])';
+  // The URL first as scheme://host + path (backreferences to those three groups: no comparison in
+  // JavaScript when it is), then as any string.
+  const URL_FIELD = `"(\\10://\\11\\12)"|${STR}`;
   const RECORD = new RegExp(
-    `${FIELDS.map((f, i) => `${i === 0 ? '\\{' : ','}"${f}":(?:${NUMERIC.includes(f) ? INT : STR}|null)`).join('')}\\}`,
+    `${FIELDS.map((f, i) => `${i === 0 ? '\\{' : ','}"${f}":(?:${NUMERIC.includes(f) ? INT : f === 'url' ? URL_FIELD : STR}|null)`).join('')}\\}`,
     'y',
   );
 
@@ -238,9 +241,11 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
   }
   /** A record RECORD matched; false when it is not a LogEntry. */
   function addMatch(m: RegExpExecArray): boolean {
+    // m[13]: the URL matched as scheme://host + path (a group that did not take part matches empty)
+    const built = m[13] !== undefined && m[10] !== undefined && m[11] !== undefined && m[12] !== undefined;
     return add(
-      m[1], num(m[2]), m[3], m[4], num(m[5]), num(m[6]), m[7], m[8], m[9], m[10], m[11], m[12], m[13], m[14], m[15], num(m[16]),
-      m[17], m[18], m[19], num(m[20]), m[21],
+      m[1], num(m[2]), m[3], m[4], num(m[5]), num(m[6]), m[7], m[8], m[9], m[10], m[11], m[12], m[13] ?? m[14], m[15], m[16],
+      num(m[17]), m[18], m[19], m[20], num(m[21]), m[22], built,
     );
   }
 
@@ -344,6 +349,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     scheme: string | undefined, host: string | undefined, path: string | undefined, url: string | undefined,
     userAgent: string | undefined, referer: string | undefined, bodyBytesSent: number, contentRange: string | undefined,
     authorizationHeader: string | undefined, ja4Fingerprint: string | undefined, asn: number, asnOrganization: string | undefined,
+    urlBuilt = false,
   ): boolean {
     if (ts === undefined || pullZoneId !== pullZoneId || statusCode !== statusCode || bytesSent !== bytesSent) return false;
     const t = timeOf(ts);
@@ -373,7 +379,7 @@ export function createPageEncoder(dictionaryLimit = 20_000): PageEncoder {
     putDict(6, c + 6, scheme);
     putDict(7, c + 7, host);
     putDict(8, c + 8, path);
-    if (url != null && scheme != null && host != null && path != null && builtUrl(url, scheme, host, path)) codes[c + 9] = 0;
+    if (urlBuilt || (url != null && scheme != null && host != null && path != null && builtUrl(url, scheme, host, path))) codes[c + 9] = 0;
     else putValue(c + 9, url);
     putDict(10, c + 10, userAgent);
     putDict(11, c + 11, referer);
