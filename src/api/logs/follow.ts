@@ -481,10 +481,13 @@ class ZoneRunner<S extends FollowSink> {
   private async backfillHistory(cursor: HistoryCursor): Promise<void> {
     const e = this.engine;
     // `gap`: a request for the records between a page taken after a miss and the page above it
-    const ahead: { offset: number; limit: number; overlap: number; page: Promise<LogPage>; gap?: { above: string; below: string } }[] = [];
+    // `below` null: the gap runs to the end of the window
+    const ahead: { offset: number; limit: number; overlap: number; page: Promise<LogPage>; gap?: { above: string; below: string | null } }[] = [];
     const overlap = new BackfillOverlap(Math.floor(e.opts.pageLimit / 5));
     // where the last page asked ends: the next one starts `overlap` records before it
     let end = cursor.offset;
+    // where the last page taken ended when it was answered (the records below it start there)
+    let takenEnd = cursor.offset;
     // pages still in flight when the history is in are cancelled, not retried for nothing
     const leftOver = new AbortController();
     const signal = AbortSignal.any([e.signal, leftOver.signal]);
@@ -521,10 +524,16 @@ class ZoneRunner<S extends FollowSink> {
           // answered after both pages, it holds the record above; short of the page below only
           // when more than a page of records came late in between: the rest of the gap then
           const n = pageLength(page);
-          if (n && indexOf(page, head.gap.below) < 0) ahead.unshift({ ...ask(head.offset + n - 1, head.limit, 1), gap: { above: keyAt(page, n - 1), below: head.gap.below } });
+          const short = head.gap.below === null ? page.hasMore : indexOf(page, head.gap.below) < 0;
+          if (n && short) ahead.unshift({ ...ask(head.offset + n - 1, head.limit, 1), gap: { above: keyAt(page, n - 1), below: head.gap.below } });
           continue;
         }
-        if (cursor.lastKey !== null && pageLength(page)) {
+        if (cursor.lastKey !== null && !pageLength(page) && !page.hasMore) {
+          // The window ended above this page when the server answered it, but the page taken
+          // before it was answered later, after records came late and pushed the oldest further
+          // down: the records from that page's last to the end are read now, after both.
+          ahead.unshift({ ...ask(Math.max(0, takenEnd - 1), head.limit, 1), gap: { above: cursor.lastKey, below: null } });
+        } else if (cursor.lastKey !== null && pageLength(page)) {
           const at = indexOf(page, cursor.lastKey);
           if (at < 0) {
             overlap.missed();
@@ -534,6 +543,7 @@ class ZoneRunner<S extends FollowSink> {
             ahead.unshift({ ...ask(head.offset, head.limit, head.overlap), gap: { above: cursor.lastKey, below: keyAt(page, 0) } });
           } else overlap.held(at, head.overlap);
         }
+        takenEnd = head.offset + page.returned;
         if (!this.backfillCommit(page, cursor)) {
           const gaps = ahead.filter((a) => a.gap);
           ahead.length = 0;
