@@ -177,20 +177,20 @@ test('two values whose bytes hash the same keep their own dictionary ids', () =>
     assert.equal(reader.scan(bytes, 0), bytes.length);
     return reader.hashes[11]!;
   };
-  // FNV-1a over the bytes, as the reader hashes them (checked below on the pair found)
-  const fnv = (text: string): number => {
-    let h = -2128831035;
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-    return h;
-  };
-  const seen = new Map<number, string>();
+  // The reader hashes a value word by word (FNV-1a on 32-bit words): for two 8-byte values the
+  // hash is mix(mix(basis ^ w1) ^ w2); pick w1, w2, w1' and solve for w2' (checked below).
+  const mix = (h: number): number => Math.imul(h, 16777619);
+  const basis = -2128831035;
+  const word = (text: string): number => Buffer.from(text, 'latin1').readInt32LE(0);
+  const textOf = (w: number): string => { const b = Buffer.alloc(4); b.writeInt32LE(w); return b.toString('latin1'); };
+  const printable = (t: string): boolean => [...t].every((ch) => ch >= ' ' && ch <= '~' && ch !== '"' && ch !== '\\');
+  const first = '/abc/xyz';
+  const target = mix(basis ^ word(first.slice(0, 4))) ^ word(first.slice(4));
   let pair: [string, string] | null = null;
-  for (let i = 1; pair === null && i < 1_000_000; i++) {
-    const path = `/q/${(Math.imul(i, 2654435761) >>> 0).toString(36)}`;
-    const h = fnv(path);
-    const other = seen.get(h);
-    if (other !== undefined && other !== path) pair = [other, path];
-    else seen.set(h, path);
+  for (let i = 0; pair === null && i < 100_000; i++) {
+    const w1 = `/${(1000 + i).toString(36).padStart(3, '0').slice(-3)}`;
+    const w2 = textOf(target ^ mix(basis ^ word(w1)));
+    if (w1 !== first.slice(0, 4) && printable(w2)) pair = [first, w1 + w2];
   }
   assert.ok(pair, 'a colliding pair exists among the paths tried');
   assert.equal(hashOf(pair[0]), hashOf(pair[1]), 'the reader hashes both the same');

@@ -880,7 +880,8 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
   function encodeBytes(bytes: Uint8Array): EncodedPage {
     if (br === null) return encode(whole.decode(bytes));
     reset(Math.ceil(bytes.length / 300) + 16);
-    bin = bytes;
+    // a plain Uint8Array (not a Buffer): the byte loops see one kind of array
+    bin = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let fast: { envelope: unknown; hasData: boolean } | null;
     try {
       fast = readObjectB(br);
