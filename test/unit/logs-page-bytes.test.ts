@@ -28,7 +28,9 @@ const pool: Record<string, fc.Arbitrary<string>> = {
   cacheStatus: fc.constantFrom('HIT', 'MISS', 'BYPASS', 'STALE'),
   remoteIp: fc.oneof(
     fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((p) => p.join('.')),
-    fc.constantFrom('2001:db8::1', '01.2.3.4', '1.2.3', '256.1.1.1', '1.2.3.4.5', '1..2.3', ''),
+    fc.ipV6(),
+    fc.constantFrom('2001:db8::1', '::', '::1', '1::', 'fe80::1:0:0:1', '2001:db8:0:0:1::1', '2001:DB8::1', '1:2:3:4:5:6:7:8', '1:0:0:0:0:0:0:8'),
+    fc.constantFrom('01.2.3.4', '1.2.3', '256.1.1.1', '1.2.3.4.5', '1..2.3', ''),
   ),
   countryCode: fc.constantFrom('DE', 'FR', 'US', 'JP'),
   edgeLocation: fc.constantFrom('FRA', 'NYC', 'TYO'),

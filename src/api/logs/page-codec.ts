@@ -34,11 +34,14 @@ export interface EncodedPage {
   rid: Uint8Array;
   /** The IPv4 address as a number when the remote IP's code says it is here (COLUMN_CODE). */
   ip4: Uint32Array;
+  /** 16 bytes per record: the IPv6 address when the remote IP's code is IPV6_CODE. */
+  ip6: Uint8Array;
   /**
    * 16 per record, one per string field: >= 0 dictionary id, -1 null, <= -2 value -code-2 of
    * `joined`. Fields without a dictionary use COLUMN_CODE (0) for a value in its usual form:
    * the timestamp is what toISOString writes for its time, the request id 32 lower-case hex
-   * digits (in `rid`), the IP an IPv4 address (in `ip4`), the URL `${scheme}://${host}${path}`.
+   * digits (in `rid`), the IP an IPv4 address (in `ip4`), the URL `${scheme}://${host}${path}`;
+   * and IPV6_CODE (1) for an IP that is an IPv6 address in canonical form (in `ip6`).
    */
   codes: Int32Array;
   /**
@@ -58,6 +61,8 @@ export interface EncodedPage {
 
 /** The code of a field without a dictionary whose value is kept in its usual form (see EncodedPage.codes). */
 export const COLUMN_CODE = 0;
+/** The remote IP's code for an IPv6 address in canonical form (16 bytes in `ip6`). */
+export const IPV6_CODE = 1;
 
 export interface PageEncoder {
   encode(text: string): EncodedPage;
@@ -121,6 +126,7 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
   let times = new Float64Array(0);
   let rid = new Uint8Array(0);
   let ip4 = new Uint32Array(0);
+  let ip6 = new Uint8Array(0);
   let firstValue: number[] = [];
   let newFields: number[] = [];
   let newValues: string[] = [];
@@ -142,6 +148,7 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     times = new Float64Array(capacity);
     rid = new Uint8Array(capacity * 16);
     ip4 = new Uint32Array(capacity);
+    ip6 = new Uint8Array(capacity * 16);
     firstValue = [];
     kept = 0;
     skipped = 0;
@@ -194,6 +201,9 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     const i2 = new Uint32Array(cap);
     i2.set(ip4);
     ip4 = i2;
+    const s2 = new Uint8Array(cap * 16);
+    s2.set(ip6);
+    ip6 = s2;
   }
 
   /** A value of a dictionary field: its id, or (dictionary full) the value itself. */
@@ -339,6 +349,90 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     return parts === 4 ? value : -1;
   }
 
+  // An IPv6 address in canonical form (what the store keeps as 16 bytes): the rules of the
+  // store's writeIpv6 and formatIpv6 (columns/codecs.ts), repeated here because this function
+  // runs on its own in the worker; the page reader's tests compare the records both ways.
+  const V6_GROUPS = [0, 0, 0, 0, 0, 0, 0, 0];
+  function v6Hex(c: number): number {
+    if (c >= 48 && c <= 57) return c - 48;
+    if (c >= 97 && c <= 102) return c - 87;
+    return -1;
+  }
+  function formatV6(at: number): string {
+    let bestAt = -1;
+    let bestLen = 1;
+    let runAt = -1;
+    for (let g = 0; g <= 8; g++) {
+      const zero = g < 8 && ip6[at + 2 * g] === 0 && ip6[at + 2 * g + 1] === 0;
+      if (zero) {
+        if (runAt < 0) runAt = g;
+      } else if (runAt >= 0) {
+        if (g - runAt > bestLen) {
+          bestAt = runAt;
+          bestLen = g - runAt;
+        }
+        runAt = -1;
+      }
+    }
+    let out = '';
+    let colon = false;
+    for (let g = 0; g < 8; g++) {
+      if (g === bestAt) {
+        out += '::';
+        g += bestLen - 1;
+        colon = false;
+        continue;
+      }
+      if (colon) out += ':';
+      out += ((ip6[at + 2 * g]! << 8) | ip6[at + 2 * g + 1]!).toString(16);
+      colon = true;
+    }
+    return out;
+  }
+  /** Writes an IPv6 address in canonical form as 16 bytes of `ip6` at `at`; false otherwise. */
+  function ipv6(text: string, at: number): boolean {
+    const n = text.length;
+    if (n < 2 || n > 39) return false;
+    const groups = V6_GROUPS;
+    let count = 0;
+    let gap = -1;
+    let value = 0;
+    let digits = 0;
+    for (let i = 0; i <= n; i++) {
+      const c = i < n ? text.charCodeAt(i) : 58;
+      if (c === 58) {
+        if (i < n && i + 1 < n && text.charCodeAt(i + 1) === 58) {
+          if (gap >= 0) return false;
+          if (digits > 0) groups[count++] = value;
+          else if (i !== 0) return false;
+          gap = count;
+          i++;
+          value = 0;
+          digits = 0;
+          if (i + 1 === n) break;
+          continue;
+        }
+        if (digits === 0) return false;
+        if (count === 8) return false;
+        groups[count++] = value;
+        value = 0;
+        digits = 0;
+      } else {
+        const d = v6Hex(c);
+        if (d < 0 || ++digits > 4) return false;
+        value = value * 16 + d;
+      }
+    }
+    if (gap < 0 ? count !== 8 : count > 6) return false;
+    const fill = 8 - count;
+    for (let g = 0, src = 0; g < 8; g++) {
+      const v = gap >= 0 && g >= gap && g < gap + fill ? 0 : groups[src++]!;
+      ip6[at + 2 * g] = v >> 8;
+      ip6[at + 2 * g + 1] = v & 255;
+    }
+    return formatV6(at) === text;
+  }
+
   /** Whether the URL is `${scheme}://${host}${path}` (then it is rebuilt instead of sent). */
   function builtUrl(url: string, scheme: string, host: string, path: string): boolean {
     return (
@@ -378,7 +472,8 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     if (v4 >= 0) {
       ip4[kept] = v4;
       codes[c + 3] = 0;
-    } else putValue(c + 3, remoteIp);
+    } else if (remoteIp != null && ipv6(remoteIp, kept * 16)) codes[c + 3] = 1;
+    else putValue(c + 3, remoteIp);
     putDict(4, c + 4, countryCode);
     putDict(5, c + 5, edgeLocation);
     putDict(6, c + 6, scheme);
@@ -549,6 +644,7 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
       times: times.subarray(0, kept),
       rid: rid.subarray(0, kept * 16),
       ip4: ip4.subarray(0, kept),
+      ip6: ip6.subarray(0, kept * 16),
       codes: codes.subarray(0, kept * 16),
       joined,
       ends: valueEnds.slice(0, valueCount),
@@ -758,7 +854,11 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     if (v4 >= 0) {
       ip4[kept] = v4;
       codes[c + 3] = 0;
-    } else valueB(reader, c + 3, 6);
+    } else if (st[6]! >= 0) {
+      const ip = ascii(st[6]!, en[6]!);
+      if (ipv6(ip, kept * 16)) codes[c + 3] = 1;
+      else putValue(c + 3, ip);
+    } else codes[c + 3] = -1;
     dictB(reader, 4, c + 4, 7);
     dictB(reader, 5, c + 5, 8);
     dictB(reader, 6, c + 6, 9);

@@ -263,7 +263,7 @@ parentPort.on('message', ({ id, body }) => {
   } catch (error) {
     page = { syntaxError: String(error && error.message), count: -1, skipped: 0, newValues: [], newFields: new Uint8Array(0) };
   }
-  const transfer = page.nums ? [page.nums.buffer, page.times.buffer, page.rid.buffer, page.ip4.buffer, page.codes.buffer, page.ends.buffer, page.firstValue.buffer] : [];
+  const transfer = page.nums ? [page.nums.buffer, page.times.buffer, page.rid.buffer, page.ip4.buffer, page.ip6.buffer, page.codes.buffer, page.ends.buffer, page.firstValue.buffer] : [];
   parentPort.postMessage({ id, page, busyMs: performance.eventLoopUtilization().active }, transfer);
 });
 `;
