@@ -1,6 +1,6 @@
-import { Buffer, isAscii } from 'node:buffer';
 import type { Worker as WorkerThread } from 'node:worker_threads';
 import type { LogEntry } from './entry';
+import { createByteRecordReader } from './page-bytes';
 import { createPageEncoder, PageDecoder, type EncodedPage, type PageEncoder } from './page-codec';
 import type { RecordBatch } from './record-batch';
 
@@ -18,14 +18,6 @@ export interface ReadPage {
   envelope: unknown;
   /** Whether the body had a `data` array (its records are `entries`). */
   hasData: boolean;
-}
-
-const utf8 = new TextDecoder();
-
-/** Text of a body as undici would give it (UTF-8, BOM dropped), quicker for pure ASCII. */
-export function bodyText(body: Uint8Array): string {
-  if (isAscii(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
-  return utf8.decode(body);
 }
 
 export interface PageReaderOptions {
@@ -82,8 +74,8 @@ export class LogPageReader {
 
   /** Reads a body on this thread. */
   readSync(body: string | Uint8Array): ReadPage {
-    const local = (this.local ??= { encoder: createPageEncoder(), decoder: new PageDecoder() });
-    return finish(local.encoder.encode(typeof body === 'string' ? body : bodyText(body)), local.decoder);
+    const local = (this.local ??= { encoder: createPageEncoder(undefined, createByteRecordReader), decoder: new PageDecoder() });
+    return finish(typeof body === 'string' ? local.encoder.encode(body) : local.encoder.encodeBytes(body), local.decoder);
   }
 
   async read(body: string | Uint8Array): Promise<ReadPage> {
@@ -260,20 +252,18 @@ function finish(page: EncodedPage, decoder: PageDecoder): ReadPage {
 const WORKER_SOURCE = `
 const __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
-const encoder = (${createPageEncoder.toString()})();
-const utf8 = new TextDecoder();
+const encoder = (${createPageEncoder.toString()})(undefined, ${createByteRecordReader.toString()});
 parentPort.on('message', ({ id, body }) => {
   let page;
   try {
-    // Not Buffer#toString('latin1'): above 1 MB that makes an external string in malloc'd memory,
-    // freed only when V8 collects it, and this thread's malloc arena kept ~60 MB resident (dead
-    // page texts) for the life of the process. TextDecoder's string lives in V8's heap.
-    const text = typeof body === 'string' ? body : utf8.decode(body);
-    page = encoder.encode(text);
+    // Bytes are read as bytes (a body that needs its text is decoded by TextDecoder, whose string
+    // lives in V8's heap: Buffer#toString('latin1') above 1 MB makes an external string in malloc'd
+    // memory, and this thread's malloc arena kept ~60 MB resident of dead page texts).
+    page = typeof body === 'string' ? encoder.encode(body) : encoder.encodeBytes(body);
   } catch (error) {
     page = { syntaxError: String(error && error.message), count: -1, skipped: 0, newValues: [], newFields: new Uint8Array(0) };
   }
-  const transfer = page.nums ? [page.nums.buffer, page.times.buffer, page.rid.buffer, page.ip4.buffer, page.codes.buffer, page.ends.buffer, page.firstValue.buffer] : [];
+  const transfer = page.nums ? [page.nums.buffer, page.times.buffer, page.rid.buffer, page.ip4.buffer, page.ip6.buffer, page.codes.buffer, page.ends.buffer, page.firstValue.buffer] : [];
   parentPort.postMessage({ id, page, busyMs: performance.eventLoopUtilization().active }, transfer);
 });
 `;

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { entryKey, type LogEntry } from './entry';
-import { formatIpv4, isoOf } from './columns/codecs';
+import { formatIpv4, formatIpv6, isoOf } from './columns/codecs';
 
 /** The columns of a decoded page (what the page encoder writes; see EncodedPage in page-codec.ts). */
 export interface BatchColumns {
@@ -8,6 +8,7 @@ export interface BatchColumns {
   times: Float64Array;
   rid: Uint8Array;
   ip4: Uint32Array;
+  ip6: Uint8Array;
   codes: Int32Array;
   joined: string[];
   ends: Int32Array;
@@ -61,6 +62,8 @@ export class RecordBatch {
   /** The request ids (16 bytes a record, where the code says so) as four 32-bit words each. */
   readonly ridWords: Uint32Array;
   readonly ip4: Uint32Array;
+  /** 16 bytes a record: the IPv6 address where the remote IP's code is 1. */
+  readonly ip6: Uint8Array;
   private readonly rid: Buffer;
   private objects: LogEntry[] | null = null;
 
@@ -77,6 +80,7 @@ export class RecordBatch {
     this.nums = cols.nums;
     this.codes = cols.codes;
     this.ip4 = cols.ip4;
+    this.ip6 = cols.ip6;
     const r = cols.rid;
     this.rid = Buffer.from(r.buffer, r.byteOffset, r.byteLength);
     this.ridWords = new Uint32Array(r.buffer, r.byteOffset, r.byteLength >>> 2);
@@ -98,7 +102,7 @@ export class RecordBatch {
     if (code === -1) return null;
     if (code >= 0) {
       if (HAS_DICT[k]) return this.dicts[k]![code]!;
-      return this.columnText(k, i);
+      return this.columnText(k, i, code);
     }
     const u = -code - 2;
     const chunk = i >> CHUNK_BITS;
@@ -107,14 +111,14 @@ export class RecordBatch {
   }
 
   /** The value of a field without a dictionary kept in its column (COLUMN_CODE). */
-  private columnText(k: BatchField, i: number): string {
+  private columnText(k: BatchField, i: number, code: number): string {
     switch (k) {
       case BatchField.Timestamp:
         return isoOf(this.times[i]!);
       case BatchField.RequestId:
         return this.rid.toString('hex', i * 16, i * 16 + 16);
       case BatchField.RemoteIp:
-        return formatIpv4(this.ip4[i]!);
+        return code === 1 ? formatIpv6(this.ip6, i * 16) : formatIpv4(this.ip4[i]!);
       default:
         return `${this.text(BatchField.Scheme, i)}://${this.text(BatchField.Host, i)}${this.text(BatchField.Path, i)}`;
     }

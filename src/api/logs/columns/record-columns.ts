@@ -371,6 +371,10 @@ export class RecordColumns {
     if (ip === 0) {
       flags |= IP_V4;
       this.ip4[slot] = batch.ip4[i]!;
+    } else if (ip === 1) {
+      // an IPv6 address the page reader already wrote as 16 bytes
+      this.v6.set(batch.ip6.subarray(i * 16, i * 16 + 16));
+      flags |= IP_V6;
     } else if (ip !== -1) flags |= this.otherIp(batch.text(BatchField.RemoteIp, i)!);
     const url = codes[c + BatchField.Url]!;
     if (url === 0) flags |= URL_BUILT;

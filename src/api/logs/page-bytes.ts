@@ -1,0 +1,208 @@
+/*
+ * Reading a v2 record in the platform's own layout straight from the page's bytes: where each
+ * value starts and ends, a hash of each string value's bytes, and a byte-keyed dictionary table,
+ * so the page encoder makes no string for a value it has seen before.
+ *
+ * Self-contained on purpose (it refers to nothing outside its body): the worker thread runs this
+ * function's source text, as it does the encoder's.
+ */
+
+export interface ByteRecordReader {
+  /**
+   * Reads the record at `p` if it is exactly in the platform's layout: compact, the 21 fields in
+   * the documented order, strings of printable ASCII without escapes, integers of up to 15 digits
+   * without a sign or leading zero. Returns the position after its `}`, or -1 (nothing is read:
+   * the caller takes its general path for that record). Fills `starts`, `ends` and `hashes`.
+   */
+  scan(bytes: Uint8Array, p: number): number;
+  /** Per field (FIELDS order): where the value starts (inside the quotes for a string), -1 when null. */
+  readonly starts: Int32Array;
+  /** Per field: where the value ends (before the closing quote for a string). */
+  readonly ends: Int32Array;
+  /** Per string field: a hash of the value's bytes. */
+  readonly hashes: Int32Array;
+  /** The id a dictionary (0-15) gave these bytes, -1 when not known here. */
+  lookup(dict: number, bytes: Uint8Array, start: number, end: number, hash: number): number;
+  /** Remembers the id a dictionary gave these bytes. */
+  remember(dict: number, bytes: Uint8Array, start: number, end: number, hash: number, id: number): void;
+}
+
+export function createByteRecordReader(): ByteRecordReader {
+  const FIELDS = [
+    'timestamp', 'pullZoneId', 'requestId', 'cacheStatus', 'statusCode', 'bytesSent', 'remoteIp', 'countryCode', 'edgeLocation',
+    'scheme', 'host', 'path', 'url', 'userAgent', 'referer', 'bodyBytesSent', 'contentRange', 'authorizationHeader',
+    'ja4Fingerprint', 'asn', 'asnOrganization',
+  ];
+  const NUMERIC = FIELDS.map((f) => f === 'pullZoneId' || f === 'statusCode' || f === 'bytesSent' || f === 'bodyBytesSent' || f === 'asn');
+  // the bytes in front of each value: `{"timestamp":`, `,"pullZoneId":`, ...
+  const PREFIX = FIELDS.map((f, i) => Uint8Array.from(`${i === 0 ? '{' : ','}"${f}":`, (ch) => ch.charCodeAt(0)));
+  const FIELD_COUNT = FIELDS.length;
+  const starts = new Int32Array(FIELD_COUNT);
+  const ends = new Int32Array(FIELD_COUNT);
+  const hashes = new Int32Array(FIELD_COUNT);
+
+  // The page being read and a DataView on it: four bytes are compared (and hashed) at a time.
+  let page: Uint8Array = new Uint8Array(0);
+  let view: DataView = new DataView(page.buffer);
+  function use(b: Uint8Array): void {
+    if (b === page) return;
+    page = b;
+    view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  }
+  // each prefix as little-endian 32-bit words, and the bytes after the last whole word
+  const PREFIX_WORDS = PREFIX.map((pre) => {
+    const words = new Int32Array(pre.length >> 2);
+    const v = new DataView(pre.buffer);
+    for (let j = 0; j < words.length; j++) words[j] = v.getInt32(j * 4, true);
+    return words;
+  });
+
+  function scan(b: Uint8Array, p: number): number {
+    use(b);
+    const v = view;
+    const n = b.length;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const pre = PREFIX[f]!;
+      const pl = pre.length;
+      if (p + pl + 4 > n) return -1;
+      const words = PREFIX_WORDS[f]!;
+      const wl = words.length;
+      for (let j = 0; j < wl; j++) if (v.getInt32(p + j * 4, true) !== words[j]) return -1;
+      for (let j = wl * 4; j < pl; j++) if (b[p + j] !== pre[j]) return -1;
+      p += pl;
+      let c = b[p]!;
+      if (c === 110) {
+        // null
+        if (b[p + 1] !== 117 || b[p + 2] !== 108 || b[p + 3] !== 108) return -1;
+        starts[f] = -1;
+        ends[f] = -1;
+        p += 4;
+      } else if (NUMERIC[f]) {
+        // 0, or 1-15 digits without a leading zero; what follows must be `,` or `}` (checked next)
+        const s = p;
+        if (c === 48) p++;
+        else {
+          while (p < n && (c = b[p]!) >= 48 && c <= 57) p++;
+          if (p === s || p - s > 15) return -1;
+        }
+        starts[f] = s;
+        ends[f] = p;
+      } else {
+        if (c !== 34) return -1;
+        const s = ++p;
+        let h = -2128831035;
+        // Four bytes at a time while none of them is a quote, a backslash, a control character or
+        // a byte of a multi-byte character (then byte by byte: such a byte ends the value or sends
+        // the record to the general path). The hash takes whole words, then bytes: the same bytes
+        // from a value's start always hash the same.
+        for (;;) {
+          if (p + 4 <= n) {
+            const w = v.getInt32(p, true);
+            const q = w ^ 0x22222222;
+            const bs = w ^ 0x5c5c5c5c;
+            if ((((q - 0x01010101) & ~q) | ((bs - 0x01010101) & ~bs) | ((w - 0x20202020) & ~w) | w) & 0x80808080) {
+              // one of the four needs a look: the next byte alone
+            } else {
+              h = Math.imul(h ^ w, 16777619);
+              p += 4;
+              continue;
+            }
+          }
+          if (p >= n) return -1;
+          c = b[p]!;
+          if (c === 34) break;
+          // a control character, an escape or a byte of a multi-byte character: the general path
+          if (c < 32 || c === 92 || c > 127) return -1;
+          h = Math.imul(h ^ c, 16777619);
+          p++;
+        }
+        starts[f] = s;
+        ends[f] = p;
+        hashes[f] = h;
+        p++;
+      }
+    }
+    return p < n && b[p] === 125 ? p + 1 : -1;
+  }
+
+  // One open-addressing table per dictionary: hash and id + 1 (0 = empty) per slot; the bytes of
+  // each id's value in one arena, to compare.
+  interface Table {
+    hashes: Int32Array;
+    ids: Int32Array;
+    count: number;
+    /** Per id: where its bytes start in the arena, and their length. */
+    at: Int32Array;
+    len: Int32Array;
+  }
+  const tables: Table[] = [];
+  for (let k = 0; k < 16; k++) tables.push({ hashes: new Int32Array(64), ids: new Int32Array(64), count: 0, at: new Int32Array(16), len: new Int32Array(16) });
+  let arena = new Uint8Array(1 << 16);
+  let arenaUsed = 0;
+
+  let arenaView: DataView = new DataView(arena.buffer);
+
+  function same(b: Uint8Array, s: number, e: number, at: number): boolean {
+    use(b);
+    const v = view;
+    let i = s;
+    for (; i + 4 <= e; i += 4) if (v.getInt32(i, true) !== arenaView.getInt32(at + i - s, true)) return false;
+    for (; i < e; i++) if (b[i] !== arena[at + i - s]) return false;
+    return true;
+  }
+
+  function lookup(k: number, b: Uint8Array, s: number, e: number, h: number): number {
+    const t = tables[k]!;
+    const mask = t.ids.length - 1;
+    const len = e - s;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const id1 = t.ids[i]!;
+      if (id1 === 0) return -1;
+      if (t.hashes[i] === h && t.len[id1 - 1] === len && same(b, s, e, t.at[id1 - 1]!)) return id1 - 1;
+    }
+  }
+
+  function place(t: Table, h: number, id1: number): void {
+    const mask = t.ids.length - 1;
+    let i = h & mask;
+    while (t.ids[i] !== 0) i = (i + 1) & mask;
+    t.ids[i] = id1;
+    t.hashes[i] = h;
+  }
+
+  function remember(k: number, b: Uint8Array, s: number, e: number, h: number, id: number): void {
+    const t = tables[k]!;
+    if (lookup(k, b, s, e, h) >= 0) return;
+    const len = e - s;
+    if (arenaUsed + len > arena.length) {
+      const a2 = new Uint8Array(Math.max(arena.length * 2, arenaUsed + len));
+      a2.set(arena.subarray(0, arenaUsed));
+      arena = a2;
+      arenaView = new DataView(arena.buffer);
+    }
+    arena.set(b.subarray(s, e), arenaUsed);
+    if (id >= t.at.length) {
+      const size = Math.max(t.at.length * 2, id + 1);
+      const at2 = new Int32Array(size);
+      at2.set(t.at);
+      t.at = at2;
+      const len2 = new Int32Array(size);
+      len2.set(t.len);
+      t.len = len2;
+    }
+    t.at[id] = arenaUsed;
+    t.len[id] = len;
+    arenaUsed += len;
+    if ((t.count + 1) * 2 > t.ids.length) {
+      const oldIds = t.ids;
+      const oldHashes = t.hashes;
+      t.ids = new Int32Array(oldIds.length * 2);
+      t.hashes = new Int32Array(oldIds.length * 2);
+      for (let i = 0; i < oldIds.length; i++) if (oldIds[i] !== 0) place(t, oldHashes[i]!, oldIds[i]!);
+    }
+    place(t, h, id + 1);
+    t.count++;
+  }
+
+  return { scan, starts, ends, hashes, lookup, remember };
+}
