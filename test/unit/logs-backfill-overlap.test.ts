@@ -2,21 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BackfillOverlap } from '../../src/api/logs/backfill-overlap';
 import { FollowEngine } from '../../src/api/logs/follow';
-import type { LogEntry } from '../../src/api/logs/entry';
 import type { LogPage, LogsApi } from '../../src/api/logs/index';
 import type { LogQuery } from '../../src/api/logs/query';
 import { RateBudget } from '../../src/api/rate-limit';
 import { until } from '../helpers/wait';
-
-const BASE = Date.UTC(2026, 7, 8, 12);
-
-function entry(n: number): LogEntry {
-  return {
-    timestamp: new Date(BASE + n * 10).toISOString(), pullZoneId: 1, requestId: n.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode: 200,
-    bytesSent: 1, remoteIp: null, countryCode: null, edgeLocation: null, scheme: 'https', host: 'h', path: '/', url: 'https://h/', userAgent: null,
-    referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
-}
+import { LateWindow, WINDOW_BASE as BASE, windowEntry as entry } from '../helpers/late-window';
 
 test('overlap: one record at first, grows when a page is read again, shrinks slowly while pages hold the record with room to spare', () => {
   const o = new BackfillOverlap(2000);
@@ -39,16 +29,10 @@ test('overlap: one record at first, grows when a page is read again, shrinks slo
 
 test('after a page had to be read again, later pages overlap more: a stale page is taken as it is (no second request, no gap)', async () => {
   const N = 40_000;
-  const TO = BASE + N * 10;
-  let late = 0;
-  const lateEntry = (k: number): LogEntry => ({ ...entry(N - 1), timestamp: new Date(TO - 5).toISOString(), requestId: `late-${k}`.padEnd(32, '0') });
-  const answer = (q: LogQuery): LogPage => {
-    const offset = q.offset ?? 0;
-    const limit = q.limit ?? 100;
-    const entries: LogEntry[] = [];
-    for (let i = offset; i < offset + limit && i < late + N; i++) entries.push(i < late ? lateEntry(late - 1 - i) : entry(N - 1 - (i - late)));
-    return { entries, times: entries.map((e) => Date.parse(e.timestamp)), offset, limit, returned: entries.length, hasMore: offset + limit < late + N, from: BASE, to: TO, order: 'desc', skipped: 0 };
-  };
+  const win = new LateWindow(N);
+  const TO = win.to;
+  /** The window newest first as the server sees it now: late records land at the top. */
+  const answer = (q: LogQuery): LogPage => win.answer(q);
   const pending: { q: LogQuery; resolve: (p: LogPage) => void }[] = [];
   const asked: number[] = [];
   const query = (_zone: number, q: LogQuery = {}) => new Promise<LogPage>((resolve) => {
@@ -69,7 +53,7 @@ test('after a page had to be read again, later pages overlap more: a stale page 
     await serve(0);
     await until('three pages in flight', () => pending.length === 3);
     await serve(9_998);
-    late = 100;
+    win.late = 100;
     await serve(4_999);
     // missed: read again (the overlap grows to 256 records; pages read later than the one above shrink it slowly)
     await until('the page read again', () => pending.length === 3);
@@ -83,7 +67,7 @@ test('after a page had to be read again, later pages overlap more: a stale page 
     assert.ok(shared > 200 && shared <= 256, `the page after the miss shares ${shared} records with the one above`);
     // that page answered before the one above it, then 100 more late records: still taken as it is
     await serve(next);
-    late = 200;
+    win.late = 200;
     await serve(19_996);
     while (!engine.status().zones[0]!.backfill?.done) {
       await until('a request or the end', () => pending.length > 0 || engine.status().zones[0]!.backfill?.done);

@@ -1,35 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FollowEngine } from '../../src/api/logs/follow';
-import type { LogEntry } from '../../src/api/logs/entry';
 import type { LogPage, LogsApi } from '../../src/api/logs/index';
 import type { LogQuery } from '../../src/api/logs/query';
 import { RateBudget } from '../../src/api/rate-limit';
 import { until } from '../helpers/wait';
-
-const BASE = Date.UTC(2026, 7, 8, 12);
-
-function entry(n: number): LogEntry {
-  return {
-    timestamp: new Date(BASE + n * 10).toISOString(), pullZoneId: 1, requestId: n.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode: 200,
-    bytesSent: 1, remoteIp: null, countryCode: null, edgeLocation: null, scheme: 'https', host: 'h', path: '/', url: 'https://h/', userAgent: null,
-    referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
-}
+import { LateWindow, WINDOW_BASE as BASE, windowEntry as entry } from '../helpers/late-window';
 
 test('history pages answered before the page above them while late records came: one request reads the gap, the pages after the missed one are taken as they are', async () => {
   const N = 30_000;
-  const TO = BASE + N * 10;
-  let late = 0;
-  const lateEntry = (k: number): LogEntry => ({ ...entry(N - 1), timestamp: new Date(TO - 5).toISOString(), requestId: `late-${k}`.padEnd(32, 'x') });
+  const win = new LateWindow(N);
+  const TO = win.to;
   /** The window newest first as the server sees it now: late records land at the top. */
-  const answer = (q: LogQuery): LogPage => {
-    const offset = q.offset ?? 0;
-    const limit = q.limit ?? 100;
-    const entries: LogEntry[] = [];
-    for (let i = offset; i < offset + limit && i < late + N; i++) entries.push(i < late ? lateEntry(late - 1 - i) : entry(N - 1 - (i - late)));
-    return { entries, times: entries.map((e) => Date.parse(e.timestamp)), offset, limit, returned: entries.length, hasMore: offset + limit < late + N, from: BASE, to: TO, order: 'desc', skipped: 0 };
-  };
+  const answer = (q: LogQuery): LogPage => win.answer(q);
   const pending: { q: LogQuery; resolve: (p: LogPage) => void }[] = [];
   const asked: number[] = [];
   const query = (_zone: number, q: LogQuery = {}) => new Promise<LogPage>((resolve) => {
@@ -53,7 +36,7 @@ test('history pages answered before the page above them while late records came:
     await serve(9_998);
     await serve(14_997);
     // ... then 100 late records, then the page above them
-    late = 100;
+    win.late = 100;
     await serve(4_999);
     while (!engine.status().zones[0]!.backfill?.done) {
       await until('a request or the end', () => pending.length > 0 || engine.status().zones[0]!.backfill?.done);

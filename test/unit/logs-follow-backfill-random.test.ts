@@ -1,24 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FollowEngine } from '../../src/api/logs/follow';
-import type { LogEntry } from '../../src/api/logs/entry';
 import type { LogPage, LogsApi } from '../../src/api/logs/index';
 import type { LogQuery } from '../../src/api/logs/query';
 import { RateBudget } from '../../src/api/rate-limit';
 import { until } from '../helpers/wait';
+import { LateWindow, WINDOW_BASE as BASE, windowEntry as entry } from '../helpers/late-window';
 
 // The backfill against a server that answers its pages in any order while late records keep
 // landing at the top of the window: whatever the order, every record of the window is held once.
-
-const BASE = Date.UTC(2026, 7, 8, 12);
-
-function entry(n: number): LogEntry {
-  return {
-    timestamp: new Date(BASE + n * 10).toISOString(), pullZoneId: 1, requestId: n.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode: 200,
-    bytesSent: 1, remoteIp: null, countryCode: null, edgeLocation: null, scheme: 'https', host: 'h', path: '/', url: 'https://h/', userAgent: null,
-    referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
-}
 
 /** mulberry32: a small seeded generator, so a failing order can be replayed from its seed. */
 function random(seed: number): () => number {
@@ -35,16 +25,10 @@ function random(seed: number): () => number {
 async function backfillInRandomOrder(seed: number): Promise<{ missing: number[]; held: number; requests: number }> {
   const rnd = random(seed);
   const N = 4_000 + Math.floor(rnd() * 4_000);
-  const TO = BASE + N * 10;
-  let late = 0;
-  const lateEntry = (k: number): LogEntry => ({ ...entry(N - 1), timestamp: new Date(TO - 5).toISOString(), requestId: `late-${k}`.padEnd(32, 'x') });
-  const answer = (q: LogQuery): LogPage => {
-    const offset = q.offset ?? 0;
-    const limit = q.limit ?? 100;
-    const entries: LogEntry[] = [];
-    for (let i = offset; i < offset + limit && i < late + N; i++) entries.push(i < late ? lateEntry(late - 1 - i) : entry(N - 1 - (i - late)));
-    return { entries, times: entries.map((e) => Date.parse(e.timestamp)), offset, limit, returned: entries.length, hasMore: offset + limit < late + N, from: BASE, to: TO, order: 'desc', skipped: 0 };
-  };
+  const win = new LateWindow(N);
+  const TO = win.to;
+  /** The window newest first as the server sees it now: late records land at the top. */
+  const answer = (q: LogQuery): LogPage => win.answer(q);
   const pending: { q: LogQuery; resolve: (p: LogPage) => void }[] = [];
   let requests = 0;
   const query = (_zone: number, q: LogQuery = {}) =>
@@ -62,7 +46,7 @@ async function backfillInRandomOrder(seed: number): Promise<{ missing: number[];
       await until('a request or the end', () => pending.length > 0 || engine.status().zones[0]!.backfill?.done === true);
       if (!pending.length) break;
       // a backfill page (desc) in any order; late records arrive between answers
-      if (rnd() < 0.5) late += Math.floor(rnd() * pageLimit * 0.6);
+      if (rnd() < 0.5) win.late += Math.floor(rnd() * pageLimit * 0.6);
       const history = pending.filter((p) => p.q.order === 'desc');
       const pick = history.length ? history[Math.floor(rnd() * history.length)]! : pending[0]!;
       pending.splice(pending.indexOf(pick), 1);

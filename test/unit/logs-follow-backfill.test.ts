@@ -6,16 +6,7 @@ import type { LogPage, LogsApi } from '../../src/api/logs/index';
 import type { LogQuery } from '../../src/api/logs/query';
 import { RateBudget } from '../../src/api/rate-limit';
 import { until } from '../helpers/wait';
-
-const BASE = Date.UTC(2026, 7, 8, 12);
-
-function entry(n: number): LogEntry {
-  return {
-    timestamp: new Date(BASE + n * 10).toISOString(), pullZoneId: 1, requestId: n.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode: 200,
-    bytesSent: 1, remoteIp: null, countryCode: null, edgeLocation: null, scheme: 'https', host: 'h', path: '/', url: 'https://h/', userAgent: null,
-    referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
-}
+import { LateWindow, WINDOW_BASE as BASE, windowEntry as entry } from '../helpers/late-window';
 
 /**
  * A live window answered newest first: before every request `arrivals` newer records appear, so
@@ -124,17 +115,10 @@ test('backfill progress: records, pages, how far back it reached, rate and an es
 
 test('history pages in flight together: one the server answered before the page above it, while late records arrived, is read again (no gap)', async () => {
   const N = 20_000;
-  const TO = BASE + N * 10;
-  let late = 0;
-  const lateEntry = (k: number): LogEntry => ({ ...entry(N - 1), timestamp: new Date(TO - 5).toISOString(), requestId: `late-${k}`.padEnd(32, '0') });
+  const win = new LateWindow(N);
+  const TO = win.to;
   /** The window newest first as the server sees it now: late records land at the top. */
-  const answer = (q: LogQuery): LogPage => {
-    const offset = q.offset ?? 0;
-    const limit = q.limit ?? 100;
-    const entries: LogEntry[] = [];
-    for (let i = offset; i < offset + limit && i < late + N; i++) entries.push(i < late ? lateEntry(late - 1 - i) : entry(N - 1 - (i - late)));
-    return { entries, times: entries.map((e) => Date.parse(e.timestamp)), offset, limit, returned: entries.length, hasMore: offset + limit < late + N, from: BASE, to: TO, order: 'desc', skipped: 0 };
-  };
+  const answer = (q: LogQuery): LogPage => win.answer(q);
   const pending: { q: LogQuery; resolve: (p: LogPage) => void }[] = [];
   const asked: number[] = [];
   const query = (_zone: number, q: LogQuery = {}) => new Promise<LogPage>((resolve) => {
@@ -157,7 +141,7 @@ test('history pages in flight together: one the server answered before the page 
     await until('three pages in flight', () => pending.length === 3);
     assert.deepEqual(pending.map((p) => p.q.offset), [4_999, 9_998, 14_997], 'pages overlap by one record');
     await serve(9_998); // answered first...
-    late = 100; // ...then 100 late records become visible at the top of the window...
+    win.late = 100; // ...then 100 late records become visible at the top of the window...
     await serve(4_999); // ...and the page above it is answered after them
     await serve(9_998); // read again: it must hold the last record of the page above
     while (!engine.status().zones[0]!.backfill?.done) {

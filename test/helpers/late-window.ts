@@ -1,0 +1,42 @@
+import type { LogEntry } from '../../src/api/logs/entry';
+import type { LogPage } from '../../src/api/logs/index';
+import type { LogQuery } from '../../src/api/logs/query';
+
+/** The start of the fake windows: record n is at BASE + 10 n ms. */
+export const WINDOW_BASE = Date.UTC(2026, 7, 8, 12);
+
+/** Record n of a fake window, its request id n in hex. */
+export function windowEntry(n: number): LogEntry {
+  return {
+    timestamp: new Date(WINDOW_BASE + n * 10).toISOString(), pullZoneId: 1, requestId: n.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode: 200,
+    bytesSent: 1, remoteIp: null, countryCode: null, edgeLocation: null, scheme: 'https', host: 'h', path: '/', url: 'https://h/', userAgent: null,
+    referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
+  };
+}
+
+/**
+ * A backfill's window of `records` records as the server sees it now, newest first: `late`
+ * records that became visible late land at its top and push the others to higher offsets.
+ */
+export class LateWindow {
+  late = 0;
+  readonly to: number;
+
+  constructor(readonly records: number) {
+    this.to = WINDOW_BASE + records * 10;
+  }
+
+  private lateEntry(k: number): LogEntry {
+    return { ...windowEntry(this.records - 1), timestamp: new Date(this.to - 5).toISOString(), requestId: `late-${k}`.padEnd(32, 'x') };
+  }
+
+  /** The page a desc query gets now. */
+  answer(q: LogQuery): LogPage {
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? 100;
+    const total = this.late + this.records;
+    const entries: LogEntry[] = [];
+    for (let i = offset; i < offset + limit && i < total; i++) entries.push(i < this.late ? this.lateEntry(this.late - 1 - i) : windowEntry(this.records - 1 - (i - this.late)));
+    return { entries, times: entries.map((e) => Date.parse(e.timestamp)), offset, limit, returned: entries.length, hasMore: offset + limit < total, from: WINDOW_BASE, to: this.to, order: 'desc', skipped: 0 };
+  }
+}
