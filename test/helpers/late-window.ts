@@ -1,6 +1,7 @@
 import type { LogEntry } from '../../src/api/logs/entry';
 import type { LogPage } from '../../src/api/logs/index';
 import type { LogQuery } from '../../src/api/logs/query';
+import { until } from './wait';
 
 /** The start of the fake windows: record n is at BASE + 10 n ms. */
 export const WINDOW_BASE = Date.UTC(2026, 7, 8, 12);
@@ -21,6 +22,10 @@ export function windowEntry(n: number): LogEntry {
 export class LateWindow {
   late = 0;
   readonly to: number;
+  /** Queries not answered yet, in the order they were sent. */
+  readonly pending: { q: LogQuery; resolve: (p: LogPage) => void }[] = [];
+  /** The offset of every query sent. */
+  readonly asked: number[] = [];
 
   constructor(readonly records: number) {
     this.to = WINDOW_BASE + records * 10;
@@ -28,6 +33,21 @@ export class LateWindow {
 
   private lateEntry(k: number): LogEntry {
     return { ...windowEntry(this.records - 1), timestamp: new Date(this.to - 5).toISOString(), requestId: `late-${k}`.padEnd(32, 'x') };
+  }
+
+  /** LogsApi.query: held until the test serves it. */
+  readonly query = (_zone: number, q: LogQuery = {}): Promise<LogPage> =>
+    new Promise<LogPage>((resolve) => {
+      this.asked.push(q.offset ?? 0);
+      this.pending.push({ q, resolve });
+    });
+
+  /** Answers the query for `offset` now, with the window as it is now (waits for it to be sent). */
+  async serve(offset: number): Promise<void> {
+    await until(`a request at offset ${offset}`, () => this.pending.some((p) => p.q.offset === offset));
+    const i = this.pending.findIndex((p) => p.q.offset === offset);
+    const [p] = this.pending.splice(i, 1);
+    p!.resolve(this.answer(p!.q));
   }
 
   /** The page a desc query gets now. */

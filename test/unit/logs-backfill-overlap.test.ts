@@ -33,18 +33,9 @@ test('after a page had to be read again, later pages overlap more: a stale page 
   const TO = win.to;
   /** The window newest first as the server sees it now: late records land at the top. */
   const answer = (q: LogQuery): LogPage => win.answer(q);
-  const pending: { q: LogQuery; resolve: (p: LogPage) => void }[] = [];
-  const asked: number[] = [];
-  const query = (_zone: number, q: LogQuery = {}) => new Promise<LogPage>((resolve) => {
-    asked.push(q.offset ?? 0);
-    pending.push({ q, resolve });
-  });
-  const serve = async (offset: number) => {
-    await until(`a request at offset ${offset}`, () => pending.some((p) => p.q.offset === offset));
-    const i = pending.findIndex((p) => p.q.offset === offset);
-    const [p] = pending.splice(i, 1);
-    p!.resolve(answer(p!.q));
-  };
+  const { pending, asked, query } = win;
+  /** The server answers the request for this offset now (with the window as it is now). */
+  const serve = (offset: number) => win.serve(offset);
   const now = () => TO + 1000;
   const api = { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now } as unknown as LogsApi;
   const engine = new FollowEngine({ api, zones: [1], capacity: 100_000, pageLimit: 5_000, from: BASE, now, minIntervalMs: 60_000, maxIntervalMs: 60_000 });

@@ -29,13 +29,7 @@ async function backfillInRandomOrder(seed: number): Promise<{ missing: number[];
   const TO = win.to;
   /** The window newest first as the server sees it now: late records land at the top. */
   const answer = (q: LogQuery): LogPage => win.answer(q);
-  const pending: { q: LogQuery; resolve: (p: LogPage) => void }[] = [];
-  let requests = 0;
-  const query = (_zone: number, q: LogQuery = {}) =>
-    new Promise<LogPage>((resolve) => {
-      requests++;
-      pending.push({ q, resolve });
-    });
+  const { pending, query } = win;
   const now = () => TO + 1000;
   const api = { query, budget: new RateBudget({ limit: 100_000, windowMs: 1000 }), now } as unknown as LogsApi;
   const pageLimit = 200 + Math.floor(rnd() * 400);
@@ -55,7 +49,7 @@ async function backfillInRandomOrder(seed: number): Promise<{ missing: number[];
     const held = new Set(engine.buffer.toArray().map((e) => e.requestId));
     const missing: number[] = [];
     for (let n = 0; n < N; n++) if (!held.has(entry(n).requestId)) missing.push(n);
-    return { missing, held: engine.buffer.length, requests };
+    return { missing, held: engine.buffer.length, requests: win.asked.length };
   } finally {
     const stopping = engine.stop();
     for (const p of pending.splice(0)) p.resolve(answer(p.q));
