@@ -187,8 +187,11 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       await flush();
+      // Ink wraps each frame in a synchronized update (DEC mode 2026); the pty may hand a frame
+      // over in pieces, and a screen read between them shows a frame half drawn
+      const midFrame = term.modes.synchronizedOutputMode;
       const text = screenText();
-      if (ok(text)) return text;
+      if (!midFrame && ok(text)) return text;
       if (Date.now() > deadline) {
         throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${done ? ' (the program has exited)' : ''}; the screen is:\n${'-'.repeat(term.cols)}\n${text}\n${'-'.repeat(term.cols)}`);
       }
