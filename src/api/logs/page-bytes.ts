@@ -19,8 +19,10 @@ export interface ByteRecordReader {
   readonly starts: Int32Array;
   /** Per field: where the value ends (before the closing quote for a string). */
   readonly ends: Int32Array;
-  /** Per string field: a hash of the value's bytes. */
+  /** Per string field: a hash of the value's bytes (not set for a URL found `built`). */
   readonly hashes: Int32Array;
+  /** 1 at the URL's index when the URL is exactly `${scheme}://${host}${path}` (its bytes then not hashed). */
+  readonly built: Uint8Array;
   /** The id a dictionary (0-15) gave these bytes, -1 when not known here. */
   lookup(dict: number, bytes: Uint8Array, start: number, end: number, hash: number): number;
   /** Remembers the id a dictionary gave these bytes. */
@@ -41,6 +43,15 @@ export function createByteRecordReader(): ByteRecordReader {
   const ends = new Int32Array(FIELD_COUNT);
   const hashes = new Int32Array(FIELD_COUNT);
 
+  const SCHEME = FIELDS.indexOf('scheme');
+  const HOST = FIELDS.indexOf('host');
+  const PATH = FIELDS.indexOf('path');
+  const URL = FIELDS.indexOf('url');
+  /** 1 at URL when the URL read last is exactly `${scheme}://${host}${path}` (all three not null). */
+  const built = new Uint8Array(FIELD_COUNT);
+  // `://` as the bytes after a scheme
+  const SEP = 0x2f2f3a;
+
   // The page being read and a DataView on it: four bytes are compared (and hashed) at a time.
   let page: Uint8Array = new Uint8Array(0);
   let view: DataView = new DataView(page.buffer);
@@ -57,10 +68,38 @@ export function createByteRecordReader(): ByteRecordReader {
     return words;
   });
 
+  /** Whether the n bytes at a equal those at c (both in the page). */
+  function equal(v: DataView, b: Uint8Array, a: number, c: number, n: number): boolean {
+    let j = 0;
+    for (; j + 4 <= n; j += 4) if (v.getInt32(a + j, true) !== v.getInt32(c + j, true)) return false;
+    for (; j < n; j++) if (b[a + j] !== b[c + j]) return false;
+    return true;
+  }
+
+  /**
+   * The URL at p (after its quote) when it is `${scheme}://${host}${path}"` (those three read
+   * already): the position of its closing quote, else -1. Its bytes are then those values' bytes,
+   * checked already.
+   */
+  function builtUrl(v: DataView, b: Uint8Array, p: number, n: number): number {
+    const ss = starts[SCHEME]!;
+    const hs = starts[HOST]!;
+    const ps = starts[PATH]!;
+    if (ss < 0 || hs < 0 || ps < 0) return -1;
+    const sl = ends[SCHEME]! - ss;
+    const hl = ends[HOST]! - hs;
+    const pl = ends[PATH]! - ps;
+    const e = p + sl + 3 + hl + pl;
+    if (e >= n || b[e] !== 34) return -1;
+    if (!equal(v, b, p, ss, sl) || b[p + sl] !== 58 || b[p + sl + 1] !== 47 || b[p + sl + 2] !== 47) return -1;
+    return equal(v, b, p + sl + 3, hs, hl) && equal(v, b, p + sl + 3 + hl, ps, pl) ? e : -1;
+  }
+
   function scan(b: Uint8Array, p: number): number {
     use(b);
     const v = view;
     const n = b.length;
+    built[URL] = 0;
     for (let f = 0; f < FIELD_COUNT; f++) {
       const pre = PREFIX[f]!;
       const pl = pre.length;
@@ -90,6 +129,16 @@ export function createByteRecordReader(): ByteRecordReader {
       } else {
         if (c !== 34) return -1;
         const s = ++p;
+        if (f === URL) {
+          const e = builtUrl(v, b, p, n);
+          if (e >= 0) {
+            built[URL] = 1;
+            starts[f] = s;
+            ends[f] = e;
+            p = e + 1;
+            continue;
+          }
+        }
         let h = -2128831035;
         // Four bytes at a time while none of them is a quote, a backslash, a control character or
         // a byte of a multi-byte character (then byte by byte: such a byte ends the value or sends
@@ -204,5 +253,5 @@ export function createByteRecordReader(): ByteRecordReader {
     t.count++;
   }
 
-  return { scan, starts, ends, hashes, lookup, remember };
+  return { scan, starts, ends, hashes, built, lookup, remember };
 }

@@ -791,12 +791,6 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     return parts === 4 ? value : -1;
   }
 
-  /** Whether the bytes at s..e equal those at s2..e2. */
-  function sameBytes(s: number, e: number, s2: number): boolean {
-    for (let i = s; i < e; i++) if (bin[i] !== bin[s2 + i - s]) return false;
-    return true;
-  }
-
   /** A dictionary field's value from the bytes (field f of the record, dictionary k). */
   function dictB(reader: ByteRecordReader, k: number, at: number, f: number): void {
     const s = reader.starts[f]!;
@@ -865,19 +859,7 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     dictB(reader, 7, c + 7, 10);
     dictB(reader, 8, c + 8, 11);
     // the URL: scheme://host + path is rebuilt, not sent
-    const us = st[12]!;
-    const ss = st[9]!;
-    const hs = st[10]!;
-    const ps = st[11]!;
-    let built = false;
-    if (us >= 0 && ss >= 0 && hs >= 0 && ps >= 0) {
-      const sl = en[9]! - ss;
-      const hl = en[10]! - hs;
-      const pl = en[11]! - ps;
-      built =
-        en[12]! - us === sl + 3 + hl + pl && sameBytes(us, us + sl, ss) && bin[us + sl] === 58 && bin[us + sl + 1] === 47 &&
-        bin[us + sl + 2] === 47 && sameBytes(us + sl + 3, us + sl + 3 + hl, hs) && sameBytes(us + sl + 3 + hl, en[12]!, ps);
-    }
+    const built = reader.built[12] === 1;
     if (built) codes[c + 9] = 0;
     else valueB(reader, c + 9, 12);
     dictB(reader, 10, c + 10, 13);
