@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createPageEncoder, PageDecoder, type EncodedPage } from '../../src/api/logs/page-codec';
+import { createPageEncoder, IPV6_CODE, PageDecoder, type EncodedPage } from '../../src/api/logs/page-codec';
 import { createByteRecordReader } from '../../src/api/logs/page-bytes';
 import { parseTimestamp, readLogEntry } from '../../src/api/logs/entry';
 
@@ -31,6 +31,14 @@ const pool: Record<string, fc.Arbitrary<string>> = {
     fc.ipV6(),
     fc.constantFrom('2001:db8::1', '::', '::1', '1::', 'fe80::1:0:0:1', '2001:db8:0:0:1::1', '2001:DB8::1', '1:2:3:4:5:6:7:8', '1:0:0:0:0:0:0:8'),
     fc.constantFrom('01.2.3.4', '1.2.3', '256.1.1.1', '1.2.3.4.5', '1..2.3', ''),
+    // IPv6 in canonical form and not: leading zeros, upper case, one zero group compressed, the
+    // wrong run compressed, IPv4-mapped, and not addresses at all
+    fc.constantFrom(
+      '2001:0db8::1', '0:0:0:0:0:0:0:1', '2001:db8::01', '2001:Db8::1', 'FE80::1', '::FFFF:1.2.3.4', '::ffff:1.2.3.4', '::ffff:102:304',
+      '1:0:2:3:4:5:6:7', '1::2:3:4:5:6:7', '1:0:0:2:0:0:3:4', '1::2:0:0:3:4', '1:0:0:2::3:4', '1::2:0:0:0:3', '1:0:0:2::3', '::2:3:4:5:6:7:8',
+      '0:2:3:4:5:6:7:8', '1:2:3:4:5:6::', '1:2:3:4:5:6:0:0', '1:2:3:4:5:6:7::', '::1:2:3:4:5:6:7', ':::', '1:::2', '1:2', '12345::', ':1::', '1::2::3',
+      'g::1', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7:8:', ':1:2:3:4:5:6:7:8', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '0000::', '::0', '::', '::1', '1::',
+    ),
   ),
   countryCode: fc.constantFrom('DE', 'FR', 'US', 'JP'),
   edgeLocation: fc.constantFrom('FRA', 'NYC', 'TYO'),
@@ -218,4 +226,25 @@ test('hostile bodies never throw from the byte path: a syntax error says what JS
     const page = encoder.encodeBytes(bytes);
     assert.equal(page.syntaxError, message, JSON.stringify(t.slice(0, 40)));
   }
+});
+
+test('an IPv6 address read from the bytes is kept as 16 bytes exactly when it is in canonical form', () => {
+  const canonical = ['2001:db8::1', '::', '::1', '1::', 'fe80::1:0:0:1', '1:0:2:3:4:5:6:7', '1::2:0:0:3:4', '1:0:0:2::3', '0:2:3:4:5:6:7:8', '1:2:3:4:5:6::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '::ffff:102:304'];
+  const other = [
+    '2001:0db8::1', '2001:db8::01', '0:0:0:0:0:0:0:1', '2001:DB8::1', 'FE80::1', '::ffff:1.2.3.4', '1::2:3:4:5:6:7', '1:0:0:2:0:0:3:4', '1:0:0:2::3:4', '1::2:0:0:0:3',
+    '1:2:3:4:5:6:0:0', '::2:3:4:5:6:7:8', '1:2:3:4:5:6:7::', '::1:2:3:4:5:6:7', ':::', '1:::2', '1:2', '12345::', ':1::', '1::2::3', 'g::1', '1:2:3:4:5:6:7:8:9',
+    '1:2:3:4:5:6:7:8:', ':1:2:3:4:5:6:7:8', '0000::', '::0', '1:2:3:4:5:6:7:8::',
+  ];
+  const ips = [...canonical, ...other];
+  const data = ips.map((remoteIp, i) => ({
+    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i)).toISOString(), pullZoneId: 1, requestId: null, cacheStatus: 'HIT', statusCode: 200, bytesSent: 1, remoteIp,
+    countryCode: null, edgeLocation: null, scheme: null, host: null, path: null, url: null, userAgent: null, referer: null, bodyBytesSent: null, contentRange: null,
+    authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
+  }));
+  const text = JSON.stringify({ data });
+  const fromBytes = createPageEncoder(undefined, createByteRecordReader).encodeBytes(Buffer.from(text));
+  same(fromBytes, createPageEncoder().encode(text), 'the byte path equals the text path');
+  const ipCodes = ips.map((_, i) => fromBytes.codes[i * 16 + 3]);
+  assert.deepEqual(ipCodes.map((c) => c === IPV6_CODE), ips.map((ip) => canonical.includes(ip)), 'IPv6 code for the canonical forms only');
+  assert.deepEqual(new PageDecoder().decode(fromBytes).entries().map((e) => e.remoteIp), ips, 'every address reads back as written');
 });

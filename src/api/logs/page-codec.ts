@@ -34,7 +34,7 @@ export interface EncodedPage {
   rid: Uint8Array;
   /** The IPv4 address as a number when the remote IP's code says it is here (COLUMN_CODE). */
   ip4: Uint32Array;
-  /** 16 bytes per record: the IPv6 address when the remote IP's code is IPV6_CODE. */
+  /** 16 bytes per record: the IPv6 address when the remote IP's code is IPV6_CODE, else zeros. */
   ip6: Uint8Array;
   /**
    * 16 per record, one per string field: >= 0 dictionary id, -1 null, <= -2 value -code-2 of
@@ -430,7 +430,81 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
       ip6[at + 2 * g] = v >> 8;
       ip6[at + 2 * g + 1] = v & 255;
     }
-    return formatV6(at) === text;
+    if (formatV6(at) === text) return true;
+    // not canonical: no bytes left behind (ip6 holds an address only where the code says so)
+    ip6.fill(0, at, at + 16);
+    return false;
+  }
+
+  /**
+   * ipv6 over the bytes at s..e, without a string: the canonical form is checked by its rules
+   * (what formatV6 writes): each group in lower-case hex without leading zeros, and `::` exactly
+   * where formatV6 puts it (the first longest run of two or more zero groups), or nowhere.
+   */
+  function ipv6B(s: number, e: number, at: number): boolean {
+    const n = e - s;
+    if (n < 2 || n > 39) return false;
+    const groups = V6_GROUPS;
+    let count = 0;
+    let gap = -1;
+    let value = 0;
+    let digits = 0;
+    for (let i = s; i <= e; i++) {
+      const c = i < e ? bin[i]! : 58;
+      if (c === 58) {
+        if (i + 1 < e && bin[i + 1] === 58) {
+          if (gap >= 0) return false;
+          if (digits > 0) {
+            if (!shortest(value, digits)) return false;
+            groups[count++] = value;
+          } else if (i !== s) return false;
+          gap = count;
+          i++;
+          value = 0;
+          digits = 0;
+          if (i + 1 === e) break;
+          continue;
+        }
+        if (digits === 0 || count === 8 || !shortest(value, digits)) return false;
+        groups[count++] = value;
+        value = 0;
+        digits = 0;
+      } else {
+        const d = v6Hex(c);
+        if (d < 0 || ++digits > 4) return false;
+        value = value * 16 + d;
+      }
+    }
+    if (gap < 0 ? count !== 8 : count > 6) return false;
+    const fill = 8 - count;
+    let bestAt = -1;
+    let bestLen = 1;
+    let runAt = -1;
+    for (let g = 0, src = 0; g <= 8; g++) {
+      let zero = false;
+      if (g < 8) {
+        const v = gap >= 0 && g >= gap && g < gap + fill ? 0 : groups[src++]!;
+        ip6[at + 2 * g] = v >> 8;
+        ip6[at + 2 * g + 1] = v & 255;
+        zero = v === 0;
+      }
+      if (zero) {
+        if (runAt < 0) runAt = g;
+      } else if (runAt >= 0) {
+        if (g - runAt > bestLen) {
+          bestAt = runAt;
+          bestLen = g - runAt;
+        }
+        runAt = -1;
+      }
+    }
+    if (gap < 0 ? bestAt < 0 : bestAt === gap && bestLen === fill) return true;
+    ip6.fill(0, at, at + 16);
+    return false;
+  }
+  /** Whether a group of `digits` hex digits has no leading zero (0 is written "0"). */
+  function shortest(value: number, digits: number): boolean {
+    return digits === (value < 0x10 ? 1 : value < 0x100 ? 2 : value < 0x1000 ? 3 : 4);
   }
 
   /** Whether the URL is `${scheme}://${host}${path}` (then it is rebuilt instead of sent). */
@@ -849,9 +923,8 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
       ip4[kept] = v4;
       codes[c + 3] = 0;
     } else if (st[6]! >= 0) {
-      const ip = ascii(st[6]!, en[6]!);
-      if (ipv6(ip, kept * 16)) codes[c + 3] = 1;
-      else putValue(c + 3, ip);
+      if (ipv6B(st[6]!, en[6]!, kept * 16)) codes[c + 3] = 1;
+      else putValue(c + 3, ascii(st[6]!, en[6]!));
     } else codes[c + 3] = -1;
     dictB(reader, 4, c + 4, 7);
     dictB(reader, 5, c + 5, 8);
