@@ -23,10 +23,14 @@ export interface ByteRecordReader {
   readonly hashes: Int32Array;
   /** 1 at the URL's index when the URL is exactly `${scheme}://${host}${path}` (its bytes then not hashed). */
   readonly built: Uint8Array;
+  /** Per dictionary field: the id its value has (found by a guess, see scan), -1 when it must be looked up. */
+  readonly found: Int32Array;
   /** The id a dictionary (0-15) gave these bytes, -1 when not known here. */
   lookup(dict: number, bytes: Uint8Array, start: number, end: number, hash: number): number;
   /** Remembers the id a dictionary gave these bytes. */
   remember(dict: number, bytes: Uint8Array, start: number, end: number, hash: number, id: number): void;
+  /** The id the value of field f (read last, looked up or remembered) has: the next such value is guessed. */
+  learn(field: number, id: number): void;
 }
 
 export function createByteRecordReader(): ByteRecordReader {
@@ -49,8 +53,41 @@ export function createByteRecordReader(): ByteRecordReader {
   const URL = FIELDS.indexOf('url');
   /** 1 at URL when the URL read last is exactly `${scheme}://${host}${path}` (all three not null). */
   const built = new Uint8Array(FIELD_COUNT);
-  // `://` as the bytes after a scheme
-  const SEP = 0x2f2f3a;
+
+  // Guessing a dictionary value before reading it. Per dictionary, a table from a few words at
+  // the value's start (for the long values also further on; bytes after a short value's end are
+  // in the key too, which only makes more keys) to the id seen last with those words. A guess is
+  // taken when the id's bytes are at the value's start with a quote right after them: an id's
+  // bytes are bytes read before (no quote, backslash, control or non-ASCII byte), so that quote
+  // ends the value. The value is then neither scanned nor hashed.
+  const DICT_FIELDS = ['cacheStatus', 'countryCode', 'edgeLocation', 'scheme', 'host', 'path', 'userAgent', 'referer', 'ja4Fingerprint', 'asnOrganization'];
+  /** Per field: its dictionary (the index among the string fields, as the encoder numbers them), -1 for none. */
+  const DICT_OF = FIELDS.map((f, i) => (DICT_FIELDS.includes(f) ? FIELDS.slice(0, i).filter((_, j) => !NUMERIC[j]).length : -1));
+  /** Per dictionary: where the words of the key are, from the value's start. */
+  const KEY_AT = Array.from({ length: 16 }, (_, k) => {
+    const f = FIELDS[DICT_OF.indexOf(k)];
+    return Int32Array.from(f === 'userAgent' || f === 'referer' ? [0, 16, 32, 48, 64, 80] : f === 'path' ? [0, 4, 8, 12, 16, 20, 24] : [0, 4, 8, 12]);
+  });
+  const GUESS_BITS = 12;
+  /** Per dictionary and key: id + 1 of the value seen last with that key, 0 for none. */
+  const guesses = new Int32Array(16 << GUESS_BITS);
+  /** Per dictionary field: the id a guess found (-1: none; read the value and look it up). */
+  const found = new Int32Array(FIELD_COUNT).fill(-1);
+  /** Per dictionary field: the guess table's slot for the value read last, -1 for none. */
+  const slots = new Int32Array(FIELD_COUNT).fill(-1);
+  function keyOf(v: DataView, at: Int32Array, p: number): number {
+    let h = -1640531527;
+    for (let j = 0; j < at.length; j++) h = Math.imul(h ^ v.getInt32(p + at[j]!, true), -2048144789);
+    return (h ^ (h >>> 15)) >>> (32 - GUESS_BITS);
+  }
+  /** Whether the n bytes at p are the arena's at `at`. */
+  function inArena(v: DataView, b: Uint8Array, p: number, n: number, at: number): boolean {
+    const a = arenaView;
+    let j = 0;
+    for (; j + 4 <= n; j += 4) if (v.getInt32(p + j, true) !== a.getInt32(at + j, true)) return false;
+    for (; j < n; j++) if (b[p + j] !== arena[at + j]) return false;
+    return true;
+  }
 
   // The page being read and a DataView on it: four bytes are compared (and hashed) at a time.
   let page: Uint8Array = new Uint8Array(0);
@@ -113,6 +150,7 @@ export function createByteRecordReader(): ByteRecordReader {
       if (c === 110) {
         // null
         if (b[p + 1] !== 117 || b[p + 2] !== 108 || b[p + 3] !== 108) return -1;
+        found[f] = -1;
         starts[f] = -1;
         ends[f] = -1;
         p += 4;
@@ -129,7 +167,28 @@ export function createByteRecordReader(): ByteRecordReader {
       } else {
         if (c !== 34) return -1;
         const s = ++p;
-        if (f === URL) {
+        const k = DICT_OF[f]!;
+        if (k >= 0) {
+          found[f] = -1;
+          slots[f] = -1;
+          const at = KEY_AT[k]!;
+          if (p + at[at.length - 1]! + 4 <= n) {
+            const slot = (k << GUESS_BITS) | keyOf(v, at, p);
+            slots[f] = slot;
+            const id1 = guesses[slot]!;
+            if (id1 !== 0) {
+              const t = tables[k]!;
+              const e = p + t.len[id1 - 1]!;
+              if (e < n && b[e] === 34 && inArena(v, b, p, e - p, t.at[id1 - 1]!)) {
+                found[f] = id1 - 1;
+                starts[f] = s;
+                ends[f] = e;
+                p = e + 1;
+                continue;
+              }
+            }
+          }
+        } else if (f === URL) {
           const e = builtUrl(v, b, p, n);
           if (e >= 0) {
             built[URL] = 1;
@@ -253,5 +312,10 @@ export function createByteRecordReader(): ByteRecordReader {
     t.count++;
   }
 
-  return { scan, starts, ends, hashes, built, lookup, remember };
+  function learn(f: number, id: number): void {
+    const slot = slots[f]!;
+    if (slot >= 0) guesses[slot] = id + 1;
+  }
+
+  return { scan, starts, ends, hashes, built, found, lookup, remember, learn };
 }

@@ -872,16 +872,25 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
       codes[at] = -1;
       return;
     }
+    const guessed = reader.found[f]!;
+    if (guessed >= 0) {
+      codes[at] = guessed;
+      return;
+    }
     const e = reader.ends[f]!;
     const h = reader.hashes[f]!;
     const id = reader.lookup(k, bin, s, e, h);
     if (id >= 0) {
       codes[at] = id;
+      reader.learn(f, id);
       return;
     }
     putDict(k, at, ascii(s, e));
     const got = codes[at]!;
-    if (got >= 0) reader.remember(k, bin, s, e, h, got);
+    if (got >= 0) {
+      reader.remember(k, bin, s, e, h, got);
+      reader.learn(f, got);
+    }
   }
 
   /** A field without a dictionary from the bytes, as a string in the joined text. */
