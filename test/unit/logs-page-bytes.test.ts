@@ -248,3 +248,34 @@ test('an IPv6 address read from the bytes is kept as 16 bytes exactly when it is
   assert.deepEqual(ipCodes.map((c) => c === IPV6_CODE), ips.map((ip) => canonical.includes(ip)), 'IPv6 code for the canonical forms only');
   assert.deepEqual(new PageDecoder().decode(fromBytes).entries().map((e) => e.remoteIp), ips, 'every address reads back as written');
 });
+
+test('a dictionary value guessed from its first words is taken only when all its bytes and its end match', () => {
+  // values that share the words a guess is keyed on: longer, shorter, different past them or in
+  // the last byte, and one that is a known value followed by more
+  const long = 'Mozilla/5.0 '.repeat(10);
+  const agents = [long, `${long}x`, long.slice(0, -1), `${long.slice(0, -1)}!`, `${long.slice(0, 100)}Z${long.slice(101)}`, long, `${long} (é)`, `${long}\\"q`];
+  const paths = ['/img/products/1.jpg', '/img/products/1.jpg?w=1', '/img/products/1.jp', '/img/products/2.jpg', '/img/products/1.jpg'];
+  const hosts = ['a.example.com', 'a.example.co', 'a.example.comm', 'a.example.com'];
+  const data = agents.flatMap((userAgent, i) =>
+    paths.map((path, j) => ({
+      timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i * 10 + j)).toISOString(), pullZoneId: 1, requestId: null, cacheStatus: 'HIT', statusCode: 200, bytesSent: 1,
+      remoteIp: null, countryCode: null, edgeLocation: null, scheme: 'https', host: hosts[(i + j) % hosts.length]!, path, url: null, userAgent, referer: null,
+      bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
+    })),
+  );
+  const text = JSON.stringify({ data });
+  const fromBytes = createPageEncoder(undefined, createByteRecordReader);
+  const fromText = createPageEncoder();
+  const decoder = new PageDecoder();
+  for (let round = 0; round < 2; round++) {
+    const page = fromBytes.encodeBytes(Buffer.from(text));
+    same(page, fromText.encode(text), `round ${round}`);
+    const entries = decoder.decode(page).entries();
+    assert.deepEqual(entries.map((e) => [e.userAgent, e.path, e.host]), data.map((d) => [d.userAgent, d.path, d.host]), `round ${round}`);
+  }
+  // a known value followed by a byte where its closing quote should be (the quote lost): not JSON
+  const broken = text.replace(`"userAgent":"${long}x","referer"`, `"userAgent":"${long}x,"referer"`);
+  assert.notEqual(broken, text);
+  assert.equal(fromBytes.encodeBytes(Buffer.from(broken)).syntaxError, fromText.encode(broken).syntaxError);
+  assert.ok(fromText.encode(broken).syntaxError);
+});
