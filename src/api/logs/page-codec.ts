@@ -268,6 +268,9 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
   // records of the same minute as the one before (a page's are); anything else through Date.parse.
   let minute = '';
   let minuteStart = 0;
+  // the minute's first 16 characters as four little-endian words and its 17th (compared with bytes)
+  const minuteWords = new Int32Array(4);
+  let minuteLast = -1;
   /** Whether the last timestamp read is exactly what toISOString writes for its time. */
   let canonical = false;
   const d2 = (text: string, at: number) => (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
@@ -302,6 +305,10 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     canonical = t === t && ts.length === 24 && new Date(t).toISOString() === ts;
     if (pf && canonical) {
       minute = (' ' + ts.slice(0, 17)).slice(1);
+      for (let j = 0; j < 4; j++) {
+        minuteWords[j] = ts.charCodeAt(4 * j) | (ts.charCodeAt(4 * j + 1) << 8) | (ts.charCodeAt(4 * j + 2) << 16) | (ts.charCodeAt(4 * j + 3) << 24);
+      }
+      minuteLast = ts.charCodeAt(16);
       minuteStart = t - d2(ts, 17) * 1000 - (ts.charCodeAt(20) - 48) * 100 - d2(ts, 21);
     }
     return t;
@@ -767,6 +774,7 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
   const piece = new TextDecoder('utf-8', { ignoreBOM: true });
   const br = byteReader ? byteReader() : null;
   let bin: Uint8Array = new Uint8Array(0);
+  let binView = new DataView(bin.buffer);
   const ascii = (s: number, e: number): string => (e - s < 64 ? String.fromCharCode.apply(null, bin.subarray(s, e) as unknown as number[]) : piece.decode(bin.subarray(s, e)));
   const text = (s: number, e: number): string => piece.decode(bin.subarray(s, e));
   const isSpaceAt = (p: number) => {
@@ -814,7 +822,13 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
   /** The time of the ISO digits at s..e when they are in the minute read last (then canonical), else NaN. */
   function minuteTime(s: number, e: number): number {
     if (e - s !== 24 || minute === '' || bin[s + 23] !== 90 || bin[s + 19] !== 46) return Number.NaN;
-    for (let j = 0; j < 17; j++) if (bin[s + j] !== minute.charCodeAt(j)) return Number.NaN;
+    const v = binView;
+    if (
+      v.getInt32(s, true) !== minuteWords[0] || v.getInt32(s + 4, true) !== minuteWords[1] || v.getInt32(s + 8, true) !== minuteWords[2] ||
+      v.getInt32(s + 12, true) !== minuteWords[3] || bin[s + 16] !== minuteLast
+    ) {
+      return Number.NaN;
+    }
     const s1 = bin[s + 17]! - 48;
     const s2 = bin[s + 18]! - 48;
     const m1 = bin[s + 20]! - 48;
@@ -1046,11 +1060,13 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     reset(Math.ceil(bytes.length / 300) + 16);
     // a plain Uint8Array (not a Buffer): the byte loops see one kind of array
     bin = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    binView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let fast: { envelope: unknown; hasData: boolean } | null;
     try {
       fast = readObjectB(br);
     } finally {
       bin = new Uint8Array(0);
+      binView = new DataView(bin.buffer);
     }
     if (fast) return result(fast.envelope, fast.hasData);
     return encode(whole.decode(bytes));
