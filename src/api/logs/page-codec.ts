@@ -1057,7 +1057,8 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
 
   function encodeBytes(bytes: Uint8Array): EncodedPage {
     if (br === null) return encode(whole.decode(bytes));
-    reset(Math.ceil(bytes.length / 300) + 16);
+    // records of the platform are 300-800 bytes: room() grows the columns when they are shorter
+    reset(Math.ceil(bytes.length / 600) + 16);
     // a plain Uint8Array (not a Buffer): the byte loops see one kind of array
     bin = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     binView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
