@@ -95,10 +95,13 @@ export function createByteRecordReader(): ByteRecordReader {
   /** Whether the n bytes at p are the arena's at `at`. */
   function inArena(v: DataView, b: Uint8Array, p: number, n: number, at: number): boolean {
     const a = arenaView;
-    let j = 0;
-    for (; j + 4 <= n; j += 4) if (v.getInt32(p + j, true) !== a.getInt32(at + j, true)) return false;
-    for (; j < n; j++) if (b[p + j] !== arena[at + j]) return false;
-    return true;
+    if (n < 4) {
+      for (let j = 0; j < n; j++) if (b[p + j] !== arena[at + j]) return false;
+      return true;
+    }
+    // whole words, then the last four bytes as one word (overlapping the last whole one)
+    for (let j = 0; j + 4 <= n; j += 4) if (v.getInt32(p + j, true) !== a.getInt32(at + j, true)) return false;
+    return v.getInt32(p + n - 4, true) === a.getInt32(at + n - 4, true);
   }
 
   // The page being read and a DataView on it: four bytes are compared (and hashed) at a time.
@@ -123,13 +126,16 @@ export function createByteRecordReader(): ByteRecordReader {
   }
   PREFIX_FROM[FIELD_COUNT] = PREFIX_PAIRS.length;
   const PAIRS = Int32Array.from(PREFIX_PAIRS);
+  const PREFIX_LEN = Int32Array.from(PREFIX, (pre) => pre.length);
 
   /** Whether the n bytes at a equal those at c (both in the page). */
   function equal(v: DataView, b: Uint8Array, a: number, c: number, n: number): boolean {
-    let j = 0;
-    for (; j + 4 <= n; j += 4) if (v.getInt32(a + j, true) !== v.getInt32(c + j, true)) return false;
-    for (; j < n; j++) if (b[a + j] !== b[c + j]) return false;
-    return true;
+    if (n < 4) {
+      for (let j = 0; j < n; j++) if (b[a + j] !== b[c + j]) return false;
+      return true;
+    }
+    for (let j = 0; j + 4 <= n; j += 4) if (v.getInt32(a + j, true) !== v.getInt32(c + j, true)) return false;
+    return v.getInt32(a + n - 4, true) === v.getInt32(c + n - 4, true);
   }
 
   /**
@@ -157,7 +163,7 @@ export function createByteRecordReader(): ByteRecordReader {
     const n = b.length;
     built[URL] = 0;
     for (let f = 0; f < FIELD_COUNT; f++) {
-      const pl = PREFIX[f]!.length;
+      const pl = PREFIX_LEN[f]!;
       if (p + pl + 4 > n) return -1;
       for (let i = PREFIX_FROM[f]!, to = PREFIX_FROM[f + 1]!; i < to; i += 2) if (v.getInt32(p + PAIRS[i]!, true) !== PAIRS[i + 1]) return -1;
       p += pl;
