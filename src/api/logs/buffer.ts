@@ -98,8 +98,9 @@ export class LogBuffer {
   private readonly cache = new Map<number, LogEntry>();
   private readonly scratch = new Uint32Array(4);
   private readonly scratchBytes = new Uint8Array(this.scratch.buffer);
-  /** The batch positions the running merge gave slots to, in the order it did. */
-  private placed = new Int32Array(0);
+  /** Arrays an insert works in, kept for the next one (no garbage per page). */
+  private readonly work = new InsertWork();
+  /** How many batch positions the running merge gave slots to (work.placed, in that order). */
   private placedCount = 0;
   private versionCounter = 0;
   /** Records that could not be kept for lack of room. */
@@ -306,11 +307,12 @@ export class LogBuffer {
 
   private insertFrom(src: Incoming, addedAt?: number[], addedTimes?: number[]): number {
     const n = src.length;
-    const fresh = new Int32Array(n);
-    const freshTimes = new Float64Array(n);
+    const work = this.work.fit(n);
+    const fresh = work.fresh;
+    const freshTimes = work.freshTimes;
     let k = 0;
     // the batch's own hex ids, as words, in a small table of their own (no string hashed)
-    const batchIds = new BatchIds(n);
+    const batchIds = work.batchIds;
     let seenOther: Set<string> | null = null;
     const w = this.scratch;
     for (let i = 0; i < n; i++) {
@@ -336,8 +338,7 @@ export class LogBuffer {
     const order = fresh.subarray(0, k);
     const times = freshTimes.subarray(0, k);
     sortBatch(order, times);
-    const slots = new Int32Array(k).fill(-1);
-    this.placed = new Int32Array(k);
+    const slots = work.slots.subarray(0, k).fill(-1);
     this.placedCount = 0;
     this.merge(times, slots);
     this.store(src, order, slots);
@@ -372,17 +373,16 @@ export class LogBuffer {
   private place(slots: Int32Array, j: number): number {
     const slot = this.freeSlots.take();
     slots[j] = slot;
-    this.placed[this.placedCount++] = j;
+    this.work.placed[this.placedCount++] = j;
     return slot;
   }
 
   /** Writes the records the merge placed (batch record order[j] in slots[j]), in the order placed, and indexes their ids. */
   private store(src: Incoming, order: Int32Array, slots: Int32Array): void {
     const n = this.placedCount;
-    const rows = new Int32Array(n);
-    const at = new Int32Array(n);
+    const { placed, rows, at } = this.work;
     for (let q = 0; q < n; q++) {
-      const j = this.placed[q]!;
+      const j = placed[q]!;
       rows[q] = order[j]!;
       at[q] = slots[j]!;
     }
@@ -500,6 +500,33 @@ export class LogBuffer {
   }
 }
 
+/** The arrays of one insert of up to `capacity` records, made again only for a bigger batch. */
+class InsertWork {
+  capacity = -1;
+  fresh = new Int32Array(0);
+  freshTimes = new Float64Array(0);
+  slots = new Int32Array(0);
+  placed = new Int32Array(0);
+  rows = new Int32Array(0);
+  at = new Int32Array(0);
+  batchIds = new BatchIds(0);
+
+  /** Ready for a batch of n records. */
+  fit(n: number): this {
+    if (n > this.capacity) {
+      this.capacity = n;
+      this.fresh = new Int32Array(n);
+      this.freshTimes = new Float64Array(n);
+      this.slots = new Int32Array(n);
+      this.placed = new Int32Array(n);
+      this.rows = new Int32Array(n);
+      this.at = new Int32Array(n);
+      this.batchIds = new BatchIds(n);
+    } else this.batchIds.clear();
+    return this;
+  }
+}
+
 /** The hex ids of one batch (as four words each) in an open-addressing table: add() says whether an id is new. */
 class BatchIds {
   private readonly words: Uint32Array;
@@ -513,6 +540,12 @@ class BatchIds {
     this.table = new Int32Array(size);
     this.mask = size - 1;
     this.words = new Uint32Array(Math.max(1, n) * 4);
+  }
+
+  clear(): void {
+    if (this.count === 0) return;
+    this.table.fill(0);
+    this.count = 0;
   }
 
   add(a: number, b: number, c: number, d: number): boolean {
