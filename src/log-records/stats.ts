@@ -2,7 +2,7 @@ import type { LogEntry } from '../api/logs/entry';
 import { Buffer } from 'node:buffer';
 import { formatIpv4, formatIpv6, parseIpv4, writeIpv6 } from '../api/logs/columns/codecs';
 import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
-import { ownCopy } from '../text/own-copy';
+import { bump, IdCounters, Uint32Counts, IdTally, PathCounters, pathKeyOf, type Counter } from './stats-counters';
 
 /**
  * Statistics over the records a log view holds, kept incrementally: add() when records come in,
@@ -54,32 +54,6 @@ export interface SnapshotOptions {
 
 export const NO_CACHE_STATUS = '(none)';
 
-/** A count held in an object, so a bump is one hash lookup (get) instead of two (get, then set). */
-interface Counter {
-  n: number;
-}
-
-function bump(map: Map<string, Counter>, key: string, by: number): void {
-  const c = map.get(key);
-  if (c === undefined) {
-    // a key kept for long: its own text, not a slice of a decoded page
-    if (by > 0) map.set(ownCopy(key), { n: by });
-    return;
-  }
-  c.n += by;
-  if (c.n <= 0) map.delete(key);
-}
-
-function bumpCounter(map: Map<number, Counter>, key: number, by: number): void {
-  const c = map.get(key);
-  if (c === undefined) {
-    if (by > 0) map.set(key, { n: by });
-    return;
-  }
-  c.n += by;
-  if (c.n <= 0) map.delete(key);
-}
-
 function bumpNum(map: Map<number, number>, key: number, by: number): void {
   const n = (map.get(key) ?? 0) + by;
   if (n <= 0) map.delete(key);
@@ -102,13 +76,13 @@ export function topOf(map: ReadonlyMap<string, number | Counter>, n: number): Co
 }
 
 /** The n-th largest count (0 when there are fewer than n). */
-function nthLargest(counters: Iterable<Counter>, n: number): number {
+function nthLargest(counts: readonly number[], n: number): number {
   const largest: number[] = [];
-  for (const c of counters) {
-    if (largest.length === n && c.n <= largest[n - 1]!) continue;
+  for (const c of counts) {
+    if (largest.length === n && c <= largest[n - 1]!) continue;
     let i = largest.length;
-    while (i > 0 && largest[i - 1]! < c.n) i--;
-    largest.splice(i, 0, c.n);
+    while (i > 0 && largest[i - 1]! < c) i--;
+    largest.splice(i, 0, c);
     if (largest.length > n) largest.pop();
   }
   return largest.length < n ? 0 : largest[n - 1]!;
@@ -117,62 +91,6 @@ function nthLargest(counters: Iterable<Counter>, n: number): number {
 /** The path as the stats group it: the path without the query string (the URL when there is no path). */
 export function pathKey(e: LogEntry): string {
   return pathKeyOf(e.path, e.url);
-}
-
-export function pathKeyOf(p: string | null, url: string | null): string {
-  const text = p ?? '';
-  const q = text.indexOf('?');
-  const path = q >= 0 ? text.slice(0, q) : text;
-  if (path === '' && url) return url;
-  return path === '' ? '(none)' : path;
-}
-
-/**
- * The counter of each dictionary id of one field, remembered with the value it counted: a record
- * read from the columns bumps it without hashing the text again.
- */
-class IdCounters {
-  private readonly values: (string | undefined)[] = [];
-  private readonly counters: (Counter | undefined)[] = [];
-
-  bump(map: Map<string, Counter>, id: number, value: string, sign: 1 | -1): void {
-    const c = this.counters[id];
-    if (c !== undefined && this.values[id] === value && c.n > 0) {
-      c.n += sign;
-      if (c.n <= 0) map.delete(value);
-      return;
-    }
-    bump(map, value, sign);
-    this.values[id] = value;
-    this.counters[id] = map.get(value);
-  }
-}
-
-/**
- * The path counters by path dictionary id, remembered with the path they counted (the key is the
- * path without its query string, so several ids can share a counter).
- */
-class PathCounters {
-  private readonly values: (string | undefined)[] = [];
-  private readonly counters: (Counter | undefined)[] = [];
-  private readonly keys: (string | undefined)[] = [];
-
-  /** False when the path is not one this counts (none, empty, a bare query: the URL is the key then). */
-  bump(map: Map<string, Counter>, id: number, path: string | null, sign: 1 | -1): boolean {
-    if (path === null || path === '' || path.charCodeAt(0) === 63) return false;
-    const c = this.counters[id];
-    if (c !== undefined && this.values[id] === path && c.n > 0) {
-      c.n += sign;
-      if (c.n <= 0) map.delete(this.keys[id]!);
-      return true;
-    }
-    const key = pathKeyOf(path, null);
-    bump(map, key, sign);
-    this.values[id] = path;
-    this.keys[id] = key;
-    this.counters[id] = map.get(key);
-    return true;
-  }
 }
 
 export class LogStats {
@@ -187,12 +105,13 @@ export class LogStats {
   private readonly zones = new Map<string, Counter>();
   private readonly seconds = new Map<number, number>();
   /** IPv4 addresses read from the columns, by number (no text per record); merged with `ips` in snapshots. */
-  private readonly ips4 = new Map<number, Counter>();
+  private readonly ips4 = new Uint32Counts();
   /** IPv6 addresses in canonical form, by their 16 bytes as a latin1 key (no formatting per record); merged with `ips` in snapshots. */
   private readonly ips6 = new Map<string, Counter>();
   private readonly v6 = Buffer.alloc(16);
   private readonly byId: Partial<Record<DictField, IdCounters>> = {};
   private pathsById = new PathCounters();
+  private readonly tally = new IdTally();
   private minTime = Number.POSITIVE_INFINITY;
   private maxTime = Number.NEGATIVE_INFINITY;
   private boundsStale = false;
@@ -217,12 +136,12 @@ export class LogStats {
 
   /** Records stored in `cols` (by slot) come in (sign 1) or leave (-1). */
   applySlots(cols: RecordColumns, slots: readonly number[], sign: 1 | -1): void {
-    const cache = (this.byId.cache ??= new IdCounters());
-    const country = (this.byId.country ??= new IdCounters());
-    const edge = (this.byId.edge ??= new IdCounters());
-    const zone = (this.byId.zone ??= new IdCounters());
     const none = NO_CACHE_STATUS;
-    const paths = this.pathsById;
+    this.tallyField(cols, 'cache', this.cache, slots, sign, (v) => v ?? none);
+    this.tallyField(cols, 'country', this.countries, slots, sign, (v) => v ?? '(none)');
+    this.tallyField(cols, 'edge', this.edges, slots, sign, (v) => v ?? '(none)');
+    this.tallyField(cols, 'zone', this.zones, slots, sign, (v) => v ?? '(none)');
+    this.tallyPaths(cols, slots, sign);
     // records come in time order: a second's count is bumped once per run of records in it
     let second = Number.NaN;
     let inSecond = 0;
@@ -232,19 +151,8 @@ export class LogStats {
       this.byteSum += sign * cols.bytesSentOf(slot);
       const cls = Math.floor(cols.statusCode(slot) / 100);
       this.classes[cls >= 1 && cls <= 5 ? cls - 1 : 5]! += sign;
-      const cacheId = cols.idCols.cache.get(slot);
-      cache.bump(this.cache, cacheId, cols.dicts.cache.value(cacheId) ?? none, sign);
-      const countryId = cols.idCols.country.get(slot);
-      country.bump(this.countries, countryId, cols.dicts.country.value(countryId) ?? '(none)', sign);
-      const edgeId = cols.idCols.edge.get(slot);
-      edge.bump(this.edges, edgeId, cols.dicts.edge.value(edgeId) ?? '(none)', sign);
-      const zoneId = cols.idCols.zone.get(slot);
-      zone.bump(this.zones, zoneId, cols.dicts.zone.value(zoneId) ?? '(none)', sign);
-      const pathId = cols.idCols.path.get(slot);
-      const path = cols.dicts.path.value(pathId);
-      if (!paths.bump(this.paths, pathId, path, sign)) bump(this.paths, pathKeyOf(path, cols.url(slot)), sign);
       const v4 = cols.ipv4(slot);
-      if (v4 >= 0) bumpCounter(this.ips4, v4, sign);
+      if (v4 >= 0) this.ips4.bump(v4, sign);
       else {
         const v6 = cols.ipv6Key(slot);
         if (v6 !== null) bump(this.ips6, v6, sign);
@@ -264,6 +172,32 @@ export class LogStats {
     }
     if (inSecond > 0) bumpNum(this.seconds, second, sign * inSecond);
     this.settle();
+  }
+
+  /** One dictionary field of the records in `slots`: counted by id, then a bump per distinct value. */
+  private tallyField(cols: RecordColumns, field: 'cache' | 'country' | 'edge' | 'zone', map: Map<string, Counter>, slots: readonly number[], sign: 1 | -1, key: (v: string | null) => string): void {
+    const counters = (this.byId[field] ??= new IdCounters());
+    const dict = cols.dicts[field];
+    this.tally.add(cols.idCols[field].array, slots);
+    this.tally.drain((id, n) => counters.bump(map, id, key(dict.value(id)), sign * n));
+  }
+
+  /** The paths of the records in `slots`, by path id; a record whose path is not counted is keyed by its URL. */
+  private tallyPaths(cols: RecordColumns, slots: readonly number[], sign: 1 | -1): void {
+    const ids = cols.idCols.path.array;
+    const dict = cols.dicts.path;
+    let byUrl: Set<number> | null = null;
+    this.tally.add(ids, slots);
+    this.tally.drain((id, n) => {
+      if (!this.pathsById.bump(this.paths, id, dict.value(id), sign * n)) (byUrl ??= new Set()).add(id);
+    });
+    if (byUrl === null) return;
+    const urlIds: Set<number> = byUrl;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      const id = ids[slot]!;
+      if (urlIds.has(id)) bump(this.paths, pathKeyOf(dict.value(id), cols.url(slot)), sign);
+    }
   }
 
   clear(): void {
@@ -305,7 +239,7 @@ export class LogStats {
     bump(this.paths, path, sign);
     // an IPv4 address is counted by number, as when it is read from the store's columns
     const v4 = ip === null ? -1 : parseIpv4(ip);
-    if (v4 >= 0) bumpCounter(this.ips4, v4, sign);
+    if (v4 >= 0) this.ips4.bump(v4, sign);
     else if (ip !== null && writeIpv6(ip, this.v6, 0)) bump(this.ips6, this.v6.toString('latin1'), sign);
     else bump(this.ips, ip ?? '(none)', sign);
     bump(this.countries, country ?? '(none)', sign);
@@ -361,9 +295,13 @@ export class LogStats {
     if (this.ips4.size === 0 && this.ips6.size === 0) return topOf(this.ips, n);
     // only the addresses whose counts can be among the n largest become text (ties included)
     const candidates = new Map<string, number>(topOf(this.ips, n).map((r) => [r.key, r.count]));
-    const threshold4 = nthLargest(this.ips4.values(), n);
-    for (const [k, c] of this.ips4) if (c.n >= threshold4) candidates.set(formatIpv4(k), c.n);
-    const threshold6 = nthLargest(this.ips6.values(), n);
+    const counts4: number[] = [];
+    this.ips4.forEach((_, c) => counts4.push(c));
+    const threshold4 = nthLargest(counts4, n);
+    this.ips4.forEach((k, c) => {
+      if (c >= threshold4) candidates.set(formatIpv4(k), c);
+    });
+    const threshold6 = nthLargest(Array.from(this.ips6.values(), (c) => c.n), n);
     for (const [k, c] of this.ips6) if (c.n >= threshold6) candidates.set(formatIpv6(Buffer.from(k, 'latin1'), 0), c.n);
     return topOf(candidates, n);
   }

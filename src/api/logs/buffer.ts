@@ -15,7 +15,8 @@ interface Incoming {
   binaryId(i: number, w: Uint32Array, bytes: Uint8Array): boolean;
   /** The key of a record without such an id (its request id text, or entryKey's stand-in). */
   key(i: number): string;
-  write(columns: RecordColumns, slot: number, i: number): void;
+  /** Stores record rows[q] in slots[q], q < n, in that order. */
+  write(columns: RecordColumns, rows: Int32Array, slots: Int32Array, n: number): void;
 }
 
 function entriesIn(batch: readonly LogEntry[], times: ArrayLike<number> | undefined): Incoming {
@@ -27,7 +28,12 @@ function entriesIn(batch: readonly LogEntry[], times: ArrayLike<number> | undefi
       return id !== null && writeHexId(id, bytes, 0);
     },
     key: (i) => entryKey(batch[i]!),
-    write: (columns, slot, i) => columns.write(slot, batch[i]!, times ? times[i]! : parseTimestamp(batch[i]!.timestamp)),
+    write: (columns, rows, slots, n) => {
+      for (let q = 0; q < n; q++) {
+        const i = rows[q]!;
+        columns.write(slots[q]!, batch[i]!, times ? times[i]! : parseTimestamp(batch[i]!.timestamp));
+      }
+    },
   };
 }
 
@@ -45,7 +51,7 @@ function batchIn(batch: RecordBatch): Incoming {
       return true;
     },
     key: (i) => batch.key(i),
-    write: (columns, slot, i) => columns.writeFrom(slot, batch, i),
+    write: (columns, rows, slots, n) => columns.writeBatch(batch, rows, slots, n),
   };
 }
 
@@ -92,6 +98,10 @@ export class LogBuffer {
   private readonly cache = new Map<number, LogEntry>();
   private readonly scratch = new Uint32Array(4);
   private readonly scratchBytes = new Uint8Array(this.scratch.buffer);
+  /** Arrays an insert works in, kept for the next one (no garbage per page). */
+  private readonly work = new InsertWork();
+  /** How many batch positions the running merge gave slots to (work.placed, in that order). */
+  private placedCount = 0;
   private versionCounter = 0;
   /** Records that could not be kept for lack of room. */
   dropped = 0;
@@ -297,11 +307,12 @@ export class LogBuffer {
 
   private insertFrom(src: Incoming, addedAt?: number[], addedTimes?: number[]): number {
     const n = src.length;
-    const fresh = new Int32Array(n);
-    const freshTimes = new Float64Array(n);
+    const work = this.work.fit(n);
+    const fresh = work.fresh;
+    const freshTimes = work.freshTimes;
     let k = 0;
     // the batch's own hex ids, as words, in a small table of their own (no string hashed)
-    const batchIds = new BatchIds(n);
+    const batchIds = work.batchIds;
     let seenOther: Set<string> | null = null;
     const w = this.scratch;
     for (let i = 0; i < n; i++) {
@@ -327,8 +338,10 @@ export class LogBuffer {
     const order = fresh.subarray(0, k);
     const times = freshTimes.subarray(0, k);
     sortBatch(order, times);
-    const slots = new Int32Array(k).fill(-1);
-    this.merge(src, order, times, slots);
+    const slots = work.slots.subarray(0, k).fill(-1);
+    this.placedCount = 0;
+    this.merge(times, slots);
+    this.store(src, order, slots);
     const addedSlots: number[] = [];
     const keptTimes: number[] = [];
     for (let j = 0; j < k; j++) {
@@ -353,14 +366,32 @@ export class LogBuffer {
     for (const l of this.listeners) l(this.versionCounter);
   }
 
-  /** Stores the j-th record of the sorted batch (src record order[j]) in a free slot (there is one: evictions come first). */
-  private place(src: Incoming, order: Int32Array, slots: Int32Array, j: number): number {
+  /**
+   * Gives the j-th record of the sorted batch a free slot (there is one: evictions come first);
+   * `store` writes it there once the merge is done.
+   */
+  private place(slots: Int32Array, j: number): number {
     const slot = this.freeSlots.take();
-    src.write(this.columns, slot, order[j]!);
-    if (this.columns.hasBinaryId(slot)) this.ids.add(slot);
-    else this.otherKeys.add(src.key(order[j]!));
     slots[j] = slot;
+    this.work.placed[this.placedCount++] = j;
     return slot;
+  }
+
+  /** Writes the records the merge placed (batch record order[j] in slots[j]), in the order placed, and indexes their ids. */
+  private store(src: Incoming, order: Int32Array, slots: Int32Array): void {
+    const n = this.placedCount;
+    const { placed, rows, at } = this.work;
+    for (let q = 0; q < n; q++) {
+      const j = placed[q]!;
+      rows[q] = order[j]!;
+      at[q] = slots[j]!;
+    }
+    src.write(this.columns, rows, at, n);
+    for (let q = 0; q < n; q++) {
+      const slot = at[q]!;
+      if (this.columns.hasBinaryId(slot)) this.ids.add(slot);
+      else this.otherKeys.add(src.key(rows[q]!));
+    }
   }
 
   private release(slot: number): void {
@@ -393,8 +424,8 @@ export class LogBuffer {
     }
   }
 
-  private merge(src: Incoming, order: Int32Array, bt: Float64Array, slots: Int32Array): void {
-    const k = order.length;
+  private merge(bt: Float64Array, slots: Int32Array): void {
+    const k = bt.length;
     const cap = this.capacity;
     // Newer than everything: append, evicting the oldest when full.
     if (this.size === 0 || bt[0]! >= this.time(this.size - 1)) {
@@ -406,7 +437,7 @@ export class LogBuffer {
       const overflow = this.size + (k - from) - cap;
       if (overflow > 0) this.evictHead(overflow);
       for (let i = from; i < k; i++) {
-        this.order[this.phys(this.size)] = this.place(src, order, slots, i);
+        this.order[this.phys(this.size)] = this.place(slots, i);
         this.size++;
       }
       return;
@@ -419,7 +450,7 @@ export class LogBuffer {
           continue;
         }
         this.head = this.head === 0 ? cap - 1 : this.head - 1;
-        this.order[this.head] = this.place(src, order, slots, i);
+        this.order[this.head] = this.place(slots, i);
         this.size++;
       }
       return;
@@ -463,9 +494,36 @@ export class LogBuffer {
     this.size = start;
     for (let q = skip; q < m + k; q++) {
       const r = merged[q]!;
-      this.order[this.phys(this.size)] = r >= 0 ? r : this.place(src, order, slots, ~r);
+      this.order[this.phys(this.size)] = r >= 0 ? r : this.place(slots, ~r);
       this.size++;
     }
+  }
+}
+
+/** The arrays of one insert of up to `capacity` records, made again only for a bigger batch. */
+class InsertWork {
+  capacity = -1;
+  fresh = new Int32Array(0);
+  freshTimes = new Float64Array(0);
+  slots = new Int32Array(0);
+  placed = new Int32Array(0);
+  rows = new Int32Array(0);
+  at = new Int32Array(0);
+  batchIds = new BatchIds(0);
+
+  /** Ready for a batch of n records. */
+  fit(n: number): this {
+    if (n > this.capacity) {
+      this.capacity = n;
+      this.fresh = new Int32Array(n);
+      this.freshTimes = new Float64Array(n);
+      this.slots = new Int32Array(n);
+      this.placed = new Int32Array(n);
+      this.rows = new Int32Array(n);
+      this.at = new Int32Array(n);
+      this.batchIds = new BatchIds(n);
+    } else this.batchIds.clear();
+    return this;
   }
 }
 
@@ -482,6 +540,12 @@ class BatchIds {
     this.table = new Int32Array(size);
     this.mask = size - 1;
     this.words = new Uint32Array(Math.max(1, n) * 4);
+  }
+
+  clear(): void {
+    if (this.count === 0) return;
+    this.table.fill(0);
+    this.count = 0;
   }
 
   add(a: number, b: number, c: number, d: number): boolean {

@@ -318,11 +318,19 @@ export class RecordColumns {
   }
 
   /**
-   * Stores record i of a page's batch in `slot`, as write() would store batch.entry(i), from its
-   * columns: a value of the page's dictionaries maps to this store's id once (then checked by
-   * identity), so no string is hashed per record. Returns the sequence number.
+   * Stores records of a page's batch, record rows[q] in slots[q] for q < n (sequence numbers given
+   * in that order), as write() would store batch.entry(rows[q]), from its columns. The dictionary
+   * fields are written a column at a time: a value of the page's dictionaries maps to this store's
+   * id once (then checked by identity), so no string is hashed per record.
    */
-  writeFrom(slot: number, batch: RecordBatch, i: number): number {
+  writeBatch(batch: RecordBatch, rows: Int32Array, slots: Int32Array, n: number): void {
+    for (let q = 0; q < n; q++) this.writeScalarsFrom(slots[q]!, batch, rows[q]!);
+    const known = this.knownIds(batch.dicts);
+    for (let d = 0; d < BATCH_DICTS.length; d++) this.dictColumnFrom(BATCH_DICTS[d]!, BATCH_DICT_FIELDS[d]!, batch, rows, slots, n, known);
+  }
+
+  /** Record i of a batch in `slot`: everything but its dictionary fields. */
+  private writeScalarsFrom(slot: number, batch: RecordBatch, i: number): void {
     const seq = this.nextSeq;
     this.nextSeq = seq === 0xffffffff ? 1 : seq + 1;
     this.seqs[slot] = seq;
@@ -342,8 +350,6 @@ export class RecordColumns {
     const asn = nums[m + 4]!;
     this.putAsn(slot, asn === asn ? asn : null);
     this.zoneFrom(slot, nums[m]!);
-    const known = this.knownIds(batch.dicts);
-    for (let d = 0; d < BATCH_DICTS.length; d++) this.dictFrom(BATCH_DICTS[d]!, BATCH_DICT_FIELDS[d]!, slot, batch, i, known);
 
     const codes = batch.codes;
     const c = i * 16;
@@ -391,7 +397,6 @@ export class RecordColumns {
       texts.push(batch.text(BatchField.AuthorizationHeader, i)!);
     }
     this.storeBlob(slot, flags);
-    return seq;
   }
 
   /** This store's ids for a page decoder's dictionary ids, by batch field (0: not known yet). */
@@ -407,29 +412,35 @@ export class RecordColumns {
     return known;
   }
 
-  private dictFrom(k: BatchField, f: DictField, slot: number, batch: RecordBatch, i: number, known: Int32Array[]): void {
-    const code = batch.codes[i * 16 + k]!;
+  /** One dictionary field of records rows[q] of a batch into slots[q]. */
+  private dictColumnFrom(k: BatchField, f: DictField, batch: RecordBatch, rows: Int32Array, slots: Int32Array, n: number, known: Int32Array[]): void {
+    const codes = batch.codes;
+    const values = batch.dicts[k]!;
     const dict = this.dicts[f];
-    let id = 0;
-    if (code >= 0) {
-      let ids = known[k]!;
-      if (code >= ids.length) {
-        const grown = new Int32Array(Math.max(64, code * 2));
-        grown.set(ids);
-        ids = known[k] = grown;
-      }
-      const values = batch.dicts[k]!;
-      id = ids[code]!;
-      // an id given back and reused holds another value: then the value is interned again
-      if (id !== 0 && dict.value(id) === values[code]) dict.retain(id);
-      else {
-        id = dict.intern(values[code]!);
-        ids[code] = id;
-        // the store's own string from now on: the check above is then a comparison of references
-        values[code] = dict.value(id)!;
-      }
-    } else if (code !== -1) id = dict.intern(batch.text(k, i));
-    this.idCols[f].set(slot, id);
+    const column = this.idCols[f];
+    let ids = known[k]!;
+    if (ids.length < values.length) {
+      const grown = new Int32Array(Math.max(64, values.length * 2));
+      grown.set(ids);
+      ids = known[k] = grown;
+    }
+    for (let q = 0; q < n; q++) {
+      const i = rows[q]!;
+      const code = codes[i * 16 + k]!;
+      let id = 0;
+      if (code >= 0) {
+        id = ids[code]!;
+        // an id given back and reused holds another value: then the value is interned again
+        if (id !== 0 && dict.value(id) === values[code]) dict.retain(id);
+        else {
+          id = dict.intern(values[code]!);
+          ids[code] = id;
+          // the store's own string from now on: the check above is then a comparison of references
+          values[code] = dict.value(id)!;
+        }
+      } else if (code !== -1) id = dict.intern(batch.text(k, i));
+      column.set(slots[q]!, id);
+    }
   }
 
   /** The zone id column from a page's number (records of one page are mostly of one zone). */
