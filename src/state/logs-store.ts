@@ -12,6 +12,7 @@ import { logsFilterFormActions } from './logs/filter-form-actions';
 import { FrameClock } from './logs/frame-clock';
 import { initialLocal, logsLocalPatternActions } from './logs/local-pattern-actions';
 import { logsMarkActions } from './logs/mark-actions';
+import { logsMarkListActions } from './logs/mark-list-actions';
 import { LogMarks } from './logs/marks';
 import { logsNavigationActions } from './logs/navigation-actions';
 import { PauseAnchor } from './logs/pause-anchor';
@@ -38,7 +39,8 @@ export type { FixedWindowState } from './logs/fixed-window';
  * statsMs) around the view model (store, statistics, matches), with the actions from modules of
  * one idea each: logs/source-control (follow, fixed window, v1 day), logs/navigation-actions,
  * logs/local-pattern-actions, logs/filter-form-actions, logs/detail-actions, logs/prompt-actions
- * (export, v1 day), logs/mark-actions (marks, `@`), logs/timeline, logs/alerts.
+ * (export, v1 day), logs/mark-actions (marks, `@`), logs/mark-list-actions (the stats panel's marks
+ * list), logs/timeline, logs/alerts.
  */
 
 const sameRows = (a: ViewWindow, b: ViewWindow) =>
@@ -188,6 +190,21 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       selected: () => computeWindow().selected,
       select: (pos) => selectPaused(ctx, pos),
     });
+    const markList = logsMarkListActions({
+      marks, ui, get, set,
+      selectedTime: () => model.timeAt(computeWindow().selected),
+      select: (pos) => selectPaused(ctx, pos),
+      showStats: () => {
+        if (!get().showStats) get().toggleStats();
+      },
+      blurTimeline: () => void timeline.actions.switchTimelineFocus('table'),
+    });
+    // one panel has the keys at a time: the timeline taking them takes them from the marks list
+    const withTimelineKeys = <A extends unknown[], R>(run: (...args: A) => R) => (...args: A): R => {
+      const r = run(...args);
+      if (get().timeline.focus === 'timeline') set({ markCursor: null });
+      return r;
+    };
 
     return {
       zoneId: null,
@@ -220,8 +237,11 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       prompt: null,
       lastExport: null,
       marks: { count: 0, version: 0 },
+      markCursor: null,
       timeline: initialTimeline(),
       ...timeline.actions,
+      toggleTimeline: withTimelineKeys(timeline.actions.toggleTimeline),
+      switchTimelineFocus: withTimelineKeys(timeline.actions.switchTimelineFocus),
       alerts: alerts.store,
 
       attach(arg) {
@@ -311,7 +331,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
 
       toggleStats() {
         const showStats = !get().showStats;
-        set({ showStats, stats: showStats ? snapshot() : get().stats });
+        // the marks list closes with the panel
+        set({ showStats, stats: showStats ? snapshot() : get().stats, ...(showStats ? {} : { markCursor: null }) });
       },
 
       recordBuffer() {
@@ -328,6 +349,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       ...logsDetailActions(ctx, settings.showSecrets),
       ...logsPromptActions({ ...ctx, marks, cwd, showSecrets: settings.showSecrets, submitTimeJump, loadV1: (date) => source.loadV1(date) }),
       ...markActions,
+      ...markList,
     };
   });
   return store;

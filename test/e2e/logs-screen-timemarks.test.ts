@@ -77,7 +77,7 @@ test('@ 14:05 jumps to the first record at or after that local time and pauses; 
   await app.waitFor(/row 1 of [\d,]+/);
 });
 
-test('m marks two rows (◆), M and U cycle through them, the stats panel lists them, export writes exactly the marked records, C clears; H is the pattern mode', async () => {
+test('m marks two rows (◆), M and U cycle through them, the stats panel lists them and enter on one there selects it, export writes exactly the marked records, C clears; H is the pattern mode', async () => {
   const app = await openZone();
   await app.press('k', 'k', 'k');
   await app.waitFor(/❚❚ paused/);
@@ -105,6 +105,18 @@ test('m marks two rows (◆), M and U cycle through them, the stats panel lists 
   const stats = await app.waitFor(/Marks 2/);
   assert.match(stats, new RegExp(`◆ ${older[2].slice(0, 8)} ${older[3]}`));
   assert.match(stats, new RegExp(`◆ ${newer[2].slice(0, 8)} ${newer[3]}`));
+
+  // ' gives the keys to the marks list, its cursor (›) on the selected record's mark; k moves it,
+  // enter selects that mark's record in the table, esc gives the keys back
+  await app.press("'");
+  await app.waitFor(new RegExp(`› ◆ ${newer[2].slice(0, 8)} ${newer[3]}`));
+  await app.press('k');
+  await app.waitFor(new RegExp(`› ◆ ${older[2].slice(0, 8)} ${older[3]}`));
+  await app.press('enter');
+  await app.waitFor(`mark 1 of 2 (${older[2]} ${older[3]}): selected`);
+  assert.equal(selectedRow(app)?.[2], older[2], 'the table selects the mark under the cursor');
+  await app.press('esc');
+  await app.waitForGone(/› ◆/);
 
   await app.press('e');
   await app.waitFor(/export [\d,]+ records \(NDJSON, tab switches; ctrl-t: the 2 marked only\) to:/);

@@ -87,6 +87,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const detail = useSelect(store, (x) => x.detail);
   const prompt = useSelect(store, (x) => x.prompt);
   const marks = useSelect(store, (x) => x.marks);
+  const markCursor = useSelect(store, (x) => x.markCursor);
   const timelineOpen = useSelect(store, (x) => x.timeline.open);
   const alerts = store.getState().alerts;
   const notices = useSelect(alerts, (x) => x.notices);
@@ -141,6 +142,12 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     run();
     return true;
   };
+  // the same for the marks list of the stats panel
+  const markList = (run: () => void) => () => {
+    if (s().markCursor === null) return false;
+    run();
+    return true;
+  };
   const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth, zones: zones.length > 1 });
 
   useActions({
@@ -181,6 +188,11 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.nextMark': () => s().jumpMark(1),
     'logs.prevMark': () => s().jumpMark(-1),
     'logs.clearMarks': () => s().clearMarks(),
+    'logs.marksFocus': () => s().focusMarks(),
+    'marks.down': markList(() => s().moveMarkCursor(1)),
+    'marks.up': markList(() => s().moveMarkCursor(-1)),
+    'marks.jump': markList(() => s().jumpToMarkCursor()),
+    'marks.table': markList(() => void s().leaveMarks()),
     'logs.alerts': () => alerts.getState().openPanel(),
     'logs.ackAlert': () => alerts.getState().acknowledge(),
     'logs.pickZone': { run: () => undefined, disabledReason: () => 'space selects zones in the zone picker (:logs without an id)' },
@@ -291,7 +303,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
         </Box>
         {beside ? (
           <Box marginLeft={1} width={STATS_WIDTH} height={mainHeight} flexDirection="column" overflow="hidden">
-            {withMarks(statsLines, stats, marks.count ? s().markRows() : [], STATS_WIDTH, mainHeight, true).map((l, i) => (
+            {withMarks(statsLines, stats, marks.count ? s().markRows() : [], markCursor, STATS_WIDTH, mainHeight, true).map((l, i) => (
               <PartsLine key={i} parts={l} />
             ))}
           </Box>
@@ -299,7 +311,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
       </Box>
       {below > 0 ? (
         <Box flexDirection="column" height={below} width={width} overflow="hidden">
-          {withMarks(statsLines, stats, marks.count ? s().markRows() : [], width, below, false).map((l, i) => (
+          {withMarks(statsLines, stats, marks.count ? s().markRows() : [], markCursor, width, below, false).map((l, i) => (
             <PartsLine key={i} parts={l} />
           ))}
         </Box>

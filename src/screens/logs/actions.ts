@@ -35,6 +35,7 @@ export const logsActions = defineActions([
   { id: 'logs.nextMark', keys: ['M'], description: 'next marked record (goes around at the end)', context: 'logs' },
   { id: 'logs.prevMark', keys: ['U'], description: 'previous marked record (goes around at the start)', context: 'logs' },
   { id: 'logs.clearMarks', keys: ['C'], description: 'clear every mark', context: 'logs' },
+  { id: 'logs.marksFocus', keys: ["'"], description: 'the keys go to the marks list of the stats panel (opens it), or back to the table', context: 'logs' },
   { id: 'logs.timeline', keys: ['T'], description: 'timeline panel on or off: requests per time bucket by status class (opens with the keys)', context: 'logs', hint: 'timeline' },
   { id: 'logs.timelineFocus', keys: ['tab'], description: 'the keys go to the timeline panel, or back to the table', context: 'logs' },
   // while the timeline has the keys (its keys shadow the table's; otherwise they pass on to it)
@@ -44,6 +45,11 @@ export const logsActions = defineActions([
   { id: 'timeline.zoomOut', keys: ['-'], description: 'timeline: coarser buckets', context: 'logs:timeline' },
   { id: 'timeline.jump', keys: ['enter'], description: "timeline: the table jumps to the first record of the cursor's bucket (pauses the follow)", context: 'logs:timeline' },
   { id: 'timeline.table', keys: ['esc'], description: 'timeline: the keys go back to the table (the panel stays)', context: 'logs:timeline' },
+  // while the marks list of the stats panel has the keys (`'`)
+  { id: 'marks.down', keys: ['down', 'j'], description: 'marks: cursor to the next (newer) mark', context: 'logs:marks' },
+  { id: 'marks.up', keys: ['up', 'k'], description: 'marks: cursor to the previous (older) mark', context: 'logs:marks' },
+  { id: 'marks.jump', keys: ['enter'], description: "marks: the table selects the cursor's mark (pauses the follow); an evicted one says so", context: 'logs:marks' },
+  { id: 'marks.table', keys: ['esc'], description: 'marks: the keys go back to the table (the panel stays)', context: 'logs:marks' },
 ]);
 
 declare module '../../keys/keymap' {

@@ -25,27 +25,48 @@ function markLine(m: MarkRow): Part[] {
   ];
 }
 
-/** The marks section: a title and a line per mark (tall), or one line (compact); at most `room` lines. */
-export function marksLines(rows: readonly MarkRow[], room: number, tall: boolean): Part[][] {
+/** Before each listed mark: the list's cursor, or room for it. */
+const CURSOR = '› ';
+const NO_CURSOR = '  ';
+
+/** The first of `slots` rows shown so that the cursor is among them. */
+function firstShown(cursor: number | null, slots: number): number {
+  return cursor === null || cursor < slots ? 0 : cursor - slots + 1;
+}
+
+/**
+ * The marks section: a title and a line per mark (tall), or one line (compact); at most `room`
+ * lines. `cursor`: the list has the keys, its cursor on that mark (kept in view).
+ */
+export function marksLines(rows: readonly MarkRow[], room: number, tall: boolean, cursor: number | null = null): Part[][] {
   if (rows.length === 0 || room <= 0) return [];
   const title: Part = { text: `Marks ${rows.length}`, tone: 'accent' };
+  const at = cursor === null ? null : Math.min(cursor, rows.length - 1);
   if (!tall || room < 2) {
-    return [[title, { text: ' ' }, ...rows.flatMap((m, i) => [...(i ? [{ text: ' · ' }] : []), ...markLine(m)])]];
+    // compact: with the cursor, the line starts at its mark
+    const from = at ?? 0;
+    const shown = rows.slice(from).flatMap((m, i) => [...(i ? [{ text: ' · ' }] : []), ...(at !== null && i === 0 ? [{ text: CURSOR, tone: 'accent' as const }] : []), ...markLine(m)]);
+    return [[title, { text: ' ' }, ...(from > 0 ? [{ text: '… ', tone: 'muted' as const }] : []), ...shown]];
   }
-  const lines: Part[][] = [[title, { text: ' M next · U previous · C clears', tone: 'muted' }]];
-  const shown = rows.length <= room - 1 ? rows : rows.slice(0, room - 2);
-  for (const m of shown) lines.push([{ text: '  ' }, ...markLine(m)]);
-  if (shown.length < rows.length) lines.push([{ text: `  … ${rows.length - shown.length} more`, tone: 'muted' }]);
+  const hint = at === null ? " M/U next/prev · ' list · C clears" : ' ↑↓ choose · enter selects · esc table';
+  const lines: Part[][] = [[title, { text: hint, tone: 'muted' }]];
+  const slots = rows.length <= room - 1 ? rows.length : room - 2;
+  const first = firstShown(at, slots);
+  rows.slice(first, first + slots).forEach((m, i) => {
+    lines.push([{ text: first + i === at ? CURSOR : NO_CURSOR, tone: 'accent' }, ...markLine(m)]);
+  });
+  const newer = rows.length - first - slots;
+  if (slots < rows.length) lines.push([{ text: `  … ${first ? `${first} older${newer ? `, ${newer} newer` : ''}` : `${newer} more`}`, tone: 'muted' }]);
   return lines;
 }
 
 type StatsLines = (s: StatsSnapshot | null, width: number, height: number, tall: boolean) => Part[][];
 
 /** The stats panel with the marks after the statistics (the marks get up to a third of a tall panel, one line below the stream). */
-export function withMarks(stats: StatsLines, snapshot: StatsSnapshot | null, rows: readonly MarkRow[], width: number, height: number, tall: boolean): Part[][] {
+export function withMarks(stats: StatsLines, snapshot: StatsSnapshot | null, rows: readonly MarkRow[], cursor: number | null, width: number, height: number, tall: boolean): Part[][] {
   if (rows.length === 0) return stats(snapshot, width, height, tall);
   const room = tall ? Math.min(rows.length + 1, Math.max(2, Math.floor(height / 3))) : 1;
-  const marks = marksLines(rows, room, tall);
+  const marks = marksLines(rows, room, tall, cursor);
   return [...stats(snapshot, width, Math.max(1, height - marks.length), tall).slice(0, Math.max(1, height - marks.length)), ...marks];
 }
 

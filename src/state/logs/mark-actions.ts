@@ -1,6 +1,7 @@
 import { emptyText } from '../../keys/text-edit';
 import { displayZone, formatTime } from '../../text/time-format';
 import { parseTimeInput } from '../../text/time-parse';
+import { clampMarkCursor } from './mark-list-actions';
 import { markStatus } from './mark-status';
 import { timeTarget, type LogMarks } from './marks';
 import type { LogsSliceContext } from './slice-context';
@@ -18,7 +19,7 @@ export interface MarkActionsContext extends Pick<LogsSliceContext, 'model' | 'ui
 export function logsMarkActions(ctx: MarkActionsContext) {
   const { model, marks, ui, get, set } = ctx;
   const status = (text: string, ms: number) => ui.getState().setStatus(text, 'info', ms);
-  const publish = () => set({ marks: { count: marks.size, version: marks.set.version } });
+  const publish = () => set({ marks: { count: marks.size, version: marks.set.version }, markCursor: clampMarkCursor(get().markCursor, marks.size) });
 
   return {
     toggleMark(): void {

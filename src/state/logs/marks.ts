@@ -25,7 +25,7 @@ export class LogMarks {
   }
 
   /** The view position of a mark's record; or why it cannot be shown. */
-  private find(mark: Mark): number | MarkRow['state'] {
+  locate(mark: Mark): number | Exclude<MarkRow['state'], 'held'> {
     const buffer = this.model.buffer;
     const b = locateMark(buffer, mark);
     if (b < 0) return mark.time <= buffer.evictedUpTo ? 'evicted' : 'not held';
@@ -36,7 +36,7 @@ export class LogMarks {
 
   rows(): MarkRow[] {
     return this.set.list().map((m) => {
-      const at = this.find(m);
+      const at = this.locate(m);
       return { ...m, state: typeof at === 'number' ? 'held' : at };
     });
   }
@@ -49,7 +49,7 @@ export class LogMarks {
     const key = entry ? entryKey(entry) : null;
     let skipped = 0;
     for (const { mark, wrapped } of this.set.around(Number.isNaN(time) ? Number.POSITIVE_INFINITY : time, key, dir)) {
-      const at = this.find(mark);
+      const at = this.locate(mark);
       if (typeof at === 'number') return { pos: at, mark, wrapped };
       skipped++;
     }

@@ -148,6 +148,8 @@ export interface LogsState extends TimelineActions {
   lastExport: ExportResult | null;
   /** Marked records: how many, and a counter bumped on every change (rows draw the mark). */
   marks: { count: number; version: number };
+  /** The marks list of the stats panel has the keys, its cursor on this mark (oldest first); null: the table has them. */
+  markCursor: number | null;
   timeline: TimelineState;
   /** The alert rules on these records (`A`) and their banner: a store of its own, the same for the store's life. */
   alerts: AlertsStore;
@@ -210,6 +212,14 @@ export interface LogsState extends TimelineActions {
   isMarked(e: LogEntry): boolean;
   /** The marks for the stats panel, oldest first. */
   markRows(): MarkRow[];
+  /** `'`: the keys go to the marks list of the stats panel (opened for it), or back to the table. */
+  focusMarks(): void;
+  /** The list's cursor by `delta` marks. */
+  moveMarkCursor(delta: number): void;
+  /** Enter on the list: the table selects the cursor's mark, or the status bar says why it cannot (evicted, hidden). */
+  jumpToMarkCursor(): void;
+  /** The list gives the keys back to the table; false when it did not have them. */
+  leaveMarks(): boolean;
   /** `@`: asks for a time to jump to. */
   openTimeJump(): void;
   /** In the export prompt: the marked records only, or everything shown. */
