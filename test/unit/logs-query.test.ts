@@ -77,6 +77,9 @@ test('query builder: the window stays inside the 3-day retention and is at most 
   assert.match(invalid(() => buildLogQuery({ from: NOW - 3 * D - 1000 }, NOW)).message, /from: is older than the 3-day log retention/);
   assert.match(invalid(() => buildLogQuery({ from: NOW - H, to: NOW - 2 * H }, NOW)).message, /from: must be before to/);
   assert.match(invalid(() => buildLogQuery({ from: NOW - 2 * D, to: NOW + 2 * D }, NOW)).message, /at most 3 days/);
+  // without `to` the platform's clock ends the window: minutes ahead of this machine's are allowed
+  assert.equal(buildLogQuery({ from: NOW + 90_000 }, NOW).params.from, isoTime(NOW + 90_000));
+  assert.match(invalid(() => buildLogQuery({ from: NOW + H }, NOW)).message, /from: is in the future/);
   assert.match(invalid(() => buildLogQuery({ to: NOW - 4 * D }, NOW)).message, /to: is older/);
   assert.match(invalid(() => buildLogQuery({ from: 'yesterday' }, NOW)).message, /from: "yesterday" is not an ISO 8601 date-time/);
   assert.equal(buildLogQuery({ from: '2026-08-08T10:00:00' }, NOW).params.from, '2026-08-08T10:00:00Z', 'no zone means UTC');

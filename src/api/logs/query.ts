@@ -145,6 +145,9 @@ export interface BuiltQuery {
  * Validates a whole v2 query (filters, limit 1..10000, offset, order, window inside the 3-day
  * retention and at most 3 days long) and returns the query-string parameters.
  */
+/** How far the platform's clock may run ahead of this machine's. */
+const CLOCK_SKEW_ALLOWANCE_MS = 5 * 60_000;
+
 export function buildLogQuery(q: LogQuery, now: number): BuiltQuery {
   const errors: FieldError[] = [];
   const f = normalizeFilter(q, errors, false);
@@ -157,11 +160,14 @@ export function buildLogQuery(q: LogQuery, now: number): BuiltQuery {
   };
   const from = time('from');
   const to = time('to');
-  const effectiveTo = to ?? now;
   if (from !== null) {
     if (from < now - RETENTION_MS) errors.push({ field: 'from', message: 'is older than the 3-day log retention' });
-    if (from >= effectiveTo) errors.push({ field: 'from', message: 'must be before to' });
-    else if (effectiveTo - from > RETENTION_MS) errors.push({ field: 'to', message: 'the window is at most 3 days long' });
+    if (to === null) {
+      // the server's clock ends a window without `to`: a platform clock ahead of this machine's
+      // (a poll from the end of the last page the server gave) is not an error
+      if (from >= now + CLOCK_SKEW_ALLOWANCE_MS) errors.push({ field: 'from', message: 'is in the future' });
+    } else if (from >= to) errors.push({ field: 'from', message: 'must be before to' });
+    else if (to - from > RETENTION_MS) errors.push({ field: 'to', message: 'the window is at most 3 days long' });
   } else if (to !== null && to <= now - RETENTION_MS) {
     errors.push({ field: 'to', message: 'is older than the 3-day log retention' });
   }
