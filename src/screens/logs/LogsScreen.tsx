@@ -85,7 +85,6 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const v1 = useSelect(store, (x) => x.v1);
   const stats = useSelect(store, (x) => x.stats);
   const detail = useSelect(store, (x) => x.detail);
-  const prompt = useSelect(store, (x) => x.prompt);
   const marks = useSelect(store, (x) => x.marks);
   const markCursor = useSelect(store, (x) => x.markCursor);
   const timelineOpen = useSelect(store, (x) => x.timeline.open);
