@@ -136,11 +136,31 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
 }
 
 function parseCommandLine(args: string[], options: OptionSpec, commandName: string | null) {
+  const all = { ...GLOBAL_OPTIONS, ...options };
   try {
-    return parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
+    return parseArgs({ args: withDashValues(args, all), options: all, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(argsErrorMessage(error, commandName));
   }
+}
+
+/**
+ * `--from -10m` as `--from=-10m`: parseArgs refuses a value that starts with a dash as ambiguous,
+ * and no option's name starts with a digit, so a dash and a digit after an option that takes a
+ * value can only be that value.
+ */
+function withDashValues(args: string[], options: OptionSpec): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    if (a === '--') return [...out, ...args.slice(i)];
+    if (a.startsWith('--') && !a.includes('=') && options[a.slice(2)]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 /** `--version`, or the help of one command (its usage) or of burrow (usage null). */

@@ -1,5 +1,7 @@
 import { ApiError } from '../api/errors';
-import { normalizeFilter, parseV1Date, RETENTION_MS, toEpochMs, v1Date, type LogFilter } from '../api/logs/index';
+import { normalizeFilter, parseV1Date, RETENTION_MS, v1Date, type LogFilter } from '../api/logs/index';
+import { displayZone } from '../text/time-format';
+import { parseTimeInput } from '../text/time-parse';
 import type { CommandContext } from './types';
 import { UsageError } from './types';
 import { parseZoneArgs } from './logs-zones';
@@ -94,11 +96,12 @@ export function planFromArgs(ctx: CommandContext, now: number): Plan {
   if (sinceText && (fromText || toText)) throw new UsageError('use either --since or --from/--to, not both');
   if (toText && !fromText) throw new UsageError('--to needs --from');
   if (follow && toText) throw new UsageError('--follow keeps reading up to now: it cannot take --to');
+  // the forms the logs screen's `@` takes, a time without a zone in the display zone (as shown)
   const time = (flag: string, text: string | undefined): number | null => {
     if (text === undefined) return null;
-    const t = toEpochMs(text);
-    if (Number.isNaN(t)) throw new UsageError(`${flag} "${text}" is not an ISO 8601 date-time (example 2026-08-08T14:32:11Z)`);
-    return t;
+    const t = parseTimeInput(text, now, displayZone());
+    if (!t.ok) throw new UsageError(`${flag} ${t.message}`);
+    return t.ms;
   };
   const from = time('--from', fromText);
   const to = time('--to', toText);

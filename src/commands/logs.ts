@@ -17,7 +17,7 @@ export { tableHeader, textLine } from './logs-text';
 /** Several zones followed: how much longer the slowest zone may hold the merged output back. */
 const MAX_ZONE_SKEW_MS = 10_000;
 
-const USAGE = `burrow logs PULLZONE [PULLZONE...] [--follow] [--since 15m | --from ISO [--to ISO]] [filters] [--limit N] [-o text|ndjson|json|table|csv] [--alert RULE]... [--exit-on-alert]
+const USAGE = `burrow logs PULLZONE [PULLZONE...] [--follow] [--since 15m | --from T [--to T]] [filters] [--limit N] [-o text|ndjson|json|table|csv] [--alert RULE]... [--exit-on-alert]
 burrow logs PULLZONE --v1 --date MM-dd-yy [filters] [--limit N] [-o text|ndjson|json|table|csv]
 
 Prints the CDN request logs of a pull zone (numeric id), oldest first. Several zones (1058 1199,
@@ -34,7 +34,8 @@ without logging, stops the command naming it) and keeps its own request budget.
                        printed when they arrive. A zone that fails is reported on stderr; the
                        others go on.
   --since D            window start relative to now: 30s, 15m, 2h, 3d (default ${DEFAULT_SINCE}; logs are kept 3 days)
-  --from ISO --to ISO  absolute window (UTC unless the time has an offset), at most 3 days
+  --from T --to T      absolute window, at most 3 days; T as the logs screen's @ takes it: 14:05,
+                       2026-11-24 14:05, an ISO time, -10m; without a zone in local time (--utc: UTC)
   --limit N            the newest N matching records (default ${DEFAULT_LIMIT}); with --follow, how many
                        past records to print before following (per zone)
   --v1 --date MM-dd-yy read the legacy pipe-delimited file of one UTC day instead

@@ -43,7 +43,7 @@ const CASES: [string[], RegExp][] = [
   [['logs', zone, '--since', 'soon'], /use a duration like 30s, 15m, 2h or 3d/],
   [['logs', zone, '--since=-5m'], /use a duration like/],
   [['logs', zone, '--from', '2020-01-01T00:00:00Z'], /older than the 3-day log retention/],
-  [['logs', zone, '--from', 'yesterday'], /not an ISO 8601 date-time \(example 2026-08-08T14:32:11Z\)/],
+  [['logs', zone, '--from', 'yesterday'], /--from "yesterday" is not a time: use 14:05 · 14:05:30 · 2026-11-24 14:05 · 2026-11-24T14:05:30Z · -10m/],
   [['logs', zone, '--from', iso(3_600_000), '--to', iso(7_200_000)], /--from must be before --to/],
   [['logs', zone, '--to', iso(0)], /--to needs --from/],
   [['logs', zone, '--since', '15m', '--from', iso(600_000)], /use either --since or --from\/--to, not both/],

@@ -70,6 +70,21 @@ test('logs -o text: the TIME column in the local zone (TZ) by default; --utc, BU
   assert.match(bad.stderr, /BURROW_UTC must be 1 or 0 \(true or false\), got "maybe"/);
 });
 
+test('logs --from/--to: a time without a zone is in the display zone (TZ, or UTC with --utc), as the console reads it', async () => {
+  const isoWindow = await burrow([...window, '-o', 'ndjson']);
+  assert.equal(isoWindow.trim().split('\n').length, 5);
+  const textWindow = (zone: string) => ['logs', String(ZONE), '--from', wallClock(FROM, zone), '--to', wallClock(TO, zone).replace('T', ' '), '--limit', '5', '-o', 'ndjson'];
+  assert.equal(await burrow(textWindow('Asia/Tokyo'), { TZ: 'Asia/Tokyo' }), isoWindow);
+  assert.equal(await burrow(['--utc', ...textWindow('UTC')], { TZ: 'Asia/Tokyo' }), isoWindow);
+  // the UTC wall-clock text read in Tokyo is nine hours earlier: another window
+  assert.notEqual(await burrow(textWindow('UTC'), { TZ: 'Asia/Tokyo' }), isoWindow);
+  // the console's other forms are taken too, and bad ones say which forms there are
+  assert.equal((await burrow(['logs', String(ZONE), '--from', '-41m', '--to', '-39m', '--limit', '1', '-o', 'ndjson'])).trim().split('\n').length, 1);
+  const bad = await runBurrow(['logs', String(ZONE), '--from', '2026-02-30 10:00'], { env: env() });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--from "2026-02-30 10:00" has no day 30 in that month: use 14:05 · 14:05:30 · 2026-11-24 14:05/);
+});
+
 test('get video-libraries: the CREATED day follows TZ (25 hours apart: every day differs) and --utc', async () => {
   const libraries = JSON.parse(await burrow(['get', 'video-libraries', '-o', 'json'])) as { Name: string; DateCreated: string }[];
   assert.ok(libraries.length >= 3);
