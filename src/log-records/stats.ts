@@ -2,6 +2,8 @@ import type { LogEntry } from '../api/logs/entry';
 import { Buffer } from 'node:buffer';
 import { formatIpv4, formatIpv6, parseIpv4, writeIpv6 } from '../api/logs/columns/codecs';
 import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
+import type { Dictionary } from '../api/logs/columns/dictionary';
+import type { Ids } from '../api/logs/columns/id-column';
 import { bump, IdCounters, Uint32Counts, IdTally, PathCounters, pathKeyOf, type Counter } from './stats-counters';
 
 /**
@@ -53,6 +55,9 @@ export interface SnapshotOptions {
 }
 
 export const NO_CACHE_STATUS = '(none)';
+
+/** Records at which a field is counted by id first (a page), not record by record (an eviction). */
+const TALLY_FROM = 8;
 
 function bumpNum(map: Map<number, number>, key: number, by: number): void {
   const n = (map.get(key) ?? 0) + by;
@@ -137,10 +142,13 @@ export class LogStats {
   /** Records stored in `cols` (by slot) come in (sign 1) or leave (-1). */
   applySlots(cols: RecordColumns, slots: readonly number[], sign: 1 | -1): void {
     const none = NO_CACHE_STATUS;
-    this.tallyField(cols, 'cache', this.cache, slots, sign, (v) => v ?? none);
-    this.tallyField(cols, 'country', this.countries, slots, sign, (v) => v ?? '(none)');
-    this.tallyField(cols, 'edge', this.edges, slots, sign, (v) => v ?? '(none)');
-    this.tallyField(cols, 'zone', this.zones, slots, sign, (v) => v ?? '(none)');
+    // each column named (not looked up by a field name: that costs more than an eviction's count)
+    const { dicts, idCols } = cols;
+    const by = this.byId;
+    this.tallyField(dicts.cache, idCols.cache.array, (by.cache ??= new IdCounters()), this.cache, slots, sign, none);
+    this.tallyField(dicts.country, idCols.country.array, (by.country ??= new IdCounters()), this.countries, slots, sign, '(none)');
+    this.tallyField(dicts.edge, idCols.edge.array, (by.edge ??= new IdCounters()), this.edges, slots, sign, '(none)');
+    this.tallyField(dicts.zone, idCols.zone.array, (by.zone ??= new IdCounters()), this.zones, slots, sign, '(none)');
     this.tallyPaths(cols, slots, sign);
     // records come in time order: a second's count is bumped once per run of records in it
     let second = Number.NaN;
@@ -175,17 +183,35 @@ export class LogStats {
   }
 
   /** One dictionary field of the records in `slots`: counted by id, then a bump per distinct value. */
-  private tallyField(cols: RecordColumns, field: 'cache' | 'country' | 'edge' | 'zone', map: Map<string, Counter>, slots: readonly number[], sign: 1 | -1, key: (v: string | null) => string): void {
-    const counters = (this.byId[field] ??= new IdCounters());
-    const dict = cols.dicts[field];
-    this.tally.add(cols.idCols[field].array, slots);
-    this.tally.drain((id, n) => counters.bump(map, id, key(dict.value(id)), sign * n));
+  /**
+   * One dictionary field of the records in `slots`. A page is counted by id first, then a bump per
+   * distinct value; a record or two (an eviction) are bumped directly, without the tally's pass.
+   */
+  private tallyField(dict: Dictionary, ids: Ids, counters: IdCounters, map: Map<string, Counter>, slots: readonly number[], sign: 1 | -1, none: string): void {
+    if (slots.length < TALLY_FROM) {
+      for (let i = 0; i < slots.length; i++) {
+        const id = ids[slots[i]!]!;
+        counters.bump(map, id, dict.value(id) ?? none, sign);
+      }
+      return;
+    }
+    this.tally.add(ids, slots);
+    this.tally.drain((id, n) => counters.bump(map, id, dict.value(id) ?? none, sign * n));
   }
 
-  /** The paths of the records in `slots`, by path id; a record whose path is not counted is keyed by its URL. */
+  /** The paths of the records in `slots`, by path id (as tallyField); a record whose path is not counted is keyed by its URL. */
   private tallyPaths(cols: RecordColumns, slots: readonly number[], sign: 1 | -1): void {
     const ids = cols.idCols.path.array;
     const dict = cols.dicts.path;
+    if (slots.length < TALLY_FROM) {
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        const id = ids[slot]!;
+        const path = dict.value(id);
+        if (!this.pathsById.bump(this.paths, id, path, sign)) bump(this.paths, pathKeyOf(path, cols.url(slot)), sign);
+      }
+      return;
+    }
     let byUrl: Set<number> | null = null;
     this.tally.add(ids, slots);
     this.tally.drain((id, n) => {

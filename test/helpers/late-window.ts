@@ -1,5 +1,7 @@
 import type { LogEntry } from '../../src/api/logs/entry';
-import type { LogPage } from '../../src/api/logs/index';
+import { FollowEngine } from '../../src/api/logs/follow';
+import type { LogPage, LogsApi } from '../../src/api/logs/index';
+import { RateBudget } from '../../src/api/rate-limit';
 import type { LogQuery } from '../../src/api/logs/query';
 import { until } from './wait';
 
@@ -33,6 +35,16 @@ export class LateWindow {
 
   private lateEntry(k: number): LogEntry {
     return { ...windowEntry(this.records - 1), timestamp: new Date(this.to - 5).toISOString(), requestId: `late-${k}`.padEnd(32, 'x') };
+  }
+
+  /**
+   * A follow engine (not started) backfilling this window of zone 1 in pages of 5,000, at a time
+   * just past its end, with a budget that never waits and no poll before the backfill is done.
+   */
+  followEngine(): FollowEngine {
+    const now = () => this.to + 1000;
+    const api = { query: this.query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now } as unknown as LogsApi;
+    return new FollowEngine({ api, zones: [1], capacity: 100_000, pageLimit: 5_000, from: WINDOW_BASE, now, minIntervalMs: 60_000, maxIntervalMs: 60_000 });
   }
 
   /** LogsApi.query: held until the test serves it. */

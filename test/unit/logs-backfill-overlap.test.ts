@@ -1,12 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BackfillOverlap } from '../../src/api/logs/backfill-overlap';
-import { FollowEngine } from '../../src/api/logs/follow';
-import type { LogPage, LogsApi } from '../../src/api/logs/index';
-import type { LogQuery } from '../../src/api/logs/query';
-import { RateBudget } from '../../src/api/rate-limit';
 import { until } from '../helpers/wait';
-import { LateWindow, WINDOW_BASE as BASE, windowEntry as entry } from '../helpers/late-window';
+import { LateWindow, windowEntry as entry } from '../helpers/late-window';
 
 test('overlap: one record at first, grows when a page is read again, shrinks slowly while pages hold the record with room to spare', () => {
   const o = new BackfillOverlap(2000);
@@ -30,15 +26,10 @@ test('overlap: one record at first, grows when a page is read again, shrinks slo
 test('after a page had to be read again, later pages overlap more: a stale page is taken as it is (no second request, no gap)', async () => {
   const N = 40_000;
   const win = new LateWindow(N);
-  const TO = win.to;
-  /** The window newest first as the server sees it now: late records land at the top. */
-  const answer = (q: LogQuery): LogPage => win.answer(q);
-  const { pending, asked, query } = win;
+  const { pending, asked } = win;
   /** The server answers the request for this offset now (with the window as it is now). */
   const serve = (offset: number) => win.serve(offset);
-  const now = () => TO + 1000;
-  const api = { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now } as unknown as LogsApi;
-  const engine = new FollowEngine({ api, zones: [1], capacity: 100_000, pageLimit: 5_000, from: BASE, now, minIntervalMs: 60_000, maxIntervalMs: 60_000 });
+  const engine = win.followEngine();
   engine.start();
   try {
     await serve(0);
@@ -71,7 +62,7 @@ test('after a page had to be read again, later pages overlap more: a stale page 
     assert.deepEqual(missing, [], 'every record of the window is held');
   } finally {
     const stopping = engine.stop();
-    for (const p of pending.splice(0)) p.resolve(answer(p.q));
+    for (const p of pending.splice(0)) p.resolve(win.answer(p.q));
     await stopping;
   }
 });

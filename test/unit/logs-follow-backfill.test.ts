@@ -116,15 +116,10 @@ test('backfill progress: records, pages, how far back it reached, rate and an es
 test('history pages in flight together: one the server answered before the page above it, while late records arrived, is read again (no gap)', async () => {
   const N = 20_000;
   const win = new LateWindow(N);
-  const TO = win.to;
-  /** The window newest first as the server sees it now: late records land at the top. */
-  const answer = (q: LogQuery): LogPage => win.answer(q);
-  const { pending, asked, query } = win;
+  const { pending, asked } = win;
   /** The server answers the request for this offset now (with the window as it is now). */
   const serve = (offset: number) => win.serve(offset);
-  const now = () => TO + 1000;
-  const api = { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now } as unknown as LogsApi;
-  const engine = new FollowEngine({ api, zones: [1], capacity: 100_000, pageLimit: 5_000, from: BASE, now, minIntervalMs: 60_000, maxIntervalMs: 60_000 });
+  const engine = win.followEngine();
   engine.start();
   try {
     await serve(0);
@@ -145,7 +140,7 @@ test('history pages in flight together: one the server answered before the page 
     assert.deepEqual(missing, [], 'every record of the window is held');
   } finally {
     const stopping = engine.stop();
-    for (const p of pending.splice(0)) p.resolve(answer(p.q));
+    for (const p of pending.splice(0)) p.resolve(win.answer(p.q));
     await stopping;
   }
 });

@@ -27,16 +27,8 @@ export interface BackfillHost {
   proceed(): Promise<boolean>;
 }
 
-interface BackfillState {
-  records: number;
-  pages: number;
-  from: number;
-  to: number | null;
-  reached: number | null;
-  startedAt: number;
-  finishedAt?: number;
-  done: boolean;
-}
+/** What the backfill counts as it goes; the rate and the estimate are worked out when the status is read. */
+type BackfillState = Omit<BackfillProgress, 'ratePerSecond' | 'remaining' | 'etaMs'> & { finishedAt?: number };
 
 /** Where the backfill reads next: a window pinned at the first page, read newest first by offset. */
 interface HistoryCursor {
