@@ -9,23 +9,24 @@ import ts from 'typescript';
  */
 export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'cli.ts': ['commands', 'runtime', 'api', 'text', 'config'],
-  commands: ['app', 'state', 'runtime', 'renderers', 'log-records', 'logs-sql', 'sql-repl', 'shield-spec', 'text', 'api', 'config', 'emulator'],
+  commands: ['app', 'state', 'runtime', 'renderers', 'log-records', 'logs-sql', 'sql-repl', 'shield-spec', 'text', 'api', 'config', 'emulator', 'log-fields'],
   app: ['screens', 'components', 'state', 'keys', 'renderers', 'sql-repl', 'text', 'runtime', 'api', 'config'],
-  screens: ['components', 'state', 'renderers', 'log-records', 'sql-repl', 'shield-spec', 'clipboard', 'keys', 'text', 'api', 'config'],
+  screens: ['components', 'state', 'renderers', 'log-records', 'sql-repl', 'shield-spec', 'clipboard', 'keys', 'text', 'api', 'config', 'log-fields'],
   components: ['keys', 'text'],
-  state: ['log-records', 'logs-sql', 'sql-repl', 'shield-spec', 'keys', 'text', 'api', 'config'],
+  state: ['log-records', 'logs-sql', 'sql-repl', 'shield-spec', 'keys', 'text', 'api', 'config', 'log-fields'],
   renderers: ['shield-spec', 'text', 'api', 'config'],
-  'log-records': ['text', 'api', 'config'],
-  'logs-sql': ['text', 'api', 'config'],
+  'log-records': ['text', 'api', 'config', 'log-fields'],
+  'logs-sql': ['text', 'api', 'config', 'log-fields'],
   'sql-repl': ['keys', 'text', 'api', 'config'],
   'shield-spec': ['config'],
   clipboard: [],
   keys: [],
   runtime: ['api', 'text', 'config', 'emulator'],
-  api: ['text', 'config'],
+  api: ['text', 'config', 'log-fields'],
   text: ['config'],
   config: [],
   emulator: [],
+  'log-fields': [],
 };
 
 export interface ImportEdge {

@@ -1,38 +1,7 @@
+import type { LogEntry } from '../../log-fields/fields';
 import { lazySchema } from '../lazy-schema';
 
-/**
- * One CDN request as the logging API v2 returns it (LogEntry). Every field the platform documents
- * is present: missing or null fields are null. Extra fields the platform may add are dropped.
- */
-export interface LogEntry {
-  /** ISO 8601, UTC, millisecond precision. */
-  timestamp: string;
-  pullZoneId: number;
-  /** 32 hex characters. */
-  requestId: string | null;
-  /** HIT, MISS, BYPASS, REVALIDATED, STALE, UPDATING, EXPIRED or '-' (no cache interaction). */
-  cacheStatus: string | null;
-  statusCode: number;
-  /** Headers + body. */
-  bytesSent: number;
-  remoteIp: string | null;
-  countryCode: string | null;
-  edgeLocation: string | null;
-  scheme: string | null;
-  host: string | null;
-  /** With the query string. */
-  path: string | null;
-  url: string | null;
-  userAgent: string | null;
-  referer: string | null;
-  /** The next three only with extended logging. */
-  bodyBytesSent: number | null;
-  contentRange: string | null;
-  authorizationHeader: string | null;
-  ja4Fingerprint: string | null;
-  asn: number | null;
-  asnOrganization: string | null;
-}
+export type { LogEntry } from '../../log-fields/fields';
 
 /** The fields only extended logging fills, all null: for records made from fewer fields (a v1 line, a test). */
 export const NO_EXTENDED_FIELDS = {

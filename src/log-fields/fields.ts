@@ -1,0 +1,173 @@
+/**
+ * Every field of a CDN log record, declared once. The platform's logging API v2 sends these
+ * (LogEntry); everything that lists fields (the answer's check, the page codec and its worker,
+ * the columnar store, filters and alert rules, the SQL tables of DuckDB and ClickHouse, exports,
+ * the detail view) derives its list from this table instead of spelling the fields again.
+ *
+ * Order is the platform's order of fields in a record, and the export's column order.
+ */
+
+/** How the columnar store keeps a field's values. */
+export type FieldStorage =
+  /** epoch milliseconds (the record's time) */
+  | 'time'
+  /** a number kept as a 32-bit value (bigger ones aside) */
+  | 'number'
+  /** a text with few distinct values, kept once in a dictionary */
+  | 'dictionary'
+  /** a 32-hex-digit id kept as 16 bytes */
+  | 'id'
+  /** an IPv4 or IPv6 address kept as bytes */
+  | 'address'
+  /** a text kept as is (rare or secret values) */
+  | 'text'
+  /** derived from other fields when it can be (url = scheme://host + path) */
+  | 'derived';
+
+/** ClickHouse column type of a field, before the server's version picks the concrete form. */
+export type ClickHouseKind = 'time-ms' | 'UInt64' | 'UInt32' | 'UInt16' | 'String' | 'LowString';
+
+export interface LogFieldDef {
+  /** The name as the platform sends it, and as LogEntry, exports and ClickHouse columns call it. */
+  readonly name: string;
+  /** The JSON type of its value. */
+  readonly type: 'string' | 'number';
+  /** Present in every record (never null); a record without it is not a record. */
+  readonly required: boolean;
+  /** Only extended logging fills it (null otherwise). */
+  readonly extended: boolean;
+  readonly storage: FieldStorage;
+  /** The platform's `search` parameter matches its text. */
+  readonly searched: boolean;
+  /** The v2 query parameter (LogFilter key) that filters on it on the server, if any. */
+  readonly serverFilter: string | null;
+  /** Its key in local filters and alert rules (`ua=`, `status=5xx`), if any. */
+  readonly filterKey: string | null;
+  /** Its column in the DuckDB table `logs`, if stored there. */
+  readonly duckdb: { readonly column: string; readonly type: 'VARCHAR' | 'BIGINT' | 'INTEGER' | 'UINTEGER' | 'TIMESTAMP' } | null;
+  readonly clickhouse: ClickHouseKind;
+  /** Short label: the detail view's row and the column header (upper-cased) where shown. */
+  readonly label: string;
+  /** What it holds, for SQL catalogs and docs. */
+  readonly doc: string;
+}
+
+const def = <const T extends LogFieldDef>(d: T): T => d;
+
+export const LOG_FIELDS = [
+  def({
+    name: 'timestamp', type: 'string', required: true, extended: false, storage: 'time', searched: false, serverFilter: null,
+    filterKey: null, duckdb: { column: 'ts', type: 'TIMESTAMP' }, clickhouse: 'time-ms', label: 'time',
+    doc: 'ISO 8601, UTC, millisecond precision',
+  }),
+  def({
+    name: 'pullZoneId', type: 'number', required: true, extended: false, storage: 'dictionary', searched: false, serverFilter: null,
+    filterKey: null, duckdb: { column: 'pull_zone', type: 'UINTEGER' }, clickhouse: 'UInt32', label: 'zone', doc: 'pull zone id',
+  }),
+  def({
+    name: 'requestId', type: 'string', required: false, extended: false, storage: 'id', searched: true, serverFilter: 'requestId',
+    filterKey: null, duckdb: { column: 'request_id', type: 'VARCHAR' }, clickhouse: 'String', label: 'request id',
+    doc: 'request id (32 hex characters)',
+  }),
+  def({
+    name: 'cacheStatus', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
+    serverFilter: 'cacheStatus', filterKey: 'cache', duckdb: { column: 'cache_status', type: 'VARCHAR' }, clickhouse: 'LowString',
+    label: 'cache status', doc: 'HIT, MISS, BYPASS, REVALIDATED, STALE, UPDATING, EXPIRED or -',
+  }),
+  def({
+    name: 'statusCode', type: 'number', required: true, extended: false, storage: 'number', searched: false, serverFilter: 'status',
+    filterKey: 'status', duckdb: { column: 'status', type: 'INTEGER' }, clickhouse: 'UInt16', label: 'status', doc: 'HTTP status code',
+  }),
+  def({
+    name: 'bytesSent', type: 'number', required: true, extended: false, storage: 'number', searched: false, serverFilter: null,
+    filterKey: null, duckdb: { column: 'bytes', type: 'BIGINT' }, clickhouse: 'UInt64', label: 'bytes sent',
+    doc: 'bytes sent (headers and body)',
+  }),
+  def({
+    name: 'remoteIp', type: 'string', required: false, extended: false, storage: 'address', searched: false, serverFilter: 'remoteIp',
+    filterKey: 'ip', duckdb: { column: 'remote_ip', type: 'VARCHAR' }, clickhouse: 'String', label: 'remote ip', doc: 'client IP',
+  }),
+  def({
+    name: 'countryCode', type: 'string', required: false, extended: false, storage: 'dictionary', searched: false, serverFilter: 'country',
+    filterKey: 'country', duckdb: { column: 'country', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'country',
+    doc: 'ISO country code of the client',
+  }),
+  def({
+    name: 'edgeLocation', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
+    serverFilter: 'edgeLocation', filterKey: 'edge', duckdb: { column: 'edge', type: 'VARCHAR' }, clickhouse: 'LowString',
+    label: 'edge location', doc: 'edge location',
+  }),
+  def({
+    name: 'scheme', type: 'string', required: false, extended: false, storage: 'dictionary', searched: false, serverFilter: null,
+    filterKey: null, duckdb: { column: 'scheme', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'scheme', doc: 'http or https',
+  }),
+  def({
+    name: 'host', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true, serverFilter: null,
+    filterKey: null, duckdb: { column: 'host', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'host', doc: 'requested host',
+  }),
+  def({
+    name: 'path', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true, serverFilter: null,
+    filterKey: 'path', duckdb: { column: 'path', type: 'VARCHAR' }, clickhouse: 'String', label: 'path', doc: 'path with the query string',
+  }),
+  def({
+    name: 'url', type: 'string', required: false, extended: false, storage: 'derived', searched: false, serverFilter: 'urlContains',
+    filterKey: 'url', duckdb: null, clickhouse: 'String', label: 'url', doc: 'the full URL (scheme, host and path)',
+  }),
+  def({
+    name: 'userAgent', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
+    serverFilter: 'userAgentContains', filterKey: 'ua', duckdb: { column: 'user_agent', type: 'VARCHAR' }, clickhouse: 'String',
+    label: 'user agent', doc: 'User-Agent',
+  }),
+  def({
+    name: 'referer', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
+    serverFilter: 'refererContains', filterKey: 'referer', duckdb: { column: 'referer', type: 'VARCHAR' }, clickhouse: 'String',
+    label: 'referer', doc: 'Referer',
+  }),
+  def({
+    name: 'bodyBytesSent', type: 'number', required: false, extended: true, storage: 'number', searched: false, serverFilter: null,
+    filterKey: null, duckdb: null, clickhouse: 'UInt64', label: 'body bytes sent', doc: 'body bytes sent (extended logging)',
+  }),
+  def({
+    name: 'contentRange', type: 'string', required: false, extended: true, storage: 'text', searched: true, serverFilter: null,
+    filterKey: null, duckdb: null, clickhouse: 'String', label: 'content range', doc: 'Content-Range (extended logging)',
+  }),
+  def({
+    name: 'authorizationHeader', type: 'string', required: false, extended: true, storage: 'text', searched: false, serverFilter: null,
+    filterKey: null, duckdb: null, clickhouse: 'String', label: 'authorization', doc: 'Authorization header (a secret: masked when shown)',
+  }),
+  def({
+    name: 'ja4Fingerprint', type: 'string', required: false, extended: true, storage: 'dictionary', searched: false, serverFilter: null,
+    filterKey: null, duckdb: null, clickhouse: 'String', label: 'ja4 fingerprint', doc: 'JA4 TLS fingerprint (extended logging)',
+  }),
+  def({
+    name: 'asn', type: 'number', required: false, extended: true, storage: 'number', searched: false, serverFilter: null,
+    filterKey: null, duckdb: { column: 'asn', type: 'UINTEGER' }, clickhouse: 'UInt32', label: 'asn',
+    doc: 'autonomous system number (extended logging)',
+  }),
+  def({
+    name: 'asnOrganization', type: 'string', required: false, extended: true, storage: 'dictionary', searched: false,
+    serverFilter: null, filterKey: null, duckdb: null, clickhouse: 'LowString', label: 'asn organization',
+    doc: 'organization of the autonomous system (extended logging)',
+  }),
+] as const;
+
+type Field = (typeof LOG_FIELDS)[number];
+type ValueOf<F extends LogFieldDef> = (F['type'] extends 'number' ? number : string) | (F['required'] extends true ? never : null);
+
+/**
+ * One CDN request as the logging API v2 returns it. Every field the platform documents is
+ * present: missing or null fields are null. Extra fields the platform may add are dropped.
+ */
+export type LogEntry = { [F in Field as F['name']]: ValueOf<F> };
+
+export type LogFieldName = Field['name'];
+
+/** The fields in the platform's order (the CSV header of an export). */
+export const LOG_FIELD_NAMES: readonly LogFieldName[] = LOG_FIELDS.map((f) => f.name);
+
+const BY_NAME = new Map<string, Field>(LOG_FIELDS.map((f) => [f.name, f]));
+
+/** The definition of a field by its platform name. */
+export function logField<N extends LogFieldName>(name: N): Extract<Field, { name: N }> {
+  return BY_NAME.get(name) as Extract<Field, { name: N }>;
+}
