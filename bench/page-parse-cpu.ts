@@ -1,5 +1,5 @@
 // The page reader's worker share on one thread: every page of a log-engine data set through
-// createPageEncoder(undefined, createByteRecordReader).encodeBytes, CPU of the parse only.
+// createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader).encodeBytes, CPU of the parse only.
 //   node --import tsx bench/page-parse-cpu.ts /tmp/burrow-bench-logs-1000000/manifest.json [runs]
 // Prints the best CPU time of the runs and a digest of the encoded pages (equal digests: equal output).
 import crypto from 'node:crypto';
@@ -11,7 +11,10 @@ import type { LogData } from './lib/log-data';
 // BENCH_SRC: another copy of src/ to compare with (e.g. a `git archive` of an older commit)
 const src = process.env.BENCH_SRC ?? new URL('../src', import.meta.url).pathname;
 const { createByteRecordReader } = (await import(`${src}/api/logs/page-bytes.ts`)) as { createByteRecordReader: typeof ReaderFactory };
-const { createPageEncoder } = (await import(`${src}/api/logs/page-codec.ts`)) as { createPageEncoder: typeof EncoderFactory };
+const codec = (await import(`${src}/api/logs/page-codec.ts`)) as { createPageEncoder: typeof EncoderFactory; CODEC_FIELDS?: Parameters<typeof EncoderFactory>[0] };
+// older sources (BENCH_SRC) took no field table
+const createPageEncoder = (limit: undefined, reader: typeof createByteRecordReader) =>
+  codec.CODEC_FIELDS ? codec.createPageEncoder(codec.CODEC_FIELDS, limit, reader) : (codec.createPageEncoder as unknown as (l: undefined, r: unknown) => ReturnType<typeof EncoderFactory>)(limit, reader);
 const data = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LogData;
 const runs = Number(process.argv[3] ?? 3);
 const pages = data.pages.map((p) => fs.readFileSync(p));

@@ -137,10 +137,10 @@ export function columnTest(p: Extract<CompiledPattern, { ok: true }>, cols: Reco
   };
   const statusHit = new Map<number, boolean>();
   const ipHit = new Map<number, boolean>();
-  const cache = byValue('cache');
-  const country = byValue('country');
-  const edge = byValue('edge');
-  const ua = byValue('ua');
+  const cache = byValue('cacheStatus');
+  const country = byValue('countryCode');
+  const edge = byValue('edgeLocation');
+  const ua = byValue('userAgent');
   const referer = byValue('referer');
   // host + path, tried once per distinct path (again when it comes with another host)
   const pathIds = cols.idCols.path;

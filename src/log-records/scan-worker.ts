@@ -2,7 +2,7 @@ import type { MessagePort, Worker as WorkerThread } from 'node:worker_threads';
 import { RECORD_FLAGS, STATUS_ASIDE, TIME_ASIDE, type DictField, type SharedScanColumns } from '../api/logs/columns/record-columns';
 
 /** The dictionary fields a pattern is tried on (host and path together, as host + path). */
-export const SCAN_DICT_FIELDS = ['cache', 'country', 'edge', 'ua', 'referer', 'host', 'path'] as const satisfies readonly DictField[];
+export const SCAN_DICT_FIELDS = ['cacheStatus', 'countryCode', 'edgeLocation', 'userAgent', 'referer', 'host', 'path'] as const satisfies readonly DictField[];
 export type ScanDictField = (typeof SCAN_DICT_FIELDS)[number];
 
 /** Dictionary values by id, as they were when the scan started. */
@@ -142,10 +142,10 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
     const v6May = mayMatchWithin(m.source, m.flags.includes('i'), '0123456789abcdef:.');
     const hard = B.TS_TEXT | B.RID_TEXT | B.IP_TEXT | (v6May ? B.IP_V6 : 0);
     const ids = m.cols.ids;
-    const cacheIds = ids.cache;
-    const countryIds = ids.country;
-    const edgeIds = ids.edge;
-    const uaIds = ids.ua;
+    const cacheIds = ids.cacheStatus;
+    const countryIds = ids.countryCode;
+    const edgeIds = ids.edgeLocation;
+    const uaIds = ids.userAgent;
     const refererIds = ids.referer;
     const hostIds = ids.host;
     const pathIds = ids.path;
@@ -153,10 +153,10 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
     const dicts = pieces.dicts;
     for (const f of fields) dicts[f] ??= [];
     const memo = (values: (string | undefined)[]) => new Uint8Array(values.length + 1);
-    const cacheHit = memo(dicts.cache);
-    const countryHit = memo(dicts.country);
-    const edgeHit = memo(dicts.edge);
-    const uaHit = memo(dicts.ua);
+    const cacheHit = memo(dicts.cacheStatus);
+    const countryHit = memo(dicts.countryCode);
+    const edgeHit = memo(dicts.edgeLocation);
+    const uaHit = memo(dicts.userAgent);
     const refererHit = memo(dicts.referer);
     const pathHit = memo(dicts.path);
     const pathHost = new Int32Array(dicts.path.length + 1);
@@ -231,10 +231,10 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
         }
         let result = s === 1 ? 1 : 0;
         if (result === 0) {
-          const c = byValue(cacheHit, dicts.cache, cacheIds[slot]!);
-          const co = c === 1 ? 1 : byValue(countryHit, dicts.country, countryIds[slot]!);
-          const e = co === 1 ? 1 : byValue(edgeHit, dicts.edge, edgeIds[slot]!);
-          const u = e === 1 ? 1 : byValue(uaHit, dicts.ua, uaIds[slot]!);
+          const c = byValue(cacheHit, dicts.cacheStatus, cacheIds[slot]!);
+          const co = c === 1 ? 1 : byValue(countryHit, dicts.countryCode, countryIds[slot]!);
+          const e = co === 1 ? 1 : byValue(edgeHit, dicts.edgeLocation, edgeIds[slot]!);
+          const u = e === 1 ? 1 : byValue(uaHit, dicts.userAgent, uaIds[slot]!);
           const r = u === 1 ? 1 : byValue(refererHit, dicts.referer, refererIds[slot]!);
           if (r === 1) result = 1;
           else if (c === 3 || co === 3 || e === 3 || u === 3 || r === 3) result = 3;

@@ -145,10 +145,10 @@ export class LogStats {
     // each column named (not looked up by a field name: that costs more than an eviction's count)
     const { dicts, idCols } = cols;
     const by = this.byId;
-    this.tallyField(dicts.cache, idCols.cache.array, (by.cache ??= new IdCounters()), this.cache, slots, sign, none);
-    this.tallyField(dicts.country, idCols.country.array, (by.country ??= new IdCounters()), this.countries, slots, sign, '(none)');
-    this.tallyField(dicts.edge, idCols.edge.array, (by.edge ??= new IdCounters()), this.edges, slots, sign, '(none)');
-    this.tallyField(dicts.zone, idCols.zone.array, (by.zone ??= new IdCounters()), this.zones, slots, sign, '(none)');
+    this.tallyField(dicts.cacheStatus, idCols.cacheStatus.array, (by.cacheStatus ??= new IdCounters()), this.cache, slots, sign, none);
+    this.tallyField(dicts.countryCode, idCols.countryCode.array, (by.countryCode ??= new IdCounters()), this.countries, slots, sign, '(none)');
+    this.tallyField(dicts.edgeLocation, idCols.edgeLocation.array, (by.edgeLocation ??= new IdCounters()), this.edges, slots, sign, '(none)');
+    this.tallyField(dicts.pullZoneId, idCols.pullZoneId.array, (by.pullZoneId ??= new IdCounters()), this.zones, slots, sign, '(none)');
     this.tallyPaths(cols, slots, sign);
     // records come in time order: a second's count is bumped once per run of records in it
     let second = Number.NaN;

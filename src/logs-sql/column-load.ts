@@ -11,14 +11,14 @@ const DICT = '__burrow_dict';
 
 /** Dictionary fields of the store that become text columns of `logs`, in the stage's order. */
 const DICT_COLUMNS: readonly { field: DictField; column: string }[] = [
-  { field: 'zone', column: 'zone' },
-  { field: 'cache', column: 'cache' },
+  { field: 'pullZoneId', column: 'zone' },
+  { field: 'cacheStatus', column: 'cache' },
   { field: 'scheme', column: 'scheme' },
   { field: 'host', column: 'host' },
   { field: 'path', column: 'path' },
-  { field: 'country', column: 'country' },
-  { field: 'edge', column: 'edge' },
-  { field: 'ua', column: 'ua' },
+  { field: 'countryCode', column: 'country' },
+  { field: 'edgeLocation', column: 'edge' },
+  { field: 'userAgent', column: 'ua' },
   { field: 'referer', column: 'referer' },
 ];
 
@@ -41,9 +41,9 @@ const text = (field: DictField) => `d${DICT_COLUMNS.findIndex((d) => d.field ===
 
 /** From the stage and the dictionary into `logs` (the columns' order is the table's stored order). */
 const INSERT = `INSERT INTO logs (ts, pull_zone, status, cache_status, scheme, host, path, bytes, country, edge, remote_ip, user_agent, referer, request_id, asn)
-SELECT epoch_ms(s.t::BIGINT), ${text('zone')}::UINTEGER, s.status, ${text('cache')}, ${text('scheme')}, ${text('host')}, ${text('path')},
-  CASE WHEN isnan(s.bytes) THEN NULL ELSE s.bytes::BIGINT END, ${text('country')}, ${text('edge')},
-  concat_ws('.', s.ip >> 24, (s.ip >> 16) & 255, (s.ip >> 8) & 255, s.ip & 255), ${text('ua')}, ${text('referer')},
+SELECT epoch_ms(s.t::BIGINT), ${text('pullZoneId')}::UINTEGER, s.status, ${text('cacheStatus')}, ${text('scheme')}, ${text('host')}, ${text('path')},
+  CASE WHEN isnan(s.bytes) THEN NULL ELSE s.bytes::BIGINT END, ${text('countryCode')}, ${text('edgeLocation')},
+  concat_ws('.', s.ip >> 24, (s.ip >> 16) & 255, (s.ip >> 8) & 255, s.ip & 255), ${text('userAgent')}, ${text('referer')},
   lpad(lower(hex((s.r0::UHUGEINT << 96) | (s.r1::UHUGEINT << 64) | (s.r2::UHUGEINT << 32) | s.r3::UHUGEINT)), 32, '0'),
   CASE WHEN isnan(s.asn) THEN NULL ELSE s.asn::UINTEGER END
 FROM ${STAGE} s ${DICT_COLUMNS.map((_, i) => joinOf(i)).join(' ')}`;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createPageEncoder, IPV6_CODE, PageDecoder, type EncodedPage } from '../../src/api/logs/page-codec';
+import { CODEC_FIELDS, createPageEncoder, IPV6_CODE, PageDecoder, type EncodedPage } from '../../src/api/logs/page-codec';
 import { createByteRecordReader } from '../../src/api/logs/page-bytes';
 import { parseTimestamp, readLogEntry } from '../../src/api/logs/entry';
 
@@ -134,8 +134,8 @@ for (const limit of [20_000, 3]) {
     fc.assert(
       fc.property(fc.array(page, { minLength: 1, maxLength: 5 }), (pages) => {
         // one pair of encoders for the pages in order: their dictionaries grow the same way
-        const fromBytes = createPageEncoder(limit, createByteRecordReader);
-        const fromText = createPageEncoder(limit);
+        const fromBytes = createPageEncoder(CODEC_FIELDS, limit, createByteRecordReader);
+        const fromText = createPageEncoder(CODEC_FIELDS, limit);
         for (const p of pages) {
           const bytes = bytesOf(p);
           const text = whole.decode(bytes);
@@ -158,10 +158,10 @@ test('platform pages are read on the byte path (few strings made) and decode to 
   const text = JSON.stringify({ data, pagination: { offset: 0, limit: 600, hasMore: true } });
   let scanned = 0;
   const counting = () => {
-    const r = createByteRecordReader();
+    const r = createByteRecordReader(CODEC_FIELDS);
     return { ...r, scan: (b: Uint8Array, p: number) => { const end = r.scan(b, p); if (end >= 0) scanned++; return end; } };
   };
-  const encoder = createPageEncoder(undefined, counting);
+  const encoder = createPageEncoder(CODEC_FIELDS, undefined, counting);
   const decoder = new PageDecoder();
   const first = encoder.encodeBytes(Buffer.from(text));
   const again = encoder.encodeBytes(Buffer.from(text));
@@ -178,7 +178,7 @@ test('platform pages are read on the byte path (few strings made) and decode to 
 
 test('two values whose bytes hash the same keep their own dictionary ids', () => {
   // find two paths with the same hash (as the reader computes it: a record scanned, its hashes read)
-  const reader = createByteRecordReader();
+  const reader = createByteRecordReader(CODEC_FIELDS);
   const base = { timestamp: '2026-08-08T12:00:00.000Z', pullZoneId: 1, requestId: null, cacheStatus: 'HIT', statusCode: 200, bytesSent: 1, remoteIp: null,
     countryCode: null, edgeLocation: null, scheme: null, host: null, path: '', url: null, userAgent: null, referer: null, bodyBytesSent: null,
     contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null };
@@ -204,7 +204,7 @@ test('two values whose bytes hash the same keep their own dictionary ids', () =>
   }
   assert.ok(pair, 'a colliding pair exists among the paths tried');
   assert.equal(hashOf(pair[0]), hashOf(pair[1]), 'the reader hashes both the same');
-  const encoder = createPageEncoder(undefined, createByteRecordReader);
+  const encoder = createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader);
   const decoder = new PageDecoder();
   const data = [pair[0], pair[1], pair[1], pair[0]].map((path) => ({ ...base, path }));
   const batch = decoder.decode(encoder.encodeBytes(Buffer.from(JSON.stringify({ data }))));
@@ -212,7 +212,7 @@ test('two values whose bytes hash the same keep their own dictionary ids', () =>
 });
 
 test('hostile bodies never throw from the byte path: a syntax error says what JSON.parse says', () => {
-  const encoder = createPageEncoder(undefined, createByteRecordReader);
+  const encoder = createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader);
   const good = '{"data":[{"timestamp":"2026-08-08T12:00:00.000Z","pullZoneId":1,"requestId":null,"cacheStatus":"HIT","statusCode":200,"bytesSent":1}]}';
   const bodies = [good.slice(0, 40), good.slice(0, -2), `${good}x`, '\u00ff{', '{"data":[{"timestamp":"\u0000"}]}', '', '[]', 'null', '{"data":[' + '['.repeat(10000)];
   for (const t of bodies) {
@@ -242,8 +242,8 @@ test('an IPv6 address read from the bytes is kept as 16 bytes exactly when it is
     authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
   }));
   const text = JSON.stringify({ data });
-  const fromBytes = createPageEncoder(undefined, createByteRecordReader).encodeBytes(Buffer.from(text));
-  same(fromBytes, createPageEncoder().encode(text), 'the byte path equals the text path');
+  const fromBytes = createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader).encodeBytes(Buffer.from(text));
+  same(fromBytes, createPageEncoder(CODEC_FIELDS).encode(text), 'the byte path equals the text path');
   const ipCodes = ips.map((_, i) => fromBytes.codes[i * 16 + 3]);
   assert.deepEqual(ipCodes.map((c) => c === IPV6_CODE), ips.map((ip) => canonical.includes(ip)), 'IPv6 code for the canonical forms only');
   assert.deepEqual(new PageDecoder().decode(fromBytes).entries().map((e) => e.remoteIp), ips, 'every address reads back as written');
@@ -264,8 +264,8 @@ test('a dictionary value guessed from its first words is taken only when all its
     })),
   );
   const text = JSON.stringify({ data });
-  const fromBytes = createPageEncoder(undefined, createByteRecordReader);
-  const fromText = createPageEncoder();
+  const fromBytes = createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader);
+  const fromText = createPageEncoder(CODEC_FIELDS);
   const decoder = new PageDecoder();
   for (let round = 0; round < 2; round++) {
     const page = fromBytes.encodeBytes(Buffer.from(text));

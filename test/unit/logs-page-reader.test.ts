@@ -113,9 +113,9 @@ test('page reader = JSON.parse + readLogEntry on random pages, whatever their la
 });
 
 test('platform-layout records read on the fast path equal the reference, across pages and a full dictionary', async () => {
-  const { createPageEncoder, PageDecoder } = await import('../../src/api/logs/page-codec');
+  const { CODEC_FIELDS, createPageEncoder, PageDecoder } = await import('../../src/api/logs/page-codec');
   // a dictionary of 3 values per field fills at once: the rest travels in the joined string
-  const encoder = createPageEncoder(3);
+  const encoder = createPageEncoder(CODEC_FIELDS, 3);
   const decoder = new PageDecoder();
   const agents = ['curl/8.5.0', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/138.0.0.0 Safari/537.36', 'Go-http-client/1.1', 'Wget/1.21', 'python-requests/2.32'];
   for (let p = 0; p < 6; p++) {

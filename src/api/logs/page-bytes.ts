@@ -1,3 +1,8 @@
+import type { LogFieldDef } from '../../log-fields/fields';
+
+/** What the page codec needs of each field (the field table's rows, passed to the worker as data). */
+export type CodecField = Pick<LogFieldDef, 'name' | 'type' | 'required' | 'storage'>;
+
 /*
  * Reading a v2 record in the platform's own layout straight from the page's bytes: where each
  * value starts and ends, a hash of each string value's bytes, and a byte-keyed dictionary table,
@@ -9,8 +14,8 @@
 
 export interface ByteRecordReader {
   /**
-   * Reads the record at `p` if it is exactly in the platform's layout: compact, the 21 fields in
-   * the documented order, strings of printable ASCII without escapes, integers of up to 15 digits
+   * Reads the record at `p` if it is exactly in the platform's layout: compact, every field of the
+   * table in its order, strings of printable ASCII without escapes, integers of up to 15 digits
    * without a sign or leading zero. Returns the position after its `}`, or -1 (nothing is read:
    * the caller takes its general path for that record). Fills `starts`, `ends` and `hashes`.
    */
@@ -25,7 +30,7 @@ export interface ByteRecordReader {
   readonly built: Uint8Array;
   /** Per dictionary field: the id its value has (found by a guess, see scan), -1 when it must be looked up. */
   readonly found: Int32Array;
-  /** The id a dictionary (0-15) gave these bytes, -1 when not known here. */
+  /** The id a dictionary (a string field's slot) gave these bytes, -1 when not known here. */
   lookup(dict: number, bytes: Uint8Array, start: number, end: number, hash: number): number;
   /** Remembers the id a dictionary gave these bytes. */
   remember(dict: number, bytes: Uint8Array, start: number, end: number, hash: number, id: number): void;
@@ -33,13 +38,11 @@ export interface ByteRecordReader {
   learn(field: number, id: number): void;
 }
 
-export function createByteRecordReader(): ByteRecordReader {
-  const FIELDS = [
-    'timestamp', 'pullZoneId', 'requestId', 'cacheStatus', 'statusCode', 'bytesSent', 'remoteIp', 'countryCode', 'edgeLocation',
-    'scheme', 'host', 'path', 'url', 'userAgent', 'referer', 'bodyBytesSent', 'contentRange', 'authorizationHeader',
-    'ja4Fingerprint', 'asn', 'asnOrganization',
-  ];
-  const NUMERIC = FIELDS.map((f) => f === 'pullZoneId' || f === 'statusCode' || f === 'bytesSent' || f === 'bodyBytesSent' || f === 'asn');
+/** `fields`: the field table's rows (CODEC_FIELDS), in the order of a record. */
+export function createByteRecordReader(fields: readonly CodecField[]): ByteRecordReader {
+  const FIELDS = fields.map((f) => f.name);
+  const NUMERIC = fields.map((f) => f.type === 'number');
+  const STR_COUNT = NUMERIC.filter((numeric) => !numeric).length;
   // the bytes in front of each value: `{"timestamp":`, `,"pullZoneId":`, ...
   const PREFIX = FIELDS.map((f, i) => Uint8Array.from(`${i === 0 ? '{' : ','}"${f}":`, (ch) => ch.charCodeAt(0)));
   const FIELD_COUNT = FIELDS.length;
@@ -50,7 +53,7 @@ export function createByteRecordReader(): ByteRecordReader {
   const SCHEME = FIELDS.indexOf('scheme');
   const HOST = FIELDS.indexOf('host');
   const PATH = FIELDS.indexOf('path');
-  const URL = FIELDS.indexOf('url');
+  const URL = fields.findIndex((f) => f.storage === 'derived');
   /** 1 at URL when the URL read last is exactly `${scheme}://${host}${path}` (all three not null). */
   const built = new Uint8Array(FIELD_COUNT);
 
@@ -60,11 +63,10 @@ export function createByteRecordReader(): ByteRecordReader {
   // taken when the id's bytes are at the value's start with a quote right after them: an id's
   // bytes are bytes read before (no quote, backslash, control or non-ASCII byte), so that quote
   // ends the value. The value is then neither scanned nor hashed.
-  const DICT_FIELDS = ['cacheStatus', 'countryCode', 'edgeLocation', 'scheme', 'host', 'path', 'userAgent', 'referer', 'ja4Fingerprint', 'asnOrganization'];
   /** Per field: its dictionary (the index among the string fields, as the encoder numbers them), -1 for none. */
-  const DICT_OF = FIELDS.map((f, i) => (DICT_FIELDS.includes(f) ? FIELDS.slice(0, i).filter((_, j) => !NUMERIC[j]).length : -1));
-  /** Per dictionary: where the words of the key are, from the value's start. */
-  const KEY_AT = Array.from({ length: 16 }, (_, k) => {
+  const DICT_OF = fields.map((f, i) => (!NUMERIC[i] && f.storage === 'dictionary' ? FIELDS.slice(0, i).filter((_, j) => !NUMERIC[j]).length : -1));
+  /** Per dictionary: where the words of the key are, from the value's start (long values: further on). */
+  const KEY_AT = Array.from({ length: STR_COUNT }, (_, k) => {
     const f = FIELDS[DICT_OF.indexOf(k)];
     return Int32Array.from(
       f === 'userAgent' || f === 'referer' ? [0, 16, 32, 48, 64, 80] : f === 'path' ? [0, 4, 8, 12, 16, 20, 24] : f === 'asnOrganization' ? [0, 4, 8] : [0, 4],
@@ -73,7 +75,7 @@ export function createByteRecordReader(): ByteRecordReader {
   // Per dictionary, a table of 2^bits entries (more for the fields with more values), each of
   // four numbers: id + 1 of the value seen last with that key (0: none), its length and where
   // its bytes are in the arena (next to the id: one cache line to read, not three).
-  const GUESS_BITS = Array.from({ length: 16 }, (_, k) => {
+  const GUESS_BITS = Array.from({ length: STR_COUNT }, (_, k) => {
     const f = FIELDS[DICT_OF.indexOf(k)];
     return f === 'path' ? 12 : f === 'userAgent' || f === 'referer' ? 10 : 8;
   });
@@ -264,7 +266,7 @@ export function createByteRecordReader(): ByteRecordReader {
     len: Int32Array;
   }
   const tables: Table[] = [];
-  for (let k = 0; k < 16; k++) tables.push({ hashes: new Int32Array(64), ids: new Int32Array(64), count: 0, at: new Int32Array(16), len: new Int32Array(16) });
+  for (let k = 0; k < STR_COUNT; k++) tables.push({ hashes: new Int32Array(64), ids: new Int32Array(64), count: 0, at: new Int32Array(16), len: new Int32Array(16) });
   let arena = new Uint8Array(1 << 16);
   let arenaUsed = 0;
 

@@ -1,5 +1,6 @@
-import type { ByteRecordReader } from './page-bytes';
-import { RecordBatch } from './record-batch';
+import { LOG_FIELDS } from '../../log-fields/fields';
+import type { ByteRecordReader, CodecField } from './page-bytes';
+import { RecordBatch, STRING_FIELDS } from './record-batch';
 
 /*
  * Moving a v2 page from a worker thread to the main thread cheaply, as columns the log store
@@ -26,7 +27,7 @@ export interface EncodedPage {
   count: number;
   /** Elements of `data` that were not LogEntry objects. */
   skipped: number;
-  /** 5 per record: pullZoneId, statusCode, bytesSent, bodyBytesSent, asn (NaN = null). */
+  /** One per number field a record (the table's order: NUMBER_FIELDS; NaN = null). */
   nums: Float64Array;
   /** Epoch ms of each record (a record whose timestamp is not a date-time is not kept). */
   times: Float64Array;
@@ -37,7 +38,7 @@ export interface EncodedPage {
   /** 16 bytes per record: the IPv6 address when the remote IP's code is IPV6_CODE, else zeros. */
   ip6: Uint8Array;
   /**
-   * 16 per record, one per string field: >= 0 dictionary id, -1 null, <= -2 value -code-2 of
+   * One per string field a record (STRING_FIELDS): >= 0 dictionary id, -1 null, <= -2 value -code-2 of
    * `joined`. Fields without a dictionary use COLUMN_CODE (0) for a value in its usual form:
    * the timestamp is what toISOString writes for its time, the request id 32 lower-case hex
    * digits (in `rid`), the IP an IPv4 address (in `ip4`), the URL `${scheme}://${host}${path}`;
@@ -70,10 +71,9 @@ export interface PageEncoder {
   encodeBytes(bytes: Uint8Array): EncodedPage;
 }
 
-export const STRING_FIELDS = [
-  'timestamp', 'requestId', 'cacheStatus', 'remoteIp', 'countryCode', 'edgeLocation', 'scheme', 'host', 'path', 'url',
-  'userAgent', 'referer', 'contentRange', 'authorizationHeader', 'ja4Fingerprint', 'asnOrganization',
-] as const;
+/** The fields the codec reads, in the table's order (what the worker is given as JSON). */
+export const CODEC_FIELDS: readonly CodecField[] = LOG_FIELDS.map(({ name, type, required, storage }) => ({ name, type, required, storage }));
+
 
 /**
  * The encoder. Self-contained on purpose (it refers to nothing outside its body): the worker
@@ -82,11 +82,46 @@ export const STRING_FIELDS = [
  * factory too), `encodeBytes` reads records in the platform's layout from the bytes without a
  * string per value; without it, it decodes the text and encodes that.
  */
-export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => ByteRecordReader): PageEncoder {
-  // which string fields use a dictionary (index in STRING_FIELDS order)
-  const DICT = [false, false, true, false, true, true, true, true, true, false, true, true, false, false, true, true];
+export function createPageEncoder(
+  fields: readonly CodecField[],
+  dictionaryLimit = 20_000,
+  byteReader?: (fields: readonly CodecField[]) => ByteRecordReader,
+): PageEncoder {
+  // The fields by position (the table's order); each number field has a slot in a record's nums,
+  // each string field one in its codes (and the dictionary of that number, when it has one).
+  const FIELDS = fields.map((f) => f.name);
+  const FIELD_COUNT = FIELDS.length;
+  const NUMERIC = fields.map((f) => f.type === 'number');
+  const K_NUMBER = 0;
+  const K_TIME = 1;
+  const K_ID = 2;
+  const K_ADDRESS = 3;
+  const K_DICT = 4;
+  const K_TEXT = 5;
+  const K_URL = 6;
+  /** Per field, how it is written (by its storage). */
+  const KIND = Int8Array.from(fields, (f) =>
+    f.type === 'number' ? K_NUMBER
+    : f.storage === 'time' ? K_TIME
+    : f.storage === 'id' ? K_ID
+    : f.storage === 'address' ? K_ADDRESS
+    : f.storage === 'dictionary' ? K_DICT
+    : f.storage === 'derived' ? K_URL
+    : K_TEXT,
+  );
+  const SLOT = Int32Array.from(fields, (f, i) => fields.slice(0, i).filter((g) => (g.type === 'number') === (f.type === 'number')).length);
+  const NUM_COUNT = NUMERIC.filter(Boolean).length;
+  const STR_COUNT = FIELD_COUNT - NUM_COUNT;
+  const REQUIRED_AT = Int32Array.from(FIELDS.keys()).filter((i) => fields[i]!.required);
+  const TIME = KIND.indexOf(K_TIME);
+  // the URL is derived from these three when it is `${scheme}://${host}${path}`
+  const SCHEME = FIELDS.indexOf('scheme');
+  const HOST = FIELDS.indexOf('host');
+  const PATH = FIELDS.indexOf('path');
+  /** Which string fields use a dictionary (by slot). */
+  const DICT = Array.from({ length: STR_COUNT }, (_, k) => KIND[SLOT.findIndex((slot, i) => slot === k && !NUMERIC[i])] === K_DICT);
   // paths repeat less than the other fields (assets, pages, probes, and query strings): more of them
-  const LIMIT = DICT.map((_, k) => (k === 8 ? dictionaryLimit * 4 : dictionaryLimit));
+  const LIMIT = DICT.map((_, k) => (k === SLOT[PATH] ? dictionaryLimit * 4 : dictionaryLimit));
   const dicts: Map<string, number>[] = DICT.map(() => new Map<string, number>());
   /** Each dictionary's values by id (its own copies). */
   const owned: string[][] = DICT.map(() => []);
@@ -98,27 +133,29 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
   const cacheKeys: (string | undefined)[] = new Array<string | undefined>(DICT.length * CACHE);
   const cacheIds = new Int32Array(DICT.length * CACHE);
 
-  const badStr = (v: unknown) => v !== undefined && v !== null && typeof v !== 'string';
-  const badNum = (v: unknown) => v !== undefined && v !== null && typeof v !== 'number';
-
-  // One record as the platform writes it: compact, the 21 fields in the documented order, strings
+  // One record as the platform writes it: compact, every field in the table's order, strings
   // without escapes or control characters, integers of up to 15 digits. Anything else takes the
   // JSON.parse path, element by element.
-  const FIELDS = [
-    'timestamp', 'pullZoneId', 'requestId', 'cacheStatus', 'statusCode', 'bytesSent', 'remoteIp', 'countryCode', 'edgeLocation',
-    'scheme', 'host', 'path', 'url', 'userAgent', 'referer', 'bodyBytesSent', 'contentRange', 'authorizationHeader',
-    'ja4Fingerprint', 'asn', 'asnOrganization',
-  ];
-  const NUMERIC = ['pullZoneId', 'statusCode', 'bytesSent', 'bodyBytesSent', 'asn'];
   const STR = '"([^"\\\\\\x00-\\x1f]*)"';
   const INT = '(0|[1-9][0-9]{0,14})(?![0-9.eE])';
-  // The URL first as scheme://host + path (backreferences to those three groups: no comparison in
-  // JavaScript when it is), then as any string.
-  const URL_FIELD = `"(\\10://\\11\\12)"|${STR}`;
-  const RECORD = new RegExp(
-    `${FIELDS.map((f, i) => `${i === 0 ? '\\{' : ','}"${f}":(?:${NUMERIC.includes(f) ? INT : f === 'url' ? URL_FIELD : STR}|null)`).join('')}\\}`,
-    'y',
-  );
+  /** Per field, the group of its value in RECORD (the URL's: as built; the next group: as any string). */
+  const GROUP = new Int32Array(FIELD_COUNT);
+  let groups = 0;
+  const members = FIELDS.map((f, i) => {
+    GROUP[i] = ++groups;
+    let value = NUMERIC[i] ? INT : STR;
+    if (KIND[i] === K_URL) {
+      // The URL first as scheme://host + path (backreferences to those three groups: no
+      // comparison in JavaScript when it is), then as any string.
+      value = `"(\\${GROUP[SCHEME]}://\\${GROUP[HOST]}\\${GROUP[PATH]})"|${STR}`;
+      groups++;
+    }
+    return `${i === 0 ? '\\{' : ','}"${f}":(?:${value}|null)`;
+  });
+  const RECORD = new RegExp(`${members.join('')}\\}`, 'y');
+  /** The record being added: its string values (undefined: null) and numbers (NaN: null), by field. */
+  const strs: (string | undefined)[] = new Array<string | undefined>(FIELD_COUNT).fill(undefined);
+  const numbers = new Float64Array(FIELD_COUNT);
 
   let cap = 0;
   let nums = new Float64Array(0);
@@ -143,8 +180,8 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
 
   function reset(capacity: number): void {
     cap = capacity;
-    nums = new Float64Array(capacity * 5);
-    codes = new Int32Array(capacity * 16);
+    nums = new Float64Array(capacity * NUM_COUNT);
+    codes = new Int32Array(capacity * STR_COUNT);
     times = new Float64Array(capacity);
     rid = new Uint8Array(capacity * 16);
     ip4 = new Uint32Array(capacity);
@@ -186,10 +223,10 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
   function room(): void {
     if (kept < cap) return;
     cap = Math.max(64, cap * 2);
-    const n2 = new Float64Array(cap * 5);
+    const n2 = new Float64Array(cap * NUM_COUNT);
     n2.set(nums);
     nums = n2;
-    const c2 = new Int32Array(cap * 16);
+    const c2 = new Int32Array(cap * STR_COUNT);
     c2.set(codes);
     codes = c2;
     const t2 = new Float64Array(cap);
@@ -251,17 +288,19 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     endValue(at);
   }
 
-  function num(v: string | undefined): number {
-    return v === undefined ? Number.NaN : +v;
-  }
   /** A record RECORD matched; false when it is not a LogEntry. */
   function addMatch(m: RegExpExecArray): boolean {
-    // m[13]: the URL matched as scheme://host + path (a group that did not take part matches empty)
-    const built = m[13] !== undefined && m[10] !== undefined && m[11] !== undefined && m[12] !== undefined;
-    return add(
-      m[1], num(m[2]), m[3], m[4], num(m[5]), num(m[6]), m[7], m[8], m[9], m[10], m[11], m[12], m[13] ?? m[14], m[15], m[16],
-      num(m[17]), m[18], m[19], m[20], num(m[21]), m[22], built,
-    );
+    let built = false;
+    for (let i = 0; i < FIELD_COUNT; i++) {
+      const v = m[GROUP[i]!];
+      if (NUMERIC[i]) numbers[i] = v === undefined ? Number.NaN : +v;
+      else if (KIND[i] === K_URL) {
+        // matched as scheme://host + path (a group that did not take part matches empty)
+        built = v !== undefined && strs[SCHEME] !== undefined && strs[HOST] !== undefined && strs[PATH] !== undefined;
+        strs[i] = v ?? m[GROUP[i]! + 1];
+      } else strs[i] = v;
+    }
+    return add(built);
   }
 
   // Times: the platform's own form read by hand (as parseTimestamp does), quicker still for
@@ -522,77 +561,84 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     );
   }
 
-  /** Adds a record given as its 16 strings and 5 numbers (NaN = null); false when it is not a LogEntry. */
-  function add(
-    ts: string | undefined, pullZoneId: number, requestId: string | undefined, cacheStatus: string | undefined, statusCode: number,
-    bytesSent: number, remoteIp: string | undefined, countryCode: string | undefined, edgeLocation: string | undefined,
-    scheme: string | undefined, host: string | undefined, path: string | undefined, url: string | undefined,
-    userAgent: string | undefined, referer: string | undefined, bodyBytesSent: number, contentRange: string | undefined,
-    authorizationHeader: string | undefined, ja4Fingerprint: string | undefined, asn: number, asnOrganization: string | undefined,
-    urlBuilt = false,
-  ): boolean {
-    if (ts === undefined || pullZoneId !== pullZoneId || statusCode !== statusCode || bytesSent !== bytesSent) return false;
-    const t = timeOf(ts);
+  /**
+   * Adds the record in `strs` and `numbers`; false when it is not a LogEntry. `urlBuilt`: the URL
+   * is known to be `${scheme}://${host}${path}`.
+   */
+  function add(urlBuilt: boolean): boolean {
+    for (let j = 0; j < REQUIRED_AT.length; j++) {
+      const i = REQUIRED_AT[j]!;
+      if (NUMERIC[i] ? numbers[i] !== numbers[i] : strs[i] === undefined) return false;
+    }
+    const t = timeOf(strs[TIME]!);
     if (t !== t) return false;
     startRecord();
     times[kept] = t;
-    const m = kept * 5;
-    nums[m] = pullZoneId;
-    nums[m + 1] = statusCode;
-    nums[m + 2] = bytesSent;
-    nums[m + 3] = bodyBytesSent;
-    nums[m + 4] = asn;
-    const c = kept * 16;
-    if (canonical) codes[c] = 0;
-    else putValue(c, ts);
-    if (requestId == null) codes[c + 1] = -1;
-    else if (hexId(requestId, kept * 16)) codes[c + 1] = 0;
-    else putValue(c + 1, requestId);
-    putDict(2, c + 2, cacheStatus);
-    const v4 = remoteIp == null ? -1 : ipv4(remoteIp);
-    if (v4 >= 0) {
-      ip4[kept] = v4;
-      codes[c + 3] = 0;
-    } else if (remoteIp != null && ipv6(remoteIp, kept * 16)) codes[c + 3] = 1;
-    else putValue(c + 3, remoteIp);
-    putDict(4, c + 4, countryCode);
-    putDict(5, c + 5, edgeLocation);
-    putDict(6, c + 6, scheme);
-    putDict(7, c + 7, host);
-    putDict(8, c + 8, path);
-    if (urlBuilt || (url != null && scheme != null && host != null && path != null && builtUrl(url, scheme, host, path))) codes[c + 9] = 0;
-    else putValue(c + 9, url);
-    putDict(10, c + 10, userAgent);
-    putDict(11, c + 11, referer);
-    putValue(c + 12, contentRange);
-    putValue(c + 13, authorizationHeader);
-    putDict(14, c + 14, ja4Fingerprint);
-    putDict(15, c + 15, asnOrganization);
+    const m = kept * NUM_COUNT;
+    const c = kept * STR_COUNT;
+    for (let i = 0; i < FIELD_COUNT; i++) {
+      const at = c + SLOT[i]!;
+      const v = strs[i];
+      switch (KIND[i]) {
+        case K_NUMBER:
+          nums[m + SLOT[i]!] = numbers[i]!;
+          break;
+        case K_TIME:
+          if (canonical) codes[at] = 0;
+          else putValue(at, v);
+          break;
+        case K_ID:
+          if (v == null) codes[at] = -1;
+          else if (hexId(v, kept * 16)) codes[at] = 0;
+          else putValue(at, v);
+          break;
+        case K_ADDRESS: {
+          const v4 = v == null ? -1 : ipv4(v);
+          if (v4 >= 0) {
+            ip4[kept] = v4;
+            codes[at] = 0;
+          } else if (v != null && ipv6(v, kept * 16)) codes[at] = 1;
+          else putValue(at, v);
+          break;
+        }
+        case K_DICT:
+          putDict(SLOT[i]!, at, v);
+          break;
+        case K_URL: {
+          const scheme = strs[SCHEME];
+          const host = strs[HOST];
+          const path = strs[PATH];
+          if (urlBuilt || (v != null && scheme != null && host != null && path != null && builtUrl(v, scheme, host, path))) codes[at] = 0;
+          else putValue(at, v);
+          break;
+        }
+        default:
+          putValue(at, v);
+      }
+    }
     kept++;
     return true;
   }
 
-  const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const n = (v: unknown) => (typeof v === 'number' ? v : Number.NaN);
-
   /** A parsed element, with the checks of readLogEntry. */
   function addValue(value: unknown): void {
     const r = value as Record<string, unknown> | null;
-    if (
-      typeof r !== 'object' || r === null || Array.isArray(r) ||
-      typeof r.timestamp !== 'string' || typeof r.pullZoneId !== 'number' || typeof r.statusCode !== 'number' || typeof r.bytesSent !== 'number' ||
-      badStr(r.requestId) || badStr(r.cacheStatus) || badStr(r.remoteIp) || badStr(r.countryCode) || badStr(r.edgeLocation) ||
-      badStr(r.scheme) || badStr(r.host) || badStr(r.path) || badStr(r.url) || badStr(r.userAgent) || badStr(r.referer) ||
-      badNum(r.bodyBytesSent) || badStr(r.contentRange) || badStr(r.authorizationHeader) || badStr(r.ja4Fingerprint) ||
-      badNum(r.asn) || badStr(r.asnOrganization) ||
-      !add(
-        r.timestamp, r.pullZoneId, s(r.requestId), s(r.cacheStatus), r.statusCode, r.bytesSent, s(r.remoteIp), s(r.countryCode),
-        s(r.edgeLocation), s(r.scheme), s(r.host), s(r.path), s(r.url), s(r.userAgent), s(r.referer), n(r.bodyBytesSent),
-        s(r.contentRange), s(r.authorizationHeader), s(r.ja4Fingerprint), n(r.asn), s(r.asnOrganization),
-      )
-    ) {
+    if (typeof r !== 'object' || r === null || Array.isArray(r)) {
       skipped++;
+      return;
     }
+    for (let i = 0; i < FIELD_COUNT; i++) {
+      const v = r[FIELDS[i]!];
+      if (v === undefined || v === null) {
+        if (NUMERIC[i]) numbers[i] = Number.NaN;
+        else strs[i] = undefined;
+      } else if (NUMERIC[i] ? typeof v !== 'number' : typeof v !== 'string') {
+        skipped++;
+        return;
+      } else if (NUMERIC[i]) numbers[i] = v as number;
+      else strs[i] = v as string;
+    }
+    if (!add(false)) skipped++;
   }
 
   let src = '';
@@ -721,12 +767,12 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     const page: EncodedPage = {
       count: hasData ? kept : -1,
       skipped,
-      nums: nums.subarray(0, kept * 5),
+      nums: nums.subarray(0, kept * NUM_COUNT),
       times: times.subarray(0, kept),
       rid: rid.subarray(0, kept * 16),
       ip4: ip4.subarray(0, kept),
       ip6: ip6.subarray(0, kept * 16),
-      codes: codes.subarray(0, kept * 16),
+      codes: codes.subarray(0, kept * STR_COUNT),
       joined,
       ends: valueEnds.slice(0, valueCount),
       firstValue: Int32Array.from(firstValue),
@@ -772,7 +818,7 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
   // character is >= 0x80, and the decoder replaces an invalid sequence up to the next ASCII byte.
   const whole = new TextDecoder();
   const piece = new TextDecoder('utf-8', { ignoreBOM: true });
-  const br = byteReader ? byteReader() : null;
+  const br = byteReader ? byteReader(fields) : null;
   let bin: Uint8Array = new Uint8Array(0);
   let binView = new DataView(bin.buffer);
   const ascii = (s: number, e: number): string => (e - s < 64 ? String.fromCharCode.apply(null, bin.subarray(s, e) as unknown as number[]) : piece.decode(bin.subarray(s, e)));
@@ -920,50 +966,55 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     if (end < 0) return -1;
     const st = reader.starts;
     const en = reader.ends;
-    // the required fields (timestamp, pullZoneId, statusCode, bytesSent) null: the general path says what that is
-    if (st[0]! < 0 || st[1]! < 0 || st[4]! < 0 || st[5]! < 0) return -1;
-    let t = minuteTime(st[0]!, en[0]!);
+    // a required field null: the general path says what that is
+    for (let j = 0; j < REQUIRED_AT.length; j++) if (st[REQUIRED_AT[j]!]! < 0) return -1;
+    let t = minuteTime(st[TIME]!, en[TIME]!);
     if (t !== t) {
-      t = timeOf(ascii(st[0]!, en[0]!));
+      t = timeOf(ascii(st[TIME]!, en[TIME]!));
       if (t !== t || !canonical) return -1;
     }
     startRecord();
     times[kept] = t;
-    const m = kept * 5;
-    nums[m] = digits(st[1]!, en[1]!);
-    nums[m + 1] = digits(st[4]!, en[4]!);
-    nums[m + 2] = digits(st[5]!, en[5]!);
-    nums[m + 3] = digits(st[15]!, en[15]!);
-    nums[m + 4] = digits(st[19]!, en[19]!);
-    const c = kept * 16;
-    codes[c] = 0;
-    if (st[2]! < 0) codes[c + 1] = -1;
-    else if (hexIdB(st[2]!, en[2]!, kept * 16)) codes[c + 1] = 0;
-    else valueB(reader, c + 1, 2);
-    dictB(reader, 2, c + 2, 3);
-    const v4 = st[6]! < 0 ? -1 : ipv4B(st[6]!, en[6]!);
-    if (v4 >= 0) {
-      ip4[kept] = v4;
-      codes[c + 3] = 0;
-    } else if (st[6]! >= 0) {
-      if (ipv6B(st[6]!, en[6]!, kept * 16)) codes[c + 3] = 1;
-      else putValue(c + 3, ascii(st[6]!, en[6]!));
-    } else codes[c + 3] = -1;
-    dictB(reader, 4, c + 4, 7);
-    dictB(reader, 5, c + 5, 8);
-    dictB(reader, 6, c + 6, 9);
-    dictB(reader, 7, c + 7, 10);
-    dictB(reader, 8, c + 8, 11);
-    // the URL: scheme://host + path is rebuilt, not sent
-    const built = reader.built[12] === 1;
-    if (built) codes[c + 9] = 0;
-    else valueB(reader, c + 9, 12);
-    dictB(reader, 10, c + 10, 13);
-    dictB(reader, 11, c + 11, 14);
-    valueB(reader, c + 12, 16);
-    valueB(reader, c + 13, 17);
-    dictB(reader, 14, c + 14, 18);
-    dictB(reader, 15, c + 15, 20);
+    const m = kept * NUM_COUNT;
+    const c = kept * STR_COUNT;
+    for (let i = 0; i < FIELD_COUNT; i++) {
+      const at = c + SLOT[i]!;
+      const s = st[i]!;
+      switch (KIND[i]) {
+        case K_NUMBER:
+          nums[m + SLOT[i]!] = digits(s, en[i]!);
+          break;
+        case K_TIME:
+          codes[at] = 0;
+          break;
+        case K_ID:
+          if (s < 0) codes[at] = -1;
+          else if (hexIdB(s, en[i]!, kept * 16)) codes[at] = 0;
+          else valueB(reader, at, i);
+          break;
+        case K_ADDRESS: {
+          const v4 = s < 0 ? -1 : ipv4B(s, en[i]!);
+          if (v4 >= 0) {
+            ip4[kept] = v4;
+            codes[at] = 0;
+          } else if (s >= 0) {
+            if (ipv6B(s, en[i]!, kept * 16)) codes[at] = 1;
+            else putValue(at, ascii(s, en[i]!));
+          } else codes[at] = -1;
+          break;
+        }
+        case K_DICT:
+          dictB(reader, SLOT[i]!, at, i);
+          break;
+        case K_URL:
+          // scheme://host + path is rebuilt, not sent
+          if (reader.built[i] === 1) codes[at] = 0;
+          else valueB(reader, at, i);
+          break;
+        default:
+          valueB(reader, at, i);
+      }
+    }
     kept++;
     return end;
   }

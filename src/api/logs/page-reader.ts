@@ -1,7 +1,7 @@
 import type { Worker as WorkerThread } from 'node:worker_threads';
 import type { LogEntry } from './entry';
 import { createByteRecordReader } from './page-bytes';
-import { createPageEncoder, PageDecoder, type EncodedPage, type PageEncoder } from './page-codec';
+import { CODEC_FIELDS, createPageEncoder, PageDecoder, type EncodedPage, type PageEncoder } from './page-codec';
 import type { RecordBatch } from './record-batch';
 
 /** A v2 page body read into records. */
@@ -74,7 +74,7 @@ export class LogPageReader {
 
   /** Reads a body on this thread. */
   readSync(body: string | Uint8Array): ReadPage {
-    const local = (this.local ??= { encoder: createPageEncoder(undefined, createByteRecordReader), decoder: new PageDecoder() });
+    const local = (this.local ??= { encoder: createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader), decoder: new PageDecoder() });
     return finish(typeof body === 'string' ? local.encoder.encode(body) : local.encoder.encodeBytes(body), local.decoder);
   }
 
@@ -252,7 +252,7 @@ function finish(page: EncodedPage, decoder: PageDecoder): ReadPage {
 const WORKER_SOURCE = `
 const __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
-const encoder = (${createPageEncoder.toString()})(undefined, ${createByteRecordReader.toString()});
+const encoder = (${createPageEncoder.toString()})(${JSON.stringify(CODEC_FIELDS)}, undefined, ${createByteRecordReader.toString()});
 parentPort.on('message', ({ id, body }) => {
   let page;
   try {

@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { LOG_FIELDS } from '../../log-fields/fields';
 import { entryKey, type LogEntry } from './entry';
 import { formatIpv4, formatIpv6, isoOf } from './columns/codecs';
 
@@ -15,28 +16,30 @@ export interface BatchColumns {
   firstValue: Int32Array;
 }
 
-/** Index of each string field in a record's 16 codes (STRING_FIELDS order). */
-export const enum BatchField {
-  Timestamp = 0,
-  RequestId = 1,
-  CacheStatus = 2,
-  RemoteIp = 3,
-  CountryCode = 4,
-  EdgeLocation = 5,
-  Scheme = 6,
-  Host = 7,
-  Path = 8,
-  Url = 9,
-  UserAgent = 10,
-  Referer = 11,
-  ContentRange = 12,
-  AuthorizationHeader = 13,
-  Ja4Fingerprint = 14,
-  AsnOrganization = 15,
-}
+type StringField = Extract<(typeof LOG_FIELDS)[number], { type: 'string' }>['name'];
+type NumberField = Extract<(typeof LOG_FIELDS)[number], { type: 'number' }>['name'];
+/** The string fields in the table's order: a record's codes, one per field. */
+export const STRING_FIELDS = LOG_FIELDS.filter((f) => f.type === 'string').map((f) => f.name) as readonly StringField[];
+/** The number fields in the table's order: a record's nums, one per field. */
+export const NUMBER_FIELDS = LOG_FIELDS.filter((f) => f.type === 'number').map((f) => f.name) as readonly NumberField[];
+
+/** Index of each string field in a record's codes (STRING_FIELDS order). */
+export const BatchField = Object.fromEntries(STRING_FIELDS.map((name, k) => [name, k])) as Readonly<Record<StringField, number>>;
+/** Index of each number field in a record's nums (NUMBER_FIELDS order). */
+export const BatchNumber = Object.fromEntries(NUMBER_FIELDS.map((name, k) => [name, k])) as Readonly<Record<NumberField, number>>;
+const STRINGS = STRING_FIELDS.length;
+/** Per string field: its storage (how a value kept in its column, COLUMN_CODE, is written back). */
+const COLUMN_STORAGE = STRING_FIELDS.map((name) => LOG_FIELDS.find((f) => f.name === name)!.storage);
+const NUMBERS = NUMBER_FIELDS.length;
 
 /** The string fields that have a dictionary (their codes >= 0 are ids into `dicts`). */
-const HAS_DICT = [false, false, true, false, true, true, true, true, true, false, true, true, false, false, true, true];
+const HAS_DICT = STRING_FIELDS.map((name) => LOG_FIELDS.find((f) => f.name === name)!.storage === 'dictionary');
+/** Per field of the table: its index among the numbers or the strings, and whether it is a number. */
+const FIELD_NAMES = LOG_FIELDS.map((f) => f.name);
+const FIELD_NUMERIC = LOG_FIELDS.map((f) => f.type === 'number');
+const FIELD_SLOT = LOG_FIELDS.map((f) => (f.type === 'number' ? BatchNumber[f.name as NumberField] : BatchField[f.name as StringField]));
+/** Every field null, in the table's order: each entry starts as a copy (one shape for all). */
+const EMPTY: Record<string, unknown> = Object.fromEntries(FIELD_NAMES.map((name) => [name, null]));
 
 /** Records per joined string (the encoder's CHUNK). */
 const CHUNK_BITS = 8;
@@ -55,9 +58,9 @@ const small = (v: number): number => ((v | 0) === v ? v | 0 : v);
  */
 export class RecordBatch {
   readonly times: Float64Array;
-  /** 5 per record: pullZoneId, statusCode, bytesSent, bodyBytesSent, asn (NaN = null). */
+  /** One per number field a record (BatchNumber order; NaN = null). */
   readonly nums: Float64Array;
-  /** 16 per record (BatchField order): see EncodedPage.codes. */
+  /** One per string field a record (BatchField order): see EncodedPage.codes. */
   readonly codes: Int32Array;
   /** The request ids (16 bytes a record, where the code says so) as four 32-bit words each. */
   readonly ridWords: Uint32Array;
@@ -93,12 +96,12 @@ export class RecordBatch {
 
   /** Whether record i's request id is in `ridWords` (32 lower-case hex digits). */
   hasBinaryId(i: number): boolean {
-    return this.codes[i * 16 + BatchField.RequestId] === 0;
+    return this.codes[i * STRINGS + BatchField.requestId] === 0;
   }
 
   /** A field's value as text: null when null. */
-  text(k: BatchField, i: number): string | null {
-    const code = this.codes[i * 16 + k]!;
+  text(k: number, i: number): string | null {
+    const code = this.codes[i * STRINGS + k]!;
     if (code === -1) return null;
     if (code >= 0) {
       if (HAS_DICT[k]) return this.dicts[k]![code]!;
@@ -111,56 +114,35 @@ export class RecordBatch {
   }
 
   /** The value of a field without a dictionary kept in its column (COLUMN_CODE). */
-  private columnText(k: BatchField, i: number, code: number): string {
-    switch (k) {
-      case BatchField.Timestamp:
+  private columnText(k: number, i: number, code: number): string {
+    switch (COLUMN_STORAGE[k]) {
+      case 'time':
         return isoOf(this.times[i]!);
-      case BatchField.RequestId:
+      case 'id':
         return this.rid.toString('hex', i * 16, i * 16 + 16);
-      case BatchField.RemoteIp:
+      case 'address':
         return code === 1 ? formatIpv6(this.ip6, i * 16) : formatIpv4(this.ip4[i]!);
       default:
-        return `${this.text(BatchField.Scheme, i)}://${this.text(BatchField.Host, i)}${this.text(BatchField.Path, i)}`;
+        return `${this.text(BatchField.scheme, i)}://${this.text(BatchField.host, i)}${this.text(BatchField.path, i)}`;
     }
   }
 
   /** The key that identifies record i: its request id, or the stand-in entryKey builds. */
   key(i: number): string {
-    return this.text(BatchField.RequestId, i) ?? entryKey(this.entry(i));
+    return this.text(BatchField.requestId, i) ?? entryKey(this.entry(i));
   }
 
-  /** A number field (0 pullZoneId, 1 statusCode, 2 bytesSent, 3 bodyBytesSent, 4 asn); null when null. */
+  /** A number field (its BatchNumber index); null when null. */
   num(n: number, i: number): number | null {
-    const v = this.nums[i * 5 + n]!;
+    const v = this.nums[i * NUMBERS + n]!;
     return v === v ? small(v) : null;
   }
 
   entry(i: number): LogEntry {
     if (this.objects) return this.objects[i]!;
-    const t = (k: BatchField) => this.text(k, i);
-    return {
-      timestamp: t(BatchField.Timestamp)!,
-      pullZoneId: this.num(0, i)!,
-      requestId: t(BatchField.RequestId),
-      cacheStatus: t(BatchField.CacheStatus),
-      statusCode: this.num(1, i)!,
-      bytesSent: this.num(2, i)!,
-      remoteIp: t(BatchField.RemoteIp),
-      countryCode: t(BatchField.CountryCode),
-      edgeLocation: t(BatchField.EdgeLocation),
-      scheme: t(BatchField.Scheme),
-      host: t(BatchField.Host),
-      path: t(BatchField.Path),
-      url: t(BatchField.Url),
-      userAgent: t(BatchField.UserAgent),
-      referer: t(BatchField.Referer),
-      bodyBytesSent: this.num(3, i),
-      contentRange: t(BatchField.ContentRange),
-      authorizationHeader: t(BatchField.AuthorizationHeader),
-      ja4Fingerprint: t(BatchField.Ja4Fingerprint),
-      asn: this.num(4, i),
-      asnOrganization: t(BatchField.AsnOrganization),
-    };
+    const out = { ...EMPTY };
+    for (let f = 0; f < FIELD_NAMES.length; f++) out[FIELD_NAMES[f]!] = FIELD_NUMERIC[f] ? this.num(FIELD_SLOT[f]!, i) : this.text(FIELD_SLOT[f]!, i);
+    return out as LogEntry;
   }
 
   /** Every record as a LogEntry (built on the first call). */

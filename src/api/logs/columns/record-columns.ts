@@ -1,17 +1,24 @@
+import { LOG_FIELDS } from '../../../log-fields/fields';
 import type { LogEntry } from '../entry';
 import { Arena } from './arena';
 import { formatIpv4, formatIpv6, isIsoOf, isoOf, parseIpv4, readHexId, writeHexId, writeIpv6 } from './codecs';
 import { Dictionary } from './dictionary';
 import { IdColumn } from './id-column';
 import { NumberDictionary } from './number-dictionary';
-import { BatchField, type RecordBatch } from '../record-batch';
+import { BatchField, BatchNumber, NUMBER_FIELDS, STRING_FIELDS, type RecordBatch } from '../record-batch';
 
-/** The batch fields with a dictionary, and the store's dictionary of each (same order). */
-const BATCH_DICTS = [
-  BatchField.CacheStatus, BatchField.CountryCode, BatchField.EdgeLocation, BatchField.Scheme, BatchField.Host, BatchField.Path,
-  BatchField.UserAgent, BatchField.Referer, BatchField.Ja4Fingerprint, BatchField.AsnOrganization,
-] as const;
-const BATCH_DICT_FIELDS = ['cache', 'country', 'edge', 'scheme', 'host', 'path', 'ua', 'referer', 'ja4', 'asnOrg'] as const;
+/** The fields kept in a dictionary (a number one, the zone, as its text). */
+type DictDef = Extract<(typeof LOG_FIELDS)[number], { storage: 'dictionary' }>;
+export type DictField = DictDef['name'];
+export const DICT_FIELDS: readonly DictField[] = LOG_FIELDS.filter((f): f is DictDef => f.storage === 'dictionary').map((f) => f.name);
+/** The text fields with a dictionary: a batch's (and the store's) dictionaries of each, same order. */
+type TextDictField = Extract<DictDef, { type: 'string' }>['name'];
+const TEXT_DICT_FIELDS = LOG_FIELDS.filter((f): f is Extract<DictDef, { type: 'string' }> => f.storage === 'dictionary' && f.type === 'string').map(
+  (f): TextDictField => f.name,
+);
+const BATCH_DICTS = TEXT_DICT_FIELDS.map((f) => BatchField[f]);
+const STRINGS = STRING_FIELDS.length;
+const NUMBERS = NUMBER_FIELDS.length;
 
 /** What a record's flags say about the fields that have more than one form. */
 const TS_TEXT = 1;
@@ -69,8 +76,6 @@ const enum Num {
   Status = 3,
 }
 
-export type DictField = 'zone' | 'cache' | 'country' | 'edge' | 'scheme' | 'host' | 'path' | 'ua' | 'referer' | 'ja4' | 'asnOrg';
-export const DICT_FIELDS: readonly DictField[] = ['zone', 'cache', 'country', 'edge', 'scheme', 'host', 'path', 'ua', 'referer', 'ja4', 'asnOrg'];
 
 /** Writes a text with its length in front; returns where the next one goes. */
 function putText(bytes: Buffer, at: number, text: string): number {
@@ -228,18 +233,11 @@ export class RecordColumns {
     this.setNum(Num.Bytes, this.bytesSent, slot, e.bytesSent);
     this.setBody(slot, e.bytesSent, e.bodyBytesSent);
     this.putAsn(slot, e.asn);
-    this.dict('zone', slot, String(e.pullZoneId));
-    this.dict('cache', slot, e.cacheStatus);
-    this.dict('country', slot, e.countryCode);
-    this.dict('edge', slot, e.edgeLocation);
-    this.dict('scheme', slot, e.scheme);
-    this.dict('host', slot, e.host);
-    // paths repeat (the same assets, pages and probes): a dictionary id each, the text once
-    this.dict('path', slot, e.path);
-    this.dict('ua', slot, e.userAgent);
-    this.dict('referer', slot, e.referer);
-    this.dict('ja4', slot, e.ja4Fingerprint);
-    this.dict('asnOrg', slot, e.asnOrganization);
+    this.dict('pullZoneId', slot, String(e.pullZoneId));
+    for (let d = 0; d < TEXT_DICT_FIELDS.length; d++) {
+      const f = TEXT_DICT_FIELDS[d]!;
+      this.dict(f, slot, e[f]);
+    }
 
     let flags = 0;
     const texts = this.texts;
@@ -326,7 +324,7 @@ export class RecordColumns {
   writeBatch(batch: RecordBatch, rows: Int32Array, slots: Int32Array, n: number): void {
     for (let q = 0; q < n; q++) this.writeScalarsFrom(slots[q]!, batch, rows[q]!);
     const known = this.knownIds(batch.dicts);
-    for (let d = 0; d < BATCH_DICTS.length; d++) this.dictColumnFrom(BATCH_DICTS[d]!, BATCH_DICT_FIELDS[d]!, batch, rows, slots, n, known);
+    for (let d = 0; d < BATCH_DICTS.length; d++) this.dictColumnFrom(BATCH_DICTS[d]!, TEXT_DICT_FIELDS[d]!, batch, rows, slots, n, known);
   }
 
   /** Record i of a batch in `slot`: everything but its dictionary fields. */
@@ -336,31 +334,31 @@ export class RecordColumns {
     this.seqs[slot] = seq;
     this.putTime(slot, batch.times[i]!);
     const nums = batch.nums;
-    const m = i * 5;
-    const s = nums[m + 1]!;
+    const m = i * NUMBERS;
+    const s = nums[m + BatchNumber.statusCode]!;
     if (Number.isInteger(s) && s >= 0 && s < STATUS_BIG) this.status[slot] = s;
     else {
       this.status[slot] = STATUS_BIG;
       this.big.set(slot * 4 + Num.Status, s);
     }
-    const bytes = nums[m + 2]!;
+    const bytes = nums[m + BatchNumber.bytesSent]!;
     this.setNum(Num.Bytes, this.bytesSent, slot, bytes);
-    const body = nums[m + 3]!;
+    const body = nums[m + BatchNumber.bodyBytesSent]!;
     this.setBody(slot, bytes, body === body ? body : null);
-    const asn = nums[m + 4]!;
+    const asn = nums[m + BatchNumber.asn]!;
     this.putAsn(slot, asn === asn ? asn : null);
-    this.zoneFrom(slot, nums[m]!);
+    this.zoneFrom(slot, nums[m + BatchNumber.pullZoneId]!);
 
     const codes = batch.codes;
-    const c = i * 16;
+    const c = i * STRINGS;
     let flags = 0;
     const texts = this.texts;
     texts.length = 0;
-    if (codes[c + BatchField.Timestamp] !== 0) {
+    if (codes[c + BatchField.timestamp] !== 0) {
       flags |= TS_TEXT;
-      texts.push(batch.text(BatchField.Timestamp, i)!);
+      texts.push(batch.text(BatchField.timestamp, i)!);
     }
-    const rid = codes[c + BatchField.RequestId]!;
+    const rid = codes[c + BatchField.requestId]!;
     if (rid === 0) {
       flags |= RID_BIN;
       const from = batch.ridWords;
@@ -371,9 +369,9 @@ export class RecordColumns {
       w[slot * 4 + 3] = from[i * 4 + 3]!;
     } else if (rid !== -1) {
       flags |= RID_TEXT;
-      texts.push(batch.text(BatchField.RequestId, i)!);
+      texts.push(batch.text(BatchField.requestId, i)!);
     }
-    const ip = codes[c + BatchField.RemoteIp]!;
+    const ip = codes[c + BatchField.remoteIp]!;
     if (ip === 0) {
       flags |= IP_V4;
       this.ip4[slot] = batch.ip4[i]!;
@@ -381,20 +379,20 @@ export class RecordColumns {
       // an IPv6 address the page reader already wrote as 16 bytes
       this.v6.set(batch.ip6.subarray(i * 16, i * 16 + 16));
       flags |= IP_V6;
-    } else if (ip !== -1) flags |= this.otherIp(batch.text(BatchField.RemoteIp, i)!);
-    const url = codes[c + BatchField.Url]!;
+    } else if (ip !== -1) flags |= this.otherIp(batch.text(BatchField.remoteIp, i)!);
+    const url = codes[c + BatchField.url]!;
     if (url === 0) flags |= URL_BUILT;
     else if (url !== -1) {
       flags |= URL_TEXT;
-      texts.push(batch.text(BatchField.Url, i)!);
+      texts.push(batch.text(BatchField.url, i)!);
     }
-    if (codes[c + BatchField.ContentRange] !== -1) {
+    if (codes[c + BatchField.contentRange] !== -1) {
       flags |= RANGE;
-      texts.push(batch.text(BatchField.ContentRange, i)!);
+      texts.push(batch.text(BatchField.contentRange, i)!);
     }
-    if (codes[c + BatchField.AuthorizationHeader] !== -1) {
+    if (codes[c + BatchField.authorizationHeader] !== -1) {
       flags |= AUTH;
-      texts.push(batch.text(BatchField.AuthorizationHeader, i)!);
+      texts.push(batch.text(BatchField.authorizationHeader, i)!);
     }
     this.storeBlob(slot, flags);
   }
@@ -413,7 +411,7 @@ export class RecordColumns {
   }
 
   /** One dictionary field of records rows[q] of a batch into slots[q]. */
-  private dictColumnFrom(k: BatchField, f: DictField, batch: RecordBatch, rows: Int32Array, slots: Int32Array, n: number, known: Int32Array[]): void {
+  private dictColumnFrom(k: number, f: DictField, batch: RecordBatch, rows: Int32Array, slots: Int32Array, n: number, known: Int32Array[]): void {
     const codes = batch.codes;
     const values = batch.dicts[k]!;
     const dict = this.dicts[f];
@@ -426,7 +424,7 @@ export class RecordColumns {
     }
     for (let q = 0; q < n; q++) {
       const i = rows[q]!;
-      const code = codes[i * 16 + k]!;
+      const code = codes[i * STRINGS + k]!;
       let id = 0;
       if (code >= 0) {
         id = ids[code]!;
@@ -445,7 +443,7 @@ export class RecordColumns {
 
   /** The zone id column from a page's number (records of one page are mostly of one zone). */
   private zoneFrom(slot: number, zone: number): void {
-    const dict = this.dicts.zone;
+    const dict = this.dicts.pullZoneId;
     let id = this.lastZoneId;
     if (zone === this.lastZone && id !== 0 && dict.value(id) === this.lastZoneText) dict.retain(id);
     else {
@@ -454,7 +452,7 @@ export class RecordColumns {
       this.lastZoneId = id;
       this.lastZoneText = dict.value(id);
     }
-    this.idCols.zone.set(slot, id);
+    this.idCols.pullZoneId.set(slot, id);
   }
 
   /** The time of the record being written in `slot` (after its sequence number): one more record held. */
@@ -673,26 +671,26 @@ export class RecordColumns {
     const authorizationHeader = flags & AUTH ? texts[k++]! : null;
     return {
       timestamp,
-      pullZoneId: Number(this.value('zone', slot)),
+      pullZoneId: Number(this.value('pullZoneId', slot)),
       requestId,
-      cacheStatus: this.value('cache', slot),
+      cacheStatus: this.value('cacheStatus', slot),
       statusCode: this.statusCode(slot),
       bytesSent: this.bytesSentOf(slot),
       remoteIp,
-      countryCode: this.value('country', slot),
-      edgeLocation: this.value('edge', slot),
+      countryCode: this.value('countryCode', slot),
+      edgeLocation: this.value('edgeLocation', slot),
       scheme,
       host,
       path,
       url,
-      userAgent: this.value('ua', slot),
+      userAgent: this.value('userAgent', slot),
       referer: this.value('referer', slot),
       bodyBytesSent: this.bodyBytesOf(slot),
       contentRange,
       authorizationHeader,
-      ja4Fingerprint: this.value('ja4', slot),
+      ja4Fingerprint: this.value('ja4Fingerprint', slot),
       asn: this.asnOf(slot),
-      asnOrganization: this.value('asnOrg', slot),
+      asnOrganization: this.value('asnOrganization', slot),
     };
   }
 
