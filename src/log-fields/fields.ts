@@ -62,7 +62,7 @@ export const LOG_FIELDS = [
   }),
   def({
     name: 'pullZoneId', type: 'number', required: true, extended: false, storage: 'dictionary', searched: false, serverFilter: null,
-    filterKey: null, duckdb: { column: 'pull_zone', type: 'UINTEGER' }, clickhouse: 'UInt32', label: 'zone', doc: 'pull zone id',
+    filterKey: null, duckdb: { column: 'pull_zone', type: 'UINTEGER' }, clickhouse: 'UInt32', label: 'pull zone', doc: 'pull zone id',
   }),
   def({
     name: 'requestId', type: 'string', required: false, extended: false, storage: 'id', searched: true, serverFilter: 'requestId',

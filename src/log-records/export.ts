@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { LogEntry } from '../api/logs/entry';
+import { LOG_FIELD_NAMES } from '../log-fields/fields';
 import { jsonTerminalSafe } from '../text/terminal-safe';
 import { maskSecret } from '../config/redact';
 
@@ -12,12 +13,8 @@ import { maskSecret } from '../config/redact';
 
 export type ExportFormat = 'ndjson' | 'csv';
 
-/** Every LogEntry field, in the API's order: the CSV header. */
-export const EXPORT_FIELDS = [
-  'timestamp', 'pullZoneId', 'requestId', 'cacheStatus', 'statusCode', 'bytesSent', 'remoteIp', 'countryCode',
-  'edgeLocation', 'scheme', 'host', 'path', 'url', 'userAgent', 'referer', 'bodyBytesSent', 'contentRange',
-  'authorizationHeader', 'ja4Fingerprint', 'asn', 'asnOrganization',
-] as const satisfies readonly (keyof LogEntry)[];
+/** Every LogEntry field, in the API's order (the field table's): the CSV header. */
+export const EXPORT_FIELDS = LOG_FIELD_NAMES;
 
 export function exportRecord(e: LogEntry, showSecrets: boolean): LogEntry {
   return showSecrets || e.authorizationHeader === null ? e : { ...e, authorizationHeader: maskSecret(e.authorizationHeader) };

@@ -1,4 +1,5 @@
 import { parseTimestamp, type LogEntry } from '../api/logs/entry';
+import { LOG_FIELDS } from '../log-fields/fields';
 import { terminalSafe } from '../text/terminal-safe';
 import { matchRanges } from './filter';
 import { displayZone, formatTime, isoWidth, offsetText } from '../text/time-format';
@@ -230,31 +231,18 @@ export function rowHeight(e: LogEntry, layout: StreamLayout, wrap: boolean): num
   return wrapSegments(rowSegments(e, layout, { wrap: true }), layout.width).length;
 }
 
-/** Every field of a record for the detail view: label and text (control characters escaped). */
+/** Every field of a record for the detail view (the field table's order and labels): label and text (control characters escaped). */
 export function detailFields(e: LogEntry, mask: (secret: string) => string, zoneName?: string | null): { label: string; value: string }[] {
   const v = (x: string | number | null) => (x === null ? '—' : visible(String(x)));
-  return [
-    { label: 'time', value: timeDetail(e.timestamp) },
-    { label: 'pull zone', value: `${v(e.pullZoneId)}${zoneName ? ` (${visible(zoneName)})` : ''}` },
-    { label: 'request id', value: v(e.requestId) },
-    { label: 'status', value: v(e.statusCode) },
-    { label: 'cache status', value: v(e.cacheStatus) },
-    { label: 'bytes sent', value: `${v(e.bytesSent)} (${formatBytes(e.bytesSent)})` },
-    { label: 'body bytes sent', value: v(e.bodyBytesSent) },
-    { label: 'content range', value: v(e.contentRange) },
-    { label: 'scheme', value: v(e.scheme) },
-    { label: 'host', value: v(e.host) },
-    { label: 'path', value: v(e.path) },
-    { label: 'url', value: v(e.url) },
-    { label: 'remote ip', value: v(e.remoteIp) },
-    { label: 'country', value: v(e.countryCode) },
-    { label: 'edge location', value: v(e.edgeLocation) },
-    { label: 'asn', value: e.asn === null ? '—' : `${e.asn}${e.asnOrganization ? ` (${visible(e.asnOrganization)})` : ''}` },
-    { label: 'user agent', value: v(e.userAgent) },
-    { label: 'referer', value: v(e.referer) },
-    { label: 'ja4 fingerprint', value: v(e.ja4Fingerprint) },
-    { label: 'authorization', value: e.authorizationHeader === null ? '—' : visible(mask(e.authorizationHeader)) },
-  ];
+  // fields whose text is more than their value; the ASN's organization goes beside the ASN
+  const special: Partial<Record<keyof LogEntry, () => string>> = {
+    timestamp: () => timeDetail(e.timestamp),
+    pullZoneId: () => `${v(e.pullZoneId)}${zoneName ? ` (${visible(zoneName)})` : ''}`,
+    bytesSent: () => `${v(e.bytesSent)} (${formatBytes(e.bytesSent)})`,
+    asn: () => (e.asn === null ? '—' : `${e.asn}${e.asnOrganization ? ` (${visible(e.asnOrganization)})` : ''}`),
+    authorizationHeader: () => (e.authorizationHeader === null ? '—' : visible(mask(e.authorizationHeader))),
+  };
+  return LOG_FIELDS.filter((f) => f.name !== 'asnOrganization').map((f) => ({ label: f.label, value: special[f.name]?.() ?? v(e[f.name]) }));
 }
 
 /** The detail view's time: in the display zone, with the UTC time beside a local one. */

@@ -1,4 +1,5 @@
 import type { LogEntry } from '../api/logs/entry';
+import { LOG_FIELDS } from '../log-fields/fields';
 
 /** A stored column of the `logs` table: its SQL type and how a record fills it. */
 export interface StoredColumn {
@@ -16,23 +17,14 @@ export interface ComputedColumn {
   expression: string;
 }
 
-export const STORED_COLUMNS: readonly StoredColumn[] = [
-  { name: 'ts', type: 'TIMESTAMP', doc: 'the time as a TIMESTAMP (UTC), for date_trunc and friends', value: (_e, ms) => ms },
-  { name: 'pull_zone', type: 'UINTEGER', doc: 'pull zone id', value: (e) => e.pullZoneId },
-  { name: 'status', type: 'INTEGER', doc: 'HTTP status code', value: (e) => e.statusCode },
-  { name: 'cache_status', type: 'VARCHAR', doc: 'HIT, MISS, BYPASS, REVALIDATED, STALE, UPDATING, EXPIRED or -', value: (e) => e.cacheStatus },
-  { name: 'scheme', type: 'VARCHAR', doc: 'http or https', value: (e) => e.scheme },
-  { name: 'host', type: 'VARCHAR', doc: 'requested host', value: (e) => e.host },
-  { name: 'path', type: 'VARCHAR', doc: 'path with the query string', value: (e) => e.path },
-  { name: 'bytes', type: 'BIGINT', doc: 'bytes sent (headers and body)', value: (e) => e.bytesSent },
-  { name: 'country', type: 'VARCHAR', doc: 'ISO country code of the client', value: (e) => e.countryCode },
-  { name: 'edge', type: 'VARCHAR', doc: 'edge location', value: (e) => e.edgeLocation },
-  { name: 'remote_ip', type: 'VARCHAR', doc: 'client IP', value: (e) => e.remoteIp },
-  { name: 'user_agent', type: 'VARCHAR', doc: 'User-Agent', value: (e) => e.userAgent },
-  { name: 'referer', type: 'VARCHAR', doc: 'Referer', value: (e) => e.referer },
-  { name: 'request_id', type: 'VARCHAR', doc: 'request id (32 hex characters)', value: (e) => e.requestId },
-  { name: 'asn', type: 'UINTEGER', doc: 'autonomous system number (extended logging)', value: (e) => e.asn },
-];
+/** The fields the field table gives a DuckDB column, in the table's order (the time as a TIMESTAMP). */
+export const STORED_COLUMNS: readonly StoredColumn[] = LOG_FIELDS.flatMap((f): StoredColumn[] => {
+  if (!f.duckdb) return [];
+  const name: keyof LogEntry = f.name;
+  const value: StoredColumn['value'] = f.storage === 'time' ? (_e, ms) => ms : (e) => e[name];
+  const doc = f.storage === 'time' ? 'the time as a TIMESTAMP (UTC), for date_trunc and friends' : f.doc;
+  return [{ name: f.duckdb.column, type: f.duckdb.type, doc, value }];
+});
 
 export const COMPUTED_COLUMNS: readonly ComputedColumn[] = [
   { name: 'time', type: 'VARCHAR', doc: 'ISO 8601 time, UTC (2026-11-24T14:05:00.123Z)', expression: "strftime(ts, '%Y-%m-%dT%H:%M:%S.%g') || 'Z'" },

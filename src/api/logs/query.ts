@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { ApiError, type FieldError } from '../errors';
+import { LOG_FIELDS } from '../../log-fields/fields';
 import type { LogEntry } from './entry';
 
 /** Server-side filters of the v2 logging API (also applied locally to v1 records). */
@@ -16,7 +17,7 @@ export interface LogFilter {
   urlContains?: string;
   userAgentContains?: string;
   refererContains?: string;
-  /** Space-separated tokens: ANY token in ANY of cache status, request id, edge, host, path, user agent, referer, content range. */
+  /** Space-separated tokens: ANY token in ANY of the fields the table marks `searched`. */
   search?: string;
   requestId?: string;
   includeOriginShield?: boolean;
@@ -197,6 +198,10 @@ export function buildLogQuery(q: LogQuery, now: number): BuiltQuery {
   return { params, from, to };
 }
 
+type SearchedField = Extract<(typeof LOG_FIELDS)[number], { searched: true }>['name'];
+/** The fields the platform's `search` matches (the field table's `searched`). */
+const SEARCHED = LOG_FIELDS.filter((f): f is Extract<(typeof LOG_FIELDS)[number], { searched: true }> => f.searched).map((f): SearchedField => f.name);
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -233,15 +238,11 @@ export function compileFilter(filter: LogFilter | NormalizedFilter): (e: LogEntr
     if (ua && (e.userAgent === null || !ua.test(e.userAgent))) return false;
     if (ref && (e.referer === null || !ref.test(e.referer))) return false;
     if (search) {
-      const hit =
-        (e.cacheStatus !== null && search.test(e.cacheStatus)) ||
-        (e.requestId !== null && search.test(e.requestId)) ||
-        (e.edgeLocation !== null && search.test(e.edgeLocation)) ||
-        (e.host !== null && search.test(e.host)) ||
-        (e.path !== null && search.test(e.path)) ||
-        (e.userAgent !== null && search.test(e.userAgent)) ||
-        (e.referer !== null && search.test(e.referer)) ||
-        (e.contentRange !== null && search.test(e.contentRange));
+      let hit = false;
+      for (let i = 0; i < SEARCHED.length && !hit; i++) {
+        const v = e[SEARCHED[i]!];
+        hit = v !== null && search.test(v);
+      }
       if (!hit) return false;
     }
     return true;
