@@ -119,7 +119,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     const settings = resolveSettings(flags, io.env, file.config);
     setDisplayZone(settings.utc ? 'utc' : 'local');
     for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${terminalSafeLines(w)}\n`);
-    return await command.run({ args: parsed.positionals, values, settings, io });
+    return await command.run({ args: parsed.positionals, values, settings, io, commands });
   } catch (error) {
     if (isNotInThisBundle(error)) throw error;
     if (error instanceof UsageError || error instanceof SettingsError || error instanceof ConfigError) {

@@ -1,8 +1,7 @@
 import { GLOBAL_OPTIONS } from './global-options';
 import { loadConfigFile } from '../config/config-file';
-import { commands } from './registry';
 import { resources } from './get';
-import type { Command, OptionSpec } from './types';
+import type { Command, CommandEntry, OptionSpec } from './types';
 import { UsageError } from './types';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -20,7 +19,7 @@ by burrow completion profiles). Resource ids are not completed: each would cost 
   fish: burrow completion fish > ~/.config/fish/completions/burrow.fish`;
 
 /** Every visible command, loaded (tui is the default, not typed). */
-export async function namedCommands(): Promise<Command[]> {
+export async function namedCommands(commands: readonly CommandEntry[]): Promise<Command[]> {
   return Promise.all(commands.filter((c) => c.name !== 'tui').map((c) => c.load()));
 }
 
@@ -160,7 +159,7 @@ export const completionCommand: Command = {
       return 0;
     }
     if (!SHELLS.includes(what as Shell)) throw new UsageError(`${what === undefined ? 'which shell?' : `unknown shell "${what}":`} burrow completion bash|zsh|fish`);
-    const named = await namedCommands();
+    const named = await namedCommands(ctx.commands);
     const script = what === 'bash' ? bash(named) : what === 'zsh' ? zsh(named) : fish(named);
     ctx.io.stdout.write(script);
     return 0;

@@ -1,5 +1,6 @@
 import { connectNonInteractive } from '../runtime/connect';
-import { fetchV2, planFromArgs } from './logs';
+import { fetchV2 } from './logs-fetch';
+import { planFromArgs } from './logs-plan';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
 import type { CommandContext } from './types';
 import { UsageError } from './types';

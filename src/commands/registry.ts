@@ -1,17 +1,12 @@
-import type { Command, OptionSpec } from './types';
+import type { CommandEntry } from './types';
+
+export type { CommandEntry } from './types';
 
 /**
  * What `burrow --help` lists, and how to load each command. A command's module (and what it
  * imports: the API clients, zod, undici) is loaded only when that command runs, so `--version`
  * and `--help` cost little more than starting node.
  */
-export interface CommandEntry {
-  name: string;
-  /** One line for `burrow --help` (the loaded command's summary must be the same). */
-  summary: string;
-  load(): Promise<Command>;
-}
-
 export const commands: readonly CommandEntry[] = [
   { name: 'tui', summary: 'the interactive console (the default)', load: async () => (await import('./tui')).tuiCommand },
   { name: 'get', summary: 'print a resource as a table, JSON, CSV or NDJSON', load: async () => (await import('./get')).getCommand },
@@ -24,5 +19,4 @@ export const commands: readonly CommandEntry[] = [
   { name: 'completion', summary: 'print a shell completion script: completion bash|zsh|fish', load: async () => (await import('./completion')).completionCommand },
 ];
 
-/** The console's own options (it is the default command: `burrow --help` must not load it). */
-export const CONSOLE_OPTIONS: OptionSpec = {};
+export { CONSOLE_OPTIONS } from './console-options';

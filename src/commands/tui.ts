@@ -1,5 +1,5 @@
 import type { Command } from './types';
-import { CONSOLE_OPTIONS } from './registry';
+import { CONSOLE_OPTIONS } from './console-options';
 
 export const NON_INTERACTIVE_HINT = `The console needs an interactive terminal (stdin and stdout must be a TTY).
 For scripts and pipes use the non-interactive commands:

@@ -17,6 +17,16 @@ export interface CommandContext {
   /** Resolved global settings (flags, env, profile). */
   settings: Settings;
   io: Io;
+  /** The commands `burrow --help` lists (given by the CLI: a command that lists commands imports no registry that loads it). */
+  commands: readonly CommandEntry[];
+}
+
+/** A command as `burrow --help` lists it, and how to load it. */
+export interface CommandEntry {
+  name: string;
+  /** One line for `burrow --help` (the loaded command's summary must be the same). */
+  summary: string;
+  load(): Promise<Command>;
 }
 
 export interface Command {

@@ -59,13 +59,13 @@ export function layerViolations(edges: readonly ImportEdge[], rules: Readonly<Re
 
 /**
  * Import cycles among files, each as its sorted files joined by " <-> ". Type imports count (two
- * modules that need each other's types are one idea split in two); a lazy `import()` does not (a
- * registry that loads its entries on demand, which read the registry's data, is the point of it).
+ * modules that need each other's types are one idea split in two), and so does a lazy `import()`:
+ * it changes when a module loads, not which module depends on which (a registry whose entries
+ * need the registry's data is given that data instead).
  */
 export function importCycles(edges: readonly ImportEdge[]): string[] {
   const graph = new Map<string, string[]>();
-  for (const { from, to, lazy } of edges) {
-    if (lazy) continue;
+  for (const { from, to } of edges) {
     graph.set(from, [...(graph.get(from) ?? []), to]);
     if (!graph.has(to)) graph.set(to, []);
   }
