@@ -249,9 +249,9 @@ function finish(page: EncodedPage, decoder: PageDecoder): ReadPage {
   };
 }
 
-// The worker runs these functions' source text (Function#toString). The build (esbuild with
+// The worker runs these functions' source text (Function#toString). tsx (tests, benchmarks; esbuild with
 // keepNames) wraps named functions and classes in calls to its helper __name(fn, "name"), which
-// lives in the bundle, not in that text: the worker defines it as the identity (a name is then
+// lives in the compiled module, not in that text: the worker defines it as the identity (a name is then
 // not kept, which nothing here needs).
 const WORKER_SOURCE = `
 const __name = (f) => f;
