@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import { readLogPage, LogPageReader } from '../src/api/logs/index';
-import { LogsViewModel } from '../src/state/logs-view-model';
+import { LogsViewModel } from '../src/state/logs/view-model';
 import { tuneHeapForResidentMemory } from '../src/app/heap-tuning';
 import { pages } from './lib/log-pages';
 

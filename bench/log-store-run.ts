@@ -8,7 +8,7 @@
 // line. Used by bench/log-store.ts.
 import { readLogPage, LogPageReader } from '../src/api/logs/index';
 import { compilePattern } from '../src/log-records/filter';
-import { LogsViewModel, type WindowRequest } from '../src/state/logs-view-model';
+import { LogsViewModel, type WindowRequest } from '../src/state/logs/view-model';
 import { tuneHeapForResidentMemory } from '../src/app/heap-tuning';
 import { pages } from './lib/log-pages';
 

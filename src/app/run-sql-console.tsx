@@ -8,7 +8,7 @@ import type { Io } from '../runtime/io';
 import type { Settings } from '../config/settings';
 import type { ConnectionInfo } from '../state/store-hooks';
 import { DomainStores } from '../state/domain-stores';
-import { createSqlStoreWith } from '../state/sql-store';
+import { createSqlStoreWith } from '../state/sql/store';
 import { createUiStore } from '../state/ui-store';
 import type { OutputMode } from '../sql-repl/output-modes';
 import { sqlScreen } from '../screens/sql/index';

@@ -4,7 +4,7 @@ import { apiFor, useEmulator } from '../helpers/emulator';
 import { resolveSettings } from '../../src/config/settings';
 import { DomainStores } from '../../src/state/domain-stores';
 import { createUiStore } from '../../src/state/ui-store';
-import { createLogsStore } from '../../src/state/logs-store';
+import { createLogsStore } from '../../src/state/logs/store';
 import { until } from '../helpers/wait';
 import { EmulatorClock } from '../../src/emulator/clock';
 

@@ -8,7 +8,7 @@ import { resolveSettings } from '../../src/config/settings';
 import { textOf } from '../../src/keys/text-edit';
 import { DomainStores } from '../../src/state/domain-stores';
 import { createUiStore } from '../../src/state/ui-store';
-import { createLogsStore, FILTER_FIELDS, type LogsStore } from '../../src/state/logs-store';
+import { createLogsStore, FILTER_FIELDS, type LogsStore } from '../../src/state/logs/store';
 import { v1Date } from '../../src/api/logs/v1';
 import { configureLoggingRateLimit, loggingStats } from '../../src/emulator/logging/index';
 import { liveStatusParts } from '../../src/screens/logs/status-view';

@@ -7,7 +7,7 @@ import { apiFor, useEmulator } from '../helpers/emulator';
 import { useLossyProxy } from '../helpers/lossy-proxy';
 import { DatabaseSession } from '../../src/api/database/index';
 import { resolveSettings } from '../../src/config/settings';
-import { createSqlStoreWith, type SqlStore } from '../../src/state/sql-store';
+import { createSqlStoreWith, type SqlStore } from '../../src/state/sql/store';
 import { createUiStore, type UiStore } from '../../src/state/ui-store';
 import { until } from '../helpers/wait';
 

@@ -8,7 +8,7 @@ import { apiFor, useEmulator } from '../helpers/emulator';
 import type { RunningEmulator } from '../../src/emulator/server';
 import { DatabaseSession } from '../../src/api/database/index';
 import { resolveSettings } from '../../src/config/settings';
-import { createSqlStoreWith, type Entry, type SqlStore, type SqlStoreOptions } from '../../src/state/sql-store';
+import { createSqlStoreWith, type Entry, type SqlStore, type SqlStoreOptions } from '../../src/state/sql/store';
 import { createUiStore, type UiStore } from '../../src/state/ui-store';
 import { historyKey, historyPath, loadHistory } from '../../src/sql-repl/history-file';
 import { complete } from '../../src/sql-repl/completion';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 
 process.env.TZ = 'America/New_York';
 
-const { checkWindow, describeDraft, describeWindow, emptyDraft, filterOfDraft, pinWindow, validateDraft } = await import('../../src/state/logs-filter-form');
+const { checkWindow, describeDraft, describeWindow, emptyDraft, filterOfDraft, pinWindow, validateDraft } = await import('../../src/state/logs/filter-form');
 const { setDisplayZone } = await import('../../src/text/time-format');
 
 const NOW = Date.parse('2026-11-24T19:30:00Z'); // 14:30 in New York

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { marksLines } from '../../src/screens/logs/marks-view';
-import type { MarkRow } from '../../src/state/logs-store';
+import type { MarkRow } from '../../src/state/logs/store';
 import { setDisplayZone } from '../../src/text/time-format';
 
 setDisplayZone('utc');

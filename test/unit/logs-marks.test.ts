@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { compilePattern } from '../../src/log-records/filter';
 import { MarkSet } from '../../src/log-records/marks';
-import { LogsViewModel } from '../../src/state/logs-view-model';
+import { LogsViewModel } from '../../src/state/logs/view-model';
 import { LogMarks, timeTarget } from '../../src/state/logs/marks';
 import { setDisplayZone } from '../../src/text/time-format';
 

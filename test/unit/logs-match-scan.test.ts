@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { columnTest, compilePattern, locate, MatchIndex, recordTest } from '../../src/log-records/filter';
-import { MatchScan } from '../../src/state/logs-match-scan';
-import { LogsViewModel } from '../../src/state/logs-view-model';
+import { MatchScan } from '../../src/state/logs/match-scan';
+import { LogsViewModel } from '../../src/state/logs/view-model';
 import { LogBuffer } from '../../src/api/logs/buffer';
 import { until } from '../helpers/wait';
 

@@ -5,7 +5,7 @@ import type { LogEntry } from '../../src/api/logs/entry';
 import { LogBuffer } from '../../src/api/logs/buffer';
 import { columnTest, compilePattern, MatchIndex, recordTest } from '../../src/log-records/filter';
 import { mayMatchWithin, ScanWorker, spanOnly } from '../../src/log-records/scan-worker';
-import { MatchScan } from '../../src/state/logs-match-scan';
+import { MatchScan } from '../../src/state/logs/match-scan';
 import { until } from '../helpers/wait';
 
 const BASE = Date.UTC(2026, 7, 8, 12);

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { compilePattern } from '../../src/log-records/filter';
-import { LogsViewModel } from '../../src/state/logs-view-model';
+import { LogsViewModel } from '../../src/state/logs/view-model';
 import { liveStatusParts, titleParts, v1StatusParts, type StatusInput } from '../../src/screens/logs/status-view';
 import { statsLines } from '../../src/screens/logs/stats-view';
-import type { LiveStatus } from '../../src/state/logs-store';
+import type { LiveStatus } from '../../src/state/logs/store';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
 function records(n: number): { entries: LogEntry[]; times: number[] } {

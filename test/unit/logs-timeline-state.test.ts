@@ -5,7 +5,7 @@ import type { LogEntry } from '../../src/api/logs/entry';
 import { compilePattern, searchFields } from '../../src/log-records/filter';
 import { BUCKET_STEPS, CLASS_SLOTS } from '../../src/log-records/timeline';
 import { timelineView } from '../../src/log-records/timeline-view';
-import { LogsViewModel } from '../../src/state/logs-view-model';
+import { LogsViewModel } from '../../src/state/logs/view-model';
 import { TimelineSource } from '../../src/state/logs/timeline-source';
 import { barCells, barHeight } from '../../src/screens/logs/timeline-lines';
 

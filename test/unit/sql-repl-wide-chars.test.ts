@@ -7,7 +7,7 @@ import type { StatementResult } from '../../src/api/database/index';
 import { cellWidth, dropCells, fitCells, takeCells } from '../../src/text/cells';
 import { resultText, screenSource, type ResultSet } from '../../src/sql-repl/output-modes';
 import { browseWindow, clipLine, editorLines, transcriptWindow } from '../../src/screens/sql/transcript-view';
-import type { Entry } from '../../src/state/sql-store';
+import type { Entry } from '../../src/state/sql/store';
 import { ResultPrinter } from '../../src/commands/sql-output';
 import { columnsLayout } from '../../src/sql-repl/schema-sql';
 

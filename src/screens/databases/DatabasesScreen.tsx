@@ -7,7 +7,7 @@ import { useActions } from '../../keys/input-hooks';
 import { createDatabasesStore, TOKEN_EXPIRIES, type DatabaseRow } from '../../state/databases-store';
 import { databasesActions } from './actions';
 import { TokensPane } from './TokensPane';
-import { createSqlStore } from '../../state/sql-store';
+import { createSqlStore } from '../../state/sql/store';
 import { useDomainStore, useSelect, useUiStore } from '../../state/store-hooks';
 import { databaseColumns } from './databases-view';
 import { formatDateText } from '../../text/time-format';

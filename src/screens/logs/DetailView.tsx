@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { useTone } from '../../components/theme';
 import { detailFields, statusTone, timeDetail } from '../../log-records/rows';
-import type { LogEntry } from '../../state/logs-store';
+import type { LogEntry } from '../../state/logs/store';
 
 const LABEL = 17;
 

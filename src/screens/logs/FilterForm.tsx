@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import { TextField } from '../../components/TextField';
 import { useTone } from '../../components/theme';
 import { zoneLabel } from '../../text/time-format';
-import { FILTER_FIELDS, type FilterForm as Form } from '../../state/logs-store';
+import { FILTER_FIELDS, type FilterForm as Form } from '../../state/logs/store';
 
 const LABEL = 18;
 

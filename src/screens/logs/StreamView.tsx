@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { useTone } from '../../components/theme';
 import { headerText, rowSegments, wrapSegments, type Segment, type StreamLayout } from '../../log-records/rows';
-import type { LogEntry, ViewRow } from '../../state/logs-store';
+import type { LogEntry, ViewRow } from '../../state/logs/store';
 import { rowLine, type ToneColor } from './row-line';
 import { MARK_GLYPH, MARK_GUTTER } from './marks-view';
 import { sliceSegments, type WideStream } from '../../log-records/wide-stream';

@@ -1,7 +1,7 @@
 import React, { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { useTheme, useTone } from '../../components/theme';
-import type { LogsStore } from '../../state/logs-store';
+import type { LogsStore } from '../../state/logs/store';
 import { useSelect } from '../../state/store-hooks';
 import { rowLine } from './row-line';
 import { TIMELINE_LINES, timelineLines } from './timeline-lines';

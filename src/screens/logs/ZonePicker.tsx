@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import { Table, type Column } from '../../components/Table';
 import { useTone } from '../../components/theme';
 import { useActions } from '../../keys/input-hooks';
-import type { LogsStore, PickerZone } from '../../state/logs-store';
+import type { LogsStore, PickerZone } from '../../state/logs/store';
 import { pickerZoneSource, togglePicked, zonesToOpen } from '../../state/logs/picker';
 import { serverRecord } from '../server-record';
 import { MAX_ZONES, zoneListArg } from '../../state/logs/zone-set';

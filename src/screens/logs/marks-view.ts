@@ -1,6 +1,6 @@
 import type { StatsSnapshot } from '../../log-records/stats';
 import { visible } from '../../log-records/rows';
-import type { MarkRow, Prompt } from '../../state/logs-store';
+import type { MarkRow, Prompt } from '../../state/logs/store';
 import { formatTime } from '../../text/time-format';
 import type { Part } from './status-view';
 

@@ -1,6 +1,6 @@
 import type { Tone } from '../../components/theme';
 import { terminalSafe } from '../../text/terminal-safe';
-import type { FixedWindowState, LiveStatus, LocalFilterState, V1State, WindowKey } from '../../state/logs-store';
+import type { FixedWindowState, LiveStatus, LocalFilterState, V1State, WindowKey } from '../../state/logs/store';
 import { formatTime } from '../../text/time-format';
 
 /** Pure text for the logs screen's title and status lines (tested without a terminal). */

@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import type { ActionHandlers } from '../../keys/input-router';
 import { wideStream, type WideStream } from '../../log-records/wide-stream';
-import type { LogEntry, LogsStore, ViewRow } from '../../state/logs-store';
+import type { LogEntry, LogsStore, ViewRow } from '../../state/logs/store';
 import { useUi, useUiStore } from '../../state/store-hooks';
 import { tableViewKey } from '../../text/table-model';
 import { clampOffset, moveSideways, sidewaysIndicator, type SideMove } from '../../text/wide-columns';

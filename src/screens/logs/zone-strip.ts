@@ -1,4 +1,4 @@
-import type { ZoneLive } from '../../state/logs-store';
+import type { ZoneLive } from '../../state/logs/store';
 import { terminalSafe } from '../../text/terminal-safe';
 import { duration, type Part } from './status-view';
 

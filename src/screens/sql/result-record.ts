@@ -1,5 +1,5 @@
 import { distinctKeys } from '../../api/database/index';
-import type { Entry } from '../../state/sql-store';
+import type { Entry } from '../../state/sql/store';
 import { isPendingRow } from '../../state/sql/paged-rows';
 import type { RawRecord } from '../../text/raw-record';
 

@@ -1,4 +1,4 @@
-import type { Entry } from '../../state/sql-store';
+import type { Entry } from '../../state/sql/store';
 
 /**
  * The selected row of a result browsed full screen. Rows are lines below the sticky header:

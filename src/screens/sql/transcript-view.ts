@@ -1,4 +1,4 @@
-import type { Entry } from '../../state/sql-store';
+import type { Entry } from '../../state/sql/store';
 import { screenSource, type LineSource, type SegmentKind } from '../../sql-repl/output-modes';
 import { columnsLayout } from '../../sql-repl/schema-sql';
 import type { EditorState } from '../../sql-repl/editor';

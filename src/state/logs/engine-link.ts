@@ -1,6 +1,6 @@
 import type { Api } from '../../api/index';
 import type { FollowEngine, LogFilter } from '../../api/logs/index';
-import type { LogsViewModel } from '../logs-view-model';
+import type { LogsViewModel } from './view-model';
 import type { LiveStatus } from './types';
 import { combinedBackfill, combinedCoveredTo, combinedState, reuseZones, zoneLive, type ZoneLive } from './zone-status';
 

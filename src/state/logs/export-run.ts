@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ExportExistsError, writeExport, type ExportFormat, type ExportResult } from '../../log-records/export';
 import { formatBytes } from '../../log-records/rows';
 import type { UiStore } from '../ui-store';
-import type { ExportSnapshot } from '../logs-view-model';
+import type { ExportSnapshot } from './view-model';
 import { errorMessage } from '../domain-stores';
 
 export interface ExportContext {

@@ -1,4 +1,4 @@
-import { checkWindow, draftOfForm, emptyDraft, FILTER_FIELDS, formFromDraft, pinWindow, validateDraft } from '../logs-filter-form';
+import { checkWindow, draftOfForm, emptyDraft, FILTER_FIELDS, formFromDraft, pinWindow, validateDraft } from './filter-form';
 import { infoStatus, type LogsSliceContext } from './slice-context';
 import type { LogsState } from './types';
 

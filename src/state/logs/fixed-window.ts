@@ -1,6 +1,6 @@
 import type { Api } from '../../api/index';
 import type { LogEntry, LogFilter } from '../../api/logs/index';
-import type { AbsoluteWindow } from '../logs-filter-form';
+import type { AbsoluteWindow } from './filter-form';
 
 /** A from..to window on the logs screen: read once (no follow), newest first up to the store's size. */
 export interface FixedWindowState {

@@ -1,6 +1,6 @@
 import { emptyText, textOf } from '../../keys/text-edit';
 import { compilePattern } from '../../log-records/filter';
-import type { LocalMode } from '../logs-view-model';
+import type { LocalMode } from './view-model';
 import { infoStatus, selectPaused, type LogsSliceContext } from './slice-context';
 import type { LogsState } from './types';
 

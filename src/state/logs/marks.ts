@@ -1,7 +1,7 @@
 import { entryKey, type LogEntry } from '../../api/logs/entry';
 import { locateMark, MarkSet, type Mark } from '../../log-records/marks';
 import { formatTime } from '../../text/time-format';
-import type { ExportSnapshot, LogsViewModel } from '../logs-view-model';
+import type { ExportSnapshot, LogsViewModel } from './view-model';
 
 /** A mark as the stats panel lists it: whether its record is still there to jump to. */
 export interface MarkRow extends Mark {

@@ -1,4 +1,4 @@
-import type { LogsViewModel, ViewWindow } from '../logs-view-model';
+import type { LogsViewModel, ViewWindow } from './view-model';
 
 export interface PauseCounts {
   newWhilePaused: number;

@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { LogsViewModel, ViewWindow } from '../logs-view-model';
+import type { LogsViewModel, ViewWindow } from './view-model';
 import type { UiStore } from '../ui-store';
 import type { PauseAnchor } from './pause-anchor';
 import type { LogsState } from './types';

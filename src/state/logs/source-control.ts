@@ -1,7 +1,7 @@
 import type { Api } from '../../api/index';
 import { ApiError } from '../../api/errors';
 import { errorMessage } from '../domain-stores';
-import { filterOfDraft } from '../logs-filter-form';
+import { filterOfDraft } from './filter-form';
 import type { EngineLink } from './engine-link';
 import { readWindow } from './fixed-window';
 import { loadZoneNames } from './zone-names';

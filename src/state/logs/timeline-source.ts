@@ -1,7 +1,7 @@
 import type { LogBuffer } from '../../api/logs/buffer';
 import { statusClassOf } from '../../log-records/timeline';
 import { TimelineCounts } from '../../log-records/timeline-counts';
-import type { LogsViewModel } from '../logs-view-model';
+import type { LogsViewModel } from './view-model';
 
 /** Main-thread time per slice when a pattern's match counts are built, taken in steps of matches. */
 const SLICE_MS = 4;

@@ -1,6 +1,6 @@
 import { BUCKET_STEPS, formatBucket } from '../../log-records/timeline';
 import { bucketOf, stepFor, timelineView, type TimelineView } from '../../log-records/timeline-view';
-import type { LogsViewModel } from '../logs-view-model';
+import type { LogsViewModel } from './view-model';
 import { TimelineSource } from './timeline-source';
 import { formatTime } from '../../text/time-format';
 

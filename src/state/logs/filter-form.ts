@@ -1,9 +1,9 @@
-import type { FieldError } from '../api/errors';
-import { CACHE_STATUS_VALUES, MAX_SEARCH_TOKENS, MAX_TOKEN_LENGTH, normalizeFilter, type LogFilter } from '../api/logs/query';
-import { textOf, type TextState } from '../keys/text-edit';
-import { RETENTION_MS } from '../api/logs/query';
-import { displayZone, formatTime, zoneLabel } from '../text/time-format';
-import { parseTimeInput } from '../text/time-parse';
+import type { FieldError } from '../../api/errors';
+import { CACHE_STATUS_VALUES, MAX_SEARCH_TOKENS, MAX_TOKEN_LENGTH, normalizeFilter, type LogFilter } from '../../api/logs/query';
+import { textOf, type TextState } from '../../keys/text-edit';
+import { RETENTION_MS } from '../../api/logs/query';
+import { displayZone, formatTime, zoneLabel } from '../../text/time-format';
+import { parseTimeInput } from '../../text/time-parse';
 
 /** The server-side filters as a small form: one text field each, checked by the client before sending. */
 export const FILTER_FIELDS = [

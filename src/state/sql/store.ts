@@ -1,26 +1,26 @@
 import { createStore } from 'zustand/vanilla';
-import { DatabaseSession, isComplete, splitStatements, type SessionStatus } from '../api/database/index';
-import { sameDatabaseUrl } from '../api/database-management';
-import { stateDir } from '../config/paths';
-import { databaseLabel, keepAliveFromEnv } from '../sql-repl/database-label';
-import { isDotCommandInput, parseDotCommand } from '../sql-repl/dot-commands';
-import { editorOf, emptyEditor, insertText } from '../sql-repl/editor';
-import { historyKey, historyPath } from '../sql-repl/history-file';
-import { errorMessage, type StoreDeps } from './domain-stores';
-import { createSqlContext } from './sql/context';
-import { createDotRunner } from './sql/dot-runner';
-import { editorKeyActions } from './sql/editor-keys';
-import { createInputHistory } from './sql/input-history';
-import { JobQueue } from './sql/job-queue';
-import { createLeaveGuard } from './sql/leave';
-import { OutputFile } from './sql/output-file';
-import { createStatementRunner } from './sql/statements';
-import { transcriptActions } from './sql/transcript';
-import type { SqlState, SqlStore, SqlStoreOptions } from './sql/types';
-import { hranaCatalog } from './sql/backend';
-import { LogsBackend, type LogsRecordSource } from './sql/logs-backend';
+import { DatabaseSession, isComplete, splitStatements, type SessionStatus } from '../../api/database/index';
+import { sameDatabaseUrl } from '../../api/database-management';
+import { stateDir } from '../../config/paths';
+import { databaseLabel, keepAliveFromEnv } from '../../sql-repl/database-label';
+import { isDotCommandInput, parseDotCommand } from '../../sql-repl/dot-commands';
+import { editorOf, emptyEditor, insertText } from '../../sql-repl/editor';
+import { historyKey, historyPath } from '../../sql-repl/history-file';
+import { errorMessage, type StoreDeps } from '../domain-stores';
+import { createSqlContext } from './context';
+import { createDotRunner } from './dot-runner';
+import { editorKeyActions } from './editor-keys';
+import { createInputHistory } from './input-history';
+import { JobQueue } from './job-queue';
+import { createLeaveGuard } from './leave';
+import { OutputFile } from './output-file';
+import { createStatementRunner } from './statements';
+import { transcriptActions } from './transcript';
+import type { SqlState, SqlStore, SqlStoreOptions } from './types';
+import { hranaCatalog } from './backend';
+import { LogsBackend, type LogsRecordSource } from './logs-backend';
 
-export type { BrowseState, Entry, LeaveThen, NewEntry, SqlState, SqlStore, SqlStoreOptions } from './sql/types';
+export type { BrowseState, Entry, LeaveThen, NewEntry, SqlState, SqlStore, SqlStoreOptions } from './types';
 
 const NO_DATABASE =
   'no database configured: set SERVICE_DATABASE_URL and SERVICE_DATABASE_AUTH_TOKEN (or BUNNY_DATABASE_URL / BUNNY_DATABASE_AUTH_TOKEN, ' +

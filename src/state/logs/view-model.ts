@@ -1,9 +1,9 @@
-import { LogBuffer } from '../api/logs/buffer';
-import type { LogEntry } from '../api/logs/entry';
-import { columnTest, contextRows, locate, MatchIndex, SEPARATOR, type CompiledPattern } from '../log-records/filter';
-import { sharedScanWorkers } from '../log-records/scan-worker';
-import { LogStats } from '../log-records/stats';
-import { MatchScan } from './logs-match-scan';
+import { LogBuffer } from '../../api/logs/buffer';
+import type { LogEntry } from '../../api/logs/entry';
+import { columnTest, contextRows, locate, MatchIndex, SEPARATOR, type CompiledPattern } from '../../log-records/filter';
+import { sharedScanWorkers } from '../../log-records/scan-worker';
+import { LogStats } from '../../log-records/stats';
+import { MatchScan } from './match-scan';
 
 /** A buffer this small is matched at once; a bigger one in slices (MatchScan). */
 const SCAN_AT_ONCE = 4000;

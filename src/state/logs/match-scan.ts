@@ -1,6 +1,6 @@
-import type { LogBuffer } from '../api/logs/buffer';
-import type { MatchIndex, OrderedSource } from '../log-records/filter';
-import { SCAN_DICT_FIELDS, type ScanDictionaries, type ScanStretchResult, type ScanWorker } from '../log-records/scan-worker';
+import type { LogBuffer } from '../../api/logs/buffer';
+import type { MatchIndex, OrderedSource } from '../../log-records/filter';
+import { SCAN_DICT_FIELDS, type ScanDictionaries, type ScanStretchResult, type ScanWorker } from '../../log-records/scan-worker';
 
 /** Records per stretch a worker thread scans before it reports (about 5-15 ms of its time). */
 const WORKER_STRETCH = 32_768;
