@@ -1,7 +1,7 @@
 import { startEmulatorChild } from './lib/emulator-child';
 import { createApi } from '../src/api/index';
 import type { LogEntry } from '../src/api/logs/entry';
-import type { FollowSink } from '../src/api/logs/follow';
+import type { FollowSink } from '../src/log-engine/follow';
 import { summarize } from './lib/stats';
 import type { BenchResult } from './lib/report';
 import type { Bench } from './registry';

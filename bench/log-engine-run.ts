@@ -3,7 +3,7 @@
 // Prints one JSON line. Used by bench/log-engine.ts.
 import fs from 'node:fs';
 import { readLogPage, LogBuffer, LogPageReader } from '../src/api/logs/index';
-import { compileSlotFilter } from '../src/api/logs/slot-filter';
+import { compileSlotFilter } from '../src/log-engine/slot-filter';
 import { LogStats } from '../src/log-records/stats';
 import type { LogData } from './lib/log-data';
 import { ENGINE_FILTER } from './log-engine-filter';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LogBuffer } from '../src/api/logs/buffer';
+import { LogBuffer } from '../src/log-engine/buffer';
 import { NO_EXTENDED_FIELDS, type LogEntry } from '../src/api/logs/entry';
 import { LogsSqlEngine } from '../src/logs-sql/engine';
 import { LogsTableSync } from '../src/logs-sql/table-sync';

@@ -4,7 +4,7 @@
 //   node --import tsx bench/main-thread-cpu.ts MANIFEST
 import fs from 'node:fs';
 import { LogBuffer, LogPageReader } from '../src/api/logs/index';
-import { compileSlotFilter } from '../src/api/logs/slot-filter';
+import { compileSlotFilter } from '../src/log-engine/slot-filter';
 import { LogStats } from '../src/log-records/stats';
 import type { LogData } from './lib/log-data';
 import { ENGINE_FILTER } from './log-engine-filter';

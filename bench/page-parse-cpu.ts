@@ -4,14 +4,14 @@
 // Prints the best CPU time of the runs and a digest of the encoded pages (equal digests: equal output).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { createByteRecordReader as ReaderFactory } from '../src/api/logs/page-bytes';
-import type { createPageEncoder as EncoderFactory, EncodedPage } from '../src/api/logs/page-codec';
+import type { createByteRecordReader as ReaderFactory } from '../src/log-engine/page-bytes';
+import type { createPageEncoder as EncoderFactory, EncodedPage } from '../src/log-engine/page-codec';
 import type { LogData } from './lib/log-data';
 
 // BENCH_SRC: another copy of src/ to compare with (e.g. a `git archive` of an older commit)
 const src = process.env.BENCH_SRC ?? new URL('../src', import.meta.url).pathname;
-const { createByteRecordReader } = (await import(`${src}/api/logs/page-bytes.ts`)) as { createByteRecordReader: typeof ReaderFactory };
-const codec = (await import(`${src}/api/logs/page-codec.ts`)) as { createPageEncoder: typeof EncoderFactory; CODEC_FIELDS?: Parameters<typeof EncoderFactory>[0] };
+const { createByteRecordReader } = (await import(`${src}/log-engine/page-bytes.ts`)) as { createByteRecordReader: typeof ReaderFactory };
+const codec = (await import(`${src}/log-engine/page-codec.ts`)) as { createPageEncoder: typeof EncoderFactory; CODEC_FIELDS?: Parameters<typeof EncoderFactory>[0] };
 // older sources (BENCH_SRC) took no field table
 const createPageEncoder = (limit: undefined, reader: typeof createByteRecordReader) =>
   codec.CODEC_FIELDS ? codec.createPageEncoder(codec.CODEC_FIELDS, limit, reader) : (codec.createPageEncoder as unknown as (l: undefined, r: unknown) => ReturnType<typeof EncoderFactory>)(limit, reader);

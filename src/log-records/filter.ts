@@ -1,6 +1,6 @@
 import type { LogEntry } from '../api/logs/entry';
-import { formatIpv4 } from '../api/logs/columns/codecs';
-import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
+import { formatIpv4 } from '../log-engine/columns/codecs';
+import type { DictField, RecordColumns } from '../log-engine/columns/record-columns';
 
 /**
  * The local regex filter of a log view: a pattern compiled once (smart case: case-insensitive

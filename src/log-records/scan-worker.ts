@@ -1,5 +1,5 @@
 import type { MessagePort, Worker as WorkerThread } from 'node:worker_threads';
-import { RECORD_FLAGS, STATUS_ASIDE, TIME_ASIDE, type DictField, type SharedScanColumns } from '../api/logs/columns/record-columns';
+import { RECORD_FLAGS, STATUS_ASIDE, TIME_ASIDE, type DictField, type SharedScanColumns } from '../log-engine/columns/record-columns';
 
 /** The dictionary fields a pattern is tried on (host and path together, as host + path). */
 export const SCAN_DICT_FIELDS = ['cacheStatus', 'countryCode', 'edgeLocation', 'userAgent', 'referer', 'host', 'path'] as const satisfies readonly DictField[];

@@ -1,9 +1,9 @@
 import type { LogEntry } from '../api/logs/entry';
 import { Buffer } from 'node:buffer';
-import { formatIpv4, formatIpv6, parseIpv4, writeIpv6 } from '../api/logs/columns/codecs';
-import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
-import type { Dictionary } from '../api/logs/columns/dictionary';
-import type { Ids } from '../api/logs/columns/id-column';
+import { formatIpv4, formatIpv6, parseIpv4, writeIpv6 } from '../log-engine/columns/codecs';
+import type { DictField, RecordColumns } from '../log-engine/columns/record-columns';
+import type { Dictionary } from '../log-engine/columns/dictionary';
+import type { Ids } from '../log-engine/columns/id-column';
 import { bump, IdCounters, Uint32Counts, IdTally, PathCounters, pathKeyOf, type Counter } from './stats-counters';
 
 /**

@@ -1,5 +1,5 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBType, DuckDBVector } from '@duckdb/node-api';
-import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
+import type { DictField, RecordColumns } from '../log-engine/columns/record-columns';
 
 type DuckDb = typeof import('@duckdb/node-api');
 

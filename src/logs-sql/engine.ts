@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
 import type { LogEntry } from '../api/logs/entry';
-import type { RecordColumns } from '../api/logs/columns/record-columns';
+import type { RecordColumns } from '../log-engine/columns/record-columns';
 import type { SqlValue } from '../api/database/values';
 import type { StatementResult } from '../api/database/protocol';
 import { parseTimestamp } from '../api/logs/entry';
-import { LogBuffer } from '../api/logs/buffer';
+import { LogBuffer } from '../log-engine/buffer';
 import { COMPUTED_COLUMNS, LOGS_TABLE_DDL, STORED_COLUMNS } from './columns';
 import { writeTarget } from './write-target';
 import { loadColumns, type Yield } from './column-load';

@@ -1,4 +1,4 @@
-import type { LogBuffer } from '../api/logs/buffer';
+import type { LogBuffer } from '../log-engine/buffer';
 import type { Yield } from './column-load';
 import type { LogsSqlEngine } from './engine';
 

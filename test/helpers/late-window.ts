@@ -1,5 +1,5 @@
 import type { LogEntry } from '../../src/api/logs/entry';
-import { FollowEngine } from '../../src/api/logs/follow';
+import { FollowEngine } from '../../src/log-engine/follow';
 import type { LogPage, LogsApi } from '../../src/api/logs/index';
 import { RateBudget } from '../../src/api/rate-limit';
 import type { LogQuery } from '../../src/api/logs/query';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BackfillOverlap } from '../../src/api/logs/backfill-overlap';
+import { BackfillOverlap } from '../../src/log-engine/backfill-overlap';
 
 test('overlap: a page that held the record with little room to spare makes the next overlap twice its shift, before a page misses', () => {
   const o = new BackfillOverlap(2000);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BackfillOverlap } from '../../src/api/logs/backfill-overlap';
+import { BackfillOverlap } from '../../src/log-engine/backfill-overlap';
 import { until } from '../helpers/wait';
 import { LateWindow, windowEntry as entry } from '../helpers/late-window';
 

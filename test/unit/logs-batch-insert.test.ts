@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LogBuffer } from '../../src/api/logs/buffer';
-import { LogPageReader } from '../../src/api/logs/page-reader';
+import { LogBuffer } from '../../src/log-engine/buffer';
+import { LogPageReader } from '../../src/log-engine/page-reader';
 import { readLogEntry, type LogEntry } from '../../src/api/logs/entry';
 import { LogStats } from '../../src/log-records/stats';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LogBuffer } from '../../src/api/logs/buffer';
+import { LogBuffer } from '../../src/log-engine/buffer';
 import type { LogEntry } from '../../src/api/logs/entry';
 
 const BASE = Date.UTC(2026, 7, 8, 12);

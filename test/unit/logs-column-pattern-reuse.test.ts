@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LogBuffer } from '../../src/api/logs/buffer';
+import { LogBuffer } from '../../src/log-engine/buffer';
 import { NO_EXTENDED_FIELDS, type LogEntry } from '../../src/api/logs/entry';
 import { columnTest, compilePattern, recordTest } from '../../src/log-records/filter';
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LogBuffer } from '../../src/api/logs/buffer';
+import { LogBuffer } from '../../src/log-engine/buffer';
 import { entryKey, parseTimestamp, type LogEntry } from '../../src/api/logs/entry';
-import { formatIpv6, writeIpv6 } from '../../src/api/logs/columns/codecs';
+import { formatIpv6, writeIpv6 } from '../../src/log-engine/columns/codecs';
 import { columnTest, compilePattern, recordTest } from '../../src/log-records/filter';
 
 const BASE = Date.UTC(2026, 7, 8, 12);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { KeySet } from '../../src/api/logs/key-set';
+import { KeySet } from '../../src/log-engine/key-set';
 
 test('KeySet behaves as a Set under random adds, deletes and lookups (collisions and growth included)', () => {
   // few distinct short keys: many share a home slot in a small table, so removals shift entries

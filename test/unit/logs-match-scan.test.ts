@@ -5,7 +5,7 @@ import type { LogEntry } from '../../src/api/logs/entry';
 import { columnTest, compilePattern, locate, MatchIndex, recordTest } from '../../src/log-records/filter';
 import { MatchScan } from '../../src/state/logs/match-scan';
 import { LogsViewModel } from '../../src/state/logs/view-model';
-import { LogBuffer } from '../../src/api/logs/buffer';
+import { LogBuffer } from '../../src/log-engine/buffer';
 import { until } from '../helpers/wait';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);

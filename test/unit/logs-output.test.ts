@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { textLine } from '../../src/commands/logs';
-import { OrderedRelease } from '../../src/api/logs/release';
+import { OrderedRelease } from '../../src/log-engine/release';
 import type { LogEntry } from '../../src/api/logs/entry';
 
 function rec(over: Partial<LogEntry> = {}): LogEntry {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CODEC_FIELDS, createPageEncoder, IPV6_CODE, PageDecoder, type EncodedPage } from '../../src/api/logs/page-codec';
-import { createByteRecordReader } from '../../src/api/logs/page-bytes';
+import { CODEC_FIELDS, createPageEncoder, IPV6_CODE, PageDecoder, type EncodedPage } from '../../src/log-engine/page-codec';
+import { createByteRecordReader } from '../../src/log-engine/page-bytes';
 import { parseTimestamp, readLogEntry } from '../../src/api/logs/entry';
 
 // Reading a page from its bytes (records in the platform's layout read without a string per value)

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LogPageReader, type ReadPage } from '../../src/api/logs/page-reader';
+import { LogPageReader, type ReadPage } from '../../src/log-engine/page-reader';
 import { parseTimestamp, readLogEntry, type LogEntry } from '../../src/api/logs/entry';
 import { until } from '../helpers/wait';
 
@@ -113,7 +113,7 @@ test('page reader = JSON.parse + readLogEntry on random pages, whatever their la
 });
 
 test('platform-layout records read on the fast path equal the reference, across pages and a full dictionary', async () => {
-  const { CODEC_FIELDS, createPageEncoder, PageDecoder } = await import('../../src/api/logs/page-codec');
+  const { CODEC_FIELDS, createPageEncoder, PageDecoder } = await import('../../src/log-engine/page-codec');
   // a dictionary of 3 values per field fills at once: the rest travels in the joined string
   const encoder = createPageEncoder(CODEC_FIELDS, 3);
   const decoder = new PageDecoder();

@@ -2,7 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
-import { LogBuffer } from '../../src/api/logs/buffer';
+import { LogBuffer } from '../../src/log-engine/buffer';
 import { columnTest, compilePattern, MatchIndex, recordTest } from '../../src/log-records/filter';
 import { mayMatchWithin, ScanWorker, spanOnly } from '../../src/log-records/scan-worker';
 import { MatchScan } from '../../src/state/logs/match-scan';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { SlotPool } from '../../src/api/logs/columns/slot-pool';
-import { NumberDictionary } from '../../src/api/logs/columns/number-dictionary';
+import { SlotPool } from '../../src/log-engine/columns/slot-pool';
+import { NumberDictionary } from '../../src/log-engine/columns/number-dictionary';
 
 test('the slot pool never hands out a slot in use, hands out every slot once before any again, and is empty when all are used', () => {
   fc.assert(

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LogBuffer } from '../../src/api/logs/buffer';
+import { LogBuffer } from '../../src/log-engine/buffer';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { LogsSqlEngine } from '../../src/logs-sql/engine';
 import { LogsTableSync } from '../../src/logs-sql/table-sync';

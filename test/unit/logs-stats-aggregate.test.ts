@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { LogStats, NO_CACHE_STATUS, pathKey, topOf } from '../../src/log-records/stats';
-import { LogBuffer } from '../../src/api/logs/buffer';
+import { LogBuffer } from '../../src/log-engine/buffer';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
 let seq = 0;

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
-import { FollowEngine } from '../../src/api/logs/follow';
-import { LogBuffer } from '../../src/api/logs/buffer';
+import { FollowEngine } from '../../src/log-engine/follow';
+import { LogBuffer } from '../../src/log-engine/buffer';
 import type { LogEntry } from '../../src/api/logs/entry';
 import type { LogPage, LogsApi } from '../../src/api/logs/index';
-import { mergeByTime } from '../../src/api/logs/merge';
+import { mergeByTime } from '../../src/log-engine/merge';
 import type { LogQuery } from '../../src/api/logs/query';
-import { OrderedRelease } from '../../src/api/logs/release';
+import { OrderedRelease } from '../../src/log-engine/release';
 import { RateBudget } from '../../src/api/rate-limit';
 import { until } from '../helpers/wait';
 

@@ -3,9 +3,9 @@ import { backoffDelay, type HttpClient } from '../http';
 import { RateBudget, type RateBudgetOptions } from '../rate-limit';
 import { logPageSchema, parseTimestamp, type LogEntry } from './entry';
 import type { Infer } from '../lazy-schema';
-import type { LogBuffer } from './buffer';
-import { FollowEngine, type FollowOptions, type FollowSink } from './follow';
-import { LogPageReader, type ReadPage } from './page-reader';
+import type { LogBuffer } from '../../log-engine/buffer';
+import { FollowEngine, type FollowOptions, type FollowSink } from '../../log-engine/follow';
+import { LogPageReader, type ReadPage } from '../../log-engine/page-reader';
 import type { CallOptions, LogPage } from './page';
 import { buildLogQuery, type LogQuery } from './query';
 import { parseV1, parseV1Date, type V1ParseResult } from './v1';
@@ -13,12 +13,12 @@ import { parseV1, parseV1Date, type V1ParseResult } from './v1';
 export * from './entry';
 export * from './query';
 export * from './v1';
-export { LogBuffer, DEFAULT_BUFFER_CAPACITY } from './buffer';
-export { FollowEngine, type BackfillProgress, type FollowOptions, type FollowSink, type FollowStatus, type ZoneFollowStatus } from './follow';
-export { OrderedRelease } from './release';
-export { mergeByTime, type TimedRecords } from './merge';
+export { LogBuffer, DEFAULT_BUFFER_CAPACITY } from '../../log-engine/buffer';
+export { FollowEngine, type BackfillProgress, type FollowOptions, type FollowSink, type FollowStatus, type ZoneFollowStatus } from '../../log-engine/follow';
+export { OrderedRelease } from '../../log-engine/release';
+export { mergeByTime, type TimedRecords } from '../../log-engine/merge';
 export type { CallOptions, LogPage, LogPageSource } from './page';
-export { LogPageReader, type ReadPage, type PageReaderOptions } from './page-reader';
+export { LogPageReader, type ReadPage, type PageReaderOptions } from '../../log-engine/page-reader';
 
 export interface FetchAllOptions extends CallOptions {
   /** Stop after this many records (default 10000). */

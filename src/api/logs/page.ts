@@ -1,7 +1,7 @@
 import type { BudgetState } from '../rate-limit';
 import { entryKey, type LogEntry } from './entry';
 import type { LogQuery } from './query';
-import type { RecordBatch } from './record-batch';
+import type { RecordBatch } from '../../log-engine/record-batch';
 
 /** One page of v2 results. */
 export interface LogPage {

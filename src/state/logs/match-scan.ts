@@ -1,4 +1,4 @@
-import type { LogBuffer } from '../../api/logs/buffer';
+import type { LogBuffer } from '../../log-engine/buffer';
 import type { MatchIndex, OrderedSource } from '../../log-records/filter';
 import { SCAN_DICT_FIELDS, type ScanDictionaries, type ScanStretchResult, type ScanWorker } from '../../log-records/scan-worker';
 

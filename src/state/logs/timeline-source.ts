@@ -1,4 +1,4 @@
-import type { LogBuffer } from '../../api/logs/buffer';
+import type { LogBuffer } from '../../log-engine/buffer';
 import { statusClassOf } from '../../log-records/timeline';
 import { TimelineCounts } from '../../log-records/timeline-counts';
 import type { LogsViewModel } from './view-model';

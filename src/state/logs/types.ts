@@ -1,4 +1,4 @@
-import type { LogBuffer } from '../../api/logs/buffer';
+import type { LogBuffer } from '../../log-engine/buffer';
 import type { StoreApi } from 'zustand/vanilla';
 import { parseV1Date, RETENTION_MS, v1Date, type BackfillProgress, type LogEntry, type ZoneFollowStatus } from '../../api/logs/index';
 import type { TextState } from '../../keys/text-edit';

@@ -1,4 +1,4 @@
-import { LogBuffer } from '../../api/logs/buffer';
+import { LogBuffer } from '../../log-engine/buffer';
 import type { LogEntry } from '../../api/logs/entry';
 import { columnTest, contextRows, locate, MatchIndex, SEPARATOR, type CompiledPattern } from '../../log-records/filter';
 import { sharedScanWorkers } from '../../log-records/scan-worker';

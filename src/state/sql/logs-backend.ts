@@ -1,4 +1,4 @@
-import type { LogBuffer } from '../../api/logs/buffer';
+import type { LogBuffer } from '../../log-engine/buffer';
 import type { StatementResult } from '../../api/database/index';
 import { describeQuery, formatCreate, indexesQuery, LOGS_SCHEMA_QUERY, schemaTextQuery, tablesQuery } from '../../logs-sql/catalog-sql';
 import { COMPUTED_COLUMNS, STORED_COLUMNS } from '../../logs-sql/columns';

@@ -1,5 +1,5 @@
 import type { FollowSettings } from './follow-options';
-import { RETENTION_MS } from './query';
+import { RETENTION_MS } from '../api/logs/query';
 
 /**
  * The window one poll of a zone reads: from the end of the last complete poll back by the re-check

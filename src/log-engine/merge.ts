@@ -1,4 +1,4 @@
-import { entryKey, type LogEntry } from './entry';
+import { entryKey, type LogEntry } from '../api/logs/entry';
 
 /** Records of one source, newest first (as pages read with order=desc come), with their times. */
 export interface TimedRecords {

@@ -1,4 +1,4 @@
-import type { ApiError } from '../errors';
+import type { ApiError } from '../api/errors';
 
 /** What the follow engine reports: its state, and per zone how far it read and how it goes. */
 

@@ -1,4 +1,4 @@
-import { ownCopy } from '../../../text/own-copy';
+import { ownCopy } from '../../text/own-copy';
 
 /**
  * Distinct strings of one field (cache status, country, host, user agent...) numbered 1..n, with a

@@ -2,8 +2,8 @@ import { BackfillOverlap } from './backfill-overlap';
 import type { FollowSettings } from './follow-options';
 import type { FollowSink } from './follow-sink';
 import type { BackfillProgress } from './follow-status';
-import { pageHead, pageKey, pageLength, type LogPage } from './page';
-import type { LogQuery } from './query';
+import { pageHead, pageKey, pageLength, type LogPage } from '../api/logs/page';
+import type { LogQuery } from '../api/logs/query';
 
 /**
  * The backfill of one zone: [start, now) newest first (order=desc), offset paging while hasMore,

@@ -1,4 +1,4 @@
-import type { LogEntry } from './entry';
+import type { LogEntry } from '../api/logs/entry';
 import type { RecordBatch } from './record-batch';
 
 /**

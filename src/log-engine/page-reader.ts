@@ -1,5 +1,5 @@
 import type { Worker as WorkerThread } from 'node:worker_threads';
-import type { LogEntry } from './entry';
+import type { LogEntry } from '../api/logs/entry';
 import { createByteRecordReader } from './page-bytes';
 import { CODEC_FIELDS, createPageEncoder, PageDecoder, type EncodedPage, type PageEncoder } from './page-codec';
 import type { RecordBatch } from './record-batch';

@@ -1,5 +1,5 @@
-import { LOG_FIELDS } from '../../../log-fields/fields';
-import type { LogEntry } from '../entry';
+import { LOG_FIELDS } from '../../log-fields/fields';
+import type { LogEntry } from '../../api/logs/entry';
 import { Arena } from './arena';
 import { formatIpv4, formatIpv6, isIsoOf, isoOf, parseIpv4, readHexId, writeHexId, writeIpv6 } from './codecs';
 import { Dictionary } from './dictionary';

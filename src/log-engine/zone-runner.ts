@@ -1,16 +1,16 @@
-import { ApiError } from '../errors';
-import { backoffDelay } from '../http';
-import type { LogEntry } from './entry';
+import { ApiError } from '../api/errors';
+import { backoffDelay } from '../api/http';
+import type { LogEntry } from '../api/logs/entry';
 import type { FollowSettings } from './follow-options';
 import type { FollowSink } from './follow-sink';
 import type { ZoneFollowStatus, ZoneState } from './follow-status';
 import { Stopped } from './follow-stopped';
 import { IngestLag, nextRecheckMs } from './ingest-lag';
 import { InterruptibleSleep } from './interruptible-sleep';
-import type { LogPage, LogPageSource } from './page';
+import type { LogPage, LogPageSource } from '../api/logs/page';
 import { nextPollInterval } from './poll-cadence';
 import { pollWindow } from './poll-window';
-import type { LogFilter, LogQuery } from './query';
+import type { LogFilter, LogQuery } from '../api/logs/query';
 import { ZoneBackfill } from './zone-backfill';
 
 /**

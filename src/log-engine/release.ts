@@ -1,4 +1,4 @@
-import type { LogEntry } from './entry';
+import type { LogEntry } from '../api/logs/entry';
 
 /**
  * Turns records that arrive out of order into a stream in timestamp order, for outputs that

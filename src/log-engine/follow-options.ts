@@ -1,8 +1,8 @@
-import { ApiError } from '../errors';
+import { ApiError } from '../api/errors';
 import type { LogBuffer } from './buffer';
 import type { FollowSink } from './follow-sink';
-import type { LogPageSource } from './page';
-import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type TimeInput } from './query';
+import type { LogPageSource } from '../api/logs/page';
+import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type TimeInput } from '../api/logs/query';
 
 /** What a caller of the follow engine may set, checked and given its defaults here. */
 

@@ -1,4 +1,4 @@
-import { LOG_FIELDS } from '../../log-fields/fields';
+import { LOG_FIELDS } from '../log-fields/fields';
 import type { ByteRecordReader, CodecField } from './page-bytes';
 import { RecordBatch, STRING_FIELDS } from './record-batch';
 

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
-import { LOG_FIELDS } from '../../log-fields/fields';
-import { entryKey, type LogEntry } from './entry';
+import { LOG_FIELDS } from '../log-fields/fields';
+import { entryKey, type LogEntry } from '../api/logs/entry';
 import { formatIpv4, formatIpv6, isoOf } from './columns/codecs';
 
 /** The columns of a decoded page (what the page encoder writes; see EncodedPage in page-codec.ts). */

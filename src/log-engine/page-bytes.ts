@@ -1,4 +1,4 @@
-import type { LogFieldDef } from '../../log-fields/fields';
+import type { LogFieldDef } from '../log-fields/fields';
 
 /** What the page codec needs of each field (the field table's rows, passed to the worker as data). */
 export type CodecField = Pick<LogFieldDef, 'name' | 'type' | 'required' | 'storage'>;

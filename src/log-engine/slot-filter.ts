@@ -1,5 +1,5 @@
 import type { RecordColumns } from './columns/record-columns';
-import { compileFilter, normalizeFilter, type LogFilter, type NormalizedFilter } from './query';
+import { compileFilter, normalizeFilter, type LogFilter, type NormalizedFilter } from '../api/logs/query';
 
 /**
  * compileFilter over records in a store, by slot: the status part is read from the status column,

@@ -1,4 +1,4 @@
-import { entryKey, parseTimestamp, type LogEntry } from './entry';
+import { entryKey, parseTimestamp, type LogEntry } from '../api/logs/entry';
 import { KeySet } from './key-set';
 import { writeHexId } from './columns/codecs';
 import { IdTable } from './columns/id-table';

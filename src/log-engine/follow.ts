@@ -1,11 +1,11 @@
 import { LogBuffer } from './buffer';
-import type { LogEntry } from './entry';
+import type { LogEntry } from '../api/logs/entry';
 import { backfillStart, backfillStartAt, followFilter, followSettings, followedZones, type BackfillStart, type FollowOptions, type FollowSettings } from './follow-options';
 import type { FollowSink } from './follow-sink';
 import type { FollowStatus } from './follow-status';
 import { Stopped } from './follow-stopped';
-import type { LogPageSource } from './page';
-import type { LogFilter } from './query';
+import type { LogPageSource } from '../api/logs/page';
+import type { LogFilter } from '../api/logs/query';
 import { ZoneRunner, type ZoneHost } from './zone-runner';
 
 export type { FollowOptions } from './follow-options';
