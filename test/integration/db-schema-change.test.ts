@@ -65,7 +65,8 @@ async function exercise(url: string, table: string): Promise<void> {
     const values = change.cols.map((_, k) => `v${k}`);
     try {
       await reader.execute({ sql: `INSERT INTO ${table} VALUES (${values.map(() => '?').join(', ')})`, args: values });
-      const rs = await reader.execute(`SELECT * FROM ${table}`);
+      // odd iterations read through a batch: over HTTP @libsql/client runs it as a cursor (/v3/cursor)
+      const rs = i % 2 === 0 ? await reader.execute(`SELECT * FROM ${table}`) : (await reader.batch([`SELECT * FROM ${table}`], 'read'))[0]!;
       const row = rs.rows[0];
       if (JSON.stringify(rs.columns) !== JSON.stringify(change.cols)) wrong.push(`#${i}: columns ${JSON.stringify(rs.columns)}, expected ${JSON.stringify(change.cols)}`);
       else if (!row || change.cols.some((c, k) => row[c] !== values[k])) wrong.push(`#${i}: row ${JSON.stringify(row)}`);
@@ -84,11 +85,17 @@ test('WebSocket: every stream sees the schema another stream just committed (ADD
   await exercise(emu.info.databaseUrl.replace(/^http:/, 'ws:'), 'sc_ws');
 });
 
-test('a cursor-free batch on one stream sees the DDL of its own earlier steps', async () => {
-  const c = open(emu.info.databaseUrl);
-  await c.execute('CREATE TABLE IF NOT EXISTS sc_batch (a)');
-  const rs = await c.batch(['SELECT * FROM sc_batch', 'ALTER TABLE sc_batch ADD COLUMN b', "INSERT INTO sc_batch VALUES (1, 'x')", 'SELECT * FROM sc_batch'], 'write');
-  assert.deepEqual(rs[0]!.columns, ['a']);
-  assert.deepEqual(rs[3]!.columns, ['a', 'b']);
-  assert.deepEqual(rs[3]!.rows.map((r) => [r.a, r.b]), [[1, 'x']]);
-});
+for (const [transport, url] of [
+  ['HTTP (a cursor)', emu.info.databaseUrl],
+  ['WebSocket', emu.info.databaseUrl.replace(/^http:/, 'ws:')],
+] as const) {
+  test(`${transport}: a batch's steps see the DDL of its own earlier steps`, async () => {
+    const c = open(url);
+    const table = `sc_batch_${transport.slice(0, 2).toLowerCase()}`;
+    await c.execute(`CREATE TABLE ${table} (a)`);
+    const rs = await c.batch([`SELECT * FROM ${table}`, `ALTER TABLE ${table} ADD COLUMN b`, `INSERT INTO ${table} VALUES (1, 'x')`, `SELECT * FROM ${table}`], 'write');
+    assert.deepEqual(rs[0]!.columns, ['a']);
+    assert.deepEqual(rs[3]!.columns, ['a', 'b']);
+    assert.deepEqual(rs[3]!.rows.map((r) => [r.a, r.b]), [[1, 'x']]);
+  });
+}
