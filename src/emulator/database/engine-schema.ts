@@ -24,6 +24,15 @@ export const SCHEMA_SQL = {
   temp: 'SELECT type, name, tbl_name, sql FROM temp.sqlite_schema ORDER BY rowid',
 } as const;
 
+/** The SQL the engine reads SQLite's own counters with, for the rows a statement read (engine.ts rowsRead). */
+export const COUNTER_SQL = {
+  /** SQLite's full-scan and automatic-index steps of one prepared statement, found by its text and run count. */
+  steps: 'SELECT nscan + naidx FROM sqlite_stmt WHERE sql = ? AND run = ?',
+  btree: "SELECT coalesce((SELECT name FROM main.sqlite_schema WHERE rootpage = ?1), 'sqlite_schema'), coalesce((SELECT type FROM main.sqlite_schema WHERE rootpage = ?1), 'table')",
+  /** The pages libsql's OP_Count counts: a table's leaf pages, every page of an index. */
+  pages: "SELECT count(*) FROM main.dbstat WHERE name = ?1 AND (pagetype = 'leaf' OR (pagetype = 'internal' AND ?2))",
+} as const;
+
 /** What a schema's content says, computed once per change of its version. */
 export interface SchemaState {
   /** The schema_version(s) this was read at ("12", or "12/3" with a temp schema). */

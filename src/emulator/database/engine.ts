@@ -3,8 +3,8 @@ import { performance } from 'node:perf_hooks';
 import { classify, parameters, splitStatements, SqlTextError, touchesQueryOnly, type StatementText } from './sql-text';
 import { encodeValue, type EngineValue, type WireValue } from './values';
 import type { EngineLimits } from './engine-protocol';
-import { checkProgram, checkStatementText, type EngineCatalog, type ProgramFacts } from './engine-policy';
-import { cachedVerdict, createsTemp, rememberVerdict, SCHEMA_SQL, schemaState, setsConnectionState, type SchemaState } from './engine-schema';
+import { checkProgram, checkStatementText, unlistedFacts, type EngineCatalog, type ProgramFacts } from './engine-policy';
+import { cachedVerdict, COUNTER_SQL, createsTemp, rememberVerdict, SCHEMA_SQL, schemaState, setsConnectionState, type SchemaState } from './engine-schema';
 import type { WriteGate } from './write-gate';
 import { StmtError } from './stmt-error';
 
@@ -39,6 +39,11 @@ const AsyncDatabase = LibsqlPromise as unknown as new (file: string) => AsyncDb;
 interface Prepared {
   stmt: AsyncStatement;
   writes: boolean;
+  facts: ProgramFacts;
+  /** Times it ran on this handle (SQLite's own run counter, to find it in sqlite_stmt). */
+  runs: number;
+  /** Its full-scan and automatic-index steps as SQLite counted them at the end of its last run. */
+  scanned: number;
 }
 
 const isBusy = (error: unknown) => {
@@ -359,6 +364,9 @@ export class Connection {
     let rows: WireValue[][] = [];
     let meta: [bigint, bigint] | null = null;
     let reading = false;
+    /** Rows the statement produced (kept or not). */
+    let produced = 0;
+    let rowsRead = 0;
     // one writer at a time: wait for the lock here rather than meet SQLITE_BUSY inside SQLite
     if (entry.writes || kind.verb === 'VACUUM') await this.gate.acquire(this);
     try {
@@ -367,6 +375,7 @@ export class Connection {
         if (prepared.reader) {
           const row = prepared.raw(true).safeIntegers(true).get(args) as unknown[] | undefined;
           begin();
+          if (row) produced = 1;
           if (row && b.wantRows && sink) sink.row(row);
           else if (row && b.wantRows) {
             if (row.reduce((n: number, v) => n + wireSize(v), 0) > this.limits.maxResponseBytes) throw this.tooLarge();
@@ -381,11 +390,14 @@ export class Connection {
         const it = await this.offThread(deadline, () => (prepared.reader ? prepared.raw(true).safeIntegers(true) : prepared).iterate(args));
         begin();
         reading = true;
-        if (sink && b.wantRows && prepared.reader) await this.streamRows(it, sink);
-        else rows = this.readRows(it, deadline, b.wantRows && prepared.reader);
+        if (sink && b.wantRows && prepared.reader) produced = await this.streamRows(it, sink);
+        else ({ rows, count: produced } = this.readRows(it, deadline, b.wantRows && prepared.reader));
         reading = false;
       }
+      entry.runs++;
       if (dml || insert) meta = await this.metaRow();
+      const changed = dml && meta ? Number(meta[0]) : 0;
+      rowsRead = kind.explain ? 0 : await this.rowsRead(sql, entry, quick(parsed.tokens, kind) && kind.verb === 'SELECT' ? 0 : produced + (kind.verb === 'UPDATE' || kind.verb === 'DELETE' ? changed : 0));
     } catch (error) {
       this.prepared.delete(sql);
       throw await this.runFailure(error, reading || leavesStatementActive(error));
@@ -398,8 +410,8 @@ export class Connection {
       affected_row_count: dml && meta ? Number(meta[0]) : 0,
       last_insert_rowid: insert && meta ? String(meta[1]) : null,
       replication_index: null,
-      rows_read: 0,
-      rows_written: 0,
+      rows_read: rowsRead,
+      rows_written: dml && meta ? Number(meta[0]) : 0,
       query_duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     };
   }
@@ -525,7 +537,7 @@ export class Connection {
   }
 
   /** Reads the rest of the rows on the main thread, in the engine's chunks, checking the limits. */
-  private readRows(it: Iterator<unknown>, deadline: number, keep: boolean): WireValue[][] {
+  private readRows(it: Iterator<unknown>, deadline: number, keep: boolean): { rows: WireValue[][]; count: number } {
     const rows: WireValue[][] = [];
     let bytes = 0;
     let n = 0;
@@ -545,7 +557,7 @@ export class Connection {
         throw new StmtError('interrupted', 'SQLITE_INTERRUPT');
       }
     }
-    return rows;
+    return { rows, count: n };
   }
 
   /**
@@ -553,11 +565,13 @@ export class Connection {
    * spent reading between pauses, not the time the receiver takes: a big export is not cut off.
    * A reader that stops early leaves the statement active: the caller retires the handle.
    */
-  private async streamRows(it: Iterator<unknown>, sink: RowSink): Promise<void> {
+  private async streamRows(it: Iterator<unknown>, sink: RowSink): Promise<number> {
     const limit = this.limits.statementTimeoutMs;
     let deadline = performance.now() + limit;
     let n = 0;
+    let count = 0;
     for (let r = it.next(); !r.done; r = it.next()) {
+      count++;
       sink.row(r.value as unknown[]);
       if (sink.full()) {
         await sink.drain();
@@ -567,6 +581,7 @@ export class Connection {
         throw new StmtError('interrupted', 'SQLITE_INTERRUPT');
       }
     }
+    return count;
   }
 
   /**
@@ -614,8 +629,8 @@ export class Connection {
     if (this.schema === null) await this.syncSchema();
     const stmt = await this.prepareFresh(sql);
     // an EXPLAIN only lists a program; anything else is vetted from its own listing
-    const facts = isExplain ? { writes: false } : await this.vettedFacts(sql, tokens, stmt.reader);
-    const entry = { stmt, writes: facts.writes };
+    const facts = isExplain ? unlistedFacts(false) : await this.vettedFacts(sql, tokens, stmt.reader);
+    const entry: Prepared = { stmt, writes: facts.writes, facts, runs: 0, scanned: 0 };
     this.prepared.set(sql, entry);
     if (this.prepared.size > STATEMENT_CACHE) this.prepared.delete(this.prepared.keys().next().value!);
     return entry;
@@ -628,7 +643,7 @@ export class Connection {
    * (its text was vetted when it was made) the listing is not read at all.
    */
   private async programFacts(sql: string, tokens: StatementText['tokens'] | null, reader: boolean, blobLiterals: boolean): Promise<ProgramFacts> {
-    if (tokens === null || blobLiterals) return { writes: !reader || (tokens !== null && classify(tokens).kind === 'write') };
+    if (tokens === null || blobLiterals) return unlistedFacts(!reader || (tokens !== null && classify(tokens).kind === 'write'));
     let listed = '';
     let at = 0;
     for (const t of tokens) {
@@ -676,6 +691,39 @@ export class Connection {
     if (this.hasTemp) rows.push(...(await allRows(await this.schemaStmt(SCHEMA_SQL.temp))));
     this.prepared.clear();
     this.schema = schemaState(version, rows);
+  }
+
+  /**
+   * The rows a statement read, as near to sqld's count as this engine shows it. sqld reports
+   * libsql's LIBSQL_STMTSTATUS_ROWS_READ: one per cursor step and seek (a scan of N rows is N),
+   * and for count(*) the b-tree pages it visits. The libsql npm package does not expose that
+   * counter, so: the rows the statement produced (and, for UPDATE/DELETE, changed); or, when its
+   * program scans a whole table or builds an automatic index, SQLite's own count of those steps
+   * (sqlite_stmt's nscan + naidx) if larger; plus, for count(*), the b-tree's pages (dbstat) as
+   * libsql counts them. Index seeks that find nothing and the inner loops of joins by index are
+   * not seen.
+   */
+  private async rowsRead(sql: string, entry: Prepared, visited: number): Promise<number> {
+    // count(*)'s one row is made, not read: the pages are its reads
+    let read = entry.facts.countRoots.length > 0 ? 0 : visited;
+    if (entry.facts.scans) {
+      const row = (await this.schemaStmt(COUNTER_SQL.steps)).get([sql, entry.runs]) as unknown[] | undefined;
+      if (row) {
+        const total = Number(row[0]);
+        const steps = total - entry.scanned;
+        entry.scanned = total;
+        // a scan of N rows is its first row (the rewind) and N - 1 steps
+        if (steps > 0) read = Math.max(read, steps + 1);
+      }
+    }
+    for (const root of entry.facts.countRoots) {
+      const [name, type] = (await this.schemaStmt(COUNTER_SQL.btree)).get([root]) as [string, string];
+      const it = await this.offThread(performance.now() + this.limits.statementTimeoutMs, () => this.schemaStmt(COUNTER_SQL.pages).then((s) => s.iterate([name, type === 'index' ? 1 : 0])));
+      const first = it.next();
+      while (!it.next().done);
+      read += first.done ? 0 : Number((first.value as unknown[])[0]);
+    }
+    return read;
   }
 
   /** The first column of a schema statement's row (read on this thread: it cannot run long). */
