@@ -135,6 +135,12 @@ test(`the engine holds at most ${MAX_CONNECTIONS} connections: past it a request
     assert.equal(ok, MAX_CONNECTIONS);
     assert.equal(refused, settled.length - MAX_CONNECTIONS);
     assert.deepEqual({ ...busy.databaseEngine.stats, starts: 1 }, { starts: 1, crashes: 0, killedStuck: 0 }, 'the engine was not restarted');
+    // over HTTP too, a pipeline and a cursor (a batch) are refused in-band while the engine is full
+    const http = createClient({ url: busy.info.databaseUrl, authToken: busy.info.databaseToken, intMode: 'number' });
+    clients.push(http);
+    const full = (e: unknown) => e instanceof LibsqlError && e.code === 'TOO_MANY_CONNECTIONS';
+    await assert.rejects(http.execute('SELECT 1'), full);
+    await assert.rejects(http.batch(['SELECT 1'], 'read'), full);
   } finally {
     sockets.forEach((s) => s.close());
   }
