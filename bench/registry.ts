@@ -3,6 +3,7 @@ import { startupBench } from './startup';
 import { logEngineBench } from './log-engine';
 import { sqlRoundTripsBench } from './sql-roundtrips';
 import { sqlExportBench } from './sql-export';
+import { sqlBatchTextsBench } from './sql-batch-texts';
 import { sqlExport1mBench } from './sql-export-1m';
 import { keystrokeBench } from './keystroke';
 import { keystrokeTimelineBench } from './keystroke-timeline';
@@ -20,4 +21,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, keystrokeTimelineBench, followBench, memoryBench, logStoreBench, logsSqlBench, logsSqlFollowBench, backfillBench, emulatorRateBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlBatchTextsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, keystrokeTimelineBench, followBench, memoryBench, logStoreBench, logsSqlBench, logsSqlFollowBench, backfillBench, emulatorRateBench];

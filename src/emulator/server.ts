@@ -8,6 +8,7 @@ import { createManagementOrigin } from './management/index';
 import { createLoggingOrigin } from './logging/index';
 import { createDatabaseArea } from './database/index';
 import type { EngineSupervisor } from './database/engine-supervisor';
+import type { WsStreamStats } from './database/hrana-ws';
 
 import type { ReadyInfo } from './ready-info';
 
@@ -22,7 +23,7 @@ export interface RunningEmulator {
   /** The database engine's process supervisor (restarts, pid). */
   databaseEngine: EngineSupervisor;
   /** The database origin's Hrana-over-HTTP streams: open now, and expired for idleness since the start (tests wait on these). */
-  databaseStreams(): { open: number; expired: number };
+  databaseStreams(): { open: number; expired: number; ws: WsStreamStats };
   close(): Promise<void>;
 }
 

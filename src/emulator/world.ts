@@ -15,6 +15,11 @@ export interface EmulatorOptions {
   faults?: FaultSpec;
   /** Database stream idle expiry (sqld: 10 s). */
   streamIdleMs?: number;
+  /**
+   * A WebSocket stream idle this long gives its engine connection back; one in a transaction (or
+   * holding settings) then expires. sqld never expires them; default 60 s.
+   */
+  wsStreamIdleMs?: number;
   /** A database statement running longer is interrupted (default 5 s). */
   statementTimeoutMs?: number;
   /** Clock, for tests (an EmulatorClock's `now`, or any function). Wins over clockStart. */
@@ -102,6 +107,7 @@ export function createWorld(options: EmulatorOptions): World {
       logRate: options.logRate ?? 3,
       ingestDelayMs: options.ingestDelayMs ?? 20_000,
       streamIdleMs: options.streamIdleMs ?? 10_000,
+      wsStreamIdleMs: options.wsStreamIdleMs ?? 60_000,
       statementTimeoutMs: options.statementTimeoutMs ?? 5000,
       faults: options.faults ?? null,
     },

@@ -107,7 +107,6 @@ export async function runCursor(steps: { condition: Cond | null; stmt: EngineStm
       errors.push(null);
       if (step.condition && !evalCond(step.condition, results, errors, conn)) continue;
       let begun = false;
-      let returned = 0;
       const sink: RowSink = {
         begin(cols) {
           // a retry after SQLITE_BUSY begins the step again: announced once
@@ -116,7 +115,6 @@ export async function runCursor(steps: { condition: Cond | null; stmt: EngineStm
           out.line(JSON.stringify({ type: 'step_begin', step: i, cols }));
         },
         row: (row) => {
-          returned++;
           out.line(rowEntry(row));
         },
         full: () => out.full(),
@@ -126,7 +124,7 @@ export async function runCursor(steps: { condition: Cond | null; stmt: EngineStm
         const result = await withBusyWait(conn, () => conn.execute(step.stmt, undefined, sink));
         if (out.cancelled) throw new Cancelled('the cursor was closed by its reader');
         results[i] = result;
-        addStatement(usage, returned, result.affected_row_count);
+        addStatement(usage, result.rows_read, result.affected_row_count);
         out.line(`{"type":"step_end","affected_row_count":${result.affected_row_count},"last_insert_rowid":${result.last_insert_rowid ?? 'null'}}`);
       } catch (error) {
         if (out.cancelled) throw new Cancelled('the cursor was closed by its reader');

@@ -13,9 +13,15 @@ import { BUSY_WAIT_MS, runEngineRequest } from './engine-run';
 import { WriteGate } from './write-gate';
 import { CursorWriter, runCursor } from './engine-cursor';
 import { usageOf } from './engine-usage';
-import type { DbRef, EngineLimits, HostCall, HostReply } from './engine-protocol';
+import { MAX_CONNECTIONS, type DbRef, type EngineLimits, type HostCall, type HostReply } from './engine-protocol';
 
 const POOL_SIZE = 4;
+
+class TooManyConnections extends Error {
+  constructor() {
+    super(`Too many connections: the database engine already holds ${MAX_CONNECTIONS} (one per stream that ran SQL); close idle streams or retry later`);
+  }
+}
 
 function readLimits(): EngineLimits {
   const defaults: EngineLimits = { statementTimeoutMs: 5000, maxResponseBytes: 10 * 1024 * 1024 };
@@ -77,6 +83,7 @@ function ensure(db: DbRef): Promise<void> {
 function connection(id: number, db: DbRef): Promise<Connection> {
   let c = conns.get(id);
   if (!c) {
+    if (conns.size >= MAX_CONNECTIONS) throw new TooManyConnections();
     c = ensure(db).then(() => idle.get(db.file)?.pop() ?? Connection.open(db.file, limits, gateOf(db.file)));
     c.catch(() => conns.delete(id));
     conns.set(id, c);
@@ -114,6 +121,8 @@ async function interrupt(id: number): Promise<void> {
 
 const cursors = new Map<number, CursorWriter>();
 
+const tooMany = (error: TooManyConnections) => ({ message: error.message, code: 'TOO_MANY_CONNECTIONS' });
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function handle(call: HostCall): Promise<void> {
@@ -143,8 +152,14 @@ async function handle(call: HostCall): Promise<void> {
         const conn = await connection(call.conn, call.db);
         await conn.setReadOnly(call.readOnly);
         const usage = await runCursor(call.steps, conn, writer);
-        send({ op: 'done', id: call.id, json: '', autocommit: conn.autocommit, usage });
+        send({ op: 'done', id: call.id, json: '', autocommit: conn.autocommit, ownState: !conn.reusable, usage });
       } catch (error) {
+        if (error instanceof TooManyConnections) {
+          writer.line(JSON.stringify({ type: 'error', error: tooMany(error) }));
+          writer.flush();
+          send({ op: 'done', id: call.id, json: '', autocommit: true, ownState: false });
+          return;
+        }
         send({ op: 'failed', id: call.id, message: messageOf(error) });
       } finally {
         cursors.delete(call.id);
@@ -156,8 +171,12 @@ async function handle(call: HostCall): Promise<void> {
         const conn = await connection(call.conn, call.db);
         await conn.setReadOnly(call.readOnly);
         const result = await runEngineRequest(call.request, conn);
-        send({ op: 'done', id: call.id, json: JSON.stringify(result), autocommit: conn.autocommit, usage: usageOf(result) });
+        send({ op: 'done', id: call.id, json: JSON.stringify(result), autocommit: conn.autocommit, ownState: !conn.reusable, usage: usageOf(result) });
       } catch (error) {
+        if (error instanceof TooManyConnections) {
+          send({ op: 'done', id: call.id, json: JSON.stringify({ type: 'error', error: tooMany(error) }), autocommit: true, ownState: false });
+          return;
+        }
         send({ op: 'failed', id: call.id, message: messageOf(error) });
       }
   }

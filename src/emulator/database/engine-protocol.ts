@@ -5,6 +5,14 @@
  */
 import type { EngineValue } from './values';
 
+/**
+ * Connections the engine holds at most (each keeps three files open: the database, its WAL and
+ * its shared memory). Past it a request is answered in-band with TOO_MANY_CONNECTIONS instead of
+ * the engine running out of files for every stream. sqld caps its connections at 128 by default
+ * (and makes the next one wait); one WebSocket may hold at most half of these (hrana-ws.ts).
+ */
+export const MAX_CONNECTIONS = 256;
+
 export interface EngineStmt {
   sql: string;
   args: EngineValue[];
@@ -52,7 +60,11 @@ export type HostReply =
   | { op: 'ready' }
   | { op: 'pong' }
   /** `json` is the StreamResult as JSON text, ready to go into the HTTP answer as is. */
-  | { op: 'done'; id: number; json: string; autocommit: boolean; usage?: EngineUsage }
+  /**
+   * `ownState`: the connection holds something of its stream's own beyond a transaction (a
+   * pragma setting, temp objects), so it cannot be given back while the stream lives.
+   */
+  | { op: 'done'; id: number; json: string; autocommit: boolean; ownState: boolean; usage?: EngineUsage }
   | { op: 'ensured'; id: number }
   /** Some of a cursor's entries, NDJSON text. */
   | { op: 'chunk'; id: number; text: string }

@@ -98,12 +98,12 @@ export class EngineSupervisor {
     return this.child?.pid ?? null;
   }
 
-  async run(conn: number, db: DbRef, readOnly: boolean, request: EngineRequest): Promise<{ json: string; autocommit: boolean }> {
+  async run(conn: number, db: DbRef, readOnly: boolean, request: EngineRequest): Promise<{ json: string; autocommit: boolean; ownState: boolean }> {
     const started = Date.now();
     const reply = await this.call((id) => ({ op: 'run', id, conn, db, readOnly, request }));
     if (reply.op !== 'done') throw new EngineFailure('the database engine gave an unexpected answer', 'unavailable');
     if (reply.usage) this.opts.onUsage?.(db.name, reply.usage, Date.now() - started);
-    return { json: reply.json, autocommit: reply.autocommit };
+    return { json: reply.json, autocommit: reply.autocommit, ownState: reply.ownState };
   }
 
   /**

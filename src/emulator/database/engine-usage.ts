@@ -3,15 +3,16 @@ import type { EngineUsage } from './engine-protocol';
 import type { StreamResult } from './engine-run';
 
 /*
- * What a request cost, for the usage and statistics routes: statements run, rows returned (the
- * emulator's "rows read": SQLite does not say how many rows a statement scanned), rows changed.
+ * What a request cost, for the usage and statistics routes: statements run, rows read (each
+ * statement's rows_read, as near to sqld's count as the engine shows it: Connection.rowsRead in
+ * engine.ts), rows changed.
  */
 
 export const noUsage = (): EngineUsage => ({ queries: 0, rowsRead: 0, rowsWritten: 0 });
 
-export function addStatement(usage: EngineUsage, rowsReturned: number, rowsChanged: number): void {
+export function addStatement(usage: EngineUsage, rowsRead: number, rowsChanged: number): void {
   usage.queries++;
-  usage.rowsRead += rowsReturned;
+  usage.rowsRead += rowsRead;
   usage.rowsWritten += rowsChanged;
 }
 
@@ -20,6 +21,6 @@ export function usageOf(result: StreamResult): EngineUsage {
   if (result.type !== 'ok') return usage;
   const r = result.response.result as StmtResult | { step_results?: (StmtResult | null)[] } | undefined;
   const stmts = r === undefined ? [] : 'step_results' in r ? (r.step_results ?? []) : [r as StmtResult];
-  for (const s of stmts) if (s && Array.isArray(s.rows)) addStatement(usage, s.rows.length, s.affected_row_count);
+  for (const s of stmts) if (s && Array.isArray(s.rows)) addStatement(usage, s.rows_read, s.affected_row_count);
   return usage;
 }

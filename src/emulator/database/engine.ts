@@ -3,7 +3,8 @@ import { performance } from 'node:perf_hooks';
 import { classify, parameters, splitStatements, SqlTextError, touchesQueryOnly, type StatementText } from './sql-text';
 import { encodeValue, type EngineValue, type WireValue } from './values';
 import type { EngineLimits } from './engine-protocol';
-import { checkProgram, checkStatementText, type EngineCatalog } from './engine-policy';
+import { checkProgram, checkStatementText, unlistedFacts, type EngineCatalog, type ProgramFacts } from './engine-policy';
+import { cachedVerdict, COUNTER_SQL, createsTemp, rememberVerdict, SCHEMA_SQL, schemaState, setsConnectionState, type SchemaState } from './engine-schema';
 import type { WriteGate } from './write-gate';
 import { StmtError } from './stmt-error';
 
@@ -38,6 +39,11 @@ const AsyncDatabase = LibsqlPromise as unknown as new (file: string) => AsyncDb;
 interface Prepared {
   stmt: AsyncStatement;
   writes: boolean;
+  facts: ProgramFacts;
+  /** Times it ran on this handle (SQLite's own run counter, to find it in sqlite_stmt). */
+  runs: number;
+  /** Its full-scan and automatic-index steps as SQLite counted them at the end of its last run. */
+  scanned: number;
 }
 
 const isBusy = (error: unknown) => {
@@ -211,7 +217,8 @@ function bindArgs(stmt: StatementText, b: BoundStmt): EngineValue[] {
   return names.map((_, i) => (i < b.args.length ? b.args[i]! : null));
 }
 
-const STATEMENT_CACHE = 64;
+/** Prepared statements kept per connection: a batch of a few hundred distinct texts stays in it. */
+const STATEMENT_CACHE = 256;
 const TXN_CONTROL = new Set(['BEGIN', 'COMMIT', 'END', 'ROLLBACK', 'SAVEPOINT', 'RELEASE']);
 
 /**
@@ -247,8 +254,19 @@ export class Connection {
   private timedOut = false;
   private cancelled = false;
 
-  /** Prepared statements by SQL text, most recently used last: a repeated statement skips a round to the engine's thread. */
+  /**
+   * Prepared statements by SQL text, most recently used last: a repeated statement skips a round
+   * to the engine's thread. All of them were prepared under `schema`; a change empties it.
+   */
   private readonly prepared = new Map<string, Prepared>();
+  /** The schema as this connection last read it (null: read it before the next statement). */
+  private schema: SchemaState | null = null;
+  /** The connection's own statements that read its schema state (per handle). */
+  private schemaStmts = new Map<string, AsyncStatement>();
+  /** It made temp objects: its schema includes a temp schema of its own. */
+  private hasTemp = false;
+  /** No stream changed its settings or made temp objects: fit for another stream. */
+  private pristine = true;
 
   private constructor(
     private db: AsyncDb,
@@ -274,9 +292,12 @@ export class Connection {
     return !this.db.inTransaction;
   }
 
-  /** Fit for the pool: no statement of a failed run is left on its handle. */
+  /**
+   * Fit for the pool: no statement of a failed run is left on its handle, and no stream changed
+   * its settings or made temp objects (sqld gives each stream a connection of its own).
+   */
   get reusable(): boolean {
-    return !this.stale;
+    return !this.stale && this.pristine;
   }
 
   /** A read-only session: writes are refused with BLOCKED, and the connection is query_only as a net. */
@@ -312,22 +333,40 @@ export class Connection {
       if (kind.verb === 'BEGIN' && parsed.tokens.some((t) => /^(IMMEDIATE|EXCLUSIVE)$/i.test(t.text))) sql = 'BEGIN DEFERRED';
     }
     const args = bindArgs(parsed, b).map(asBindable);
+    if (setsConnectionState(parsed.tokens, kind.verb)) this.pristine = false;
+    if (createsTemp(parsed.tokens, kind.verb)) {
+      this.pristine = false;
+      this.hasTemp = true;
+      this.schema = null;
+    }
     const started = performance.now();
     const deadline = started + this.limits.statementTimeoutMs;
     let entry: Prepared;
     try {
+      await this.syncSchema();
       entry = await this.prepare(sql, kind.explain);
     } catch (error) {
       throw error instanceof StmtError ? error : this.mapped(error, 'prepare');
     }
     const prepared = entry.stmt;
-    const cols = prepared.reader ? prepared.columns().map((c) => ({ name: c.name, decltype: c.type })) : [];
-    sink?.begin(cols);
+    // Column names are read after the first step, as sqld does: a cached statement that SQLite
+    // re-prepared for a schema committed meanwhile names the columns it now returns.
+    let cols: StmtResult['cols'] = [];
+    let begun = false;
+    const begin = () => {
+      if (begun) return;
+      begun = true;
+      cols = prepared.reader ? prepared.columns().map((c) => ({ name: c.name, decltype: c.type })) : [];
+      sink?.begin(cols);
+    };
     const dml = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE' || kind.verb === 'UPDATE' || kind.verb === 'DELETE');
     const insert = !kind.explain && (kind.verb === 'INSERT' || kind.verb === 'REPLACE');
     let rows: WireValue[][] = [];
     let meta: [bigint, bigint] | null = null;
     let reading = false;
+    /** Rows the statement produced (kept or not). */
+    let produced = 0;
+    let rowsRead = 0;
     // one writer at a time: wait for the lock here rather than meet SQLITE_BUSY inside SQLite
     if (entry.writes || kind.verb === 'VACUUM') await this.gate.acquire(this);
     try {
@@ -335,6 +374,8 @@ export class Connection {
         // cannot run long: on this thread, without the hand-off to the engine's thread and back
         if (prepared.reader) {
           const row = prepared.raw(true).safeIntegers(true).get(args) as unknown[] | undefined;
+          begin();
+          if (row) produced = 1;
           if (row && b.wantRows && sink) sink.row(row);
           else if (row && b.wantRows) {
             if (row.reduce((n: number, v) => n + wireSize(v), 0) > this.limits.maxResponseBytes) throw this.tooLarge();
@@ -343,15 +384,20 @@ export class Connection {
         } else {
           prepared.run(args);
         }
+        begin();
       } else {
         // the first step runs off the main thread (interruptible); a writer does all its work there
         const it = await this.offThread(deadline, () => (prepared.reader ? prepared.raw(true).safeIntegers(true) : prepared).iterate(args));
+        begin();
         reading = true;
-        if (sink && b.wantRows && prepared.reader) await this.streamRows(it, sink);
-        else rows = this.readRows(it, deadline, b.wantRows && prepared.reader);
+        if (sink && b.wantRows && prepared.reader) produced = await this.streamRows(it, sink);
+        else ({ rows, count: produced } = this.readRows(it, deadline, b.wantRows && prepared.reader));
         reading = false;
       }
+      entry.runs++;
       if (dml || insert) meta = await this.metaRow();
+      const changed = dml && meta ? Number(meta[0]) : 0;
+      rowsRead = kind.explain ? 0 : await this.rowsRead(sql, entry, quick(parsed.tokens, kind) && kind.verb === 'SELECT' ? 0 : produced + (kind.verb === 'UPDATE' || kind.verb === 'DELETE' ? changed : 0));
     } catch (error) {
       this.prepared.delete(sql);
       throw await this.runFailure(error, reading || leavesStatementActive(error));
@@ -364,8 +410,8 @@ export class Connection {
       affected_row_count: dml && meta ? Number(meta[0]) : 0,
       last_insert_rowid: insert && meta ? String(meta[1]) : null,
       replication_index: null,
-      rows_read: 0,
-      rows_written: 0,
+      rows_read: rowsRead,
+      rows_written: dml && meta ? Number(meta[0]) : 0,
       query_duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     };
   }
@@ -386,6 +432,7 @@ export class Connection {
   /** The parse error sqld's own parser would raise for this statement, if any (nothing runs). */
   async syntaxError(sql: string): Promise<StmtError | null> {
     try {
+      await this.syncSchema();
       await this.prepare(sql, false);
       return null;
     } catch (error) {
@@ -414,7 +461,8 @@ export class Connection {
     this.vetText(parsed.tokens, kind.verb);
     try {
       names = parameters(parsed.tokens).names;
-      prepared = await this.db.prepare(parsed.sql);
+      await this.syncSchema();
+      prepared = await this.prepareFresh(parsed.sql);
     } catch (error) {
       if (error instanceof SqlTextError) throw new StmtError(`SQL input error: ${error.message}`, 'SQL_INPUT_ERROR');
       throw this.mapped(error, 'prepare');
@@ -461,6 +509,8 @@ export class Connection {
     await this.rollback();
     this.prepared.clear();
     this.meta = null;
+    this.schema = null;
+    this.schemaStmts = new Map();
     this.gate.release(this);
     const fresh = await openHandle(this.file);
     if (this.readOnly) await fresh.exec('PRAGMA query_only = 1');
@@ -487,7 +537,7 @@ export class Connection {
   }
 
   /** Reads the rest of the rows on the main thread, in the engine's chunks, checking the limits. */
-  private readRows(it: Iterator<unknown>, deadline: number, keep: boolean): WireValue[][] {
+  private readRows(it: Iterator<unknown>, deadline: number, keep: boolean): { rows: WireValue[][]; count: number } {
     const rows: WireValue[][] = [];
     let bytes = 0;
     let n = 0;
@@ -507,7 +557,7 @@ export class Connection {
         throw new StmtError('interrupted', 'SQLITE_INTERRUPT');
       }
     }
-    return rows;
+    return { rows, count: n };
   }
 
   /**
@@ -515,11 +565,13 @@ export class Connection {
    * spent reading between pauses, not the time the receiver takes: a big export is not cut off.
    * A reader that stops early leaves the statement active: the caller retires the handle.
    */
-  private async streamRows(it: Iterator<unknown>, sink: RowSink): Promise<void> {
+  private async streamRows(it: Iterator<unknown>, sink: RowSink): Promise<number> {
     const limit = this.limits.statementTimeoutMs;
     let deadline = performance.now() + limit;
     let n = 0;
+    let count = 0;
     for (let r = it.next(); !r.done; r = it.next()) {
+      count++;
       sink.row(r.value as unknown[]);
       if (sink.full()) {
         await sink.drain();
@@ -529,6 +581,7 @@ export class Connection {
         throw new StmtError('interrupted', 'SQLITE_INTERRUPT');
       }
     }
+    return count;
   }
 
   /**
@@ -573,10 +626,11 @@ export class Connection {
       // text SQLite will refuse to prepare anyway
     }
     if (tokens) this.vetText(tokens, classify(tokens).verb);
-    const stmt = await this.db.prepare(sql);
+    if (this.schema === null) await this.syncSchema();
+    const stmt = await this.prepareFresh(sql);
     // an EXPLAIN only lists a program; anything else is vetted from its own listing
-    const facts = isExplain ? { writes: false } : await this.programFacts(sql, tokens, stmt.reader);
-    const entry = { stmt, writes: facts.writes };
+    const facts = isExplain ? unlistedFacts(false) : await this.vettedFacts(sql, tokens, stmt.reader);
+    const entry: Prepared = { stmt, writes: facts.writes, facts, runs: 0, scanned: 0 };
     this.prepared.set(sql, entry);
     if (this.prepared.size > STATEMENT_CACHE) this.prepared.delete(this.prepared.keys().next().value!);
     return entry;
@@ -588,8 +642,8 @@ export class Connection {
    * listed as x'' (the program is the same otherwise), and while a view or trigger holds one
    * (its text was vetted when it was made) the listing is not read at all.
    */
-  private async programFacts(sql: string, tokens: StatementText['tokens'] | null, reader: boolean): Promise<{ writes: boolean }> {
-    if (tokens === null || (await this.schemaHasBlobLiterals())) return { writes: !reader || (tokens !== null && classify(tokens).kind === 'write') };
+  private async programFacts(sql: string, tokens: StatementText['tokens'] | null, reader: boolean, blobLiterals: boolean): Promise<ProgramFacts> {
+    if (tokens === null || blobLiterals) return unlistedFacts(!reader || (tokens !== null && classify(tokens).kind === 'write'));
     let listed = '';
     let at = 0;
     for (const t of tokens) {
@@ -602,15 +656,120 @@ export class Connection {
     return checkProgram(await allRows(await this.db.prepare(`EXPLAIN ${listed}`)));
   }
 
-  private blobSchema: { version: number; has: boolean } | null = null;
-
-  private async schemaHasBlobLiterals(): Promise<boolean> {
-    const version = Number((await allRows(await this.db.prepare('PRAGMA schema_version')))[0]?.[0] ?? 0);
-    if (this.blobSchema?.version !== version) {
-      const rows = await allRows(await this.db.prepare("SELECT sql FROM sqlite_schema WHERE type IN ('view', 'trigger') AND sql IS NOT NULL"));
-      this.blobSchema = { version, has: rows.some((r) => /(^|[^\w])x'/i.test(String(r[0]))) };
+  /**
+   * The program check's verdict for this text under this schema: the same check, made once per
+   * text and schema content for every connection of the engine (not once per connection).
+   */
+  private async vettedFacts(sql: string, tokens: StatementText['tokens'] | null, reader: boolean): Promise<ProgramFacts> {
+    if (this.schema === null) await this.syncSchema();
+    const { fingerprint, blobLiterals } = this.schema!;
+    let verdict = cachedVerdict(fingerprint, sql);
+    if (verdict === undefined) {
+      try {
+        verdict = await this.programFacts(sql, tokens, reader, blobLiterals);
+      } catch (error) {
+        if (!(error instanceof StmtError)) throw error;
+        verdict = error;
+      }
+      rememberVerdict(fingerprint, sql, verdict);
     }
-    return this.blobSchema.has;
+    if (verdict instanceof StmtError) throw verdict;
+    return verdict;
+  }
+
+  /**
+   * Reads the schema version before a statement: when another connection (or this one) changed
+   * the schema, the stale schema is reloaded, its content hashed, and every statement prepared
+   * under the old one dropped. Cheap when nothing changed: one pragma read on this thread.
+   */
+  private async syncSchema(): Promise<void> {
+    let version = String(await this.schemaValue(SCHEMA_SQL.mainVersion));
+    if (this.hasTemp) version += `/${String(await this.schemaValue(SCHEMA_SQL.tempVersion))}`;
+    if (this.schema?.version === version) return;
+    (await this.schemaStmt(SCHEMA_SQL.reload)).get([]);
+    const rows = await allRows(await this.schemaStmt(SCHEMA_SQL.main));
+    if (this.hasTemp) rows.push(...(await allRows(await this.schemaStmt(SCHEMA_SQL.temp))));
+    this.prepared.clear();
+    this.schema = schemaState(version, rows);
+  }
+
+  /**
+   * The rows a statement read, as near to sqld's count as this engine shows it. sqld reports
+   * libsql's LIBSQL_STMTSTATUS_ROWS_READ: one per cursor step and seek (a scan of N rows is N),
+   * and for count(*) the b-tree pages it visits. The libsql npm package does not expose that
+   * counter, so: the rows the statement produced (and, for UPDATE/DELETE, changed); or, when its
+   * program scans a whole table or builds an automatic index, SQLite's own count of those steps
+   * (sqlite_stmt's nscan + naidx) if larger; plus, for count(*), the b-tree's pages (dbstat) as
+   * libsql counts them. Index seeks that find nothing and the inner loops of joins by index are
+   * not seen.
+   */
+  private async rowsRead(sql: string, entry: Prepared, visited: number): Promise<number> {
+    // count(*)'s one row is made, not read: the pages are its reads
+    let read = entry.facts.countRoots.length > 0 ? 0 : visited;
+    if (entry.facts.scans) {
+      const row = (await this.schemaStmt(COUNTER_SQL.steps)).get([sql, entry.runs]) as unknown[] | undefined;
+      if (row) {
+        const total = Number(row[0]);
+        const steps = total - entry.scanned;
+        entry.scanned = total;
+        // a scan of N rows is its first row (the rewind) and N - 1 steps
+        if (steps > 0) read = Math.max(read, steps + 1);
+      }
+    }
+    for (const root of entry.facts.countRoots) read += await this.countedPages(root);
+    return read;
+  }
+
+  /**
+   * The pages libsql's count(*) visits in one b-tree, from dbstat. Walking them this way costs
+   * more than the count itself (about 20x): past a second the figure is left out rather than
+   * the statement, which already ran, made to wait.
+   */
+  private async countedPages(root: number): Promise<number> {
+    try {
+      const [name, type] = (await this.schemaStmt(COUNTER_SQL.btree)).get([root]) as [string, string];
+      const pages = await this.schemaStmt(COUNTER_SQL.pages);
+      const it = await this.offThread(performance.now() + Math.min(1000, this.limits.statementTimeoutMs), () => pages.iterate([name, type === 'index' ? 1 : 0]));
+      const first = it.next();
+      while (!it.next().done);
+      return first.done ? 0 : Number((first.value as unknown[])[0]);
+    } catch {
+      this.timedOut = false;
+      this.schemaStmts.delete(COUNTER_SQL.pages);
+      return 0;
+    }
+  }
+
+  /** The first column of a schema statement's row (read on this thread: it cannot run long). */
+  private async schemaValue(sql: string): Promise<unknown> {
+    return ((await this.schemaStmt(sql)).get([]) as unknown[] | undefined)?.[0];
+  }
+
+  private async schemaStmt(sql: string): Promise<AsyncStatement> {
+    let stmt = this.schemaStmts.get(sql);
+    if (!stmt) {
+      stmt = (await this.db.prepare(sql)).raw(true);
+      this.schemaStmts.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  /**
+   * Prepares a statement against the schema as committed: a prepare that fails (no such column,
+   * wrong number of values) is tried once more after the schema is reloaded, in case another
+   * connection committed a change between the version read and the prepare.
+   */
+  private async prepareFresh(sql: string): Promise<AsyncStatement> {
+    try {
+      return await this.db.prepare(sql);
+    } catch (error) {
+      if (PARSE_ERROR.test(String((error as { message?: unknown }).message))) throw error;
+      const known = this.schema?.version;
+      await this.syncSchema();
+      // the schema is the one the failed prepare saw: the error stands
+      if (this.schema?.version === known) throw error;
+      return this.db.prepare(sql);
+    }
   }
 
   private mapped(error: unknown, stage: 'prepare' | 'run'): StmtError {

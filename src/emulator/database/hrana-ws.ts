@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import type { EngineRequest } from './engine-protocol';
+import { MAX_CONNECTIONS, type EngineRequest } from './engine-protocol';
 import { EngineFailure, type EngineSupervisor } from './engine-supervisor';
 import type { HostedDatabase } from './catalog';
 import { checkBatchConditions, parseBatchSteps, parseStmtJson, resolveStoredSql } from './pipeline';
@@ -22,26 +22,62 @@ export interface HranaWsDeps {
   newConn(): number;
   /** The database a path upgrades to; null when there is none (the upgrade gets 404). */
   databaseAt(path: string): HostedDatabase | null;
+  /** A stream idle this long gives its engine connection back (see WsStream). */
+  idleMs: number;
+}
+
+/** The WebSocket streams of every socket (tests wait on these). */
+export interface WsStreamStats {
+  /** Streams open now (not counting those refused or expired). */
+  open: number;
+  /** Open streams that hold an engine connection now. */
+  connected: number;
+  /** Streams expired for idleness so far. */
+  expired: number;
+  /** open_stream requests refused so far (the socket had MAX_STREAMS streams open). */
+  refused: number;
 }
 
 export interface HranaWs {
   upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Closes every socket (the emulator stops); their streams roll back. */
   closeAll(): void;
+  stats(): WsStreamStats;
 }
 
 const MAX_STORED_SQL = 150;
+/**
+ * Streams one socket may have open. sqld has no such limit, but every stream holds one of its
+ * 128 connections (the next waits): a socket here may hold half of the engine's connections, so
+ * one client never takes them all. Past it open_stream is answered STREAM_NOT_OPEN, as sqld
+ * answers a stream that failed to open, and the socket stays open.
+ */
+export const MAX_STREAMS = MAX_CONNECTIONS / 2;
+/** Ids of refused or expired streams a socket may leave unclosed before it is dropped. */
+const MAX_DEAD_STREAMS = 1024;
 // hrana3 (cursors, get_autocommit) and hrana3-protobuf are not offered: @libsql/client asks for hrana2
 const PROTOCOLS = ['hrana2', 'hrana1'] as const;
 type Version = 1 | 2;
 
+/**
+ * A stream idle for `idleMs` gives its engine connection back: quietly when the connection holds
+ * nothing of the stream's (autocommit, no settings, no temp objects: the next request takes
+ * another), else the stream expires, its transaction rolls back and its requests get
+ * STREAM_EXPIRED.
+ */
 interface WsStream {
   conn: number | null;
   generation: number;
   /** Requests of one stream run in arrival order; other streams do not wait for them. */
   queue: Promise<void>;
-  /** Why the stream cannot run anything any more (its engine connection died). */
-  broken: string | null;
+  /** Requests queued and not answered yet. */
+  pending: number;
+  /** The connection's state after its last request. */
+  autocommit: boolean;
+  ownState: boolean;
+  idle: NodeJS.Timeout | null;
+  /** Why the stream cannot run anything (refused, expired, or its engine connection died), and the code. */
+  broken: { message: string; code: string } | null;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -83,6 +119,9 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
     handleProtocols: (offered: Set<string>) => PROTOCOLS.find((p) => offered.has(p)) ?? false,
   });
   const sockets = new Set<WebSocket>();
+  const live = new Set<WsStream>();
+  let expired = 0;
+  let refused = 0;
 
   function refuse(socket: Duplex, status: number, reason: string, body: string): void {
     if (!socket.writable) {
@@ -112,6 +151,14 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
     let access: TokenAccess = 'read-only';
     const sqls = new Map<number, string>();
     const streams = new Map<number, WsStream>();
+    const streamIdOf = new WeakMap<WsStream, number>();
+    const newStream = (id: number, broken: WsStream['broken']): WsStream => {
+      const stream: WsStream = { conn: null, generation: -1, queue: Promise.resolve(), pending: 0, autocommit: true, ownState: false, idle: null, broken };
+      streams.set(id, stream);
+      streamIdOf.set(stream, id);
+      if (broken === null) live.add(stream);
+      return stream;
+    };
 
     const send = (text: string) => {
       if (ws.readyState === WebSocket.OPEN) ws.send(text);
@@ -152,19 +199,40 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
     }
 
     function release(stream: WsStream): void {
+      if (stream.idle) clearTimeout(stream.idle);
+      stream.idle = null;
       if (stream.conn !== null) deps.engine.release(stream.conn, stream.generation);
       stream.conn = null;
     }
 
+    /** Idle: the connection goes back (quietly, or the stream expires: see WsStream). */
+    function armIdle(stream: WsStream): void {
+      if (stream.idle) clearTimeout(stream.idle);
+      stream.idle = null;
+      if (stream.conn === null || stream.broken !== null) return;
+      stream.idle = setTimeout(() => {
+        stream.idle = null;
+        if (stream.pending > 0 || stream.conn === null) return;
+        if (!stream.autocommit || stream.ownState) {
+          stream.broken = { message: 'The stream has expired due to inactivity', code: 'STREAM_EXPIRED' };
+          live.delete(stream);
+          expired++;
+        }
+        release(stream);
+      }, deps.idleMs);
+      stream.idle.unref();
+    }
+
     /** Runs SQL on the stream's connection; answers the request (an engine failure breaks the stream). */
     async function runSql(stream: WsStream, requestId: number, request: EngineRequest): Promise<void> {
-      if (stream.broken !== null) return respondError(requestId, stream.broken, 'STREAM_NOT_OPEN');
-      const refused = authError();
-      if (refused) return respondError(requestId, refused.message, refused.code);
+      if (stream.broken !== null) return respondError(requestId, stream.broken.message, stream.broken.code);
+      const refusedAuth = authError();
+      if (refusedAuth) return respondError(requestId, refusedAuth.message, refusedAuth.code);
       if (stream.conn !== null && stream.generation !== deps.engine.generation) {
         stream.conn = null;
-        stream.broken = 'The database engine restarted since this stream last ran SQL: the stream and its transaction are gone';
-        return respondError(requestId, stream.broken, 'STREAM_NOT_OPEN');
+        stream.broken = { message: 'The database engine restarted since this stream last ran SQL: the stream and its transaction are gone', code: 'STREAM_NOT_OPEN' };
+        live.delete(stream);
+        return respondError(requestId, stream.broken.message, stream.broken.code);
       }
       if (stream.conn === null) {
         stream.conn = deps.newConn();
@@ -172,21 +240,32 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
       }
       try {
         const answer = await deps.engine.run(stream.conn, db.ref, access === 'read-only', request);
+        stream.autocommit = answer.autocommit;
+        stream.ownState = answer.ownState;
         send(asWsResponse(requestId, answer.json));
       } catch (error) {
         if (!(error instanceof EngineFailure)) throw error;
         stream.conn = null;
         const e = engineFailureError(error);
-        stream.broken = e.message;
+        stream.broken = { message: e.message, code: 'STREAM_NOT_OPEN' };
+        live.delete(stream);
         respondError(requestId, e.message, e.code);
       }
     }
 
     const enqueue = (stream: WsStream, work: () => Promise<void> | void) => {
-      stream.queue = stream.queue.then(work).catch((error: unknown) => {
-        if (process.env.BURROW_EMULATOR_DEBUG) process.stderr.write(`emulator hrana-ws: ${(error as Error).stack}\n`);
-        ws.close(1011, 'Internal server error');
-      });
+      stream.pending++;
+      if (stream.idle) clearTimeout(stream.idle);
+      stream.idle = null;
+      stream.queue = stream.queue
+        .then(work)
+        .catch((error: unknown) => {
+          if (process.env.BURROW_EMULATOR_DEBUG) process.stderr.write(`emulator hrana-ws: ${(error as Error).stack}\n`);
+          ws.close(1011, 'Internal server error');
+        })
+        .finally(() => {
+          if (--stream.pending === 0 && streams.get(streamIdOf.get(stream) ?? NaN) === stream) armIdle(stream);
+        });
     };
 
     function needVersion(min: Version, what: string): void {
@@ -209,14 +288,24 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
         case 'open_stream': {
           const id = int32(r.stream_id, 'stream_id');
           if (streams.has(id)) throw new ProtocolError(`Stream ${id} already exists`);
-          streams.set(id, { conn: null, generation: -1, queue: Promise.resolve(), broken: null });
-          return respondOk(requestId, { type: 'open_stream' });
+          let open = 0;
+          for (const s of streams.values()) if (s.broken === null) open++;
+          if (open < MAX_STREAMS) {
+            newStream(id, null);
+            return respondOk(requestId, { type: 'open_stream' });
+          }
+          if (streams.size - open >= MAX_DEAD_STREAMS) throw new ProtocolError(`Too many streams: ${streams.size} open or failed streams on this connection`);
+          refused++;
+          const message = `Stream ${id} has failed to open: this connection already has ${MAX_STREAMS} streams open, the most one WebSocket may have on this server (close a stream first)`;
+          newStream(id, { message, code: 'STREAM_NOT_OPEN' });
+          return respondError(requestId, message, 'STREAM_NOT_OPEN');
         }
         case 'close_stream': {
           const id = int32(r.stream_id, 'stream_id');
           const stream = streams.get(id);
           if (!stream) return respondOk(requestId, { type: 'close_stream' });
           streams.delete(id);
+          live.delete(stream);
           return enqueue(stream, () => {
             release(stream);
             respondOk(requestId, { type: 'close_stream' });
@@ -290,6 +379,7 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
       // client.close() leaves its streams open: every transaction still open rolls back here
       for (const stream of streams.values()) {
         if (stream.conn !== null) deps.engine.interrupt(stream.conn, stream.generation);
+        live.delete(stream);
         enqueue(stream, () => release(stream));
       }
       streams.clear();
@@ -302,6 +392,11 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
     closeAll() {
       for (const ws of sockets) ws.terminate();
       sockets.clear();
+    },
+    stats() {
+      let connected = 0;
+      for (const s of live) if (s.conn !== null) connected++;
+      return { open: live.size, connected, expired, refused };
     },
   };
 }

@@ -8,7 +8,7 @@ import { parseBody, runRequest, type ExecContext } from './pipeline';
 import { StreamStore, type Stream } from './streams';
 import { TokenStore, type TokenAccess } from './tokens';
 import { ProtocolError } from './values';
-import { createHranaWs } from './hrana-ws';
+import { createHranaWs, type WsStreamStats } from './hrana-ws';
 import { serveCursor, type CursorHttpDeps } from './cursor-http';
 import { registerDatabaseMetrics } from './management-metrics';
 import { UsageStore } from './usage';
@@ -24,8 +24,8 @@ export interface DatabaseArea {
   initialTokens: { full: string; readOnly: string };
   /** The engine process's supervisor (tests read its stats and pid). */
   engine: EngineSupervisor;
-  /** Hrana-over-HTTP streams open now, and expired for idleness since the start. */
-  streams(): { open: number; expired: number };
+  /** Hrana-over-HTTP streams open now, and expired for idleness since the start; and the WebSocket streams. */
+  streams(): { open: number; expired: number; ws: WsStreamStats };
 }
 
 const HELLO = 'Hello, this is HTTP API v2 (Hrana over HTTP)';
@@ -90,6 +90,7 @@ export function createDatabaseArea(world: World): DatabaseArea {
     engine,
     tokens,
     newConn: () => nextConn++,
+    idleMs: world.options.wsStreamIdleMs,
     databaseAt: (path) => {
       if (path === '/') return catalog.primary;
       const m = /^\/db\/([^/]+)\/?$/.exec(path);
@@ -256,7 +257,7 @@ export function createDatabaseArea(world: World): DatabaseArea {
   return {
     tokens,
     engine,
-    streams: () => ({ open: streams.size, expired: streams.expiredCount }),
+    streams: () => ({ open: streams.size, expired: streams.expiredCount, ws: ws.stats() }),
     initialTokens: {
       full: tokens.issue(PRIMARY_DATABASE.id, PRIMARY_DATABASE.name, 'full-access', null),
       readOnly: tokens.issue(PRIMARY_DATABASE.id, PRIMARY_DATABASE.name, 'read-only', null),
