@@ -94,7 +94,7 @@ export function figure(text: string, salt: number, max: number): number {
 
 const base36 = (text: string, salt: number, length: number): string => {
   let out = '';
-  for (let i = 0; out.length < length; i++) out += figure(text, salt + i * 7919, 36).toString(36);
+  for (let i = 0; out.length < length; i++) out += figure(`${text}#${i}`, salt, 36).toString(36);
   return out;
 };
 
