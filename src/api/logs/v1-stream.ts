@@ -1,0 +1,123 @@
+import type { LogPageReader, V1Piece } from './page-reader';
+import { MAX_V1_PROBLEMS } from './v1';
+
+/*
+ * A v1 day file read as a stream: the body's chunks are cut into pieces of whole lines (about a
+ * MiB each), each piece is read into records by the page reader (in a worker thread), and the
+ * pieces are handed over in file order. A day of a busy zone is gigabytes: nothing here holds
+ * more than a few pieces.
+ */
+
+/** Bytes per piece: big enough to keep a worker busy, small enough that the first screen comes quickly. */
+export const V1_PIECE_BYTES = 1024 * 1024;
+/** Pieces read at once (the page reader has two worker threads). */
+const IN_FLIGHT = 3;
+
+/** Cuts a stream of bytes into pieces that end at a line end (LF, or CR when a piece has no LF). */
+export class V1PieceCutter {
+  private parts: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly pieceBytes = V1_PIECE_BYTES) {}
+
+  /** Adds a chunk; returns the pieces now complete (each owns its bytes). */
+  push(chunk: Buffer): Buffer[] {
+    this.parts.push(chunk);
+    this.size += chunk.length;
+    if (this.size < this.pieceBytes) return [];
+    const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+    let cut = all.lastIndexOf(10);
+    // a file with CR line ends, or one endless line: cut at a CR, else wait for more (up to 16 pieces)
+    if (cut < 0) cut = all.lastIndexOf(13);
+    if (cut < 0 && this.size < this.pieceBytes * 16) {
+      this.parts = [all];
+      return [];
+    }
+    const end = cut < 0 ? all.length : cut + 1;
+    // a copy: the piece's buffer moves to a worker thread whole, without the rest
+    const piece = Buffer.allocUnsafeSlow(end);
+    all.copy(piece, 0, 0, end);
+    const rest = all.subarray(end);
+    this.parts = rest.length ? [Buffer.from(rest)] : [];
+    this.size = rest.length;
+    return [piece];
+  }
+
+  /** What is left at the end of the stream (a last line without a line end). */
+  end(): Buffer | null {
+    if (this.size === 0) return null;
+    const last = Buffer.allocUnsafeSlow(this.size);
+    Buffer.concat(this.parts, this.size).copy(last);
+    this.parts = [];
+    this.size = 0;
+    return last;
+  }
+}
+
+export interface V1Progress {
+  /** Bytes of the file read so far. */
+  bytes: number;
+  /** The file's size when the server said it (Content-Length), else null. */
+  totalBytes: number | null;
+  /** Non-blank lines read so far, and those of them that could not be read. */
+  lines: number;
+  skipped: number;
+  /** The first few unreadable lines: line number and why. */
+  problems: { line: number; reason: string }[];
+}
+
+/**
+ * Reads the pieces of one download in order: `push` each chunk (awaiting it: it waits while
+ * IN_FLIGHT pieces are being read), then `finish`. `deliver` gets every piece in file order, with
+ * its problems' line numbers counted from the start of the file.
+ */
+export class V1PieceReader {
+  readonly progress: V1Progress = { bytes: 0, totalBytes: null, lines: 0, skipped: 0, problems: [] };
+  private readonly cutter: V1PieceCutter;
+  private readonly inFlight: Promise<V1Piece>[] = [];
+  private lineEnds = 0;
+
+  constructor(
+    private readonly reader: LogPageReader,
+    private readonly zoneId: number,
+    private readonly deliver: (piece: V1Piece, progress: V1Progress) => void | Promise<void>,
+    pieceBytes = V1_PIECE_BYTES,
+  ) {
+    this.cutter = new V1PieceCutter(pieceBytes);
+  }
+
+  async push(chunk: Buffer): Promise<void> {
+    this.progress.bytes += chunk.length;
+    for (const piece of this.cutter.push(chunk)) await this.start(piece);
+  }
+
+  async finish(): Promise<V1Progress> {
+    const last = this.cutter.end();
+    if (last) await this.start(last);
+    while (this.inFlight.length) await this.next();
+    return this.progress;
+  }
+
+  private async start(piece: Buffer): Promise<void> {
+    if (this.inFlight.length >= IN_FLIGHT) await this.next();
+    this.inFlight.push(this.reader.readV1(piece, { zoneId: this.zoneId, firstLine: 1, problemRoom: MAX_V1_PROBLEMS }));
+  }
+
+  private async next(): Promise<void> {
+    const piece = await this.inFlight.shift()!;
+    const p = this.progress;
+    for (const problem of piece.problems) {
+      if (p.problems.length < MAX_V1_PROBLEMS) p.problems.push({ line: problem.line + this.lineEnds, reason: problem.reason });
+    }
+    this.lineEnds += piece.lineEnds;
+    p.lines += piece.lines;
+    p.skipped += piece.skipped;
+    await this.deliver(piece, p);
+  }
+
+  /** Pieces being read are dropped (a stopped download): their answers are awaited and ignored. */
+  async abandon(): Promise<void> {
+    const pending = this.inFlight.splice(0);
+    await Promise.allSettled(pending);
+  }
+}
