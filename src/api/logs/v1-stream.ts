@@ -12,6 +12,8 @@ import { MAX_V1_PROBLEMS } from './v1';
 export const V1_PIECE_BYTES = 1024 * 1024;
 /** Pieces read at once (the page reader has two worker threads). */
 const IN_FLIGHT = 3;
+/** Complete lines waiting this long for the rest of their piece go on their own. */
+const IDLE_MS = 50;
 
 /** Cuts a stream of bytes into pieces that end at a line end (LF, or CR when a piece has no LF). */
 export class V1PieceCutter {
@@ -43,6 +45,28 @@ export class V1PieceCutter {
     return [piece];
   }
 
+  /** Bytes waiting for more. */
+  get pending(): number {
+    return this.size;
+  }
+
+  /** The complete lines waiting, as a piece (the stream is slow: show what came), or null. */
+  flushLines(): Buffer | null {
+    if (this.size === 0) return null;
+    const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+    const cut = all.lastIndexOf(10);
+    if (cut < 0) {
+      this.parts = [all];
+      return null;
+    }
+    const piece = Buffer.allocUnsafeSlow(cut + 1);
+    all.copy(piece, 0, 0, cut + 1);
+    const rest = all.subarray(cut + 1);
+    this.parts = rest.length ? [Buffer.from(rest)] : [];
+    this.size = rest.length;
+    return piece;
+  }
+
   /** What is left at the end of the stream (a last line without a line end). */
   end(): Buffer | null {
     if (this.size === 0) return null;
@@ -67,14 +91,22 @@ export interface V1Progress {
 }
 
 /**
- * Reads the pieces of one download in order: `push` each chunk (awaiting it: it waits while
- * IN_FLIGHT pieces are being read), then `finish`. `deliver` gets every piece in file order, with
- * its problems' line numbers counted from the start of the file.
+ * Reads the pieces of one download and hands them over in file order, each as soon as it and
+ * those before it are read: `push` each chunk (awaiting it: it waits while IN_FLIGHT pieces are
+ * being read or handed over), then `finish`. Complete lines that wait more than IDLE_MS for the
+ * rest of a piece (a slow server) go as a piece of their own. Problems' line numbers are counted
+ * from the start of the file.
  */
 export class V1PieceReader {
   readonly progress: V1Progress = { bytes: 0, totalBytes: null, lines: 0, skipped: 0, problems: [] };
   private readonly cutter: V1PieceCutter;
-  private readonly inFlight: Promise<V1Piece>[] = [];
+  /** Hand-overs not finished, oldest first. */
+  private readonly pending: Promise<void>[] = [];
+  /** The last hand-over: each piece's waits for the one before. */
+  private delivered: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | null = null;
+  private abandoned = false;
+  private idle: NodeJS.Timeout | null = null;
   private lineEnds = 0;
 
   constructor(
@@ -87,24 +119,63 @@ export class V1PieceReader {
   }
 
   async push(chunk: Buffer): Promise<void> {
+    this.clearIdle();
+    this.check();
     this.progress.bytes += chunk.length;
-    for (const piece of this.cutter.push(chunk)) await this.start(piece);
+    for (const piece of this.cutter.push(chunk)) {
+      this.start(piece);
+      while (this.pending.length >= IN_FLIGHT) await this.pending[0];
+      this.check();
+    }
+    if (this.cutter.pending > 0) {
+      this.idle = setTimeout(() => {
+        this.idle = null;
+        const lines = this.cutter.flushLines();
+        if (lines) this.start(lines);
+      }, IDLE_MS);
+      this.idle.unref();
+    }
   }
 
   async finish(): Promise<V1Progress> {
+    this.clearIdle();
     const last = this.cutter.end();
-    if (last) await this.start(last);
-    while (this.inFlight.length) await this.next();
+    if (last) this.start(last);
+    await this.delivered;
+    this.check();
     return this.progress;
   }
 
-  private async start(piece: Buffer): Promise<void> {
-    if (this.inFlight.length >= IN_FLIGHT) await this.next();
-    this.inFlight.push(this.reader.readV1(piece, { zoneId: this.zoneId, firstLine: 1, problemRoom: MAX_V1_PROBLEMS }));
+  /** A stopped download: nothing more is handed over; pieces being read are awaited and dropped. */
+  async abandon(): Promise<void> {
+    this.clearIdle();
+    this.abandoned = true;
+    await this.delivered.catch(() => {});
   }
 
-  private async next(): Promise<void> {
-    const piece = await this.inFlight.shift()!;
+  /** Starts reading a piece now (pieces start in file order) and queues its hand-over. */
+  private start(piece: Buffer): void {
+    const read = this.reader.readV1(piece, { zoneId: this.zoneId, firstLine: 1, problemRoom: MAX_V1_PROBLEMS });
+    // a failed read is reported by its hand-over
+    read.catch(() => {});
+    const done = this.delivered.then(async () => {
+      const p = await read;
+      if (this.abandoned) return;
+      this.account(p);
+      await this.deliver(p, this.progress);
+    });
+    this.delivered = done;
+    this.pending.push(done);
+    done.then(
+      () => this.pending.splice(this.pending.indexOf(done), 1),
+      (error: unknown) => {
+        this.failure ??= { error };
+        this.pending.splice(this.pending.indexOf(done), 1);
+      },
+    );
+  }
+
+  private account(piece: V1Piece): void {
     const p = this.progress;
     for (const problem of piece.problems) {
       if (p.problems.length < MAX_V1_PROBLEMS) p.problems.push({ line: problem.line + this.lineEnds, reason: problem.reason });
@@ -112,12 +183,14 @@ export class V1PieceReader {
     this.lineEnds += piece.lineEnds;
     p.lines += piece.lines;
     p.skipped += piece.skipped;
-    await this.deliver(piece, p);
   }
 
-  /** Pieces being read are dropped (a stopped download): their answers are awaited and ignored. */
-  async abandon(): Promise<void> {
-    const pending = this.inFlight.splice(0);
-    await Promise.allSettled(pending);
+  private check(): void {
+    if (this.failure) throw this.failure.error;
+  }
+
+  private clearIdle(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
   }
 }
