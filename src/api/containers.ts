@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { HttpClient } from './http';
 import { checkWhole, invalidInput } from './input-checks';
 import { lazySchema, type Infer, type LazySchema, type Zod } from './lazy-schema';
+import { AppDetailSchema, AppOverviewSchema, RegistriesAnswerSchema, VolumesAnswerSchema, type AppDetail, type AppOverview, type Registry, type VolumesAnswer } from './containers-workload';
 
 export const ContainerLimitsSchema = lazySchema((z) => {
   const int = z.number().int();
@@ -148,6 +149,26 @@ export class ContainersApi {
 
   async getRegionSettings(appId: string, signal?: AbortSignal): Promise<RegionSettings> {
     return this.http.getJson(`/mc/apps/${encodeURIComponent(checkAppId(appId))}/region-settings`, RegionSettingsSchema, { signal });
+  }
+
+  /** The application with its container templates, instances and volume templates. */
+  async getApp(appId: string, signal?: AbortSignal): Promise<AppDetail> {
+    return this.http.getJson(`/mc/apps/${encodeURIComponent(checkAppId(appId))}`, AppDetailSchema, { signal });
+  }
+
+  /** The instances per region and their pods. */
+  async getAppOverview(appId: string, signal?: AbortSignal): Promise<AppOverview> {
+    return this.http.getJson(`/mc/apps/${encodeURIComponent(checkAppId(appId))}/overview`, AppOverviewSchema, { signal });
+  }
+
+  /** The app's volumes with their instances per region. */
+  async listVolumes(appId: string, signal?: AbortSignal): Promise<VolumesAnswer> {
+    return this.http.getJson(`/mc/apps/${encodeURIComponent(checkAppId(appId))}/volumes`, VolumesAnswerSchema, { signal });
+  }
+
+  /** The container registries images are pulled from (passwords come as first and last symbols only). */
+  async listRegistries(signal?: AbortSignal): Promise<Registry[]> {
+    return (await this.http.getJson('/mc/registries', RegistriesAnswerSchema, { signal })).items;
   }
 
   /** PUT; the platform answers 200 with an empty body. */

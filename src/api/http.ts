@@ -52,6 +52,24 @@ export interface RequestOptions<T> {
   onHeaders?: () => void;
 }
 
+export interface StreamOptions {
+  query?: Record<string, QueryValue | QueryValue[]>;
+  signal?: AbortSignal;
+  /** Silence allowed before the headers, and between two chunks of the body. */
+  timeoutMs?: number;
+  /** The answer is a success: its headers, before the first chunk. */
+  onHeaders?: (headers: Record<string, string>) => void;
+  /** Each chunk of the body as it arrives; awaited before the next is read. */
+  onChunk: (chunk: Buffer) => void | Promise<void>;
+}
+
+/** A stream consumer's own error, carried through the transport's error handling unchanged. */
+class ConsumerFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super('stream consumer failed');
+  }
+}
+
 export interface HttpResponse<T> {
   status: number;
   data: T;
@@ -72,6 +90,9 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+
+/** "64 MiB", "256 KiB". */
+const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`);
 
 /** The code of the error for an answer that did not complete within the exchange's deadline. */
 export const DEADLINE = 'DEADLINE';
@@ -118,6 +139,8 @@ function headerRecord(h: Record<string, string | string[] | undefined>): Record<
 export class HttpClient {
   readonly baseUrl: string;
   private dispatcher: Agent | null = null;
+  /** Streamed answers: no size limit (maxResponseBytes is for whole bodies). */
+  private streamDispatcher: Agent | null = null;
   private closed = false;
   private readonly opts: Required<Omit<HttpClientOptions, 'auth' | 'debug' | 'debugBody' | 'beforeAttempt' | 'deadlineMs'>> & HttpClientOptions;
 
@@ -285,12 +308,88 @@ export class HttpClient {
     return { status, data: json as T, headers: resHeaders };
   }
 
+  /**
+   * A GET whose body is handed over chunk by chunk as it arrives (`onChunk` is awaited: a slow
+   * consumer slows the download), with no limit on its size and no deadline on the whole
+   * exchange (a day of logs takes as long as it takes): only silence longer than the request
+   * timeout fails it. Retried like a GET until the first chunk is handed over, never after.
+   */
+  async stream(path: string, options: StreamOptions): Promise<{ status: number; headers: Record<string, string>; bytes: number }> {
+    const maxAttempts = this.opts.maxRetries + 1;
+    let lastError: ApiError | null = null;
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      if (attempt > 0) {
+        try {
+          await sleep(backoffDelay(attempt, this.opts.retryBaseMs), options.signal);
+        } catch {
+          throw new ApiError({ kind: 'aborted', message: `GET ${path} cancelled`, method: 'GET', path });
+        }
+      }
+      const progress = { handed: false };
+      try {
+        return await this.streamAttempt(path, options, attempt, progress);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        lastError = error;
+        if (progress.handed || !error.transient || options.signal?.aborted) throw error;
+      }
+    }
+    throw lastError!;
+  }
+
+  private async streamAttempt(path: string, options: StreamOptions, attempt: number, progress: { handed: boolean }) {
+    await this.opts.beforeAttempt?.({ method: 'GET', path, attempt });
+    const url = `${this.baseUrl}${path}${buildQuery(options.query)}`;
+    const shownPath = `${path}${buildQuery(options.query)}`;
+    const headers: Record<string, string> = { accept: 'text/plain, */*;q=0.5', 'user-agent': 'burrow', ...(this.opts.auth?.() ?? {}) };
+    const timeout = options.timeoutMs ?? this.opts.requestTimeoutMs;
+    const started = Date.now();
+    this.opts.debug?.(redact(`-> GET ${this.baseUrl}${shownPath}${attempt ? ` (retry ${attempt})` : ''} (streamed)`));
+    if (this.closed) throw new ApiError({ kind: 'aborted', message: 'the connection to the platform was closed' });
+    const undici = await loadUndici();
+    this.streamDispatcher ??= new undici.Agent({ keepAliveTimeout: 10_000, connections: 2, maxHeaderSize: 16 * 1024, connect: { timeout: this.opts.connectTimeoutMs } });
+    let status = 0;
+    let bytes = 0;
+    try {
+      const res = await undici.request(url, { method: 'GET', headers, signal: options.signal, dispatcher: this.streamDispatcher, headersTimeout: timeout, bodyTimeout: timeout });
+      status = res.statusCode;
+      const resHeaders = headerRecord(res.headers);
+      if (status < 200 || status >= 300) {
+        // an error's body is small; more than a MiB of it is not read
+        let text = '';
+        for await (const chunk of res.body) {
+          if (text.length < 1024 * 1024) text += (chunk as Buffer).toString('utf8');
+        }
+        this.opts.debug?.(redact(`<- ${status} GET ${shownPath} ${Date.now() - started}ms ${text.length}B`));
+        throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, { method: 'GET', path, location: resHeaders.location ?? null, retryAfter: resHeaders['retry-after'] });
+      }
+      options.onHeaders?.(resHeaders);
+      for await (const chunk of res.body) {
+        const buf = chunk as Buffer;
+        bytes += buf.length;
+        progress.handed = true;
+        try {
+          await options.onChunk(buf);
+        } catch (error) {
+          throw new ConsumerFailure(error);
+        }
+      }
+      this.opts.debug?.(redact(`<- ${status} GET ${shownPath} ${Date.now() - started}ms ${bytes}B (streamed)`));
+      return { status, headers: resHeaders, bytes };
+    } catch (error) {
+      // the consumer's own failure is its own
+      if (error instanceof ConsumerFailure) throw error.cause;
+      if (error instanceof ApiError) throw error;
+      throw this.transportError(undici, error, 'GET', path, options.signal, null);
+    }
+  }
+
   private transportError(undici: Undici, error: unknown, method: HttpMethod, path: string, signal: AbortSignal | undefined, deadlineMs: number | null): ApiError {
     if (signal?.aborted) return new ApiError({ kind: 'aborted', method, path, message: `${method} ${path} cancelled`, cause: error });
     const e = error as { code?: string; message?: string };
     const { HeadersTimeoutError, BodyTimeoutError, ConnectTimeoutError, ResponseExceededMaxSizeError } = undici.errors;
     if (error instanceof ResponseExceededMaxSizeError) {
-      return new ApiError({ kind: 'malformed', method, path, cause: error, message: `${method} ${path} answered with a body larger than ${Math.round(this.opts.maxResponseBytes / 1024 / 1024)} MiB: is the URL right?` });
+      return new ApiError({ kind: 'malformed', method, path, cause: error, message: `${method} ${path} answered with a body larger than ${sizeText(this.opts.maxResponseBytes)}: is the URL right?` });
     }
     const timedOut = deadlineMs !== null || error instanceof HeadersTimeoutError || error instanceof BodyTimeoutError || error instanceof ConnectTimeoutError;
     const mutation = method !== 'GET';
@@ -319,6 +418,6 @@ export class HttpClient {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.dispatcher?.close();
+    await Promise.all([this.dispatcher?.close(), this.streamDispatcher?.close()]);
   }
 }

@@ -3,6 +3,8 @@ import type { connectNonInteractive } from '../runtime/connect';
 import { terminalSafe } from '../text/terminal-safe';
 import type { Plan } from './logs-plan';
 import type { Io } from './types';
+import { drained } from './logs-alerts';
+import type { RecordWriter } from './logs-text';
 
 type Logs = Awaited<ReturnType<typeof connectNonInteractive>>['api']['logs'];
 
@@ -29,33 +31,61 @@ export async function fetchV2(plan: Plan, logs: Logs, signal: AbortSignal, io: I
   return sortedUnique(entries, times);
 }
 
-export async function fetchV1(plan: Plan, logs: Logs, signal: AbortSignal, io: Io): Promise<LogEntry[]> {
+/** Where the records of a v1 day go: streamed to the writer as read, or kept (the newest `plan.limit`) and returned. */
+export interface V1Output {
+  writer: RecordWriter;
+  /** --limit was given: the newest N matching records, printed after the day is read. Else every record, as it is read. */
+  limited: boolean;
+}
+
+/**
+ * A v1 day, read as a stream (a day of a busy zone is gigabytes). Without --limit, every matching
+ * record is written as it is read, oldest first, and the download waits for the output (memory
+ * stays the same whatever the day's size); returns nothing. With --limit N, the newest N matching
+ * records are returned (the server cuts the file when only the status filters: newest first, N lines).
+ */
+export async function fetchV1(plan: Plan, logs: Logs, signal: AbortSignal, io: Io, out: V1Output): Promise<LogEntry[]> {
   const { status, ...local } = plan.filter;
   const localOnly = Object.values(local).some((x) => x !== undefined && x !== '');
-  // Without local filters the server can cut the file: newest first, the first N lines.
-  const parsed = await logs.v1Day(plan.zoneId, plan.v1Date!, {
+  const test = compileFilter(plan.filter);
+  const cut = out.limited && !localOnly;
+  // the newest plan.limit matching records, oldest first once the day is read (a ring while it is)
+  const ring: LogEntry[] = [];
+  const ringTimes: number[] = [];
+  let next = 0;
+  let matched = 0;
+  const done = await logs.v1Stream(plan.zoneId, plan.v1Date!, {
     signal,
     status: typeof status === 'string' ? status : undefined,
-    ...(localOnly ? { order: 'asc' as const } : { order: 'desc' as const, end: plan.limit }),
+    ...(cut ? { order: 'desc' as const, end: plan.limit } : { order: 'asc' as const }),
+    onPiece: async (piece) => {
+      for (let i = 0; i < piece.batch.length; i++) {
+        const e = piece.batch.entry(i);
+        if (!test(e)) continue;
+        matched++;
+        if (!out.limited) out.writer.write(e);
+        else if (ring.length < plan.limit) {
+          ring.push(e);
+          ringTimes.push(piece.times[i]!);
+        } else {
+          ring[next] = e;
+          ringTimes[next] = piece.times[i]!;
+          next = (next + 1) % plan.limit;
+        }
+      }
+      // the download waits for the output: a slow reader of stdout slows it, memory does not grow
+      if (!out.limited) await drained(io.stdout);
+    },
   });
-  if (parsed.skipped) {
-    const first = parsed.problems[0];
-    io.stderr.write(`burrow: skipped ${parsed.skipped} unreadable line${parsed.skipped === 1 ? '' : 's'} of the v1 file${first ? ` (line ${first.line}: ${terminalSafe(first.reason)})` : ''}\n`);
+  if (done.skipped) {
+    const first = done.problems[0];
+    io.stderr.write(`burrow: skipped ${done.skipped} unreadable line${done.skipped === 1 ? '' : 's'} of the v1 file${first ? ` (line ${first.line}: ${terminalSafe(first.reason)})` : ''}\n`);
   }
-  const test = compileFilter(plan.filter);
-  const entries: LogEntry[] = [];
-  const times: number[] = [];
-  for (let i = 0; i < parsed.entries.length; i++) {
-    if (!test(parsed.entries[i]!)) continue;
-    entries.push(parsed.entries[i]!);
-    times.push(parsed.times[i]!);
-  }
-  const sorted = sortedUnique(entries, times);
-  if (sorted.length > plan.limit) {
-    io.stderr.write(`burrow: showing the newest ${plan.limit} of ${sorted.length} matching records (raise --limit)\n`);
-    return sorted.slice(sorted.length - plan.limit);
-  }
-  return sorted;
+  if (!out.limited) return [];
+  const entries = [...ring.slice(next), ...ring.slice(0, next)];
+  const times = [...ringTimes.slice(next), ...ringTimes.slice(0, next)];
+  if (!cut && matched > plan.limit) io.stderr.write(`burrow: showing the newest ${plan.limit} of ${matched} matching records (raise --limit)\n`);
+  return sortedUnique(entries, times);
 }
 
 /** Oldest first, one record per request id. */

@@ -38,7 +38,9 @@ without logging, stops the command naming it) and keeps its own request budget.
                        2026-11-24 14:05, an ISO time, -10m; without a zone in local time (--utc: UTC)
   --limit N            the newest N matching records (default ${DEFAULT_LIMIT}); with --follow, how many
                        past records to print before following (per zone)
-  --v1 --date MM-dd-yy read the legacy pipe-delimited file of one UTC day instead
+  --v1 --date MM-dd-yy read the legacy pipe-delimited file of one UTC day instead, as a stream:
+                       without --limit every matching record is printed as it is read (oldest
+                       first, the same memory whatever the day's size); with --limit N the newest N
 
 Filters (sent to the server; with --v1 applied locally, except --status):
   --status 5xx,404     status codes and classes, ORed
@@ -147,7 +149,7 @@ export const logsCommand: Command = {
       try {
         const work =
           plan.v1Date !== null
-            ? fetchV1(plan, logs, abort.signal, ctx.io)
+            ? fetchV1(plan, logs, abort.signal, ctx.io, { writer, limited: ctx.values.limit !== undefined })
             : plan.zones.length > 1
               ? fetchZonesWindow(plan, logs, abort.signal, ctx.io)
               : fetchV2(plan, logs, abort.signal, ctx.io);

@@ -69,6 +69,8 @@ export interface PageEncoder {
   encode(text: string): EncodedPage;
   /** The same for the body's bytes (UTF-8; what `encode` gives for their text, a BOM dropped). */
   encodeBytes(bytes: Uint8Array): EncodedPage;
+  /** Records already read (a v1 day's lines), as a page whose envelope is `envelope`. */
+  encodeRecords(records: readonly unknown[], envelope: unknown): EncodedPage;
 }
 
 /** The fields the codec reads, in the table's order (what the worker is given as JSON). */
@@ -1124,7 +1126,13 @@ export function createPageEncoder(
     return encode(whole.decode(bytes));
   }
 
-  return { encode, encodeBytes };
+  function encodeRecords(records: readonly unknown[], envelope: unknown): EncodedPage {
+    reset(records.length);
+    for (let i = 0; i < records.length; i++) addValue(records[i]);
+    return result(envelope, true);
+  }
+
+  return { encode, encodeBytes, encodeRecords };
 }
 
 /** The main-thread side: a copy of one encoder's dictionaries, and the record batches of its pages. */

@@ -3,6 +3,26 @@ import type { LogEntry } from '../api/logs/entry';
 import { createByteRecordReader } from './page-bytes';
 import { CODEC_FIELDS, createPageEncoder, PageDecoder, type EncodedPage, type PageEncoder } from './page-codec';
 import type { RecordBatch } from './record-batch';
+import { createV1Reader, type V1Reader } from '../api/logs/v1';
+
+/** How a piece of a v1 day is to be read: its zone, the number of its first line, problems still wanted. */
+export interface V1PieceSpec {
+  zoneId: number;
+  firstLine: number;
+  problemRoom: number;
+}
+
+/** A piece of a v1 day read into records, with its line counts. */
+export interface V1Piece {
+  batch: RecordBatch;
+  times: Float64Array;
+  /** Non-blank lines. */
+  lines: number;
+  skipped: number;
+  problems: { line: number; reason: string }[];
+  /** Lines ended in the piece (blank ones too). */
+  lineEnds: number;
+}
 
 /** A v2 page body read into records. */
 export interface ReadPage {
@@ -33,7 +53,7 @@ export interface PageReaderOptions {
 }
 
 interface Pending {
-  resolve: (page: ReadPage) => void;
+  resolve: (page: EncodedPage, decoder: PageDecoder) => void;
   reject: (error: unknown) => void;
 }
 
@@ -48,6 +68,7 @@ interface Pending {
 export class LogPageReader {
   private readonly threshold: number;
   private local: { encoder: PageEncoder; decoder: PageDecoder } | null = null;
+  private localV1: { reader: V1Reader; text: InstanceType<typeof TextDecoder> } | null = null;
   private readonly lanes: WorkerLane[];
   private broken = false;
 
@@ -81,11 +102,37 @@ export class LogPageReader {
   async read(body: string | Uint8Array): Promise<ReadPage> {
     const size = typeof body === 'string' ? body.length : body.byteLength;
     if (size < this.threshold || this.broken) return this.readSync(body);
-    // the first lane that can run, unless another one is less busy
-    let lane: WorkerLane | null = null;
-    for (const l of this.lanes) if (!l.broken && (lane === null || l.pendingCount < lane.pendingCount)) lane = l;
+    const lane = this.freeLane();
     if (lane === null) return this.readSync(body);
     return (await lane.read(body)) ?? this.read(body);
+  }
+
+  /** Reads a piece of a v1 day (whole lines, UTF-8) on this thread. */
+  readV1Sync(bytes: Uint8Array, spec: V1PieceSpec): V1Piece {
+    const local = (this.local ??= { encoder: createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader), decoder: new PageDecoder() });
+    const v1 = (this.localV1 ??= { reader: createV1Reader(), text: new TextDecoder() });
+    const lines = v1.reader.readLines(v1.text.decode(bytes), spec.zoneId, spec.firstLine, spec.problemRoom);
+    const { entries, ...counts } = lines;
+    return v1Piece(local.encoder.encodeRecords(entries, counts), local.decoder);
+  }
+
+  /**
+   * Reads a piece of a v1 day (whole lines, UTF-8): in a worker thread when it is big enough, so
+   * the main thread only stores the records. The bytes may be moved to the worker (emptied here).
+   */
+  async readV1(bytes: Uint8Array, spec: V1PieceSpec): Promise<V1Piece> {
+    if (bytes.byteLength < this.threshold || this.broken) return this.readV1Sync(bytes, spec);
+    const lane = this.freeLane();
+    if (lane === null) return this.readV1Sync(bytes, spec);
+    const piece = await lane.readV1(bytes, spec);
+    return piece ?? this.readV1(bytes, spec);
+  }
+
+  /** The first lane that can run, unless another one is less busy. */
+  private freeLane(): WorkerLane | null {
+    let lane: WorkerLane | null = null;
+    for (const l of this.lanes) if (!l.broken && (lane === null || l.pendingCount < lane.pendingCount)) lane = l;
+    return lane;
   }
 
   /** Stops the worker threads; later reads happen on the calling thread. */
@@ -127,6 +174,15 @@ class WorkerLane {
 
   /** The page read by this lane's thread; null when the thread cannot run (read it elsewhere). */
   async read(body: string | Uint8Array): Promise<ReadPage | null> {
+    return this.send(body, null, finish);
+  }
+
+  /** A piece of a v1 day read by this lane's thread; null when the thread cannot run. */
+  async readV1(body: Uint8Array, spec: V1PieceSpec): Promise<V1Piece | null> {
+    return this.send(body, spec, v1Piece);
+  }
+
+  private async send<T>(body: string | Uint8Array, v1: V1PieceSpec | null, done: (page: EncodedPage, decoder: PageDecoder) => T): Promise<T | null> {
     this.starting++;
     let worker: WorkerThread | null;
     try {
@@ -135,17 +191,17 @@ class WorkerLane {
       this.starting--;
     }
     if (!worker) return null;
-    if (worker !== this.worker) return this.broken ? null : this.read(body); // retired meanwhile
+    if (worker !== this.worker) return this.broken ? null : this.send(body, v1, done); // retired meanwhile
     this.clearIdle();
     const id = this.nextId++;
-    return new Promise<ReadPage>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: (page, decoder) => resolve(done(page, decoder)), reject });
       if (this.pending.size === 1) worker.ref();
       if (typeof body !== 'string' && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer) {
         // the bytes move to the worker without a copy (the caller's view of them is emptied)
-        worker.postMessage({ id, body }, [body.buffer]);
+        worker.postMessage({ id, body, v1 }, [body.buffer]);
       } else {
-        worker.postMessage({ id, body });
+        worker.postMessage({ id, body, v1 });
       }
     });
   }
@@ -191,7 +247,7 @@ class WorkerLane {
       this.idleTimer.unref();
     }
     try {
-      p.resolve(finish(page, this.remote!));
+      p.resolve(page, this.remote!);
     } catch (error) {
       p.reject(error);
     }
@@ -249,6 +305,13 @@ function finish(page: EncodedPage, decoder: PageDecoder): ReadPage {
   };
 }
 
+function v1Piece(page: EncodedPage, decoder: PageDecoder): V1Piece {
+  if (page.syntaxError !== undefined) throw new Error(`a piece of the v1 file could not be read: ${page.syntaxError}`);
+  const batch = decoder.decode(page);
+  const counts = page.envelope as Omit<V1Piece, 'batch' | 'times'>;
+  return { batch, times: batch.times, lines: counts.lines, skipped: counts.skipped, problems: counts.problems, lineEnds: counts.lineEnds };
+}
+
 // The worker runs these functions' source text (Function#toString). tsx (tests, benchmarks; esbuild with
 // keepNames) wraps named functions and classes in calls to its helper __name(fn, "name"), which
 // lives in the compiled module, not in that text: the worker defines it as the identity (a name is then
@@ -257,13 +320,22 @@ const WORKER_SOURCE = `
 const __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
 const encoder = (${createPageEncoder.toString()})(${JSON.stringify(CODEC_FIELDS)}, undefined, ${createByteRecordReader.toString()});
-parentPort.on('message', ({ id, body }) => {
+let v1Reader = null;
+const v1Text = new TextDecoder();
+parentPort.on('message', ({ id, body, v1 }) => {
   let page;
   try {
-    // Bytes are read as bytes (a body that needs its text is decoded by TextDecoder, whose string
-    // lives in V8's heap: Buffer#toString('latin1') above 1 MB makes an external string in malloc'd
-    // memory, and this thread's malloc arena kept ~60 MB resident of dead page texts).
-    page = typeof body === 'string' ? encoder.encode(body) : encoder.encodeBytes(body);
+    if (v1) {
+      // a piece of a v1 day: whole lines, read here into records, then encoded as a page is
+      v1Reader ??= (${createV1Reader.toString()})();
+      const { entries, ...counts } = v1Reader.readLines(v1Text.decode(body), v1.zoneId, v1.firstLine, v1.problemRoom);
+      page = encoder.encodeRecords(entries, counts);
+    } else {
+      // Bytes are read as bytes (a body that needs its text is decoded by TextDecoder, whose string
+      // lives in V8's heap: Buffer#toString('latin1') above 1 MB makes an external string in malloc'd
+      // memory, and this thread's malloc arena kept ~60 MB resident of dead page texts).
+      page = typeof body === 'string' ? encoder.encode(body) : encoder.encodeBytes(body);
+    }
   } catch (error) {
     page = { syntaxError: String(error && error.message), count: -1, skipped: 0, newValues: [], newFields: new Uint8Array(0) };
   }

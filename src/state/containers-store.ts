@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { App, ContainerLimits, CursorPage, Region, RegionSettings } from '../api/containers';
+import type { AppDetail, AppOverview, VolumesAnswer } from '../api/containers-workload';
 import { ApiError, isApiError } from '../api/errors';
 import { emptyText, textOf, type TextState } from '../keys/text-edit';
 import {
@@ -41,8 +42,19 @@ export type SaveOutcome =
   /** The PUT was sent and its answer lost: it may or may not have been applied (never retried). */
   | { kind: 'unknown'; message: string };
 
+/** What the app runs and where (read-only context for the editor); each part null until loaded. */
+export interface AppWorkload {
+  detail: AppDetail | null;
+  overview: AppOverview | null;
+  volumes: VolumesAnswer | null;
+  error: string | null;
+}
+
 export interface RegionEditor {
   app: App;
+  workload: AppWorkload;
+  /** The full read-only details list (`i`) in place of the region checklist. */
+  showDetails: boolean;
   settings: RegionSettings | null;
   settingsError: string | null;
   draft: RegionDraft | null;
@@ -83,6 +95,7 @@ export interface ContainersState {
   toggleRequired(regionId: string): void;
   bumpMax(delta: number): void;
   setFocus(focus: EditorFocus): void;
+  toggleDetails(): void;
   startSelectorEdit(index: number | null): void;
   setSelectorText(text: TextState): void;
   /** Enter in the selector field: from the key to the value, then into the draft. */
@@ -100,7 +113,11 @@ interface PollResult {
   apps: PromiseSettledResult<{ page: CursorPage<App>; asked: number }>;
   regions: PromiseSettledResult<Region[]> | null;
   settings: { appId: string; result: PromiseSettledResult<RegionSettings | null> } | null;
+  workload: { appId: string; result: WorkloadResult } | null;
 }
+
+type WorkloadResult = [PromiseSettledResult<AppDetail>, PromiseSettledResult<AppOverview>, PromiseSettledResult<VolumesAnswer>];
+const emptyWorkload: AppWorkload = { detail: null, overview: null, volumes: null, error: null };
 
 const emptyApps: AppsList = { items: [], cursor: null, totalItems: null, loading: false, error: null, loadedAt: null };
 
@@ -155,20 +172,42 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       });
     };
 
+    const fetchWorkload = (appId: string, signal: AbortSignal): Promise<WorkloadResult> =>
+      Promise.allSettled([api.containers.getApp(appId, signal), api.containers.getAppOverview(appId, signal), api.containers.listVolumes(appId, signal)]);
+    /** Keeps the last good part when a refresh of it fails; the first failure's message is kept. */
+    const applyWorkload = (appId: string, [detail, overview, volumes]: WorkloadResult): string | null => {
+      const e = get().editor;
+      const failed = [detail, overview, volumes].find((r) => r.status === 'rejected');
+      const error = failed ? errorMessage(failed.reason) : null;
+      if (!e || e.app.id !== appId) return error;
+      const w = e.workload;
+      setEditor({
+        workload: {
+          detail: detail.status === 'fulfilled' ? detail.value : w.detail,
+          overview: overview.status === 'fulfilled' ? overview.value : w.overview,
+          volumes: volumes.status === 'fulfilled' ? volumes.value : w.volumes,
+          error,
+        },
+      });
+      return error;
+    };
+
     const poll = async (signal: AbortSignal): Promise<PollResult> => {
       const editor = get().editor;
       const asked = Math.min(1000, Math.max(pageSize, get().apps.items.length));
-      const [limits, apps, regions, settings] = await Promise.allSettled([
+      const [limits, apps, regions, settings, workload] = await Promise.allSettled([
         api.containers.getLimits(signal),
         api.containers.listApps({ limit: asked }, signal).then((page) => ({ page, asked })),
         editor ? api.containers.listAllRegions(signal) : Promise.resolve([]),
         editor ? api.containers.getRegionSettings(editor.app.id, signal) : Promise.resolve(null),
+        editor ? fetchWorkload(editor.app.id, signal) : Promise.resolve(null),
       ]);
       return {
         limits,
         apps,
         regions: editor ? regions : null,
         settings: editor ? { appId: editor.app.id, result: settings } : null,
+        workload: editor && workload.status === 'fulfilled' && workload.value ? { appId: editor.app.id, result: workload.value } : null,
       };
     };
 
@@ -203,6 +242,10 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
           errors.push(m);
         }
       }
+      if (r.workload) {
+        const m = applyWorkload(r.workload.appId, r.workload.result);
+        if (m) errors.push(m);
+      }
       if (errors.length) ui.getState().recordError(errors[0]!, at);
       else ui.getState().recordSuccess(at);
     };
@@ -211,11 +254,13 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       editorLoad?.abort();
       const ctl = new AbortController();
       editorLoad = ctl;
-      const [settings, regions] = await Promise.allSettled([
+      const [settings, regions, workload] = await Promise.allSettled([
         api.containers.getRegionSettings(appId, ctl.signal),
         get().regions ? Promise.resolve(get().regions!) : api.containers.listAllRegions(ctl.signal),
+        fetchWorkload(appId, ctl.signal),
       ]);
       if (ctl.signal.aborted || get().editor?.app.id !== appId) return;
+      if (workload.status === 'fulfilled') applyWorkload(appId, workload.value);
       if (regions.status === 'fulfilled') set({ regions: regions.value, regionsError: null });
       else set({ regionsError: errorMessage(regions.reason) });
       if (settings.status === 'fulfilled') applySettings(appId, settings.value);
@@ -310,7 +355,7 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       },
 
       openEditor(app) {
-        set({ editor: { app, settings: null, settingsError: null, draft: null, serverErrors: {}, outcome: null, focus: 'regions', selectorEdit: null } });
+        set({ editor: { app, workload: emptyWorkload, showDetails: false, settings: null, settingsError: null, draft: null, serverErrors: {}, outcome: null, focus: 'regions', selectorEdit: null } });
         void loadEditor(app.id);
       },
       closeEditor() {
@@ -333,6 +378,10 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       },
       setFocus(focus) {
         setEditor({ focus });
+      },
+      toggleDetails() {
+        const e = get().editor;
+        if (e) setEditor({ showDetails: !e.showDetails });
       },
       startSelectorEdit(index) {
         const e = get().editor;

@@ -8,7 +8,9 @@ import { FollowEngine, type FollowOptions, type FollowSink } from '../../log-eng
 import { LogPageReader, type ReadPage } from '../../log-engine/page-reader';
 import type { CallOptions, LogPage } from './page';
 import { buildLogQuery, type LogQuery } from './query';
-import { parseV1, parseV1Date, type V1ParseResult } from './v1';
+import { parseV1Date, type V1ParseResult } from './v1';
+import { V1PieceReader, type V1Progress } from './v1-stream';
+import type { V1Piece } from '../../log-engine/page-reader';
 
 export * from './entry';
 export * from './query';
@@ -18,7 +20,8 @@ export { FollowEngine, type BackfillProgress, type FollowOptions, type FollowSin
 export { OrderedRelease } from '../../log-engine/release';
 export { mergeByTime, type TimedRecords } from '../../log-engine/merge';
 export type { CallOptions, LogPage, LogPageSource } from './page';
-export { LogPageReader, type ReadPage, type PageReaderOptions } from '../../log-engine/page-reader';
+export { LogPageReader, type ReadPage, type PageReaderOptions, type V1Piece } from '../../log-engine/page-reader';
+export { V1PieceCutter, V1_PIECE_BYTES, type V1Progress } from './v1-stream';
 
 export interface FetchAllOptions extends CallOptions {
   /** Stop after this many records (default 10000). */
@@ -34,6 +37,22 @@ export interface V1Options extends CallOptions {
   /** Line offsets: first line (inclusive) and last (exclusive). */
   start?: number;
   end?: number;
+}
+
+export interface V1StreamOptions extends V1Options {
+  /** Each piece's records in file order, with the counts so far; awaited (a slow consumer slows the download). */
+  onPiece: (piece: V1Piece, progress: V1Progress) => void | Promise<void>;
+  /** The answer is in: the file's size when the server gave it. */
+  onStart?: (progress: V1Progress) => void;
+  /** Bytes per piece (default 1 MiB). */
+  pieceBytes?: number;
+}
+
+/** A streamed day failed after records were handed over: not to be retried. */
+class StreamBroken extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message);
+  }
 }
 
 export interface LogsApiOptions {
@@ -151,8 +170,13 @@ export class LogsApi {
     }
   }
 
-  /** The raw v1 file of a day (MM-dd-yy, UTC). */
-  async v1Text(zoneId: number, date: string, opts: V1Options = {}): Promise<string> {
+  /**
+   * A v1 day (MM-dd-yy, UTC) read as a stream: `onPiece` gets its records piece by piece (about a
+   * MiB of lines each, read in a worker thread), in file order, and is awaited. No limit on the
+   * file's size: a day of a busy zone is gigabytes. Retried (inside the zone's budget) until the
+   * first piece is handed over, never after. Resolves with the counts when the file is read.
+   */
+  async v1Stream(zoneId: number, date: string, opts: V1StreamOptions): Promise<V1Progress> {
     if (Number.isNaN(parseV1Date(date))) {
       throw new ApiError({ kind: 'invalid-input', message: `invalid date "${date}": use MM-dd-yy, for example 03-13-24` });
     }
@@ -167,16 +191,56 @@ export class LogsApi {
     }
     if (opts.start !== undefined) query.start = String(opts.start);
     if (opts.end !== undefined) query.end = String(opts.end);
-    return this.send(
-      zoneId,
-      async (signal) => (await this.http.request<string>(`/${date}/${zoneId}.log`, { query, signal, expect: 'text' })).data,
-      opts,
-    );
+    let delivered = false;
+    try {
+      return await this.send(
+        zoneId,
+        async (signal, answered) => {
+          const pieces = new V1PieceReader(this.pages, zoneId, async (piece, progress) => {
+            delivered = true;
+            await opts.onPiece(piece, progress);
+          }, opts.pieceBytes);
+          try {
+            await this.http.stream(`/${date}/${zoneId}.log`, {
+              query,
+              signal,
+              onHeaders: (headers) => {
+                answered();
+                const length = Number(headers['content-length']);
+                pieces.progress.totalBytes = headers['content-encoding'] === undefined && Number.isFinite(length) && length >= 0 ? length : null;
+                opts.onStart?.(pieces.progress);
+              },
+              onChunk: (chunk) => pieces.push(chunk),
+            });
+            return await pieces.finish();
+          } catch (error) {
+            await pieces.abandon();
+            // after records were handed over, a retry would hand them over again
+            if (delivered && error instanceof ApiError) throw new StreamBroken(error);
+            throw error;
+          }
+        },
+        opts,
+      );
+    } catch (error) {
+      throw error instanceof StreamBroken ? error.error : error;
+    }
   }
 
-  /** A v1 day, parsed (bad lines counted in `skipped`). */
+  /** A v1 day, parsed (bad lines counted in `skipped`): every record in memory, for small days and tests. */
   async v1Day(zoneId: number, date: string, opts: V1Options = {}): Promise<V1ParseResult> {
-    return parseV1(await this.v1Text(zoneId, date, opts), zoneId);
+    const entries: LogEntry[] = [];
+    const times: number[] = [];
+    const done = await this.v1Stream(zoneId, date, {
+      ...opts,
+      onPiece: (piece) => {
+        for (let i = 0; i < piece.batch.length; i++) {
+          entries.push(piece.batch.entry(i));
+          times.push(piece.times[i]!);
+        }
+      },
+    });
+    return { entries, times, skipped: done.skipped, problems: done.problems, lines: done.lines };
   }
 
   /** A follow engine on one or more zones, sharing this object's budget. Call start(). */

@@ -1,4 +1,4 @@
-import { NO_EXTENDED_FIELDS, type LogEntry } from './entry';
+import type { LogEntry } from './entry';
 
 /**
  * The legacy v1 log format: one request per line, 12 fields separated by '|':
@@ -18,9 +18,6 @@ import { NO_EXTENDED_FIELDS, type LogEntry } from './entry';
  */
 
 export const V1_FIELDS = 12;
-const EDGE = /^[A-Z][A-Z0-9-]{1,7}$/;
-const SCHEME_URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/s;
-const HTTP_PREFIX = /^https?:\/\//i;
 
 export interface V1ParseResult {
   entries: LogEntry[];
@@ -34,119 +31,170 @@ export interface V1ParseResult {
   lines: number;
 }
 
-const nullish = (v: string): string | null => (v === '' || v === '-' ? null : v);
+/** Lines of one piece of a v1 file read (see createV1Reader). */
+export interface V1Lines {
+  entries: LogEntry[];
+  skipped: number;
+  problems: { line: number; reason: string }[];
+  /** Non-blank lines seen. */
+  lines: number;
+  /** Every line ended in the piece, blank ones too (to number the next piece's lines). */
+  lineEnds: number;
+}
+
+export interface V1Reader {
+  /** One line as a LogEntry, or the reason it cannot be read. `zoneId` fills an empty pull zone field. */
+  parseLine(raw: string, zoneId: number | null): LogEntry | string;
+  /**
+   * Every line of a text (LF, CRLF or a lone CR ends a line; a BOM at the start is dropped); line
+   * numbers in problems start at `firstLine`; at most `problemRoom` problems are kept.
+   */
+  readLines(text: string, zoneId: number | null, firstLine?: number, problemRoom?: number): V1Lines;
+}
+
+/** Problems kept per file. */
+export const MAX_V1_PROBLEMS = 20;
+
+/**
+ * The reader. Self-contained on purpose (it refers to nothing outside its body): the log page
+ * reader's worker thread runs this function's source text to read a streamed day off the main
+ * thread.
+ */
+export function createV1Reader(): V1Reader {
+  const FIELDS = 12;
+  const EDGE = /^[A-Z][A-Z0-9-]{1,7}$/;
+  const SCHEME_URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/s;
+  const HTTP_PREFIX = /^https?:\/\//i;
+  const nullish = (v: string): string | null => (v === '' || v === '-' ? null : v);
+
+  function parseLine(raw: string, zoneId: number | null): LogEntry | string {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const parts = line.split('|');
+    const n = parts.length;
+    if (n < FIELDS) return `truncated: ${n} of ${FIELDS} fields`;
+    const [cache, statusText, tsText, bytesText, zoneText, ip] = parts as [string, string, string, string, string, string];
+    if (!/^\d{3}$/.test(statusText)) return `status "${statusText.slice(0, 20)}" is not a 3-digit code`;
+    if (!/^\d{1,15}$/.test(tsText)) return `timestamp "${tsText.slice(0, 20)}" is not epoch milliseconds`;
+    const ts = Number(tsText);
+    const bytes = /^\d{1,15}$/.test(bytesText) ? Number(bytesText) : bytesText === '' || bytesText === '-' ? 0 : Number.NaN;
+    if (Number.isNaN(bytes)) return `bytes "${bytesText.slice(0, 20)}" is not a number`;
+    let zone: number;
+    if (/^\d{1,15}$/.test(zoneText)) zone = Number(zoneText);
+    else if ((zoneText === '' || zoneText === '-') && zoneId !== null) zone = zoneId;
+    else return `pull zone "${zoneText.slice(0, 20)}" is not a number`;
+
+    // Middle: referer | url | edge | user agent, any of referer/url/user agent possibly with '|'.
+    const first = 6;
+    const last = n - 3; // index of the last middle piece
+    let u = first + 1;
+    for (let i = first + 1; i <= last - 2; i++) {
+      if (HTTP_PREFIX.test(parts[i]!)) {
+        u = i;
+        break;
+      }
+    }
+    let e = u + 1;
+    for (let i = u + 1; i <= last - 1; i++) {
+      if (EDGE.test(parts[i]!)) {
+        e = i;
+        break;
+      }
+    }
+    const referer = u === first + 1 ? parts[first]! : parts.slice(first, u).join('|');
+    const url = e === u + 1 ? parts[u]! : parts.slice(u, e).join('|');
+    const edge = parts[e]!;
+    const ua = e + 1 === last ? parts[last]! : parts.slice(e + 1, last + 1).join('|');
+    const requestId = parts[n - 2]!;
+    const country = parts[n - 1]!;
+
+    let scheme: string | null = null;
+    let host: string | null = null;
+    let path: string | null = null;
+    const urlValue = nullish(url);
+    if (urlValue !== null) {
+      const m = SCHEME_URL.exec(urlValue);
+      if (m) {
+        scheme = m[1]!.toLowerCase();
+        host = m[2]!;
+        path = m[3]!;
+      } else if (urlValue.startsWith('/')) {
+        path = urlValue;
+      }
+    }
+    const date = new Date(ts);
+    if (Number.isNaN(date.getTime())) return `timestamp ${tsText} is out of range`;
+    // the fields in the order the platform's v2 records have them (NO_EXTENDED_FIELDS at the end)
+    return {
+      timestamp: date.toISOString(),
+      pullZoneId: zone,
+      requestId: nullish(requestId),
+      cacheStatus: cache === '' ? null : cache,
+      statusCode: Number(statusText),
+      bytesSent: bytes,
+      remoteIp: nullish(ip),
+      countryCode: nullish(country),
+      edgeLocation: nullish(edge),
+      scheme,
+      host,
+      path,
+      url: urlValue,
+      userAgent: nullish(ua),
+      referer: nullish(referer),
+      bodyBytesSent: null,
+      contentRange: null,
+      authorizationHeader: null,
+      ja4Fingerprint: null,
+      asn: null,
+      asnOrganization: null,
+    };
+  }
+
+  function readLines(text: string, zoneId: number | null, firstLine = 1, problemRoom = 20): V1Lines {
+    const result: V1Lines = { entries: [], skipped: 0, problems: [], lines: 0, lineEnds: 0 };
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    let start = 0;
+    const len = body.length;
+    while (start < len) {
+      let end = start;
+      while (end < len) {
+        const c = body.charCodeAt(end);
+        if (c === 10 || c === 13) break;
+        end++;
+      }
+      const lineNo = firstLine + result.lineEnds;
+      const line = body.slice(start, end);
+      if (line.trim() !== '') {
+        result.lines++;
+        const parsed = parseLine(line, zoneId);
+        if (typeof parsed === 'string') {
+          result.skipped++;
+          if (result.problems.length < problemRoom) result.problems.push({ line: lineNo, reason: parsed });
+        } else {
+          result.entries.push(parsed);
+        }
+      }
+      if (end >= len) break;
+      result.lineEnds++;
+      // CRLF is one line end.
+      start = body.charCodeAt(end) === 13 && body.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+    }
+    return result;
+  }
+
+  return { parseLine, readLines };
+}
+
+const reader = createV1Reader();
 
 /** One line as a LogEntry, or the reason it cannot be read. `zoneId` fills an empty pull zone field. */
 export function parseV1Line(raw: string, zoneId: number | null = null): LogEntry | string {
-  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-  const parts = line.split('|');
-  const n = parts.length;
-  if (n < V1_FIELDS) return `truncated: ${n} of ${V1_FIELDS} fields`;
-  const [cache, statusText, tsText, bytesText, zoneText, ip] = parts as [string, string, string, string, string, string];
-  if (!/^\d{3}$/.test(statusText)) return `status "${statusText.slice(0, 20)}" is not a 3-digit code`;
-  if (!/^\d{1,15}$/.test(tsText)) return `timestamp "${tsText.slice(0, 20)}" is not epoch milliseconds`;
-  const ts = Number(tsText);
-  const bytes = /^\d{1,15}$/.test(bytesText) ? Number(bytesText) : bytesText === '' || bytesText === '-' ? 0 : Number.NaN;
-  if (Number.isNaN(bytes)) return `bytes "${bytesText.slice(0, 20)}" is not a number`;
-  let zone: number;
-  if (/^\d{1,15}$/.test(zoneText)) zone = Number(zoneText);
-  else if ((zoneText === '' || zoneText === '-') && zoneId !== null) zone = zoneId;
-  else return `pull zone "${zoneText.slice(0, 20)}" is not a number`;
-
-  // Middle: referer | url | edge | user agent, any of referer/url/user agent possibly with '|'.
-  const first = 6;
-  const last = n - 3; // index of the last middle piece
-  let u = first + 1;
-  for (let i = first + 1; i <= last - 2; i++) {
-    if (HTTP_PREFIX.test(parts[i]!)) {
-      u = i;
-      break;
-    }
-  }
-  let e = u + 1;
-  for (let i = u + 1; i <= last - 1; i++) {
-    if (EDGE.test(parts[i]!)) {
-      e = i;
-      break;
-    }
-  }
-  const referer = u === first + 1 ? parts[first]! : parts.slice(first, u).join('|');
-  const url = e === u + 1 ? parts[u]! : parts.slice(u, e).join('|');
-  const edge = parts[e]!;
-  const ua = e + 1 === last ? parts[last]! : parts.slice(e + 1, last + 1).join('|');
-  const requestId = parts[n - 2]!;
-  const country = parts[n - 1]!;
-
-  let scheme: string | null = null;
-  let host: string | null = null;
-  let path: string | null = null;
-  const urlValue = nullish(url);
-  if (urlValue !== null) {
-    const m = SCHEME_URL.exec(urlValue);
-    if (m) {
-      scheme = m[1]!.toLowerCase();
-      host = m[2]!;
-      path = m[3]!;
-    } else if (urlValue.startsWith('/')) {
-      path = urlValue;
-    }
-  }
-  const date = new Date(ts);
-  if (Number.isNaN(date.getTime())) return `timestamp ${tsText} is out of range`;
-  return {
-    timestamp: date.toISOString(),
-    pullZoneId: zone,
-    requestId: nullish(requestId),
-    cacheStatus: cache === '' ? null : cache,
-    statusCode: Number(statusText),
-    bytesSent: bytes,
-    remoteIp: nullish(ip),
-    countryCode: nullish(country),
-    edgeLocation: nullish(edge),
-    scheme,
-    host,
-    path,
-    url: urlValue,
-    userAgent: nullish(ua),
-    referer: nullish(referer),
-    ...NO_EXTENDED_FIELDS,
-  };
+  return reader.parseLine(raw, zoneId);
 }
-
-const MAX_PROBLEMS = 20;
 
 /** Every line of a v1 file. Lines end with LF or CRLF; a lone CR also ends a line. */
 export function parseV1(text: string, zoneId: number | null = null): V1ParseResult {
-  const result: V1ParseResult = { entries: [], times: [], skipped: 0, problems: [], lines: 0 };
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let start = 0;
-  let lineNo = 0;
-  const len = body.length;
-  while (start <= len) {
-    let end = start;
-    while (end < len) {
-      const c = body.charCodeAt(end);
-      if (c === 10 || c === 13) break;
-      end++;
-    }
-    lineNo++;
-    const line = body.slice(start, end);
-    if (line.trim() !== '') {
-      result.lines++;
-      const parsed = parseV1Line(line, zoneId);
-      if (typeof parsed === 'string') {
-        result.skipped++;
-        if (result.problems.length < MAX_PROBLEMS) result.problems.push({ line: lineNo, reason: parsed });
-      } else {
-        result.entries.push(parsed);
-        result.times.push(Date.parse(parsed.timestamp));
-      }
-    }
-    if (end >= len) break;
-    // CRLF is one line end.
-    start = body.charCodeAt(end) === 13 && body.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
-  }
-  return result;
+  const r = reader.readLines(text, zoneId, 1, MAX_V1_PROBLEMS);
+  return { entries: r.entries, times: r.entries.map((e) => Date.parse(e.timestamp)), skipped: r.skipped, problems: r.problems, lines: r.lines };
 }
 
 /** The v1 line of an entry (the inverse of parseV1Line for the fields v1 carries). */

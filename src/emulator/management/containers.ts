@@ -1,6 +1,7 @@
 import type { Ctx, Router } from '../http-kit';
 import type { World } from '../world';
 import { seedApps, seedRegions, seedRegionSettings, type McApp, type McRegion, type McRegionSettings } from './containers-seed';
+import { seedRegistries, seedWorkload, type McRegistry, type McWorkload } from './containers-workload';
 import { isPlainObject, mcError, parseWhole, readJson, type McFieldError } from './replies';
 
 export interface ContainerLimits {
@@ -18,6 +19,9 @@ export interface ContainersState {
   apps: McApp[];
   regions: McRegion[];
   regionSettings: Map<string, McRegionSettings>;
+  registries: McRegistry[];
+  /** Container templates and volumes per app id. */
+  workloads: Map<string, McWorkload>;
 }
 
 const states = new WeakMap<World, ContainersState>();
@@ -38,7 +42,11 @@ export function containersState(world: World): ContainersState {
       maxVolumeSize: 100,
     };
     const regionSettings = new Map(apps.map((a) => [a.id, seedRegionSettings(r, regions, limits.maxNumberOfRegionsPerApplication ?? 10)]));
-    s = { limits, apps, regions, regionSettings };
+    // A fork of its own, so the apps and settings above stay what they were before workloads existed.
+    const w = world.random.fork('containers-workload');
+    const registries = seedRegistries(w);
+    const workloads = new Map(apps.map((a) => [a.id, seedWorkload(w, a, registries, limits.maxVolumeSize)]));
+    s = { limits, apps, regions, regionSettings, registries, workloads };
     states.set(world, s);
   }
   return s;
@@ -58,7 +66,7 @@ function decodeCursor(kind: string, text: string): number | null {
 }
 
 /** `{items, meta: {totalItems}, cursor}` with limit (1..1000, default 20) and nextCursor. */
-function sendPage<T>(ctx: Ctx, kind: string, all: T[]): void {
+export function sendPage<T>(ctx: Ctx, kind: string, all: T[]): void {
   const errors: McFieldError[] = [];
   let limit = 20;
   const rawLimit = ctx.query.get('limit');

@@ -11,6 +11,7 @@ import { guardLeave } from '../../state/unsent-guard';
 import type { ContainersStore } from '../../state/containers-store';
 import { useSelect, useUiStore, useUi } from '../../state/store-hooks';
 import { idList, maxText, messagesFor, regionColumns, regionRows, selectorColumns } from './region-editor-view';
+import { detailColumns, detailLines, instancesByRegion, instancesSummary, templateSummary, volumesSummary } from './workload-view';
 import { terminalSafe } from '../../text/terminal-safe';
 import { selectedRowOf } from '../../state/table-selection';
 import { tableViewKey } from '../../text/table-model';
@@ -26,6 +27,9 @@ export interface RegionEditorProps {
 
 const REGIONS_TABLE = 'regions';
 const SELECTORS_TABLE = 'selectors';
+const DETAILS_TABLE = 'details';
+/** Template lines shown above the checklist; the rest are in the details list (`i`). */
+const TEMPLATE_LINES = 2;
 
 /**
  * One application's region settings: allowed and required regions ticked in the live region
@@ -42,17 +46,24 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
   const regionsError = useSelect(store, (s) => s.regionsError);
   const limits = useSelect(store, (s) => s.limits);
   const draft = editor?.draft ?? null;
-  const rows = useMemo(() => regionRows(regions, draft), [regions, draft]);
+  const workload = editor?.workload ?? null;
+  const running = useMemo(() => instancesByRegion(workload?.overview ?? null), [workload?.overview]);
+  const rows = useMemo(() => regionRows(regions, draft, running), [regions, draft, running]);
+  const details = useMemo(
+    () => (editor?.showDetails && workload ? detailLines(workload.detail, workload.overview, workload.volumes) : []),
+    [editor?.showDetails, workload],
+  );
   const problems = useMemo(() => (draft ? validateDraft(draft, limits, regions) : {}), [draft, limits, regions]);
 
   const s = () => store.getState();
   const selectedRegion = () => {
     const st = s();
-    return selectedRowOf(ui.getState(), tableViewKey(instance.key, REGIONS_TABLE), regionRows(st.regions, st.editor?.draft ?? null), regionColumns)?.row ?? null;
+    const inRegions = instancesByRegion(st.editor?.workload.overview ?? null);
+    return selectedRowOf(ui.getState(), tableViewKey(instance.key, REGIONS_TABLE), regionRows(st.regions, st.editor?.draft ?? null, inRegions), regionColumns)?.row ?? null;
   };
   const selectedSelector = () =>
     selectedRowOf(ui.getState(), tableViewKey(instance.key, SELECTORS_TABLE), s().editor?.draft?.selectors ?? [], selectorColumns);
-  const focusIs = (f: 'regions' | 'selectors') => s().editor?.focus === f;
+  const focusIs = (f: 'regions' | 'selectors') => s().editor?.focus === f && !s().editor?.showDetails;
 
   useActions({
     'containers.save': () => s().save(),
@@ -81,9 +92,14 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
       run: () => s().deleteSelector(selectedSelector()!.index),
     },
     'containers.undo': () => s().resetDraft(),
+    'containers.details': () => s().toggleDetails(),
     'app.back': () => {
       const e = s().editor;
       if (!e) return false;
+      if (e.showDetails) {
+        s().toggleDetails();
+        return true;
+      }
       guardLeave(ui, 'containers', () => s().closeEditor());
       return true;
     },
@@ -138,6 +154,19 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
       <Text color={tone(dirty ? 'warn' : 'muted')}>{`  ${state}`}</Text>
     </Text>,
   );
+  const w = editor.workload;
+  const templates = w.detail?.containerTemplates ?? [];
+  const muted = (text: string) => <Text color={tone('muted')}>{terminalSafe(text)}</Text>;
+  if (!w.detail) {
+    lines.push(<Text key="tpl" wrap="truncate">{label('runs')}{muted(w.error ? '' : 'loading…')}</Text>);
+  }
+  templates.slice(0, TEMPLATE_LINES).forEach((t, i) => {
+    const more = i === TEMPLATE_LINES - 1 && templates.length > TEMPLATE_LINES ? ` (+${templates.length - TEMPLATE_LINES} more: i)` : '';
+    lines.push(<Text key={`tpl${i}`} wrap="truncate">{label(i === 0 ? 'runs' : '')}{terminalSafe(templateSummary(t))}{more}</Text>);
+  });
+  lines.push(<Text key="inst" wrap="truncate">{label('instances')}{terminalSafe(instancesSummary(w.overview, w.detail?.status ?? app.status))}</Text>);
+  lines.push(<Text key="vol" wrap="truncate">{label('volumes')}{terminalSafe(volumesSummary(w.volumes))}</Text>);
+  if (w.error) lines.push(<Text key="werr" color={tone('error')} wrap="truncate">{`${' '.repeat(10)}✖ ${terminalSafe(w.error)}`}</Text>);
   lines.push(<Text key="allowed" wrap="truncate">{label('allowed')}{idList(draft.allowed)}</Text>);
   lines.push(...messageLines('allowed', messagesFor('allowed', problems, server)));
   lines.push(<Text key="required" wrap="truncate">{label('required')}{idList(draft.required)}</Text>);
@@ -176,6 +205,23 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
   const fixedBelow = 1 + selectorMessages.length + (edit ? 1 : 0) + selectorsHeight;
   const regionsHeight = Math.max(3, height - lines.length - fixedBelow);
   const focus = editor.focus;
+
+  if (editor.showDetails) {
+    return (
+      <Box flexDirection="column" width={width} height={height} overflow="hidden">
+        {lines[0]}
+        <Table
+          id={DETAILS_TABLE}
+          rows={details}
+          columns={detailColumns}
+          width={width}
+          height={Math.max(3, height - 1)}
+          emptyText="loading…"
+          record={() => (w.detail ? serverRecord(`application ${app.id} ${app.name ?? ''}`, w.detail) : null)}
+        />
+      </Box>
+    );
+  }
 
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">

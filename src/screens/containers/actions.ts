@@ -16,6 +16,7 @@ export const containersActions = defineActions([
   { id: 'containers.addSelector', keys: ['n'], description: 'add a node selector (key, then value)', context: 'containers', hint: 'add', mutates: true },
   { id: 'containers.editSelector', keys: ['e'], description: 'edit the selected node selector', context: 'containers', mutates: true },
   { id: 'containers.deleteSelector', keys: ['D'], description: 'delete the selected node selector', context: 'containers', mutates: true },
+  { id: 'containers.details', keys: ['i'], description: 'what the app runs: templates, env, instances by region, volumes (read-only)', context: 'containers', hint: 'details' },
   { id: 'containers.undo', keys: ['u'], description: 'throw the region settings changes away', context: 'containers', mutates: true },
 ]);
 

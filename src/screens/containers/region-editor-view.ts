@@ -13,10 +13,12 @@ export interface RegionRow {
   anycast: boolean | null;
   allowed: boolean;
   required: boolean;
+  /** Instances running there now (the app's overview); 0 when none. */
+  instances: number;
 }
 
 /** The live region list in its order, then ids the draft has that the list does not. */
-export function regionRows(regions: readonly Region[] | null, draft: RegionDraft | null): RegionRow[] {
+export function regionRows(regions: readonly Region[] | null, draft: RegionDraft | null, instances: ReadonlyMap<string, number> = new Map()): RegionRow[] {
   const allowed = new Set(draft?.allowed ?? []);
   const required = new Set(draft?.required ?? []);
   const rows: RegionRow[] = (regions ?? []).map((r) => ({
@@ -27,11 +29,12 @@ export function regionRows(regions: readonly Region[] | null, draft: RegionDraft
     anycast: r.hasAnycastSupport ?? null,
     allowed: allowed.has(r.id),
     required: required.has(r.id),
+    instances: instances.get(r.id) ?? 0,
   }));
   const listed = new Set(rows.map((r) => r.id));
-  const extra = [...new Set([...(draft?.allowed ?? []), ...(draft?.required ?? [])])].filter((id) => !listed.has(id));
+  const extra = [...new Set([...(draft?.allowed ?? []), ...(draft?.required ?? []), ...instances.keys()])].filter((id) => !listed.has(id));
   for (const id of extra) {
-    rows.push({ id, name: '(not in the region list)', group: '', hasCapacity: null, anycast: null, allowed: allowed.has(id), required: required.has(id) });
+    rows.push({ id, name: '(not in the region list)', group: '', hasCapacity: null, anycast: null, allowed: allowed.has(id), required: required.has(id), instances: instances.get(id) ?? 0 });
   }
   return rows;
 }
@@ -46,6 +49,7 @@ export const regionColumns: Column<RegionRow>[] = [
   { id: 'group', header: 'GROUP', flex: 2, cell: (r) => r.group },
   { id: 'capacity', header: 'CAPACITY', width: 8, cell: (r) => capacityCell(r.hasCapacity) },
   { id: 'anycast', header: 'ANYCAST', width: 7, cell: (r) => anycastText(r.anycast) },
+  { id: 'instances', header: 'RUNNING', width: 7, align: 'right', cell: (r) => (r.instances ? { text: String(r.instances), tone: 'ok' } : ''), sortValue: (r) => -r.instances },
 ];
 
 export const selectorColumns: Column<SelectorRow>[] = [

@@ -160,7 +160,9 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'nav.bottom': () => nav('bottom', 1_000_000),
     'list.open': () => s().openDetail(),
     'list.filter': () => s().startLocalEdit(),
-    'app.back': () => s().closeDetail() || s().clearLocal() || s().closeV1(),
+    // while a v1 day is read, esc and ctrl-c stop the read (what was read stays); then esc leaves the day
+    'app.back': () => s().closeDetail() || s().stopV1() || s().clearLocal() || s().closeV1(),
+    'app.interrupt': () => s().stopV1(),
     'logs.window1m': win('1m'),
     'logs.window5m': win('5m'),
     'logs.window15m': win('15m'),
@@ -282,7 +284,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} zoneName={zoneNames[detail.entry.pullZoneId] ?? (zones.length === 1 ? zoneName : null)} />;
   else {
     const empty = source === 'v1' && v1?.loading
-      ? 'loading…'
+      ? `reading the v1 day ${v1.date}…`
       : local.pattern !== null && local.mode === 'filter'
         ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, H shows every record)`
         : fixed ? (fixed.loading ? 'loading…' : 'no records in this window') : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';

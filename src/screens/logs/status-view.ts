@@ -78,20 +78,36 @@ export function liveStatusParts(s: StatusInput, now: number): Part[] {
   return parts;
 }
 
+/** "180 MB", "1.2 GB" (10^6 bytes). */
+function megabytes(bytes: number): string {
+  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.round(bytes / 1e6)} MB`;
+}
+
+/** "41% · 180 MB of 440 MB", or "180 MB" when the server gave no size. */
+export function v1ReadText(v1: V1State): string {
+  if (v1.totalBytes === null || v1.totalBytes <= 0) return `${megabytes(v1.bytes)} read`;
+  const share = Math.min(100, Math.floor((v1.bytes / v1.totalBytes) * 100));
+  return `${share}% · ${megabytes(v1.bytes)} of ${megabytes(v1.totalBytes)}`;
+}
+
 export function v1StatusParts(v1: V1State, following: boolean): Part[] {
-  if (v1.loading) return [{ text: `loading the v1 file of ${v1.date}…`, tone: 'info' }];
-  if (v1.error) return [{ text: `✖ v1 ${v1.date}: ${v1.error}`, tone: 'error' }, { text: 'esc: back to live', tone: 'muted' }];
-  const parts: Part[] = [{ text: `v1 day ${v1.date} (UTC)`, tone: 'accent' }];
+  if (v1.error) {
+    const kept = v1.kept ? ` (${n(v1.kept)} records read before it are shown)` : '';
+    return [{ text: `✖ v1 ${v1.date}: ${v1.error}${kept}`, tone: 'error' }, { text: 'esc: back to live', tone: 'muted' }];
+  }
+  const parts: Part[] = [{ text: v1.loading ? `reading v1 day ${v1.date} (UTC)` : `v1 day ${v1.date} (UTC)`, tone: v1.loading ? 'info' : 'accent' }];
+  if (v1.loading) parts.push({ text: v1ReadText(v1), tone: 'info' });
   if (!following) parts.push({ text: '❚❚ paused', tone: 'warn' });
-  parts.push({ text: `${n(v1.lines)} lines` });
+  parts.push({ text: `${n(v1.lines)} lines${v1.loading && v1.rate ? ` (${n(v1.rate)}/s)` : ''}` });
   parts.push({ text: `${n(v1.kept)} shown` });
   const first = v1.problems[0];
   parts.push({
     text: `${n(v1.skipped)} skipped (malformed)${first ? `: line ${first.line} ${first.reason}` : ''}`,
     tone: v1.skipped > 0 ? 'warn' : 'muted',
   });
-  if (v1.truncated) parts.push({ text: 'newest lines only (buffer full)', tone: 'warn' });
-  parts.push({ text: 'esc: back to live', tone: 'muted' });
+  if (v1.evicted) parts.push({ text: `oldest ${n(v1.evicted)} evicted (buffer full: the newest kept)`, tone: 'warn' });
+  if (v1.stopped) parts.push({ text: `read stopped at ${v1ReadText(v1).replace(/ read$/, '')}: r reads the whole day`, tone: 'warn' });
+  parts.push({ text: v1.loading ? 'esc: stop reading (keeps what was read)' : 'esc: back to live', tone: 'muted' });
   return parts;
 }
 

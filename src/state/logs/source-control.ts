@@ -6,8 +6,11 @@ import type { EngineLink } from './engine-link';
 import { readWindow } from './fixed-window';
 import { loadZoneNames } from './zone-names';
 import type { LogsSliceContext } from './slice-context';
-import { windowMs } from './types';
-import type { V1Archive } from './v1-archive';
+import { windowMs, type V1State } from './types';
+
+/** How often the progress of a v1 read is published (the records themselves show every frame). */
+const PROGRESS_MS = 100;
+import type { V1Archive, V1ReadProgress } from './v1-archive';
 
 export interface SourceContext extends LogsSliceContext {
   api: Api;
@@ -122,38 +125,72 @@ export class LogsSource {
     if (this.attached && get().zoneId === id) this.startEngine(true);
   }
 
+  /** The server filters changed on a v1 day: the day is read again through them. */
   reloadV1Filtered(): void {
-    const { v1File, model, pause, get, set, capacity } = this.ctx;
-    const v1 = get().v1;
-    const day = v1File.filtered(filterOfDraft(get().filter));
-    if (!day || !v1) return;
-    model.reset(capacity);
-    const kept = model.load(day.entries, day.times);
-    pause.clear();
-    set({ v1: { ...v1, kept }, following: true });
-    this.ctx.refreshView();
+    const v1 = this.ctx.get().v1;
+    if (v1) void this.loadV1(v1.date);
   }
 
+  /**
+   * Reads a v1 day into the emptied store as a stream: records show as they come (the view
+   * follows the newest read), progress in the v1 state at most every PROGRESS_MS.
+   */
   async loadV1(date: string): Promise<void> {
-    const { link, v1File, model, pause, get, set, capacity } = this.ctx;
+    const { link, v1File, model, pause, get, set, now, ui, capacity } = this.ctx;
     const id = get().zoneId;
     if (id === null) return;
     link.stop();
     v1File.cancel();
     model.reset(capacity);
     pause.clear();
-    set({ source: 'v1', v1: { date, loading: true, error: null, lines: 0, skipped: 0, problems: [], kept: 0, truncated: false }, following: true, detail: null, stats: null, ...pause.resetCounts() });
+    const started = now();
+    set({
+      source: 'v1',
+      v1: { date, loading: true, error: null, lines: 0, skipped: 0, problems: [], kept: 0, evicted: 0, bytes: 0, totalBytes: null, rate: 0, stopped: false },
+      following: true, detail: null, stats: null, ...pause.resetCounts(),
+    });
     this.ctx.onReset();
     this.ctx.refreshView();
+    let shownAt = 0;
+    let last: V1ReadProgress | null = null;
+    const publish = (p: V1ReadProgress, patch: Partial<V1State> = {}) => {
+      const elapsed = now() - started;
+      set((s) => ({
+        v1: s.v1 && s.v1.date === date
+          ? {
+              ...s.v1, lines: p.lines, skipped: p.skipped, problems: p.problems, bytes: p.bytes, totalBytes: p.totalBytes,
+              kept: model.buffer.length, evicted: Math.max(0, p.matched - model.buffer.length),
+              rate: elapsed >= 1000 ? Math.round((p.lines / elapsed) * 1000) : 0, ...patch,
+            }
+          : s.v1,
+      }));
+    };
     try {
-      // Newest first, at most a store's worth of lines: the end of a busy day is what matters.
-      const result = await v1File.fetch(id, date);
-      if (!result || get().source !== 'v1') return;
-      set({ v1: { date, loading: false, error: null, lines: result.lines, skipped: result.skipped, problems: result.problems, kept: 0, truncated: result.lines + result.skipped >= capacity } });
-      this.reloadV1Filtered();
+      const outcome = await v1File.read(id, date, filterOfDraft(get().filter), (p, added) => {
+        if (get().source !== 'v1') return;
+        last = p;
+        if (!get().following) pause.newSince += added;
+        this.ctx.schedule();
+        if (now() - shownAt >= PROGRESS_MS) {
+          shownAt = now();
+          publish(p);
+        }
+      });
+      if (outcome === 'cancelled' || get().source !== 'v1' || get().v1?.date !== date) return;
+      const p: V1ReadProgress = last ?? { bytes: 0, totalBytes: null, lines: 0, skipped: 0, problems: [], matched: 0 };
+      publish(p, { loading: false, stopped: outcome === 'stopped' });
+      if (outcome === 'stopped') ui.getState().setStatus(`stopped reading ${date}: ${model.buffer.length.toLocaleString('en-US')} records kept`, 'info', 5000);
+      this.ctx.schedule(0);
     } catch (error) {
-      set((s) => ({ v1: s.v1 ? { ...s.v1, loading: false, error: errorMessage(error) } : null }));
+      const message = errorMessage(error);
+      if (last) publish(last, { loading: false, error: message });
+      else set((s) => ({ v1: s.v1 ? { ...s.v1, loading: false, error: message } : null }));
     }
+  }
+
+  /** Stops reading the v1 day, keeping what was read; false when no day is being read. */
+  stopV1(): boolean {
+    return this.ctx.get().source === 'v1' && this.ctx.v1File.stop();
   }
 
   /** Leaves the v1 day for the live follow; false when not on a v1 day. */

@@ -67,7 +67,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
   const capacity = Math.max(1000, settings.logBufferSize || 2_000_000);
   const model = new LogsViewModel(capacity);
   const pause = new PauseAnchor(model);
-  const v1File = new V1Archive(api, capacity);
+  const v1File = new V1Archive(api, model);
   const marks = new LogMarks(model);
 
   let pickerAbort: AbortController | null = null;
@@ -341,6 +341,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
 
       closeV1() {
         return source.closeV1();
+      },
+
+      stopV1() {
+        return source.stopV1();
       },
 
       ...logsNavigationActions(ctx),

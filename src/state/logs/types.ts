@@ -74,15 +74,24 @@ export interface LiveStatus {
 
 export interface V1State {
   date: string;
+  /** The day is being read (a stream: records show as they come). */
   loading: boolean;
   error: string | null;
+  /** Non-blank lines read so far. */
   lines: number;
   skipped: number;
   problems: { line: number; reason: string }[];
-  /** Records shown (after the server filters, applied locally). */
+  /** Records held from the day now (after the server filters, applied locally). */
   kept: number;
-  /** The day had more lines than the buffer holds: the newest were read. */
-  truncated: boolean;
+  /** Records of the day evicted to make room for newer ones (the buffer holds the newest, as live). */
+  evicted: number;
+  /** Bytes of the file read, and its size when the server said it. */
+  bytes: number;
+  totalBytes: number | null;
+  /** Records read per second so far (0 until a second's worth). */
+  rate: number;
+  /** The read was stopped (esc or ctrl-c): what was read is kept, the rest of the day is not. */
+  stopped: boolean;
 }
 
 export interface LocalFilterState {
@@ -200,6 +209,8 @@ export interface LogsState extends TimelineActions {
   cancelPrompt(): void;
   /** Leaves the v1 day for the live follow; false when not on a v1 day. */
   closeV1(): boolean;
+  /** Stops reading the v1 day, keeping what was read (esc, ctrl-c); false when no day is being read. */
+  stopV1(): boolean;
   /** The records the screen holds (read by `:sql logs`; a new query makes a new buffer). */
   recordBuffer(): LogBuffer;
 

@@ -1,55 +1,100 @@
 import type { Api } from '../../api/index';
-import { compileFilter, type LogEntry, type LogFilter, type V1ParseResult } from '../../api/logs/index';
+import { compileFilter, type LogEntry, type LogFilter, type V1Progress } from '../../api/logs/index';
+import type { LogsViewModel } from './view-model';
+
+/** How a read of a day ended. */
+export type V1Outcome = 'done' | 'stopped' | 'cancelled';
+
+/** What the store shows while a day is read and after. */
+export interface V1ReadProgress extends V1Progress {
+  /** Records of the day that pass the server filters (applied here); the store holds the newest of them. */
+  matched: number;
+}
+
+/** Any server filter field set (they are applied here, record by record, as the v2 server would). */
+function filtering(filter: LogFilter): boolean {
+  return Object.entries(filter).some(([k, v]) => k !== 'includeOriginShield' && v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0));
+}
 
 /**
- * A past day's v1 log file for the logs screen: fetched (the newest lines first, at most a
- * store's worth) and kept raw, so a change of server filters applies locally without a new
- * download.
+ * A past day's v1 log file for the logs screen, read as a stream into the screen's columnar store
+ * (oldest lines first, so the store keeps the newest when the day is bigger than it: capacity
+ * and eviction as for live records). The server filters are applied to each piece as it comes;
+ * changing them reads the day again. `stop` ends a read and keeps what was read.
  */
 export class V1Archive {
-  raw: V1ParseResult | null = null;
-  private abort: AbortController | null = null;
+  private current: { ctl: AbortController; stopped: boolean } | null = null;
 
   constructor(
     private readonly api: Api,
-    private readonly capacity: number,
+    private readonly model: LogsViewModel,
   ) {}
 
-  cancel(): void {
-    this.abort?.abort();
-    this.abort = null;
-    this.raw = null;
+  /** Whether a day is being read. */
+  get reading(): boolean {
+    return this.current !== null;
   }
 
-  /** The day parsed, or null when cancelled meanwhile; API errors are thrown. */
-  async fetch(zoneId: number, date: string): Promise<V1ParseResult | null> {
+  /** Ends a read, forgetting it (a new read or leaving the day). */
+  cancel(): void {
+    this.current?.ctl.abort();
+    this.current = null;
+  }
+
+  /** Ends a read and keeps the records read so far; false when nothing is being read. */
+  stop(): boolean {
+    const read = this.current;
+    if (!read) return false;
+    read.stopped = true;
+    read.ctl.abort();
+    return true;
+  }
+
+  /**
+   * Reads the day into the model (which the caller emptied); `onPiece` after each piece is
+   * stored. API errors are thrown, with what was read so far kept in the model.
+   */
+  async read(zoneId: number, date: string, filter: LogFilter, onPiece: (progress: V1ReadProgress, added: number) => void): Promise<V1Outcome> {
     this.cancel();
     const ctl = new AbortController();
-    this.abort = ctl;
+    const read = { ctl, stopped: false };
+    this.current = read;
+    const ended = (): V1Outcome => (read.stopped ? 'stopped' : 'cancelled');
+    const test = filtering(filter) ? compileFilter(filter) : null;
+    let matched = 0;
     try {
-      const result = await this.api.logs.v1Day(zoneId, date, { order: 'desc', end: this.capacity, signal: ctl.signal });
-      if (ctl.signal.aborted) return null;
-      this.raw = result;
-      return result;
+      await this.api.logs.v1Stream(zoneId, date, {
+        order: 'asc',
+        signal: ctl.signal,
+        onPiece: (piece, progress) => {
+          if (ctl.signal.aborted) return;
+          let added: number;
+          if (test) {
+            const kept: LogEntry[] = [];
+            const times: number[] = [];
+            for (let i = 0; i < piece.batch.length; i++) {
+              const e = piece.batch.entry(i);
+              if (test(e)) {
+                kept.push(e);
+                times.push(piece.times[i]!);
+              }
+            }
+            added = kept.length ? this.model.load(kept, times) : 0;
+            matched += kept.length;
+          } else {
+            // the piece's columns straight into the store, as following does
+            added = this.model.buffer.insertBatch(piece.batch);
+            matched += piece.batch.length;
+          }
+          onPiece({ ...progress, matched }, added);
+        },
+      });
+      return ctl.signal.aborted ? ended() : 'done';
     } catch (error) {
-      if (ctl.signal.aborted) return null;
+      if (ctl.signal.aborted) return ended();
       throw error;
+    } finally {
+      if (this.current === read) this.current = null;
     }
-  }
-
-  /** The day's records that pass the server filters (applied locally, with the server's semantics). */
-  filtered(filter: LogFilter): { entries: LogEntry[]; times: number[] } | null {
-    const raw = this.raw;
-    if (!raw) return null;
-    const test = compileFilter(filter);
-    const entries: LogEntry[] = [];
-    const times: number[] = [];
-    for (let i = 0; i < raw.entries.length; i++) {
-      if (test(raw.entries[i]!)) {
-        entries.push(raw.entries[i]!);
-        times.push(raw.times[i]!);
-      }
-    }
-    return { entries, times };
   }
 }
