@@ -8,11 +8,13 @@ import { parseTimestamp } from '../api/logs/entry';
 import { LogBuffer } from '../api/logs/buffer';
 import { STORED_COLUMNS } from './columns';
 import { LogsSqlRefusal, refusedKind, Sandbox } from './sandbox';
+import { EngineHalted, register, tracked } from './in-flight';
 import { loadColumns, type Yield } from './column-load';
 
 type DuckDb = typeof import('@duckdb/node-api');
 
 export { LogsSqlRefusal } from './sandbox';
+export { nativeBusy, stopAll as stopLogsEngines } from './in-flight';
 
 /** Statement kinds that change a table (the user's own: `logs` is refused by the engine). */
 const WRITE_KINDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE_INTO', 'ALTER', 'DROP', 'CREATE']);
@@ -40,11 +42,15 @@ export interface RunOptions {
 export class LogsSqlEngine {
   private appended = 0;
   private newestMs = Number.NaN;
+  private halted = false;
+  private readonly unregister: () => void;
 
   private constructor(
     private readonly duck: DuckDb,
     private readonly sandbox: Sandbox,
-  ) {}
+  ) {
+    this.unregister = register(this);
+  }
 
   /** burrow's own connection: loads and trims `logs`. */
   private get connection(): DuckDBConnection {
@@ -78,32 +84,42 @@ export class LogsSqlEngine {
    * `pause` gives the event loop a turn between slices.
    */
   async appendStored(columns: RecordColumns, slots: ArrayLike<number>, seqs: ArrayLike<number>, pause: Yield, sliceMs?: number): Promise<number> {
-    const { loaded, rest } = await loadColumns(this.duck, this.connection, columns, slots, seqs, pause, sliceMs);
-    this.appended += loaded;
-    for (let i = 0; i < slots.length; i++) {
-      const t = columns.time(slots[i]!);
-      if (!(t <= this.newestMs) && columns.seqs[slots[i]!] === seqs[i]) this.newestMs = t;
-    }
-    if (rest.length) await this.append(rest.map((slot) => columns.entry(slot)));
-    return loaded + rest.length;
+    return this.track(async () => {
+      const pauseUnlessHalted: Yield = async () => {
+        await pause();
+        if (this.halted) throw new EngineHalted();
+      };
+      const { loaded, rest } = await loadColumns(this.duck, this.connection, columns, slots, seqs, pauseUnlessHalted, sliceMs);
+      this.appended += loaded;
+      for (let i = 0; i < slots.length; i++) {
+        const t = columns.time(slots[i]!);
+        if (!(t <= this.newestMs) && columns.seqs[slots[i]!] === seqs[i]) this.newestMs = t;
+      }
+      if (rest.length) await this.append(rest.map((slot) => columns.entry(slot)));
+      return loaded + rest.length;
+    });
   }
 
   /** Deletes the rows older than `ms` (epoch), or all of them with no argument; returns how many went. */
   async deleteRows(beforeMs?: number): Promise<number> {
-    const where = beforeMs === undefined ? '' : ` WHERE ts < epoch_ms(${Math.floor(beforeMs)}::BIGINT)`;
-    const reader = await this.connection.runAndReadAll(`DELETE FROM logs${where}`);
-    const gone = Number(reader.rowsChanged);
-    this.appended = Math.max(0, this.appended - gone);
-    if (beforeMs === undefined) this.newestMs = Number.NaN;
-    return gone;
+    return this.track(async () => {
+      const where = beforeMs === undefined ? '' : ` WHERE ts < epoch_ms(${Math.floor(beforeMs)}::BIGINT)`;
+      const reader = await this.connection.runAndReadAll(`DELETE FROM logs${where}`);
+      const gone = Number(reader.rowsChanged);
+      this.appended = Math.max(0, this.appended - gone);
+      if (beforeMs === undefined) this.newestMs = Number.NaN;
+      return gone;
+    });
   }
 
   /** Deletes the rows at exactly `ms` (the edge of an eviction, put back from the store after). */
   async deleteAt(ms: number): Promise<number> {
-    const reader = await this.connection.runAndReadAll(`DELETE FROM logs WHERE ts = epoch_ms(${Math.floor(ms)}::BIGINT)`);
-    const gone = Number(reader.rowsChanged);
-    this.appended = Math.max(0, this.appended - gone);
-    return gone;
+    return this.track(async () => {
+      const reader = await this.connection.runAndReadAll(`DELETE FROM logs WHERE ts = epoch_ms(${Math.floor(ms)}::BIGINT)`);
+      const gone = Number(reader.rowsChanged);
+      this.appended = Math.max(0, this.appended - gone);
+      return gone;
+    });
   }
 
   /**
@@ -125,22 +141,24 @@ export class LogsSqlEngine {
 
   /** Appends records one row at a time (in any order; the table has no order of its own). */
   async append(records: Iterable<LogEntry>): Promise<number> {
-    // the row appender: measured faster than data chunks here, where most values are strings
-    const appender = await this.connection.createAppender('logs');
-    let n = 0;
-    try {
-      for (const entry of records) {
-        const ms = parseTimestamp(entry.timestamp);
-        if (!Number.isFinite(ms)) continue;
-        this.appendRow(appender, entry, ms);
-        if (!(ms <= this.newestMs)) this.newestMs = ms;
-        n++;
+    return this.track(async () => {
+      // the row appender: measured faster than data chunks here, where most values are strings
+      const appender = await this.connection.createAppender('logs');
+      let n = 0;
+      try {
+        for (const entry of records) {
+          const ms = parseTimestamp(entry.timestamp);
+          if (!Number.isFinite(ms)) continue;
+          this.appendRow(appender, entry, ms);
+          if (!(ms <= this.newestMs)) this.newestMs = ms;
+          n++;
+        }
+      } finally {
+        appender.closeSync();
       }
-    } finally {
-      appender.closeSync();
-    }
-    this.appended += n;
-    return n;
+      this.appended += n;
+      return n;
+    });
   }
 
   private appendRow(appender: DuckDBAppender, entry: LogEntry, ms: number): void {
@@ -162,54 +180,60 @@ export class LogsSqlEngine {
    * its first rows kept, the rest counted, and readRows reads any of them again.
    */
   async run(sql: string, options: RunOptions = {}): Promise<LogsStatementResult[]> {
-    const user = this.sandbox.user;
-    const extracted = await user.extractStatements(sql);
-    const results: LogsStatementResult[] = [];
-    for (let i = 0; i < extracted.count; i++) {
-      const result = await this.sandbox.guarded(async () => {
-        const prepared = await extracted.prepare(i);
-        const kind = this.duck.StatementType[prepared.statementType] ?? 'INVALID';
-        const refused = refusedKind(kind);
-        if (refused) throw new LogsSqlRefusal(refused);
-        const started = performance.now();
-        const stream = await prepared.stream();
-        const columns = stream.columnNames();
-        const types = stream.columnTypes().map((t) => String(t));
-        const integer = types.map((t) => INTEGER_TYPES.has(t));
-        const { rows, count } = await collect(stream, integer, 0, options.keepRows ?? Number.POSITIVE_INFINITY);
-        const durationMs = performance.now() - started;
-        if (WRITE_KINDS.has(kind) && columns.length === 1 && columns[0] === 'Count') {
-          // DuckDB answers a change with a one-cell "Count" result: shown as rows affected
-          return { columns: [], decltypes: [], rows: [], rowsAffected: Number(rows[0]?.[0] ?? 0), lastInsertRowid: null, durationMs, rowCount: 0, rereadIndex: null };
-        }
-        return { columns, decltypes: types, rows, rowsAffected: 0, lastInsertRowid: null, durationMs, rowCount: count, rereadIndex: kind === 'SELECT' ? i : null };
-      });
-      results.push(result);
-      options.onResult?.(i, result);
-    }
-    return results;
+    return this.track(async () => {
+      const user = this.sandbox.user;
+      const extracted = await user.extractStatements(sql);
+      const results: LogsStatementResult[] = [];
+      for (let i = 0; i < extracted.count; i++) {
+        const result = await this.sandbox.guarded(async () => {
+          const prepared = await extracted.prepare(i);
+          const kind = this.duck.StatementType[prepared.statementType] ?? 'INVALID';
+          const refused = refusedKind(kind);
+          if (refused) throw new LogsSqlRefusal(refused);
+          const started = performance.now();
+          const stream = await prepared.stream();
+          const columns = stream.columnNames();
+          const types = stream.columnTypes().map((t) => String(t));
+          const integer = types.map((t) => INTEGER_TYPES.has(t));
+          const { rows, count } = await collect(stream, integer, 0, options.keepRows ?? Number.POSITIVE_INFINITY);
+          const durationMs = performance.now() - started;
+          if (WRITE_KINDS.has(kind) && columns.length === 1 && columns[0] === 'Count') {
+            // DuckDB answers a change with a one-cell "Count" result: shown as rows affected
+            return { columns: [], decltypes: [], rows: [], rowsAffected: Number(rows[0]?.[0] ?? 0), lastInsertRowid: null, durationMs, rowCount: 0, rereadIndex: null };
+          }
+          return { columns, decltypes: types, rows, rowsAffected: 0, lastInsertRowid: null, durationMs, rowCount: count, rereadIndex: kind === 'SELECT' ? i : null };
+        });
+        results.push(result);
+        options.onResult?.(i, result);
+      }
+      return results;
+    });
   }
 
   /** Rows [skip, skip + take) of statement `index` of `sql` (a read), run again in a guarded transaction. */
   async readRows(sql: string, index: number, skip: number, take: number): Promise<SqlValue[][]> {
-    const extracted = await this.sandbox.user.extractStatements(sql);
-    if (index >= extracted.count) return [];
-    return this.sandbox.guarded(async () => {
-      const prepared = await extracted.prepare(index);
-      if (this.duck.StatementType[prepared.statementType] !== 'SELECT') throw new LogsSqlRefusal('only a read is run again');
-      const stream = await prepared.stream();
-      const integer = stream.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
-      return (await collect(stream, integer, skip, take, true)).rows;
+    return this.track(async () => {
+      const extracted = await this.sandbox.user.extractStatements(sql);
+      if (index >= extracted.count) return [];
+      return this.sandbox.guarded(async () => {
+        const prepared = await extracted.prepare(index);
+        if (this.duck.StatementType[prepared.statementType] !== 'SELECT') throw new LogsSqlRefusal('only a read is run again');
+        const stream = await prepared.stream();
+        const integer = stream.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
+        return (await collect(stream, integer, skip, take, true)).rows;
+      });
     });
   }
 
   /** A statement of burrow's own (the catalog for the shell), on the user's connection (to see their tables). */
   async internal(sql: string): Promise<StatementResult> {
-    const started = performance.now();
-    const reader = await this.sandbox.user.runAndReadAll(sql);
-    const integer = reader.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
-    const rows = reader.getRows().map((row) => row.map((v, k) => toSqlValue(v, integer[k]!)));
-    return { columns: reader.columnNames(), decltypes: reader.columnTypes().map((t) => String(t)), rows, rowsAffected: 0, lastInsertRowid: null, durationMs: performance.now() - started };
+    return this.track(async () => {
+      const started = performance.now();
+      const reader = await this.sandbox.user.runAndReadAll(sql);
+      const integer = reader.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
+      const rows = reader.getRows().map((row) => row.map((v, k) => toSqlValue(v, integer[k]!)));
+      return { columns: reader.columnNames(), decltypes: reader.columnTypes().map((t) => String(t)), rows, rowsAffected: 0, lastInsertRowid: null, durationMs: performance.now() - started };
+    });
   }
 
   /** Stops the statement running now, the user's or a load (it fails with an interruption). */
@@ -218,7 +242,22 @@ export class LogsSqlEngine {
     this.sandbox.loader.interrupt();
   }
 
+  /** Interrupts what runs and refuses anything new (the process is leaving). */
+  halt(): void {
+    this.halted = true;
+    this.interrupt();
+  }
+
+  /** Runs native work counted as running (so an exit waits for it), unless the engine was halted. */
+  private async track<T>(work: () => Promise<T>): Promise<T> {
+    if (this.halted) throw new EngineHalted();
+    return tracked(work);
+  }
+
+  /** Closes the engine; a statement still running is interrupted first (closing waits for it). */
   close(): void {
+    this.unregister();
+    this.interrupt();
     this.sandbox.close();
   }
 }

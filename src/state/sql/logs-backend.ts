@@ -8,6 +8,8 @@ import { schemaFromRows } from '../../sql-repl/schema-sql';
 import type { SqlCatalog } from './backend';
 import { MAX_PAGES, PAGE_ROWS, PagedRows, pagedRowsView } from './paged-rows';
 
+export { nativeBusy, stopLogsEngines } from '../../logs-sql/engine';
+
 /** What the shell's header says about the logs table. */
 export interface LogsSnapshot {
   /** When the table was last brought up to date with the screen's buffer (epoch ms); null before. */
@@ -177,6 +179,8 @@ export class LogsBackend {
     this.sync?.detach();
     const engine = this.engine;
     this.engine = null;
+    // a statement still running would hold the queue (and a core) until it ends
+    engine?.interrupt();
     if (engine) void this.sync?.exclusive(async () => engine.close());
   }
 
