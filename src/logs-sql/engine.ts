@@ -59,7 +59,8 @@ export class LogsSqlEngine {
 
   /**
    * `threads`: DuckDB's worker threads (default: one per core). The console's shell gives it one,
-   * so a sync or a query never takes every core from the screen it runs beside.
+   * so a sync or a query never takes every core from the screen it runs beside; its first load
+   * (before seal) still uses every core, so the first answer comes sooner.
    */
   static async open(options: { threads?: number } = {}): Promise<LogsSqlEngine> {
     // loaded on first use: start-up and the other commands do not pay for it. require, not
@@ -234,6 +235,14 @@ export class LogsSqlEngine {
       const rows = reader.getRows().map((row) => row.map((v, k) => toSqlValue(v, integer[k]!)));
       return { columns: reader.columnNames(), decltypes: reader.columnTypes().map((t) => String(t)), rows, rowsAffected: 0, lastInsertRowid: null, durationMs: performance.now() - started };
     });
+  }
+
+  /**
+   * Ends burrow's first load: from here DuckDB has the threads asked for at open and its
+   * configuration is locked (the user's first statement does this too, if it comes first).
+   */
+  seal(): Promise<void> {
+    return this.track(() => this.sandbox.seal());
   }
 
   /** Stops the statement running now, the user's or a load (it fails with an interruption). */

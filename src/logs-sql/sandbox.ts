@@ -61,13 +61,20 @@ export class Sandbox {
     readonly instance: DuckDBInstance,
     readonly loader: DuckDBConnection,
     readonly user: DuckDBConnection,
+    private readonly threads: number | undefined,
   ) {}
 
+  /** The configuration is locked (sealed): from then on no setting changes. */
+  private locked = false;
+
+  /**
+   * `threads`: DuckDB's threads once sealed; until then (burrow's own first load, before any
+   * statement of the user's) it uses one per core.
+   */
   static async open(duck: DuckDb, options: { threads?: number }): Promise<Sandbox> {
     const instance = await duck.DuckDBInstance.create(':memory:', {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
-      ...(options.threads ? { threads: String(options.threads) } : {}),
     });
     const loader = await instance.connect();
     const user = await instance.connect();
@@ -84,14 +91,25 @@ export class Sandbox {
       // turned off at run time (not at start) external access allows no path at all
       await loader.run("SET temp_directory = ''");
       await loader.run('SET enable_external_access = false');
-      await loader.run('SET lock_configuration = true');
     } catch (error) {
       user.closeSync();
       loader.closeSync();
       instance.closeSync();
       throw error;
     }
-    return new Sandbox(instance, loader, user);
+    return new Sandbox(instance, loader, user, options.threads);
+  }
+
+  /**
+   * Drops to the threads asked for and locks the configuration. Runs before any statement of the
+   * user's (engine.run and readRows call it first), so nothing the user writes meets an unlocked
+   * engine; burrow calls it after its first load, which may use every core.
+   */
+  async seal(): Promise<void> {
+    if (this.locked) return;
+    if (this.threads) await this.loader.run(`SET threads = ${Math.max(1, Math.floor(this.threads))}`);
+    await this.loader.run('SET lock_configuration = true');
+    this.locked = true;
   }
 
   /**
@@ -99,6 +117,7 @@ export class Sandbox {
    * commits unless it failed or made something named logs.
    */
   async guarded<T>(work: () => Promise<T>): Promise<T> {
+    await this.seal();
     await this.user.run('BEGIN TRANSACTION');
     try {
       // a write to `work` first: from now on this transaction cannot write to `memory`

@@ -84,6 +84,8 @@ export class LogsBackend {
     const sync = this.sync!;
     try {
       await sync.sync();
+      // the first load ran on every core; the user's statements and later syncs get one
+      await this.engine?.seal();
     } finally {
       this.publish({ loading: false, asOf: this.now(), rows: this.engine?.rowCount ?? 0 });
     }
