@@ -64,8 +64,8 @@ export class Sandbox {
     private readonly threads: number | undefined,
   ) {}
 
-  /** The configuration is locked (sealed): from then on no setting changes. */
-  private locked = false;
+  /** Locking the configuration (once: a sync's seal and a statement's may meet). */
+  private sealing: Promise<void> | null = null;
 
   /**
    * `threads`: DuckDB's threads once sealed; until then (burrow's own first load, before any
@@ -105,11 +105,12 @@ export class Sandbox {
    * user's (engine.run and readRows call it first), so nothing the user writes meets an unlocked
    * engine; burrow calls it after its first load, which may use every core.
    */
-  async seal(): Promise<void> {
-    if (this.locked) return;
-    if (this.threads) await this.loader.run(`SET threads = ${Math.max(1, Math.floor(this.threads))}`);
-    await this.loader.run('SET lock_configuration = true');
-    this.locked = true;
+  seal(): Promise<void> {
+    this.sealing ??= (async () => {
+      if (this.threads) await this.loader.run(`SET threads = ${Math.max(1, Math.floor(this.threads))}`);
+      await this.loader.run('SET lock_configuration = true');
+    })();
+    return this.sealing;
   }
 
   /**

@@ -237,3 +237,18 @@ test('what the sandbox allows keeps working: SELECT, CTEs, EXPLAIN, the user\'s 
     engine.close();
   }
 });
+
+test("the shell's engine loads on every core first, and the user's first statement already finds one thread and a locked configuration", async () => {
+  for (const sealFirst of [false, true]) {
+    const engine = await LogsSqlEngine.open({ threads: 1 });
+    try {
+      await engine.load(entries(50));
+      // a sync's seal and a statement's may meet: both must see the engine sealed once
+      const [, results] = await Promise.all([sealFirst ? engine.seal() : Promise.resolve(), engine.run("SELECT current_setting('threads'), current_setting('lock_configuration')")]);
+      assert.deepEqual(results[0]!.rows, [[1n, 1n]]);
+      assert.equal(await attempt(engine, 'SET threads = 2'), false);
+    } finally {
+      engine.close();
+    }
+  }
+});
