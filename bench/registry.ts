@@ -14,6 +14,7 @@ import { emulatorRateBench } from './emulator-rate';
 import { logStoreBench } from './log-store';
 import { logsSqlBench } from './logs-sql';
 import { logsSqlFollowBench } from './logs-sql-follow';
+import { logsSqlFirstQueryBench } from './logs-sql-first-query';
 
 export interface Bench {
   id: string;
@@ -21,4 +22,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlBatchTextsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, keystrokeTimelineBench, followBench, memoryBench, logStoreBench, logsSqlBench, logsSqlFollowBench, backfillBench, emulatorRateBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlBatchTextsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, keystrokeTimelineBench, followBench, memoryBench, logStoreBench, logsSqlBench, logsSqlFirstQueryBench, logsSqlFollowBench, backfillBench, emulatorRateBench];

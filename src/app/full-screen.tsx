@@ -6,6 +6,7 @@ import { createFrameLog } from './frame-log';
 import { inkStdout, maxFpsFor, TerminalGuard } from './terminal';
 import { tuneHeapForResidentMemory } from './heap-tuning';
 import { terminalSafeLines } from '../text/terminal-safe';
+import { exitBySignal } from '../runtime/hard-exit';
 
 const SIGNALS = { SIGINT: 2, SIGHUP: 1, SIGTERM: 15 } as const;
 type Signal = keyof typeof SIGNALS;
@@ -21,6 +22,18 @@ export function hostOf(url: string): string {
     return url;
   }
 }
+
+/** Native work the process must stop before it exits (the logs engines: Node's exit waits for them). */
+export interface NativeWork {
+  /** Interrupts it; resolves true once nothing runs, false after `withinMs`. */
+  stop(withinMs: number): Promise<boolean>;
+  busy(): boolean;
+}
+
+/** How long native work gets to stop after an interrupt before the process dies by its signal. */
+const NATIVE_STOP_MS = 1200;
+/** Past this, a signal's exit does not wait for native work any longer (2 s promised in all). */
+const SIGNAL_EXIT_MS = 1500;
 
 export interface FullScreen {
   /** True once the run is ending (a signal or a crash came first). */
@@ -39,7 +52,7 @@ export interface FullScreen {
  * screen left, cursor shown, raw mode off), then any error is printed, then `finish` runs once
  * (close sessions, stop the emulator child) and the note it returns is printed.
  */
-export function fullScreen(io: Io, finish: () => Promise<string | null>): FullScreen {
+export function fullScreen(io: Io, finish: () => Promise<string | null>, native?: NativeWork): FullScreen {
   tuneHeapForResidentMemory();
   const stdout = io.stdout as unknown as NodeJS.WriteStream;
   const stdin = io.stdin as unknown as NodeJS.ReadStream;
@@ -57,9 +70,21 @@ export function fullScreen(io: Io, finish: () => Promise<string | null>): FullSc
   };
   const finishOnce = () => finish().catch(() => null);
 
-  /** Leaves the screen, runs finish, exits. Used by signals and crashes. */
+  /** process.exit, or, while native work still runs (process.exit would then never return), death by the signal. */
+  const exitNow = (code: number) => {
+    if (native?.busy()) exitBySignal(code);
+    process.exit(code);
+  };
+
+  /**
+   * Leaves the screen, stops native work, runs finish, exits. Used by signals and crashes. A
+   * second signal while it runs exits at once.
+   */
   const emergencyExit = (code: number, message: string | null) => {
-    if (finishing) return;
+    if (finishing) {
+      if (code !== 70) exitNow(code);
+      return;
+    }
     finishing = true;
     try {
       instance?.unmount();
@@ -68,8 +93,12 @@ export function fullScreen(io: Io, finish: () => Promise<string | null>): FullSc
     }
     terminal.restore();
     tell(message);
-    const done = () => process.exit(code);
-    void finishOnce().then(tell).finally(done);
+    const stopped = native ? native.stop(NATIVE_STOP_MS) : Promise.resolve(true);
+    const done = () => exitNow(code);
+    void Promise.all([finishOnce().then(tell), stopped]).finally(done);
+    setTimeout(() => {
+      if (native?.busy()) exitBySignal(code);
+    }, SIGNAL_EXIT_MS).unref();
     setTimeout(done, 3000).unref();
   };
   const handlers = (Object.keys(SIGNALS) as Signal[]).map((sig) => [sig, () => emergencyExit(128 + SIGNALS[sig], null)] as const);
@@ -109,6 +138,8 @@ export function fullScreen(io: Io, finish: () => Promise<string | null>): FullSc
       if (finishing) return 1;
       finishing = true;
       terminal.restore();
+      // a statement still running would keep the process from exiting
+      if (native && !(await native.stop(NATIVE_STOP_MS))) exitBySignal(failure ? 70 : 0);
       tell(await finishOnce());
       if (failure) {
         tell(crashMessage(failure));

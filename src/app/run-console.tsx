@@ -14,6 +14,7 @@ import { fullScreen, hostOf } from './full-screen';
 import { keepStylesWithoutColour } from './styles-without-colour';
 import { terminalSafe } from '../text/terminal-safe';
 import { markStartupDone } from './startup-done';
+import { nativeBusy, stopLogsEngines } from '../state/sql/logs-backend';
 
 /**
  * The interactive console. Connects (starting the emulator child when there are no
@@ -23,10 +24,14 @@ import { markStartupDone } from './startup-done';
 export async function runConsole(settings: Settings, io: Io): Promise<number> {
   let platform: PlatformConnection | null = null;
   keepStylesWithoutColour(settings.color, io.env);
-  const screen = fullScreen(io, async () => {
-    await platform?.close().catch(() => {});
-    return null;
-  });
+  const screen = fullScreen(
+    io,
+    async () => {
+      await platform?.close().catch(() => {});
+      return null;
+    },
+    { stop: stopLogsEngines, busy: nativeBusy },
+  );
   try {
     if (settings.target === 'emulator') {
       const why = settings.apiKey ? '--demo' : 'no API key configured';

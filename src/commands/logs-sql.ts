@@ -4,11 +4,14 @@ import { planFromArgs } from './logs-plan';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
 import type { CommandContext } from './types';
 import { UsageError } from './types';
-import { LogsSqlEngine, LogsSqlRefusal } from '../logs-sql/engine';
+import { LogsSqlEngine, LogsSqlRefusal, nativeBusy, stopLogsEngines } from '../logs-sql/engine';
+import { exitBySignal } from '../runtime/hard-exit';
 import { terminalSafe } from '../text/terminal-safe';
 
 /** Everything in the window, unless --limit says otherwise. */
 const SQL_DEFAULT_LIMIT = 1_000_000;
+/** How long the engine gets to stop after a signal before the process dies by it (2 s promised). */
+const STOP_MS = 1500;
 
 /**
  * `burrow logs ZONE [ZONE...] --since 1h --sql "..."`: fetches the window of each zone (each
@@ -38,30 +41,48 @@ export async function runLogsSql(ctx: CommandContext): Promise<number> {
     throw error;
   }
   const abort = new AbortController();
-  const stop = () => abort.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // ctrl-c, SIGTERM or a hang-up stop the fetch and the engine's running statement, then exit
+  // 130/143/129; should the engine not stop in time, the process dies by the signal itself
+  let stoppedBy: number | null = null;
+  const onSignal = (code: number) => () => {
+    if (stoppedBy !== null) {
+      if (nativeBusy()) exitBySignal(stoppedBy);
+      return;
+    }
+    stoppedBy = code;
+    abort.abort();
+    void stopLogsEngines(STOP_MS).then((idle) => {
+      if (!idle) exitBySignal(code);
+    });
+  };
+  const handlers = [['SIGINT', onSignal(130)], ['SIGTERM', onSignal(143)], ['SIGHUP', onSignal(129)]] as const;
+  for (const [signal, handler] of handlers) process.on(signal, handler);
   try {
     for (const plan of plans) {
       const records = await fetchV2({ ...plan, limit }, session.api.logs, abort.signal, ctx.io);
+      if (stoppedBy !== null) return stoppedBy;
       await engine.load(records);
     }
-    if (abort.signal.aborted) return 130;
+    if (stoppedBy !== null) return stoppedBy;
     let results;
     try {
       results = await engine.run(sql);
     } catch (error) {
+      if (stoppedBy !== null) return stoppedBy;
       const message = error instanceof LogsSqlRefusal ? error.message : (error as Error).message.split('\n')[0];
       ctx.io.stderr.write(`burrow: ${terminalSafe(message)}\n`);
       return 1;
     }
+    if (stoppedBy !== null) return stoppedBy;
     const printer = new ResultPrinter(ctx.io.stdout, format, Boolean(ctx.io.stdout.isTTY) && format === 'table', Boolean(ctx.io.stdout.isTTY));
     for (const result of results) await printer.result(result);
     await printer.end();
     return 0;
+  } catch (error) {
+    if (stoppedBy !== null) return stoppedBy;
+    throw error;
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const [signal, handler] of handlers) process.off(signal, handler);
     engine.close();
     await session.close();
   }

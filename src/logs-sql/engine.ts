@@ -1,64 +1,72 @@
 import { createRequire } from 'node:module';
-import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection, DuckDBResult, DuckDBValue } from '@duckdb/node-api';
 import type { LogEntry } from '../api/logs/entry';
 import type { RecordColumns } from '../log-engine/columns/record-columns';
 import type { SqlValue } from '../api/database/values';
 import type { StatementResult } from '../api/database/protocol';
 import { parseTimestamp } from '../api/logs/entry';
 import { LogBuffer } from '../log-engine/buffer';
-import { COMPUTED_COLUMNS, LOGS_TABLE_DDL, STORED_COLUMNS } from './columns';
-import { writeTarget } from './write-target';
+import { STORED_COLUMNS } from './columns';
+import { LogsSqlRefusal, refusedKind, Sandbox } from './sandbox';
+import { EngineHalted, register, tracked } from './in-flight';
 import { loadColumns, type Yield } from './column-load';
 
 type DuckDb = typeof import('@duckdb/node-api');
 
+export { LogsSqlRefusal } from './sandbox';
+export { nativeBusy, stopAll as stopLogsEngines } from './in-flight';
 
-/** A statement the engine will not run, with the reason to show. */
-export class LogsSqlRefusal extends Error {}
-
-/** Statement kinds that reach outside the table, the engine or its settings: never run. */
-const REFUSED_KINDS = new Set(['COPY', 'EXPORT', 'ATTACH', 'DETACH', 'LOAD', 'EXTENSION', 'UPDATE_EXTENSIONS', 'COPY_DATABASE', 'VACUUM', 'PREPARE', 'EXECUTE', 'SET', 'VARIABLE_SET']);
-/** Statement kinds that change a table: allowed on the user's own tables, refused on `logs`. */
+/** Statement kinds that change a table (the user's own: `logs` is refused by the engine). */
 const WRITE_KINDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE_INTO', 'ALTER', 'DROP', 'CREATE']);
+
+/** One statement's result: `rows` holds the first `keepRows` of its `rowCount` rows (all without keepRows). */
+export interface LogsStatementResult extends StatementResult {
+  rowCount: number;
+  /** The statement is a read: its rows can be read again (readRows with this index); null for others. */
+  rereadIndex: number | null;
+}
+
+export interface RunOptions {
+  /** Rows of each result turned into values and kept; the rest are only counted (default: all). */
+  keepRows?: number;
+  onResult?: (index: number, result: LogsStatementResult) => void;
+}
 
 /**
  * An in-process DuckDB holding the log records of a screen or a command as the table `logs`.
  * DuckDB is columnar and built for GROUP BY over millions of rows, and a bad value or query is
- * an error, never an abort of the process (libsql aborts on TEXT that is not UTF-8). The engine
- * cannot touch the host: external access (files, network, extensions) is off and the settings
- * are locked before any user statement runs.
+ * an error, never an abort of the process (libsql aborts on TEXT that is not UTF-8). What the
+ * user may do is enforced by the engine itself (sandbox.ts): `logs` cannot be changed, no file
+ * or directory is reachable, no setting changes.
  */
 export class LogsSqlEngine {
   private appended = 0;
   private newestMs = Number.NaN;
+  private halted = false;
+  private readonly unregister: () => void;
 
   private constructor(
     private readonly duck: DuckDb,
-    private readonly instance: DuckDBInstance,
-    private readonly connection: DuckDBConnection,
-  ) {}
+    private readonly sandbox: Sandbox,
+  ) {
+    this.unregister = register(this);
+  }
+
+  /** burrow's own connection: loads and trims `logs`. */
+  private get connection(): DuckDBConnection {
+    return this.sandbox.loader;
+  }
 
   /**
    * `threads`: DuckDB's worker threads (default: one per core). The console's shell gives it one,
-   * so a sync or a query never takes every core from the screen it runs beside.
+   * so a sync or a query never takes every core from the screen it runs beside; its first load
+   * (before seal) still uses every core, so the first answer comes sooner.
    */
   static async open(options: { threads?: number } = {}): Promise<LogsSqlEngine> {
     // loaded on first use: start-up and the other commands do not pay for it. require, not
     // import(): the bundle runs in a vm.Script, which has no loader for import() on Node 20
     const duck = createRequire(import.meta.url)('@duckdb/node-api') as DuckDb;
-    const instance = await duck.DuckDBInstance.create(':memory:', {
-      enable_external_access: 'false',
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      ...(options.threads ? { threads: String(options.threads) } : {}),
-    });
-    const connection = await instance.connect();
-    await connection.run(LOGS_TABLE_DDL);
-    for (const column of [...STORED_COLUMNS, ...COMPUTED_COLUMNS]) {
-      await connection.run(`COMMENT ON COLUMN logs.${column.name} IS '${column.doc.replace(/'/g, "''")}'`);
-    }
-    await connection.run('SET lock_configuration = true');
-    return new LogsSqlEngine(duck, instance, connection);
+    return new LogsSqlEngine(duck, await Sandbox.open(duck, options));
   }
 
   /** Rows in `logs`. */
@@ -77,32 +85,42 @@ export class LogsSqlEngine {
    * `pause` gives the event loop a turn between slices.
    */
   async appendStored(columns: RecordColumns, slots: ArrayLike<number>, seqs: ArrayLike<number>, pause: Yield, sliceMs?: number): Promise<number> {
-    const { loaded, rest } = await loadColumns(this.duck, this.connection, columns, slots, seqs, pause, sliceMs);
-    this.appended += loaded;
-    for (let i = 0; i < slots.length; i++) {
-      const t = columns.time(slots[i]!);
-      if (!(t <= this.newestMs) && columns.seqs[slots[i]!] === seqs[i]) this.newestMs = t;
-    }
-    if (rest.length) await this.append(rest.map((slot) => columns.entry(slot)));
-    return loaded + rest.length;
+    return this.track(async () => {
+      const pauseUnlessHalted: Yield = async () => {
+        await pause();
+        if (this.halted) throw new EngineHalted();
+      };
+      const { loaded, rest } = await loadColumns(this.duck, this.connection, columns, slots, seqs, pauseUnlessHalted, sliceMs);
+      this.appended += loaded;
+      for (let i = 0; i < slots.length; i++) {
+        const t = columns.time(slots[i]!);
+        if (!(t <= this.newestMs) && columns.seqs[slots[i]!] === seqs[i]) this.newestMs = t;
+      }
+      if (rest.length) await this.append(rest.map((slot) => columns.entry(slot)));
+      return loaded + rest.length;
+    });
   }
 
   /** Deletes the rows older than `ms` (epoch), or all of them with no argument; returns how many went. */
   async deleteRows(beforeMs?: number): Promise<number> {
-    const where = beforeMs === undefined ? '' : ` WHERE ts < epoch_ms(${Math.floor(beforeMs)}::BIGINT)`;
-    const reader = await this.connection.runAndReadAll(`DELETE FROM logs${where}`);
-    const gone = Number(reader.rowsChanged);
-    this.appended = Math.max(0, this.appended - gone);
-    if (beforeMs === undefined) this.newestMs = Number.NaN;
-    return gone;
+    return this.track(async () => {
+      const where = beforeMs === undefined ? '' : ` WHERE ts < epoch_ms(${Math.floor(beforeMs)}::BIGINT)`;
+      const reader = await this.connection.runAndReadAll(`DELETE FROM logs${where}`);
+      const gone = Number(reader.rowsChanged);
+      this.appended = Math.max(0, this.appended - gone);
+      if (beforeMs === undefined) this.newestMs = Number.NaN;
+      return gone;
+    });
   }
 
   /** Deletes the rows at exactly `ms` (the edge of an eviction, put back from the store after). */
   async deleteAt(ms: number): Promise<number> {
-    const reader = await this.connection.runAndReadAll(`DELETE FROM logs WHERE ts = epoch_ms(${Math.floor(ms)}::BIGINT)`);
-    const gone = Number(reader.rowsChanged);
-    this.appended = Math.max(0, this.appended - gone);
-    return gone;
+    return this.track(async () => {
+      const reader = await this.connection.runAndReadAll(`DELETE FROM logs WHERE ts = epoch_ms(${Math.floor(ms)}::BIGINT)`);
+      const gone = Number(reader.rowsChanged);
+      this.appended = Math.max(0, this.appended - gone);
+      return gone;
+    });
   }
 
   /**
@@ -124,22 +142,24 @@ export class LogsSqlEngine {
 
   /** Appends records one row at a time (in any order; the table has no order of its own). */
   async append(records: Iterable<LogEntry>): Promise<number> {
-    // the row appender: measured faster than data chunks here, where most values are strings
-    const appender = await this.connection.createAppender('logs');
-    let n = 0;
-    try {
-      for (const entry of records) {
-        const ms = parseTimestamp(entry.timestamp);
-        if (!Number.isFinite(ms)) continue;
-        this.appendRow(appender, entry, ms);
-        if (!(ms <= this.newestMs)) this.newestMs = ms;
-        n++;
+    return this.track(async () => {
+      // the row appender: measured faster than data chunks here, where most values are strings
+      const appender = await this.connection.createAppender('logs');
+      let n = 0;
+      try {
+        for (const entry of records) {
+          const ms = parseTimestamp(entry.timestamp);
+          if (!Number.isFinite(ms)) continue;
+          this.appendRow(appender, entry, ms);
+          if (!(ms <= this.newestMs)) this.newestMs = ms;
+          n++;
+        }
+      } finally {
+        appender.closeSync();
       }
-    } finally {
-      appender.closeSync();
-    }
-    this.appended += n;
-    return n;
+      this.appended += n;
+      return n;
+    });
   }
 
   private appendRow(appender: DuckDBAppender, entry: LogEntry, ms: number): void {
@@ -156,122 +176,120 @@ export class LogsSqlEngine {
   }
 
   /**
-   * Runs one or more statements; the results of those that return rows, in order. `lazy`: the
-   * rows stay in DuckDB's result and are turned into values when read (a grid over a large
-   * result shows a window of it).
+   * Runs one or more statements on the user's connection, each in its own guarded transaction;
+   * the results of those that return rows, in order. With `keepRows`, a large result is streamed:
+   * its first rows kept, the rest counted, and readRows reads any of them again.
    */
-  async run(sql: string, options: { lazy?: boolean; onResult?: (index: number, result: StatementResult) => void } = {}): Promise<StatementResult[]> {
-    const extracted = await this.connection.extractStatements(sql);
-    const results: StatementResult[] = [];
-    for (let i = 0; i < extracted.count; i++) {
-      const prepared = await extracted.prepare(i);
-      const kind = this.duck.StatementType[prepared.statementType] ?? 'INVALID';
-      if (REFUSED_KINDS.has(kind)) throw new LogsSqlRefusal(`${kind} is not available on the logs table's engine (it reaches files, settings or extensions)`);
-      if (WRITE_KINDS.has(kind)) {
-        const target = writeTarget(kind, statementText(sql, extracted.count, i));
-        if (target === 'logs' || target === null) {
-          throw new LogsSqlRefusal(
-            target === 'logs'
-              ? 'the logs table is read-only: make your own, e.g. CREATE TEMP TABLE errors AS SELECT * FROM logs WHERE status >= 500'
-              : `cannot tell which table this ${kind} changes; write it as ${kind} [TEMP] TABLE name ... so it can be checked`,
-          );
-        }
+  async run(sql: string, options: RunOptions = {}): Promise<LogsStatementResult[]> {
+    return this.track(async () => {
+      const user = this.sandbox.user;
+      const extracted = await user.extractStatements(sql);
+      const results: LogsStatementResult[] = [];
+      for (let i = 0; i < extracted.count; i++) {
+        const result = await this.sandbox.guarded(async () => {
+          const prepared = await extracted.prepare(i);
+          const kind = this.duck.StatementType[prepared.statementType] ?? 'INVALID';
+          const refused = refusedKind(kind);
+          if (refused) throw new LogsSqlRefusal(refused);
+          const started = performance.now();
+          const stream = await prepared.stream();
+          const columns = stream.columnNames();
+          const types = stream.columnTypes().map((t) => String(t));
+          const integer = types.map((t) => INTEGER_TYPES.has(t));
+          const { rows, count } = await collect(stream, integer, 0, options.keepRows ?? Number.POSITIVE_INFINITY);
+          const durationMs = performance.now() - started;
+          if (WRITE_KINDS.has(kind) && columns.length === 1 && columns[0] === 'Count') {
+            // DuckDB answers a change with a one-cell "Count" result: shown as rows affected
+            return { columns: [], decltypes: [], rows: [], rowsAffected: Number(rows[0]?.[0] ?? 0), lastInsertRowid: null, durationMs, rowCount: 0, rereadIndex: null };
+          }
+          return { columns, decltypes: types, rows, rowsAffected: 0, lastInsertRowid: null, durationMs, rowCount: count, rereadIndex: kind === 'SELECT' ? i : null };
+        });
+        results.push(result);
+        options.onResult?.(i, result);
       }
-      const started = performance.now();
-      const reader = await prepared.runAndReadAll();
-      const columns = reader.columnNames();
-      const integer = reader.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
-      const rows = options.lazy && !WRITE_KINDS.has(kind) ? lazyRows(reader, integer) : reader.getRows().map((row) => row.map((v, k) => toSqlValue(v, integer[k]!)));
-      const durationMs = performance.now() - started;
-      if (WRITE_KINDS.has(kind) && columns.length === 1 && columns[0] === 'Count') {
-        // DuckDB answers a change with a one-cell "Count" result: shown as rows affected
-        results.push({ columns: [], decltypes: [], rows: [], rowsAffected: Number(rows[0]?.[0] ?? 0), lastInsertRowid: null, durationMs });
-      } else {
-        results.push({ columns, decltypes: reader.columnTypes().map((t) => String(t)), rows, rowsAffected: 0, lastInsertRowid: null, durationMs });
-      }
-      options.onResult?.(i, results[results.length - 1]!);
-    }
-    return results;
+      return results;
+    });
   }
 
-  /** A statement of burrow's own (the catalog for the shell), not subject to the user's policy. */
+  /** Rows [skip, skip + take) of statement `index` of `sql` (a read), run again in a guarded transaction. */
+  async readRows(sql: string, index: number, skip: number, take: number): Promise<SqlValue[][]> {
+    return this.track(async () => {
+      const extracted = await this.sandbox.user.extractStatements(sql);
+      if (index >= extracted.count) return [];
+      return this.sandbox.guarded(async () => {
+        const prepared = await extracted.prepare(index);
+        if (this.duck.StatementType[prepared.statementType] !== 'SELECT') throw new LogsSqlRefusal('only a read is run again');
+        const stream = await prepared.stream();
+        const integer = stream.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
+        return (await collect(stream, integer, skip, take, true)).rows;
+      });
+    });
+  }
+
+  /** A statement of burrow's own (the catalog for the shell), on the user's connection (to see their tables). */
   async internal(sql: string): Promise<StatementResult> {
-    const started = performance.now();
-    const reader = await this.connection.runAndReadAll(sql);
-    const integer = reader.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
-    const rows = reader.getRows().map((row) => row.map((v, k) => toSqlValue(v, integer[k]!)));
-    return { columns: reader.columnNames(), decltypes: reader.columnTypes().map((t) => String(t)), rows, rowsAffected: 0, lastInsertRowid: null, durationMs: performance.now() - started };
+    return this.track(async () => {
+      const started = performance.now();
+      const reader = await this.sandbox.user.runAndReadAll(sql);
+      const integer = reader.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
+      const rows = reader.getRows().map((row) => row.map((v, k) => toSqlValue(v, integer[k]!)));
+      return { columns: reader.columnNames(), decltypes: reader.columnTypes().map((t) => String(t)), rows, rowsAffected: 0, lastInsertRowid: null, durationMs: performance.now() - started };
+    });
   }
 
-  /** Stops the statement running now (it fails with an interruption). */
+  /**
+   * Ends burrow's first load: from here DuckDB has the threads asked for at open and its
+   * configuration is locked (the user's first statement does this too, if it comes first).
+   */
+  seal(): Promise<void> {
+    return this.track(() => this.sandbox.seal());
+  }
+
+  /** Stops the statement running now, the user's or a load (it fails with an interruption). */
   interrupt(): void {
-    this.connection.interrupt();
+    this.sandbox.user.interrupt();
+    this.sandbox.loader.interrupt();
   }
 
+  /** Interrupts what runs and refuses anything new (the process is leaving). */
+  halt(): void {
+    this.halted = true;
+    this.interrupt();
+  }
+
+  /** Runs native work counted as running (so an exit waits for it), unless the engine was halted. */
+  private async track<T>(work: () => Promise<T>): Promise<T> {
+    if (this.halted) throw new EngineHalted();
+    return tracked(work);
+  }
+
+  /** Closes the engine; a statement still running is interrupted first (closing waits for it). */
   close(): void {
-    this.connection.closeSync();
-    this.instance.closeSync();
+    this.unregister();
+    this.interrupt();
+    this.sandbox.close();
   }
 }
 
-/** The text of statement `index` when there are several (for the write-target check). */
-function statementText(sql: string, count: number, index: number): string {
-  if (count === 1) return sql;
-  // DuckDB does not hand back each statement's text; split on semicolons outside quotes
-  return splitStatements(sql)[index] ?? '';
-}
-
-export function splitStatements(sql: string): string[] {
-  const out: string[] = [];
-  let current = '';
-  let quote: string | null = null;
-  for (let i = 0; i < sql.length; i++) {
-    const c = sql[i]!;
-    if (quote) {
-      current += c;
-      if (c === quote) quote = null;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      current += c;
-    } else if (c === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? sql.length : end + 1;
-      current += ' ';
-    } else if (c === '-' && sql[i + 1] === '-') {
-      while (i < sql.length && sql[i] !== '\n') i++;
-      current += ' ';
-    } else if (c === ';') {
-      if (current.trim()) out.push(current);
-      current = '';
-    } else current += c;
-  }
-  if (current.trim()) out.push(current);
-  return out;
-}
-
-/** Rows converted when read (the last few thousand kept), as the array the shell's grid indexes. */
-function lazyRows(reader: DuckDBResultReader, integer: boolean[]): SqlValue[][] {
-  const count = reader.currentRowCount;
-  const cache = new Map<number, SqlValue[]>();
-  const row = (i: number): SqlValue[] => {
-    let r = cache.get(i);
-    if (r === undefined) {
-      if (cache.size >= 4096) cache.clear();
-      r = integer.map((isInt, c) => toSqlValue(reader.value(c, i), isInt));
-      cache.set(i, r);
+/**
+ * Reads a streamed result: rows [skip, skip + take) turned into values, every row counted (or
+ * stopping once they are in, with `stopAtTake`).
+ */
+async function collect(stream: DuckDBResult, integer: boolean[], skip: number, take: number, stopAtTake = false): Promise<{ rows: SqlValue[][]; count: number }> {
+  const rows: SqlValue[][] = [];
+  let count = 0;
+  for (;;) {
+    const chunk = await stream.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    const n = chunk.rowCount;
+    const from = Math.max(0, skip - count);
+    if (from < n && rows.length < take) {
+      for (const row of chunk.getRows().slice(from, from + take - rows.length)) rows.push(row.map((v, k) => toSqlValue(v, integer[k]!)));
     }
-    return r;
-  };
-  return new Proxy<SqlValue[][]>([], {
-    get(target, prop, receiver) {
-      if (prop === 'length') return count;
-      if (typeof prop === 'string' && /^\d+$/.test(prop)) {
-        const i = Number(prop);
-        return i < count ? row(i) : undefined;
-      }
-      return Reflect.get(target, prop, receiver) as unknown;
-    },
-  });
+    count += n;
+    if (stopAtTake && rows.length >= take) break;
+  }
+  return { rows, count };
 }
 
 /** DuckDB's integer types: their values are SQL integers (bigint), as the SQL shell shows them. */

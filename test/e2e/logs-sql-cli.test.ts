@@ -83,3 +83,12 @@ test('--sql: control characters from the data or an error never reach the output
   assert.equal(error.code, 1);
   assert.ok(!/[\x1b\x07\u202e]/.test(error.stderr), `the error is escaped: ${JSON.stringify(error.stderr)}`);
 });
+
+test('--sql: nothing DuckDB prints itself reaches the terminal (profiling and progress-bar pragmas are refused)', async () => {
+  for (const sql of ['PRAGMA enable_profiling; SELECT 1 AS one', 'CALL enable_profiling(); SELECT 1 AS one', "PRAGMA enable_progress_bar; SELECT count(*) FROM logs", 'SELECT 1; PRAGMA enable_profiling = \'json\'; SELECT 2']) {
+    const r = await burrow(['logs', String(ZONE_A), ...window, '--sql', sql, '-o', 'csv']);
+    assert.equal(r.code, 1, sql);
+    assert.match(r.stderr, /is not available on the logs table's engine/, sql);
+    assert.doesNotMatch(r.stdout + r.stderr, /Query Profiling|Total Time|QUERY|\d+%/, sql);
+  }
+});

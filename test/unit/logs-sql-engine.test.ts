@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NO_EXTENDED_FIELDS, type LogEntry } from '../../src/api/logs/entry';
 import { LogsSqlEngine, LogsSqlRefusal } from '../../src/logs-sql/engine';
-import { writeTarget } from '../../src/logs-sql/write-target';
 
 const BASE = Date.UTC(2026, 10, 24, 14, 0, 0);
 
@@ -139,14 +138,4 @@ test('the engine cannot reach files, settings or extensions', async () => {
   } finally {
     engine.close();
   }
-});
-
-test('writeTarget names the table a statement changes, or says it cannot tell', () => {
-  assert.equal(writeTarget('INSERT', 'INSERT INTO mine SELECT * FROM logs'), 'mine');
-  assert.equal(writeTarget('INSERT', 'WITH x AS (SELECT 1) INSERT INTO logs SELECT * FROM x'), 'logs');
-  assert.equal(writeTarget('CREATE', 'CREATE TEMP TABLE logs AS SELECT 1'), 'logs');
-  assert.equal(writeTarget('CREATE', 'CREATE TABLE temp.main.x (a INT)'), 'temp.main.x');
-  assert.equal(writeTarget('DROP', 'DROP VIEW IF EXISTS "Logs"'), 'logs');
-  assert.equal(writeTarget('DELETE', 'DELETE FROM mine -- FROM logs'), 'mine');
-  assert.equal(writeTarget('UPDATE', 'UPDATE'), null);
 });

@@ -2,10 +2,13 @@ import type { LogBuffer } from '../../log-engine/buffer';
 import type { StatementResult } from '../../api/database/index';
 import { describeQuery, formatCreate, indexesQuery, LOGS_SCHEMA_QUERY, schemaTextQuery, tablesQuery } from '../../logs-sql/catalog-sql';
 import { COMPUTED_COLUMNS, STORED_COLUMNS } from '../../logs-sql/columns';
-import { LogsSqlEngine } from '../../logs-sql/engine';
+import { LogsSqlEngine, type LogsStatementResult } from '../../logs-sql/engine';
 import { LogsTableSync } from '../../logs-sql/table-sync';
 import { schemaFromRows } from '../../sql-repl/schema-sql';
 import type { SqlCatalog } from './backend';
+import { MAX_PAGES, PAGE_ROWS, PagedRows, pagedRowsView } from './paged-rows';
+
+export { nativeBusy, stopLogsEngines } from '../../logs-sql/engine';
 
 /** What the shell's header says about the logs table. */
 export interface LogsSnapshot {
@@ -39,6 +42,8 @@ export class LogsBackend {
   private timer: ReturnType<typeof setInterval> | null = null;
   private snapshot: LogsSnapshot = { asOf: null, rows: 0, loading: true, error: null };
   private closed = false;
+  /** The large results of this shell that can be read again. */
+  private readonly windows = new Set<PagedRows>();
 
   constructor(
     private source: LogsRecordSource,
@@ -79,6 +84,8 @@ export class LogsBackend {
     const sync = this.sync!;
     try {
       await sync.sync();
+      // the first load ran on every core; the user's statements and later syncs get one
+      await this.engine?.seal();
     } finally {
       this.publish({ loading: false, asOf: this.now(), rows: this.engine?.rowCount ?? 0 });
     }
@@ -97,16 +104,61 @@ export class LogsBackend {
     }
   }
 
-  /** Runs one statement (after a sync), each result handed over as it comes. */
-  async run(sql: string, signal: AbortSignal, onResult: (r: StatementResult) => void): Promise<void> {
+  /**
+   * Runs one statement (after a sync), each result handed over as it comes. A result larger than
+   * a page is held as the hosted database's grid holds one: a window of pages, each read again
+   * (the statement run again) when wanted; `whole` (for .output) keeps every row instead.
+   */
+  async run(sql: string, signal: AbortSignal, onResult: (r: StatementResult, paged: PagedRows | null) => void, options: { whole?: boolean; onPageError?: (e: unknown) => void; onPage?: () => void } = {}): Promise<void> {
     const engine = await this.opened;
     const stop = () => engine.interrupt();
     signal.addEventListener('abort', stop);
     try {
-      await this.sync!.exclusive(() => engine.run(sql, { lazy: true, onResult: (_, r) => onResult(r) }));
+      await this.sync!.exclusive(() =>
+        engine.run(sql, {
+          keepRows: options.whole ? undefined : MAX_PAGES * PAGE_ROWS,
+          onResult: (_, r) => {
+            const paged = r.rowCount > PAGE_ROWS && !options.whole ? this.hold(engine, sql, r, options) : null;
+            onResult(paged ? { ...r, rows: pagedRowsView(paged, r.columns.length) } : r, paged);
+          },
+        }),
+      );
     } finally {
       signal.removeEventListener('abort', stop);
     }
+  }
+
+  /** Rows held in memory by the results of this shell (for the memory budget's test). */
+  rowsHeld(): number {
+    let n = 0;
+    for (const paged of this.windows) n += paged.rowsHeld();
+    return n;
+  }
+
+  /** Bytes DuckDB holds now (tables, results, buffers). */
+  async engineBytes(): Promise<number> {
+    const result = await this.internal('SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory()');
+    return Number(result.rows[0]?.[0] ?? 0);
+  }
+
+  /**
+   * A large result as a window of pages: its first pages kept, the rest counted. Only the newest
+   * result keeps pages: an earlier one gives its pages back and reads them again if shown.
+   */
+  private hold(engine: LogsSqlEngine, sql: string, r: LogsStatementResult, options: { onPageError?: (e: unknown) => void; onPage?: () => void }): PagedRows {
+    const index = r.rereadIndex;
+    const read = (skip: number, take: number) =>
+      index === null
+        ? Promise.reject(new Error('this result is not a read, so its rows cannot be read again: run it again'))
+        : this.sync!.exclusive(() => engine.readRows(sql, index, skip, take));
+    const paged = new PagedRows(read, () => options.onPage?.(), (e) => options.onPageError?.(e));
+    paged.append(r.rows);
+    paged.skip(r.rowCount - r.rows.length);
+    paged.finish();
+    for (const earlier of this.windows) earlier.release();
+    // a result that cannot be read again keeps its window (at most MAX_PAGES pages)
+    if (index !== null) this.windows.add(paged);
+    return paged;
   }
 
   readonly catalog: SqlCatalog = {
@@ -124,10 +176,13 @@ export class LogsBackend {
 
   close(): void {
     this.closed = true;
+    this.windows.clear();
     this.follow(false);
     this.sync?.detach();
     const engine = this.engine;
     this.engine = null;
+    // a statement still running would hold the queue (and a core) until it ends
+    engine?.interrupt();
     if (engine) void this.sync?.exclusive(async () => engine.close());
   }
 

@@ -2,7 +2,7 @@ import type { SqlValue } from '../../api/database/values';
 
 export const PAGE_ROWS = 1000;
 /** Pages held at once (the first is always kept: the grid's widths are measured on it). */
-const MAX_PAGES = 16;
+export const MAX_PAGES = 16;
 
 /** Reads the rows [skip, skip + take) of the result again (through a cursor). */
 export type PageReader = (skip: number, take: number) => Promise<SqlValue[][]>;
@@ -38,6 +38,13 @@ export class PagedRows {
     }
   }
 
+  /** Rows of the first pass that are counted, not kept (read again when wanted). */
+  skip(n: number): void {
+    if (n <= 0) return;
+    this.flush();
+    this.count += n;
+  }
+
   /** The first pass reached the end. */
   finish(): void {
     this.flush();
@@ -47,6 +54,22 @@ export class PagedRows {
   /** The rows of page 0 (all of them when the result fits in one page). */
   firstPage(): SqlValue[][] {
     return this.pages.get(0) ?? this.filling;
+  }
+
+  /** Rows in memory now. */
+  rowsHeld(): number {
+    let n = this.filling.length;
+    for (const page of this.pages.values()) n += page.length;
+    return n;
+  }
+
+  /**
+   * Gives back every page (the entry scrolled away; the first pass is over): a row asked for
+   * later is read again.
+   */
+  release(): void {
+    if (!this.done) return;
+    this.pages.clear();
   }
 
   pagesHeld(): number {

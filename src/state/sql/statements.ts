@@ -179,7 +179,21 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
           return;
         }
         try {
-          await logs.run(s.text, abort.signal, showResult);
+          let id: number | null = null;
+          await logs.run(
+            s.text,
+            abort.signal,
+            (r, paged) => {
+              showResult(r);
+              if (paged) id = get().entries.at(-1)?.id ?? null;
+            },
+            {
+              whole: Boolean(output.open && get().outputFile),
+              // a new entry object: the view's caches of lines (kept per entry) are made again
+              onPage: () => set({ entries: get().entries.map((e) => (e.id === id && e.kind === 'result' ? { ...e } : e)) }),
+              onPageError: (error) => message('error', `cannot read those rows again: ${errorMessage(error)}`),
+            },
+          );
         } catch (error) {
           const where = statements.length > 1 || origin ? ` (statement ${i + 1} of ${statements.length}${origin ? ` in ${origin}` : ''}, line ${s.line})` : '';
           if (abort.signal.aborted) message('warn', `cancelled${where}`);
