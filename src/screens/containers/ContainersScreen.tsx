@@ -14,6 +14,7 @@ import { LIMITS_PANEL_HEIGHT, LimitsPanel } from './LimitsPanel';
 import { terminalSafe } from '../../text/terminal-safe';
 import { RegionEditor } from './RegionEditor';
 import { serverRecord } from '../server-record';
+import { SCREEN_ALIASES } from '../../renderers/screen-names';
 
 /**
  * Magic Containers. The limits gauges on top and the applications list below; enter on an
@@ -70,7 +71,7 @@ export function ContainersScreen({ width, height }: ScreenProps): React.JSX.Elem
 export const containersScreen: ScreenDef = {
   id: 'containers',
   title: 'containers',
-  aliases: ['mc', 'apps'],
+  aliases: [...SCREEN_ALIASES.containers],
   summary: 'Magic Containers: limits and usage, apps, region settings',
   actions: containersActions,
   component: ContainersScreen,

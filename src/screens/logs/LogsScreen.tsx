@@ -35,6 +35,7 @@ import { exportLabel, MARK_GUTTER, withMarks } from './marks-view';
 import { TIME_FORMS_HINT } from '../../text/time-parse';
 import { zoneLabel } from '../../text/time-format';
 import { useScreenInstance } from '../screen-def';
+import { SCREEN_ALIASES } from '../../renderers/screen-names';
 
 /** Stats beside the stream from this width on; below it when narrower. */
 const STATS_BESIDE_FROM = 140;
@@ -388,7 +389,7 @@ function Footer({ store, width, wideText }: { store: LogsStore; width: number; w
 export const logsScreen: ScreenDef = {
   id: 'logs',
   title: 'logs',
-  aliases: [],
+  aliases: [...SCREEN_ALIASES.logs],
   summary: 'live CDN logs of a pull zone, or of several merged (:logs 1058 1199)',
   arg: {
     name: 'pullZoneId',

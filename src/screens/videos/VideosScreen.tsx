@@ -19,6 +19,7 @@ import { listSummary } from './list-view';
 import { libraryColumns } from '../../renderers/video-libraries';
 import { useScreenInstance } from '../screen-def';
 import { serverRecord } from '../server-record';
+import { SCREEN_ALIASES } from '../../renderers/screen-names';
 
 const LIST_TABLE = 'libraries';
 const DETAIL_TABLE = 'detail';
@@ -189,7 +190,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
 export const videosScreen: ScreenDef = {
   id: 'videos',
   title: 'videos',
-  aliases: ['libraries', 'vl'],
+  aliases: [...SCREEN_ALIASES.videos],
   summary: 'video libraries: paged, searchable, every field; keys masked',
   actions: videosActions,
   component: VideosScreen,
