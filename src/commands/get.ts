@@ -1,7 +1,7 @@
 import { connectNonInteractive } from '../runtime/connect';
 import type { ListQuery, Resource } from './resource';
 import { formatRecords, type Column as OutputColumn } from './output';
-import { cellText, type Column } from '../text/table-model';
+import { cellText, rawValue, type Column } from '../text/table-model';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
 import { limitsResource } from './resources/limits';
@@ -118,7 +118,7 @@ else every page is read.`;
   },
 };
 
-/** A renderer column as plain output: the same cell text the screen shows, without colour. */
+/** A renderer column as plain output: a table shows the screen's cell text (without colour), CSV the raw value. */
 function outputColumn<T>(column: Column<T>): OutputColumn<T> {
-  return { header: column.header, value: (row) => cellText(column.cell(row)) };
+  return { header: column.header, value: (row) => cellText(column.cell(row)), raw: (row) => rawValue(column, row) };
 }
