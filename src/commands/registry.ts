@@ -25,4 +25,4 @@ export const commands: readonly CommandEntry[] = [
 ];
 
 /** The console's own options (it is the default command: `burrow --help` must not load it). */
-export const CONSOLE_OPTIONS: OptionSpec = {};
+export const CONSOLE_OPTIONS: OptionSpec = { fresh: { type: 'boolean' } };

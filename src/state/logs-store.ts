@@ -24,6 +24,10 @@ import { createTimelineSlice, initialTimeline } from './logs/timeline';
 import type { LogsState, LogsStore, LogsStoreOptions } from './logs/types';
 import { V1Archive } from './logs/v1-archive';
 import { parseZoneList } from './logs/zone-set';
+import type { ZoneSetSession } from './logs/session-file';
+import { compilePattern } from '../log-records/filter';
+import { textOf } from '../keys/text-edit';
+import { FILTER_FIELDS } from './logs-filter-form';
 import { errorMessage, type StoreDeps } from './domain-stores';
 
 export type { LogEntry } from '../api/logs/index';
@@ -206,6 +210,42 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       return r;
     };
 
+    /** What the session file keeps of the zone set on screen. */
+    function captureSession(): ZoneSetSession {
+      const s = get();
+      const filter: ZoneSetSession['filter'] = {};
+      for (const f of FILTER_FIELDS) if (f.id !== 'from' && f.id !== 'to' && s.filter[f.id] !== '') filter[f.id] = s.filter[f.id];
+      return {
+        filter,
+        local: { pattern: s.local.pattern, mode: s.local.mode, context: s.local.context },
+        alerts: s.alerts.getState().rules.map((r) => r.text),
+        marks: [...marks.set.list()],
+      };
+    }
+
+    /** Puts back what the last run kept of a zone set, before its records are read. */
+    function restoreSession(saved: ZoneSetSession): void {
+      set({ filter: { ...emptyDraft(), ...saved.filter } });
+      const p = saved.local.pattern === null ? null : compilePattern(saved.local.pattern);
+      if (p?.ok) {
+        model.setMode(saved.local.mode);
+        model.setContext(saved.local.context);
+        model.setPattern(p, null);
+        set({ local: { ...initialLocal(), text: textOf(p.source), pattern: p.source, mode: saved.local.mode, context: model.context } });
+      }
+      if (saved.marks.length) {
+        marks.set.restore(saved.marks);
+        set({ marks: { count: marks.size, version: marks.set.version } });
+      }
+      const a = alerts.store.getState();
+      for (const rule of saved.alerts) {
+        a.openPanel();
+        alerts.store.getState().setText(textOf(rule));
+        alerts.store.getState().submit();
+      }
+      if (saved.alerts.length) alerts.store.getState().closePanel();
+    }
+
     return {
       zoneId: null,
       zones: [],
@@ -265,6 +305,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
             following: true, ...pause.resetCounts(), stats: null, live: null, local: initialLocal(),
           });
           lastStatsVersion = -1;
+          const saved = deps.sessions?.zoneSet(zones.join(' '));
+          if (saved) restoreSession(saved);
         }
         source.attached = true;
         refreshView();
@@ -272,6 +314,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         ticker = setInterval(() => frames.schedule(), 1000);
         ticker.unref?.();
         return () => {
+          deps.sessions?.saveZoneSet(get().zones.join(' '), captureSession());
           source.detach();
           if (ticker) clearInterval(ticker);
           ticker = null;
