@@ -113,6 +113,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
   const ui = consoleStores.deps.ui;
   useAttention(ui);
   const stack = useUi((s) => s.stack);
+  const crumbLabels = useUi((s) => s.crumbs);
   const palette = useUi((s) => s.palette);
   const overlay = useUi((s) => s.overlay);
   const request = useUi((s) => s.request);
@@ -294,7 +295,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
 
   const crumbs = stack.map((inst) => {
     const d = registry.find((r) => r.id === inst.id);
-    return `${d?.title ?? inst.id}${inst.arg !== null ? ` ${inst.arg}` : ''}`;
+    return crumbLabels[inst.key] ?? `${d?.title ?? inst.id}${inst.arg !== null ? ` ${inst.arg}` : ''}`;
   });
   const hints = router.available();
   const confirmKeys = (id: string) => keysText(keymap.byId.get(id)?.keys ?? []).replace(/ /g, '/');
@@ -369,7 +370,7 @@ function runPalette(s: UiState, commands: ReturnType<typeof paletteCommands>): v
     return;
   }
   const action = parsed.command.action;
-  if (action.kind === 'screen') s.navigate(action.screenId, parsed.arg);
+  if (action.kind === 'screen') s.open(action.screenId, parsed.arg);
   else if (action.kind === 'help') s.openHelp();
   else s.requestQuit();
 }

@@ -33,6 +33,8 @@ test('marks, the server filter, the / pattern, alert rules and the open zones co
   await app.type(`logs ${busy.Id}`);
   await app.press('enter');
   await app.waitFor(/● following/);
+  // the breadcrumb names the zone opened
+  await app.waitFor(/home › logs shop-assets$/m);
   // a server filter
   await app.press('f');
   await app.waitFor('Server filters');

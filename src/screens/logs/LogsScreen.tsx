@@ -36,6 +36,7 @@ import { TIME_FORMS_HINT } from '../../text/time-parse';
 import { zoneLabel } from '../../text/time-format';
 import { useScreenInstance } from '../screen-def';
 import { SCREEN_ALIASES } from '../../renderers/screen-names';
+import { useCrumb } from '../use-crumb';
 
 /** Stats beside the stream from this width on; below it when narrower. */
 const STATS_BESIDE_FROM = 140;
@@ -52,6 +53,13 @@ export function LogsScreen({ instance, width, height }: ScreenProps): React.JSX.
   return <ZoneLogs store={store} arg={instance.arg} width={width} height={height} />;
 }
 
+/** The breadcrumb of a logs visit: the zones by name ("logs shop-assets, api-gateway"), once known. */
+function zonesCrumb(zones: readonly number[], names: Readonly<Record<number, string>>, single: string | null): string | null {
+  if (zones.length === 1) return single ? `logs ${single}` : null;
+  const named = zones.map((z) => names[z]);
+  return named.length > 0 && named.every(Boolean) ? `logs ${named.join(', ')}` : null;
+}
+
 function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string; width: number; height: number }): React.JSX.Element {
   const tone = useTone();
   const copyToClipboard = useCopy();
@@ -66,6 +74,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const zones = useSelect(store, (x) => x.zones);
   const zoneNames = useSelect(store, (x) => x.zoneNames);
   const zoneProblem = useSelect(store, (x) => x.zoneProblem);
+  useCrumb(zonesCrumb(zones, zoneNames, zoneName));
   const source = useSelect(store, (x) => x.source);
   const windowKey = useSelect(store, (x) => x.windowKey);
   const filter = useSelect(store, (x) => x.filter);
