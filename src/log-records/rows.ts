@@ -2,6 +2,7 @@ import { parseTimestamp, type LogEntry } from '../api/logs/entry';
 import { terminalSafe } from '../text/terminal-safe';
 import { matchRanges } from './filter';
 import { displayZone, formatTime, isoWidth, offsetText } from '../text/time-format';
+import { zoneColour, type ZoneColour } from './zone-colours';
 
 /**
  * How one log record looks in the stream: which columns fit the width, each cell's text, the
@@ -18,6 +19,8 @@ export interface Segment {
   tone?: SegmentTone;
   /** A match of the local pattern. */
   mark?: boolean;
+  /** A colour by name instead of a tone: the zone's in a merged stream (zone-colours.ts). */
+  colour?: ZoneColour;
 }
 
 export type ColumnId = 'time' | 'zone' | 'status' | 'cache' | 'path' | 'bytes' | 'country' | 'edge' | 'ip' | 'ua';
@@ -33,6 +36,8 @@ export interface StreamLayout {
   width: number;
   columns: LayoutColumn[];
   timeMode: TimeMode;
+  /** The zones merged, in the order their colours are given (empty: one zone). */
+  zoneOrder: readonly number[];
 }
 
 export const GAP = 1;
@@ -108,12 +113,13 @@ const HEADERS: Record<ColumnId, string> = {
  * shows everything); the path takes what is left, the user agent shares it when shown. With
  * several zones a ZONE column (the pull zone id) follows the time.
  */
-export function streamLayout(width: number, timeMode: TimeMode, zones = false): StreamLayout {
+export function streamLayout(width: number, timeMode: TimeMode, zones: boolean | readonly number[] = false): StreamLayout {
+  const zoneOrder = Array.isArray(zones) && zones.length > 1 ? zones : [];
   const wide = width >= 120;
   const fixed: LayoutColumn[] = [];
   const col = (id: ColumnId, w: number, align: 'left' | 'right' = 'left') => fixed.push({ id, header: HEADERS[id], width: w, align });
   if (timeMode !== 'off') col('time', timeMode === 'full' ? isoWidth() : 12);
-  if (zones) col('zone', 7);
+  if (zones === true || zoneOrder.length > 0) col('zone', 7);
   col('status', 3);
   col('cache', wide ? 11 : 8);
   const pathAt = fixed.length;
@@ -128,7 +134,7 @@ export function streamLayout(width: number, timeMode: TimeMode, zones = false): 
   const columns = [...fixed];
   columns.splice(pathAt, 0, { id: 'path', header: HEADERS.path, width: pathWidth, align: 'left' });
   if (showUa) columns.push({ id: 'ua', header: HEADERS.ua, width: Math.max(4, rest - pathWidth), align: 'left' });
-  return { width, columns, timeMode };
+  return { width, columns, timeMode, zoneOrder };
 }
 
 function fitCell(text: string, width: number, align: 'left' | 'right'): string {
@@ -187,7 +193,8 @@ export function rowSegments(e: LogEntry, layout: StreamLayout, options: RowOptio
       shown = cut ? Math.max(0, text.length - 1) : text.length;
       if (c.align === 'right') shown = text.length;
     }
-    const segs = c.id === 'bytes' ? [{ text, tone }] : markSegments(text, shown, all, tone);
+    const colour = c.id === 'zone' ? zoneColour(layout.zoneOrder, e.pullZoneId) : null;
+    const segs = colour ? [{ text, tone, colour }] : c.id === 'bytes' ? [{ text, tone }] : markSegments(text, shown, all, tone);
     out.push(...segs);
     if (i < cols.length - 1) out.push({ text: ' '.repeat(GAP) });
   }

@@ -301,7 +301,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           model.setPattern(null);
           pause.clear();
           set({
-            zoneId: id, zones, zoneNames: {}, zoneName: null, zoneProblem: null, source: 'live', layout: streamLayout(viewport.width, get().timeMode, zones.length > 1), filter: emptyDraft(), absolute: null, fixed: null, form: null, v1: null, detail: null, prompt: null,
+            zoneId: id, zones, zoneNames: {}, zoneName: null, zoneProblem: null, source: 'live', layout: streamLayout(viewport.width, get().timeMode, zones), filter: emptyDraft(), absolute: null, fixed: null, form: null, v1: null, detail: null, prompt: null,
             following: true, ...pause.resetCounts(), stats: null, live: null, local: initialLocal(),
           });
           lastStatsVersion = -1;
@@ -343,7 +343,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         const s = get();
         if (viewport.width === width && viewport.height === height && s.layout.width === width) return;
         viewport = { width, height };
-        refreshView({ layout: streamLayout(width, s.timeMode, s.zones.length > 1) });
+        refreshView({ layout: streamLayout(width, s.timeMode, s.zones) });
       },
 
       pollNow() {
@@ -369,7 +369,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       cycleTime() {
         const next: Record<TimeMode, TimeMode> = { short: 'full', full: 'off', off: 'short' };
         const timeMode = next[get().timeMode];
-        refreshView({ timeMode, layout: streamLayout(viewport.width, timeMode, get().zones.length > 1) });
+        refreshView({ timeMode, layout: streamLayout(viewport.width, timeMode, get().zones) });
       },
 
       toggleStats() {
