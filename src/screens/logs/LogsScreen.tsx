@@ -160,7 +160,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth, zones: zones.length > 1 });
 
   useActions({
-    'screen.pause': () => s().togglePause(),
+    'screen.pause': { disabledReason: () => (s().source === 'v1' ? 'a past day is a fixed file: there is no follow to pause' : null), run: () => s().togglePause() },
     'screen.refresh': () => s().pollNow(),
     'nav.down': () => nav('down', 1),
     'nav.up': () => nav('up', -1),
@@ -222,14 +222,14 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     active: () => s().local.editing,
     get: () => s().local.text,
     set: (t) => s().setLocalText(t),
-    handlers: { 'filter.apply': () => s().applyLocal(), 'filter.cancel': () => s().cancelLocalEdit() },
+    handlers: { 'prompt.apply': () => s().applyLocal(), 'prompt.cancel': () => s().cancelLocalEdit() },
   });
   useInputLayer(
     {
       id: `logs:prompt:${instance.key}`,
       priority: PRIORITY.field,
       active: () => s().prompt !== null,
-      chain: () => contextChain('filter'),
+      chain: () => contextChain('prompt'),
       text: (ev) => {
         const p = s().prompt;
         if (!p) return false;
@@ -246,14 +246,14 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
         return next !== null;
       },
     },
-    { 'filter.apply': () => s().submitPrompt(), 'filter.cancel': () => s().cancelPrompt() },
+    { 'prompt.apply': () => s().submitPrompt(), 'prompt.cancel': () => s().cancelPrompt() },
   );
   useInputLayer(
     {
       id: `logs:form:${instance.key}`,
       priority: PRIORITY.field,
       active: () => s().form !== null,
-      chain: () => contextChain('filter'),
+      chain: () => contextChain('prompt'),
       text: (ev) => {
         const f = s().form;
         if (!f) return false;
@@ -267,7 +267,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
         return true;
       },
     },
-    { 'filter.apply': () => void s().applyForm(), 'filter.cancel': () => s().cancelForm() },
+    { 'prompt.apply': () => void s().applyForm(), 'prompt.cancel': () => s().cancelForm() },
   );
 
   const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, zones, zoneNames, source, windowKey, serverFilter: describeDraft(filter), windowText: absolute ? describeWindow(absolute, now) : undefined, local, wrap });

@@ -122,13 +122,13 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
     get: () => s().field?.text ?? emptyText,
     set: (text) => s().setFieldText(text),
     handlers: {
-      'filter.apply': () => {
+      'prompt.apply': () => {
         const before = `${s().search}\n${s().pageSize}`;
         s().applyField();
         // A new search or page size starts the list again from its first row.
         if (`${s().search}\n${s().pageSize}` !== before) ui.getState().setView(tableViewKey(instance.key, LIST_TABLE), { selected: 0, offset: 0 });
       },
-      'filter.cancel': () => s().cancelField(),
+      'prompt.cancel': () => s().cancelField(),
     },
   });
 
