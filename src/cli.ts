@@ -25,7 +25,8 @@ export function globalHelp(): string {
 Usage: burrow [COMMAND] [OPTIONS]
 
 With no command, opens the interactive console. With no API key configured it starts the
-built-in emulator and opens the console on it.
+built-in emulator and opens the console on it. The console brings back the logs screens of the
+last run (filters, / pattern, alert rules, marks); --fresh starts it clean.
 
 Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
