@@ -66,7 +66,9 @@ export async function runConsole(settings: Settings, io: Io, options: { fresh?: 
     setTimeout(markStartupDone, 1000).unref();
     const code = await screen.run(root);
     if (code === 0) {
-      const logs = ui.getState().stack.findLast((s) => s.id === 'logs' && s.arg !== null);
+      // the logs screen on the stack, or the one a : on top replaced (esc would go back to it)
+      const visits = ui.getState().stack.flatMap((s) => (s.previous ? [s.previous, s] : [s]));
+      const logs = visits.findLast((s) => s.id === 'logs' && s.arg !== null);
       sessions.setOpen(logs?.arg ?? null);
     }
     return code;

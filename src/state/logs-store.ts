@@ -223,6 +223,12 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       };
     }
 
+    /** Changes when what a session keeps changes (the marks by their version, not their list). */
+    function changeKey(): string {
+      const s = get();
+      return JSON.stringify([s.filter, s.local.pattern, s.local.mode, s.local.context, s.alerts.getState().rules.map((r) => r.text), marks.set.version]);
+    }
+
     /** Puts back what the last run kept of a zone set, before its records are read. */
     function restoreSession(saved: ZoneSetSession): void {
       set({ filter: { ...emptyDraft(), ...saved.filter } });
@@ -311,10 +317,21 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         source.attached = true;
         refreshView();
         if (get().source === 'live') void source.checkZoneAndStart(id);
-        ticker = setInterval(() => frames.schedule(), 1000);
+        // the session is saved as it changes (checked each second), so a killed console keeps it too
+        const sessionKey = zones.join(' ');
+        let savedAs = changeKey();
+        deps.sessions?.setOpen(sessionKey);
+        ticker = setInterval(() => {
+          frames.schedule();
+          const now = changeKey();
+          if (now !== savedAs && deps.sessions) {
+            savedAs = now;
+            deps.sessions.saveZoneSet(sessionKey, captureSession());
+          }
+        }, 1000);
         ticker.unref?.();
         return () => {
-          deps.sessions?.saveZoneSet(get().zones.join(' '), captureSession());
+          deps.sessions?.saveZoneSet(sessionKey, captureSession());
           source.detach();
           if (ticker) clearInterval(ticker);
           ticker = null;

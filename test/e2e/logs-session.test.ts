@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow, type PtySession } from '../helpers/pty';
+import { until } from '../helpers/wait';
 
 // Sessions (as lnav keeps them): the setup of a logs screen survives a quit and comes back on
 // the next start; --fresh starts clean; a damaged session file is said and ignored.
@@ -97,4 +98,24 @@ test('a damaged or old session file is said in the console and ignored; the cons
     assert.match(screen, /Screens/);
     await quit(app);
   }
+});
+
+test('the session is saved as it changes: a console ended by SIGTERM keeps it too', async () => {
+  fs.rmSync(file, { force: true });
+  let app = start();
+  await app.waitFor('Screens');
+  await app.press(':');
+  await app.type(`logs ${busy.Id}`);
+  await app.press('enter');
+  await app.waitFor(/● following/);
+  await app.press('/');
+  await app.type('wp-login');
+  await app.press('enter');
+  await app.waitFor(/\/wp-login\/ filter/);
+  await until('the pattern in the session file', () => fs.existsSync(file) && /"pattern":"wp-login"/.test(fs.readFileSync(file, 'utf8')));
+  app.kill('SIGTERM');
+  await app.exited;
+  app = start();
+  await app.waitFor(/\/wp-login\/ filter/, 60_000);
+  await quit(app);
 });
