@@ -16,12 +16,17 @@ import type { LocalMode } from '../logs-view-model';
 
 export const SESSION_VERSION = 1;
 
+/** Zone sets kept at most: the ones saved longest ago go first. */
+export const MAX_ZONE_SETS = 50;
+
 export interface ZoneSetSession {
   /** The server filters (the time window is not kept: it is relative to when it was set). */
   filter: Partial<FilterDraft>;
   local: { pattern: string | null; mode: LocalMode; context: number };
   alerts: string[];
   marks: Mark[];
+  /** When it was saved (epoch ms): the oldest go first past MAX_ZONE_SETS. */
+  savedAt?: number;
 }
 
 interface SessionData {
@@ -68,6 +73,7 @@ function zoneSetOf(v: unknown): ZoneSetSession | null {
     },
     alerts: strings(v.alerts),
     marks,
+    savedAt: typeof v.savedAt === 'number' && Number.isFinite(v.savedAt) ? v.savedAt : 0,
   };
 }
 
@@ -124,8 +130,13 @@ export class LogsSessions {
     return this.data.zoneSets[key] ?? null;
   }
 
-  saveZoneSet(key: string, session: ZoneSetSession): void {
-    this.data.zoneSets[key] = session;
+  saveZoneSet(key: string, session: ZoneSetSession, now = Date.now()): void {
+    this.data.zoneSets[key] = { ...session, savedAt: now };
+    const keys = Object.keys(this.data.zoneSets);
+    if (keys.length > MAX_ZONE_SETS) {
+      const oldest = keys.sort((a, b) => (this.data.zoneSets[a]!.savedAt ?? 0) - (this.data.zoneSets[b]!.savedAt ?? 0));
+      for (const k of oldest.slice(0, keys.length - MAX_ZONE_SETS)) delete this.data.zoneSets[k];
+    }
     this.write();
   }
 
