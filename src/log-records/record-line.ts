@@ -18,6 +18,24 @@ export function lineOf(parts: readonly (string | null | undefined)[]): string {
   return out;
 }
 
+/** Where each part starts in its line (lineOf's joining), -1 for an absent part. */
+export function partStarts(parts: readonly (string | null | undefined)[]): number[] {
+  const starts: number[] = [];
+  let at = 0;
+  let first = true;
+  for (const p of parts) {
+    if (p === null || p === undefined || p === '') {
+      starts.push(-1);
+      continue;
+    }
+    if (!first) at += 1;
+    starts.push(at);
+    at += p.length;
+    first = false;
+  }
+  return starts;
+}
+
 /**
  * Whether a match in a record's line can be more than a match in one of its fields: the pattern
  * could match the space between two fields, or looks around itself. Conservative: any class,

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { columnTest, compilePattern, contextRows, locate, matchRanges, MatchIndex, recordTest, searchFields, SEPARATOR } from '../../src/log-records/filter';
 import { LogBuffer } from '../../src/api/logs/buffer';
+import { rowSegments, streamLayout } from '../../src/log-records/rows';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
 let seq = 0;
@@ -72,6 +73,15 @@ test('a pattern is matched against the whole line as shown (path, then country, 
   assert.deepEqual(stored('FR.*api/cart'), [false, false]);
   // the ISO time is not part of the line
   assert.equal(recordTest(ok(`${e.timestamp.slice(0, 10)}.*cart`))(e), false);
+});
+
+test('a match across fields is marked where the row shows it: the path from the match on, the country up to its end', () => {
+  const e = rec({ statusCode: 503, cacheStatus: 'MISS', path: '/api/cart/items', countryCode: 'FR', edgeLocation: 'PA' });
+  const marked = (source: string) => rowSegments(e, streamLayout(160, 'short'), { highlight: ok(source).all }).filter((s) => s.mark).map((s) => s.text);
+  assert.deepEqual(marked('cart.*FR'), ['cart/items', 'FR']);
+  assert.deepEqual(marked('MISS a\\.example/api'), ['MISS', '/api']);
+  // a match inside one field is marked as before
+  assert.deepEqual(marked('cart'), ['cart']);
 });
 
 test('match ranges for highlighting: every match, no empty ones, lastIndex left at 0', () => {
