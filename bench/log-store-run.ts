@@ -82,7 +82,7 @@ for (let round = 0; round < 20; round++) {
 }
 
 // a regex typed while following: the first screen of matches, then the whole scan (a worker thread over the shared columns)
-const p = compilePattern('wp-login|\\.php');
+const p = compilePattern(process.env.BURROW_BENCH_PATTERN ?? 'wp-login|\\.php');
 if (!p.ok) throw new Error('pattern');
 model.setMode('filter');
 let firstScreenMs = 0;

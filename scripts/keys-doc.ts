@@ -14,6 +14,7 @@ const WHERE: Record<string, string> = {
   list: 'tables',
   palette: 'command palette',
   filter: 'filter field',
+  prompt: 'prompts and forms',
   help: 'help',
   record: 'raw record view',
   confirm: 'confirmation',

@@ -11,6 +11,7 @@ import { argsErrorMessage } from './commands/arg-errors';
 import { GLOBAL_OPTIONS, VALUE_FLAGS } from './commands/global-options';
 import { setDisplayZone } from './text/time-format';
 import { isNotInThisBundle } from './runtime/bundle';
+import { didYouMean } from './text/did-you-mean';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
@@ -24,7 +25,8 @@ export function globalHelp(): string {
 Usage: burrow [COMMAND] [OPTIONS]
 
 With no command, opens the interactive console. With no API key configured it starts the
-built-in emulator and opens the console on it.
+built-in emulator and opens the console on it. The console brings back the logs screens of the
+last run (filters, / pattern, alert rules, marks); --fresh starts it clean.
 
 Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
@@ -51,6 +53,9 @@ Global options:
 Run burrow COMMAND --help for the options of one command.`;
 }
 
+/** The one line a command's help gives the global options (the full list is `burrow --help`). */
+export const GLOBAL_OPTIONS_POINTER = 'Global options (--profile, --demo, -o, --read-only, --utc, --no-color, --debug, ...): see burrow --help.';
+
 /**
  * The command is the first argument that is neither an option nor an option's value
  * (bin/run-bundle.cjs's cacheKind picks the bundle by the same rule).
@@ -65,7 +70,11 @@ export function findCommand(argv: string[]): { command: CommandEntry; index: num
     }
     if (a.startsWith('-')) continue;
     const command = commands.find((c) => c.name === a);
-    if (!command) throw new UsageError(`unknown command "${a}" (commands: ${commands.filter((c) => c.name !== 'tui').map((c) => c.name).join(', ')})`);
+    if (!command) {
+      const names = commands.filter((c) => c.name !== 'tui').map((c) => c.name);
+      const guess = didYouMean(a, names);
+      throw new UsageError(`unknown command "${a}"${guess ? `: did you mean ${guess}?` : ''} (commands: ${names.join(', ')})`);
+    }
     return { command, index: i };
   }
   return { command: commands.find((c) => c.name === 'tui')!, index: -1 };
@@ -169,8 +178,7 @@ function printVersionOrHelp(values: Record<string, unknown>, usage: string | nul
     io.stdout.write(`burrow ${VERSION}\n`);
     return 0;
   }
-  const global = globalHelp();
-  io.stdout.write((usage === null ? global : `${usage}\n\nGlobal options:${global.split('Global options:')[1] ?? ''}`) + '\n');
+  io.stdout.write((usage === null ? globalHelp() : `${usage}\n\n${GLOBAL_OPTIONS_POINTER}`) + '\n');
   return 0;
 }
 

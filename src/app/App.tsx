@@ -81,9 +81,11 @@ export function App(props: AppProps): React.JSX.Element {
   const consoleValue = useMemo(() => ({ stores, info }), [stores, info]);
   const theme = useMemo(() => ({ color: info.color }), [info.color]);
 
+  const keyTicks = useMemo(() => new KeyTicks(), []);
   // The one input owner: every key goes through the router.
   useInput((input, key) => {
     for (const ev of keyEventsFromInk(input, key)) router.dispatch(ev);
+    keyTicks.bump();
   });
 
   return (
@@ -92,7 +94,7 @@ export function App(props: AppProps): React.JSX.Element {
         <RegistryContext.Provider value={props.registry}>
           <InputContext.Provider value={{ router, layerId: null }}>
             <TableViewsContext.Provider value={ui}>
-              <Shell router={router} registry={props.registry} keymap={props.keymap} />
+              <Shell router={router} registry={props.registry} keymap={props.keymap} keyTicks={keyTicks} />
             </TableViewsContext.Provider>
           </InputContext.Provider>
         </RegistryContext.Provider>
@@ -101,18 +103,47 @@ export function App(props: AppProps): React.JSX.Element {
   );
 }
 
+/**
+ * Counts the keys handled. A key can open or close a prompt (a store's state, which the shell
+ * does not read): the hint bar re-reads the layers after each one, so it never says what enter
+ * and esc did before the prompt opened.
+ */
+class KeyTicks {
+  private n = 0;
+  private readonly listeners = new Set<() => void>();
+  bump(): void {
+    this.n++;
+    for (const l of this.listeners) l();
+  }
+  readonly subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+  readonly get = (): number => this.n;
+}
+
+/** The status bar with the hints of the top layer now: the keys that can run (no disabled ones). */
+function LiveStatusBar({ router, keyTicks, ...bar }: Omit<React.ComponentProps<typeof StatusBar>, 'hints'> & { router: InputRouter; keyTicks: KeyTicks }): React.JSX.Element {
+  useSyncExternalStore(keyTicks.subscribe, keyTicks.get);
+  // a hint for a key that cannot run here now (home's d raw, a Basic-plan zone's edits) is left out
+  const hints = router.available().filter((a) => router.disabledReason(a.id) === null);
+  return <StatusBar {...bar} hints={hints} />;
+}
+
 interface ShellProps {
   router: InputRouter;
   registry: readonly ScreenDef[];
   keymap: Keymap;
+  keyTicks: KeyTicks;
 }
 
-function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
+function Shell({ router, registry, keymap, keyTicks }: ShellProps): React.JSX.Element {
   const { columns, rows } = useTerminalSize();
   const { stores: consoleStores, info } = useConsole();
   const ui = consoleStores.deps.ui;
   useAttention(ui);
   const stack = useUi((s) => s.stack);
+  const crumbLabels = useUi((s) => s.crumbs);
   const palette = useUi((s) => s.palette);
   const overlay = useUi((s) => s.overlay);
   const request = useUi((s) => s.request);
@@ -151,6 +182,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
       { title: 'Tables', actions: of('list'), disabledReason },
       { title: 'Command palette (:)', actions: fromKeymap('palette') },
       { title: 'Filter field (/)', actions: fromKeymap('filter') },
+      { title: 'Prompts and forms', actions: fromKeymap('prompt') },
       { title: 'Confirmation', actions: readOnly ? [] : fromKeymap('confirm') },
     ];
   };
@@ -294,9 +326,9 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
 
   const crumbs = stack.map((inst) => {
     const d = registry.find((r) => r.id === inst.id);
-    return `${d?.title ?? inst.id}${inst.arg !== null ? ` ${inst.arg}` : ''}`;
+    return crumbLabels[inst.key] ?? `${d?.title ?? inst.id}${inst.arg !== null ? ` ${inst.arg}` : ''}`;
   });
-  const hints = router.available();
+  // a hint for a key that cannot run here now (home's d raw, a Basic-plan zone's edits) is left out
   const confirmKeys = (id: string) => keysText(keymap.byId.get(id)?.keys ?? []).replace(/ /g, '/');
 
   const Screen = def.component;
@@ -337,7 +369,7 @@ function Shell({ router, registry, keymap }: ShellProps): React.JSX.Element {
           </ScreenInstanceContext.Provider>
         </Box>
       </Box>
-      <StatusBar width={columns} now={now} request={request} message={status} hints={hints} />
+      <LiveStatusBar width={columns} now={now} request={request} message={status} router={router} keyTicks={keyTicks} />
     </Box>
   );
 }
@@ -369,7 +401,7 @@ function runPalette(s: UiState, commands: ReturnType<typeof paletteCommands>): v
     return;
   }
   const action = parsed.command.action;
-  if (action.kind === 'screen') s.navigate(action.screenId, parsed.arg);
+  if (action.kind === 'screen') s.open(action.screenId, parsed.arg);
   else if (action.kind === 'help') s.openHelp();
   else s.requestQuit();
 }

@@ -15,13 +15,14 @@ import { keepStylesWithoutColour } from './styles-without-colour';
 import { terminalSafe } from '../text/terminal-safe';
 import { markStartupDone } from './startup-done';
 import { nativeBusy, stopLogsEngines } from '../state/sql/logs-backend';
+import { LogsSessions, sessionPath } from '../state/logs/session-file';
 
 /**
  * The interactive console. Connects (starting the emulator child when there are no
  * credentials), enters the alternate screen, renders the app, and on every way out (quit,
  * crash, SIGINT, SIGTERM, SIGHUP) restores the terminal and stops the emulator child.
  */
-export async function runConsole(settings: Settings, io: Io): Promise<number> {
+export async function runConsole(settings: Settings, io: Io, options: { fresh?: boolean } = {}): Promise<number> {
   let platform: PlatformConnection | null = null;
   keepStylesWithoutColour(settings.color, io.env);
   const screen = fullScreen(
@@ -47,10 +48,13 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
 
     const { keymap, warnings } = appKeymap(settings.keys);
     const ui = createUiStore({ readOnly: settings.readOnly, readOnlySource: settings.readOnlySource, home: HOME_SCREEN, onQuit: () => screen.quit() });
-    ui.getState().setWarnings([...settings.warnings, ...warnings]);
+    const sessions = new LogsSessions(sessionPath(settings.profileName, settings.target === 'emulator', io.env), options.fresh === true);
+    ui.getState().setWarnings([...settings.warnings, ...warnings, ...(sessions.warning ? [sessions.warning] : [])]);
+    // the logs screen open at the last quit comes back (with its setup: see LogsSessions)
+    if (sessions.open !== null) ui.getState().navigate('logs', sessions.open);
     // the database this console talks to (the emulator child's when burrow started one)
     const consoleSettings = { ...settings, databaseUrl: platform.databaseUrl, databaseToken: platform.databaseToken };
-    const stores = new DomainStores({ api: platform.api, settings: consoleSettings, ui, now: Date.now });
+    const stores = new DomainStores({ api: platform.api, settings: consoleSettings, ui, now: Date.now, sessions });
     const info: ConnectionInfo = {
       profileName: settings.profileName,
       emulator: platform.emulator !== null,
@@ -65,7 +69,14 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
     const root = crash === 'render' ? <CrashAfterFirstFrame /> : <App stores={stores} info={info} keymap={keymap} registry={SCREENS} />;
     // a second is well past the first complete frame, and before a person's first key
     setTimeout(markStartupDone, 1000).unref();
-    return await screen.run(root);
+    const code = await screen.run(root);
+    if (code === 0) {
+      // the logs screen on the stack, or the one a : on top replaced (esc would go back to it)
+      const visits = ui.getState().stack.flatMap((s) => (s.previous ? [s.previous, s] : [s]));
+      const logs = visits.findLast((s) => s.id === 'logs' && s.arg !== null);
+      sessions.setOpen(logs?.arg ?? null);
+    }
+    return code;
   } finally {
     screen.dispose();
   }

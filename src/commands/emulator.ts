@@ -2,11 +2,24 @@ import type { Command } from './types';
 import { UsageError } from './types';
 import { terminalSafe } from '../text/terminal-safe';
 
+/** The environment that points burrow at a running emulator, as shell exports (one per line). */
+export function emulatorEnv(info: { baseUrl: string; loggingUrl: string; databaseUrl: string; accessKey: string; databaseToken: string }): string {
+  const quote = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
+  const vars: [string, string][] = [
+    ['BURROW_API_KEY', info.accessKey],
+    ['BURROW_BASE_URL', info.baseUrl],
+    ['BURROW_LOGGING_URL', info.loggingUrl],
+    ['SERVICE_DATABASE_URL', info.databaseUrl],
+    ['SERVICE_DATABASE_AUTH_TOKEN', info.databaseToken],
+  ];
+  return vars.map(([k, v]) => `export ${k}=${quote(v)}\n`).join('');
+}
+
 export const emulatorCommand: Command = {
   name: 'emulator',
   summary: 'run the local platform emulator in the foreground',
   usage: `burrow emulator [--port N] [--seed S] [--log-rate N] [--ingest-delay 20s] [--statement-timeout 5s] [--faults SPEC]
-                [--clock-start TIME]
+                [--clock-start TIME] [--write-env FILE]
 
 Serves management on port N, logging on N+1 and the database on N+2 (port 0, the default,
 picks free ports). When ready it prints one JSON line:
@@ -23,7 +36,14 @@ data; the access key and the token-signing secret are random on every start.
                       latency=300ms,error=0.05,reset=0.02,malformed=0.02,ratelimit=0.05
   --clock-start TIME  the emulator's clock starts at TIME (ISO date-time, e.g. 2026-03-02T10:00:00Z,
                       or epoch ms) and runs from there; with --seed, the same log records at the
-                      same timestamps on every run (default: the real time)`,
+                      same timestamps on every run (default: the real time)
+  --write-env FILE    when ready, also write FILE (mode 0600: it holds the access key): the
+                      environment that points burrow at this emulator, as shell exports. Every
+                      command run with it (. FILE) reads and changes the same platform:
+                        burrow emulator --write-env /tmp/burrow-emulator.env &
+                        . /tmp/burrow-emulator.env   # once the file is there
+                        burrow shield guardian ZONE --set isEnabled=false --yes
+                        burrow get api-guardian ZONE  # shows the change`,
   options: {
     port: { type: 'string' },
     seed: { type: 'string' },
@@ -32,6 +52,8 @@ data; the access key and the token-signing secret are random on every start.
     'statement-timeout': { type: 'string' },
     faults: { type: 'string' },
     'clock-start': { type: 'string' },
+    // not --env-file: Node 20 reads an --env-file anywhere in its command line as its own option
+    'write-env': { type: 'string' },
   },
   async run({ values, io }) {
     const { startEmulator } = await import('../emulator/server');
@@ -75,6 +97,10 @@ data; the access key and the token-signing secret are random on every start.
       faults,
       clockStart,
     });
+    if (typeof values['write-env'] === 'string') {
+      const { writePrivateFile } = await import('../config/private-file');
+      writePrivateFile(values['write-env'], emulatorEnv(emu.info));
+    }
     io.stdout.write(JSON.stringify(emu.info) + '\n');
     const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
     const { watchParent } = await import('../emulator/parent-watch');

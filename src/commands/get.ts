@@ -1,7 +1,7 @@
 import { connectNonInteractive } from '../runtime/connect';
 import type { ListQuery, Resource } from './resource';
 import { formatRecords, type Column as OutputColumn } from './output';
-import { cellText, type Column } from '../text/table-model';
+import { cellText, rawValue, type Column } from '../text/table-model';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
 import { limitsResource } from './resources/limits';
@@ -14,6 +14,8 @@ import { videoLibrariesResource } from './resources/video-libraries';
 import { loadBalancersResource } from './resources/load-balancers';
 import { loadBalancerResource } from './resources/load-balancer';
 import { pullZonesResource } from './resources/pull-zones';
+import { SCREEN_ALIASES } from '../renderers/screen-names';
+import { didYouMean } from '../text/did-you-mean';
 
 /** Every resource `burrow get` knows; each lives in its own file under ./resources. */
 export const resources: Resource[] = [
@@ -28,6 +30,21 @@ export const resources: Resource[] = [
   loadBalancerResource,
   pullZonesResource,
 ];
+
+/** Every name a resource answers to: its own, then its screen's id and aliases (`videos`, `vl`). */
+function resourceNames(r: Resource): string[] {
+  return r.screen ? [r.name, r.screen, ...SCREEN_ALIASES[r.screen]] : [r.name];
+}
+
+/** The resource a name means, or a usage error that names the closest one. */
+export function findResource(name: string | undefined): Resource {
+  const found = name === undefined ? undefined : resources.find((r) => r.name === name) ?? resources.find((r) => resourceNames(r).includes(name));
+  if (found) return found;
+  if (name === undefined) throw new UsageError(`which resource?: one of ${resources.map((r) => r.name).join(', ')}`);
+  const guess = didYouMean(name, resources.flatMap(resourceNames));
+  const meant = guess === null ? undefined : resources.find((r) => resourceNames(r).includes(guess));
+  throw new UsageError(`unknown resource "${name}"${meant ? ` (did you mean ${meant.name}?)` : ''}: one of ${resources.map((r) => r.name).join(', ')}`);
+}
 
 const whole = (flag: string, value: string, min: number, max: number): number => {
   const n = /^\d{1,10}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
@@ -62,6 +79,8 @@ burrow get video-libraries [--search TEXT] [--page N] [--per-page N]
 Resources:
 ${resources.map((r) => `  ${(r.name + (r.arg ? ` ${r.arg}` : '')).padEnd(width)}  ${r.summary}`).join('\n')}
 
+A resource is also named as the console's screen that lists it: ${resources.filter((r) => r.screen).map((r) => `${resourceNames(r).slice(1).join(', ')} (${r.name})`).join('; ')}.
+
 Secrets (API keys, tokens) are masked unless --show-secrets is given. --search filters by name on
 the server; --page (from 1) and --per-page (5 to 1000, default 100 with --page) print one page,
 else every page is read.`;
@@ -70,10 +89,7 @@ else every page is read.`;
   outputs: ['table', 'json', 'csv', 'ndjson'],
   async run(ctx: CommandContext) {
     const [name, arg, ...rest] = ctx.args;
-    const resource = resources.find((r) => r.name === name);
-    if (!resource) {
-      throw new UsageError(`${name ? `unknown resource "${name}"` : 'which resource?'}: one of ${resources.map((r) => r.name).join(', ')}`);
-    }
+    const resource = findResource(name);
     if (resource.arg && !arg) throw new UsageError(`burrow get ${resource.name} needs ${resource.arg}`);
     if (!resource.arg && arg !== undefined) throw new UsageError(`burrow get ${resource.name} takes no argument (got "${arg}")`);
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
@@ -102,7 +118,7 @@ else every page is read.`;
   },
 };
 
-/** A renderer column as plain output: the same cell text the screen shows, without colour. */
+/** A renderer column as plain output: a table shows the screen's cell text (without colour), CSV the raw value. */
 function outputColumn<T>(column: Column<T>): OutputColumn<T> {
-  return { header: column.header, value: (row) => cellText(column.cell(row)) };
+  return { header: column.header, value: (row) => cellText(column.cell(row)), raw: (row) => rawValue(column, row) };
 }

@@ -6,6 +6,7 @@ import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 import { formatTime, isoWidth } from '../text/time-format';
 import type { Column } from './output';
 import type { Io } from './types';
+import { paintZone, zoneColour } from '../log-records/zone-colours';
 
 // Text output: fixed widths so lines align while streaming.
 const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = [
@@ -30,13 +31,15 @@ function displayTime(timestamp: string): string {
 // Control characters from hostile user agents or URLs must not reach a terminal.
 const visible = terminalSafe;
 
-export function textLine(e: LogEntry, showZone: boolean): string {
+/** One record as a text line; with `colourZones` (the merged zones, in order) the zone is in its colour. */
+export function textLine(e: LogEntry, showZone: boolean, colourZones: readonly number[] | null = null): string {
   const cells: string[] = [];
   for (const c of COLUMNS) {
     if (c.header === 'ZONE' && !showZone) continue;
     const v = visible(String(c.value(e)));
     const width = c.header === 'TIME' ? isoWidth() : c.width;
-    cells.push(width === 0 ? v : c.right ? v.padStart(width) : v.padEnd(width));
+    const cell = width === 0 ? v : c.right ? v.padStart(width) : v.padEnd(width);
+    cells.push(c.header === 'ZONE' && colourZones ? paintZone(cell, zoneColour(colourZones, e.pullZoneId)) : cell);
   }
   return cells.join(' ');
 }
@@ -60,12 +63,14 @@ export type Format = 'text' | 'ndjson' | 'json' | 'table' | 'csv';
 /** Writes records one by one in the chosen format (json: one array, closed by end()). */
 export class RecordWriter {
   private count = 0;
-  constructor(private readonly io: Io, private readonly format: Format, private readonly showSecrets: boolean, private readonly showZone: boolean) {}
+  /** `colourZones`: the merged zones whose colours text lines show (null: no colours). */
+  constructor(private readonly io: Io, private readonly format: Format, private readonly showSecrets: boolean, private readonly showZone: boolean, private readonly colourZones: readonly number[] | null = null) {}
   write(e: LogEntry): void {
     const entry = masked(e, this.showSecrets);
     if (this.count === 0 && this.format === 'table') this.io.stdout.write(`${tableHeader(this.showZone)}\n`);
     if (this.count === 0 && this.format === 'csv') this.io.stdout.write(csvHeader());
-    if (this.format === 'text' || this.format === 'table') this.io.stdout.write(`${textLine(entry, this.showZone)}\n`);
+    if (this.format === 'text') this.io.stdout.write(`${textLine(entry, this.showZone, this.colourZones)}\n`);
+    else if (this.format === 'table') this.io.stdout.write(`${textLine(entry, this.showZone)}\n`);
     else if (this.format === 'csv') this.io.stdout.write(csvLine(entry, true));
     else if (this.format === 'ndjson') this.io.stdout.write(`${jsonTerminalSafe(JSON.stringify(entry))}\n`);
     else this.io.stdout.write(`${this.count ? ',\n' : '[\n'}  ${jsonTerminalSafe(JSON.stringify(entry))}`);

@@ -116,7 +116,9 @@ export const logsCommand: Command = {
     const alerts = alertOptions(ctx.values);
     if (alerts && plan.v1Date !== null) throw new UsageError('--alert works on the v2 logs (--follow or --since/--from), not on a --v1 day file');
     const format = (ctx.settings.output ?? 'text') as Format;
-    const writer = new RecordWriter(ctx.io, format, ctx.settings.showSecrets, plan.zones.length > 1);
+    // a colour per zone (as stern gives each pod one) on a terminal, unless NO_COLOR / --no-color
+    const colourZones = format === 'text' && plan.zones.length > 1 && ctx.settings.color && ctx.io.stdout.isTTY ? plan.zones : null;
+    const writer = new RecordWriter(ctx.io, format, ctx.settings.showSecrets, plan.zones.length > 1, colourZones);
     const session = await connectNonInteractive(ctx.settings, ctx.io, Boolean(ctx.values.demo));
     const logs = session.api.logs;
     try {

@@ -5,7 +5,10 @@ import { forStream, jsonTerminalSafe, terminalSafe } from '../text/terminal-safe
 
 export interface Column<T> {
   header: string;
+  /** What a person reads: the table's text. */
   value: (row: T) => unknown;
+  /** What a program reads (CSV): raw numbers, ISO times; default: value. */
+  raw?: (row: T) => unknown;
 }
 
 function cellText(v: unknown): string {
@@ -33,7 +36,7 @@ export function renderTable<T>(rows: T[], columns: Column<T>[]): string {
 
 export function renderCsv<T>(rows: T[], columns: Column<T>[]): string {
   const out = [columns.map((c) => csvEscape(c.header)).join(',')];
-  for (const r of rows) out.push(columns.map((c) => csvEscape(cellText(c.value(r)))).join(','));
+  for (const r of rows) out.push(columns.map((c) => csvEscape(cellText((c.raw ?? c.value)(r)))).join(','));
   return out.join('\n') + '\n';
 }
 

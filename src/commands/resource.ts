@@ -1,5 +1,6 @@
 import type { PlatformConnection } from '../runtime/connect';
 import type { Column } from '../text/table-model';
+import type { ScreenId } from '../renderers/screen-names';
 
 /** Server-side search and paging (`--search`, `--page`, `--per-page`), for resources that have them. */
 export interface ListQuery {
@@ -15,6 +16,8 @@ export interface Resource<T = unknown, R = T> {
   /** Name of the positional argument it needs (e.g. "ID"), if any. */
   arg?: string;
   summary: string;
+  /** The console screen that lists it: its id and aliases (`:videos`, `:vl`) name this resource too. */
+  screen?: ScreenId;
   /** Validates the argument before any request; throws UsageError with what is allowed. */
   parseArg?(arg: string): void;
   fetch(platform: PlatformConnection, arg: string | undefined, signal: AbortSignal, query: ListQuery): Promise<T[]>;

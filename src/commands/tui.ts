@@ -17,14 +17,19 @@ Run burrow --help for every option.`;
 export const tuiCommand: Command = {
   name: 'tui',
   summary: 'the interactive console (the default)',
-  usage: 'burrow [--demo] [--profile NAME] [--read-only] [--no-color]',
+  usage: `burrow [--demo] [--profile NAME] [--read-only] [--no-color] [--fresh]
+
+The console keeps the setup of its logs screens (server filters, the / pattern, alert rules,
+marks, and which zones were open) per profile in $XDG_STATE_HOME/burrow/sessions (else
+~/.local/state/burrow/sessions) and brings it back on the next start.
+  --fresh    start clean: the saved session is not read (the next quit saves over it)`,
   options: CONSOLE_OPTIONS,
-  async run({ io, settings }) {
+  async run({ io, settings, values }) {
     if (!io.stdin.isTTY || !io.stdout.isTTY) {
       io.stderr.write(NON_INTERACTIVE_HINT + '\n');
       return 2;
     }
     const { runConsole } = await import('../app/run-console');
-    return runConsole(settings, io);
+    return runConsole(settings, io, { fresh: values.fresh === true });
   },
 };

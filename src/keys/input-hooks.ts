@@ -71,9 +71,9 @@ export interface TextInputOptions {
   active: () => boolean;
   get: () => TextState;
   set: (next: TextState) => void;
-  /** Actions while the field has the keyboard, e.g. { 'filter.apply': ..., 'filter.cancel': ... }. */
+  /** Actions while the field has the keyboard, e.g. { 'prompt.apply': ..., 'prompt.cancel': ... }. */
   handlers: ActionHandlers;
-  /** Contexts whose keys work in the field; default the filter field's (enter keeps, esc clears). */
+  /** Contexts whose keys work in the field; default a prompt's (enter applies, esc cancels). */
   chain?: string[];
 }
 
@@ -82,7 +82,7 @@ export interface TextInputOptions {
  * the text, the chain's actions (enter, esc...) to `handlers`. Draw it with <TextField state=.../>.
  */
 export function useTextInput(options: TextInputOptions): void {
-  const chain = options.chain ?? contextChain('filter');
+  const chain = options.chain ?? contextChain('prompt');
   useInputLayer(
     {
       id: options.id,

@@ -24,6 +24,11 @@ export interface ActionDef {
   mutates?: boolean;
   /** Short label for the key hints line; no label = not shown there. */
   hint?: string;
+  /**
+   * How much the hint matters (default 0): the hint line shows higher ones first, so at any
+   * width the keys a person needs most (/, ?, q) are the ones that fit.
+   */
+  priority?: number;
 }
 
 export interface Keymap {
@@ -37,15 +42,15 @@ export function defineActions<const Id extends string>(actions: readonly (Action
 }
 
 export const CORE_ACTIONS = defineActions([
-  { id: 'app.palette', keys: [':'], description: 'open the command palette', context: 'global', hint: 'command' },
-  { id: 'app.help', keys: ['?'], description: 'show the keys for this screen', context: 'global', hint: 'help' },
-  { id: 'app.back', keys: ['esc'], description: 'back: clear the filter, close, or go to the previous screen', context: 'global', hint: 'back' },
-  { id: 'app.quit', keys: ['q'], description: 'quit (asks first only when something is pending)', context: 'global', hint: 'quit' },
+  { id: 'app.palette', keys: [':'], description: 'open the command palette', context: 'global', hint: 'command', priority: 60 },
+  { id: 'app.help', keys: ['?'], description: 'show the keys for this screen', context: 'global', hint: 'help', priority: 70 },
+  { id: 'app.back', keys: ['esc'], description: 'back: clear the filter, close, or go to the previous screen', context: 'global', hint: 'back', priority: 50 },
+  { id: 'app.quit', keys: ['q'], description: 'quit (asks first only when something is pending)', context: 'global', hint: 'quit', priority: 70 },
   { id: 'app.redraw', keys: ['ctrl-l'], description: 'redraw the whole screen', context: 'global' },
   { id: 'app.interrupt', keys: ['ctrl-c'], description: 'quit from anywhere; twice to skip the question', context: 'always' },
 
-  { id: 'screen.refresh', keys: ['r'], description: 'refresh now', context: 'screen', hint: 'refresh' },
-  { id: 'screen.pause', keys: ['p'], description: 'pause or resume live refresh', context: 'screen', hint: 'pause' },
+  { id: 'screen.refresh', keys: ['r'], description: 'refresh now', context: 'screen', hint: 'refresh', priority: 10 },
+  { id: 'screen.pause', keys: ['p'], description: 'pause or resume live refresh', context: 'screen', hint: 'pause', priority: 10 },
 
   { id: 'nav.down', keys: ['j', 'down'], description: 'move down', context: 'list' },
   { id: 'nav.up', keys: ['k', 'up'], description: 'move up', context: 'list' },
@@ -53,12 +58,12 @@ export const CORE_ACTIONS = defineActions([
   { id: 'nav.bottom', keys: ['G', 'end'], description: 'go to the last row', context: 'list' },
   { id: 'nav.pageDown', keys: ['pgdn', 'ctrl-f'], description: 'one page down', context: 'list' },
   { id: 'nav.pageUp', keys: ['pgup', 'ctrl-b'], description: 'one page up', context: 'list' },
-  { id: 'list.open', keys: ['enter'], description: 'open the selected row', context: 'list', hint: 'open' },
-  { id: 'list.filter', keys: ['/'], description: 'filter the rows of this table', context: 'list', hint: 'filter' },
+  { id: 'list.open', keys: ['enter'], description: 'open the selected row', context: 'list', hint: 'open', priority: 75 },
+  { id: 'list.filter', keys: ['/'], description: 'filter the rows of this table', context: 'list', hint: 'filter', priority: 90 },
   { id: 'list.sort', keys: ['s'], description: 'sort by the next column', context: 'list' },
   { id: 'list.sortReverse', keys: ['S'], description: 'reverse the sort order', context: 'list' },
-  { id: 'list.raw', keys: ['d'], description: 'the selected row as the server sent it: pretty JSON, secrets masked', context: 'list', hint: 'raw' },
-  { id: 'list.wide', keys: ['w'], description: 'wide mode on or off: no cell cut, scroll sideways with ← →', context: 'list', hint: 'wide' },
+  { id: 'list.raw', keys: ['d'], description: 'the selected row as the server sent it: pretty JSON, secrets masked', context: 'list', hint: 'raw', priority: 20 },
+  { id: 'list.wide', keys: ['w'], description: 'wide mode on or off: no cell cut, scroll sideways with ← →', context: 'list', hint: 'wide', priority: 20 },
   { id: 'list.left', keys: ['left'], description: 'wide mode: one column to the left', context: 'list' },
   { id: 'list.right', keys: ['right'], description: 'wide mode: one column to the right', context: 'list' },
   { id: 'list.pageLeft', keys: ['shift-left'], description: 'wide mode: one screen to the left', context: 'list' },
@@ -66,22 +71,26 @@ export const CORE_ACTIONS = defineActions([
   { id: 'list.firstColumn', keys: ['0'], description: 'wide mode: back to the first column', context: 'list' },
   { id: 'list.lastColumn', keys: ['$'], description: 'wide mode: to the last column', context: 'list' },
 
-  { id: 'palette.run', keys: ['enter'], description: 'run the command', context: 'palette', hint: 'run' },
+  { id: 'palette.run', keys: ['enter'], description: 'run the command', context: 'palette', hint: 'run', priority: 90 },
   { id: 'palette.complete', keys: ['tab'], description: 'complete the command', context: 'palette', hint: 'complete' },
   { id: 'palette.next', keys: ['down', 'ctrl-n'], description: 'next suggestion', context: 'palette', hint: 'choose' },
   { id: 'palette.prev', keys: ['up', 'ctrl-p'], description: 'previous suggestion', context: 'palette' },
-  { id: 'palette.close', keys: ['esc'], description: 'close the palette', context: 'palette', hint: 'close' },
+  { id: 'palette.close', keys: ['esc'], description: 'close the palette', context: 'palette', hint: 'close', priority: 85 },
 
-  { id: 'filter.apply', keys: ['enter'], description: 'keep the filter and return to the table', context: 'filter', hint: 'keep' },
-  { id: 'filter.cancel', keys: ['esc'], description: 'clear the filter', context: 'filter', hint: 'clear' },
+  { id: 'filter.apply', keys: ['enter'], description: 'keep the filter and return to the table', context: 'filter', hint: 'keep', priority: 90 },
+  { id: 'filter.cancel', keys: ['esc'], description: 'clear the filter', context: 'filter', hint: 'clear', priority: 85 },
 
-  { id: 'help.close', keys: ['esc', '?', 'q'], description: 'close the help', context: 'help', hint: 'close' },
+  // a prompt or form field (a pattern, a time, a file name, a rule): enter applies it, esc cancels it
+  { id: 'prompt.apply', keys: ['enter'], description: 'apply what was typed (run the prompt)', context: 'prompt', hint: 'apply', priority: 90 },
+  { id: 'prompt.cancel', keys: ['esc'], description: 'cancel the prompt', context: 'prompt', hint: 'cancel', priority: 85 },
+
+  { id: 'help.close', keys: ['esc', '?', 'q'], description: 'close the help', context: 'help', hint: 'close', priority: 90 },
 
   { id: 'record.copy', keys: ['y'], description: 'copy the JSON shown (OSC 52)', context: 'record', hint: 'copy' },
-  { id: 'record.close', keys: ['esc', 'q'], description: 'close the raw record', context: 'record', hint: 'close' },
+  { id: 'record.close', keys: ['esc', 'q'], description: 'close the raw record', context: 'record', hint: 'close', priority: 90 },
 
-  { id: 'confirm.yes', keys: ['y'], description: 'confirm', context: 'confirm', hint: 'yes' },
-  { id: 'confirm.no', keys: ['n', 'esc'], description: 'cancel', context: 'confirm', hint: 'cancel' },
+  { id: 'confirm.yes', keys: ['y'], description: 'confirm', context: 'confirm', hint: 'yes', priority: 90 },
+  { id: 'confirm.no', keys: ['n', 'esc'], description: 'cancel', context: 'confirm', hint: 'cancel', priority: 85 },
 ]);
 
 type CoreActionId = (typeof CORE_ACTIONS)[number]['id'];
@@ -96,7 +105,7 @@ export interface ActionIds extends Record<CoreActionId, true> {}
 export type ActionId = keyof ActionIds & string;
 
 /** Contexts of the shell itself; every other context is a screen id. */
-export const CORE_CONTEXTS = ['always', 'global', 'screen', 'list', 'palette', 'filter', 'help', 'record', 'confirm'] as const;
+export const CORE_CONTEXTS = ['always', 'global', 'screen', 'list', 'palette', 'filter', 'prompt', 'help', 'record', 'confirm'] as const;
 
 /** A panel context (`<screen id>:<panel>`). */
 export function isPanelContext(context: string): boolean {
@@ -118,7 +127,7 @@ function panelChains(actions: readonly ActionDef[]): string[][] {
 }
 
 /** Which contexts can fire at once, most specific first, for each kind of input layer. */
-export function contextChain(layer: 'screen' | 'palette' | 'filter' | 'help' | 'record' | 'confirm' | 'text', screenId?: string): string[] {
+export function contextChain(layer: 'screen' | 'palette' | 'filter' | 'prompt' | 'help' | 'record' | 'confirm' | 'text', screenId?: string): string[] {
   switch (layer) {
     case 'screen':
       return [...(screenId ? [screenId] : []), 'screen', 'list', 'global', 'always'];

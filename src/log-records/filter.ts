@@ -1,10 +1,12 @@
 import type { LogEntry } from '../api/logs/entry';
 import { formatIpv4 } from '../log-engine/columns/codecs';
 import type { DictField, RecordColumns } from '../log-engine/columns/record-columns';
+import { lineOf, matchesLine, mayCrossFields } from './record-line';
 
 /**
  * The local regex filter of a log view: a pattern compiled once (smart case: case-insensitive
- * unless it has an upper-case letter), tested on the fields a person reads, kept incrementally
+ * unless it has an upper-case letter), tested on the fields a person reads and on the record's
+ * whole line (record-line.ts), kept incrementally
  * over a ring buffer (MatchIndex), and shown with context lines like grep -C (contextRows).
  */
 
@@ -42,12 +44,12 @@ export function compilePattern(source: string): CompiledPattern {
 }
 
 /**
- * The texts of a record the pattern is tried on, in this order: time, status, cache status,
- * host + path, country, edge, IP, user agent, referer, request id.
+ * The texts of a record the pattern is tried on, in this order: status, cache status,
+ * host + path, country, edge, IP, user agent, referer, request id (the time is not one of them).
+ * Joined by lineOf they are the record's whole line.
  */
 export function searchFields(e: LogEntry): (string | null)[] {
   return [
-    e.timestamp,
     String(e.statusCode),
     e.cacheStatus,
     e.host !== null && e.path !== null ? e.host + e.path : e.url ?? e.path,
@@ -60,11 +62,17 @@ export function searchFields(e: LogEntry): (string | null)[] {
   ];
 }
 
-/** A record test for a compiled pattern: any field matches. */
+/** A record test for a compiled pattern: any field matches, or the record's whole line does. */
 export function recordTest(p: Extract<CompiledPattern, { ok: true }>): (e: LogEntry) => boolean {
+  const byField = fieldTest(p);
+  if (!mayCrossFields(p.source)) return byField;
+  return (e) => byField(e) || matchesLine(p.test, lineOf(searchFields(e)));
+}
+
+function fieldTest(p: Extract<CompiledPattern, { ok: true }>): (e: LogEntry) => boolean {
   const re = p.test;
   return (e) => {
-    if (re.test(e.timestamp) || re.test(String(e.statusCode))) return true;
+    if (re.test(String(e.statusCode))) return true;
     if (e.cacheStatus !== null && re.test(e.cacheStatus)) return true;
     if (e.host !== null && e.path !== null) {
       if (re.test(e.host + e.path)) return true;
@@ -113,11 +121,35 @@ export function locate(source: OrderedSource, seq: number, t: number): number {
 
 /**
  * A compiled pattern as a test on a stored record (by slot), with the semantics of recordTest:
- * any of the same fields matches. A field held in a dictionary is tried once per distinct value
+ * any of the same fields matches, or the record's whole line does. A field held in a dictionary is tried once per distinct value
  * (remembered by id, re-tried when the id is given to another value), so only the per-record
  * texts (time, host + path, IP, request id) cost a regular-expression run per record.
  */
 export function columnTest(p: Extract<CompiledPattern, { ok: true }>, cols: RecordColumns): (slot: number) => boolean {
+  const byField = columnFieldTest(p, cols);
+  if (!mayCrossFields(p.source)) return byField;
+  return (slot) => byField(slot) || matchesLine(p.test, columnLine(cols, slot));
+}
+
+/** A stored record's whole line (see record-line.ts). */
+export function columnLine(cols: RecordColumns, slot: number): string {
+  const host = cols.value('host', slot);
+  const path = cols.path(slot);
+  const v4 = cols.ipv4(slot);
+  return lineOf([
+    String(cols.statusCode(slot)),
+    cols.value('cacheStatus', slot),
+    host !== null && path !== null ? host + path : cols.url(slot) ?? path,
+    cols.value('countryCode', slot),
+    cols.value('edgeLocation', slot),
+    v4 >= 0 ? formatIpv4(v4) : cols.remoteIp(slot),
+    cols.value('userAgent', slot),
+    cols.value('referer', slot),
+    cols.requestId(slot),
+  ]);
+}
+
+function columnFieldTest(p: Extract<CompiledPattern, { ok: true }>, cols: RecordColumns): (slot: number) => boolean {
   const re = p.test;
   const byValue = (f: DictField) => {
     const dict = cols.dicts[f];
@@ -174,7 +206,6 @@ export function columnTest(p: Extract<CompiledPattern, { ok: true }>, cols: Reco
     }
     if (s || cache(slot) || country(slot) || edge(slot) || ua(slot) || referer(slot)) return true;
     if (hostAndPath(slot)) return true;
-    if (re.test(cols.timestamp(slot))) return true;
     const v4 = cols.ipv4(slot);
     if (v4 >= 0) {
       // clients come back: an IPv4 address is tried once (the memo starts over past a million)

@@ -49,6 +49,13 @@ export class MarkSet {
     return true;
   }
 
+  /** Puts back marks kept elsewhere (a saved session); a mark already here is kept as it is. */
+  restore(marks: readonly Mark[]): void {
+    for (const m of marks) if (!this.byKey.has(m.key)) this.byKey.set(m.key, { ...m });
+    this.sorted = null;
+    this.version++;
+  }
+
   clear(): number {
     const n = this.byKey.size;
     this.byKey.clear();

@@ -1,8 +1,10 @@
 import { parseTimestamp, type LogEntry } from '../api/logs/entry';
 import { LOG_FIELDS } from '../log-fields/fields';
 import { terminalSafe } from '../text/terminal-safe';
-import { matchRanges } from './filter';
+import { matchRanges, searchFields } from './filter';
+import { lineOf, mayCrossFields, partStarts } from './record-line';
 import { displayZone, formatTime, isoWidth, offsetText } from '../text/time-format';
+import { zoneColour, type ZoneColour } from './zone-colours';
 
 /**
  * How one log record looks in the stream: which columns fit the width, each cell's text, the
@@ -19,6 +21,8 @@ export interface Segment {
   tone?: SegmentTone;
   /** A match of the local pattern. */
   mark?: boolean;
+  /** A colour by name instead of a tone: the zone's in a merged stream (zone-colours.ts). */
+  colour?: ZoneColour;
 }
 
 export type ColumnId = 'time' | 'zone' | 'status' | 'cache' | 'path' | 'bytes' | 'country' | 'edge' | 'ip' | 'ua';
@@ -34,6 +38,8 @@ export interface StreamLayout {
   width: number;
   columns: LayoutColumn[];
   timeMode: TimeMode;
+  /** The zones merged, in the order their colours are given (empty: one zone). */
+  zoneOrder: readonly number[];
 }
 
 export const GAP = 1;
@@ -109,12 +115,13 @@ const HEADERS: Record<ColumnId, string> = {
  * shows everything); the path takes what is left, the user agent shares it when shown. With
  * several zones a ZONE column (the pull zone id) follows the time.
  */
-export function streamLayout(width: number, timeMode: TimeMode, zones = false): StreamLayout {
+export function streamLayout(width: number, timeMode: TimeMode, zones: boolean | readonly number[] = false): StreamLayout {
+  const zoneOrder = Array.isArray(zones) && zones.length > 1 ? zones : [];
   const wide = width >= 120;
   const fixed: LayoutColumn[] = [];
   const col = (id: ColumnId, w: number, align: 'left' | 'right' = 'left') => fixed.push({ id, header: HEADERS[id], width: w, align });
   if (timeMode !== 'off') col('time', timeMode === 'full' ? isoWidth() : 12);
-  if (zones) col('zone', 7);
+  if (zones === true || zoneOrder.length > 0) col('zone', 7);
   col('status', 3);
   col('cache', wide ? 11 : 8);
   const pathAt = fixed.length;
@@ -129,7 +136,7 @@ export function streamLayout(width: number, timeMode: TimeMode, zones = false): 
   const columns = [...fixed];
   columns.splice(pathAt, 0, { id: 'path', header: HEADERS.path, width: pathWidth, align: 'left' });
   if (showUa) columns.push({ id: 'ua', header: HEADERS.ua, width: Math.max(4, rest - pathWidth), align: 'left' });
-  return { width, columns, timeMode };
+  return { width, columns, timeMode, zoneOrder };
 }
 
 function fitCell(text: string, width: number, align: 'left' | 'right'): string {
@@ -144,10 +151,41 @@ export function headerText(layout: StreamLayout): string {
   return layout.columns.map((c) => fitCell(c.header, c.width, c.align)).join(' '.repeat(GAP));
 }
 
-/** A cell's text split at the pattern's matches (only within what is shown). */
-function markSegments(text: string, shownLength: number, all: RegExp | null, tone: SegmentTone | undefined): Segment[] {
+/**
+ * A match of the whole line that spans fields (`api/cart.*DE`), as ranges in each cell's text:
+ * the part of the match that falls in the field the cell shows. Null when the pattern cannot
+ * cross fields or the line has no such match.
+ */
+function lineMarks(e: LogEntry, all: RegExp): Partial<Record<ColumnId, [number, number][]>> | null {
+  if (!mayCrossFields(all.source)) return null;
+  const parts = searchFields(e);
+  const line = lineOf(parts);
+  const ranges = matchRanges(all, line);
+  if (!ranges.length) return null;
+  const starts = partStarts(parts);
+  // the cells that show a part of the line, and where the cell's text starts in that part
+  const shownIn: [ColumnId, number, number][] = [['status', 0, 0], ['cache', 1, 0], ['country', 3, 0], ['edge', 4, 0], ['ip', 5, 0], ['ua', 6, 0]];
+  if (e.host !== null && e.path !== null) shownIn.push(['path', 2, e.host.length]);
+  else if (e.path === null) shownIn.push(['path', 2, 0]);
+  const out: Partial<Record<ColumnId, [number, number][]>> = {};
+  for (const [id, part, skip] of shownIn) {
+    const text = parts[part];
+    if (starts[part]! < 0 || text === null || text === undefined || visible(text) !== text) continue;
+    const from = starts[part]! + skip;
+    const to = starts[part]! + text.length;
+    for (const [s, end] of ranges) {
+      const a = Math.max(s, from);
+      const b = Math.min(end, to);
+      if (a < b) (out[id] ??= []).push([a - from, b - from]);
+    }
+  }
+  return out;
+}
+
+/** A cell's text split at the pattern's matches (only within what is shown), with the line's matches in it (`extra`). */
+function markSegments(text: string, shownLength: number, all: RegExp | null, tone: SegmentTone | undefined, extra: readonly [number, number][] = []): Segment[] {
   if (!all) return [{ text, tone }];
-  const ranges = matchRanges(all, text.slice(0, shownLength));
+  const ranges = mergeRanges([...matchRanges(all, text.slice(0, shownLength)), ...extra.map(([s, e]): [number, number] => [s, Math.min(e, shownLength)]).filter(([s, e]) => s < e)]);
   if (!ranges.length) return [{ text, tone }];
   const out: Segment[] = [];
   let at = 0;
@@ -157,6 +195,19 @@ function markSegments(text: string, shownLength: number, all: RegExp | null, ton
     at = e;
   }
   if (at < text.length) out.push({ text: text.slice(at), tone });
+  return out;
+}
+
+/** Sorted ranges with the overlapping ones joined. */
+function mergeRanges(ranges: [number, number][]): [number, number][] {
+  if (ranges.length < 2) return ranges;
+  ranges.sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [ranges[0]!];
+  for (const r of ranges.slice(1)) {
+    const last = out[out.length - 1]!;
+    if (r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else out.push(r);
+  }
   return out;
 }
 
@@ -171,6 +222,7 @@ export interface RowOptions {
 export function rowSegments(e: LogEntry, layout: StreamLayout, options: RowOptions = {}): Segment[] {
   const out: Segment[] = [];
   const all = options.highlight ?? null;
+  const spans = all ? lineMarks(e, all) : null;
   const cols = layout.columns;
   for (let i = 0; i < cols.length; i++) {
     const c = cols[i]!;
@@ -188,7 +240,8 @@ export function rowSegments(e: LogEntry, layout: StreamLayout, options: RowOptio
       shown = cut ? Math.max(0, text.length - 1) : text.length;
       if (c.align === 'right') shown = text.length;
     }
-    const segs = c.id === 'bytes' ? [{ text, tone }] : markSegments(text, shown, all, tone);
+    const colour = c.id === 'zone' ? zoneColour(layout.zoneOrder, e.pullZoneId) : null;
+    const segs = colour ? [{ text, tone, colour }] : c.id === 'bytes' ? [{ text, tone }] : markSegments(text, shown, all, tone, spans?.[c.id]);
     out.push(...segs);
     if (i < cols.length - 1) out.push({ text: ' '.repeat(GAP) });
   }

@@ -1,5 +1,6 @@
 import type { MessagePort, Worker as WorkerThread } from 'node:worker_threads';
 import { RECORD_FLAGS, STATUS_ASIDE, TIME_ASIDE, type DictField, type SharedScanColumns } from '../log-engine/columns/record-columns';
+import { lineOf, matchesLine, mayCrossFields } from './record-line';
 
 /** The dictionary fields a pattern is tried on (host and path together, as host + path). */
 export const SCAN_DICT_FIELDS = ['cacheStatus', 'countryCode', 'edgeLocation', 'userAgent', 'referer', 'host', 'path'] as const satisfies readonly DictField[];
@@ -100,10 +101,11 @@ export function mayMatchWithin(source: string, ignoreCase: boolean, alphabet: st
 }
 
 /**
- * The worker thread's program: the same test as columnTest (any field matches: time, status,
- * cache, host + path, country, edge, IP, user agent, referer, request id), on the shared columns.
- * A dictionary value is tried once per id. Self-contained but for spanOnly and mayMatchWithin:
- * its source text (and theirs) is what the worker evaluates.
+ * The worker thread's program: the same test as columnTest (any field matches: status, cache,
+ * host + path, country, edge, IP, user agent, referer, request id; or, for a pattern that may
+ * cross fields, the record's whole line), on the shared columns. A dictionary value is tried once
+ * per id. Self-contained but for spanOnly, mayMatchWithin and record-line.ts: its source text (and
+ * theirs) is what the worker evaluates.
  */
 function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): void {
 
@@ -118,10 +120,8 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
     return b;
   }
 
-  const ISO = 25;
   const HEXW = 33;
   const HEXC = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
-  let isoBytes = texts(0, ISO);
   let hexText = texts(0, HEXW);
   const IPW = 16;
   let ipText = texts(0, IPW);
@@ -132,15 +132,16 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
     const joined = spanOnly(m.source);
     // the per-record texts the pattern could match at all (a literal like /wp-login|\.php/ none of them)
     const ignoreCase = m.flags.includes('i');
-    const isoMay = mayMatchWithin(m.source, ignoreCase, '0123456789-:.TZ');
     const hexMay = mayMatchWithin(m.source, ignoreCase, '0123456789abcdef');
     const ipMay = mayMatchWithin(m.source, ignoreCase, '0123456789.');
-    const textsMay = isoMay || hexMay || ipMay;
-    const { timeOffsets, timeBase, seqs, flags, status, ip4, rid } = m.cols;
+    const textsMay = hexMay || ipMay;
+    // a pattern that may match across fields is tried on the whole line of a record no field matched
+    const crossing = mayCrossFields(m.source);
+    const { seqs, flags, status, ip4, rid } = m.cols;
     const B = m.bits;
     // an IPv6 address is in the arena (not shared): the main thread tries it, unless the pattern cannot match one
-    const v6May = mayMatchWithin(m.source, m.flags.includes('i'), '0123456789abcdef:.');
-    const hard = B.TS_TEXT | B.RID_TEXT | B.IP_TEXT | (v6May ? B.IP_V6 : 0);
+    const v6May = crossing || mayMatchWithin(m.source, m.flags.includes('i'), '0123456789abcdef:.');
+    const hard = B.RID_TEXT | B.IP_TEXT | (v6May ? B.IP_V6 : 0) | (crossing ? B.URL_TEXT : 0);
     const ids = m.cols.ids;
     const cacheIds = ids.cacheStatus;
     const countryIds = ids.countryCode;
@@ -172,30 +173,6 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
       }
       return h;
     };
-    // the ISO text of a time written as bytes: the minute's 17 bytes are made once per minute
-    let minuteStart = Number.NaN;
-    const minute = Buffer.alloc(17);
-    /** Writes the ISO text of t at `at`; false when it is not 24 characters of a whole ms in years 0-9999. */
-    const writeIso = (t: number, into: Buffer, at: number): boolean => {
-      let ms = t - minuteStart;
-      if (!(ms >= 0 && ms < 60_000)) {
-        if (!(t >= 0 && t < 253402300800000) || !Number.isInteger(t)) return false;
-        minuteStart = t - (t % 60_000);
-        minute.write(new Date(minuteStart).toISOString().slice(0, 17), 'latin1');
-        ms = t - minuteStart;
-      }
-      for (let j = 0; j < 17; j++) into[at + j] = minute[j]!;
-      const sec = Math.floor(ms / 1000);
-      ms -= sec * 1000;
-      into[at + 17] = 48 + Math.floor(sec / 10);
-      into[at + 18] = 48 + (sec % 10);
-      into[at + 19] = 46;
-      into[at + 20] = 48 + Math.floor(ms / 100);
-      into[at + 21] = 48 + (Math.floor(ms / 10) % 10);
-      into[at + 22] = 48 + (ms % 10);
-      into[at + 23] = 90;
-      return true;
-    };
     const order = m.order;
     const st = m.stretches;
     const started = performance.now();
@@ -208,7 +185,6 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
       const state = new Uint8Array(n);
       const seqAt = new Uint32Array(n);
       const pos = new Int32Array(n);
-      if (isoBytes.length < n * ISO) isoBytes = texts(n, ISO);
       if (hexText.length < n * HEXW) hexText = texts(n, HEXW);
       const withId = new Uint8Array(n);
       const withIp = new Uint8Array(n);
@@ -262,10 +238,8 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
         }
         if (result === 0 && !textsMay) result = 2;
         if (result === 0) {
-          // the time and the request id are per record: written side by side, matched below
-          const offset = timeOffsets[slot]!;
-          if (offset === m.timeAside || !writeIso(timeBase + offset, isoBytes, undecided * ISO)) result = 3;
-          else {
+          // the request id and the IP are per record: written side by side, matched below
+          {
             if (fl & B.RID_BIN) {
               withId[undecided] = 1;
               const o = slot * 16;
@@ -296,9 +270,13 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
         state[i] = result;
       }
       if (undecided > 0) {
-        if (isoMay) matchTexts(isoBytes.toString('latin1', 0, undecided * ISO), ISO, undecided, state, pos, from, null);
         if (hexMay) matchTexts(hexText.toString('latin1', 0, undecided * HEXW), HEXW, undecided, state, pos, from, withId);
         if (ipMay) matchTexts(ipText.toString('latin1', 0, undecided * IPW), IPW, undecided, state, pos, from, withIp);
+      }
+      if (crossing) {
+        for (let i = 0; i < n; i++) {
+          if (state[i] === 0 || state[i] === 2) state[i] = lineState(order[from + i]!);
+        }
       }
       const hits: number[] = [];
       const hitSeqs: number[] = [];
@@ -324,6 +302,31 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
         busyMs: performance.now() - started,
       };
       port.postMessage(out, [out.hits.buffer as ArrayBuffer, out.seqs.buffer as ArrayBuffer, out.unsure.buffer as ArrayBuffer]);
+    }
+
+    /** 1 when the record's whole line matches, 2 when not, 3 when a value is not here (the main thread decides). */
+    function lineState(slot: number): number {
+      const value = (values: (string | undefined)[], id: number): string | null | undefined => (id === 0 ? null : id < values.length ? values[id] : undefined);
+      const pid = pathIds[slot]!;
+      const hid = hostIds[slot]!;
+      const path = value(dicts.path, pid);
+      const host = value(dicts.host, hid);
+      const parts = [value(dicts.cacheStatus, cacheIds[slot]!), value(dicts.countryCode, countryIds[slot]!), value(dicts.edgeLocation, edgeIds[slot]!), value(dicts.userAgent, uaIds[slot]!), value(dicts.referer, refererIds[slot]!)];
+      if (path === undefined || host === undefined || parts.includes(undefined)) return 3;
+      const fl = flags[slot]!;
+      let ip: string | null = null;
+      if (fl & B.IP_V4) {
+        const v4 = ip4[slot]!;
+        ip = `${v4 >>> 24}.${(v4 >>> 16) & 255}.${(v4 >>> 8) & 255}.${v4 & 255}`;
+      }
+      let id: string | null = null;
+      if (fl & B.RID_BIN) {
+        id = '';
+        for (let j = slot * 16; j < slot * 16 + 16; j++) id += rid[j]!.toString(16).padStart(2, '0');
+      }
+      const where = path !== null && host !== null ? host + path : path;
+      const line = lineOf([String(status[slot]!), parts[0], where, parts[1], parts[2], ip, parts[3], parts[4], id]);
+      return matchesLine(re, line) ? 1 : 2;
     }
 
     /** Marks the undecided records (k-th of `pos`, those `ok` says) whose text (`stride` bytes each in `text`) matches. */
@@ -373,6 +376,9 @@ const __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
 ${spanOnly.toString()}
 ${mayMatchWithin.toString()}
+${lineOf.toString()}
+${mayCrossFields.toString()}
+${matchesLine.toString()}
 (${scanWorkerMain.toString()})(parentPort, ${JSON.stringify(SCAN_DICT_FIELDS)});
 `;
 

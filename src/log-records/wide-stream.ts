@@ -41,7 +41,7 @@ export function wideStream(entries: readonly LogEntry[], timeMode: TimeMode, bef
   });
   if (before && before.layout.timeMode === timeMode && before.layout.columns.length === columns.length && columns.every((c, i) => c.width === before.layout.columns[i]?.width)) return before;
   const wide = wideLayout(columns.map((c) => c.width), GAP);
-  return { layout: { width: wide.total, columns, timeMode }, wide };
+  return { layout: { width: wide.total, columns, timeMode, zoneOrder: [] }, wide };
 }
 
 /** The segments inside the window [offset, offset + width) of a full line, cut at its edges. */

@@ -24,6 +24,6 @@ export function limitRows(l: ContainerLimits): LimitRow[] {
 /** Columns of the limits table (`burrow get limits`); the screen draws the same rows as gauges. */
 export const limitColumns: Column<LimitRow>[] = [
   { id: 'limit', header: 'LIMIT', flex: 2, cell: (r) => r.label },
-  { id: 'used', header: 'USED', width: 6, align: 'right', cell: (r) => r.used ?? '' },
-  { id: 'max', header: 'MAX', width: 9, align: 'right', cell: (r) => r.max ?? 'unlimited' },
+  { id: 'used', header: 'USED', width: 6, align: 'right', cell: (r) => r.used ?? '', raw: (r) => r.used },
+  { id: 'max', header: 'MAX', width: 9, align: 'right', cell: (r) => r.max ?? 'unlimited', raw: (r) => r.max },
 ];

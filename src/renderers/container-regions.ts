@@ -26,7 +26,7 @@ export function regionSettingsRows(s: RegionSettings): FieldRow[] {
   return [
     { field: 'allowed regions', value: s.allowedRegionIds.join(', ') },
     { field: 'required regions', value: s.requiredRegionIds.join(', ') },
-    { field: 'max allowed regions', value: s.maxAllowedRegions === null ? 'no maximum' : String(s.maxAllowedRegions) },
+    { field: 'max allowed regions', value: s.maxAllowedRegions === null ? 'no maximum' : String(s.maxAllowedRegions), raw: s.maxAllowedRegions },
     { field: 'provisioning', value: s.provisioningType ?? '' },
   ];
 }

@@ -26,6 +26,13 @@ function parse(iso: string | null | undefined): Date | null {
   return Number.isNaN(t) ? null : new Date(t);
 }
 
+/** An API date as full ISO UTC ("2024-03-05T14:22:01.000Z") for machine output; null when absent, other text as it is. */
+export function isoUtc(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const d = parse(text);
+  return d ? d.toISOString() : text;
+}
+
 /** "2024-03-05", in the display zone (local time, or UTC with --utc); text that is not a date comes back as it is. */
 export function formatDay(iso: string | null | undefined): string {
   const d = parse(iso);

@@ -2,6 +2,7 @@ import type { Api } from '../api/index';
 import type { Settings } from '../config/settings';
 import type { UiStore } from './ui-store';
 import type { Timers } from './poller';
+import type { LogsSessions } from './logs/session-file';
 
 /** What every domain store is built from. The Api is created once per run and only stores use it. */
 export interface StoreDeps {
@@ -11,6 +12,8 @@ export interface StoreDeps {
   now: () => number;
   /** The pollers' interval timers (the real ones when absent; tests fire them by hand). */
   timers?: Timers;
+  /** Where logs screens keep their setup between runs (none: nothing is kept). */
+  sessions?: LogsSessions;
 }
 
 export type StoreFactory<S> = (deps: StoreDeps) => S;

@@ -12,6 +12,8 @@ export interface ScreenInstance {
   key: string;
   id: string;
   arg: string | null;
+  /** The visit this one replaced (`:`): esc goes back to it. */
+  previous?: ScreenInstance;
 }
 
 export type { ConfirmRequest } from './confirm-request';
@@ -69,8 +71,18 @@ export interface UiState {
   /** The last call for the user's attention (bell and desktop notification; app/ writes them), by sequence. */
   attention: AttentionRequest | null;
 
+  /** Drills down: pushes the screen (or goes back to it when it is on the stack already). */
   navigate(id: string, arg?: string | null): void;
+  /**
+   * `:` (as in k9s): the screen replaces the one on top (home stays under it), so the stack does
+   * not grow without end; esc then goes back one step, to the screen it replaced.
+   */
+  open(id: string, arg?: string | null): void;
+  /** esc: back to the screen the top one replaced, else the one under it. */
   back(): boolean;
+  /** What the breadcrumb calls a screen visit, when its screen knows better than its argument ("logs shop-assets"). */
+  crumbs: Record<string, string>;
+  setCrumb(instanceKey: string, label: string | null): void;
   openPalette(): void;
   closePalette(): void;
   setPaletteText(text: TextState): void;
@@ -151,6 +163,28 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     warnings: [],
     attention: null,
 
+    crumbs: {},
+    setCrumb(instanceKey, label) {
+      const crumbs = get().crumbs;
+      if ((crumbs[instanceKey] ?? null) === label) return;
+      const next = { ...crumbs };
+      if (label === null) delete next[instanceKey];
+      else next[instanceKey] = label;
+      set({ crumbs: next });
+    },
+    open(id, arg = null) {
+      const { stack } = get();
+      const top = stack[stack.length - 1]!;
+      if (top.id === id && top.arg === arg) return;
+      const existing = stack.findIndex((s) => s.id === id && s.arg === arg);
+      if (existing >= 0 || stack.length === 1 || id === options.home) {
+        get().navigate(id, arg);
+        return;
+      }
+      const { previous: _older, ...replaced } = top;
+      const next = [...stack.slice(0, -1), { ...instance(id, arg), previous: replaced }];
+      set({ stack: next, editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false } });
+    },
     navigate(id, arg = null) {
       const { stack } = get();
       const top = stack[stack.length - 1]!;
@@ -163,6 +197,11 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     back() {
       const { stack } = get();
       if (stack.length <= 1) return false;
+      const top = stack[stack.length - 1]!;
+      if (top.previous) {
+        set({ stack: [...stack.slice(0, -1), top.previous], editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false } });
+        return true;
+      }
       set({ stack: stack.slice(0, -1), editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false } });
       return true;
     },

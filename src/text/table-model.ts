@@ -13,10 +13,23 @@ export interface Column<T> {
   minWidth?: number;
   align?: 'left' | 'right';
   cell: (row: T) => Cell;
+  /**
+   * The value machine output writes (`get -o csv`), where it differs from the cell: numbers
+   * unformatted, times as full ISO UTC, bytes as integers, null for nothing. Default: the cell text.
+   */
+  raw?: (row: T) => RawValue;
   /** Sort key; default: the cell text. Null sorts last. */
   sortValue?: (row: T) => string | number | null;
   /** False = not offered by the sort key. */
   sortable?: boolean;
+}
+
+/** A column's value for machines: see Column.raw. */
+export type RawValue = string | number | boolean | null;
+
+/** What machine output writes for a row in a column: its raw value, else its cell text. */
+export function rawValue<T>(column: Pick<Column<T>, 'cell' | 'raw'>, row: T): RawValue {
+  return column.raw ? column.raw(row) : cellText(column.cell(row));
 }
 
 export function cellText(c: Cell): string {

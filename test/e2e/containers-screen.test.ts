@@ -38,6 +38,8 @@ test('containers: open an app, allow a region, confirm the diff, PUT; bad input 
   const regions = await api.containers.listAllRegions();
   const app = startBurrow([], { env: envFor(emu), cols: 80, rows: 24 });
   let screen = await openEditor(app, index, target.name!);
+  // the breadcrumb names the app opened
+  await app.waitFor(new RegExp(`containers › ${target.name!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
   // The settings and the live region list arrive separately: wait for the list, then read both.
   screen = await app.waitFor(/ALLOW REQ\s+ID\s+NAME\s+GROUP\s+CAPACITY/);
   assert.equal(lineOf(screen, 'allowed').replace(/\s+/g, ' ').trim(), `allowed ${ids(settings.allowedRegionIds)}`);

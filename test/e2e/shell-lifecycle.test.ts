@@ -94,7 +94,7 @@ test('a 60x15 terminal shows "terminal too small"; resizing back shows the scree
   assert.equal(app.lines().filter((l) => l.includes('Screens')).length, 1);
 
   // ctrl-l repaints the whole screen: a full clear, then the same frame
-  const frame = await app.waitFor('enter open  / filter');
+  const frame = await app.waitFor('/ filter  enter open');
   const before = app.rawOutput().length;
   await app.press('ctrl-l');
   await waitUntil(() => app.rawOutput().slice(before).includes('\x1b[2J'), 3000, 'a full clear');

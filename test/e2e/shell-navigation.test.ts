@@ -49,12 +49,19 @@ test('palette to containers shows the emulator limits; help, placeholder, unknow
   await app.press('esc');
   await app.waitForGone('Everywhere');
 
-  // :shield pushes the shield screen onto the stack (breadcrumbs show the path)
+  // :shield replaces the view (as k9s does): the breadcrumb does not grow
   await app.press(':');
   await app.type('shield');
   await app.press('enter');
   const shield = await app.waitFor('Shield zones (enter: API Guardian)');
-  assert.match(shield.split('\n')[0]!, /home › containers › shield$/);
+  assert.match(shield.split('\n')[0]!, /home › shield$/);
+  await app.press(':');
+  await app.type('videos');
+  await app.press('enter');
+  await app.waitFor(/home › videos$/m);
+  // esc goes back one step: to the view : replaced
+  await app.press('esc');
+  await app.waitFor(/home › shield$/m);
 
   // an unknown command gets a clear message
   await app.press(':');
@@ -70,9 +77,9 @@ test('palette to containers shows the emulator limits; help, placeholder, unknow
   await app.press('esc');
   await app.waitForGone(/^:hel/m);
 
-  // esc pops the screen stack
+  // one step only: esc on shield pops to home
   await app.press('esc');
-  await app.waitFor(/home › containers$/m);
+  await app.waitFor(/^burrow .* home$/m);
 
   await app.press('q');
   const exit = await app.exited;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { runBurrow } from '../helpers/cli';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow } from '../helpers/pty';
-import { cellText, columnWidths, type Column } from '../../src/text/table-model';
+import { cellText, columnWidths, rawValue, type Column, type RawValue } from '../../src/text/table-model';
 import { fit } from '../../src/text/fit';
 import { zoneColumns } from '../../src/renderers/shield-zones';
 import { apiGuardianRows } from '../../src/renderers/api-guardian';
@@ -45,11 +45,13 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
+/** CSV writes each column's raw value (numbers, ISO times) where it has one, else the screen's cell. */
 function expected<T>(rows: readonly T[], columns: readonly Column<T>[]): string[][] {
-  return [columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => cellText(c.cell(r))))];
+  const text = (v: RawValue) => (v === null ? '' : String(v));
+  return [columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => text(rawValue(c, r))))];
 }
 
-test('burrow get -o csv prints, for every resource, the cells of its renderer', async () => {
+test('burrow get -o csv prints, for every resource, the raw values of its renderer', async () => {
   const zones = await api.shield.listAllZones();
   const guarded = zones.find((z) => z.planType !== 0)!;
   const apps = await api.containers.listAllApps();

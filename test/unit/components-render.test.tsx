@@ -59,7 +59,8 @@ test('StatusBar: age, the request error, a message that expires, hints', () => {
   assert.equal(out[1], 'saved', 'the message takes the hints line while the error holds the first');
   const later = draw(<StatusBar width={80} now={20_000} request={{ ...request, lastError: null, paused: true }} message={{ text: 'saved', level: 'info', at: 12_500, ttlMs: 1000 }} hints={hints} />);
   assert.equal(later[0], 'paused · refreshed 10s ago');
-  assert.equal(later[1], ': command  ? help  esc back  q quit');
+  // the most needed first (ActionDef.priority)
+  assert.equal(later[1], '? help  q quit  : command  esc back');
 });
 
 test('Header without colour: badges stay readable as text; long breadcrumbs keep their end', () => {

@@ -30,7 +30,7 @@ test('useTextInput: a screen field takes text and its own enter/esc, then gives 
       get: () => text,
       set: (next) => void (text = next),
       handlers: {
-        'filter.apply': () => {
+        'prompt.apply': () => {
           editing = false;
           log.push(`search ${text.value}`);
         },

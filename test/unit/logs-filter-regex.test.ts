@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { columnTest, compilePattern, contextRows, locate, matchRanges, MatchIndex, recordTest, searchFields, SEPARATOR } from '../../src/log-records/filter';
 import { LogBuffer } from '../../src/log-engine/buffer';
+import { rowSegments, streamLayout } from '../../src/log-records/rows';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
 let seq = 0;
@@ -45,15 +46,42 @@ test('smart case: lower-case patterns ignore case, an upper-case letter makes it
   assert.equal(recordTest(ok('Curl'))(e), false);
 });
 
-test('a record matches when any field it shows matches; IP, request id, referer and time count too', () => {
+test('a record matches when any field it shows matches; IP, request id and referer count too, the time does not', () => {
   const e = rec({ statusCode: 503, cacheStatus: 'MISS', path: '/api/v1/orders?id=7', remoteIp: '203.0.113.9', referer: 'https://ref.example/', countryCode: 'FR', edgeLocation: 'PA' });
-  for (const p of ['^503$', 'miss', 'api/v1/orders\\?id', 'a\\.example/api', '203\\.0\\.113', 'ref\\.example', e.requestId!.slice(-6), '^FR$', '^pa$', '2026-08-08T12']) {
+  for (const p of ['^503$', 'miss', 'api/v1/orders\\?id', 'a\\.example/api', '203\\.0\\.113', 'ref\\.example', e.requestId!.slice(-6), '^FR$', '^pa$']) {
     assert.equal(recordTest(ok(p))(e), true, p);
   }
-  for (const p of ['^404$', 'bypass', 'nowhere', '^US$']) assert.equal(recordTest(ok(p))(e), false, p);
+  for (const p of ['^404$', 'bypass', 'nowhere', '^US$', e.timestamp.slice(0, 13)]) assert.equal(recordTest(ok(p))(e), false, p);
   // the record test agrees with trying every search field
   const fields = searchFields(e).filter((f): f is string => f !== null);
   for (const p of ['5\\d\\d', 'xyz', 'https', 'orders']) assert.equal(recordTest(ok(p))(e), fields.some((f) => ok(p).test.test(f)), p);
+});
+
+test('a pattern is matched against the whole line as shown (path, then country, ...), in the stored columns too', () => {
+  const e = rec({ statusCode: 503, cacheStatus: 'MISS', path: '/api/cart/items', countryCode: 'FR', edgeLocation: 'PA', userAgent: 'curl/8' });
+  const other = rec({ statusCode: 200, cacheStatus: 'HIT', path: '/api/cart/items', countryCode: 'US', edgeLocation: 'NY' });
+  const buffer = new LogBuffer(8);
+  buffer.insert([e, other]);
+  const stored = (p: string) => [0, 1].map((i) => columnTest(ok(p), buffer.columns)(buffer.slotAt(i)));
+  for (const p of ['api/cart.*(DE|FR)', 'cart/items FR PA', '^503 MISS', 'FR.*curl']) {
+    assert.equal(recordTest(ok(p))(e), true, p);
+    assert.equal(recordTest(ok(p))(other), false, p);
+    assert.deepEqual(stored(p), [true, false], p);
+  }
+  // the order is the line's: the country comes after the path
+  assert.equal(recordTest(ok('FR.*api/cart'))(e), false);
+  assert.deepEqual(stored('FR.*api/cart'), [false, false]);
+  // the ISO time is not part of the line
+  assert.equal(recordTest(ok(`${e.timestamp.slice(0, 10)}.*cart`))(e), false);
+});
+
+test('a match across fields is marked where the row shows it: the path from the match on, the country up to its end', () => {
+  const e = rec({ statusCode: 503, cacheStatus: 'MISS', path: '/api/cart/items', countryCode: 'FR', edgeLocation: 'PA' });
+  const marked = (source: string) => rowSegments(e, streamLayout(160, 'short'), { highlight: ok(source).all }).filter((s) => s.mark).map((s) => s.text);
+  assert.deepEqual(marked('cart.*FR'), ['cart/items', 'FR']);
+  assert.deepEqual(marked('MISS a\\.example/api'), ['MISS', '/api']);
+  // a match inside one field is marked as before
+  assert.deepEqual(marked('cart'), ['cart']);
 });
 
 test('match ranges for highlighting: every match, no empty ones, lastIndex left at 0', () => {

@@ -29,6 +29,38 @@ test('navigation: push, go back to a screen already on the stack, esc pops, home
   assert.equal(s().back(), false);
 });
 
+test(': replaces the view on top (home stays under it); esc goes back one step to the view it replaced', () => {
+  const { ui } = store();
+  const s = () => ui.getState();
+  const ids = () => s().stack.map((x) => `${x.id}${x.arg ? ` ${x.arg}` : ''}`);
+  s().open('sql');
+  s().open('logs');
+  s().open('logs', '1058 1411');
+  s().open('containers');
+  assert.deepEqual(ids(), ['home', 'containers'], 'no stack without end (home › sql › logs › logs 1058 1411 › …)');
+  assert.equal(s().back(), true);
+  assert.deepEqual(ids(), ['home', 'logs 1058 1411'], 'one step back');
+  assert.equal(s().back(), true);
+  assert.deepEqual(ids(), ['home'], 'one step only: the view before that is not kept');
+  // a drill-down still stacks, and : from it replaces only the top
+  s().open('databases');
+  s().navigate('sql', null);
+  s().open('shield');
+  assert.deepEqual(ids(), ['home', 'databases', 'shield']);
+  s().open('home');
+  assert.deepEqual(ids(), ['home']);
+});
+
+test('a screen names its visit in the breadcrumb', () => {
+  const { ui } = store();
+  ui.getState().open('logs', '1058');
+  const key = topScreen(ui.getState()).key;
+  ui.getState().setCrumb(key, 'logs shop-assets');
+  assert.equal(ui.getState().crumbs[key], 'logs shop-assets');
+  ui.getState().setCrumb(key, null);
+  assert.equal(ui.getState().crumbs[key], undefined);
+});
+
 test('q quits at once with nothing pending, asks first when something is', () => {
   const { ui, quits } = store();
   ui.getState().requestQuit();

@@ -4,6 +4,7 @@ import { defineResource } from '../resource';
 
 export const appsResource = defineResource<App>({
   name: 'apps',
+  screen: 'containers',
   summary: 'Magic Containers applications and their status',
   async fetch(platform, _arg, signal) {
     return platform.api.containers.listAllApps(signal);

@@ -4,6 +4,7 @@ import { defineResource } from '../resource';
 
 export const loadBalancersResource = defineResource<LoadBalancer>({
   name: 'load-balancers',
+  screen: 'lb',
   summary: 'load balancer profiles with method, sticky sessions and origin health',
   async fetch(platform, _arg, signal) {
     return platform.api.loadBalancers.listAll(signal);

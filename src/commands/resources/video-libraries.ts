@@ -4,6 +4,7 @@ import { defineResource } from '../resource';
 
 export const videoLibrariesResource = defineResource<VideoLibrary>({
   name: 'video-libraries',
+  screen: 'videos',
   summary: 'every video library, or --search TEXT --page N --per-page N (keys masked unless --show-secrets)',
   searchable: true,
   async fetch(platform, _arg, signal, query) {

@@ -14,6 +14,8 @@ import { LIMITS_PANEL_HEIGHT, LimitsPanel } from './LimitsPanel';
 import { terminalSafe } from '../../text/terminal-safe';
 import { RegionEditor } from './RegionEditor';
 import { serverRecord } from '../server-record';
+import { SCREEN_ALIASES } from '../../renderers/screen-names';
+import { useCrumb } from '../use-crumb';
 
 /**
  * Magic Containers. The limits gauges on top and the applications list below; enter on an
@@ -28,6 +30,8 @@ export function ContainersScreen({ width, height }: ScreenProps): React.JSX.Elem
   const paused = useSelect(store, (s) => s.paused);
   const apps = useSelect(store, (s) => s.apps);
   const editorOpen = useSelect(store, (s) => s.editor !== null);
+  const editedApp = useSelect(store, (s) => (s.editor ? s.editor.app.name ?? s.editor.app.id : null));
+  useCrumb(editedApp === null ? null : `containers › ${editedApp}`);
   const now = useNow(1000);
   const tone = useTone();
 
@@ -70,7 +74,7 @@ export function ContainersScreen({ width, height }: ScreenProps): React.JSX.Elem
 export const containersScreen: ScreenDef = {
   id: 'containers',
   title: 'containers',
-  aliases: ['mc', 'apps'],
+  aliases: [...SCREEN_ALIASES.containers],
   summary: 'Magic Containers: limits and usage, apps, region settings',
   actions: containersActions,
   component: ContainersScreen,

@@ -114,8 +114,8 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
     },
     set: (text) => s().setSelectorText(text),
     handlers: {
-      'filter.apply': () => s().selectorEnter(),
-      'filter.cancel': () => s().cancelSelectorEdit(),
+      'prompt.apply': () => s().selectorEnter(),
+      'prompt.cancel': () => s().cancelSelectorEdit(),
     },
   });
 

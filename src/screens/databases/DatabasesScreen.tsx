@@ -12,6 +12,7 @@ import { useDomainStore, useSelect, useUiStore } from '../../state/store-hooks';
 import { databaseColumns } from './databases-view';
 import { formatDateText } from '../../text/time-format';
 import { serverRecord } from '../server-record';
+import { SCREEN_ALIASES } from '../../renderers/screen-names';
 
 /** The account's databases: name, regions, size, rows read and written over 30 days. */
 export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Element {
@@ -101,7 +102,7 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
 export const databasesScreen: ScreenDef = {
   id: 'databases',
   title: 'databases',
-  aliases: ['db'],
+  aliases: [...SCREEN_ALIASES.databases],
   summary: 'databases: regions, size, rows read and written; open one in :sql; tokens',
   actions: databasesActions,
   component: DatabasesScreen,

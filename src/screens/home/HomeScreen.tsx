@@ -5,6 +5,7 @@ import { useRegistry } from '../registry-context';
 import { Table, type Column } from '../../components/Table';
 import { useTone } from '../../components/theme';
 import { useUiStore } from '../../state/store-hooks';
+import { SCREEN_ALIASES } from '../../renderers/screen-names';
 
 const columns: Column<ScreenDef>[] = [
   { id: 'command', header: 'COMMAND', width: 14, cell: (d) => `:${d.id}${d.arg ? ' …' : ''}` },
@@ -39,7 +40,7 @@ export function HomeScreen({ width, height }: ScreenProps): React.JSX.Element {
 export const homeScreen: ScreenDef = {
   id: 'home',
   title: 'home',
-  aliases: ['screens'],
+  aliases: [...SCREEN_ALIASES.home],
   summary: 'the list of screens',
   component: HomeScreen,
 };

@@ -9,6 +9,7 @@ import { useDomainStore, useSelect } from '../../state/store-hooks';
 import { terminalSafe } from '../../text/terminal-safe';
 import { lbColumns, profileColumns, profileRows, profileSummary } from '../../renderers/load-balancers';
 import { serverRecord } from '../server-record';
+import { SCREEN_ALIASES } from '../../renderers/screen-names';
 
 /**
  * Load balancers: the profiles (method and sticky sessions by name, groups, origins, health);
@@ -81,7 +82,7 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
 export const lbScreen: ScreenDef = {
   id: 'lb',
   title: 'load balancers',
-  aliases: ['loadbalancers'],
+  aliases: [...SCREEN_ALIASES.lb],
   summary: 'load balancer profiles, origin groups and health',
   component: LoadBalancersScreen,
 };

@@ -22,7 +22,7 @@ export function useAlertPanelKeys(alerts: AlertsStore, layerKey: string): void {
       id: `logs:alerts:${layerKey}`,
       priority: PRIORITY.field,
       active: () => a().panel !== null,
-      chain: () => contextChain('filter'),
+      chain: () => contextChain('prompt'),
       text: (ev) => {
         const p = a().panel;
         if (!p) return false;
@@ -37,7 +37,7 @@ export function useAlertPanelKeys(alerts: AlertsStore, layerKey: string): void {
         return true;
       },
     },
-    { 'filter.apply': () => void a().submit(), 'filter.cancel': () => a().closePanel() },
+    { 'prompt.apply': () => void a().submit(), 'prompt.cancel': () => a().closePanel() },
   );
 }
 

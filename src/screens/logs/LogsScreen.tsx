@@ -35,6 +35,8 @@ import { exportLabel, MARK_GUTTER, withMarks } from './marks-view';
 import { TIME_FORMS_HINT } from '../../text/time-parse';
 import { zoneLabel } from '../../text/time-format';
 import { useScreenInstance } from '../screen-def';
+import { SCREEN_ALIASES } from '../../renderers/screen-names';
+import { useCrumb } from '../use-crumb';
 
 /** Stats beside the stream from this width on; below it when narrower. */
 const STATS_BESIDE_FROM = 140;
@@ -51,6 +53,13 @@ export function LogsScreen({ instance, width, height }: ScreenProps): React.JSX.
   return <ZoneLogs store={store} arg={instance.arg} width={width} height={height} />;
 }
 
+/** The breadcrumb of a logs visit: the zones by name ("logs shop-assets, api-gateway"), once known. */
+function zonesCrumb(zones: readonly number[], names: Readonly<Record<number, string>>, single: string | null): string | null {
+  if (zones.length === 1) return single ? `logs ${single}` : null;
+  const named = zones.map((z) => names[z]);
+  return named.length > 0 && named.every(Boolean) ? `logs ${named.join(', ')}` : null;
+}
+
 function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string; width: number; height: number }): React.JSX.Element {
   const tone = useTone();
   const copyToClipboard = useCopy();
@@ -65,6 +74,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const zones = useSelect(store, (x) => x.zones);
   const zoneNames = useSelect(store, (x) => x.zoneNames);
   const zoneProblem = useSelect(store, (x) => x.zoneProblem);
+  useCrumb(zonesCrumb(zones, zoneNames, zoneName));
   const source = useSelect(store, (x) => x.source);
   const windowKey = useSelect(store, (x) => x.windowKey);
   const filter = useSelect(store, (x) => x.filter);
@@ -150,7 +160,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth, zones: zones.length > 1 });
 
   useActions({
-    'screen.pause': () => s().togglePause(),
+    'screen.pause': { disabledReason: () => (s().source === 'v1' ? 'a past day is a fixed file: there is no follow to pause' : null), run: () => s().togglePause() },
     'screen.refresh': () => s().pollNow(),
     'nav.down': () => nav('down', 1),
     'nav.up': () => nav('up', -1),
@@ -214,14 +224,14 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     active: () => s().local.editing,
     get: () => s().local.text,
     set: (t) => s().setLocalText(t),
-    handlers: { 'filter.apply': () => s().applyLocal(), 'filter.cancel': () => s().cancelLocalEdit() },
+    handlers: { 'prompt.apply': () => s().applyLocal(), 'prompt.cancel': () => s().cancelLocalEdit() },
   });
   useInputLayer(
     {
       id: `logs:prompt:${instance.key}`,
       priority: PRIORITY.field,
       active: () => s().prompt !== null,
-      chain: () => contextChain('filter'),
+      chain: () => contextChain('prompt'),
       text: (ev) => {
         const p = s().prompt;
         if (!p) return false;
@@ -238,14 +248,14 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
         return next !== null;
       },
     },
-    { 'filter.apply': () => s().submitPrompt(), 'filter.cancel': () => s().cancelPrompt() },
+    { 'prompt.apply': () => s().submitPrompt(), 'prompt.cancel': () => s().cancelPrompt() },
   );
   useInputLayer(
     {
       id: `logs:form:${instance.key}`,
       priority: PRIORITY.field,
       active: () => s().form !== null,
-      chain: () => contextChain('filter'),
+      chain: () => contextChain('prompt'),
       text: (ev) => {
         const f = s().form;
         if (!f) return false;
@@ -259,7 +269,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
         return true;
       },
     },
-    { 'filter.apply': () => void s().applyForm(), 'filter.cancel': () => s().cancelForm() },
+    { 'prompt.apply': () => void s().applyForm(), 'prompt.cancel': () => s().cancelForm() },
   );
 
   const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, zones, zoneNames, source, windowKey, serverFilter: describeDraft(filter), windowText: absolute ? describeWindow(absolute, now) : undefined, local, wrap });
@@ -390,7 +400,7 @@ function Footer({ store, width, wideText }: { store: LogsStore; width: number; w
 export const logsScreen: ScreenDef = {
   id: 'logs',
   title: 'logs',
-  aliases: [],
+  aliases: [...SCREEN_ALIASES.logs],
   summary: 'live CDN logs of a pull zone, or of several merged (:logs 1058 1199)',
   arg: {
     name: 'pullZoneId',

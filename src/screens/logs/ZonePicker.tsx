@@ -75,7 +75,7 @@ export function ZonePicker({ store, width, height }: { store: LogsStore; width: 
           const source = pickerZoneSource(z);
           return source ? serverRecord(`pull zone ${z.id} ${z.name}`, source) : null;
         }}
-        onOpen={(z) => ui.getState().navigate('logs', zoneListArg(zonesToOpen(live.current.picked, z.id)))}
+        onOpen={(z) => ui.getState().open('logs', zoneListArg(zonesToOpen(live.current.picked, z.id)))}
       />
     </Box>
   );

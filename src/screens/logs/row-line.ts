@@ -22,9 +22,14 @@ function fg(color: string | undefined): [string, string] {
  */
 export function rowLine(segments: readonly Segment[], selected: boolean, color: ToneColor): string {
   let out = '';
+  // no colour at all with NO_COLOR / --no-color (the tones say so by giving none)
+  const colours = color('accent') !== undefined;
   for (const s of segments) {
     if (s.text === '') continue;
-    if (s.mark) {
+    if (s.colour && colours && !selected && !s.mark) {
+      const [open, close] = fg(s.colour);
+      out += open + s.text + close;
+    } else if (s.mark) {
       const [open, close] = fg(color('accent'));
       // in the order chalk nests them (colour inside bold inside underline/inverse)
       out += selected ? `\x1b[4m\x1b[1m${open}${s.text}${close}\x1b[22m\x1b[24m` : `\x1b[7m\x1b[1m${open}${s.text}${close}\x1b[22m\x1b[27m`;

@@ -97,8 +97,8 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
     get: () => st().spec?.input ?? emptyText,
     set: (t) => st().setSpecInput(t),
     handlers: {
-      'filter.apply': () => void st().checkSpec(),
-      'filter.cancel': () => st().cancelSpecEdit(),
+      'prompt.apply': () => void st().checkSpec(),
+      'prompt.cancel': () => st().cancelSpecEdit(),
     },
   });
 

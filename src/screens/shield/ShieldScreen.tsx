@@ -5,6 +5,7 @@ import { createShieldStore } from '../../state/shield-store';
 import { shieldActions } from './actions';
 import { GuardianPanel } from './GuardianPanel';
 import { ZonesList } from './ZonesList';
+import { SCREEN_ALIASES } from '../../renderers/screen-names';
 
 /**
  * Shield: the zones list, and for one zone its API Guardian (settings, spec, plan limits,
@@ -20,7 +21,7 @@ export function ShieldScreen({ width, height }: ScreenProps): React.JSX.Element 
 export const shieldScreen: ScreenDef = {
   id: 'shield',
   title: 'shield',
-  aliases: ['zones', 'waf'],
+  aliases: [...SCREEN_ALIASES.shield],
   summary: 'Shield zones: WAF and API Guardian',
   actions: shieldActions,
   component: ShieldScreen,

@@ -19,6 +19,7 @@ import { listSummary } from './list-view';
 import { libraryColumns } from '../../renderers/video-libraries';
 import { useScreenInstance } from '../screen-def';
 import { serverRecord } from '../server-record';
+import { SCREEN_ALIASES } from '../../renderers/screen-names';
 
 const LIST_TABLE = 'libraries';
 const DETAIL_TABLE = 'detail';
@@ -121,13 +122,13 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
     get: () => s().field?.text ?? emptyText,
     set: (text) => s().setFieldText(text),
     handlers: {
-      'filter.apply': () => {
+      'prompt.apply': () => {
         const before = `${s().search}\n${s().pageSize}`;
         s().applyField();
         // A new search or page size starts the list again from its first row.
         if (`${s().search}\n${s().pageSize}` !== before) ui.getState().setView(tableViewKey(instance.key, LIST_TABLE), { selected: 0, offset: 0 });
       },
-      'filter.cancel': () => s().cancelField(),
+      'prompt.cancel': () => s().cancelField(),
     },
   });
 
@@ -189,7 +190,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
 export const videosScreen: ScreenDef = {
   id: 'videos',
   title: 'videos',
-  aliases: ['libraries', 'vl'],
+  aliases: [...SCREEN_ALIASES.videos],
   summary: 'video libraries: paged, searchable, every field; keys masked',
   actions: videosActions,
   component: VideosScreen,

@@ -25,6 +25,10 @@ import type { LogsState, LogsStore, LogsStoreOptions } from './types';
 import { V1Archive } from './v1-archive';
 import { parseZoneList } from './zone-set';
 import { errorMessage, type StoreDeps } from '../domain-stores';
+import type { ZoneSetSession } from './session-file';
+import { compilePattern } from '../../log-records/filter';
+import { textOf } from '../../keys/text-edit';
+import { FILTER_FIELDS } from './filter-form';
 
 export type { LogEntry } from '../../api/logs/index';
 export type { LocalMode, ViewRow, ViewWindow } from './view-model';
@@ -206,6 +210,48 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       return r;
     };
 
+    /** What the session file keeps of the zone set on screen. */
+    function captureSession(): ZoneSetSession {
+      const s = get();
+      const filter: ZoneSetSession['filter'] = {};
+      for (const f of FILTER_FIELDS) if (f.id !== 'from' && f.id !== 'to' && s.filter[f.id] !== '') filter[f.id] = s.filter[f.id];
+      return {
+        filter,
+        local: { pattern: s.local.pattern, mode: s.local.mode, context: s.local.context },
+        alerts: s.alerts.getState().rules.map((r) => r.text),
+        marks: [...marks.set.list()],
+      };
+    }
+
+    /** Changes when what a session keeps changes (the marks by their version, not their list). */
+    function changeKey(): string {
+      const s = get();
+      return JSON.stringify([s.filter, s.local.pattern, s.local.mode, s.local.context, s.alerts.getState().rules.map((r) => r.text), marks.set.version]);
+    }
+
+    /** Puts back what the last run kept of a zone set, before its records are read. */
+    function restoreSession(saved: ZoneSetSession): void {
+      set({ filter: { ...emptyDraft(), ...saved.filter } });
+      const p = saved.local.pattern === null ? null : compilePattern(saved.local.pattern);
+      if (p?.ok) {
+        model.setMode(saved.local.mode);
+        model.setContext(saved.local.context);
+        model.setPattern(p, null);
+        set({ local: { ...initialLocal(), text: textOf(p.source), pattern: p.source, mode: saved.local.mode, context: model.context } });
+      }
+      if (saved.marks.length) {
+        marks.set.restore(saved.marks);
+        set({ marks: { count: marks.size, version: marks.set.version } });
+      }
+      const a = alerts.store.getState();
+      for (const rule of saved.alerts) {
+        a.openPanel();
+        alerts.store.getState().setText(textOf(rule));
+        alerts.store.getState().submit();
+      }
+      if (saved.alerts.length) alerts.store.getState().closePanel();
+    }
+
     return {
       zoneId: null,
       zones: [],
@@ -261,17 +307,31 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           model.setPattern(null);
           pause.clear();
           set({
-            zoneId: id, zones, zoneNames: {}, zoneName: null, zoneProblem: null, source: 'live', layout: streamLayout(viewport.width, get().timeMode, zones.length > 1), filter: emptyDraft(), absolute: null, fixed: null, form: null, v1: null, detail: null, prompt: null,
+            zoneId: id, zones, zoneNames: {}, zoneName: null, zoneProblem: null, source: 'live', layout: streamLayout(viewport.width, get().timeMode, zones), filter: emptyDraft(), absolute: null, fixed: null, form: null, v1: null, detail: null, prompt: null,
             following: true, ...pause.resetCounts(), stats: null, live: null, local: initialLocal(),
           });
           lastStatsVersion = -1;
+          const saved = deps.sessions?.zoneSet(zones.join(' '));
+          if (saved) restoreSession(saved);
         }
         source.attached = true;
         refreshView();
         if (get().source === 'live') void source.checkZoneAndStart(id);
-        ticker = setInterval(() => frames.schedule(), 1000);
+        // the session is saved as it changes (checked each second), so a killed console keeps it too
+        const sessionKey = zones.join(' ');
+        let savedAs = changeKey();
+        deps.sessions?.setOpen(sessionKey);
+        ticker = setInterval(() => {
+          frames.schedule();
+          const now = changeKey();
+          if (now !== savedAs && deps.sessions) {
+            savedAs = now;
+            deps.sessions.saveZoneSet(sessionKey, captureSession());
+          }
+        }, 1000);
         ticker.unref?.();
         return () => {
+          deps.sessions?.saveZoneSet(sessionKey, captureSession());
           source.detach();
           if (ticker) clearInterval(ticker);
           ticker = null;
@@ -300,7 +360,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         const s = get();
         if (viewport.width === width && viewport.height === height && s.layout.width === width) return;
         viewport = { width, height };
-        refreshView({ layout: streamLayout(width, s.timeMode, s.zones.length > 1) });
+        refreshView({ layout: streamLayout(width, s.timeMode, s.zones) });
       },
 
       pollNow() {
@@ -326,7 +386,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       cycleTime() {
         const next: Record<TimeMode, TimeMode> = { short: 'full', full: 'off', off: 'short' };
         const timeMode = next[get().timeMode];
-        refreshView({ timeMode, layout: streamLayout(viewport.width, timeMode, get().zones.length > 1) });
+        refreshView({ timeMode, layout: streamLayout(viewport.width, timeMode, get().zones) });
       },
 
       toggleStats() {
