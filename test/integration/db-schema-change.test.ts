@@ -99,3 +99,21 @@ for (const [transport, url] of [
     assert.deepEqual(rs[3]!.rows.map((r) => [r.a, r.b]), [[1, 'x']]);
   });
 }
+
+test('HTTP: a stream never inherits another stream\'s temp objects or pragma settings', async () => {
+  const c = open(emu.info.databaseUrl);
+  // each execute is a stream of its own, closed after it: its connection may go back to a pool
+  for (let i = 0; i < 8; i++) {
+    await c.execute(`CREATE TEMP TABLE scratch_${i} (x)`);
+    await c.execute('PRAGMA foreign_keys = OFF');
+    // later streams, several at once so that they take every pooled connection
+    const seen = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const temp = (await c.execute('SELECT group_concat(name) AS names FROM temp.sqlite_schema')).rows[0]!.names;
+        const fk = (await c.execute('PRAGMA foreign_keys')).rows[0]![0];
+        return { temp, fk };
+      }),
+    );
+    assert.deepEqual(seen, Array.from({ length: 6 }, () => ({ temp: null, fk: 1 })));
+  }
+});

@@ -89,6 +89,7 @@ export async function runCursor(steps: { condition: Cond | null; stmt: EngineStm
   const usage = noUsage();
   try {
     // as a batch: a statement that does not parse fails the whole cursor before any step runs
+    await conn.syncSchema().catch(() => undefined);
     for (const step of steps) {
       try {
         const syntax = await conn.syntaxError(singleStatement(step.stmt.sql).sql);

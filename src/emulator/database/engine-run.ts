@@ -50,6 +50,8 @@ export function evalCond(c: Cond, results: (StmtResult | null)[], errors: (Hrana
 
 async function runBatch(steps: { condition: Cond | null; stmt: EngineStmt }[], conn: Connection): Promise<StreamResult> {
   // sqld parses the whole batch before it runs a step: a statement that does not parse fails the request
+  // (a schema that cannot be read now is read again by each step: a syntax error does not depend on it)
+  await conn.syncSchema().catch(() => undefined);
   for (const step of steps) {
     try {
       const parsed = singleStatement(step.stmt.sql);

@@ -28,7 +28,10 @@ export const SCHEMA_SQL = {
 export const COUNTER_SQL = {
   /** SQLite's full-scan and automatic-index steps of one prepared statement, found by its text and run count. */
   steps: 'SELECT nscan + naidx FROM sqlite_stmt WHERE sql = ? AND run = ?',
-  btree: "SELECT coalesce((SELECT name FROM main.sqlite_schema WHERE rootpage = ?1), 'sqlite_schema'), coalesce((SELECT type FROM main.sqlite_schema WHERE rootpage = ?1), 'table')",
+  /** The b-tree's name, and 'index' when its pages all hold entries (an index, a WITHOUT ROWID table). */
+  btree:
+    "SELECT coalesce((SELECT name FROM main.sqlite_schema WHERE rootpage = ?1), 'sqlite_schema'), " +
+    "coalesce((SELECT CASE WHEN type = 'index' OR sql LIKE '%without%rowid%' THEN 'index' ELSE 'table' END FROM main.sqlite_schema WHERE rootpage = ?1), 'table')",
   /** The pages libsql's OP_Count counts: a table's leaf pages, every page of an index. */
   pages: "SELECT count(*) FROM main.dbstat WHERE name = ?1 AND (pagetype = 'leaf' OR (pagetype = 'internal' AND ?2))",
 } as const;

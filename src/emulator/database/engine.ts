@@ -220,6 +220,8 @@ function bindArgs(stmt: StatementText, b: BoundStmt): EngineValue[] {
 /** Prepared statements kept per connection: a batch of a few hundred distinct texts stays in it. */
 const STATEMENT_CACHE = 256;
 const TXN_CONTROL = new Set(['BEGIN', 'COMMIT', 'END', 'ROLLBACK', 'SAVEPOINT', 'RELEASE']);
+/** Statements that never change the schema nor end a transaction (a trigger cannot run DDL). */
+const KEEPS_SCHEMA = new Set(['SELECT', 'VALUES', 'INSERT', 'REPLACE', 'UPDATE', 'DELETE']);
 
 /**
  * Statements that cannot run long: transaction control, an INSERT of VALUES, a SELECT without
@@ -253,6 +255,10 @@ export class Connection {
   private stale = false;
   private timedOut = false;
   private cancelled = false;
+  /** Statements of a request in progress (interrupt() may arrive before one runs). */
+  private executing = 0;
+  /** The client went away while the statement was being prepared: stop it before it starts. */
+  private cancelPending = false;
 
   /**
    * Prepared statements by SQL text, most recently used last: a repeated statement skips a round
@@ -263,6 +269,12 @@ export class Connection {
   private schema: SchemaState | null = null;
   /** The connection's own statements that read its schema state (per handle). */
   private schemaStmts = new Map<string, AsyncStatement>();
+  /**
+   * The schema was read inside the transaction the connection is in, and since then it ran only
+   * statements that keep the schema: the transaction's snapshot cannot change but by its own
+   * statements, so the next statement need not read the version again.
+   */
+  private schemaPinned = false;
   /** It made temp objects: its schema includes a temp schema of its own. */
   private hasTemp = false;
   /** No stream changed its settings or made temp objects: fit for another stream. */
@@ -310,12 +322,25 @@ export class Connection {
   /** The client went away: stop the statement that is running, if any. */
   interrupt(): void {
     this.gate.cancel(this, new StmtError('SQLite error: interrupted (the request was cancelled)', 'SQLITE_INTERRUPT'));
-    if (!this.running) return;
+    if (!this.running) {
+      // still preparing or vetting: the statement is stopped before it starts
+      if (this.executing > 0) this.cancelPending = true;
+      return;
+    }
     this.cancelled = true;
     this.db.interrupt();
   }
 
   async execute(b: BoundStmt, stmtText?: StatementText, sink?: RowSink): Promise<StmtResult> {
+    this.executing++;
+    try {
+      return await this.executeOne(b, stmtText, sink);
+    } finally {
+      this.executing--;
+    }
+  }
+
+  private async executeOne(b: BoundStmt, stmtText?: StatementText, sink?: RowSink): Promise<StmtResult> {
     const parsed = stmtText ?? singleStatement(b.sql);
     const kind = classify(parsed.tokens);
     this.vetText(parsed.tokens, kind.verb);
@@ -402,6 +427,7 @@ export class Connection {
       this.prepared.delete(sql);
       throw await this.runFailure(error, reading || leavesStatementActive(error));
     } finally {
+      if (!KEEPS_SCHEMA.has(kind.verb)) this.schemaPinned = false;
       if (!this.db.inTransaction) this.gate.release(this);
     }
     return {
@@ -432,7 +458,6 @@ export class Connection {
   /** The parse error sqld's own parser would raise for this statement, if any (nothing runs). */
   async syntaxError(sql: string): Promise<StmtError | null> {
     try {
-      await this.syncSchema();
       await this.prepare(sql, false);
       return null;
     } catch (error) {
@@ -484,6 +509,7 @@ export class Connection {
 
   /** Rolls back and makes the connection fit for another stream. */
   async reset(): Promise<void> {
+    this.cancelPending = false;
     if (this.db.inTransaction) await this.db.exec('ROLLBACK');
     this.gate.release(this);
     await this.setReadOnly(false);
@@ -510,6 +536,7 @@ export class Connection {
     this.prepared.clear();
     this.meta = null;
     this.schema = null;
+    this.schemaPinned = false;
     this.schemaStmts = new Map();
     this.gate.release(this);
     const fresh = await openHandle(this.file);
@@ -522,7 +549,9 @@ export class Connection {
   /** Awaits work done off the main thread; past the deadline the connection is interrupted. */
   private async offThread<T>(deadline: number, work: () => Promise<T>): Promise<T> {
     this.timedOut = false;
-    this.cancelled = false;
+    this.cancelled = this.cancelPending;
+    this.cancelPending = false;
+    if (this.cancelled) throw new StmtError('interrupted', 'SQLITE_INTERRUPT');
     this.running = true;
     const timer = setTimeout(() => {
       this.timedOut = true;
@@ -682,9 +711,11 @@ export class Connection {
    * the schema, the stale schema is reloaded, its content hashed, and every statement prepared
    * under the old one dropped. Cheap when nothing changed: one pragma read on this thread.
    */
-  private async syncSchema(): Promise<void> {
+  async syncSchema(): Promise<void> {
+    if (this.schemaPinned && this.db.inTransaction && this.schema !== null) return;
     let version = String(await this.schemaValue(SCHEMA_SQL.mainVersion));
     if (this.hasTemp) version += `/${String(await this.schemaValue(SCHEMA_SQL.tempVersion))}`;
+    this.schemaPinned = this.db.inTransaction;
     if (this.schema?.version === version) return;
     (await this.schemaStmt(SCHEMA_SQL.reload)).get([]);
     const rows = await allRows(await this.schemaStmt(SCHEMA_SQL.main));
