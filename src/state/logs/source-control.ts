@@ -189,9 +189,10 @@ export class LogsSource {
       if (trailing) clearTimeout(trailing);
       if (outcome === 'cancelled' || get().source !== 'v1' || get().v1?.date !== date) return;
       const p: V1ReadProgress = last ?? { bytes: 0, totalBytes: null, lines: 0, skipped: 0, problems: [], matched: 0 };
+      // the rows of the last pieces with the final counts, in the same frame
+      this.ctx.refreshView();
       publish(p, { loading: false, stopped: outcome === 'stopped' });
       if (outcome === 'stopped') ui.getState().setStatus(`stopped reading ${date}: ${model.buffer.length.toLocaleString('en-US')} records kept`, 'info', 5000);
-      this.ctx.schedule(0);
     } catch (error) {
       if (trailing) clearTimeout(trailing);
       const message = errorMessage(error);
