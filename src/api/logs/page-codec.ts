@@ -68,6 +68,13 @@ export interface PageEncoder {
   encode(text: string): EncodedPage;
   /** The same for the body's bytes (UTF-8; what `encode` gives for their text, a BOM dropped). */
   encodeBytes(bytes: Uint8Array): EncodedPage;
+  /** Records already read (a v1 day's lines), as a page whose envelope is `envelope`. */
+  encodeRecords(records: readonly unknown[], envelope: unknown): EncodedPage;
+  /**
+   * Records as they are read: `fill` gets the function that adds one (each record may die at
+   * once: no array of them lives through the page) and returns the page's envelope.
+   */
+  encodeEach(sizeHint: number, fill: (add: (record: unknown) => void) => unknown): EncodedPage;
   /**
    * Records given field by field with their time as epoch ms (a v1 day's lines: the 15 fields v1
    * has, the extended ones null), no object per record; `fill` returns the page's envelope.
@@ -1085,6 +1092,12 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     return encode(whole.decode(bytes));
   }
 
+  function encodeRecords(records: readonly unknown[], envelope: unknown): EncodedPage {
+    reset(records.length);
+    for (let i = 0; i < records.length; i++) addValue(records[i]);
+    return result(envelope, true);
+  }
+
   /** add() for a record whose time is known: its timestamp is what toISOString writes for it (COLUMN_CODE). */
   function addFields(
     t: number, pullZoneId: number, requestId: string | null, cacheStatus: string | null, statusCode: number, bytesSent: number,
@@ -1138,7 +1151,13 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     return result(envelope, true);
   }
 
-  return { encode, encodeBytes, encodeFields };
+  function encodeEach(sizeHint: number, fill: (add: (record: unknown) => void) => unknown): EncodedPage {
+    reset(Math.max(16, sizeHint));
+    const envelope = fill(addValue);
+    return result(envelope, true);
+  }
+
+  return { encode, encodeBytes, encodeRecords, encodeEach, encodeFields };
 }
 
 /** The main-thread side: a copy of one encoder's dictionaries, and the record batches of its pages. */

@@ -50,6 +50,8 @@ export interface V1Reader {
    * numbers in problems start at `firstLine`; at most `problemRoom` problems are kept.
    */
   readLines(text: string, zoneId: number | null, firstLine?: number, problemRoom?: number): V1Lines;
+  /** The same, each record given to `onEntry` as it is read instead of kept (`entries` stays empty). */
+  readLinesEach(text: string, zoneId: number | null, firstLine: number, problemRoom: number, onEntry: (entry: LogEntry) => void): V1Lines;
   /** The same, each record's fields given to `sink` (no object built per line; `entries` stays empty). */
   readLinesTo(text: string, zoneId: number | null, firstLine: number, problemRoom: number, sink: V1FieldSink): V1Lines;
 }
@@ -200,7 +202,7 @@ export function createV1Reader(): V1Reader {
     return result;
   }
 
-  return { parseLine, readLines, readLinesTo };
+  return { parseLine, readLines, readLinesEach, readLinesTo };
 }
 
 const reader = createV1Reader();
