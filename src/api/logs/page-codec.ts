@@ -75,19 +75,7 @@ export interface PageEncoder {
    * once: no array of them lives through the page) and returns the page's envelope.
    */
   encodeEach(sizeHint: number, fill: (add: (record: unknown) => void) => unknown): EncodedPage;
-  /**
-   * Records given field by field with their time as epoch ms (a v1 day's lines: the 15 fields v1
-   * has, the extended ones null), no object per record; `fill` returns the page's envelope.
-   */
-  encodeFields(sizeHint: number, fill: (add: FieldAdder) => unknown): EncodedPage;
 }
-
-/** One record's fields, its time as epoch ms; false when it is not a record (a number is NaN). */
-export type FieldAdder = (
-  t: number, pullZoneId: number, requestId: string | null, cacheStatus: string | null, statusCode: number, bytesSent: number,
-  remoteIp: string | null, countryCode: string | null, edgeLocation: string | null, scheme: string | null, host: string | null,
-  path: string | null, url: string | null, userAgent: string | null, referer: string | null,
-) => boolean;
 
 export const STRING_FIELDS = [
   'timestamp', 'requestId', 'cacheStatus', 'remoteIp', 'countryCode', 'edgeLocation', 'scheme', 'host', 'path', 'url',
@@ -1098,66 +1086,13 @@ export function createPageEncoder(dictionaryLimit = 20_000, byteReader?: () => B
     return result(envelope, true);
   }
 
-  /** add() for a record whose time is known: its timestamp is what toISOString writes for it (COLUMN_CODE). */
-  function addFields(
-    t: number, pullZoneId: number, requestId: string | null, cacheStatus: string | null, statusCode: number, bytesSent: number,
-    remoteIp: string | null, countryCode: string | null, edgeLocation: string | null, scheme: string | null, host: string | null,
-    path: string | null, url: string | null, userAgent: string | null, referer: string | null,
-  ): boolean {
-    if (t !== t || pullZoneId !== pullZoneId || statusCode !== statusCode || bytesSent !== bytesSent) {
-      skipped++;
-      return false;
-    }
-    startRecord();
-    times[kept] = t;
-    const m = kept * 5;
-    nums[m] = pullZoneId;
-    nums[m + 1] = statusCode;
-    nums[m + 2] = bytesSent;
-    nums[m + 3] = Number.NaN;
-    nums[m + 4] = Number.NaN;
-    const c = kept * 16;
-    codes[c] = 0;
-    if (requestId === null) codes[c + 1] = -1;
-    else if (hexId(requestId, kept * 16)) codes[c + 1] = 0;
-    else putValue(c + 1, requestId);
-    putDict(2, c + 2, cacheStatus);
-    const v4 = remoteIp === null ? -1 : ipv4(remoteIp);
-    if (v4 >= 0) {
-      ip4[kept] = v4;
-      codes[c + 3] = 0;
-    } else if (remoteIp !== null && ipv6(remoteIp, kept * 16)) codes[c + 3] = 1;
-    else putValue(c + 3, remoteIp);
-    putDict(4, c + 4, countryCode);
-    putDict(5, c + 5, edgeLocation);
-    putDict(6, c + 6, scheme);
-    putDict(7, c + 7, host);
-    putDict(8, c + 8, path);
-    if (url !== null && scheme !== null && host !== null && path !== null && builtUrl(url, scheme, host, path)) codes[c + 9] = 0;
-    else putValue(c + 9, url);
-    putDict(10, c + 10, userAgent);
-    putDict(11, c + 11, referer);
-    codes[c + 12] = -1;
-    codes[c + 13] = -1;
-    codes[c + 14] = -1;
-    codes[c + 15] = -1;
-    kept++;
-    return true;
-  }
-
-  function encodeFields(sizeHint: number, fill: (add: FieldAdder) => unknown): EncodedPage {
-    reset(Math.max(16, sizeHint));
-    const envelope = fill(addFields);
-    return result(envelope, true);
-  }
-
   function encodeEach(sizeHint: number, fill: (add: (record: unknown) => void) => unknown): EncodedPage {
     reset(Math.max(16, sizeHint));
     const envelope = fill(addValue);
     return result(envelope, true);
   }
 
-  return { encode, encodeBytes, encodeRecords, encodeEach, encodeFields };
+  return { encode, encodeBytes, encodeRecords, encodeEach };
 }
 
 /** The main-thread side: a copy of one encoder's dictionaries, and the record batches of its pages. */

@@ -112,8 +112,8 @@ export class LogPageReader {
     const local = (this.local ??= { encoder: createPageEncoder(undefined, createByteRecordReader), decoder: new PageDecoder() });
     const v1 = (this.localV1 ??= { reader: createV1Reader(), text: new TextDecoder() });
     const text = v1.text.decode(bytes);
-    const page = local.encoder.encodeFields(text.length >> 8, (add) => {
-      const { entries: _none, ...counts } = v1.reader.readLinesTo(text, spec.zoneId, spec.firstLine, spec.problemRoom, add);
+    const page = local.encoder.encodeEach(text.length >> 8, (add) => {
+      const { entries: _none, ...counts } = v1.reader.readLinesEach(text, spec.zoneId, spec.firstLine, spec.problemRoom, add);
       return counts;
     });
     return v1Piece(page, local.decoder);
@@ -328,8 +328,8 @@ parentPort.on('message', ({ id, body, v1 }) => {
       // a piece of a v1 day: whole lines, read here into records, then encoded as a page is
       v1Reader ??= (${createV1Reader.toString()})();
       const text = v1Text.decode(body);
-      page = encoder.encodeFields(text.length >> 8, (add) => {
-        const { entries, ...counts } = v1Reader.readLinesTo(text, v1.zoneId, v1.firstLine, v1.problemRoom, add);
+      page = encoder.encodeEach(text.length >> 8, (add) => {
+        const { entries, ...counts } = v1Reader.readLinesEach(text, v1.zoneId, v1.firstLine, v1.problemRoom, add);
         return counts;
       });
     } else {

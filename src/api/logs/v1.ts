@@ -52,16 +52,7 @@ export interface V1Reader {
   readLines(text: string, zoneId: number | null, firstLine?: number, problemRoom?: number): V1Lines;
   /** The same, each record given to `onEntry` as it is read instead of kept (`entries` stays empty). */
   readLinesEach(text: string, zoneId: number | null, firstLine: number, problemRoom: number, onEntry: (entry: LogEntry) => void): V1Lines;
-  /** The same, each record's fields given to `sink` (no object built per line; `entries` stays empty). */
-  readLinesTo(text: string, zoneId: number | null, firstLine: number, problemRoom: number, sink: V1FieldSink): V1Lines;
 }
-
-/** A v1 record's fields, the time as epoch ms (what the page encoder's addFields takes). */
-export type V1FieldSink = (
-  t: number, pullZoneId: number, requestId: string | null, cacheStatus: string | null, statusCode: number, bytesSent: number,
-  remoteIp: string | null, countryCode: string | null, edgeLocation: string | null, scheme: string | null, host: string | null,
-  path: string | null, url: string | null, userAgent: string | null, referer: string | null,
-) => void;
 
 /** Problems kept per file. */
 export const MAX_V1_PROBLEMS = 20;
@@ -78,8 +69,7 @@ export function createV1Reader(): V1Reader {
   const HTTP_PREFIX = /^https?:\/\//i;
   const nullish = (v: string): string | null => (v === '' || v === '-' ? null : v);
 
-  /** Reads one line into `sink` (the record's time as epoch ms); returns why it cannot be read, or null. */
-  function scanLine(raw: string, zoneId: number | null, sink: V1FieldSink): string | null {
+  function parseLine(raw: string, zoneId: number | null): LogEntry | string {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const parts = line.split('|');
     const n = parts.length;
@@ -133,22 +123,32 @@ export function createV1Reader(): V1Reader {
         path = urlValue;
       }
     }
-    if (Number.isNaN(new Date(ts).getTime())) return `timestamp ${tsText} is out of range`;
-    sink(ts, zone, nullish(requestId), cache === '' ? null : cache, Number(statusText), bytes, nullish(ip), nullish(country), nullish(edge), scheme, host, path, urlValue, nullish(ua), nullish(referer));
-    return null;
-  }
-
-  function parseLine(raw: string, zoneId: number | null): LogEntry | string {
-    let entry: LogEntry | null = null;
-    const problem = scanLine(raw, zoneId, (t, pullZoneId, requestId, cacheStatus, statusCode, bytesSent, remoteIp, countryCode, edgeLocation, scheme, host, path, url, userAgent, referer) => {
-      // the fields in the order the platform's v2 records have them (NO_EXTENDED_FIELDS at the end)
-      entry = {
-        timestamp: new Date(t).toISOString(), pullZoneId, requestId, cacheStatus, statusCode, bytesSent, remoteIp, countryCode, edgeLocation,
-        scheme, host, path, url, userAgent, referer,
-        bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-      };
-    });
-    return problem ?? entry!;
+    const date = new Date(ts);
+    if (Number.isNaN(date.getTime())) return `timestamp ${tsText} is out of range`;
+    // the fields in the order the platform's v2 records have them (NO_EXTENDED_FIELDS at the end)
+    return {
+      timestamp: date.toISOString(),
+      pullZoneId: zone,
+      requestId: nullish(requestId),
+      cacheStatus: cache === '' ? null : cache,
+      statusCode: Number(statusText),
+      bytesSent: bytes,
+      remoteIp: nullish(ip),
+      countryCode: nullish(country),
+      edgeLocation: nullish(edge),
+      scheme,
+      host,
+      path,
+      url: urlValue,
+      userAgent: nullish(ua),
+      referer: nullish(referer),
+      bodyBytesSent: null,
+      contentRange: null,
+      authorizationHeader: null,
+      ja4Fingerprint: null,
+      asn: null,
+      asnOrganization: null,
+    };
   }
 
   function readLines(text: string, zoneId: number | null, firstLine = 1, problemRoom = 20): V1Lines {
@@ -159,20 +159,6 @@ export function createV1Reader(): V1Reader {
   }
 
   function readLinesEach(text: string, zoneId: number | null, firstLine: number, problemRoom: number, onEntry: (entry: LogEntry) => void): V1Lines {
-    return eachLine(text, firstLine, problemRoom, (line) => {
-      const parsed = parseLine(line, zoneId);
-      if (typeof parsed === 'string') return parsed;
-      onEntry(parsed);
-      return null;
-    });
-  }
-
-  function readLinesTo(text: string, zoneId: number | null, firstLine: number, problemRoom: number, sink: V1FieldSink): V1Lines {
-    return eachLine(text, firstLine, problemRoom, (line) => scanLine(line, zoneId, sink));
-  }
-
-  /** Every non-blank line to `read`, which returns why a line cannot be read (or null). */
-  function eachLine(text: string, firstLine: number, problemRoom: number, read: (line: string) => string | null): V1Lines {
     const result: V1Lines = { entries: [], skipped: 0, problems: [], lines: 0, lineEnds: 0 };
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     let start = 0;
@@ -188,10 +174,12 @@ export function createV1Reader(): V1Reader {
       const line = body.slice(start, end);
       if (line.trim() !== '') {
         result.lines++;
-        const problem = read(line);
-        if (problem !== null) {
+        const parsed = parseLine(line, zoneId);
+        if (typeof parsed === 'string') {
           result.skipped++;
-          if (result.problems.length < problemRoom) result.problems.push({ line: lineNo, reason: problem });
+          if (result.problems.length < problemRoom) result.problems.push({ line: lineNo, reason: parsed });
+        } else {
+          onEntry(parsed);
         }
       }
       if (end >= len) break;
@@ -202,7 +190,7 @@ export function createV1Reader(): V1Reader {
     return result;
   }
 
-  return { parseLine, readLines, readLinesEach, readLinesTo };
+  return { parseLine, readLines, readLinesEach };
 }
 
 const reader = createV1Reader();
