@@ -36,8 +36,8 @@ without logging, stops the command naming it) and keeps its own request budget.
   --since D            window start relative to now: 30s, 15m, 2h, 3d (default ${DEFAULT_SINCE}; logs are kept 3 days)
   --from T --to T      absolute window, at most 3 days; T as the logs screen's @ takes it: 14:05,
                        2026-11-24 14:05, an ISO time, -10m; without a zone in local time (--utc: UTC)
-  --limit N            the newest N matching records (default ${DEFAULT_LIMIT}); with --follow, how many
-                       past records to print before following (per zone)
+  --limit N            the newest N matching records (default ${DEFAULT_LIMIT}; with --v1, every record); with
+                       --follow, how many past records to print before following (per zone)
   --v1 --date MM-dd-yy read the legacy pipe-delimited file of one UTC day instead, as a stream:
                        without --limit every matching record is printed as it is read (oldest
                        first, the same memory whatever the day's size); with --limit N the newest N

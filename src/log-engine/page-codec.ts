@@ -71,6 +71,11 @@ export interface PageEncoder {
   encodeBytes(bytes: Uint8Array): EncodedPage;
   /** Records already read (a v1 day's lines), as a page whose envelope is `envelope`. */
   encodeRecords(records: readonly unknown[], envelope: unknown): EncodedPage;
+  /**
+   * Records as they are read: `fill` gets the function that adds one (each record may die at
+   * once: no array of them lives through the page) and returns the page's envelope.
+   */
+  encodeEach(sizeHint: number, fill: (add: (record: unknown) => void) => unknown): EncodedPage;
 }
 
 /** The fields the codec reads, in the table's order (what the worker is given as JSON). */
@@ -1132,7 +1137,13 @@ export function createPageEncoder(
     return result(envelope, true);
   }
 
-  return { encode, encodeBytes, encodeRecords };
+  function encodeEach(sizeHint: number, fill: (add: (record: unknown) => void) => unknown): EncodedPage {
+    reset(Math.max(16, sizeHint));
+    const envelope = fill(addValue);
+    return result(envelope, true);
+  }
+
+  return { encode, encodeBytes, encodeRecords, encodeEach };
 }
 
 /** The main-thread side: a copy of one encoder's dictionaries, and the record batches of its pages. */

@@ -111,9 +111,12 @@ export class LogPageReader {
   readV1Sync(bytes: Uint8Array, spec: V1PieceSpec): V1Piece {
     const local = (this.local ??= { encoder: createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader), decoder: new PageDecoder() });
     const v1 = (this.localV1 ??= { reader: createV1Reader(), text: new TextDecoder() });
-    const lines = v1.reader.readLines(v1.text.decode(bytes), spec.zoneId, spec.firstLine, spec.problemRoom);
-    const { entries, ...counts } = lines;
-    return v1Piece(local.encoder.encodeRecords(entries, counts), local.decoder);
+    const text = v1.text.decode(bytes);
+    const page = local.encoder.encodeEach(text.length >> 8, (add) => {
+      const { entries: _none, ...counts } = v1.reader.readLinesEach(text, spec.zoneId, spec.firstLine, spec.problemRoom, add);
+      return counts;
+    });
+    return v1Piece(page, local.decoder);
   }
 
   /**
@@ -328,8 +331,11 @@ parentPort.on('message', ({ id, body, v1 }) => {
     if (v1) {
       // a piece of a v1 day: whole lines, read here into records, then encoded as a page is
       v1Reader ??= (${createV1Reader.toString()})();
-      const { entries, ...counts } = v1Reader.readLines(v1Text.decode(body), v1.zoneId, v1.firstLine, v1.problemRoom);
-      page = encoder.encodeRecords(entries, counts);
+      const text = v1Text.decode(body);
+      page = encoder.encodeEach(text.length >> 8, (add) => {
+        const { entries, ...counts } = v1Reader.readLinesEach(text, v1.zoneId, v1.firstLine, v1.problemRoom, add);
+        return counts;
+      });
     } else {
       // Bytes are read as bytes (a body that needs its text is decoded by TextDecoder, whose string
       // lives in V8's heap: Buffer#toString('latin1') above 1 MB makes an external string in malloc'd

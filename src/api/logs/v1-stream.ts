@@ -10,6 +10,8 @@ import { MAX_V1_PROBLEMS } from './v1';
 
 /** Bytes per piece: big enough to keep a worker busy, small enough that the first screen comes quickly. */
 export const V1_PIECE_BYTES = 1024 * 1024;
+/** Bytes of the first piece. */
+const FIRST_PIECE_BYTES = 64 * 1024;
 /** Pieces read at once (the page reader has two worker threads). */
 const IN_FLIGHT = 3;
 /** Complete lines waiting this long for the rest of their piece go on their own. */
@@ -19,30 +21,63 @@ const IDLE_MS = 50;
 export class V1PieceCutter {
   private parts: Buffer[] = [];
   private size = 0;
+  /** The first piece is small: the first screen shows before a whole piece has come (read on the calling thread, no worker to start). */
+  private threshold: number;
 
-  constructor(private readonly pieceBytes = V1_PIECE_BYTES) {}
+  constructor(private readonly pieceBytes = V1_PIECE_BYTES) {
+    this.threshold = Math.min(pieceBytes, FIRST_PIECE_BYTES);
+  }
 
   /** Adds a chunk; returns the pieces now complete (each owns its bytes). */
   push(chunk: Buffer): Buffer[] {
     this.parts.push(chunk);
     this.size += chunk.length;
-    if (this.size < this.pieceBytes) return [];
-    const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
-    let cut = all.lastIndexOf(10);
+    if (this.size < this.threshold) return [];
+    let end = this.lastLineEnd(10);
     // a file with CR line ends, or one endless line: cut at a CR, else wait for more (up to 16 pieces)
-    if (cut < 0) cut = all.lastIndexOf(13);
-    if (cut < 0 && this.size < this.pieceBytes * 16) {
-      this.parts = [all];
-      return [];
+    if (end < 0) end = this.lastLineEnd(13);
+    if (end < 0) {
+      if (this.size < this.pieceBytes * 16) return [];
+      end = this.size;
     }
-    const end = cut < 0 ? all.length : cut + 1;
-    // a copy: the piece's buffer moves to a worker thread whole, without the rest
+    this.threshold = this.pieceBytes;
+    return [this.take(end)];
+  }
+
+  /** Offset just after the last byte `code` waiting, or -1. */
+  private lastLineEnd(code: number): number {
+    let offset = this.size;
+    for (let i = this.parts.length - 1; i >= 0; i--) {
+      const part = this.parts[i]!;
+      offset -= part.length;
+      const at = part.lastIndexOf(code);
+      if (at >= 0) return offset + at + 1;
+    }
+    return -1;
+  }
+
+  /**
+   * The first `end` bytes as a piece of its own (its buffer moves to a worker thread whole,
+   * without the rest); what follows stays.
+   */
+  private take(end: number): Buffer {
     const piece = Buffer.allocUnsafeSlow(end);
-    all.copy(piece, 0, 0, end);
-    const rest = all.subarray(end);
-    this.parts = rest.length ? [Buffer.from(rest)] : [];
-    this.size = rest.length;
-    return [piece];
+    let at = 0;
+    let i = 0;
+    for (; i < this.parts.length && at < end; i++) {
+      const part = this.parts[i]!;
+      const n = Math.min(part.length, end - at);
+      part.copy(piece, at, 0, n);
+      at += n;
+      if (n < part.length) {
+        this.parts = [Buffer.from(part.subarray(n)), ...this.parts.slice(i + 1)];
+        this.size -= end;
+        return piece;
+      }
+    }
+    this.parts = this.parts.slice(i);
+    this.size -= end;
+    return piece;
   }
 
   /** Bytes waiting for more. */
@@ -52,19 +87,8 @@ export class V1PieceCutter {
 
   /** The complete lines waiting, as a piece (the stream is slow: show what came), or null. */
   flushLines(): Buffer | null {
-    if (this.size === 0) return null;
-    const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
-    const cut = all.lastIndexOf(10);
-    if (cut < 0) {
-      this.parts = [all];
-      return null;
-    }
-    const piece = Buffer.allocUnsafeSlow(cut + 1);
-    all.copy(piece, 0, 0, cut + 1);
-    const rest = all.subarray(cut + 1);
-    this.parts = rest.length ? [Buffer.from(rest)] : [];
-    this.size = rest.length;
-    return piece;
+    const end = this.lastLineEnd(10);
+    return end <= 0 ? null : this.take(end);
   }
 
   /** What is left at the end of the stream (a last line without a line end). */

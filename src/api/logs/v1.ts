@@ -50,6 +50,8 @@ export interface V1Reader {
    * numbers in problems start at `firstLine`; at most `problemRoom` problems are kept.
    */
   readLines(text: string, zoneId: number | null, firstLine?: number, problemRoom?: number): V1Lines;
+  /** The same, each record given to `onEntry` as it is read instead of kept (`entries` stays empty). */
+  readLinesEach(text: string, zoneId: number | null, firstLine: number, problemRoom: number, onEntry: (entry: LogEntry) => void): V1Lines;
 }
 
 /** Problems kept per file. */
@@ -150,6 +152,13 @@ export function createV1Reader(): V1Reader {
   }
 
   function readLines(text: string, zoneId: number | null, firstLine = 1, problemRoom = 20): V1Lines {
+    const entries: LogEntry[] = [];
+    const result = readLinesEach(text, zoneId, firstLine, problemRoom, (e) => entries.push(e));
+    result.entries = entries;
+    return result;
+  }
+
+  function readLinesEach(text: string, zoneId: number | null, firstLine: number, problemRoom: number, onEntry: (entry: LogEntry) => void): V1Lines {
     const result: V1Lines = { entries: [], skipped: 0, problems: [], lines: 0, lineEnds: 0 };
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     let start = 0;
@@ -170,7 +179,7 @@ export function createV1Reader(): V1Reader {
           result.skipped++;
           if (result.problems.length < problemRoom) result.problems.push({ line: lineNo, reason: parsed });
         } else {
-          result.entries.push(parsed);
+          onEntry(parsed);
         }
       }
       if (end >= len) break;
@@ -181,7 +190,7 @@ export function createV1Reader(): V1Reader {
     return result;
   }
 
-  return { parseLine, readLines };
+  return { parseLine, readLines, readLinesEach };
 }
 
 const reader = createV1Reader();

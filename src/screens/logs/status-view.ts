@@ -78,9 +78,9 @@ export function liveStatusParts(s: StatusInput, now: number): Part[] {
   return parts;
 }
 
-/** "180 MB", "1.2 GB" (10^6 bytes). */
+/** "640 kB", "180 MB", "1.2 GB" (powers of 10). */
 function megabytes(bytes: number): string {
-  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.round(bytes / 1e6)} MB`;
+  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : bytes >= 1e6 ? `${Math.round(bytes / 1e6)} MB` : `${Math.round(bytes / 1e3)} kB`;
 }
 
 /** "41% · 180 MB of 440 MB", or "180 MB" when the server gave no size. */
@@ -95,10 +95,22 @@ export function v1StatusParts(v1: V1State, following: boolean): Part[] {
     const kept = v1.kept ? ` (${n(v1.kept)} records read before it are shown)` : '';
     return [{ text: `✖ v1 ${v1.date}: ${v1.error}${kept}`, tone: 'error' }, { text: 'esc: back to live', tone: 'muted' }];
   }
-  const parts: Part[] = [{ text: v1.loading ? `reading v1 day ${v1.date} (UTC)` : `v1 day ${v1.date} (UTC)`, tone: v1.loading ? 'info' : 'accent' }];
-  if (v1.loading) parts.push({ text: v1ReadText(v1), tone: 'info' });
+  if (v1.loading) {
+    // what matters while reading first (the line may be cut at the right): how far, and how to stop
+    const reading: Part[] = [
+      { text: `reading v1 day ${v1.date} (UTC)`, tone: 'info' },
+      { text: v1ReadText(v1), tone: 'info' },
+      { text: 'esc: stop reading (keeps what was read)', tone: 'muted' },
+    ];
+    if (!following) reading.push({ text: '❚❚ paused', tone: 'warn' });
+    reading.push({ text: `${n(v1.lines)} lines${v1.rate ? ` (${n(v1.rate)}/s)` : ''}` }, { text: `${n(v1.kept)} shown` });
+    if (v1.skipped) reading.push({ text: `${n(v1.skipped)} skipped (malformed)`, tone: 'warn' });
+    if (v1.evicted) reading.push({ text: `oldest ${n(v1.evicted)} evicted (buffer full: the newest kept)`, tone: 'warn' });
+    return reading;
+  }
+  const parts: Part[] = [{ text: `v1 day ${v1.date} (UTC)`, tone: 'accent' }];
   if (!following) parts.push({ text: '❚❚ paused', tone: 'warn' });
-  parts.push({ text: `${n(v1.lines)} lines${v1.loading && v1.rate ? ` (${n(v1.rate)}/s)` : ''}` });
+  parts.push({ text: `${n(v1.lines)} lines` });
   parts.push({ text: `${n(v1.kept)} shown` });
   const first = v1.problems[0];
   parts.push({
@@ -107,7 +119,7 @@ export function v1StatusParts(v1: V1State, following: boolean): Part[] {
   });
   if (v1.evicted) parts.push({ text: `oldest ${n(v1.evicted)} evicted (buffer full: the newest kept)`, tone: 'warn' });
   if (v1.stopped) parts.push({ text: `read stopped at ${v1ReadText(v1).replace(/ read$/, '')}: r reads the whole day`, tone: 'warn' });
-  parts.push({ text: v1.loading ? 'esc: stop reading (keeps what was read)' : 'esc: back to live', tone: 'muted' });
+  parts.push({ text: 'esc: back to live', tone: 'muted' });
   return parts;
 }
 

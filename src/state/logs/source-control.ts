@@ -153,6 +153,7 @@ export class LogsSource {
     this.ctx.refreshView();
     let shownAt = 0;
     let last: V1ReadProgress | null = null;
+    let trailing: ReturnType<typeof setTimeout> | null = null;
     const publish = (p: V1ReadProgress, patch: Partial<V1State> = {}) => {
       const elapsed = now() - started;
       set((s) => ({
@@ -174,14 +175,26 @@ export class LogsSource {
         if (now() - shownAt >= PROGRESS_MS) {
           shownAt = now();
           publish(p);
+        } else {
+          // the last piece before a pause (a slow server) is shown too, a little later
+          trailing ??= setTimeout(() => {
+            trailing = null;
+            if (last && get().v1?.loading && get().v1?.date === date) {
+              shownAt = now();
+              publish(last);
+            }
+          }, PROGRESS_MS);
         }
       });
+      if (trailing) clearTimeout(trailing);
       if (outcome === 'cancelled' || get().source !== 'v1' || get().v1?.date !== date) return;
       const p: V1ReadProgress = last ?? { bytes: 0, totalBytes: null, lines: 0, skipped: 0, problems: [], matched: 0 };
+      // the rows of the last pieces with the final counts, in the same frame
+      this.ctx.refreshView();
       publish(p, { loading: false, stopped: outcome === 'stopped' });
       if (outcome === 'stopped') ui.getState().setStatus(`stopped reading ${date}: ${model.buffer.length.toLocaleString('en-US')} records kept`, 'info', 5000);
-      this.ctx.schedule(0);
     } catch (error) {
+      if (trailing) clearTimeout(trailing);
       const message = errorMessage(error);
       if (last) publish(last, { loading: false, error: message });
       else set((s) => ({ v1: s.v1 ? { ...s.v1, loading: false, error: message } : null }));
