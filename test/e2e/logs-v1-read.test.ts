@@ -61,7 +61,7 @@ test('v1 day: shown while read with its progress; ctrl-c and esc stop the read a
 
   await app.press('ctrl-c');
   screen = await app.waitFor(/read stopped at \d+%/);
-  assert.doesNotMatch(screen, /Quit|quit burrow/i, 'ctrl-c stopped the read, it did not ask to quit');
+  assert.doesNotMatch(screen, /Quit burrow\?/, 'ctrl-c stopped the read, it did not ask to quit');
   assert.match(screen, /1,500 shown/);
   assert.match(screen, /\/v1-read\/1499\b/);
 
