@@ -11,6 +11,7 @@ import { argsErrorMessage } from './commands/arg-errors';
 import { GLOBAL_OPTIONS, VALUE_FLAGS } from './commands/global-options';
 import { setDisplayZone } from './text/time-format';
 import { isNotInThisBundle } from './runtime/bundle';
+import { commandIo } from './runtime/terminal-output';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
@@ -119,7 +120,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     const settings = resolveSettings(flags, io.env, file.config);
     setDisplayZone(settings.utc ? 'utc' : 'local');
     for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${terminalSafeLines(w)}\n`);
-    return await command.run({ args: parsed.positionals, values, settings, io });
+    return await command.run({ args: parsed.positionals, values, settings, io: commandIo(io), screenIo: io });
   } catch (error) {
     if (isNotInThisBundle(error)) throw error;
     if (error instanceof UsageError || error instanceof SettingsError || error instanceof ConfigError) {

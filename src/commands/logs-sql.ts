@@ -54,7 +54,7 @@ export async function runLogsSql(ctx: CommandContext): Promise<number> {
       ctx.io.stderr.write(`burrow: ${terminalSafe(message)}\n`);
       return 1;
     }
-    const printer = new ResultPrinter(ctx.io.stdout, format, Boolean(ctx.io.stdout.isTTY) && format === 'table', Boolean(ctx.io.stdout.isTTY));
+    const printer = new ResultPrinter(ctx.io.stdout, format, Boolean(ctx.io.stdout.isTTY) && format === 'table');
     for (const result of results) await printer.result(result);
     await printer.end();
     return 0;

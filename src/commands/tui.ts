@@ -19,12 +19,12 @@ export const tuiCommand: Command = {
   summary: 'the interactive console (the default)',
   usage: 'burrow [--demo] [--profile NAME] [--read-only] [--no-color]',
   options: CONSOLE_OPTIONS,
-  async run({ io, settings }) {
+  async run({ io, screenIo, settings }) {
     if (!io.stdin.isTTY || !io.stdout.isTTY) {
       io.stderr.write(NON_INTERACTIVE_HINT + '\n');
       return 2;
     }
     const { runConsole } = await import('../app/run-console');
-    return runConsole(settings, io);
+    return runConsole(settings, screenIo);
   },
 };
