@@ -1,11 +1,13 @@
 import type { LogEntry } from '../api/logs/entry';
 import { formatIpv4 } from '../api/logs/columns/codecs';
 import type { DictField, RecordColumns } from '../api/logs/columns/record-columns';
+import { LinearRegExp, UnsupportedPatternError } from './linear-regexp';
 
 /**
  * The local regex filter of a log view: a pattern compiled once (smart case: case-insensitive
  * unless it has an upper-case letter), tested on the fields a person reads, kept incrementally
  * over a ring buffer (MatchIndex), and shown with context lines like grep -C (contextRows).
+ * Matching is linear in the text (LinearRegExp, RE2): the texts are chosen by strangers.
  */
 
 export type CompiledPattern =
@@ -31,11 +33,12 @@ export function compilePattern(source: string): CompiledPattern {
   const ignoreCase = !hasUpper(source);
   const flags = ignoreCase ? 'i' : '';
   try {
-    const test = new RegExp(source, flags);
-    const all = new RegExp(source, `${flags}g`);
+    const test = new LinearRegExp(source, flags);
+    const all = new LinearRegExp(source, `${flags}g`);
     if (test.test('')) return { ok: false, source, message: `"${source}" matches an empty text, so it would match every record; make it more specific` };
     return { ok: true, source, test, all, ignoreCase };
   } catch (error) {
+    if (error instanceof UnsupportedPatternError) return { ok: false, source, message: `"${source}": ${error.message}` };
     const why = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '');
     return { ok: false, source, message: `invalid regular expression "${source}": ${why} (JavaScript syntax, e.g. 5\\d\\d|timeout)` };
   }

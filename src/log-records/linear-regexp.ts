@@ -1,0 +1,96 @@
+import { RE2JS } from 're2js';
+
+/**
+ * Patterns a person types (the logs view's `/`, alert rules' `field~pattern`) run over text that
+ * anyone on the internet chooses (user agents, paths, referers). JavaScript's RegExp backtracks:
+ * `bot.*crawl` over a user agent of `bot ` 2,000 times, or `(a+)+$`, takes seconds to forever.
+ * LinearRegExp is a RegExp whose matching is done by RE2 (re2js, pure JavaScript): time linear in
+ * the text whatever the pattern. Every RegExp method (test, exec, match, replace, split, matchAll)
+ * goes through its exec, so code that takes a RegExp keeps working.
+ *
+ * The pattern must be valid for both: JavaScript syntax, with what RE2 cannot do in linear time
+ * refused (lookahead, lookbehind, backreferences), with a message saying so
+ * (UnsupportedPatternError). The flags i, m and s mean what they mean in JavaScript; g, y keep
+ * lastIndex as JavaScript does.
+ *
+ * The class is made by a self-contained function (no imports, no outer names), so the scan worker
+ * can evaluate its source text with re2js required there (scan-worker.ts).
+ */
+export function makeLinearRegExp(re2js: typeof RE2JS) {
+  const LOOKAROUND = /\(\?<?[=!]/;
+  const BACKREFERENCE = /\\[1-9]|\\k<\w+>/;
+
+  /** Which JavaScript feature RE2 does not have, in words, for a pattern RE2 refused. */
+  function unsupported(source: string): string | null {
+    // outside character classes and escapes: a rough scan is enough to name the feature
+    if (LOOKAROUND.test(source)) return 'lookahead and lookbehind ((?=...), (?!...), (?<=...), (?<!...))';
+    if (BACKREFERENCE.test(source)) return 'backreferences (\\1, \\k<name>)';
+    return null;
+  }
+
+  class UnsupportedPatternError extends SyntaxError {}
+
+  class LinearRegExp extends RegExp {
+    // declared, not a class field: no helper in the compiled text the scan worker evaluates
+    declare private readonly re2: RE2JS;
+
+    // split, matchAll and replace's species make copies as new LinearRegExp(this, flags)
+    constructor(pattern: string | RegExp, flags = '') {
+      const source = typeof pattern === 'string' ? pattern : pattern.source;
+      // JavaScript's own parse first: the pattern means what JavaScript says it means
+      super(source, flags);
+      let re2Flags = 0;
+      if (flags.includes('i')) re2Flags |= re2js.CASE_INSENSITIVE;
+      if (flags.includes('m')) re2Flags |= re2js.MULTILINE;
+      if (flags.includes('s')) re2Flags |= re2js.DOTALL;
+      try {
+        this.re2 = re2js.compile(source, re2Flags);
+      } catch (error) {
+        const feature = unsupported(source);
+        throw new UnsupportedPatternError(
+          feature
+            ? `${feature} are not supported: patterns run in linear time (RE2), which rules them out`
+            : `not supported by the linear-time engine (RE2): ${(error as Error).message}`,
+        );
+      }
+    }
+
+    override test(text: string): boolean {
+      if (this.global || this.sticky) return this.exec(text) !== null;
+      return this.re2.test(String(text));
+    }
+
+    override exec(input: string): RegExpExecArray | null {
+      const text = String(input);
+      const positional = this.global || this.sticky;
+      const from = positional ? this.lastIndex : 0;
+      if (from > text.length) {
+        this.lastIndex = 0;
+        return null;
+      }
+      const m = this.re2.matcher(text);
+      if (!m.find(from) || (this.sticky && m.start() !== from)) {
+        if (positional) this.lastIndex = 0;
+        return null;
+      }
+      const start = m.start();
+      const end = m.end();
+      if (positional) this.lastIndex = end;
+      const count = m.groupCount();
+      const result: string[] = [text.slice(start, end)];
+      for (let g = 1; g <= count; g++) result.push(m.group(g) ?? (undefined as unknown as string));
+      const named = this.re2.namedGroups();
+      let groups: Record<string, string> | undefined;
+      if (named && Object.keys(named).length) {
+        groups = Object.create(null) as Record<string, string>;
+        for (const [name, g] of Object.entries(named)) groups[name] = result[g] as string;
+      }
+      return Object.assign(result, { index: start, input: text, groups }) as RegExpExecArray;
+    }
+  }
+
+  return { LinearRegExp, UnsupportedPatternError };
+}
+
+export const { LinearRegExp, UnsupportedPatternError } = makeLinearRegExp(RE2JS);
+export type LinearRegExp = InstanceType<typeof LinearRegExp>;
