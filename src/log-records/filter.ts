@@ -27,9 +27,15 @@ function hasUpper(source: string): boolean {
   return false;
 }
 
+/** The longest pattern taken (`/`, and a rule's `~` value): a longer one is refused, not compiled. */
+export const MAX_PATTERN_LENGTH = 1_000;
+
 /** Compiles a user's pattern; an invalid one comes back as a message saying what is wrong. */
 export function compilePattern(source: string): CompiledPattern {
   if (source.trim() === '') return { ok: false, source, message: 'empty pattern' };
+  if (source.length > MAX_PATTERN_LENGTH) {
+    return { ok: false, source, message: `a pattern is at most ${MAX_PATTERN_LENGTH.toLocaleString('en-US')} characters, this one has ${source.length.toLocaleString('en-US')}` };
+  }
   const ignoreCase = !hasUpper(source);
   const flags = ignoreCase ? 'i' : '';
   try {

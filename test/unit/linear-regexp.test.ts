@@ -67,3 +67,16 @@ test('the same matches as JavaScript for the patterns both engines take: test, e
     { numRuns: 500 },
   );
 });
+
+test('only patterns whose backtracking is bounded keep JavaScript\'s matcher; every repetition goes to RE2', () => {
+  for (const source of ['wp-login|\\.php', 'HIT|de', '5\\d\\d|timeout', '[0-9a-f]{3}ff', '\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}', 'curl/[78]\\.']) {
+    assert.equal(new LinearRegExp(source, 'i').nativeIsBounded, true, source);
+  }
+  const choices = '(a|a)'.repeat(30);
+  for (const source of ['bot.*crawl', '(a+)+$', 'a*', 'x{2,}', '(ab){3}', `${choices}b`, 'a?'.repeat(30) + 'a'.repeat(30), '[*+]+', '\\d{1,1000}']) {
+    assert.equal(new LinearRegExp(source, 'i').nativeIsBounded, false, source);
+  }
+  // the exponential cases of JavaScript's matcher end at once here
+  assert.equal(new LinearRegExp(`${choices}b`).test('a'.repeat(30)), false);
+  assert.equal(new LinearRegExp('a?'.repeat(30) + 'a'.repeat(30)).test('a'.repeat(30)), true);
+});
