@@ -6,8 +6,9 @@ import { RE2JS } from 're2js';
  * `bot.*crawl` over a user agent of `bot ` 2,000 times, or `(a+)+$`, takes seconds to forever.
  * LinearRegExp is a RegExp whose matching is done by RE2 (re2js, pure JavaScript): time linear in
  * the text whatever the pattern; a pattern JavaScript's matcher runs in bounded time on any text
- * (no repetition: literals, alternatives, classes; backtrackBounded) keeps V8's faster matcher. Every RegExp method (test, exec, match, replace, split, matchAll)
- * goes through its exec, so code that takes a RegExp keeps working.
+ * (no repetition: literals, alternatives, classes; backtrackBounded) keeps V8's faster matcher.
+ * Every RegExp method (test, exec, match, replace, split, matchAll) goes through its exec, so code
+ * that takes a RegExp keeps working.
  *
  * The pattern must be valid for both: JavaScript syntax, with what RE2 cannot do in linear time
  * refused (lookahead, lookbehind, backreferences), with a message saying so

@@ -19,13 +19,9 @@ export function terminalSafeStream<S extends Stream>(stream: S): S {
   const decoder = new StringDecoder('utf8');
   // a CR at the end of one write may be the first half of a CRLF the next write completes
   let heldCr = false;
-  const clean = (chunk: unknown, encoding: unknown): string => {
-    let text =
-      typeof chunk === 'string'
-        ? Buffer.isEncoding(String(encoding)) && encoding !== 'utf8' && encoding !== 'utf-8'
-          ? decoder.write(Buffer.from(chunk, encoding as BufferEncoding))
-          : chunk
-        : decoder.write(Buffer.from(chunk as Uint8Array));
+  // a string is text (commands write no other encoding); bytes are read as UTF-8, as the terminal will
+  const clean = (chunk: unknown): string => {
+    let text = typeof chunk === 'string' ? decoder.end() + chunk : decoder.write(Buffer.from(chunk as Uint8Array));
     if (heldCr) text = `\r${text}`;
     heldCr = text.endsWith('\r');
     if (heldCr) text = text.slice(0, -1);
@@ -33,12 +29,12 @@ export function terminalSafeStream<S extends Stream>(stream: S): S {
   };
   const write = (chunk: unknown, encoding?: unknown, callback?: unknown): boolean => {
     const done = (typeof encoding === 'function' ? encoding : callback) as WriteCallback | undefined;
-    return stream.write(clean(chunk, typeof encoding === 'function' ? undefined : encoding), done);
+    return stream.write(clean(chunk), done);
   };
   const end = (...args: unknown[]): S => {
     const callback = args.find((a): a is () => void => typeof a === 'function');
     const chunk = typeof args[0] === 'function' ? undefined : args[0];
-    let rest = chunk === undefined || chunk === null ? '' : clean(chunk, typeof args[1] === 'string' ? args[1] : undefined);
+    let rest = chunk === undefined || chunk === null ? '' : clean(chunk);
     rest += terminalSafeOutput(decoder.end() + (heldCr ? '\r' : ''));
     heldCr = false;
     stream.end(rest, callback);
