@@ -387,7 +387,7 @@ function re2jsPath(): string {
 const workerSource = (): string => `
 const __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
-const { LinearRegExp: WorkerLinearRegExp } = (${makeLinearRegExp.toString()})(require(${JSON.stringify(re2jsPath())}).RE2JS);
+const { LinearRegExp: WorkerLinearRegExp } = (${makeLinearRegExp.toString()})(() => require(${JSON.stringify(re2jsPath())}).RE2JS);
 ${spanOnly.toString()}
 ${mayMatchWithin.toString()}
 (${scanWorkerMain.toString()})(parentPort, ${JSON.stringify(SCAN_DICT_FIELDS)});

@@ -80,3 +80,8 @@ test('only patterns whose backtracking is bounded keep JavaScript\'s matcher; ev
   assert.equal(new LinearRegExp(`${choices}b`).test('a'.repeat(30)), false);
   assert.equal(new LinearRegExp('a?'.repeat(30) + 'a'.repeat(30)).test('a'.repeat(30)), true);
 });
+
+test('lookarounds and backreferences are found outside classes and escapes only', () => {
+  for (const source of ['\\(?=x', '[(?=]y', '[\\1]', 'a\\\\b']) assert.ok(compilePattern(source).ok, source);
+  for (const source of ['a+(?=b)', 'x*\\1', '(?<!a)b']) assert.equal(compilePattern(source).ok, false, source);
+});
