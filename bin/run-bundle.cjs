@@ -9,6 +9,7 @@
 // directory ($XDG_CACHE_HOME/burrow/code-cache, else ~/.cache/burrow/code-cache), one file per
 // command, named after the bundle's build id. Files are written 0600 in a 0700 directory, and a
 // file that is not the user's own or that others could write is never read: cached data is code.
+// Nor is anything but a regular file, and no file type can make the open wait (a planted FIFO).
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -122,7 +123,9 @@ function preloadBuiltins(ids) {
 function readCache(file, header) {
   let fd;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    // O_NONBLOCK: a FIFO (or a device) planted under the name would make a blocking open wait
+    // for a writer forever, before the type check below could refuse it
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
     const stat = fs.fstatSync(fd);
     const mine = typeof process.getuid !== 'function' || stat.uid === process.getuid();
     if (!stat.isFile() || !mine || (stat.mode & 0o022) !== 0) return undefined;

@@ -12,6 +12,7 @@ import { GLOBAL_OPTIONS, VALUE_FLAGS } from './commands/global-options';
 import { setDisplayZone } from './text/time-format';
 import { isNotInThisBundle } from './runtime/bundle';
 import { didYouMean } from './text/did-you-mean';
+import { commandIo } from './runtime/terminal-output';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
@@ -128,7 +129,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     const settings = resolveSettings(flags, io.env, file.config);
     setDisplayZone(settings.utc ? 'utc' : 'local');
     for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${terminalSafeLines(w)}\n`);
-    return await command.run({ args: parsed.positionals, values, settings, io, commands });
+    return await command.run({ args: parsed.positionals, values, settings, io: commandIo(io), screenIo: io, commands });
   } catch (error) {
     if (isNotInThisBundle(error)) throw error;
     if (error instanceof UsageError || error instanceof SettingsError || error instanceof ConfigError) {

@@ -96,7 +96,6 @@ function printTokens(ctx: CommandContext, db: Database, tokens: GeneratedToken[]
       format,
       records,
       showSecrets: true,
-      tty: ctx.io.stdout.isTTY,
       columns: [
         { header: 'DATABASE', value: () => db.name },
         { header: 'AUTHORIZATION', value: (r) => r.authorization },
@@ -191,7 +190,6 @@ async function listDatabases(ctx: CommandContext): Promise<number> {
       formatRecords({
         format: ctx.settings.output ?? 'table',
         records: all,
-        tty: ctx.io.stdout.isTTY,
         columns: [
           { header: 'NAME', value: (d) => d.name },
           { header: 'ID', value: (d) => d.id },

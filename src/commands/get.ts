@@ -108,7 +108,6 @@ else every page is read.`;
           columns: resource.columns.map(outputColumn),
           single: resource.single,
           showSecrets: ctx.settings.showSecrets,
-          tty: ctx.io.stdout.isTTY,
         }),
       );
       return 0;

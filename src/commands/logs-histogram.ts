@@ -74,7 +74,7 @@ export async function runLogsHistogram(ctx: CommandContext): Promise<number> {
       }
     }
     const rows = histogram(times, statuses, from, to, size);
-    ctx.io.stdout.write(formatRecords({ format, records: rows, columns: COLUMNS, showSecrets: true, tty: Boolean(ctx.io.stdout.isTTY) }));
+    ctx.io.stdout.write(formatRecords({ format, records: rows, columns: COLUMNS, showSecrets: true }));
     return 0;
   } finally {
     process.off('SIGINT', stop);

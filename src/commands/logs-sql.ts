@@ -74,7 +74,7 @@ export async function runLogsSql(ctx: CommandContext): Promise<number> {
       return 1;
     }
     if (stoppedBy !== null) return stoppedBy;
-    const printer = new ResultPrinter(ctx.io.stdout, format, Boolean(ctx.io.stdout.isTTY) && format === 'table', Boolean(ctx.io.stdout.isTTY));
+    const printer = new ResultPrinter(ctx.io.stdout, format, Boolean(ctx.io.stdout.isTTY) && format === 'table');
     for (const result of results) await printer.result(result);
     await printer.end();
     return 0;

@@ -1,7 +1,7 @@
 import { cellWidth, padCells } from '../text/cells';
 import { maskSecretFields } from '../config/redact';
 import type { OutputFormat } from '../config/settings';
-import { forStream, jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
+import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 
 export interface Column<T> {
   header: string;
@@ -48,8 +48,6 @@ export interface FormatOptions<T> {
   showSecrets?: boolean;
   /** Print a single object (not an array) for json. */
   single?: boolean;
-  /** stdout is a terminal: CSV is made safe to show (in a file or a pipe it keeps the data exact). */
-  tty?: boolean;
 }
 
 /** Formats records for stdout in the chosen format. */
@@ -61,7 +59,8 @@ export function formatRecords<T>(opts: FormatOptions<T>): string {
     case 'ndjson':
       return records.map((r) => jsonTerminalSafe(JSON.stringify(r))).join('\n') + (records.length ? '\n' : '');
     case 'csv':
-      return forStream(renderCsv(records, opts.columns), opts.tty);
+      // exact: at a terminal the command's stream (runtime/terminal-output.ts) makes it safe
+      return renderCsv(records, opts.columns);
     case 'table':
     case 'text':
       return renderTable(records, opts.columns);

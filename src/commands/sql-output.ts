@@ -1,7 +1,7 @@
 import { distinctKeys, valueJson, valueText, type SqlValue, type StatementResult } from '../api/database/index';
 import { csvEscape } from './output';
 import { cellWidth, padCells } from '../text/cells';
-import { forStream, jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
+import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
 
 export type SqlOutputFormat = 'table' | 'csv' | 'json' | 'ndjson';
 
@@ -16,7 +16,8 @@ const CHUNK = 64 * 1024;
  * both, a repeated column name becomes name_2, name_3...).
  * Statements without columns (INSERT, CREATE...) print nothing, except a note when `human`.
  * Outside text cannot drive a terminal: table cells show controls as visible escapes, json and
- * ndjson escape DEL, C1 and bidi characters, csv is exact in a file or a pipe and made safe at a terminal.
+ * ndjson escape DEL, C1 and bidi characters, csv is exact (at a terminal the command's stream,
+ * src/runtime/terminal-output.ts, makes every write safe).
  */
 export class ResultPrinter {
   private buffer = '';
@@ -29,7 +30,6 @@ export class ResultPrinter {
     private readonly out: Sink,
     private readonly format: SqlOutputFormat,
     private readonly human: boolean,
-    private readonly tty: boolean = false,
   ) {}
 
   async result(r: StatementResult): Promise<void> {
@@ -61,14 +61,14 @@ export class ResultPrinter {
     this.keys = distinctKeys(columns).map((c) => jsonTerminalSafe(JSON.stringify(c)));
     this.heldJsonRow = null;
     this.jsonRows = 0;
-    if (this.format === 'csv') await this.line(forStream(columns.map(csvEscape).join(','), this.tty));
+    if (this.format === 'csv') await this.line(columns.map(csvEscape).join(','));
   }
 
   async rows(rows: SqlValue[][]): Promise<void> {
     const keys = this.keys;
     if (keys === null) return;
     for (const row of rows) {
-      if (this.format === 'csv') await this.line(forStream(row.map((v) => csvEscape(valueText(v, ''))).join(','), this.tty));
+      if (this.format === 'csv') await this.line(row.map((v) => csvEscape(valueText(v, ''))).join(','));
       else if (this.format === 'ndjson') await this.line(this.object(keys, row));
       else {
         // json: a row is written once the next one shows whether it needs a comma

@@ -48,7 +48,9 @@ async function sqlSources(ctx: CommandContext, file: string | undefined): Promis
 
 /** The interactive shell: the URL argument, else the configured database, else the emulator (a child process, so a long query cannot freeze the shell). */
 async function runRepl(ctx: CommandContext, url: string | undefined, token = ctx.settings.databaseToken): Promise<number> {
-  const { io, settings } = ctx;
+  const { settings } = ctx;
+  // the shell draws the whole screen (Ink): the raw streams, not the command's sanitised ones
+  const io = ctx.screenIo;
   if (!io.stdout.isTTY) throw new UsageError(REPL_NEEDS_TERMINAL);
   const demo = Boolean(ctx.values.demo);
   const management = settings.target === 'platform' && settings.apiKey ? { baseUrl: settings.baseUrl, loggingUrl: settings.loggingUrl, apiKey: settings.apiKey } : null;
@@ -151,7 +153,7 @@ export async function runSql(ctx: CommandContext): Promise<number> {
   }
   const conn = await target(ctx, url);
   const db = new DatabaseSession({ url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false), debugSql: ctx.settings.debugSql });
-  const printer = new ResultPrinter(io.stdout, format, Boolean(io.stdout.isTTY) && format === 'table', Boolean(io.stdout.isTTY));
+  const printer = new ResultPrinter(io.stdout, format, Boolean(io.stdout.isTTY) && format === 'table');
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);

@@ -24,12 +24,12 @@ marks, and which zones were open) per profile in $XDG_STATE_HOME/burrow/sessions
 ~/.local/state/burrow/sessions) and brings it back on the next start.
   --fresh    start clean: the saved session is not read (the next quit saves over it)`,
   options: CONSOLE_OPTIONS,
-  async run({ io, settings, values }) {
-    if (!io.stdin.isTTY || !io.stdout.isTTY) {
+  async run({ io, screenIo, settings, values }) {
+    if (!screenIo.stdin.isTTY || !screenIo.stdout.isTTY) {
       io.stderr.write(NON_INTERACTIVE_HINT + '\n');
       return 2;
     }
     const { runConsole } = await import('../app/run-console');
-    return runConsole(settings, io, { fresh: values.fresh === true });
+    return runConsole(settings, screenIo, { fresh: values.fresh === true });
   },
 };

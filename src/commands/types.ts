@@ -16,7 +16,16 @@ export interface CommandContext {
   values: OptionValues;
   /** Resolved global settings (flags, env, profile). */
   settings: Settings;
+  /**
+   * Where the command writes: at a terminal every write goes through the sanitiser
+   * (runtime/terminal-output.ts), whatever the format; in a file or a pipe the bytes are exact.
+   */
   io: Io;
+  /**
+   * The process's raw streams, only for a full-screen console (the console, the SQL shell): Ink
+   * draws with escapes of its own and sanitises every line it draws. Nothing else writes here.
+   */
+  screenIo: Io;
   /** The commands `burrow --help` lists (given by the CLI: a command that lists commands imports no registry that loads it). */
   commands: readonly CommandEntry[];
 }

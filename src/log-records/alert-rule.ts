@@ -26,6 +26,10 @@ import { compilePattern } from './filter';
 export type Comparison = '>' | '>=';
 export type RateUnit = 's' | 'm' | 'h';
 
+/** The longest value of one condition (a pattern or a substring) and the longest rule taken. */
+export const MAX_RULE_VALUE_LENGTH = 1_000;
+export const MAX_RULE_LENGTH = 4_000;
+
 export interface AlertCondition {
   field: string;
   op: '=' | '~' | '!=' | '!~';
@@ -144,6 +148,9 @@ function parseCondition(tok: Token): { ok: true; condition: AlertCondition; test
   // the value's place in the text (after a quote when it is quoted)
   const valueSpan = { start: fieldSpan.end + op.length, end: tok.end };
   if (value.trim() === '') return err(`${field}${op} needs a value`, tok);
+  if (value.length > MAX_RULE_VALUE_LENGTH) {
+    return err(`${field}${op}: a value is at most ${MAX_RULE_VALUE_LENGTH.toLocaleString('en-US')} characters, this one has ${value.length.toLocaleString('en-US')}`, valueSpan);
+  }
   const negate = op.startsWith('!');
   let test: (e: LogEntry) => boolean;
   if (op === '~' || op === '!~') {
@@ -229,6 +236,10 @@ export function parseAlertRule(text: string): ParsedRule {
     tests.push(c.test);
     i++;
   }
+  // each value was held to its own limit above (a long one is pointed at); then the whole
+  if (text.length > MAX_RULE_LENGTH) {
+    return err(`a rule is at most ${MAX_RULE_LENGTH.toLocaleString('en-US')} characters, this one has ${text.length.toLocaleString('en-US')}`, { start: MAX_RULE_LENGTH, end: text.length });
+  }
   const thresholdTok = tokens[i]!;
   const th = parseThreshold(thresholdTok);
   if (!th.ok) return th;
@@ -261,16 +272,30 @@ export function parseAlertRule(text: string): ParsedRule {
   };
 }
 
+/** A rule longer than this is shown around its bad part only (a 45,000-character value is not echoed). */
+const SHOWN_RULE = 160;
+const SHOWN_BAD = 60;
+const SHOWN_AROUND = 40;
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
 /** The message, then the rule with the bad part underlined (each line after the first indented by `indent`). For the CLI. */
 export function describeRuleError(text: string, error: RuleError, indent = '  '): string {
-  const width = Math.max(1, error.end - error.start);
-  return `${error.message}\n${indent}${text}\n${indent}${' '.repeat(error.start)}${'^'.repeat(width)}`;
+  if (text.length <= SHOWN_RULE) {
+    const width = Math.max(1, error.end - error.start);
+    return `${error.message}\n${indent}${text}\n${indent}${' '.repeat(error.start)}${'^'.repeat(width)}`;
+  }
+  const from = Math.max(0, error.start - SHOWN_AROUND);
+  const head = `${from > 0 ? '…' : ''}${text.slice(from, error.start)}`;
+  const bad = clip(text.slice(error.start, error.end), SHOWN_BAD);
+  const tail = clip(text.slice(error.end), SHOWN_AROUND);
+  return `${error.message}\n${indent}${head}${bad}${tail}\n${indent}${' '.repeat(head.length)}${'^'.repeat(Math.max(1, bad.length))}`;
 }
 
-/** The error on one line, naming the bad token (for a field's status line). */
+/** The error on one line, naming the bad token, cut if long (for a field's status line). */
 export function ruleErrorLine(text: string, error: RuleError): string {
   const bad = text.slice(error.start, error.end);
-  return bad ? `at "${bad}" (column ${error.start + 1}): ${error.message}` : error.message;
+  return bad ? `at "${clip(bad, 24)}" (column ${error.start + 1}): ${error.message}` : error.message;
 }
 
 /** What the rule observed in a window of `count` records: "3.4/s" or "512". */

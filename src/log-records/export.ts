@@ -1,14 +1,17 @@
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import type { LogEntry } from '../api/logs/entry';
 import { LOG_FIELD_NAMES } from '../log-fields/fields';
 import { jsonTerminalSafe } from '../text/terminal-safe';
 import { maskSecret } from '../config/redact';
+import { openUserFile, UserFileExistsError, type Existing } from '../config/user-file';
 
 /**
  * Export of log records to NDJSON (one LogEntry object per line, every field) or CSV (RFC 4180,
  * a header row with every field). The authorization header is masked unless secrets are shown.
- * Files are created with O_EXCL: an existing file is never replaced unless `overwrite` is set.
+ * Files are opened by config/user-file.ts: new, 0600, never through a link; what is there is
+ * replaced only with `overwrite` (the person was asked, told when it is a link).
  */
 
 export type ExportFormat = 'ndjson' | 'csv';
@@ -66,10 +69,13 @@ export function withFormat(p: string, format: ExportFormat): string {
 }
 
 export class ExportExistsError extends Error {
-  constructor(readonly path: string) {
+  constructor(readonly path: string, readonly existing: Existing = { kind: 'file' }) {
     super(`${path} already exists`);
   }
 }
+
+const write = promisify(fs.write);
+const close = promisify(fs.close);
 
 export interface ExportResult {
   path: string;
@@ -92,12 +98,12 @@ export interface ExportOptions {
 export async function writeExport(file: string, records: Iterable<LogEntry>, options: ExportOptions): Promise<ExportResult> {
   const chunkSize = options.chunk ?? 2000;
   const show = options.showSecrets ?? false;
-  let handle: fs.FileHandle;
+  let fd: number;
   try {
     // 0600: exported logs hold client IPs, user agents and referers
-    handle = await fs.open(file, options.overwrite ? 'w' : 'wx', 0o600);
+    fd = openUserFile(file, { replace: options.overwrite });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ExportExistsError(file);
+    if (error instanceof UserFileExistsError) throw new ExportExistsError(file, error.existing);
     throw error;
   }
   let count = 0;
@@ -111,7 +117,7 @@ export async function writeExport(file: string, records: Iterable<LogEntry>, opt
       parts = [];
       const buf = Buffer.from(text, 'utf8');
       bytes += buf.length;
-      await handle.write(buf);
+      for (let at = 0; at < buf.length; ) at += (await write(fd, buf, at, buf.length - at)).bytesWritten;
     };
     if (options.format === 'csv') parts.push(csvHeader());
     for (const e of records) {
@@ -122,8 +128,8 @@ export async function writeExport(file: string, records: Iterable<LogEntry>, opt
     await flush();
     ok = true;
   } finally {
-    await handle.close();
-    if (!ok) await fs.rm(file, { force: true });
+    await close(fd);
+    if (!ok) await fs.promises.rm(file, { force: true });
   }
   return { path: file, records: count, bytes };
 }

@@ -2,12 +2,14 @@ import type { LogEntry } from '../api/logs/entry';
 import { formatIpv4 } from '../log-engine/columns/codecs';
 import type { DictField, RecordColumns } from '../log-engine/columns/record-columns';
 import { lineOf, matchesLine, mayCrossFields } from './record-line';
+import { LinearRegExp, UnsupportedPatternError } from './linear-regexp';
 
 /**
  * The local regex filter of a log view: a pattern compiled once (smart case: case-insensitive
  * unless it has an upper-case letter), tested on the fields a person reads and on the record's
  * whole line (record-line.ts), kept incrementally
  * over a ring buffer (MatchIndex), and shown with context lines like grep -C (contextRows).
+ * Matching is linear in the text (LinearRegExp, RE2): the texts are chosen by strangers.
  */
 
 export type CompiledPattern =
@@ -27,17 +29,24 @@ function hasUpper(source: string): boolean {
   return false;
 }
 
+/** The longest pattern taken (`/`, and a rule's `~` value): a longer one is refused, not compiled. */
+export const MAX_PATTERN_LENGTH = 1_000;
+
 /** Compiles a user's pattern; an invalid one comes back as a message saying what is wrong. */
 export function compilePattern(source: string): CompiledPattern {
   if (source.trim() === '') return { ok: false, source, message: 'empty pattern' };
+  if (source.length > MAX_PATTERN_LENGTH) {
+    return { ok: false, source, message: `a pattern is at most ${MAX_PATTERN_LENGTH.toLocaleString('en-US')} characters, this one has ${source.length.toLocaleString('en-US')}` };
+  }
   const ignoreCase = !hasUpper(source);
   const flags = ignoreCase ? 'i' : '';
   try {
-    const test = new RegExp(source, flags);
-    const all = new RegExp(source, `${flags}g`);
+    const test = new LinearRegExp(source, flags);
+    const all = new LinearRegExp(source, `${flags}g`);
     if (test.test('')) return { ok: false, source, message: `"${source}" matches an empty text, so it would match every record; make it more specific` };
     return { ok: true, source, test, all, ignoreCase };
   } catch (error) {
+    if (error instanceof UnsupportedPatternError) return { ok: false, source, message: `"${source}": ${error.message}` };
     const why = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '');
     return { ok: false, source, message: `invalid regular expression "${source}": ${why} (JavaScript syntax, e.g. 5\\d\\d|timeout)` };
   }

@@ -1,4 +1,6 @@
 import type { MessagePort, Worker as WorkerThread } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { makeLinearRegExp, type LinearRegExp } from './linear-regexp';
 import { RECORD_FLAGS, STATUS_ASIDE, TIME_ASIDE, type DictField, type SharedScanColumns } from '../log-engine/columns/record-columns';
 import { lineOf, matchesLine, mayCrossFields } from './record-line';
 
@@ -127,8 +129,17 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
   let ipText = texts(0, IPW);
 
   function run(m: ScanRequest): void {
-    const re = new RegExp(m.source, m.flags);
-    const all = new RegExp(m.source, m.flags.includes('g') ? m.flags : `${m.flags}g`);
+    // linear-time matching (RE2) here too: the texts are chosen by strangers (linear-regexp.ts)
+    let re: RegExp;
+    let all: RegExp;
+    try {
+      re = new WorkerLinearRegExp(m.source, m.flags);
+      all = new WorkerLinearRegExp(m.source, m.flags.includes('g') ? m.flags : `${m.flags}g`);
+    } catch {
+      // the main thread compiled it: only a pattern it did not check gets here; nothing matches
+      re = /(?!)/;
+      all = /(?!)/g;
+    }
     const joined = spanOnly(m.source);
     // the per-record texts the pattern could match at all (a literal like /wp-login|\.php/ none of them)
     const ignoreCase = m.flags.includes('i');
@@ -367,13 +378,23 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
   });
 }
 
+// the worker's own LinearRegExp: the same class, made in the worker from re2js's CommonJS build
+declare const WorkerLinearRegExp: new (source: string, flags?: string) => LinearRegExp;
+
+/** Where re2js's CommonJS build is (node_modules, beside the bundle or the sources). */
+function re2jsPath(): string {
+  return createRequire(import.meta.url).resolve('re2js');
+}
+
+/** The worker's program (made when the first worker starts: resolving re2js costs file lookups). */
 // The worker runs these functions' source text (Function#toString). tsx (tests, benchmarks; esbuild with
 // keepNames) wraps named functions and classes in calls to its helper __name(fn, "name"), which
 // lives in the compiled module, not in that text: the worker defines it as the identity (a name is then
 // not kept, which nothing here needs).
-const WORKER_SOURCE = `
+const workerSource = (): string => `
 const __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
+const { LinearRegExp: WorkerLinearRegExp } = (${makeLinearRegExp.toString()})(() => require(${JSON.stringify(re2jsPath())}).RE2JS);
 ${spanOnly.toString()}
 ${mayMatchWithin.toString()}
 ${lineOf.toString()}
@@ -501,7 +522,7 @@ export class ScanWorker {
     this.starting ??= import('node:worker_threads').then(
       ({ Worker }) => {
         try {
-          const w = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 } });
+          const w = new Worker(workerSource(), { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 } });
           w.unref();
           w.on('message', (m: ScanStretchResult) => {
             if (this.current?.id === m.id) this.current.handlers.onStretch(m);

@@ -49,9 +49,19 @@ export function jsonTerminalSafe(json: string): string {
   return JSON_UNSAFE.test(json) ? json.replace(JSON_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
 }
 
-/** Output for a stream: made safe when the stream is a terminal, exact for a file or a pipe. */
-export function forStream(text: string, isTTY: boolean | undefined): string {
-  return isTTY ? terminalSafeLines(text) : text;
+// what a command's output to a terminal may not hold raw: terminalSafeLines's set, but a CR that
+// ends a line (CRLF, CSV's line end) is kept; a lone CR would let a line overwrite another
+// eslint-disable-next-line no-control-regex
+const UNSAFE_OUTPUT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+// eslint-disable-next-line no-control-regex
+const UNSAFE_OUTPUT_ALL = /\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A command's output on its way to a terminal (src/runtime/terminal-output.ts applies it to every
+ * write): newlines, tabs and CRLF line ends kept, every other control a visible escape.
+ */
+export function terminalSafeOutput(text: string): string {
+  return UNSAFE_OUTPUT.test(text) ? text.replace(UNSAFE_OUTPUT_ALL, visibleEscape) : text;
 }
 
 // eslint-disable-next-line no-control-regex

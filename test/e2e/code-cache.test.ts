@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import { runBurrow } from '../helpers/cli';
 import { startBurrow } from '../helpers/pty';
 import { envFor } from '../helpers/emulator';
@@ -107,6 +108,17 @@ test('a cache file that others could write is never read', async (t) => {
     assert.deepEqual((await run(home)).states, ['unusable', 'written']);
     assert.equal(fs.statSync(file!).uid, 0);
   }
+});
+
+test('a FIFO planted as the cache file cannot make the start wait: it is not read, and replaced', { timeout: 60_000 }, async (t) => {
+  const home = cacheHome(t);
+  await run(home);
+  const [file] = cacheFiles(home);
+  fs.rmSync(file!);
+  // a FIFO with no writer: an open for reading without O_NONBLOCK waits forever
+  execFileSync('mkfifo', ['-m', '600', file!]);
+  assert.deepEqual((await run(home)).states, ['unusable', 'written']);
+  assert.ok(fs.lstatSync(file!).isFile(), 'the FIFO is replaced by a regular cache file');
 });
 
 test('a cache directory that cannot be written: burrow still starts and says nothing', async (t) => {

@@ -1,5 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow, type PtySession } from '../helpers/pty';
 import { until } from '../helpers/wait';
@@ -78,4 +81,38 @@ test('Q opens SQL on the buffer: count matches the header, .schema, INSERT INTO 
   await app.press('q');
   const exit = await app.exited;
   assert.equal(exit.exitCode, 0, 'the console quits with the logs table open');
+});
+
+test('.output in the logs SQL shell: a link is named as one, no keeps it, yes replaces the link (never its target) with a 0600 file', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-logs-sql-output-'));
+  try {
+    const target = path.join(dir, 'precious.txt');
+    fs.writeFileSync(target, 'precious\n');
+    fs.chmodSync(target, 0o644);
+    const link = path.join(dir, 'out.csv');
+    fs.symlinkSync(target, link);
+    const app = startBurrow([], { env: envFor(emu), cols: 140, rows: 40 });
+    await openLogsSql(app);
+    await app.type(`.output ${link}\r`);
+    await app.waitFor(/out\.csv is a symbolic link \(to .*precious\.txt\)/);
+    await app.press('n');
+    await app.waitFor(/out\.csv is left as it is/);
+    await app.type(`.output ${link}\r`);
+    await app.waitFor(/out\.csv is a symbolic link/);
+    await app.press('y');
+    await app.waitFor(/results go to .*out\.csv/);
+    await app.type('.mode csv\r');
+    await app.type('SELECT count(*) AS n FROM logs;\r');
+    await app.waitFor(/written to .*out\.csv/);
+    await app.type('.output\r');
+    await app.waitFor(/results go to the screen again/);
+    assert.equal(fs.readFileSync(target, 'utf8'), 'precious\n', 'nothing was written through the link');
+    assert.equal(fs.statSync(target).mode & 0o777, 0o644);
+    assert.ok(fs.lstatSync(link).isFile(), 'the link is now a file of its own');
+    assert.equal(fs.statSync(link).mode & 0o777, 0o600);
+    assert.match(fs.readFileSync(link, 'utf8'), /^n\n\d+\n$/);
+    app.kill('SIGKILL');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

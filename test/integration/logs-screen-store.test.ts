@@ -14,6 +14,7 @@ import { configureLoggingRateLimit, loggingStats } from '../../src/emulator/logg
 import { liveStatusParts } from '../../src/screens/logs/status-view';
 import { EmulatorClock } from '../../src/emulator/clock';
 import { until } from '../helpers/wait';
+import { confirmYes } from '../helpers/confirm';
 
 // The emulator's clock (and so the client's) starts at a fixed time: the same traffic, the same
 // timestamps and the same day files on every run, whatever the hour.
@@ -214,6 +215,26 @@ test('v1 day: date checked, the day parsed into the same view; export writes the
   const asked = await until('question', () => ui.getState().overlay);
   assert.equal(asked.kind, 'confirm');
   assert.match(asked.kind === 'confirm' ? asked.request.title : '', /already exists/);
+  ui.getState().closeOverlay();
+  assert.equal(fs.statSync(path.join(dir, 'misses.ndjson')).mode & 0o777, 0o600, 'the export is private');
+
+  // a link: the question says so; replacing it replaces the link, never writes through it
+  const precious = path.join(dir, 'precious.txt');
+  fs.writeFileSync(precious, 'precious\n', { mode: 0o644 });
+  fs.chmodSync(precious, 0o644);
+  fs.symlinkSync(precious, path.join(dir, 'linked.ndjson'));
+  s().openExport();
+  s().setPromptText(textOf('linked.ndjson'));
+  s().submitPrompt();
+  const link = await until('question', () => ui.getState().overlay);
+  assert.match(link.kind === 'confirm' ? link.request.title : '', /linked\.ndjson is a symbolic link \(to .*precious\.txt\)/);
+  const before = s().lastExport;
+  await confirmYes(ui);
+  await until('the export through the question', () => s().lastExport !== before);
+  assert.equal(fs.readFileSync(precious, 'utf8'), 'precious\n', 'nothing written through the link');
+  assert.equal(fs.statSync(precious).mode & 0o777, 0o644);
+  assert.ok(fs.lstatSync(path.join(dir, 'linked.ndjson')).isFile(), 'the link was replaced by a file');
+  assert.equal(fs.statSync(path.join(dir, 'linked.ndjson')).mode & 0o777, 0o600);
   assert.equal(s().closeV1(), true);
   assert.equal(s().source, 'live');
 });

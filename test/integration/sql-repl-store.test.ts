@@ -13,6 +13,8 @@ import { createUiStore, type UiStore } from '../../src/state/ui-store';
 import { historyKey, historyPath, loadHistory } from '../../src/sql-repl/history-file';
 import { complete } from '../../src/sql-repl/completion';
 import { until } from '../helpers/wait';
+import { confirmYes } from '../helpers/confirm';
+import { execFileSync } from 'node:child_process';
 
 // The SQL shell's store against the emulator's database (real SQLite behind Hrana over HTTP).
 
@@ -287,4 +289,65 @@ test('esc goes back one level: to the results when there are some, else off the 
   esc();
   assert.equal(sh.store.getState().focus, 'results');
   assert.equal(sh.ui.getState().stack.at(-1)!.id, 'sql');
+});
+
+test('.output FILE: a new file is 0600; an existing file is replaced only when the person says so; a link is named as one and never written through', async () => {
+  const sh = await shell(emu);
+  const old = process.umask(0o022);
+  try {
+    const fresh = path.join(dir, 'fresh-output.txt');
+    await sh.run(`.output ${fresh}`);
+    await sh.run('SELECT 1 AS one;');
+    await sh.run('.output');
+    assert.equal(fs.statSync(fresh).mode & 0o777, 0o600, 'a new file is private');
+
+    // an existing file: asked; no keeps it as it was
+    const existing = path.join(dir, 'existing-output.txt');
+    fs.writeFileSync(existing, 'keep me\n', { mode: 0o644 });
+    const asked = sh.run(`.output ${existing}`);
+    await until('the question', () => sh.ui.getState().overlay?.kind === 'confirm');
+    const o = sh.ui.getState().overlay;
+    assert.ok(o?.kind === 'confirm' && /existing-output\.txt already exists/.test(o.request.title));
+    sh.ui.getState().closeOverlay();
+    if (o?.kind === 'confirm') await o.request.onNo?.();
+    await asked;
+    assert.equal(fs.readFileSync(existing, 'utf8'), 'keep me\n');
+    assert.equal(sh.store.getState().outputFile, null);
+    // yes replaces it with a new 0600 file
+    const replaced = sh.run(`.output ${existing}`);
+    await until('the question', () => sh.ui.getState().overlay?.kind === 'confirm');
+    await confirmYes(sh.ui);
+    await replaced;
+    await sh.run('SELECT 2 AS two;');
+    await sh.run('.output');
+    assert.match(fs.readFileSync(existing, 'utf8'), /two/);
+    assert.equal(fs.statSync(existing).mode & 0o777, 0o600);
+
+    // a link to a file elsewhere: the question says it is a link; yes replaces the link, the target is untouched
+    const target = path.join(dir, 'link-target.txt');
+    fs.writeFileSync(target, 'precious\n', { mode: 0o644 });
+    const link = path.join(dir, 'link-output.txt');
+    fs.symlinkSync(target, link);
+    const viaLink = sh.run(`.output ${link}`);
+    await until('the question', () => sh.ui.getState().overlay?.kind === 'confirm');
+    const q = sh.ui.getState().overlay;
+    assert.ok(q?.kind === 'confirm' && /link-output\.txt is a symbolic link \(to .*link-target\.txt\)/.test(q.request.title), q?.kind === 'confirm' ? q.request.title : 'no confirm');
+    await confirmYes(sh.ui);
+    await viaLink;
+    await sh.run('SELECT 3 AS three;');
+    await sh.run('.output');
+    assert.equal(fs.readFileSync(target, 'utf8'), 'precious\n', 'nothing was written through the link');
+    assert.equal(fs.statSync(target).mode & 0o777, 0o644, 'the target keeps its mode');
+    assert.ok(fs.lstatSync(link).isFile(), 'the link was replaced by a file');
+    assert.equal(fs.statSync(link).mode & 0o777, 0o600);
+    assert.match(fs.readFileSync(link, 'utf8'), /three/);
+
+    // a FIFO is never opened (it would block)
+    const fifo = path.join(dir, 'fifo-output');
+    execFileSync('mkfifo', [fifo]);
+    await sh.run(`.output ${fifo}`);
+    assert.match(sh.messages('error').at(-1)!, /fifo-output is a FIFO, not a file/);
+  } finally {
+    process.umask(old);
+  }
 });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { describeRuleError, parseAlertRule, ruleErrorLine, type AlertRule } from '../../src/log-records/alert-rule';
+import { compilePattern } from '../../src/log-records/filter';
 
 function entry(over: Partial<LogEntry> = {}): LogEntry {
   return {
@@ -105,4 +106,27 @@ test('the error texts: a pointer under the bad part, and one line for a field', 
   assert.ok(!p.ok);
   assert.equal(describeRuleError(text, p.error).split('\n').slice(1).join('\n'), `  ${text}\n         ^^`);
   assert.match(ruleErrorLine(text, p.error), /^at "5x" \(column 8\): "5x" is not a status code/);
+});
+
+test('size limits: a value past 1,000 characters is refused pointing at it, a rule past 4,000 as a whole; the message and the echo stay short', () => {
+  const value = 'x'.repeat(45_000);
+  for (const op of ['=', '~', '!~']) {
+    const text = `ua${op}"${value}" count>1 over 1m`;
+    const r = parseAlertRule(text);
+    assert.equal(r.ok, false);
+    if (r.ok) return;
+    assert.equal(r.error.message, `ua${op}: a value is at most 1,000 characters, this one has 45,000`);
+    const pointed = text.slice(r.error.start, r.error.end);
+    assert.ok(pointed.includes(value) && pointed.length <= value.length + 2, 'the value is pointed at');
+    assert.ok(ruleErrorLine(text, r.error).length < 200);
+    assert.ok(describeRuleError(text, r.error).length < 400);
+  }
+  assert.ok(parseAlertRule(`ua="${'x'.repeat(1_000)}" count>1 over 1m`).ok, 'at the limit: taken');
+  const many = Array.from({ length: 8 }, () => `ua~${'y'.repeat(600)}`).join(' and ');
+  const long = parseAlertRule(`${many} count>1 over 1m`);
+  assert.equal(long.ok, false);
+  if (!long.ok) assert.match(long.error.message, /a rule is at most 4,000 characters, this one has 4,\d{3}/);
+  const p = compilePattern('z'.repeat(1_001));
+  assert.equal(p.ok, false);
+  if (!p.ok) assert.match(p.message, /a pattern is at most 1,000 characters, this one has 1,001/);
 });

@@ -166,3 +166,14 @@ test('which per-record texts a pattern could match at all, and when one run over
   assert.equal(spanOnly('wp-login|\\.php'), true);
   for (const source of ['^a', 'a$', '\\bx', '\\Bx', 'a(?=b)', 'a(?!b)', '(?<=a)b', '(?<!a)b', '[^a]']) assert.equal(spanOnly(source), false, source);
 });
+
+test('the worker matches in linear time too: a catastrophic pattern over hostile user agents ends, with the reference\'s matches', async () => {
+  // JavaScript's RegExp takes about 2^40 steps for /(a+)+$/ on each of these user agents
+  const hostile = records(3_000, 99).map((e, i) => ({ ...e, userAgent: i % 3 ? `${'a'.repeat(40)}b${i}` : `${'a'.repeat(40)}` }));
+  const { buffer, index, scan, p } = setUp(4_000, hostile, '(a+)+$', null);
+  scan.runInWorker(worker, buffer, p.test, 4, () => undefined, STRETCH);
+  await until('the scan of /(a+)+$/ done', () => scan.done, 60_000);
+  assert.ok(scan.workerBusyMs > 0, 'the worker threads did the scanning');
+  assert.deepEqual(held(index), reference(buffer, '(a+)+$'));
+  assert.ok(held(index).length >= 900, `the user agents of a alone match: ${held(index).length} of ${buffer.length}`);
+});

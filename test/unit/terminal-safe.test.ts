@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  forStream, hasTerminalControls, jsonTerminalSafe, terminalSafe, terminalSafeKeepingStyles, terminalSafeLines,
+  terminalSafeOutput, hasTerminalControls, jsonTerminalSafe, terminalSafe, terminalSafeKeepingStyles, terminalSafeLines,
 } from '../../src/text/terminal-safe';
 
 // What a terminal would act on: C0, DEL, C1, and the bidi overrides/isolates that reorder a line.
@@ -109,9 +109,9 @@ test('jsonTerminalSafe: the same JSON value, with no DEL, C1 or bidi character l
   assert.equal(jsonTerminalSafe(plain), plain);
 });
 
-test('forStream: exact for a file or a pipe, escaped at a terminal', () => {
-  const text = 'name,"line\nbreak"\x1b]52;c;eA==\x07\n';
-  assert.equal(forStream(text, false), text);
-  assert.equal(forStream(text, undefined), text);
-  assert.equal(forStream(text, true), 'name,"line\nbreak"\\x1b]52;c;eA==\\x07\n');
+test('terminalSafeOutput: newlines, tabs and CRLF kept, a lone CR and every other control escaped', () => {
+  const text = 'name,"line\nbreak"\x1b]52;c;eA==\x07\tx\r\n';
+  assert.equal(terminalSafeOutput(text), 'name,"line\nbreak"\\x1b]52;c;eA==\\x07\tx\r\n');
+  assert.equal(terminalSafeOutput('over\rwrite\r\n'), 'over\\x0dwrite\r\n');
+  assert.equal(terminalSafeOutput('\u202e\x9b2J'), '\\u202e\\x9b2J');
 });

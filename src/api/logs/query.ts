@@ -40,6 +40,8 @@ export const RETENTION_MS = 3 * 24 * 3_600_000;
 export const MAX_LIMIT = 10_000;
 export const MAX_SEARCH_TOKENS = 16;
 export const MAX_TOKEN_LENGTH = 128;
+/** The longest url/ua/referer substring taken: a longer one is refused before anything runs. */
+export const MAX_CONTAINS_LENGTH = 1_000;
 export const CACHE_STATUS_VALUES = ['HIT', 'MISS', 'BYPASS', 'REVALIDATED', 'STALE', 'UPDATING', 'EXPIRED', '-'] as const;
 
 /** A filter after validation: canonical values, ready for the query string or a local test. */
@@ -93,6 +95,10 @@ export function normalizeFilter(f: LogFilter, errors: FieldError[] = [], throwOn
   if (search.length > MAX_SEARCH_TOKENS) errors.push({ field: 'search', message: `at most ${MAX_SEARCH_TOKENS} search tokens, got ${search.length}` });
   const long = search.find((t) => t.length > MAX_TOKEN_LENGTH);
   if (long) errors.push({ field: 'search', message: `search tokens are at most ${MAX_TOKEN_LENGTH} characters, one has ${long.length}` });
+  for (const field of ['urlContains', 'userAgentContains', 'refererContains'] as const) {
+    const v = text(f[field]);
+    if (v !== null && v.length > MAX_CONTAINS_LENGTH) errors.push({ field, message: `at most ${MAX_CONTAINS_LENGTH.toLocaleString('en-US')} characters, got ${v.length.toLocaleString('en-US')}` });
+  }
   const edge = text(f.edgeLocation);
   if (edge !== null && !/^[A-Za-z0-9-]{1,16}$/.test(edge)) errors.push({ field: 'edgeLocation', message: `"${edge}" is not an edge location code (example: WA)` });
   if (throwOnError) throwIfAny(errors);

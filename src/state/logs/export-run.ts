@@ -4,6 +4,7 @@ import { formatBytes } from '../../log-records/rows';
 import type { UiStore } from '../ui-store';
 import type { ExportSnapshot } from './view-model';
 import { errorMessage } from '../domain-stores';
+import { replaceQuestion } from '../../config/user-file';
 
 export interface ExportContext {
   ui: UiStore;
@@ -26,10 +27,12 @@ export async function runExport(ctx: ExportContext, file: string, format: Export
     ui.getState().setStatus(`exported ${r.records.toLocaleString('en-US')} record${r.records === 1 ? '' : 's'} (${format.toUpperCase()}, ${formatBytes(r.bytes)}) to ${shown}${missed}`, 'info', 20_000);
   } catch (error) {
     if (error instanceof ExportExistsError) {
+      // a link is named as one: replacing it replaces the link, never what it points to
+      const q = replaceQuestion(file, error.existing);
       ui.getState().ask({
         kind: 'question',
-        title: `${file} already exists`,
-        detail: `Replace it with these ${records.count.toLocaleString('en-US')} records? (no keeps the file and lets you pick another name)`,
+        title: q.title,
+        detail: `${q.detail.replace(/\?/, ` with these ${records.count.toLocaleString('en-US')} records?`)} (no keeps ${error.existing.kind === 'link' ? 'the link' : 'the file'} and lets you pick another name)`,
         lines: [],
         yesLabel: 'replace',
         onYes: () => runExport(ctx, file, format, true, records),

@@ -4,6 +4,7 @@ import { splitStatements } from '../../api/database/index';
 import { ApiError } from '../../api/errors';
 import { DOT_COMMANDS, type DotCommand } from '../../sql-repl/dot-commands';
 import { DUMP_OBJECTS_QUERY, dumpLines, dumpObjectsFromRows, HAS_SEQUENCE_QUERY, selectAllQuery, SEQUENCE_QUERY } from '../../sql-repl/schema-sql';
+import { describeExisting, existingAt, replaceQuestion } from '../../config/user-file';
 import { errorMessage } from '../domain-stores';
 import type { SqlContext } from './context';
 import type { OutputFile } from './output-file';
@@ -53,8 +54,22 @@ export function createDotRunner(ctx: SqlContext, output: OutputFile, statements:
           message('info', was ? `results go to the screen again (${was} is closed)` : 'results go to the screen');
           return true;
         }
+        const target = path.resolve(ctx.cwd, cmd.file);
+        let replace = false;
         try {
-          output.start(ctx.cwd, cmd.file);
+          const existing = existingAt(target);
+          if (existing?.kind === 'other') throw new Error(`${cmd.file} ${describeExisting(existing)}, not a file`);
+          if (existing) {
+            // ask, naming a link as a link: replacing it replaces the link, never what it points to
+            const q = replaceQuestion(cmd.file, existing);
+            if (!(await ctx.confirm(q.title, q.detail, 'replace'))) {
+              set({ outputFile: null });
+              message('info', `${cmd.file} is left as it is; results go to the screen`);
+              return true;
+            }
+            replace = true;
+          }
+          output.start(ctx.cwd, cmd.file, replace);
           set({ outputFile: cmd.file });
           message('info', `results go to ${cmd.file} (in mode ${s.mode}) until .output alone`);
         } catch (error) {

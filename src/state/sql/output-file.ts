@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { openUserFile } from '../../config/user-file';
 
 const CHUNK = 64 * 1024;
 
@@ -11,10 +12,13 @@ export class OutputFile {
     return this.fd !== null;
   }
 
-  /** Opens (truncates) the file; throws the file system's error. */
-  start(cwd: string, file: string): void {
+  /**
+   * Opens the file as a new 0600 file, never through a link (config/user-file.ts); something
+   * there is replaced only with `replace` (the person was asked), else UserFileExistsError.
+   */
+  start(cwd: string, file: string, replace = false): void {
     this.close();
-    this.fd = fs.openSync(path.resolve(cwd, file), 'w', 0o600);
+    this.fd = openUserFile(path.resolve(cwd, file), { replace });
   }
 
   close(): void {
