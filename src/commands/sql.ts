@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlStatement } from '../api/database/index';
+import { DatabaseSession, leadingTokens, parseDatabaseUrl, splitStatements, SqlError, type SqlStatement } from '../api/database/index';
 import { ApiError } from '../api/errors';
 import { connectNonInteractive, debugSink, startEmulatorChild, type PlatformConnection } from '../runtime/connect';
-import { ResultPrinter, type SqlOutputFormat } from './sql-output';
+import { ResultPrinter, writeTag, type SqlOutputFormat } from './sql-output';
 import { runStreaming } from './sql-stream';
 import { sessionDatabase } from './sql-database';
 import { terminalSafeLines } from '../text/terminal-safe';
@@ -168,9 +168,12 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     const outcome = await runStreaming(db, statements, {
       stream,
       signal: abort.signal,
-      onResult: async (_i, r) => {
+      onResult: async (i, r) => {
         ran++;
-        await printer.result(r);
+        const tag = writeTag(leadingTokens(statements[i]!.text, 1)[0] ?? '', r);
+        // a write's count: with the table on stdout, in csv/json/ndjson on stderr (stdout is rows only)
+        if (tag !== null && format !== 'table') io.stderr.write(`${tag}\n`);
+        await printer.result(r, tag);
       },
     });
     await printer.end();

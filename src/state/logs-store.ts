@@ -6,6 +6,7 @@ import type { StatsSnapshot } from '../log-records/stats';
 import { emptyDraft, pinWindow } from './logs-filter-form';
 import { LogsViewModel, type ViewWindow } from './logs-view-model';
 import { createAlertsSlice } from './logs/alerts';
+import { guardLogsWork } from './logs/work-guard';
 import { logsDetailActions } from './logs/detail-actions';
 import { EngineLink } from './logs/engine-link';
 import { logsFilterFormActions } from './logs/filter-form-actions';
@@ -77,6 +78,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
   let lastStatsVersion = -1;
   let viewport = { width: 80, height: 10 };
 
+  let guardWork = () => {};
   const store = createStore<LogsState>()((set, get) => {
     const lines = (e: LogEntry) => rowHeight(e, get().layout, get().wrap);
     const frames = new FrameClock(frameMs, now, flush);
@@ -107,6 +109,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       history: (from) => model.recordsFrom(from, ALERT_HISTORY_MAX),
     });
     model.tap = { add: alerts.records, reset: alerts.resetCounts };
+    guardWork = guardLogsWork(ui, () => marks.set.total, alerts.store);
+    alerts.store.subscribe(guardWork);
 
     function computeWindow(): ViewWindow {
       const s = get();
@@ -264,6 +268,9 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
             zoneId: id, zones, zoneNames: {}, zoneName: null, zoneProblem: null, source: 'live', layout: streamLayout(viewport.width, get().timeMode, zones.length > 1), filter: emptyDraft(), absolute: null, fixed: null, form: null, v1: null, detail: null, prompt: null,
             following: true, ...pause.resetCounts(), stats: null, live: null, local: initialLocal(),
           });
+          // marks belong to the zones they were made on: another zone set sees none of them
+          marks.set.setZones(zones);
+          set({ marks: { count: marks.size, version: marks.set.version }, markCursor: null });
           lastStatsVersion = -1;
         }
         source.attached = true;
@@ -351,6 +358,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       ...markActions,
       ...markList,
     };
+  });
+  // marks are published in the store's state: quitting asks while there are any
+  store.subscribe((s, prev) => {
+    if (s.marks !== prev.marks) guardWork();
   });
   return store;
 }

@@ -16,6 +16,7 @@ import { terminalSafe } from '../../text/terminal-safe';
 import { browseWindow, browsedEntry, editorLines, markSelected, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
 import { clampRow, moveRow, rowLayout, type RowMove } from './row-cursor';
 import { useScreenInstance } from '../screen-def';
+import { LEAVE_HINT } from '../../state/sql/editor-keys';
 
 /** `burrow sql` gives the screen its own store (standalone options); the console uses the session's. */
 export const SqlStoreContext = createContext<SqlStore | null>(null);
@@ -300,13 +301,10 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
       get().leave('quit');
       return true;
     },
+    // never quits from the shell: cancels what runs, otherwise says how to leave
     'app.interrupt': () => {
-      if (get().running) {
-        get().cancel();
-        return true;
-      }
-      if (!get().status?.transaction) return false;
-      get().leave('quit');
+      if (get().running) get().cancel();
+      else ui.getState().setStatus(LEAVE_HINT, 'info', 4000);
       return true;
     },
   });

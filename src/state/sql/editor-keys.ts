@@ -5,6 +5,9 @@ import type { InputHistory } from './input-history';
 import { isBrowsable } from './transcript';
 import type { SqlState } from './types';
 
+/** What ctrl-c says when there is nothing to cancel or clear. */
+export const LEAVE_HINT = 'ctrl-c cancels a statement or clears the input; ctrl-d (on an empty input) or .quit leaves the SQL shell';
+
 export type EditorKeyActions = Pick<SqlState, 'key' | 'tab' | 'interrupt'>;
 
 /** The keys of the SQL input: editing, history, completion, paging the transcript, esc and ctrl-c/ctrl-d. */
@@ -89,11 +92,9 @@ export function editorKeyActions(ctx: SqlContext, history: InputHistory): Editor
         ctx.setEditor(emptyEditor);
         return true;
       }
-      if (s.status?.transaction) {
-        get().leave('quit');
-        return true;
-      }
-      return false;
+      // as psql and pgcli: ctrl-c never leaves the shell (nor quits the console)
+      ui.getState().setStatus(LEAVE_HINT, 'info', 4000);
+      return true;
     },
   };
 }

@@ -7,6 +7,7 @@ import { firstWriter, readOnlyRefusal, readOnlyWords } from '../../sql-repl/read
 import { LogsSqlRefusal } from '../../logs-sql/engine';
 import { oneLine, UncertainStatements } from '../../sql-repl/uncertain';
 import { errorMessage } from '../domain-stores';
+import { terminalSafe } from '../../text/terminal-safe';
 import type { SqlContext } from './context';
 import { isPlainRead, runCursorResult } from './cursor-result';
 import type { OutputFile } from './output-file';
@@ -107,10 +108,18 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
     });
   };
 
+  /** Tables and views made in the logs shell live only as long as the console: quitting asks first. */
+  const guardOwnTables = () => {
+    const own = get().schema.tables.filter((t) => t.name !== 'logs').map((t) => terminalSafe(t.name));
+    const text = own.length ? `${own.length === 1 ? 'a table' : `${own.length} tables`} of your own in SQL on the logs (${own.slice(0, 3).join(', ')}${own.length > 3 ? ', …' : ''})` : null;
+    ctx.deps.ui.getState().setPending('sql:logs-tables', text);
+  };
+
   const loadSchema = async () => {
     if (!ctx.catalog) return;
     try {
       set({ schema: await ctx.catalog.schema() });
+      if (ctx.logs) guardOwnTables();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) message('error', explainHttp(error));
       // completion falls back to keywords; the error shows with the first statement anyway

@@ -74,12 +74,9 @@ export interface SqlState {
   enter(): Promise<void>;
   tab(): void;
   reverseSearch(): void;
-  /** Ctrl-C in the editor: cancels the query, the search or the input; false = pass it on (quit). */
+  /** Ctrl-C in the editor: cancels the query, the search or the input; with none, says how to leave. Never quits. */
   interrupt(): boolean;
-  /**
-   * Ctrl-C while the leave question is open. After a first ctrl-c asked it, this is the second:
-   * quit at once, as ctrl-c twice does everywhere (closing the session rolls the transaction back).
-   */
+  /** Ctrl-C while the leave question is open: the question is dropped and the shell stays. */
   interruptLeave(): void;
   cancel(): void;
   setFocus(focus: 'editor' | 'results'): void;
