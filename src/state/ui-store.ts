@@ -68,6 +68,11 @@ export interface UiState {
   warnings: string[];
   /** The last call for the user's attention (bell and desktop notification; app/ writes them), by sequence. */
   attention: AttentionRequest | null;
+  /**
+   * Opens text in the user's editor ($VISUAL, $EDITOR, else vi) with the terminal handed over,
+   * and returns what was saved; set by app/, which owns the terminal (null: no terminal).
+   */
+  externalEditor: ExternalEditor | null;
 
   navigate(id: string, arg?: string | null): void;
   back(): boolean;
@@ -101,9 +106,12 @@ export interface UiState {
   setWarnings(warnings: string[]): void;
   /** Rings the bell and, where the terminal shows them, sends a desktop notification. */
   callAttention(title: string, body: string): void;
+  setExternalEditor(editor: ExternalEditor | null): void;
   requestQuit(): void;
   interrupt(): void;
 }
+
+export type ExternalEditor = (text: string, extension: string) => { text: string } | { error: string };
 
 export interface AttentionRequest {
   seq: number;
@@ -150,6 +158,7 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     unsent: {},
     warnings: [],
     attention: null,
+    externalEditor: null,
 
     navigate(id, arg = null) {
       const { stack } = get();
@@ -297,6 +306,9 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       set({ warnings });
       if (warnings.length === 1) get().setStatus(`warning: ${warnings[0]}`, 'warn', null);
       else if (warnings.length > 1) get().setStatus(`${warnings.length} warnings (all in ? help): ${warnings[0]}`, 'warn', null);
+    },
+    setExternalEditor(editor) {
+      set({ externalEditor: editor });
     },
     callAttention(title, body) {
       set((s) => ({ attention: { seq: (s.attention?.seq ?? 0) + 1, title, body } }));

@@ -110,6 +110,8 @@ function Badge({ text, tone: t }: { text: string; tone: Tone }): React.JSX.Eleme
   );
 }
 
+const SPINNER = ['◐', '◓', '◑', '◒'];
+
 function age(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return `${s}s`;
@@ -190,7 +192,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
 
   const promptText = `${label}${status?.transaction ? '*' : ''}>`;
   const inEditor = focus === 'editor';
-  const extraLine = leavePrompt !== null || (inEditor && (completions !== null || queued > 0)) ? 1 : 0;
+  const extraLine = leavePrompt !== null || (inEditor && (completions !== null || queued > 0 || running !== null)) ? 1 : 0;
   const maxEditor = Math.max(1, Math.min(8, Math.floor((height - 3) / 3)));
   const edLines = inEditor ? (search ? 1 : Math.min(maxEditor, editor.text.split('\n').length)) : 0;
   const bodyHeight = Math.max(1, height - 1 - edLines - extraLine);
@@ -278,6 +280,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
         return true;
       },
     },
+    'sql.expanded': () => get().toggleBrowsedExpanded(),
     'sql.prevResult': () => get().browseEntry(-1),
     'sql.nextResult': () => get().browseEntry(1),
     'sql.edit': () => get().setFocus('editor'),
@@ -352,6 +355,14 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
     extra = (
       <Text color={tone('muted')} wrap="truncate">
         {completions.length ? completions.join('  ') : 'no completion here'}
+      </Text>
+    );
+  } else if (inEditor && running) {
+    // as pgcli: the statement running and for how long, just above where the next one is typed
+    const waiting = queued > 0 ? ` · ${queued} input${queued === 1 ? '' : 's'} queued behind it` : '';
+    extra = (
+      <Text color={tone('warn')} wrap="truncate">
+        {`${SPINNER[Math.floor(now / 500) % SPINNER.length]} running ${((Math.max(0, now - running.since)) / 1000).toFixed(1)} s: ${terminalSafe(running.what.replace(/\s+/g, ' '))}${waiting} · ctrl-c cancels`}
       </Text>
     );
   } else if (inEditor && queued > 0) {

@@ -14,10 +14,22 @@ export type EditorKeyActions = Pick<SqlState, 'key' | 'tab' | 'interrupt'>;
 export function editorKeyActions(ctx: SqlContext, history: InputHistory): EditorKeyActions {
   const { get, set } = ctx;
   const ui = ctx.deps.ui;
+  // ctrl-x waits for its second key (ctrl-x ctrl-e: the input in $EDITOR, as bash and pgcli)
+  let chord = false;
   return {
     key(ev) {
       const s = get();
       if (s.search) return history.searchKey(ev);
+      if (chord) {
+        chord = false;
+        if (ev.name === 'ctrl-e') {
+          get().editExternally('input');
+          return true;
+        }
+      } else if (ev.name === 'ctrl-x') {
+        chord = true;
+        return true;
+      }
       if (s.completions && ev.name !== 'tab') set({ completions: null });
       switch (ev.name) {
         case 'enter':

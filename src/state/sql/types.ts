@@ -10,7 +10,7 @@ import type { LogsRecordSource, LogsSnapshot } from './logs-backend';
 /** One thing in the transcript. Result rows stay in the StatementResult: never copied. */
 export type Entry =
   | { id: number; kind: 'input'; prompt: string; text: string }
-  | { id: number; kind: 'result'; result: StatementResult; mode: OutputMode; summary: string }
+  | { id: number; kind: 'result'; result: StatementResult; mode: OutputMode; summary: string; expandedFrom?: OutputMode }
   | { id: number; kind: 'message'; level: 'ok' | 'info' | 'warn' | 'error'; text: string }
   | { id: number; kind: 'text'; lines: string[] }
   | { id: number; kind: 'words'; words: string[]; empty: string };
@@ -53,6 +53,8 @@ export interface SqlState {
   scroll: number;
   browse: BrowseState;
   mode: OutputMode;
+  /** `.x` turned expanded records on: the mode to go back to. */
+  expandedFrom: OutputMode | null;
   timer: boolean;
   outputFile: string | null;
   running: { since: number; what: string } | null;
@@ -85,6 +87,12 @@ export interface SqlState {
   browseMove(patch: Partial<BrowseState>): void;
   browseEntry(dir: -1 | 1): void;
   leave(then: LeaveThen): void;
+  /** `.x`: expanded records (mode line) on, off, or toggled (null) for the next queries. */
+  setExpanded(on: boolean | null): void;
+  /** `x` on a result: that result drawn expanded, or back as it was. */
+  toggleBrowsedExpanded(): void;
+  /** `.edit` (the last input) or ctrl-x ctrl-e (the input typed) in $VISUAL/$EDITOR; what is saved becomes the input. */
+  editExternally(what: 'input' | 'last'): void;
   answerLeave(choice: 'commit' | 'rollback' | 'stay'): Promise<void>;
   /** Runs input as if typed (SQL or a dot-command); resolves when it has finished. */
   submit(text: string): Promise<void>;
