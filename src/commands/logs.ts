@@ -164,6 +164,7 @@ export const logsCommand: Command = {
         if (printed.length < result.length) {
           ctx.io.stderr.write(`burrow: printing the newest ${plan.limit} of the ${result.length} matching records (raise --limit for more); the alert rules replay all ${result.length}\n`);
         }
+        writer.prepare(printed);
         for (const e of printed) writer.write(e);
         writer.end();
         if (alerts) {

@@ -55,7 +55,9 @@ test('Q opens SQL on the buffer: count matches the header, .schema, INSERT INTO 
 
   await app.type("INSERT INTO logs (status) VALUES (500);\r");
   await app.waitFor(/the logs table is read-only/);
-  // a refused input goes back to the editor, as a failed one does: ctrl-c clears it
+  // a refused input is not put back (the next one typed would be added to it): up recalls it
+  await app.waitFor(/^logs>\s*$/m);
+  await app.press('up');
   await app.waitFor(/^logs> INSERT INTO logs/m);
   await app.press('ctrl-c');
   await app.waitFor(/^logs>\s*$/m);

@@ -77,7 +77,7 @@ test('ctrl-c never leaves the shell: empty input, open transaction, the leave qu
   void app.exited.then(() => (gone = true));
   await app.waitFor(/^burrow-demo> /m);
   await app.press('ctrl-c');
-  await app.waitFor(/ctrl-d \(on an empty input\) or \.quit leaves the SQL shell/);
+  await app.waitFor(/ctrl-c does not leave the SQL shell: ctrl-d on an empty input or \.quit does/);
   await app.type("BEGIN; INSERT INTO repl_ctrlc VALUES ('dropped');\r");
   await app.waitFor(/TX open/);
   await app.press('ctrl-c');

@@ -1,4 +1,4 @@
-import React, { createContext, useContext, useEffect, useMemo, useRef } from 'react';
+import React, { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { ScreenProps } from '../screen-def';
 import { useTheme, useTone, type Tone } from '../../components/theme';
@@ -33,13 +33,16 @@ function useSqlStore(onLogs: boolean): SqlStore {
  * The logs shell: its table mirrors the logs store's buffer, and while the shell is open the
  * logs screen's follow goes on (the logs screen is not mounted under it), so new records arrive.
  */
-function useLogsTable(store: SqlStore, onLogs: boolean): void {
+function useLogsTable(store: SqlStore, onLogs: boolean): { noLogsScreen: boolean } {
   const { stores } = useConsole();
+  const [noLogsScreen, setNoLogsScreen] = useState(false);
   useEffect(() => {
     if (!onLogs) return;
     const logs = stores.get(createLogsStore);
     store.getState().bindLogs(() => logs.getState().recordBuffer());
     const zones = logs.getState().zones;
+    // no logs screen was opened: the table is empty for that reason, which the header says
+    setNoLogsScreen(zones.length === 0);
     const detach = zones.length > 0 ? logs.getState().attach(zones.join(' ')) : null;
     store.getState().start();
     // from here on the table follows the buffer, also while the logs screen is back on top
@@ -47,6 +50,7 @@ function useLogsTable(store: SqlStore, onLogs: boolean): void {
     store.getState().followLogs(true);
     return () => detach?.();
   }, [store, stores, onLogs]);
+  return { noLogsScreen };
 }
 
 const TONES: Partial<Record<ViewKind, Tone>> = {
@@ -127,7 +131,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
   const instance = useScreenInstance();
   const onLogs = instance.arg === 'logs';
   const store = useSqlStore(onLogs);
-  useLogsTable(store, onLogs);
+  const { noLogsScreen } = useLogsTable(store, onLogs);
   const ui = useUiStore();
   const logsTable = useSelect(store, (s) => s.logs);
   const tone = useTone();
@@ -322,7 +326,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
   const statusLine = (
     <Box width={width} height={1} overflow="hidden">
       {logsTable ? null : <Text bold color={tone('accent')}>{`${label} `}</Text>}
-      {logsTable ? <Text color={tone(logsTable.error ? 'error' : 'info')} wrap="truncate">{`${logsHeader(logsTable)} `}</Text> : null}
+      {logsTable ? <Text color={tone(logsTable.error ? 'error' : 'info')} wrap="truncate">{`${logsHeader(logsTable, noLogsScreen)} `}</Text> : null}
       {tx ? <Badge text={tx} tone="warn" /> : null}
       {tx ? <Text> </Text> : null}
       {readOnlyToken ? <Badge text="READ-ONLY" tone="info" /> : null}

@@ -6,7 +6,7 @@ import { isBrowsable } from './transcript';
 import type { SqlState } from './types';
 
 /** What ctrl-c says when there is nothing to cancel or clear. */
-export const LEAVE_HINT = 'ctrl-c cancels a statement or clears the input; ctrl-d (on an empty input) or .quit leaves the SQL shell';
+export const LEAVE_HINT = 'ctrl-c does not leave the SQL shell: ctrl-d on an empty input or .quit does';
 
 export type EditorKeyActions = Pick<SqlState, 'key' | 'tab' | 'interrupt'>;
 

@@ -47,7 +47,9 @@ export function expandedEditActions(ctx: SqlContext): ExpandedEditActions {
 
     editExternally(what) {
       const s = get();
-      const text = what === 'input' ? s.editor.text : s.history.at(-1) ?? '';
+      // .edit itself is the newest history entry: the input before it is the one meant
+      const last = [...s.history].reverse().find((h) => !/^\.e(dit)?\s*$/i.test(h)) ?? '';
+      const text = what === 'input' ? s.editor.text : last;
       const run = ui.getState().externalEditor;
       if (!run) {
         message('error', 'no terminal to open an editor in');
