@@ -90,8 +90,10 @@ export interface UiState {
   ask(request: ConfirmRequest): void;
   /** The one path for every change to the platform: read-only check, diff, confirm, send. */
   confirmMutation(request: MutationRequest): boolean;
-  setStatus(text: string, level?: StatusLevel, ttlMs?: number | null): void;
-  clearStatus(): void;
+  /** A status line for the visible screen (changing screens clears it); `cause`: see StatusMessage. */
+  setStatus(text: string, level?: StatusLevel, ttlMs?: number | null, cause?: string): void;
+  /** Clears the status line; with `cause`, only a message about that cause. */
+  clearStatus(cause?: string): void;
   recordSuccess(at?: number): void;
   recordError(message: string, at?: number): void;
   setPaused(paused: boolean): void;
@@ -132,6 +134,14 @@ export interface UiStoreOptions {
 
 export type UiStore = StoreApi<UiState>;
 
+/** The cause of messages about the whole console (start-up warnings): they stay when the screen changes. */
+const CONSOLE_CAUSE = 'console';
+
+/** A screen's message ends with the screen: what the status line keeps when another is shown. */
+function screenless(status: StatusMessage | null): StatusMessage | null {
+  return status?.cause === CONSOLE_CAUSE ? status : null;
+}
+
 let instanceCounter = 0;
 function instance(id: string, arg: string | null): ScreenInstance {
   instanceCounter += 1;
@@ -167,12 +177,12 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       // Going to a screen already on the stack goes back to it instead of growing the stack.
       const existing = stack.findIndex((s) => s.id === id && s.arg === arg);
       const next = existing >= 0 ? stack.slice(0, existing + 1) : [...stack, instance(id, arg)].slice(-STACK_LIMIT);
-      set({ stack: next, editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false } });
+      set({ stack: next, editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false }, status: screenless(get().status) });
     },
     back() {
       const { stack } = get();
       if (stack.length <= 1) return false;
-      set({ stack: stack.slice(0, -1), editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false } });
+      set({ stack: stack.slice(0, -1), editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false }, status: screenless(get().status) });
       return true;
     },
     openPalette() {
@@ -244,11 +254,12 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       });
       return true;
     },
-    setStatus(text, level = 'info', ttlMs = level === 'info' ? 6000 : null) {
-      set({ status: { text, level, at: now(), ttlMs } });
+    setStatus(text, level = 'info', ttlMs = level === 'info' ? 6000 : null, cause) {
+      set({ status: { text, level, at: now(), ttlMs, ...(cause ? { cause } : {}) } });
     },
-    clearStatus() {
-      set({ status: null });
+    clearStatus(cause) {
+      const s = get().status;
+      if (s && (cause === undefined || s.cause === cause)) set({ status: null });
     },
     recordSuccess(at = now()) {
       set((s) => ({ request: { ...s.request, lastSuccessAt: at, lastError: null, lastErrorAt: null } }));
@@ -304,8 +315,8 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     },
     setWarnings(warnings) {
       set({ warnings });
-      if (warnings.length === 1) get().setStatus(`warning: ${warnings[0]}`, 'warn', null);
-      else if (warnings.length > 1) get().setStatus(`${warnings.length} warnings (all in ? help): ${warnings[0]}`, 'warn', null);
+      if (warnings.length === 1) get().setStatus(`warning: ${warnings[0]}`, 'warn', null, CONSOLE_CAUSE);
+      else if (warnings.length > 1) get().setStatus(`${warnings.length} warnings (all in ? help): ${warnings[0]}`, 'warn', null, CONSOLE_CAUSE);
     },
     setExternalEditor(editor) {
       set({ externalEditor: editor });
