@@ -115,7 +115,7 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
   /** Tables and views made in the logs shell live only as long as the console: quitting asks first. */
   const guardOwnTables = () => {
     const own = get().schema.tables.filter((t) => t.name !== 'logs').map((t) => terminalSafe(t.name));
-    const text = own.length ? `${own.length === 1 ? 'a table' : `${own.length} tables`} of your own in SQL on the logs (${own.slice(0, 3).join(', ')}${own.length > 3 ? ', …' : ''})` : null;
+    const text = own.length === 0 ? null : own.length === 1 ? `table ${own[0]} in :sql logs` : `${own.length} tables in :sql logs (${own.slice(0, 3).join(', ')}${own.length > 3 ? ', …' : ''})`;
     ctx.deps.ui.getState().setPending('sql:logs-tables', text);
   };
 
