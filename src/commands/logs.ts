@@ -50,8 +50,9 @@ Filters (sent to the server; with --v1 applied locally, except --status):
   --search "a b"       any token in cache status, request id, edge, host, path, user agent,
                        referer or content range (at most 16 tokens of 128 characters)
 
-Output (-o): text (default, one aligned line per record), ndjson, json, table (text with a
-header line), csv (every field, as the console's export).
+Output (-o): text (default, one aligned line per record), ndjson, json, table (a header line
+and columns as wide as their widest value; with --follow fixed widths, URLs cut at 60 with …),
+csv (every field, as the console's export).
 
 Alerts (lines on stderr; records still go to stdout):
   --alert RULE         a filter and a threshold over a window, repeatable, for example
