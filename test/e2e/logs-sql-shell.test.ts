@@ -77,7 +77,10 @@ test('Q opens SQL on the buffer: count matches the header, .schema, INSERT INTO 
   await app.press('esc');
   await app.press('esc');
   await app.waitFor(/● following/, 10_000);
+  // the TEMP table lives only as long as the console: quitting asks first
   await app.press('q');
+  await app.waitFor(/Quit burrow\?[\s\S]*table errs in :sql logs/);
+  await app.press('y');
   const exit = await app.exited;
   assert.equal(exit.exitCode, 0, 'the console quits with the logs table open');
 });
