@@ -42,7 +42,7 @@ export const CORE_ACTIONS = defineActions([
   { id: 'app.back', keys: ['esc'], description: 'back: clear the filter, close, or go to the previous screen', context: 'global', hint: 'back' },
   { id: 'app.quit', keys: ['q'], description: 'quit (asks first only when something is pending)', context: 'global', hint: 'quit' },
   { id: 'app.redraw', keys: ['ctrl-l'], description: 'redraw the whole screen', context: 'global' },
-  { id: 'app.interrupt', keys: ['ctrl-c'], description: 'quit from anywhere (asks first while marks, alert rules, tables or edits would be lost); twice to skip the question. In the SQL shell it cancels or clears instead, and never leaves', context: 'always' },
+  { id: 'app.interrupt', keys: ['ctrl-c'], description: 'quit from anywhere; twice to skip the question', context: 'always' },
 
   { id: 'screen.refresh', keys: ['r'], description: 'refresh now', context: 'screen', hint: 'refresh' },
   { id: 'screen.pause', keys: ['p'], description: 'pause or resume live refresh', context: 'screen', hint: 'pause' },
