@@ -116,12 +116,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       utc: values.utc as boolean | undefined,
     };
     const file = await loadConfigFile(io.env);
-    const resolved = resolveSettings(flags, io.env, file.config);
-    // the config file's warnings (others can read it) go with the settings' own: printed here,
-    // and shown again by the console, which takes the screen right after
-    const settings = { ...resolved, warnings: [...file.warnings, ...resolved.warnings] };
+    const settings = resolveSettings(flags, io.env, file.config);
     setDisplayZone(settings.utc ? 'utc' : 'local');
-    for (const w of settings.warnings) io.stderr.write(`warning: ${terminalSafeLines(w)}\n`);
+    for (const w of [...file.warnings, ...settings.warnings]) io.stderr.write(`warning: ${terminalSafeLines(w)}\n`);
     return await command.run({ args: parsed.positionals, values, settings, io });
   } catch (error) {
     if (isNotInThisBundle(error)) throw error;

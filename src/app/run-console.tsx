@@ -2,6 +2,7 @@ import React from 'react';
 import { Text } from 'ink';
 import type { Settings } from '../config/settings';
 import { redact } from '../config/redact';
+import { configFileWarnings } from '../config/config-file';
 import type { Io } from '../runtime/io';
 import { connectInteractive, type PlatformConnection } from '../runtime/connect';
 import { DomainStores } from '../state/domain-stores';
@@ -42,7 +43,7 @@ export async function runConsole(settings: Settings, io: Io): Promise<number> {
 
     const { keymap, warnings } = appKeymap(settings.keys);
     const ui = createUiStore({ readOnly: settings.readOnly, readOnlySource: settings.readOnlySource, home: HOME_SCREEN, onQuit: () => screen.quit() });
-    ui.getState().setWarnings([...settings.warnings, ...warnings]);
+    ui.getState().setWarnings([...configFileWarnings(io.env), ...settings.warnings, ...warnings]);
     // the database this console talks to (the emulator child's when burrow started one)
     const consoleSettings = { ...settings, databaseUrl: platform.databaseUrl, databaseToken: platform.databaseToken };
     const stores = new DomainStores({ api: platform.api, settings: consoleSettings, ui, now: Date.now });
