@@ -6,7 +6,6 @@ import type { StatsSnapshot } from '../log-records/stats';
 import { emptyDraft, pinWindow } from './logs-filter-form';
 import { LogsViewModel, type ViewWindow } from './logs-view-model';
 import { createAlertsSlice } from './logs/alerts';
-import { guardLogsWork } from './logs/work-guard';
 import { logsDetailActions } from './logs/detail-actions';
 import { EngineLink } from './logs/engine-link';
 import { logsFilterFormActions } from './logs/filter-form-actions';
@@ -78,7 +77,6 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
   let lastStatsVersion = -1;
   let viewport = { width: 80, height: 10 };
 
-  let guardWork = () => {};
   const store = createStore<LogsState>()((set, get) => {
     const lines = (e: LogEntry) => rowHeight(e, get().layout, get().wrap);
     const frames = new FrameClock(frameMs, now, flush);
@@ -109,8 +107,6 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       history: (from) => model.recordsFrom(from, ALERT_HISTORY_MAX),
     });
     model.tap = { add: alerts.records, reset: alerts.resetCounts };
-    guardWork = guardLogsWork(ui, () => marks.set.total, alerts.store);
-    alerts.store.subscribe(guardWork);
 
     function computeWindow(): ViewWindow {
       const s = get();
@@ -358,10 +354,6 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       ...markActions,
       ...markList,
     };
-  });
-  // marks are published in the store's state: quitting asks while there are any
-  store.subscribe((s, prev) => {
-    if (s.marks !== prev.marks) guardWork();
   });
   return store;
 }
