@@ -13,7 +13,6 @@ import { editorKeyActions } from './sql/editor-keys';
 import { createInputHistory } from './sql/input-history';
 import { JobQueue } from './sql/job-queue';
 import { createLeaveGuard } from './sql/leave';
-import { expandedEditActions } from './sql/expanded-edit';
 import { OutputFile } from './sql/output-file';
 import { createStatementRunner } from './sql/statements';
 import { transcriptActions } from './sql/transcript';
@@ -108,7 +107,6 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       ...transcriptActions(ctx),
       ...editorKeyActions(ctx, history),
       ...leave.actions,
-      ...expandedEditActions(ctx),
       reverseSearch: history.reverseSearch,
 
       bindLogs(source) {

@@ -1,6 +1,7 @@
 import { commonPrefix, complete } from '../../sql-repl/completion';
 import { editKey, emptyEditor, moveLine, onFirstLine, onLastLine, replaceRange } from '../../sql-repl/editor';
 import type { SqlContext } from './context';
+import { expandedEditActions, type ExpandedEditActions } from './expanded-edit';
 import type { InputHistory } from './input-history';
 import { isBrowsable } from './transcript';
 import type { SqlState } from './types';
@@ -8,7 +9,7 @@ import type { SqlState } from './types';
 /** What ctrl-c says when there is nothing to cancel or clear. */
 export const LEAVE_HINT = 'ctrl-c does not leave the SQL shell: ctrl-d on an empty input or .quit does';
 
-export type EditorKeyActions = Pick<SqlState, 'key' | 'tab' | 'interrupt'>;
+export type EditorKeyActions = Pick<SqlState, 'key' | 'tab' | 'interrupt'> & ExpandedEditActions;
 
 /** The keys of the SQL input: editing, history, completion, paging the transcript, esc and ctrl-c/ctrl-d. */
 export function editorKeyActions(ctx: SqlContext, history: InputHistory): EditorKeyActions {
@@ -17,6 +18,9 @@ export function editorKeyActions(ctx: SqlContext, history: InputHistory): Editor
   // ctrl-x waits for its second key (ctrl-x ctrl-e: the input in $EDITOR, as bash and pgcli)
   let chord = false;
   return {
+    // .x / x and .edit / ctrl-x ctrl-e (ctrl-x ctrl-e is one of these keys)
+    ...expandedEditActions(ctx),
+
     key(ev) {
       const s = get();
       if (s.search) return history.searchKey(ev);
