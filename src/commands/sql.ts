@@ -218,7 +218,9 @@ key and makes a token for this run only (1 hour; read-only in read-only mode), l
 Output: table (default), csv (NULL is empty), json (one array of row objects per result set;
 integers are exact JSON numbers, blobs {"base64": ...}), ndjson (one object per row). In json
 and ndjson a repeated column name gets a suffix so no value is lost: SELECT a.id, b.id gives the
-keys id and id_2 (id_3 if id_2 is taken by another column).
+keys id and id_2 (id_3 if id_2 is taken by another column). A write prints its count (DELETE 2,
+INSERT 1): on stdout with table, on stderr with csv, json and ndjson. Reals print as sqlite3
+prints them (213.785, 1.0); json keeps the exact value.
 --debug shows each statement sent with its string and blob literals as '…'; --debug-sql shows them.
 A transaction left open at the end is rolled back. In read-only mode (--read-only, or the
 profile's readOnly) the server describes every statement first, and if one would write, nothing
