@@ -53,7 +53,7 @@ test('.edit and ctrl-x ctrl-e: the input in $EDITOR (the terminal handed over an
   await app.press('enter');
   await app.waitFor(/\|\s+edited_edited_answer\s+\|/);
   // the screen is whole again: the status line and the prompt
-  assert.match(app.screenText(), /mode table · timer on/);
+  await app.waitFor(/mode table · timer on/);
   app.kill();
 });
 
