@@ -1,5 +1,5 @@
 import React, { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { Box, Text, useInput, useStdout } from 'ink';
+import { Box, Text, useInput, useStdin, useStdout } from 'ink';
 import { CommandPalette, paletteHeight } from '../components/CommandPalette';
 import { Confirm } from '../components/Confirm';
 import { Header } from '../components/Header';
@@ -22,6 +22,7 @@ import { ScreenInstanceContext } from '../screens/screen-def';
 import { RawRecordView } from '../screens/raw-record-view';
 import { TableScopeContext, TableViewsContext } from '../components/table-views';
 import { useAttention } from './use-attention';
+import { editInTerminal } from './external-editor';
 
 export const MIN_COLUMNS = 80;
 export const MIN_ROWS = 24;
@@ -306,6 +307,16 @@ function Shell({ router, registry, keymap, keyTicks }: ShellProps): React.JSX.El
       for (const r of removers) r();
     };
   }, [router, ui, commands]);
+
+  // the SQL shell's .edit and ctrl-x ctrl-e: the terminal handed to $EDITOR and taken back
+  const { stdout } = useStdout();
+  const { stdin } = useStdin();
+  useEffect(() => {
+    ui.getState().setExternalEditor((text, extension) =>
+      editInTerminal(text, extension, { stdout, stdin, env: process.env, redraw: () => setTall(true) }),
+    );
+    return () => ui.getState().setExternalEditor(null);
+  }, [ui, stdout, stdin]);
 
   useEffect(() => {
     if (!tall) return;

@@ -2,6 +2,7 @@ import React from 'react';
 import { Text } from 'ink';
 import type { Settings } from '../config/settings';
 import { redact } from '../config/redact';
+import { configFileWarnings } from '../config/config-file';
 import type { Io } from '../runtime/io';
 import { connectInteractive, type PlatformConnection } from '../runtime/connect';
 import { DomainStores } from '../state/domain-stores';
@@ -49,7 +50,7 @@ export async function runConsole(settings: Settings, io: Io, options: { fresh?: 
     const { keymap, warnings } = appKeymap(settings.keys);
     const ui = createUiStore({ readOnly: settings.readOnly, readOnlySource: settings.readOnlySource, home: HOME_SCREEN, onQuit: () => screen.quit() });
     const sessions = new LogsSessions(sessionPath(settings.profileName, settings.target === 'emulator', io.env), options.fresh === true);
-    ui.getState().setWarnings([...settings.warnings, ...warnings, ...(sessions.warning ? [sessions.warning] : [])]);
+    ui.getState().setWarnings([...configFileWarnings(io.env), ...settings.warnings, ...warnings, ...(sessions.warning ? [sessions.warning] : [])]);
     // the logs screen open at the last quit comes back (with its setup: see LogsSessions)
     if (sessions.open !== null) ui.getState().navigate('logs', sessions.open);
     // the database this console talks to (the emulator child's when burrow started one)

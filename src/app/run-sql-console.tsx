@@ -1,5 +1,6 @@
 import React from 'react';
 import { createApi } from '../api/index';
+import { configFileWarnings } from '../config/config-file';
 import { App } from './App';
 import { appKeymap } from './app-keymap';
 import { fullScreen, hostOf } from './full-screen';
@@ -48,7 +49,7 @@ export async function runSqlRepl(settings: Settings, io: Io, target: ReplTarget)
   });
   try {
     const ui = createUiStore({ readOnly: settings.readOnly, readOnlySource: settings.readOnlySource, home: sqlScreen.id, onQuit: () => screen.quit() });
-    ui.getState().setWarnings([...settings.warnings, ...warnings]);
+    ui.getState().setWarnings([...configFileWarnings(io.env), ...settings.warnings, ...warnings]);
     const consoleSettings: Settings = { ...settings, databaseUrl: target.url, databaseToken: target.token };
     const stores = new DomainStores({ api, settings: consoleSettings, ui, now: Date.now });
     const store = createSqlStoreWith(stores.deps, { standalone: true, emulator: target.emulator, lookupName: target.management !== null, env: io.env });

@@ -63,7 +63,15 @@ export function wordTree(named: readonly Command[]): Map<string, string[]> {
   return tree;
 }
 
-const OUTPUTS = 'table json csv ndjson text';
+/** The -o formats a command takes: the same table its run checks (`Command.outputs`). */
+function outputsOf(c: Command): string {
+  return (c.outputs ?? []).join(' ');
+}
+
+/** Before the command is known (`burrow -o json get ...`): every format some command takes. */
+function allOutputs(named: readonly Command[]): string {
+  return [...new Set(named.flatMap((c) => c.outputs ?? []))].join(' ');
+}
 
 function bash(named: readonly Command[]): string {
   const global = flagsOf(GLOBAL_OPTIONS);
@@ -77,6 +85,7 @@ function bash(named: readonly Command[]): string {
     })
     .join('\n');
   const wordCases = [...tree.entries()].map(([key, words]) => `    '${key}') words='${words.join(' ')}' ;;`).join('\n');
+  const outputCases = named.map((c) => `        ${c.name}) outs='${outputsOf(c)}' ;;`).join('\n');
   // no variable named path: under zsh (bashcompinit) it is tied to PATH
   return `# burrow completion for bash (and zsh through bashcompinit): source <(burrow completion bash)
 _burrow() {
@@ -89,11 +98,15 @@ _burrow() {
     case "$w" in -*) continue ;; esac
     words_so_far="\${words_so_far:+$words_so_far }$w"
   done
+  local cmd="\${words_so_far%% *}" flags="${[...global.long, ...global.short].join(' ')}" words="" outs="${allOutputs(named)}"
   case "$prev" in
     --profile) COMPREPLY=($(compgen -W "$(burrow completion profiles 2>/dev/null)" -- "$cur")); return ;;
-    -o|--output) COMPREPLY=($(compgen -W "${OUTPUTS}" -- "$cur")); return ;;
+    -o|--output)
+      case "$cmd" in
+${outputCases}
+      esac
+      COMPREPLY=($(compgen -W "$outs" -- "$cur")); return ;;
   esac
-  local cmd="\${words_so_far%% *}" flags="${[...global.long, ...global.short].join(' ')}" words=""
   case "$cmd" in
 ${flagCases}
   esac
@@ -126,7 +139,13 @@ function fish(named: readonly Command[]): string {
   out.push(`complete -c burrow -n '__fish_use_subcommand' -a '${names.map((c) => c.name).join(' ')}'`);
   for (const [name, spec] of Object.entries(GLOBAL_OPTIONS)) {
     const value = spec.type === 'string' ? ' -r' : '';
-    const args = name === 'profile' ? " -a '(burrow completion profiles 2>/dev/null)'" : name === 'output' ? ` -a '${OUTPUTS}'` : '';
+    if (name === 'output') {
+      // each command offers the formats it takes; before the command, all of them
+      out.push(`complete -c burrow -n '__fish_use_subcommand' -l ${name}${spec.short ? ` -s ${spec.short}` : ''}${value} -a '${allOutputs(named)}'`);
+      for (const c of named) out.push(`complete -c burrow -n '__fish_seen_subcommand_from ${c.name}' -l ${name}${spec.short ? ` -s ${spec.short}` : ''}${value} -a '${outputsOf(c)}'`);
+      continue;
+    }
+    const args = name === 'profile' ? " -a '(burrow completion profiles 2>/dev/null)'" : '';
     out.push(`complete -c burrow -l ${name}${spec.short ? ` -s ${spec.short}` : ''}${value}${args}`);
   }
   for (const [key, words] of wordTree(named)) {

@@ -88,10 +88,14 @@ export function watchFollow(options: AlertOptions, engine: FollowEngine, io: Io)
 }
 
 /** Without --follow: the rules replayed over the records printed, up to `end`. True when one fired. */
-export function reportReplay(options: AlertOptions, entries: readonly LogEntry[], times: ArrayLike<number>, end: number, io: Io): boolean {
+export function reportReplay(options: AlertOptions, entries: readonly LogEntry[], times: ArrayLike<number>, end: number, io: Io, partial = false): boolean {
   const events = replayAlerts(options.rules, entries, times, end);
+  const first = times.length > 0 ? new Date(times[0]!).toISOString() : null;
+  // never a plain "no rule fired" over a window that was read only in part
+  if (partial) io.stderr.write(`burrow alert: the window had more records than were read: the rules saw only the newest ${entries.length}${first ? ` (from ${first})` : ''}; raise --limit or narrow the window to replay all of it\n`);
   for (const e of events) io.stderr.write(alertLine(e));
-  if (events.length === 0) io.stderr.write(`burrow alert: no rule fired in the window (${options.rules.length} rule${options.rules.length === 1 ? '' : 's'}, ${entries.length} records)\n`);
+  const rules = `${options.rules.length} rule${options.rules.length === 1 ? '' : 's'}, ${entries.length} records`;
+  if (events.length === 0) io.stderr.write(partial ? `burrow alert: no rule fired in the part of the window read (${rules}); the older part was not read\n` : `burrow alert: no rule fired in the window (${rules})\n`);
   return events.some((e) => e.kind === 'fired');
 }
 

@@ -8,7 +8,12 @@ import type { RecordWriter } from './logs-text';
 
 type Logs = Awaited<ReturnType<typeof connectNonInteractive>>['api']['logs'];
 
-export async function fetchV2(plan: Plan, logs: Logs, signal: AbortSignal, io: Io): Promise<LogEntry[]> {
+/** What a window read found besides its records: `partial` when the window had more than the limit. */
+export interface WindowRead {
+  partial: boolean;
+}
+
+export async function fetchV2(plan: Plan, logs: Logs, signal: AbortSignal, io: Io, read?: WindowRead): Promise<LogEntry[]> {
   const now = logs.now();
   const from = plan.from ?? Math.max(now - plan.sinceMs, now - RETENTION_MS + 60_000);
   const result = await logs.fetchAll(
@@ -16,6 +21,7 @@ export async function fetchV2(plan: Plan, logs: Logs, signal: AbortSignal, io: I
     { ...plan.filter, from, ...(plan.to !== null ? { to: plan.to } : {}), order: 'desc', limit: Math.min(10_000, plan.limit) },
     { signal, maxRecords: plan.limit },
   );
+  if (read) read.partial = result.hasMore;
   if (result.hasMore) io.stderr.write(`burrow: showing the newest ${plan.limit} matching records; there are more (raise --limit or narrow the window)\n`);
   // Keep exactly [from, to), and read the pages (newest first) backwards so that records with
   // the same timestamp come out in the server's ascending order.

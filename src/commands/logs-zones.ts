@@ -86,7 +86,7 @@ interface WindowSource {
  * The window of every zone (read at once, each zone on its own budget), merged oldest first
  * without duplicates, the newest `limit` of them. One `now` for every zone, so the windows match.
  */
-export async function fetchZonesWindow(plan: WindowPlan, logs: WindowSource, signal: AbortSignal, io: Io): Promise<LogEntry[]> {
+export async function fetchZonesWindow(plan: WindowPlan, logs: WindowSource, signal: AbortSignal, io: Io, read?: { partial: boolean }): Promise<LogEntry[]> {
   const now = logs.now();
   const from = plan.from ?? Math.max(now - plan.sinceMs, now - RETENTION_MS + 60_000);
   const to = plan.to ?? now;
@@ -103,6 +103,7 @@ export async function fetchZonesWindow(plan: WindowPlan, logs: WindowSource, sig
   }
   const merged = mergeByTime(windows.map((w) => ({ entries: w.entries, times: w.times })), from, to);
   const more = windows.some((w) => w.hasMore) || merged.entries.length > plan.limit;
+  if (read) read.partial = more;
   if (more) io.stderr.write(`burrow: showing the newest ${plan.limit} matching records of the ${plan.zones.length} zones; there are more (raise --limit or narrow the window)\n`);
   return merged.entries.length > plan.limit ? merged.entries.slice(merged.entries.length - plan.limit) : merged.entries;
 }

@@ -2,7 +2,7 @@ import { ApiError } from '../api/errors';
 import { parseTimestamp } from '../api/logs/entry';
 import { connectNonInteractive } from '../runtime/connect';
 import { ALERT_EXIT_CODE, alertOptions, drained, reportReplay } from './logs-alerts';
-import { fetchV1, fetchV2 } from './logs-fetch';
+import { fetchV1, fetchV2, type WindowRead } from './logs-fetch';
 import { exitCodeOf, interrupted, pipeClosed, runFollow } from './logs-follow-run';
 import { asUsage, DEFAULT_LIMIT, DEFAULT_SINCE, MAX_LIMIT, planFromArgs } from './logs-plan';
 import { RecordWriter, type Format } from './logs-text';
@@ -52,8 +52,9 @@ Filters (sent to the server; with --v1 applied locally, except --status):
   --search "a b"       any token in cache status, request id, edge, host, path, user agent,
                        referer or content range (at most 16 tokens of 128 characters)
 
-Output (-o): text (default, one aligned line per record), ndjson, json, table (text with a
-header line), csv (every field, as the console's export).
+Output (-o): text (default, one aligned line per record), ndjson, json, table (a header line
+and columns as wide as their widest value; with --follow fixed widths, URLs cut at 60 with …),
+csv (every field, as the console's export).
 
 Alerts (lines on stderr; records still go to stdout):
   --alert RULE         a filter and a threshold over a window, repeatable, for example
@@ -61,7 +62,9 @@ Alerts (lines on stderr; records still go to stdout):
                        --alert "cache=MISS and country=DE count>500 over 5m"
                        --alert "path~^/api rate>=10/s over 30s"
                        with --follow: a line when a rule fires and when it clears; without it the
-                       rules are replayed over the window's records and each firing is reported
+                       rules are replayed over all of the window's records (up to 1,000,000, or
+                       --limit when given; stdout still gets the newest --limit) and each firing
+                       is reported
   --exit-on-alert      exit with status 3 when a rule fires (with --follow: at the first firing,
                        after the records so far are written; without: after the output)
 
@@ -149,20 +152,29 @@ export const logsCommand: Command = {
         return why;
       });
       try {
+        // a replay reads the whole window (as --sql and --histogram do) unless --limit says
+        // otherwise; what is printed is still the newest --limit (default) records
+        const readPlan = alerts && ctx.values.limit === undefined ? { ...plan, limit: MAX_LIMIT } : plan;
+        const read: WindowRead = { partial: false };
         const work =
           plan.v1Date !== null
             ? fetchV1(plan, logs, abort.signal, ctx.io, { writer, limited: ctx.values.limit !== undefined })
             : plan.zones.length > 1
-              ? fetchZonesWindow(plan, logs, abort.signal, ctx.io)
-              : fetchV2(plan, logs, abort.signal, ctx.io);
+              ? fetchZonesWindow(readPlan, logs, abort.signal, ctx.io, read)
+              : fetchV2(readPlan, logs, abort.signal, ctx.io, read);
         const result = await Promise.race([work, stop]);
         if (result === 'closed') return 0;
         if (result === 'SIGINT' || result === 'SIGTERM') return exitCodeOf(result);
-        for (const e of result) writer.write(e);
+        const printed = result.length > plan.limit ? result.slice(result.length - plan.limit) : result;
+        if (printed.length < result.length) {
+          ctx.io.stderr.write(`burrow: printing the newest ${plan.limit} of the ${result.length} matching records (raise --limit for more); the alert rules replay all ${result.length}\n`);
+        }
+        writer.prepare(printed);
+        for (const e of printed) writer.write(e);
         writer.end();
         if (alerts) {
           const end = plan.to ?? logs.now();
-          const fired = reportReplay(alerts, result, result.map((e) => parseTimestamp(e.timestamp)), end, ctx.io);
+          const fired = reportReplay(alerts, result, result.map((e) => parseTimestamp(e.timestamp)), end, ctx.io, read.partial);
           if (fired && alerts.exitOnAlert) {
             await drained(ctx.io.stdout);
             return ALERT_EXIT_CODE;

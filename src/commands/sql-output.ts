@@ -19,6 +19,16 @@ const CHUNK = 64 * 1024;
  * ndjson escape DEL, C1 and bidi characters, csv is exact (at a terminal the command's stream,
  * src/runtime/terminal-output.ts, makes every write safe).
  */
+/**
+ * What a write reports, as psql's command tag: `DELETE 2`, `INSERT 1`, `UPDATE 0` (null for a
+ * statement that is not INSERT, UPDATE, DELETE or REPLACE, or that returned rows).
+ */
+export function writeTag(firstWord: string, r: Pick<StatementResult, 'columns' | 'rowsAffected'>): string | null {
+  const word = firstWord.toUpperCase();
+  if (r.columns.length > 0 || !['INSERT', 'UPDATE', 'DELETE', 'REPLACE'].includes(word)) return null;
+  return `${word} ${r.rowsAffected}`;
+}
+
 export class ResultPrinter {
   private buffer = '';
   private sets = 0;
@@ -32,11 +42,10 @@ export class ResultPrinter {
     private readonly human: boolean,
   ) {}
 
-  async result(r: StatementResult): Promise<void> {
+  /** `tag`: what a write reports (`DELETE 2`), printed in table format (the others keep stdout to rows). */
+  async result(r: StatementResult, tag: string | null = null): Promise<void> {
     if (r.columns.length === 0) {
-      if (this.human && this.format === 'table' && r.rowsAffected > 0) {
-        await this.line(`(${r.rowsAffected} row${r.rowsAffected === 1 ? '' : 's'} affected${r.lastInsertRowid !== null ? `, last insert rowid ${r.lastInsertRowid}` : ''})`);
-      }
+      if (this.format === 'table' && tag !== null) await this.line(tag);
       return;
     }
     if (this.format === 'table') {

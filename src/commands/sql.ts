@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { DatabaseSession, parseDatabaseUrl, splitStatements, SqlError, type SqlStatement } from '../api/database/index';
+import { DatabaseSession, leadingTokens, parseDatabaseUrl, splitStatements, SqlError, type SqlStatement } from '../api/database/index';
 import { ApiError } from '../api/errors';
 import { connectNonInteractive, debugSink, startEmulatorChild, type PlatformConnection } from '../runtime/connect';
-import { ResultPrinter, type SqlOutputFormat } from './sql-output';
+import { ResultPrinter, writeTag, type SqlOutputFormat } from './sql-output';
 import { runStreaming } from './sql-stream';
 import { sessionDatabase } from './sql-database';
 import { terminalSafeLines } from '../text/terminal-safe';
@@ -170,9 +170,12 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     const outcome = await runStreaming(db, statements, {
       stream,
       signal: abort.signal,
-      onResult: async (_i, r) => {
+      onResult: async (i, r) => {
         ran++;
-        await printer.result(r);
+        const tag = writeTag(leadingTokens(statements[i]!.text, 1)[0] ?? '', r);
+        // a write's count: with the table on stdout, in csv/json/ndjson on stderr (stdout is rows only)
+        if (tag !== null && format !== 'table') io.stderr.write(`${tag}\n`);
+        await printer.result(r, tag);
       },
     });
     await printer.end();
@@ -217,7 +220,9 @@ key and makes a token for this run only (1 hour; read-only in read-only mode), l
 Output: table (default), csv (NULL is empty), json (one array of row objects per result set;
 integers are exact JSON numbers, blobs {"base64": ...}), ndjson (one object per row). In json
 and ndjson a repeated column name gets a suffix so no value is lost: SELECT a.id, b.id gives the
-keys id and id_2 (id_3 if id_2 is taken by another column).
+keys id and id_2 (id_3 if id_2 is taken by another column). A write prints its count (DELETE 2,
+INSERT 1): on stdout with table, on stderr with csv, json and ndjson. Reals print as sqlite3
+prints them (213.785, 1.0); json keeps the exact value.
 --debug shows each statement sent with its string and blob literals as '…'; --debug-sql shows them.
 A transaction left open at the end is rolled back. In read-only mode (--read-only, or the
 profile's readOnly) the server describes every statement first, and if one would write, nothing

@@ -24,6 +24,9 @@ export function TextField({ state, width, focused = true, placeholder, mask }: T
   const start = Math.max(0, state.cursor - room + 1);
   const shown = chars.slice(start, start + room);
   const at = state.cursor - start;
+  // a value cut at either end says so: … where text is hidden (never over the cursor)
+  if (start > 0 && at > 0) shown[0] = '…';
+  if (start + room < chars.length && at < shown.length - 1) shown[shown.length - 1] = '…';
   const before = shown.slice(0, at).join('');
   const under = shown[at] ?? ' ';
   const after = shown.slice(at + 1).join('');

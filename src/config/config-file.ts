@@ -46,6 +46,15 @@ export async function loadConfigFile(env: Record<string, string | undefined> = p
   return { path, exists: true, config: parsed.data, warnings };
 }
 
+/**
+ * The config file's warnings that need no parse (others can read it): for the console, which
+ * takes the screen right after the CLI printed them, so they are shown there again.
+ */
+export function configFileWarnings(env: Record<string, string | undefined> = process.env): string[] {
+  const perm = permissionWarning(configFilePath(env));
+  return perm ? [perm] : [];
+}
+
 export async function saveConfigFile(path: string, config: ConfigFile): Promise<void> {
   writePrivateFile(path, (await loadYaml()).stringify(config));
 }

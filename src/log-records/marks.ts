@@ -11,6 +11,8 @@ import { pathText } from './rows';
 
 export interface Mark {
   key: string;
+  /** The pull zone of the record: a mark belongs to the zone it was made on. */
+  zone: number;
   /** Epoch ms of the record. */
   time: number;
   status: number;
@@ -28,15 +30,39 @@ export interface MarkLocator {
 export class MarkSet {
   private readonly byKey = new Map<string, Mark>();
   private sorted: Mark[] | null = [];
+  /** The zones shown now (null: every zone): marks of other zones are kept but not seen. */
+  private zones: ReadonlySet<number> | null = null;
   /** Bumped on every change. */
   version = 0;
 
+  /** The marks of the zones shown. */
   get size(): number {
+    return this.zones === null ? this.byKey.size : this.list().length;
+  }
+
+  /** Every mark, whatever zone it was made on. */
+  get total(): number {
     return this.byKey.size;
   }
 
+  /** Shows the marks of these zones only (a logs screen on other zones sees none of the others'). */
+  setZones(zones: readonly number[] | null): void {
+    const next = zones === null ? null : new Set(zones);
+    const same = next === null ? this.zones === null : this.zones !== null && next.size === this.zones.size && [...next].every((z) => this.zones!.has(z));
+    if (same) return;
+    this.zones = next;
+    this.sorted = null;
+    this.version++;
+  }
+
+  private inScope(m: Mark): boolean {
+    return this.zones === null || this.zones.has(m.zone);
+  }
+
   has(e: LogEntry): boolean {
-    return this.byKey.size > 0 && this.byKey.has(entryKey(e));
+    if (this.byKey.size === 0) return false;
+    const m = this.byKey.get(entryKey(e));
+    return m !== undefined && this.inScope(m);
   }
 
   /** Marks the record, or unmarks it when it was marked; true when it is marked now. */
@@ -45,7 +71,7 @@ export class MarkSet {
     this.version++;
     this.sorted = null;
     if (this.byKey.delete(key)) return false;
-    this.byKey.set(key, { key, time, status: e.statusCode, path: pathText(e) });
+    this.byKey.set(key, { key, zone: e.pullZoneId, time, status: e.statusCode, path: pathText(e) });
     return true;
   }
 
@@ -56,17 +82,18 @@ export class MarkSet {
     this.version++;
   }
 
+  /** Clears the marks of the zones shown; returns how many. */
   clear(): number {
-    const n = this.byKey.size;
-    this.byKey.clear();
-    this.sorted = [];
+    const gone = this.list();
+    for (const m of gone) this.byKey.delete(m.key);
+    this.sorted = null;
     this.version++;
-    return n;
+    return gone.length;
   }
 
-  /** Every mark, oldest first (equal times in marking order). */
+  /** The marks of the zones shown, oldest first (equal times in marking order). */
   list(): readonly Mark[] {
-    if (!this.sorted) this.sorted = [...this.byKey.values()].sort((a, b) => a.time - b.time);
+    if (!this.sorted) this.sorted = [...this.byKey.values()].filter((m) => this.inScope(m)).sort((a, b) => a.time - b.time);
     return this.sorted;
   }
 

@@ -12,6 +12,8 @@ export type DotCommand =
   | { name: 'read'; file: string }
   | { name: 'dump'; pattern: string | null }
   | { name: 'output'; file: string | null }
+  | { name: 'expanded'; on: boolean | null }
+  | { name: 'edit' }
   | { name: 'quit' };
 
 export type DotName = DotCommand['name'];
@@ -33,10 +35,12 @@ export const DOT_COMMANDS: readonly DotSpec[] = [
   { name: 'read', usage: '.read FILE', summary: 'run the SQL in FILE' },
   { name: 'dump', usage: '.dump [TABLE]', summary: 'the database (or a table) as SQL' },
   { name: 'output', usage: '.output [FILE]', summary: 'results to FILE; alone: to the screen' },
+  { name: 'expanded', usage: '.x [on|off]', summary: 'expanded records (one line per column), on or off for the next queries; alone: toggles (x on a result: that one)' },
+  { name: 'edit', usage: '.edit', summary: 'the last input in $VISUAL/$EDITOR, back into the input when saved (ctrl-x ctrl-e: the input typed)' },
   { name: 'quit', usage: '.quit', summary: 'leave (also .exit, ctrl-d on an empty line)' },
 ];
 
-const ALIASES: Record<string, DotName> = { exit: 'quit', q: 'quit' };
+const ALIASES: Record<string, DotName> = { exit: 'quit', q: 'quit', x: 'expanded', e: 'edit' };
 
 export type DotParse = { ok: true; command: DotCommand } | { ok: false; message: string };
 
@@ -108,6 +112,9 @@ export function parseDotCommand(line: string): DotParse {
       if (!isOutputMode(mode)) return { ok: false, message: `unknown mode "${args[0]}": use ${OUTPUT_MODES.join(', ')}` };
       return { ok: true, command: { name, mode } };
     }
+    case 'edit':
+      return atMost(0) ?? { ok: true, command: { name } };
+    case 'expanded':
     case 'timer': {
       const bad = atMost(1);
       if (bad) return bad;
@@ -115,7 +122,7 @@ export function parseDotCommand(line: string): DotParse {
       const v = args[0]!.toLowerCase();
       if (['on', '1', 'yes', 'true'].includes(v)) return { ok: true, command: { name, on: true } };
       if (['off', '0', 'no', 'false'].includes(v)) return { ok: true, command: { name, on: false } };
-      return usage(`.timer takes on or off, not "${args[0]}"`);
+      return usage(`.${name === 'timer' ? 'timer' : 'x'} takes on or off, not "${args[0]}"`);
     }
     case 'read':
       if (args.length === 0) return usage('.read needs a file name');

@@ -12,6 +12,9 @@ import { overLimits, specChange } from './shield-spec-change';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
 import { cycleField, describePatch, patchBefore, pendingPatch, toggleEnabled, type EnumField } from './shield-draft';
 
+/** The cause of the status line that refused a spec over the plan limits (over once another file is checked). */
+const SPEC_REFUSED = 'shield:spec-refused';
+
 /** An error answer as the screen shows it: the message and the server's errorKey. */
 export interface ShownError {
   message: string;
@@ -304,6 +307,8 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
       },
 
       openSpec() {
+        // another file is about to be checked: the refusal of the last one is over
+        ui.getState().clearStatus(SPEC_REFUSED);
         const prev = get().spec;
         set({ spec: { input: prev?.input ?? emptyText, editing: true, checking: false, error: null, file: null, check: null }, lastResult: null });
       },
@@ -332,6 +337,7 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
           set({ spec: { ...s, editing: false, error: 'the zone\'s plan limits are not loaded yet: wait for the API Guardian settings, then press o again', check: null, file: null } });
           return;
         }
+        ui.getState().clearStatus(SPEC_REFUSED);
         set({ spec: { ...s, editing: false, checking: true, error: null, check: null, file: null } });
         let next: Partial<SpecPanel>;
         try {
@@ -356,7 +362,7 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         }
         const check = spec.check;
         if (!check.withinLimits && !force) {
-          ui.getState().setStatus(`not sent: the spec is over the plan limits (${overLimits(check)}); the zone would refuse it. F sends it anyway`, 'error', 10_000);
+          ui.getState().setStatus(`not sent: the spec is over the plan limits (${overLimits(check)}); the zone would refuse it. F sends it anyway`, 'error', 10_000, SPEC_REFUSED);
           return false;
         }
         const file = spec.file;

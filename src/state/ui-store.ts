@@ -70,6 +70,11 @@ export interface UiState {
   warnings: string[];
   /** The last call for the user's attention (bell and desktop notification; app/ writes them), by sequence. */
   attention: AttentionRequest | null;
+  /**
+   * Opens text in the user's editor ($VISUAL, $EDITOR, else vi) with the terminal handed over,
+   * and returns what was saved; set by app/, which owns the terminal (null: no terminal).
+   */
+  externalEditor: ExternalEditor | null;
 
   /** Drills down: pushes the screen (or goes back to it when it is on the stack already). */
   navigate(id: string, arg?: string | null): void;
@@ -97,8 +102,10 @@ export interface UiState {
   ask(request: ConfirmRequest): void;
   /** The one path for every change to the platform: read-only check, diff, confirm, send. */
   confirmMutation(request: MutationRequest): boolean;
-  setStatus(text: string, level?: StatusLevel, ttlMs?: number | null): void;
-  clearStatus(): void;
+  /** A status line for the visible screen (changing screens clears it); `cause`: see StatusMessage. */
+  setStatus(text: string, level?: StatusLevel, ttlMs?: number | null, cause?: string): void;
+  /** Clears the status line; with `cause`, only a message about that cause. */
+  clearStatus(cause?: string): void;
   recordSuccess(at?: number): void;
   recordError(message: string, at?: number): void;
   setPaused(paused: boolean): void;
@@ -113,9 +120,12 @@ export interface UiState {
   setWarnings(warnings: string[]): void;
   /** Rings the bell and, where the terminal shows them, sends a desktop notification. */
   callAttention(title: string, body: string): void;
+  setExternalEditor(editor: ExternalEditor | null): void;
   requestQuit(): void;
   interrupt(): void;
 }
+
+export type ExternalEditor = (text: string, extension: string) => { text: string } | { error: string };
 
 export interface AttentionRequest {
   seq: number;
@@ -135,6 +145,14 @@ export interface UiStoreOptions {
 }
 
 export type UiStore = StoreApi<UiState>;
+
+/** The cause of messages about the whole console (start-up warnings): they stay when the screen changes. */
+const CONSOLE_CAUSE = 'console';
+
+/** A screen's message ends with the screen: what the status line keeps when another is shown. */
+function screenless(status: StatusMessage | null): StatusMessage | null {
+  return status?.cause === CONSOLE_CAUSE ? status : null;
+}
 
 let instanceCounter = 0;
 function instance(id: string, arg: string | null): ScreenInstance {
@@ -162,6 +180,7 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     unsent: {},
     warnings: [],
     attention: null,
+    externalEditor: null,
 
     crumbs: {},
     setCrumb(instanceKey, label) {
@@ -192,17 +211,17 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       // Going to a screen already on the stack goes back to it instead of growing the stack.
       const existing = stack.findIndex((s) => s.id === id && s.arg === arg);
       const next = existing >= 0 ? stack.slice(0, existing + 1) : [...stack, instance(id, arg)].slice(-STACK_LIMIT);
-      set({ stack: next, editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false } });
+      set({ stack: next, editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false }, status: screenless(get().status) });
     },
     back() {
       const { stack } = get();
       if (stack.length <= 1) return false;
       const top = stack[stack.length - 1]!;
       if (top.previous) {
-        set({ stack: [...stack.slice(0, -1), top.previous], editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false } });
+        set({ stack: [...stack.slice(0, -1), top.previous], editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false }, status: screenless(get().status) });
         return true;
       }
-      set({ stack: stack.slice(0, -1), editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false } });
+      set({ stack: stack.slice(0, -1), editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false }, status: screenless(get().status) });
       return true;
     },
     openPalette() {
@@ -274,11 +293,12 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       });
       return true;
     },
-    setStatus(text, level = 'info', ttlMs = level === 'info' ? 6000 : null) {
-      set({ status: { text, level, at: now(), ttlMs } });
+    setStatus(text, level = 'info', ttlMs = level === 'info' ? 6000 : null, cause) {
+      set({ status: { text, level, at: now(), ttlMs, ...(cause ? { cause } : {}) } });
     },
-    clearStatus() {
-      set({ status: null });
+    clearStatus(cause) {
+      const s = get().status;
+      if (s && (cause === undefined || s.cause === cause)) set({ status: null });
     },
     recordSuccess(at = now()) {
       set((s) => ({ request: { ...s.request, lastSuccessAt: at, lastError: null, lastErrorAt: null } }));
@@ -334,8 +354,11 @@ export function createUiStore(options: UiStoreOptions): UiStore {
     },
     setWarnings(warnings) {
       set({ warnings });
-      if (warnings.length === 1) get().setStatus(`warning: ${warnings[0]}`, 'warn', null);
-      else if (warnings.length > 1) get().setStatus(`${warnings.length} warnings (all in ? help): ${warnings[0]}`, 'warn', null);
+      if (warnings.length === 1) get().setStatus(`warning: ${warnings[0]}`, 'warn', null, CONSOLE_CAUSE);
+      else if (warnings.length > 1) get().setStatus(`${warnings.length} warnings (all in ? help): ${warnings[0]}`, 'warn', null, CONSOLE_CAUSE);
+    },
+    setExternalEditor(editor) {
+      set({ externalEditor: editor });
     },
     callAttention(title, body) {
       set((s) => ({ attention: { seq: (s.attention?.seq ?? 0) + 1, title, body } }));

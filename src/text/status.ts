@@ -8,6 +8,11 @@ export interface StatusMessage {
   at: number;
   /** Hidden after this long; null = until the next message. */
   ttlMs: number | null;
+  /**
+   * What the message is about, when its cause can end before it does (clearStatus(cause) then
+   * removes it); 'console' messages (start-up warnings) also stay when the screen changes.
+   */
+  cause?: string;
 }
 
 /** The last request of the visible screen's data: what the status bar shows. */

@@ -43,6 +43,16 @@ test('bash: commands, sub-commands, get resources, flags of the command, -o form
   assert.deepEqual(complete('burrow db tokens '), ['create', 'invalidate']);
 });
 
+test('bash and fish: -o offers the formats the command takes (text only where it is accepted)', async () => {
+  assert.deepEqual(complete('burrow get apps -o '), ['table', 'json', 'csv', 'ndjson']);
+  assert.deepEqual(complete('burrow sql -e x -o '), ['table', 'csv', 'json', 'ndjson']);
+  assert.ok(complete('burrow logs 1058 -o ').includes('text'));
+  assert.deepEqual(complete('burrow logs 1058 -o t'), ['text', 'table']);
+  assert.deepEqual(complete('burrow -o t'), ['table', 'text'], 'before the command: every format');
+  const fish = (await runBurrow(['completion', 'fish'], { env })).stdout;
+  assert.match(fish, /complete -c burrow -n '__fish_seen_subcommand_from get' -l output -s o -r -a 'table json csv ndjson'\n/);
+});
+
 test('bash: profile names come from the config file', () => {
   assert.deepEqual(complete('burrow --profile ').sort(), ['prod', 'staging']);
 });

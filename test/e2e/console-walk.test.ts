@@ -109,6 +109,9 @@ test('every screen at 80x24 fits; nothing drawn, logged, remembered or exported 
     await app.waitFor(/CREATE TABLE/);
     assertFits(app, 'sql dump');
 
+    // ctrl-c never leaves the SQL shell: ctrl-d does, then ctrl-c quits
+    await app.press('ctrl-d');
+    await app.waitForGone(/^burrow-demo>/m);
     await app.press('ctrl-c');
     await app.press('ctrl-c');
     await app.exited;

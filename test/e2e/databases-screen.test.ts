@@ -32,6 +32,9 @@ test(':db lists the account\'s databases with regions, size and the rows they se
   assert.match(sql, /full-access session token, expires 20\d\d-/);
   await app.type('SELECT count(*) AS n FROM warehouses;\r');
   await app.waitFor(/\|\s+n\s+\|/);
+  // ctrl-c never leaves the SQL shell: ctrl-d does, then ctrl-c quits
+  await app.press('ctrl-d');
+  await app.waitForGone(/^inventory-eu>/m);
   await app.press('ctrl-c');
   await app.press('ctrl-c');
   await app.exited;

@@ -62,7 +62,7 @@ test('-o table and -o csv: a zone column', async () => {
   const table = await burrow([String(A), String(B), '--from', iso(FROM), '--to', iso(TO), '--limit', '20', '-o', 'table']);
   assert.equal(table.code, 0, table.stderr);
   const [header, ...rows] = lines(table.stdout);
-  assert.match(header!, /^TIME +ZONE +STATUS CACHE +BYTES CC EDGE IP +URL USER AGENT$/);
+  assert.match(header!, /^TIME +ZONE +STATUS CACHE +BYTES CC EDGE IP +URL +USER AGENT$/, 'URL is as wide as its widest value');
   assert.equal(rows.length, 20);
   const zonesShown = new Set(rows.map((l) => /^\S+ (\d+) +\d{3} /.exec(l)?.[1]));
   assert.deepEqual([...zonesShown].sort(), [String(A), String(B)].sort(), table.stdout);

@@ -101,7 +101,10 @@ test('A: a bad rule is pointed at; a rule that fires shows a banner until acknow
   screen = await fastForwardUntil(app, /\[a acknowledge\] ✔ cleared status=2xx rate>0\.1\/s over 10s at \d\d:\d\d:\d\d after \d+s \(now 0\/s\)/);
   await app.press('a');
   await app.waitForGone('cleared status=2xx');
+  // the rule lives only as long as the console: quitting asks first
   await app.press('q');
+  await app.waitFor(/Quit burrow\?[\s\S]*1 alert rule on the logs screen/);
+  await app.press('y');
   assert.equal((await app.exited).exitCode, 0);
 });
 

@@ -58,7 +58,9 @@ test('Q opens SQL on the buffer: count matches the header, .schema, INSERT INTO 
 
   await app.type("INSERT INTO logs (status) VALUES (500);\r");
   await app.waitFor(/the logs table is read-only/);
-  // a refused input goes back to the editor, as a failed one does: ctrl-c clears it
+  // a refused input is not put back (the next one typed would be added to it): up recalls it
+  await app.waitFor(/^logs>\s*$/m);
+  await app.press('up');
   await app.waitFor(/^logs> INSERT INTO logs/m);
   await app.press('ctrl-c');
   await app.waitFor(/^logs>\s*$/m);
@@ -78,7 +80,10 @@ test('Q opens SQL on the buffer: count matches the header, .schema, INSERT INTO 
   await app.press('esc');
   await app.press('esc');
   await app.waitFor(/● following/, 10_000);
+  // the TEMP table lives only as long as the console: quitting asks first
   await app.press('q');
+  await app.waitFor(/Quit burrow\?[\s\S]*table errs in :sql logs/);
+  await app.press('y');
   const exit = await app.exited;
   assert.equal(exit.exitCode, 0, 'the console quits with the logs table open');
 });

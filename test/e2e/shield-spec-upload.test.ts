@@ -60,6 +60,8 @@ test('spec panel: clear file errors, the over-limit table in red, then upload (P
   await app.type('test/fixtures/openapi-petstore.yaml');
   await app.press('enter');
   await app.waitFor('within the plan limits: c to upload it (POST)');
+  // the refusal was about the other file: it does not stay on the status line
+  assert.doesNotMatch(app.screenText(), /not sent: the spec is over the plan limits/);
   await app.press('c');
   const confirm = await app.waitFor('What will be sent:');
   assert.match(confirm, new RegExp(`Upload an OpenAPI spec to shield zone ${zoneId} \\(POST …/api-guardian/spec\\)`));

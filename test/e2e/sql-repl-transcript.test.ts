@@ -9,7 +9,7 @@ import { until } from '../helpers/wait';
 import { DatabaseSession } from '../../src/api/database/index';
 
 // `burrow sql` at a small terminal (npm run build first): multi-line output keeps every line
-// reachable, and ctrl-c twice quits with a transaction open.
+// reachable, and ctrl-c never leaves the shell (ctrl-d does, asking about an open transaction).
 
 const emu = await useEmulator();
 const state = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-sql-transcript-'));
@@ -70,17 +70,34 @@ test('.dump products: every line of the CREATE TABLE and every INSERT is reachab
   app.kill();
 });
 
-test('ctrl-c with an open transaction: the first asks, the second quits and the transaction is rolled back', async () => {
+test('ctrl-c never leaves the shell: empty input, open transaction, the leave question; ctrl-d asks and rolls back', async () => {
   await db.execute('CREATE TABLE IF NOT EXISTS repl_ctrlc (v TEXT)');
   const app = startBurrow(['sql'], { env, cols: 100, rows: 30 });
+  let gone = false;
+  void app.exited.then(() => (gone = true));
   await app.waitFor(/^burrow-demo> /m);
+  await app.press('ctrl-c');
+  await app.waitFor(/ctrl-c does not leave the SQL shell: ctrl-d on an empty input or \.quit does/);
   await app.type("BEGIN; INSERT INTO repl_ctrlc VALUES ('dropped');\r");
   await app.waitFor(/TX open/);
   await app.press('ctrl-c');
+  await app.press('ctrl-c');
+  // still here, still in the transaction: ctrl-c asked nothing and quit nothing
+  await app.type('SELECT count(*) AS held FROM repl_ctrlc;\r');
+  await app.waitFor(/held[\s\S]*\|\s+1\s+\|/);
+  assert.equal(gone, false, 'the shell is still running');
+  assert.doesNotMatch(app.screenText(), /c commit · r roll back · s stay/);
+  // ctrl-d asks; ctrl-c on the question stays
+  await app.press('ctrl-d');
   await app.waitFor('c commit · r roll back · s stay');
   await app.press('ctrl-c');
+  await app.waitFor(/^stayed: the transaction is still open$/m);
+  assert.match(app.screenText(), /TX open/);
+  await app.press('ctrl-d');
+  await app.waitFor('c commit · r roll back · s stay');
+  await app.press('r');
   const exit = await Promise.race([app.exited, until('the exit', () => false, 8000).catch(() => null)]);
-  assert.ok(exit, `still running after the second ctrl-c; the screen is:\n${app.screenText()}`);
+  assert.ok(exit, `still running after ctrl-d and r; the screen is:\n${app.screenText()}`);
   assert.equal(exit.exitCode, 0);
   assert.equal((await db.execute("SELECT count(*) FROM repl_ctrlc WHERE v = 'dropped'")).rows[0]![0], 0n);
 });

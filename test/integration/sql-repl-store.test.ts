@@ -71,14 +71,15 @@ test('several statements on one line each show their own result; values keep the
   assert.deepEqual(out[0], { id: out[0]!.id, kind: 'input', prompt: 'burrow-demo>', text: "SELECT count(*) AS n FROM customers; SELECT 1 AS one, 1.0 AS real_one, NULL AS nul, x'00ff' AS b;" });
 });
 
-test('an error shows its code and message, stops there, and puts the failed input back for editing', async () => {
+test('an error shows its code and message, stops there; the failed part is recalled by up, never put in front of the next input', async () => {
   const sh = await shell(emu);
   const out = await sh.run('SELECT 1;\nSELEC 2;\nSELECT 3;');
   assert.equal(results(out).length, 1, 'the statement before the error ran');
   const err = sh.messages('error').at(-1)!;
   assert.match(err, /^error SQL_PARSE_ERROR: .*SELEC.*\(statement 2 of 3, line 2\)$/);
   assert.match(sh.messages('warn').at(-1)!, /the 1 statement\(s\) after it did not run/);
-  assert.equal(sh.store.getState().editor.text, 'SELEC 2;\nSELECT 3;');
+  assert.equal(sh.store.getState().editor.text, '', 'the input is empty for the next statement');
+  assert.equal(sh.store.getState().history.at(-1), 'SELEC 2;\nSELECT 3;', 'up brings back the part that failed');
 });
 
 test('writes report rows affected and the last insert rowid; DDL refreshes the completion schema', async () => {

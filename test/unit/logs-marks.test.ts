@@ -120,3 +120,21 @@ test('time jump: the first record at or after the time; outside the records held
   assert.ok('pos' in r && pathAt(m, r.pos) === '/p/301');
   assert.deepEqual(timeTarget(new LogsViewModel(1000), BASE), { message: 'no records to jump in yet' });
 });
+
+test('MarkSet: a mark belongs to the zone it was made on; other zones neither see, count nor clear it', () => {
+  const set = new MarkSet();
+  const a = { ...record(1), pullZoneId: 1058 };
+  const b = { ...record(2), pullZoneId: 1199 };
+  set.toggle(a, timeOf(1));
+  set.toggle(b, timeOf(2));
+  set.setZones([1199]);
+  assert.equal(set.size, 1);
+  assert.deepEqual(set.list().map((m) => m.zone), [1199]);
+  assert.equal(set.has(a), false);
+  assert.equal(set.clear(), 1, 'only the marks of the zones shown are cleared');
+  set.setZones([1058]);
+  assert.equal(set.size, 1, 'the other zone keeps its mark');
+  assert.equal(set.has(a), true);
+  set.setZones([1058, 1199]);
+  assert.equal(set.total, 1);
+});

@@ -8,4 +8,4 @@ export { SqlError, StreamLostError, READ_ONLY_EXPLANATION, type StreamLoss } fro
 export { parseDatabaseUrl, tokenAccess, type DatabaseTarget } from './url';
 export { isComplete } from './complete';
 export { splitStatements, leadingTokens, type SqlStatement } from './split';
-export { valueText, valueJson, formatReal, blobHex, distinctKeys, type SqlValue, type SqlArg } from './values';
+export { valueText, valueJson, formatReal, displayReal, blobHex, distinctKeys, type SqlValue, type SqlArg } from './values';

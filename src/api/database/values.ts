@@ -73,15 +73,34 @@ export function formatReal(n: number): string {
   return Number.isInteger(n) && !/e/i.test(s) ? `${s}.0` : s;
 }
 
+/**
+ * A REAL as sqlite3 prints it in its text modes (`%!.15g`): at most 15 significant digits, so
+ * 213.785 and not 213.78500000000003; always a decimal point (1.0, 1.0e+20); exponent form
+ * below 1e-4 and from 1e15, with a two-digit exponent. Exact text (JSON, .dump) uses formatReal.
+ */
+export function displayReal(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? 'Inf' : '-Inf';
+  if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';
+  const [mantissa, expText] = n.toExponential(14).split('e') as [string, string];
+  const exp = Number(expText);
+  const trim = (t: string) => {
+    const cut = t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t;
+    return cut.includes('.') ? cut : `${cut}.0`;
+  };
+  if (exp < -4 || exp >= 15) return `${trim(mantissa)}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  return trim(n.toFixed(Math.max(0, 14 - exp)));
+}
+
 export function blobHex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 }
 
-/** One value as text for tables and CSV: NULL, x'0aff' for blobs, 1.0 for reals. */
+/** One value as text for tables and CSV: NULL, x'0aff' for blobs, reals as sqlite3 prints them (1.0, 213.785). */
 export function valueText(v: SqlValue, nullText = 'NULL'): string {
   if (v === null) return nullText;
   if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'number') return formatReal(v);
+  if (typeof v === 'number') return displayReal(v);
   if (typeof v === 'string') return v;
   return `x'${blobHex(v)}'`;
 }

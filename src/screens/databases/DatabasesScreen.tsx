@@ -33,8 +33,9 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
         store.getState().setOpenError('the SQL shell has a transaction open: end it (COMMIT or ROLLBACK) before opening another database');
         return;
       }
-      ui.getState().setStatus(`${row.db.name}: ${made.access} session token, expires ${made.expiresAt ? formatDateText(made.expiresAt, 'dateTime') : 'never'}; left to expire (revoking would revoke every token of the database)`, 'info', 15_000);
+      // the message is about the shell opened: set once it is the screen shown
       ui.getState().navigate('sql');
+      ui.getState().setStatus(`${row.db.name}: ${made.access} session token, expires ${made.expiresAt ? formatDateText(made.expiresAt, 'dateTime') : 'never'}; left to expire (revoking would revoke every token of the database)`, 'info', 15_000);
     })();
   };
   useEffect(() => store.getState().watch(), [store]);

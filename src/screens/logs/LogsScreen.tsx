@@ -116,8 +116,13 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const strip = zones.length > 1 ? 1 : 0;
   const banner = bannerHeight(notices);
   // the timeline panel above the stream, when there is room for it and a few rows
-  const timelineHeight = timelineOpen && height - 3 - strip - below - banner >= TIMELINE_LINES + 4 ? TIMELINE_LINES : 0;
-  const mainHeight = Math.max(2, height - 3 - strip - below - banner - timelineHeight);
+  const room = height - 3 - strip - below - banner;
+  const timelineHeight = timelineOpen && room >= TIMELINE_LINES + 4 ? TIMELINE_LINES : 0;
+  // open but without room: one line says so, rather than the panel vanishing without a word
+  const timelineNote = timelineOpen && timelineHeight === 0 && room >= 4
+    ? `timeline hidden: ${TIMELINE_LINES + 4 - room} more row${TIMELINE_LINES + 4 - room === 1 ? '' : 's'} needed${below ? ' (i closes the stats below)' : ''} · T closes it`
+    : null;
+  const mainHeight = Math.max(2, height - 3 - strip - below - banner - timelineHeight - (timelineNote ? 1 : 0));
   const rowsHeight = Math.max(1, mainHeight - 1);
 
   useEffect(() => {
@@ -308,6 +313,7 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
       <PartsLine parts={joinParts(status)} />
       {strip ? <PartsLine parts={live?.zones?.length ? zoneStripParts(live.zones, zoneNames, now) : [{ text: `${zones.length} zones: starting…`, tone: 'muted' }]} /> : null}
       {timelineHeight > 0 ? <Timeline store={store} width={streamWidth} height={timelineHeight} /> : null}
+      {timelineNote ? <PartsLine parts={[{ text: timelineNote, tone: 'muted' }]} /> : null}
       <Box flexDirection="row" height={mainHeight} overflow="hidden">
         <Box width={streamWidth} height={mainHeight} overflow="hidden">
           {main}

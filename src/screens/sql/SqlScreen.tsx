@@ -1,4 +1,4 @@
-import React, { createContext, useContext, useEffect, useMemo, useRef } from 'react';
+import React, { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { ScreenProps } from '../screen-def';
 import { useTheme, useTone, type Tone } from '../../components/theme';
@@ -16,6 +16,7 @@ import { terminalSafe } from '../../text/terminal-safe';
 import { browseWindow, browsedEntry, editorLines, markSelected, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
 import { clampRow, moveRow, rowLayout, type RowMove } from './row-cursor';
 import { useScreenInstance } from '../screen-def';
+import { LEAVE_HINT } from '../../state/sql/editor-keys';
 
 /** `burrow sql` gives the screen its own store (standalone options); the console uses the session's. */
 export const SqlStoreContext = createContext<SqlStore | null>(null);
@@ -32,13 +33,16 @@ function useSqlStore(onLogs: boolean): SqlStore {
  * The logs shell: its table mirrors the logs store's buffer, and while the shell is open the
  * logs screen's follow goes on (the logs screen is not mounted under it), so new records arrive.
  */
-function useLogsTable(store: SqlStore, onLogs: boolean): void {
+function useLogsTable(store: SqlStore, onLogs: boolean): { noLogsScreen: boolean } {
   const { stores } = useConsole();
+  const [noLogsScreen, setNoLogsScreen] = useState(false);
   useEffect(() => {
     if (!onLogs) return;
     const logs = stores.get(createLogsStore);
     store.getState().bindLogs(() => logs.getState().recordBuffer());
     const zones = logs.getState().zones;
+    // no logs screen was opened: the table is empty for that reason, which the header says
+    setNoLogsScreen(zones.length === 0);
     const detach = zones.length > 0 ? logs.getState().attach(zones.join(' ')) : null;
     store.getState().start();
     // from here on the table follows the buffer, also while the logs screen is back on top
@@ -46,6 +50,7 @@ function useLogsTable(store: SqlStore, onLogs: boolean): void {
     store.getState().followLogs(true);
     return () => detach?.();
   }, [store, stores, onLogs]);
+  return { noLogsScreen };
 }
 
 const TONES: Partial<Record<ViewKind, Tone>> = {
@@ -109,6 +114,8 @@ function Badge({ text, tone: t }: { text: string; tone: Tone }): React.JSX.Eleme
   );
 }
 
+const SPINNER = ['◐', '◓', '◑', '◒'];
+
 function age(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return `${s}s`;
@@ -124,7 +131,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
   const instance = useScreenInstance();
   const onLogs = instance.arg === 'logs';
   const store = useSqlStore(onLogs);
-  useLogsTable(store, onLogs);
+  const { noLogsScreen } = useLogsTable(store, onLogs);
   const ui = useUiStore();
   const logsTable = useSelect(store, (s) => s.logs);
   const tone = useTone();
@@ -189,7 +196,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
 
   const promptText = `${label}${status?.transaction ? '*' : ''}>`;
   const inEditor = focus === 'editor';
-  const extraLine = leavePrompt !== null || (inEditor && (completions !== null || queued > 0)) ? 1 : 0;
+  const extraLine = leavePrompt !== null || (inEditor && (completions !== null || queued > 0 || running !== null)) ? 1 : 0;
   const maxEditor = Math.max(1, Math.min(8, Math.floor((height - 3) / 3)));
   const edLines = inEditor ? (search ? 1 : Math.min(maxEditor, editor.text.split('\n').length)) : 0;
   const bodyHeight = Math.max(1, height - 1 - edLines - extraLine);
@@ -277,6 +284,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
         return true;
       },
     },
+    'sql.expanded': () => get().toggleBrowsedExpanded(),
     'sql.prevResult': () => get().browseEntry(-1),
     'sql.nextResult': () => get().browseEntry(1),
     'sql.edit': () => get().setFocus('editor'),
@@ -300,13 +308,10 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
       get().leave('quit');
       return true;
     },
+    // never quits from the shell: cancels what runs, otherwise says how to leave
     'app.interrupt': () => {
-      if (get().running) {
-        get().cancel();
-        return true;
-      }
-      if (!get().status?.transaction) return false;
-      get().leave('quit');
+      if (get().running) get().cancel();
+      else ui.getState().setStatus(LEAVE_HINT, 'info', 4000);
       return true;
     },
   });
@@ -321,7 +326,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
   const statusLine = (
     <Box width={width} height={1} overflow="hidden">
       {logsTable ? null : <Text bold color={tone('accent')}>{`${label} `}</Text>}
-      {logsTable ? <Text color={tone(logsTable.error ? 'error' : 'info')} wrap="truncate">{`${logsHeader(logsTable)} `}</Text> : null}
+      {logsTable ? <Text color={tone(logsTable.error ? 'error' : 'info')} wrap="truncate">{`${logsHeader(logsTable, noLogsScreen)} `}</Text> : null}
       {tx ? <Badge text={tx} tone="warn" /> : null}
       {tx ? <Text> </Text> : null}
       {readOnlyToken ? <Badge text="READ-ONLY" tone="info" /> : null}
@@ -354,6 +359,14 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
     extra = (
       <Text color={tone('muted')} wrap="truncate">
         {completions.length ? completions.join('  ') : 'no completion here'}
+      </Text>
+    );
+  } else if (inEditor && running) {
+    // as pgcli: the statement running and for how long, just above where the next one is typed
+    const waiting = queued > 0 ? ` · ${queued} input${queued === 1 ? '' : 's'} queued behind it` : '';
+    extra = (
+      <Text color={tone('warn')} wrap="truncate">
+        {`${SPINNER[Math.floor(now / 500) % SPINNER.length]} running ${((Math.max(0, now - running.since)) / 1000).toFixed(1)} s: ${terminalSafe(running.what.replace(/\s+/g, ' '))}${waiting} · ctrl-c cancels`}
       </Text>
     );
   } else if (inEditor && queued > 0) {

@@ -11,6 +11,7 @@ export const sqlActions = defineActions([
   { id: 'sql.edit', keys: ['i'], description: 'back to the SQL input (from the results)', context: 'sql', hint: 'input' },
   { id: 'sql.left', keys: ['h'], description: 'scroll the result to the left (← too)', context: 'sql' },
   { id: 'sql.right', keys: ['l'], description: 'scroll the result to the right (→ too)', context: 'sql' },
+  { id: 'sql.expanded', keys: ['x'], description: 'this result as expanded records, or back (.x: the next queries)', context: 'sql', hint: 'expanded' },
   { id: 'sql.prevResult', keys: ['['], description: 'show the previous result', context: 'sql' },
   { id: 'sql.nextResult', keys: [']'], description: 'show the next result', context: 'sql' },
 ]);

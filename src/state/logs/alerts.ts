@@ -148,6 +148,12 @@ export function createAlertsSlice(deps: AlertsDeps): AlertsSlice {
       return true;
     },
   }));
+  // the rules live only as long as the console: quitting asks while there are any
+  store.subscribe((s, prev) => {
+    if (s.rules.length === prev.rules.length) return;
+    const n = s.rules.length;
+    deps.ui.getState().setPending('logs:alerts', n ? `${n} alert rule${n === 1 ? '' : 's'} on the logs screen` : null);
+  });
 
   function announce(events: AlertEvent[]): void {
     let notices = store.getState().notices;

@@ -19,7 +19,12 @@ export interface MarkActionsContext extends Pick<LogsSliceContext, 'model' | 'ui
 export function logsMarkActions(ctx: MarkActionsContext) {
   const { model, marks, ui, get, set } = ctx;
   const status = (text: string, ms: number) => ui.getState().setStatus(text, 'info', ms);
-  const publish = () => set({ marks: { count: marks.size, version: marks.set.version }, markCursor: clampMarkCursor(get().markCursor, marks.size) });
+  const publish = () => {
+    set({ marks: { count: marks.size, version: marks.set.version }, markCursor: clampMarkCursor(get().markCursor, marks.size) });
+    // marks live only as long as the console (on every zone): quitting asks while there are any
+    const n = marks.set.total;
+    ui.getState().setPending('logs:marks', n ? `${n} mark${n === 1 ? '' : 's'} on the logs screen` : null);
+  };
 
   return {
     toggleMark(): void {

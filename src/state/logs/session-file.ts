@@ -59,8 +59,8 @@ function zoneSetOf(v: unknown): ZoneSetSession | null {
   const local = isObject(v.local) ? v.local : {};
   const marks = Array.isArray(v.marks)
     ? v.marks.flatMap((m): Mark[] =>
-        isObject(m) && typeof m.key === 'string' && typeof m.time === 'number' && Number.isFinite(m.time)
-          ? [{ key: m.key, time: m.time, status: typeof m.status === 'number' ? m.status : 0, path: typeof m.path === 'string' ? m.path : '' }]
+        isObject(m) && typeof m.key === 'string' && typeof m.time === 'number' && Number.isFinite(m.time) && typeof m.zone === 'number'
+          ? [{ key: m.key, zone: m.zone, time: m.time, status: typeof m.status === 'number' ? m.status : 0, path: typeof m.path === 'string' ? m.path : '' }]
           : [],
       )
     : [];

@@ -310,6 +310,9 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
             zoneId: id, zones, zoneNames: {}, zoneName: null, zoneProblem: null, source: 'live', layout: streamLayout(viewport.width, get().timeMode, zones), filter: emptyDraft(), absolute: null, fixed: null, form: null, v1: null, detail: null, prompt: null,
             following: true, ...pause.resetCounts(), stats: null, live: null, local: initialLocal(),
           });
+          // marks belong to the zones they were made on: another zone set sees none of them
+          marks.set.setZones(zones);
+          set({ marks: { count: marks.size, version: marks.set.version }, markCursor: null });
           lastStatsVersion = -1;
           const saved = deps.sessions?.zoneSet(zones.join(' '));
           if (saved) restoreSession(saved);

@@ -12,9 +12,11 @@ import { failureText, type StatementRunner } from './statements';
 
 const KEY_HELP = [
   'keys: enter runs a complete statement, else starts a new line',
-  '      tab completes · up/down and ctrl-r: history · ctrl-c cancels or clears',
+  '      tab completes · up/down and ctrl-r: history (up after an error: the failed statement)',
+  '      ctrl-c cancels the running statement or clears the input; it never leaves',
+  '      ctrl-d on an empty input (or .quit) leaves · ctrl-x ctrl-e: the input in $EDITOR',
   '      esc: to the results: j/k pgup/pgdn g/G move the selected row, d shows it,',
-  '      w wide, h/l sideways, [ ] others',
+  '      x expanded (that result), w wide, h/l sideways, [ ] others',
   '      i back to the input · esc again leaves · q quits',
 ];
 
@@ -45,6 +47,12 @@ export function createDotRunner(ctx: SqlContext, output: OutputFile, statements:
         return true;
       case 'quit':
         get().leave(ctx.options.standalone ? 'quit' : 'back');
+        return true;
+      case 'expanded':
+        get().setExpanded(cmd.on);
+        return true;
+      case 'edit':
+        get().editExternally('last');
         return true;
       case 'output': {
         output.close();

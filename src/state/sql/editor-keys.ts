@@ -1,20 +1,39 @@
 import { commonPrefix, complete } from '../../sql-repl/completion';
 import { editKey, emptyEditor, moveLine, onFirstLine, onLastLine, replaceRange } from '../../sql-repl/editor';
 import type { SqlContext } from './context';
+import { expandedEditActions, type ExpandedEditActions } from './expanded-edit';
 import type { InputHistory } from './input-history';
 import { isBrowsable } from './transcript';
 import type { SqlState } from './types';
 
-export type EditorKeyActions = Pick<SqlState, 'key' | 'tab' | 'interrupt'>;
+/** What ctrl-c says when there is nothing to cancel or clear. */
+export const LEAVE_HINT = 'ctrl-c does not leave the SQL shell: ctrl-d on an empty input or .quit does';
+
+export type EditorKeyActions = Pick<SqlState, 'key' | 'tab' | 'interrupt'> & ExpandedEditActions;
 
 /** The keys of the SQL input: editing, history, completion, paging the transcript, esc and ctrl-c/ctrl-d. */
 export function editorKeyActions(ctx: SqlContext, history: InputHistory): EditorKeyActions {
   const { get, set } = ctx;
   const ui = ctx.deps.ui;
+  // ctrl-x waits for its second key (ctrl-x ctrl-e: the input in $EDITOR, as bash and pgcli)
+  let chord = false;
   return {
+    // .x / x and .edit / ctrl-x ctrl-e (ctrl-x ctrl-e is one of these keys)
+    ...expandedEditActions(ctx),
+
     key(ev) {
       const s = get();
       if (s.search) return history.searchKey(ev);
+      if (chord) {
+        chord = false;
+        if (ev.name === 'ctrl-e') {
+          get().editExternally('input');
+          return true;
+        }
+      } else if (ev.name === 'ctrl-x') {
+        chord = true;
+        return true;
+      }
       if (s.completions && ev.name !== 'tab') set({ completions: null });
       switch (ev.name) {
         case 'enter':
@@ -89,11 +108,9 @@ export function editorKeyActions(ctx: SqlContext, history: InputHistory): Editor
         ctx.setEditor(emptyEditor);
         return true;
       }
-      if (s.status?.transaction) {
-        get().leave('quit');
-        return true;
-      }
-      return false;
+      // as psql and pgcli: ctrl-c never leaves the shell (nor quits the console)
+      ui.getState().setStatus(LEAVE_HINT, 'info', 4000);
+      return true;
     },
   };
 }

@@ -60,17 +60,9 @@ export function createLeaveGuard(ctx: SqlContext): LeaveGuard {
     },
 
     interruptLeave() {
-      const p = get().leavePrompt;
+      // ctrl-c cancels: the question goes, the shell and its transaction stay
+      if (get().leavePrompt) message('info', 'stayed: the transaction is still open');
       set({ leavePrompt: null });
-      if (p?.then !== 'quit') {
-        // the question came from esc or ctrl-d: this ctrl-c is the first one
-        ui.getState().interrupt();
-        return;
-      }
-      // the question was this ctrl-c's first press: not asked again by the console's quit question
-      ui.getState().setPending(TX_PENDING, null);
-      ui.getState().requestQuit();
-      if (txOpen) ui.getState().setPending(TX_PENDING, pendingText());
     },
   };
 

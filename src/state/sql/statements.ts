@@ -7,6 +7,7 @@ import { firstWriter, readOnlyRefusal, readOnlyWords } from '../../sql-repl/read
 import { LogsSqlRefusal } from '../../logs-sql/engine';
 import { oneLine, UncertainStatements } from '../../sql-repl/uncertain';
 import { errorMessage } from '../domain-stores';
+import { terminalSafe } from '../../text/terminal-safe';
 import type { SqlContext } from './context';
 import { isPlainRead, runCursorResult } from './cursor-result';
 import type { OutputFile } from './output-file';
@@ -31,9 +32,11 @@ function firstWord(sql: string): string {
 export interface StatementRunner {
   /**
    * Runs statements on the session, each result shown as it arrives; stops at the first error.
-   * `origin` names the file of a .read (null: typed, so a failed input goes back to the editor).
+   * `origin` names the file of a .read (null: typed, so a failed input is recalled by ↑; it is
+   * not put back in the editor, where the next statement typed would be added to it).
+   * False when a statement failed or was refused (the inputs queued behind it are then skipped).
    */
-  run(source: string, statements: SqlStatement[], origin: string | null): Promise<void>;
+  run(source: string, statements: SqlStatement[], origin: string | null): Promise<boolean>;
   /** Reads the schema for completion again (after DDL). */
   loadSchema(): Promise<void>;
 }
@@ -42,7 +45,7 @@ export interface StatementRunner {
  * The checks before SQL is sent (read-only mode, statements whose last outcome is unknown,
  * destructive statements) and what is shown of each result and failure.
  */
-export function createStatementRunner(ctx: SqlContext, output: OutputFile): StatementRunner {
+export function createStatementRunner(ctx: SqlContext, output: OutputFile, recall: (text: string) => void): StatementRunner {
   const { get, set, message } = ctx;
   const uncertain = new UncertainStatements();
 
@@ -50,6 +53,8 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
     // only into an empty editor: never over what was typed meanwhile
     if (get().editor.text === '') ctx.setEditor(editorOf(text.replace(/\s+$/, '')));
   };
+  /** A failed input: the newest history entry (↑ brings it back to edit), never into the editor. */
+  const recallInput = (text: string) => recall(text.replace(/\s+$/, ''));
 
   const showResult = (r: StatementResult) => {
     const { mode, timer, outputFile } = get();
@@ -107,10 +112,18 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
     });
   };
 
+  /** Tables and views made in the logs shell live only as long as the console: quitting asks first. */
+  const guardOwnTables = () => {
+    const own = get().schema.tables.filter((t) => t.name !== 'logs').map((t) => terminalSafe(t.name));
+    const text = own.length === 0 ? null : own.length === 1 ? `table ${own[0]} in :sql logs` : `${own.length} tables in :sql logs (${own.slice(0, 3).join(', ')}${own.length > 3 ? ', …' : ''})`;
+    ctx.deps.ui.getState().setPending('sql:logs-tables', text);
+  };
+
   const loadSchema = async () => {
     if (!ctx.catalog) return;
     try {
       set({ schema: await ctx.catalog.schema() });
+      if (ctx.logs) guardOwnTables();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) message('error', explainHttp(error));
       // completion falls back to keywords; the error shows with the first statement anyway
@@ -164,7 +177,7 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
     const logs = ctx.logs!;
     if (await destructiveRefused(statements)) {
       if (origin === null) restoreInput(source);
-      return;
+      return false;
     }
     const abort = new AbortController();
     ctx.abort = abort;
@@ -176,7 +189,7 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
         const s = statements[i]!;
         if (abort.signal.aborted) {
           message('warn', `cancelled${statements.length > 1 ? ` (${i} of ${statements.length} statements had finished)` : ''}`);
-          return;
+          return true;
         }
         try {
           let id: number | null = null;
@@ -199,14 +212,16 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
           if (abort.signal.aborted) message('warn', `cancelled${where}`);
           else message('error', error instanceof LogsSqlRefusal ? `${error.message}${where}` : `error: ${errorMessage(error).split('\n')[0]}${where}`);
           if (statements.length - i - 1 > 0) message('warn', `the ${statements.length - i - 1} statement(s) after it did not run`);
-          if (origin === null && !abort.signal.aborted) restoreInput(source.slice(s.start));
-          return;
+          if (origin === null && !abort.signal.aborted) recallInput(source.slice(s.start));
+          return abort.signal.aborted;
         }
         const w = firstWord(s.text);
         if (w === 'CREATE' || w === 'DROP' || w === 'ALTER') ddl = true;
       }
+      return true;
     } catch (error) {
       message('error', `the logs table is not available: ${errorMessage(error)}`);
+      return false;
     } finally {
       ctx.abort = null;
       set({ running: null });
@@ -217,23 +232,24 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
   const run = async (source: string, statements: SqlStatement[], origin: string | null) => {
     if (ctx.logs) return runOnLogs(source, statements, origin);
     const db = ctx.db;
-    if (!db || statements.length === 0) return;
+    if (!db || statements.length === 0) return true;
     if (await readOnlyRefused(statements)) {
-      if (origin === null) restoreInput(source);
-      return;
+      if (origin === null) recallInput(source);
+      return false;
     }
-    if (await repeatRefused(statements)) return;
+    if (await repeatRefused(statements)) return false;
     if (await destructiveRefused(statements)) {
       if (origin === null) restoreInput(source);
-      return;
+      return false;
     }
     const abort = new AbortController();
     ctx.abort = abort;
     set({ running: { since: ctx.deps.now(), what: statements.length > 1 ? `${statements.length} statements` : statements[0]!.text.slice(0, 60) } });
     let ran = 0;
     let ddl = false;
+    let ok = true;
     try {
-      if (statements.length === 1 && (await runThroughCursor(statements[0]!.text, abort.signal))) return;
+      if (statements.length === 1 && (await runThroughCursor(statements[0]!.text, abort.signal))) return true;
       const outcome = await db.run(statements, {
         signal: abort.signal,
         onResult: (i, r) => {
@@ -249,10 +265,12 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
         const where = statements.length > 1 || origin ? ` (statement ${i + 1} of ${statements.length}${origin ? ` in ${origin}` : ''}, line ${s.line})` : '';
         message('error', failureText(outcome.failed.error, where));
         if (statements.length - i - 1 > 0) message('warn', `the ${statements.length - i - 1} statement(s) after it did not run`);
-        if (origin === null) restoreInput(source.slice(s.start));
+        if (origin === null) recallInput(source.slice(s.start));
+        ok = false;
       }
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      ok = error.kind === 'aborted';
       if (error instanceof StreamLostError) message('error', error.message);
       else if (error.kind === 'unknown-outcome') {
         // never back into the input: one Enter (or text typed after it) would send it again
@@ -267,13 +285,14 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile): Stat
       }
       else {
         message('error', failureText(error, ''));
-        if (origin === null) restoreInput(source.slice(statements[ran]?.start ?? 0));
+        if (origin === null) recallInput(source.slice(statements[ran]?.start ?? 0));
       }
     } finally {
       ctx.abort = null;
       set({ running: null });
     }
     if (ddl) await loadSchema();
+    return ok;
   };
 
   return { run, loadSchema };

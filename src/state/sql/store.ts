@@ -39,14 +39,23 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
     let target: { url: string; token: string } | null = null;
     let logsSource: LogsRecordSource = () => null;
     const output = new OutputFile();
-    const statements = createStatementRunner(ctx, output);
-    const runDot = createDotRunner(ctx, output, statements);
     const history = createInputHistory(ctx);
+    const statements = createStatementRunner(ctx, output, (text) => {
+      // ↑ first brings back the part that failed (the whole input is already in the history)
+      if (get().history.at(-1) !== text.trim()) history.remember(text);
+    });
+    const runDot = createDotRunner(ctx, output, statements);
     const leave = createLeaveGuard(ctx);
     const jobs = new JobQueue(
       (queued) => set({ queued }),
       (error) => ctx.message('error', `unexpected error: ${errorMessage(error)}`),
     );
+
+    /** After a failed input, what was typed behind it is not run as if nothing happened. */
+    const skipQueued = () => {
+      const skipped = jobs.clear();
+      if (skipped) ctx.message('warn', `${skipped} queued input${skipped === 1 ? '' : 's'} skipped: the one before failed (↑ recalls ${skipped === 1 ? 'it' : 'them'})`);
+    };
 
     const onStatus = (s: SessionStatus) => {
       set({ status: s });
@@ -86,6 +95,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       scroll: 0,
       browse: { entryId: null, top: 0, h: 0, row: 0 },
       mode: 'table',
+      expandedFrom: null,
       timer: true,
       outputFile: null,
       running: null,
@@ -187,7 +197,9 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
           return;
         }
         const complete = splitStatements(text).filter((st) => st.complete);
-        return jobs.enqueue(() => statements.run(text, complete, null));
+        return jobs.enqueue(async () => {
+          if (!(await statements.run(text, complete, null))) skipQueued();
+        });
       },
 
       cancel() {

@@ -10,7 +10,7 @@ import type { LogsRecordSource, LogsSnapshot } from './logs-backend';
 /** One thing in the transcript. Result rows stay in the StatementResult: never copied. */
 export type Entry =
   | { id: number; kind: 'input'; prompt: string; text: string }
-  | { id: number; kind: 'result'; result: StatementResult; mode: OutputMode; summary: string }
+  | { id: number; kind: 'result'; result: StatementResult; mode: OutputMode; summary: string; expandedFrom?: OutputMode }
   | { id: number; kind: 'message'; level: 'ok' | 'info' | 'warn' | 'error'; text: string }
   | { id: number; kind: 'text'; lines: string[] }
   | { id: number; kind: 'words'; words: string[]; empty: string };
@@ -53,6 +53,8 @@ export interface SqlState {
   scroll: number;
   browse: BrowseState;
   mode: OutputMode;
+  /** `.x` turned expanded records on: the mode to go back to. */
+  expandedFrom: OutputMode | null;
   timer: boolean;
   outputFile: string | null;
   running: { since: number; what: string } | null;
@@ -74,12 +76,9 @@ export interface SqlState {
   enter(): Promise<void>;
   tab(): void;
   reverseSearch(): void;
-  /** Ctrl-C in the editor: cancels the query, the search or the input; false = pass it on (quit). */
+  /** Ctrl-C in the editor: cancels the query, the search or the input; with none, says how to leave. Never quits. */
   interrupt(): boolean;
-  /**
-   * Ctrl-C while the leave question is open. After a first ctrl-c asked it, this is the second:
-   * quit at once, as ctrl-c twice does everywhere (closing the session rolls the transaction back).
-   */
+  /** Ctrl-C while the leave question is open: the question is dropped and the shell stays. */
   interruptLeave(): void;
   cancel(): void;
   setFocus(focus: 'editor' | 'results'): void;
@@ -88,6 +87,12 @@ export interface SqlState {
   browseMove(patch: Partial<BrowseState>): void;
   browseEntry(dir: -1 | 1): void;
   leave(then: LeaveThen): void;
+  /** `.x`: expanded records (mode line) on, off, or toggled (null) for the next queries. */
+  setExpanded(on: boolean | null): void;
+  /** `x` on a result: that result drawn expanded, or back as it was. */
+  toggleBrowsedExpanded(): void;
+  /** `.edit` (the last input) or ctrl-x ctrl-e (the input typed) in $VISUAL/$EDITOR; what is saved becomes the input. */
+  editExternally(what: 'input' | 'last'): void;
   answerLeave(choice: 'commit' | 'rollback' | 'stay'): Promise<void>;
   /** Runs input as if typed (SQL or a dot-command); resolves when it has finished. */
   submit(text: string): Promise<void>;
