@@ -1,24 +1,11 @@
 import type { Worker as WorkerThread } from 'node:worker_threads';
-import type { LogEntry } from '../api/logs/entry';
+import type { PageBodyReader, ReadPage as ApiReadPage } from '../api/logs/page';
 import { createByteRecordReader } from './page-bytes';
 import { CODEC_FIELDS, createPageEncoder, PageDecoder, type EncodedPage, type PageEncoder } from './page-codec';
 import type { RecordBatch } from './record-batch';
 
-/** A v2 page body read into records. */
-export interface ReadPage {
-  /** The records as columns (what the store inserts). */
-  batch: RecordBatch;
-  /** The records as objects (built when first read: the store does not need them). */
-  readonly entries: LogEntry[];
-  /** Epoch ms of each record. */
-  times: Float64Array;
-  /** Elements of `data` that were not LogEntry objects (left out). */
-  skipped: number;
-  /** The body without its `data` array, parsed (the whole body when it has no data array). */
-  envelope: unknown;
-  /** Whether the body had a `data` array (its records are `entries`). */
-  hasData: boolean;
-}
+/** A v2 page body read into records: the records as columns (what the store inserts). */
+export type ReadPage = ApiReadPage<RecordBatch>;
 
 export interface PageReaderOptions {
   /** Bodies of at least this many bytes (or characters) are parsed in a worker thread (default 256 KiB; Infinity: never). */
@@ -45,7 +32,7 @@ interface Pending {
  * dictionaries (a page's batch names them; the store maps them to its own once per value).
  * Rejects with a SyntaxError when a body is not JSON.
  */
-export class LogPageReader {
+export class LogPageReader implements PageBodyReader<RecordBatch> {
   private readonly threshold: number;
   private local: { encoder: PageEncoder; decoder: PageDecoder } | null = null;
   private readonly lanes: WorkerLane[];
