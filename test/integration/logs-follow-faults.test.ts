@@ -4,11 +4,10 @@ import { useEmulator, apiFor } from '../helpers/emulator';
 import { configureLoggingRateLimit, generatedLogRecords, loggingStats } from '../../src/emulator/logging/index';
 import type { RunningEmulator } from '../../src/emulator/server';
 import { LogsApi } from '../../src/api/logs/index';
-import { type FollowEngine, type ZoneFollowStatus } from '../../src/log-engine/index';
+import { type FollowEngine, type ZoneFollowStatus, followLogs, LogPageReader } from '../../src/log-engine/index';
 import type { RateBudgetOptions } from '../../src/api/rate-limit';
 import type { FaultSpec } from '../../src/emulator/faults';
 import { until } from '../helpers/wait';
-import { followLogs, LogPageReader } from '../../src/log-engine/index';
 
 const DELAY = 500;
 const MAX_LAG = 3 * DELAY;

@@ -3,11 +3,10 @@ import assert from 'node:assert/strict';
 import { useEmulator, apiFor } from '../helpers/emulator';
 import { generatedLogRecords, loggingStats } from '../../src/emulator/logging/index';
 import type { RunningEmulator } from '../../src/emulator/server';
-import type { FollowEngine } from '../../src/log-engine/index';
+import { type FollowEngine, followLogs } from '../../src/log-engine/index';
 import { ApiError } from '../../src/api/errors';
 import { until } from '../helpers/wait';
 import { EmulatorClock } from '../../src/emulator/clock';
-import { followLogs } from '../../src/log-engine/index';
 
 // Large enough that the quiet zones' longer lag (3x) stands well clear of polling latency on a loaded machine.
 const DELAY = 3000;
