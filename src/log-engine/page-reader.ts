@@ -1,6 +1,7 @@
 import type { Worker as WorkerThread } from 'node:worker_threads';
 import type { PageBodyReader, ReadPage as ApiReadPage } from '../api/logs/page';
 import { createByteRecordReader } from './page-bytes';
+import { ThreadLane } from './thread-lane';
 import { CODEC_FIELDS, createPageEncoder, PageDecoder, type EncodedPage, type PageEncoder } from './page-codec';
 import type { RecordBatch } from './record-batch';
 
@@ -82,29 +83,50 @@ export class LogPageReader implements PageBodyReader<RecordBatch> {
   }
 }
 
-/** One worker thread (started on demand, stopped when idle) and its decoder. */
+/** One worker thread (a ThreadLane) and its decoder. */
 class WorkerLane {
-  private worker: WorkerThread | null = null;
   private remote: PageDecoder | null = null;
-  private startup: Promise<WorkerThread | null> | null = null;
+  private readonly lane: ThreadLane;
   /** Reads waiting for the thread to start. */
   private starting = 0;
-  /** The thread cannot run (or stopped): the reader uses another lane or its own thread. */
-  broken = false;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private workerBusy = 0;
   private retiredBusy = 0;
-  private idleTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly idleMs: number) {}
+  constructor(idleMs: number) {
+    this.lane = new ThreadLane({
+      source: WORKER_SOURCE,
+      // A page is parsed and forgotten: a small young generation is enough, and the heap stays small.
+      resourceLimits: { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 96 },
+      idleMs,
+      onMessage: (m) => {
+        const { id, page, busyMs } = m as { id: number; page: EncodedPage; busyMs: number };
+        this.workerBusy = busyMs;
+        this.answer(id, page);
+      },
+      onFailure: () => this.fail(),
+      canRetire: () => this.pending.size === 0,
+      onRetire: () => {
+        // the next big page starts a new thread, with new dictionaries
+        this.remote = null;
+        this.retiredBusy += this.workerBusy;
+        this.workerBusy = 0;
+      },
+    });
+  }
+
+  /** The thread cannot run (or stopped): the reader uses another lane or its own thread. */
+  get broken(): boolean {
+    return this.lane.broken;
+  }
 
   get busyMs(): number {
     return this.retiredBusy + this.workerBusy;
   }
 
   get running(): boolean {
-    return this.worker !== null;
+    return this.lane.current !== null;
   }
 
   /** Pages given to this lane and not answered yet (those waiting for the thread to start too). */
@@ -117,17 +139,17 @@ class WorkerLane {
     this.starting++;
     let worker: WorkerThread | null;
     try {
-      worker = await this.start();
+      worker = await this.lane.start();
     } finally {
       this.starting--;
     }
     if (!worker) return null;
-    if (worker !== this.worker) return this.broken ? null : this.read(body); // retired meanwhile
-    this.clearIdle();
+    if (worker !== this.lane.current) return this.broken ? null : this.read(body); // retired meanwhile
+    this.remote ??= new PageDecoder();
     const id = this.nextId++;
     return new Promise<ReadPage>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      if (this.pending.size === 1) worker.ref();
+      if (this.pending.size === 1) this.lane.busy();
       if (typeof body !== 'string' && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer) {
         // the bytes move to the worker without a copy (the caller's view of them is emptied)
         worker.postMessage({ id, body }, [body.buffer]);
@@ -137,46 +159,11 @@ class WorkerLane {
     });
   }
 
-  private start(): Promise<WorkerThread | null> {
-    if (this.worker) return Promise.resolve(this.worker);
-    this.startup ??= import('node:worker_threads').then(
-      ({ Worker }) => {
-        try {
-          // A page is parsed and forgotten: a small young generation is enough, and the heap stays small.
-          const w = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 96 } });
-          w.unref();
-          w.on('message', (m: { id: number; page: EncodedPage; busyMs: number }) => {
-            this.workerBusy = m.busyMs;
-            this.answer(m.id, m.page);
-          });
-          w.on('error', () => this.fail(w));
-          w.on('exit', () => this.fail(w));
-          this.worker = w;
-          this.remote = new PageDecoder();
-          return w;
-        } catch {
-          this.broken = true;
-          return null;
-        }
-      },
-      () => {
-        this.broken = true;
-        return null;
-      },
-    );
-    return this.startup;
-  }
-
   private answer(id: number, page: EncodedPage): void {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
-    if (this.pending.size === 0) {
-      this.worker?.unref();
-      this.clearIdle();
-      this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
-      this.idleTimer.unref();
-    }
+    if (this.pending.size === 0) this.lane.idle();
     try {
       p.resolve(finish(page, this.remote!));
     } catch (error) {
@@ -184,40 +171,16 @@ class WorkerLane {
     }
   }
 
-  private clearIdle(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-  }
-
-  /** Stops an idle worker; the next big page starts a new one (with new dictionaries). */
-  private retire(): void {
-    this.idleTimer = null;
-    const w = this.worker;
-    if (!w || this.pending.size > 0) return;
-    this.worker = null;
-    this.startup = null;
-    this.remote = null;
-    this.retiredBusy += this.workerBusy;
-    this.workerBusy = 0;
-    void w.terminate();
-  }
-
   /** The worker stopped: what it was reading is lost (the caller asks again), later reads happen elsewhere. */
-  private fail(w: WorkerThread): void {
-    if (w !== this.worker) return; // a retired one
-    this.broken = true;
-    this.worker = null;
+  private fail(): void {
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const p of waiting) p.reject(new Error('the log page reader thread stopped'));
   }
 
   async close(): Promise<void> {
-    this.broken = true;
-    this.clearIdle();
-    const w = this.worker;
-    this.worker = null;
-    if (w) await w.terminate();
+    this.lane.broken = true;
+    await this.lane.close();
   }
 }
 
