@@ -2,14 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { describeRuleError, parseAlertRule, ruleErrorLine, type AlertRule } from '../../src/log-records/alert-rule';
+import { logEntry } from '../helpers/log-entry';
 
 function entry(over: Partial<LogEntry> = {}): LogEntry {
-  return {
-    timestamp: '2026-08-08T12:00:00.000Z', pullZoneId: 1, requestId: '0'.repeat(32), cacheStatus: 'HIT', statusCode: 200, bytesSent: 100,
-    remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'WA', scheme: 'https', host: 'shop.example', path: '/api/cart?x=1', url: null,
-    userAgent: 'Mozilla/5.0 curl-ish', referer: 'https://search.example/', bodyBytesSent: null, contentRange: null, authorizationHeader: null,
-    ja4Fingerprint: null, asn: null, asnOrganization: null, ...over,
-  };
+  return logEntry({
+    timestamp: '2026-08-08T12:00:00.000Z', requestId: '0'.repeat(32), cacheStatus: 'HIT', remoteIp: '10.0.0.1', countryCode: 'DE',
+    edgeLocation: 'WA', scheme: 'https', host: 'shop.example', path: '/api/cart?x=1', userAgent: 'Mozilla/5.0 curl-ish',
+    referer: 'https://search.example/', ...over,
+  });
 }
 
 function rule(text: string): AlertRule {
