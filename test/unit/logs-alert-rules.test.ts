@@ -78,7 +78,7 @@ test('a mistake names the bad token and where it is', () => {
   bad('cache=MAYBE count>1 over 1m', /"MAYBE" is not a cache status/, 'MAYBE');
   bad('country=Germany count>1 over 1m', /not an ISO 3166 alpha-2 country code/, 'Germany');
   bad('ip=10.0.0 count>1 over 1m', /not an IPv4 or IPv6 address/, '10.0.0');
-  bad('colour=red count>1 over 1m', /"colour" is not a field \(status, cache/, 'colour');
+  bad('colour=red count>1 over 1m', /"colour" is not a field \(cache, status, ip, country, edge, path, url, ua, referer, search\)/, 'colour');
   bad('status~5.. count>1 over 1m', /status takes =/, 'status');
   bad('path~( count>1 over 1m', /invalid regular expression "\("/, '(');
   bad('path~.* count>1 over 1m', /matches an empty text/, '.*');
