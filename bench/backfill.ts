@@ -5,6 +5,7 @@ import type { FollowSink } from '../src/log-engine/follow';
 import { summarize } from './lib/stats';
 import type { BenchResult } from './lib/report';
 import type { Bench } from './registry';
+import { followLogs } from '../src/log-engine/index';
 
 const SECONDS = Number(process.env.BENCH_BACKFILL_SECONDS ?? 40);
 const RATE = 1000;
@@ -61,7 +62,7 @@ export const backfillBench: Bench = {
     // the busiest zone is the first
     const zone = emu.info.pullZoneIds[0]!;
     const sink = new CountingSink();
-    const engine = api.logs.follow({ zones: [zone], sinceMs: 3 * 3_600_000, buffer: sink });
+    const engine = followLogs(api.logs, { zones: [zone], sinceMs: 3 * 3_600_000, buffer: sink });
     // records: every new record fetched (backfill pages and the polls that follow the live end share the budget)
     const samples: { at: number; records: number; backfill: number; requests: number }[] = [];
     let rssMax = 0;

@@ -2,7 +2,8 @@
 //   node --import tsx bench/log-engine-run.ts MANIFEST
 // Prints one JSON line. Used by bench/log-engine.ts.
 import fs from 'node:fs';
-import { readLogPage, LogBuffer, LogPageReader } from '../src/api/logs/index';
+import { readLogPage } from '../src/api/logs/index';
+import { LogBuffer, LogPageReader } from '../src/log-engine/index';
 import { compileSlotFilter } from '../src/log-engine/slot-filter';
 import { LogStats } from '../src/log-records/stats';
 import type { LogData } from './lib/log-data';

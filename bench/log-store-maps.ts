@@ -8,7 +8,8 @@
 // arenas) and every mapping with more than 4 MB resident.
 import fs from 'node:fs';
 import v8 from 'node:v8';
-import { readLogPage, LogPageReader } from '../src/api/logs/index';
+import { readLogPage } from '../src/api/logs/index';
+import { LogPageReader } from '../src/log-engine/index';
 import { LogsViewModel } from '../src/state/logs/view-model';
 import { tuneHeapForResidentMemory } from '../src/app/heap-tuning';
 import { pages } from './lib/log-pages';

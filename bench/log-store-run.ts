@@ -6,7 +6,8 @@
 // pipe as bytes) read by the same page reader the follow engine uses (a worker thread decodes
 // them) and inserted page by page. Then times what the keys of the screen do. Prints one JSON
 // line. Used by bench/log-store.ts.
-import { readLogPage, LogPageReader } from '../src/api/logs/index';
+import { readLogPage } from '../src/api/logs/index';
+import { LogPageReader } from '../src/log-engine/index';
 import { compilePattern } from '../src/log-records/filter';
 import { LogsViewModel, type WindowRequest } from '../src/state/logs/view-model';
 import { tuneHeapForResidentMemory } from '../src/app/heap-tuning';

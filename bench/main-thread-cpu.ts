@@ -3,7 +3,7 @@
 // by the statistics, timed with process.cpuUsage (this process runs no other thread meanwhile).
 //   node --import tsx bench/main-thread-cpu.ts MANIFEST
 import fs from 'node:fs';
-import { LogBuffer, LogPageReader } from '../src/api/logs/index';
+import { LogBuffer, LogPageReader } from '../src/log-engine/index';
 import { compileSlotFilter } from '../src/log-engine/slot-filter';
 import { LogStats } from '../src/log-records/stats';
 import type { LogData } from './lib/log-data';

@@ -6,6 +6,7 @@
 // after it (two forced collections) and at its peak. Prints one JSON line. Used by bench/v1-day.ts.
 import fs from 'node:fs';
 import { createApi } from '../src/api/index';
+import { LogPageReader } from '../src/log-engine/page-reader';
 import { LogsApi } from '../src/api/logs/index';
 import { resolveSettings } from '../src/config/settings';
 import { textOf } from '../src/keys/text-edit';
@@ -24,7 +25,8 @@ tuneHeapForResidentMemory();
 const now = () => DAY_START + 36 * 3_600_000;
 const origin = `http://127.0.0.1:${port}`;
 const base = createApi({ baseUrl: origin, loggingUrl: origin, apiKey: 'bench' });
-const api = { ...base, logs: new LogsApi(base.logging, { now, budgetOptions: { now: Date.now } }) };
+const pages = new LogPageReader();
+const api = { ...base, logs: new LogsApi(base.logging, { pageReader: pages, now, budgetOptions: { now: Date.now } }) };
 const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
 const settings = resolveSettings({}, {}, {});
 const stores = new DomainStores({ api, settings, ui, now });
@@ -59,9 +61,9 @@ gc();
 const rss = process.memoryUsage().rss / 1e6;
 detach();
 await api.close();
-await api.logs.pages.close();
+await pages.close();
 process.stdout.write(`${JSON.stringify({
   records, lines: v1.lines, kept: v1.kept, error: v1.error, firstScreenMs, readMs, rate: (v1.lines / readMs) * 1000,
-  cpuMs: (cpu.user + cpu.system) / 1000, workerBusyMs: api.logs.pages.workerBusyMs, rssMB: rss, peakMB: peak, bytes: v1.bytes,
+  cpuMs: (cpu.user + cpu.system) / 1000, workerBusyMs: pages.workerBusyMs, rssMB: rss, peakMB: peak, bytes: v1.bytes,
 })}\n`);
 process.exit(0);

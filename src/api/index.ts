@@ -7,6 +7,7 @@ import { LoadBalancersApi } from './load-balancers';
 import { PullZonesApi } from './pull-zones';
 import { DatabaseManagementApi } from './database-management';
 import { LogsApi } from './logs/index';
+import type { PageBodyReader } from './logs/page';
 
 /** Where the platform is and how to authenticate: all a client needs. */
 export interface Connection {
@@ -35,7 +36,13 @@ export interface Api {
   close(): Promise<void>;
 }
 
-export function createApi(connection: Connection): Api {
+/** Parts of the clients given from above the api layer. */
+export interface ApiParts {
+  /** Reads the logging API's page bodies: the log engine's LogPageReader (see LogsApiOptions.pageReader). */
+  pageReader?: PageBodyReader;
+}
+
+export function createApi(connection: Connection, parts: ApiParts = {}): Api {
   const management = new HttpClient({
     baseUrl: connection.baseUrl,
     auth: () => ({ AccessKey: connection.apiKey }),
@@ -60,7 +67,7 @@ export function createApi(connection: Connection): Api {
     pullZones: new PullZonesApi(management),
     databases: new DatabaseManagementApi(management),
     databaseUsage: new DatabaseUsageApi(management),
-    logs: new LogsApi(logging),
+    logs: new LogsApi(logging, { pageReader: parts.pageReader }),
     async close() {
       await Promise.all([management.close(), logging.close()]);
     },

@@ -14,6 +14,7 @@ import { createUiStore } from '../state/ui-store';
 import type { OutputMode } from '../sql-repl/output-modes';
 import { sqlScreen } from '../screens/sql/index';
 import { SqlStoreContext } from '../screens/sql/SqlScreen';
+import { LogPageReader } from '../log-engine/index';
 
 export interface ReplTarget {
   url: string;
@@ -38,7 +39,7 @@ export async function runSqlRepl(settings: Settings, io: Io, target: ReplTarget)
     baseUrl: target.management?.baseUrl ?? settings.baseUrl,
     loggingUrl: target.management?.loggingUrl ?? settings.loggingUrl,
     apiKey: target.management?.apiKey ?? '',
-  });
+  }, { pageReader: new LogPageReader() });
   let disposeStore: () => Promise<{ rolledBack: boolean }> = async () => ({ rolledBack: false });
   keepStylesWithoutColour(settings.color, io.env);
   const screen = fullScreen(io, async () => {

@@ -1,4 +1,5 @@
-import type { FollowEngine, LogEntry } from '../api/logs/index';
+import type { LogEntry } from '../api/logs/index';
+import type { FollowEngine } from '../log-engine/index';
 import { AlertSet, replayAlerts, type AlertEvent } from '../log-records/alert-eval';
 import { describeRuleError, formatDuration, parseAlertRule, type AlertRule } from '../log-records/alert-rule';
 import { terminalSafe } from '../text/terminal-safe';

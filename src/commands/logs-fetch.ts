@@ -65,8 +65,9 @@ export async function fetchV1(plan: Plan, logs: Logs, signal: AbortSignal, io: I
     status: typeof status === 'string' ? status : undefined,
     ...(cut ? { order: 'desc' as const, end: plan.limit } : { order: 'asc' as const }),
     onPiece: async (piece) => {
-      for (let i = 0; i < piece.batch.length; i++) {
-        const e = piece.batch.entry(i);
+      const records = piece.batch.entries();
+      for (let i = 0; i < records.length; i++) {
+        const e = records[i]!;
         if (!test(e)) continue;
         matched++;
         if (!out.limited) out.writer.write(e);

@@ -1,5 +1,5 @@
 import type { ApiError } from '../api/errors';
-import { OrderedRelease, type FollowEngine } from '../api/logs/index';
+import { OrderedRelease, type FollowEngine } from '../log-engine/index';
 import { terminalSafe } from '../text/terminal-safe';
 import { ALERT_EXIT_CODE, drained, watchFollow, type AlertOptions } from './logs-alerts';
 import type { Plan } from './logs-plan';

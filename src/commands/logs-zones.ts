@@ -1,5 +1,6 @@
 import { ApiError } from '../api/errors';
-import { mergeByTime, RETENTION_MS, type LogEntry, type LogFilter } from '../api/logs/index';
+import { RETENTION_MS, type LogEntry, type LogFilter } from '../api/logs/index';
+import { mergeByTime } from '../log-engine/index';
 import type { Io } from './types';
 import { UsageError } from './types';
 

@@ -9,6 +9,7 @@ import { RecordWriter, type Format } from './logs-text';
 import { checkZones, fetchZonesWindow } from './logs-zones';
 import type { Command, CommandContext } from './types';
 import { UsageError } from './types';
+import { followLogs } from '../log-engine/index';
 
 export { fetchV2 } from './logs-fetch';
 export { planFromArgs } from './logs-plan';
@@ -131,7 +132,7 @@ export const logsCommand: Command = {
         return await runFollow(
           plan,
           () =>
-            logs.follow({
+            followLogs(logs, {
               zones: plan.zones,
               filter: plan.filter,
               ...(plan.zones.length > 1 ? { maxSkewMs: MAX_ZONE_SKEW_MS } : {}),

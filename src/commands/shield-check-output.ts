@@ -1,16 +1,18 @@
-import { measuredText, problemText, type LimitCheck, type SpecCheck } from '../shield-spec/limits';
+import { measuredText, problemText, type SpecCheck } from '../shield-spec/limits';
 import { renderTable } from './output';
+import { limitCheckCells } from '../renderers/spec-check';
 
 // What `shield check-spec` prints, and `shield spec upload` before it refuses a file over the limits.
 
 /** The measured-vs-allowed table, as plain text. */
 export function checkTable(check: SpecCheck): string {
-  return renderTable(check.checks, [
-    { header: 'LIMIT', value: (c: LimitCheck) => c.limit },
-    { header: 'MEASURED', value: (c) => measuredText(c) },
+  // the console's spec panel shows the same cells
+  return renderTable(check.checks.map(limitCheckCells), [
+    { header: 'LIMIT', value: (c: ReturnType<typeof limitCheckCells>) => c.label },
+    { header: 'MEASURED', value: (c) => c.measured },
     { header: 'ALLOWED', value: (c) => c.allowed },
-    { header: 'STATUS', value: (c) => (c.over ? 'OVER' : 'ok') },
-    { header: 'WHERE', value: (c) => (c.limit === 'maxTotalSchemaNodes' ? '' : c.where ?? '') },
+    { header: 'STATUS', value: (c) => c.status },
+    { header: 'WHERE', value: (c) => c.where },
   ]);
 }
 

@@ -1,44 +1,16 @@
 import type { Worker as WorkerThread } from 'node:worker_threads';
-import type { LogEntry } from '../api/logs/entry';
+import type { PageBodyReader, ReadPage as ApiReadPage, V1Piece as ApiV1Piece, V1PieceSpec } from '../api/logs/page';
 import { createByteRecordReader } from './page-bytes';
+import { ThreadLane } from './thread-lane';
 import { CODEC_FIELDS, createPageEncoder, PageDecoder, type EncodedPage, type PageEncoder } from './page-codec';
 import type { RecordBatch } from './record-batch';
 import { createV1Reader, type V1Reader } from '../api/logs/v1';
 
-/** How a piece of a v1 day is to be read: its zone, the number of its first line, problems still wanted. */
-export interface V1PieceSpec {
-  zoneId: number;
-  firstLine: number;
-  problemRoom: number;
-}
+/** A v2 page body read into records: the records as columns (what the store inserts). */
+export type ReadPage = ApiReadPage<RecordBatch>;
 
-/** A piece of a v1 day read into records, with its line counts. */
-export interface V1Piece {
-  batch: RecordBatch;
-  times: Float64Array;
-  /** Non-blank lines. */
-  lines: number;
-  skipped: number;
-  problems: { line: number; reason: string }[];
-  /** Lines ended in the piece (blank ones too). */
-  lineEnds: number;
-}
-
-/** A v2 page body read into records. */
-export interface ReadPage {
-  /** The records as columns (what the store inserts). */
-  batch: RecordBatch;
-  /** The records as objects (built when first read: the store does not need them). */
-  readonly entries: LogEntry[];
-  /** Epoch ms of each record. */
-  times: Float64Array;
-  /** Elements of `data` that were not LogEntry objects (left out). */
-  skipped: number;
-  /** The body without its `data` array, parsed (the whole body when it has no data array). */
-  envelope: unknown;
-  /** Whether the body had a `data` array (its records are `entries`). */
-  hasData: boolean;
-}
+/** A piece of a v1 day read into records: the records as columns. */
+export type V1Piece = ApiV1Piece<RecordBatch>;
 
 export interface PageReaderOptions {
   /** Bodies of at least this many bytes (or characters) are parsed in a worker thread (default 256 KiB; Infinity: never). */
@@ -65,7 +37,7 @@ interface Pending {
  * dictionaries (a page's batch names them; the store maps them to its own once per value).
  * Rejects with a SyntaxError when a body is not JSON.
  */
-export class LogPageReader {
+export class LogPageReader implements PageBodyReader<RecordBatch> {
   private readonly threshold: number;
   private local: { encoder: PageEncoder; decoder: PageDecoder } | null = null;
   private localV1: { reader: V1Reader; text: InstanceType<typeof TextDecoder> } | null = null;
@@ -145,29 +117,50 @@ export class LogPageReader {
   }
 }
 
-/** One worker thread (started on demand, stopped when idle) and its decoder. */
+/** One worker thread (a ThreadLane) and its decoder. */
 class WorkerLane {
-  private worker: WorkerThread | null = null;
   private remote: PageDecoder | null = null;
-  private startup: Promise<WorkerThread | null> | null = null;
+  private readonly lane: ThreadLane;
   /** Reads waiting for the thread to start. */
   private starting = 0;
-  /** The thread cannot run (or stopped): the reader uses another lane or its own thread. */
-  broken = false;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private workerBusy = 0;
   private retiredBusy = 0;
-  private idleTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly idleMs: number) {}
+  constructor(idleMs: number) {
+    this.lane = new ThreadLane({
+      source: WORKER_SOURCE,
+      // A page is parsed and forgotten: a small young generation is enough, and the heap stays small.
+      resourceLimits: { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 96 },
+      idleMs,
+      onMessage: (m) => {
+        const { id, page, busyMs } = m as { id: number; page: EncodedPage; busyMs: number };
+        this.workerBusy = busyMs;
+        this.answer(id, page);
+      },
+      onFailure: () => this.fail(),
+      canRetire: () => this.pending.size === 0,
+      onRetire: () => {
+        // the next big page starts a new thread, with new dictionaries
+        this.remote = null;
+        this.retiredBusy += this.workerBusy;
+        this.workerBusy = 0;
+      },
+    });
+  }
+
+  /** The thread cannot run (or stopped): the reader uses another lane or its own thread. */
+  get broken(): boolean {
+    return this.lane.broken;
+  }
 
   get busyMs(): number {
     return this.retiredBusy + this.workerBusy;
   }
 
   get running(): boolean {
-    return this.worker !== null;
+    return this.lane.current !== null;
   }
 
   /** Pages given to this lane and not answered yet (those waiting for the thread to start too). */
@@ -189,17 +182,17 @@ class WorkerLane {
     this.starting++;
     let worker: WorkerThread | null;
     try {
-      worker = await this.start();
+      worker = await this.lane.start();
     } finally {
       this.starting--;
     }
     if (!worker) return null;
-    if (worker !== this.worker) return this.broken ? null : this.send(body, v1, done); // retired meanwhile
-    this.clearIdle();
+    if (worker !== this.lane.current) return this.broken ? null : this.send(body, v1, done); // retired meanwhile
+    this.remote ??= new PageDecoder();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: (page, decoder) => resolve(done(page, decoder)), reject });
-      if (this.pending.size === 1) worker.ref();
+      if (this.pending.size === 1) this.lane.busy();
       if (typeof body !== 'string' && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer) {
         // the bytes move to the worker without a copy (the caller's view of them is emptied)
         worker.postMessage({ id, body, v1 }, [body.buffer]);
@@ -209,46 +202,11 @@ class WorkerLane {
     });
   }
 
-  private start(): Promise<WorkerThread | null> {
-    if (this.worker) return Promise.resolve(this.worker);
-    this.startup ??= import('node:worker_threads').then(
-      ({ Worker }) => {
-        try {
-          // A page is parsed and forgotten: a small young generation is enough, and the heap stays small.
-          const w = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 96 } });
-          w.unref();
-          w.on('message', (m: { id: number; page: EncodedPage; busyMs: number }) => {
-            this.workerBusy = m.busyMs;
-            this.answer(m.id, m.page);
-          });
-          w.on('error', () => this.fail(w));
-          w.on('exit', () => this.fail(w));
-          this.worker = w;
-          this.remote = new PageDecoder();
-          return w;
-        } catch {
-          this.broken = true;
-          return null;
-        }
-      },
-      () => {
-        this.broken = true;
-        return null;
-      },
-    );
-    return this.startup;
-  }
-
   private answer(id: number, page: EncodedPage): void {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
-    if (this.pending.size === 0) {
-      this.worker?.unref();
-      this.clearIdle();
-      this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
-      this.idleTimer.unref();
-    }
+    if (this.pending.size === 0) this.lane.idle();
     try {
       p.resolve(page, this.remote!);
     } catch (error) {
@@ -256,40 +214,16 @@ class WorkerLane {
     }
   }
 
-  private clearIdle(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-  }
-
-  /** Stops an idle worker; the next big page starts a new one (with new dictionaries). */
-  private retire(): void {
-    this.idleTimer = null;
-    const w = this.worker;
-    if (!w || this.pending.size > 0) return;
-    this.worker = null;
-    this.startup = null;
-    this.remote = null;
-    this.retiredBusy += this.workerBusy;
-    this.workerBusy = 0;
-    void w.terminate();
-  }
-
   /** The worker stopped: what it was reading is lost (the caller asks again), later reads happen elsewhere. */
-  private fail(w: WorkerThread): void {
-    if (w !== this.worker) return; // a retired one
-    this.broken = true;
-    this.worker = null;
+  private fail(): void {
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const p of waiting) p.reject(new Error('the log page reader thread stopped'));
   }
 
   async close(): Promise<void> {
-    this.broken = true;
-    this.clearIdle();
-    const w = this.worker;
-    this.worker = null;
-    if (w) await w.terminate();
+    this.lane.broken = true;
+    await this.lane.close();
   }
 }
 

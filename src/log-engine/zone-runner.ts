@@ -12,6 +12,7 @@ import { nextPollInterval } from './poll-cadence';
 import { pollWindow } from './poll-window';
 import type { LogFilter, LogQuery } from '../api/logs/query';
 import { ZoneBackfill } from './zone-backfill';
+import { RecordBatch } from './record-batch';
 
 /**
  * One followed zone: its backfill, then its polls, each page retried until it is read, and the
@@ -199,7 +200,8 @@ export class ZoneRunner<S extends FollowSink> {
   private ingest(page: LogPage, fromPoll: boolean, previousCoveredTo: number | null): number {
     const addedTimes: number[] = [];
     const buffer = this.engine.buffer;
-    const batch = page.batch;
+    // the engine's page reader makes columns; a client given another reader gives objects
+    const batch = page.batch instanceof RecordBatch ? page.batch : undefined;
     let entries: () => LogEntry[];
     if (batch && buffer.insertBatch) {
       const at: number[] = [];

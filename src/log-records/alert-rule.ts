@@ -2,6 +2,7 @@ import type { FieldError } from '../api/errors';
 import type { LogEntry } from '../api/logs/entry';
 import { compileFilter, normalizeFilter, type LogFilter } from '../api/logs/query';
 import { compilePattern } from './filter';
+import { LOG_FIELDS } from '../log-fields/fields';
 
 /**
  * The alert rule language: conditions on records, joined by `and`, then a threshold over a window.
@@ -65,18 +66,16 @@ export type ParsedRule = { ok: true; rule: AlertRule } | { ok: false; error: Rul
 export const MAX_WINDOW_MS = 24 * 3_600_000;
 const UNIT_MS: Record<RateUnit, number> = { s: 1000, m: 60_000, h: 3_600_000 };
 
-/** Equality fields and the LogFilter key each one sets. */
+type KeyedField = Extract<(typeof LOG_FIELDS)[number], { filterKey: string }>;
+/**
+ * Equality fields (each field's filterKey in the field table) and the LogFilter key each one sets
+ * (its serverFilter; path, which has none, is tested here), then `search`.
+ */
 const EQUAL_FIELDS: Record<string, keyof LogFilter | 'path'> = {
-  status: 'status',
-  cache: 'cacheStatus',
-  country: 'country',
-  edge: 'edgeLocation',
-  ip: 'remoteIp',
-  url: 'urlContains',
-  ua: 'userAgentContains',
-  referer: 'refererContains',
+  ...Object.fromEntries(
+    LOG_FIELDS.filter((f): f is KeyedField => f.filterKey !== null).map((f) => [f.filterKey, f.serverFilter ?? 'path'] as const),
+  ),
   search: 'search',
-  path: 'path',
 };
 /** Fields a regular expression (`~`) can test, and the text of a record it is tried on. */
 const REGEX_FIELDS: Record<string, (e: LogEntry) => string | null> = {
@@ -85,7 +84,7 @@ const REGEX_FIELDS: Record<string, (e: LogEntry) => string | null> = {
   ua: (e) => e.userAgent,
   referer: (e) => e.referer,
 };
-const FIELD_LIST = 'status, cache, country, edge, ip, url, path, ua, referer, search';
+const FIELD_LIST = Object.keys(EQUAL_FIELDS).join(', ');
 
 const EXAMPLES = 'examples: status=5xx rate>2/s over 60s · cache=MISS and country=DE count>500 over 5m';
 

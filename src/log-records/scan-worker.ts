@@ -1,4 +1,5 @@
-import type { MessagePort, Worker as WorkerThread } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import { ThreadLane } from '../log-engine/thread-lane';
 import { createRequire } from 'node:module';
 import { makeLinearRegExp, type LinearRegExp } from './linear-regexp';
 import { RECORD_FLAGS, STATUS_ASIDE, TIME_ASIDE, type DictField, type SharedScanColumns } from '../log-engine/columns/record-columns';
@@ -424,21 +425,34 @@ export function sharedScanWorkers(): ScanWorker[] {
 }
 
 /**
- * The worker thread that scans for patterns, started on first use and stopped after `idleMs`
- * without a scan (its heap is not kept). One scan at a time: a new one cancels the one before.
+ * The worker thread that scans for patterns (a ThreadLane: started on first use, stopped after
+ * `idleMs` without a scan). One scan at a time: a new one cancels the one before.
  */
 export class ScanWorker {
-  private worker: WorkerThread | null = null;
-  private starting: Promise<WorkerThread | null> | null = null;
-  private broken = false;
+  private readonly lane: ThreadLane;
   private nextId = 1;
   private current: { id: number; cancel: Int32Array; handlers: ScanHandlers } | null = null;
-  private idleTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly idleMs = 5000) {}
+  constructor(idleMs = 5000) {
+    this.lane = new ThreadLane({
+      source: workerSource,
+      resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 },
+      idleMs,
+      onMessage: (m) => {
+        const result = m as ScanStretchResult;
+        if (this.current?.id === result.id) this.current.handlers.onStretch(result);
+      },
+      onFailure: () => {
+        const c = this.current;
+        this.current = null;
+        c?.handlers.onFailure();
+      },
+      canRetire: () => this.current === null,
+    });
+  }
 
   get available(): boolean {
-    return !this.broken;
+    return !this.lane.broken;
   }
 
   /** Starts a scan; returns a function that cancels it. */
@@ -448,15 +462,14 @@ export class ScanWorker {
     const cancel = new Int32Array(new SharedArrayBuffer(4));
     const current = { id, cancel, handlers };
     this.current = current;
-    this.clearIdle();
-    void this.start().then((w) => {
+    void this.lane.start().then((w) => {
       if (this.current !== current) return;
       if (!w) {
         this.current = null;
         handlers.onFailure();
         return;
       }
-      w.ref();
+      this.lane.busy();
       // the dictionaries in pieces, a turn of the event loop each (keys are handled in between)
       const pieces: ScanDictPiece[] = [];
       for (const field of SCAN_DICT_FIELDS) {
@@ -485,7 +498,7 @@ export class ScanWorker {
   finished(id: number): void {
     if (this.current?.id !== id) return;
     this.current = null;
-    this.idle();
+    this.lane.idle();
   }
 
   private cancelCurrent(): void {
@@ -493,73 +506,12 @@ export class ScanWorker {
     if (!c) return;
     Atomics.store(c.cancel, 0, 1);
     this.current = null;
-    this.idle();
-  }
-
-  private idle(): void {
-    this.worker?.unref();
-    this.clearIdle();
-    this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
-    this.idleTimer.unref();
-  }
-
-  private clearIdle(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-  }
-
-  private retire(): void {
-    this.idleTimer = null;
-    const w = this.worker;
-    if (!w || this.current) return;
-    this.worker = null;
-    this.starting = null;
-    void w.terminate();
-  }
-
-  private start(): Promise<WorkerThread | null> {
-    if (this.worker) return Promise.resolve(this.worker);
-    this.starting ??= import('node:worker_threads').then(
-      ({ Worker }) => {
-        try {
-          const w = new Worker(workerSource(), { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 } });
-          w.unref();
-          w.on('message', (m: ScanStretchResult) => {
-            if (this.current?.id === m.id) this.current.handlers.onStretch(m);
-          });
-          const fail = () => {
-            if (this.worker !== w) return;
-            this.worker = null;
-            this.starting = null;
-            this.broken = true;
-            const c = this.current;
-            this.current = null;
-            c?.handlers.onFailure();
-          };
-          w.on('error', fail);
-          w.on('exit', fail);
-          this.worker = w;
-          return w;
-        } catch {
-          this.broken = true;
-          return null;
-        }
-      },
-      () => {
-        this.broken = true;
-        return null;
-      },
-    );
-    return this.starting;
+    this.lane.idle();
   }
 
   /** Stops the worker thread now. */
   async close(): Promise<void> {
     this.cancelCurrent();
-    this.clearIdle();
-    const w = this.worker;
-    this.worker = null;
-    this.starting = null;
-    if (w) await w.terminate();
+    await this.lane.close();
   }
 }

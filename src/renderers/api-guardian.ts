@@ -1,4 +1,5 @@
-import { UNMATCHED_PATH_ACTION, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION, type ApiGuardian } from '../api/shield';
+import { RATE_LIMIT_TIMEFRAME, UNMATCHED_PATH_ACTION, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION, type ApiGuardian, type ApiGuardianEndpoint } from '../api/shield';
+import { cellText, type Column } from '../text/table-model';
 import type { FieldRow } from './field-rows';
 import { enumName, isoUtc, yesNo } from './format';
 import { formatDateText } from '../text/time-format';
@@ -23,9 +24,33 @@ export function apiGuardianRows(g: ApiGuardian): FieldRow[] {
     { field: 'updated', value: formatDateText(c.updatedAt, 'dateTime'), raw: isoUtc(c.updatedAt) },
     { field: 'endpoints', value: String(g.endpoints.length), raw: g.endpoints.length },
   ];
+  // one row per endpoint: the console's cells (on, validates, rate limit) after its method and path
+  const cells = endpointColumns.filter((c) => c.id !== 'method' && c.id !== 'path');
   for (const e of g.endpoints) {
-    const flags = [e.isEnabled === false ? 'disabled' : null, e.validateAuthorization ? 'auth' : null, e.validateRequestBodySchema ? 'body' : null, e.rateLimitingEnabled ? 'rate-limited' : null].filter(Boolean);
-    rows.push({ field: `  ${e.requestMethod ?? '?'} ${e.requestPath ?? '?'}`, value: flags.join(', ') });
+    rows.push({ field: `  ${e.requestMethod ?? '?'} ${e.requestPath ?? '?'}`, value: cells.map((c) => (c.id === 'on' ? '' : `${c.header.toLowerCase()} `) + cellText(c.cell(e))).join(' · ') });
   }
   return rows;
 }
+
+const yes = (v: boolean | null | undefined, word: string) => (v ? word : '');
+
+/** What an endpoint validates: req (request body), resp (response body), auth; '-' for nothing. */
+export function validatesText(e: ApiGuardianEndpoint): string {
+  return [yes(e.validateRequestBodySchema, 'req'), yes(e.validateResponseBodySchema, 'resp'), yes(e.validateAuthorization, 'auth')].filter(Boolean).join(' ') || '-';
+}
+
+export function rateLimitText(e: ApiGuardianEndpoint): string {
+  if (!e.rateLimitingEnabled) return 'off';
+  const per = e.rateLimitingTimeframe !== null && e.rateLimitingTimeframe !== undefined ? RATE_LIMIT_TIMEFRAME[e.rateLimitingTimeframe] ?? `per ${e.rateLimitingTimeframe}s` : '';
+  const who = e.rateLimitingType === 'IP' ? ' per IP' : '';
+  return `${e.rateLimitingRequestCount ?? '?'} ${per}${who}`.trim();
+}
+
+/** The endpoints' columns: the console's table, and the value of `burrow get api-guardian`'s endpoint rows. */
+export const endpointColumns: Column<ApiGuardianEndpoint>[] = [
+  { id: 'method', header: 'METHOD', width: 7, cell: (e) => e.requestMethod ?? '' },
+  { id: 'path', header: 'PATH', flex: 2, cell: (e) => e.requestPath ?? '' },
+  { id: 'on', header: 'ON', width: 3, cell: (e) => (e.isEnabled ? { text: 'on', tone: 'ok' } : { text: 'off', tone: 'warn' }) },
+  { id: 'validate', header: 'VALIDATES', width: 14, cell: (e) => validatesText(e) },
+  { id: 'rate', header: 'RATE LIMIT', flex: 1, cell: (e) => rateLimitText(e) },
+];

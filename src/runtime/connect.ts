@@ -9,6 +9,7 @@ import type { Settings } from '../config/settings';
 import type { ReadyInfo } from '../emulator/ready-info';
 import { UsageError, type Io } from './io';
 import { terminalSafe } from '../text/terminal-safe';
+import { LogPageReader } from '../log-engine/index';
 
 /** How this run reaches the platform: the Api, and the database and emulator it talks to. */
 export interface PlatformConnection {
@@ -38,7 +39,7 @@ function connectionTo(settings: Settings, endpoints: ReadyInfo | null, debug: ((
     apiKey: endpoints?.accessKey ?? settings.apiKey ?? '',
     loggingToken: endpoints ? null : settings.loggingToken,
     debug,
-  });
+  }, { pageReader: new LogPageReader() });
   return {
     api,
     settings,

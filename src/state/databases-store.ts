@@ -1,8 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Database } from '../api/database-management';
 import type { DatabaseUsage } from '../api/database-usage';
-import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
-import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
+import { polledSlice } from './polled-slice';
+import { errorMessage, type StoreDeps } from './domain-stores';
 
 /** A token made from this console (the platform cannot list tokens: these are the ones known here). */
 export interface MadeToken {
@@ -69,7 +69,6 @@ export const SESSION_TOKEN_MS = 3_600_000;
 /** The account's databases (all pages) and each one's usage, refreshed on the settings' interval. */
 export function createDatabasesStore(deps: StoreDeps): DatabasesStore {
   const { api, ui } = deps;
-  let polling: SharedPoller | null = null;
   return createStore<DatabasesState>()((set, get) => {
     const fetch = async (signal?: AbortSignal): Promise<DatabaseRow[]> => {
       const dbs = await api.databases.list(signal);
@@ -78,34 +77,22 @@ export function createDatabasesStore(deps: StoreDeps): DatabasesStore {
       // usage is extra: a database whose usage cannot be read is still listed
       return Promise.all(dbs.map(async (db) => ({ db, usage: await api.databaseUsage.usage(db.id, from, to, signal).catch(() => null) })));
     };
-    const onSuccess = (rows: DatabaseRow[], at: number) => {
-      set({ rows, loadedAt: at, error: null });
-      ui.getState().recordSuccess(at);
-    };
-    const onError = (error: unknown, at: number) => {
-      const message = errorMessage(error);
-      set({ error: message });
-      ui.getState().recordError(message, at);
-    };
-    const shared = () => (polling ??= sharedPoller({
-      create: () => createPoller<DatabaseRow[]>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, timers: deps.timers, task: fetch, onSuccess, onError }),
-      ...statusBarHooks(ui, { setPaused: (paused) => set({ paused }), paused: () => get().paused, loadedAt: () => get().loadedAt }),
-    }));
+    const polled = polledSlice<DatabaseRow[]>(deps, {
+      fetch,
+      loaded: (rows, at) => set({ rows, loadedAt: at, error: null }),
+      failed: (message) => set({ error: message }),
+      setPaused: (paused) => set({ paused }),
+      paused: () => get().paused,
+      loadedAt: () => get().loadedAt,
+    });
     return {
       rows: [],
       loadedAt: null,
       error: null,
       paused: false,
-      watch: () => shared().watch(),
-      async refresh() {
-        if (polling?.current?.state.running) return polling.current.refreshNow();
-        try {
-          onSuccess(await fetch(), deps.now());
-        } catch (error) {
-          onError(error, deps.now());
-        }
-      },
-      togglePause: () => shared().togglePaused(),
+      watch: polled.watch,
+      refresh: polled.refresh,
+      togglePause: polled.togglePause,
       openError: null,
       async sessionToken(db) {
         const access = ui.getState().readOnly ? 'read-only' : 'full-access';

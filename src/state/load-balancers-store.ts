@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LoadBalancer } from '../api/load-balancers';
-import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
-import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
+import { polledSlice } from './polled-slice';
+import type { StoreDeps } from './domain-stores';
 
 /** Load balancer profiles: the list, and one profile read through GET /loadbalancer/{id}. */
 export interface LoadBalancersState {
@@ -27,8 +27,7 @@ export type LoadBalancersStore = StoreApi<LoadBalancersState>;
 type Polled = { kind: 'list'; items: LoadBalancer[] } | { kind: 'profile'; id: number; profile: LoadBalancer };
 
 export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
-  const { api, ui } = deps;
-  let polling: SharedPoller | null = null;
+  const { api } = deps;
 
   return createStore<LoadBalancersState>()((set, get) => {
     const fetch = async (signal?: AbortSignal): Promise<Polled> => {
@@ -36,26 +35,24 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
       if (id !== null) return { kind: 'profile', id, profile: await api.loadBalancers.get(id, signal) };
       return { kind: 'list', items: await api.loadBalancers.listAll(signal) };
     };
-    const onSuccess = (r: Polled, at: number) => {
-      if (r.kind === 'list') set({ items: r.items, loadedAt: at, error: null });
-      else if (get().profileId === r.id) {
-        // Keep the list row in step with the profile just read.
-        set((s) => ({ profile: r.profile, profileError: null, items: s.items.map((l) => (l.LoadBalancerId === r.id ? r.profile : l)) }));
-      }
-      ui.getState().recordSuccess(at);
-    };
-    const onError = (error: unknown, at: number) => {
-      const message = errorMessage(error);
-      if (get().profileId !== null) set({ profileError: message });
-      else set({ error: message });
-      ui.getState().recordError(message, at);
-    };
-
-    // the pause switch lives in the shared poller; `paused` in this store mirrors it for the screen
-    const shared = () => (polling ??= sharedPoller({
-      create: () => createPoller<Polled>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, timers: deps.timers, task: fetch, onSuccess, onError }),
-      ...statusBarHooks(ui, { setPaused: (paused) => set({ paused }), paused: () => get().paused, loadedAt: () => get().loadedAt }),
-    }));
+    const polled = polledSlice<Polled>(deps, {
+      fetch,
+      loaded: (r, at) => {
+        if (r.kind === 'list') set({ items: r.items, loadedAt: at, error: null });
+        else if (get().profileId === r.id) {
+          // Keep the list row in step with the profile just read.
+          set((s) => ({ profile: r.profile, profileError: null, items: s.items.map((l) => (l.LoadBalancerId === r.id ? r.profile : l)) }));
+        }
+      },
+      failed: (message) => {
+        if (get().profileId !== null) set({ profileError: message });
+        else set({ error: message });
+      },
+      // the pause switch lives in the shared poller; `paused` in this store mirrors it for the screen
+      setPaused: (paused) => set({ paused }),
+      paused: () => get().paused,
+      loadedAt: () => get().loadedAt,
+    });
 
     return {
       items: [],
@@ -66,29 +63,19 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
       profile: null,
       profileError: null,
 
-      watch() {
-        return shared().watch();
-      },
-      async refresh() {
-        if (polling?.current?.state.running) return polling.current.refreshNow();
-        try {
-          onSuccess(await fetch(), deps.now());
-        } catch (error) {
-          onError(error, deps.now());
-        }
-      },
-      togglePause() {
-        shared().togglePaused();
-      },
+      watch: polled.watch,
+      refresh: polled.refresh,
+      togglePause: polled.togglePause,
       openProfile(id) {
         const listed = get().items.find((l) => l.LoadBalancerId === id) ?? null;
         // Show the listed copy at once; the GET replaces it when it answers.
         set({ profileId: id, profile: listed, profileError: null });
         void (async () => {
-          if (polling?.current?.state.running) {
+          const poller = polled.current;
+          if (poller?.state.running) {
             // A list request may be in flight: let it finish, then read the profile.
-            await polling.current.refreshNow();
-            if (get().profileId === id && get().profile === listed) await polling.current.refreshNow();
+            await poller.refreshNow();
+            if (get().profileId === id && get().profile === listed) await poller.refreshNow();
           } else await get().refresh();
         })();
       },

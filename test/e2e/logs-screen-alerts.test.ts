@@ -5,6 +5,7 @@ import { startBurrow, type PtySession } from '../helpers/pty';
 import { until } from '../helpers/wait';
 import { EmulatorClock } from '../../src/emulator/clock';
 import { loggingStats } from '../../src/emulator/logging/index';
+import { openZone } from '../helpers/logs-screen';
 
 // The logs screen's alert rules (A) in a pseudo-terminal: the banner, the bell and the desktop
 // notification bytes, acknowledging, and the "cleared" banner.
@@ -21,16 +22,8 @@ const RULE = 'status=2xx rate>0.1/s over 10s';
 const ESC = '\x1b';
 const BEL = '\x07';
 
-async function openZone(app: PtySession): Promise<void> {
-  await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(`logs ${busy.Id}`);
-  await app.press('enter');
-  await app.waitFor(/● following/);
-}
-
 async function addRule(app: PtySession, rule: string): Promise<void> {
-  await app.press('A');
+  await app.press('logs.alerts');
   await app.waitFor('Alert rules');
   await app.type(rule);
   await app.press('enter');
@@ -61,7 +54,7 @@ const anyNotification = (raw: string) => [`${ESC}]777;`, `${ESC}]9;`, `${ESC}]99
 
 test('A: a bad rule is pointed at; a rule that fires shows a banner until acknowledged, rings the bell and notifies (WezTerm); it clears when its records stop', async () => {
   const app = startBurrow([], { env: { ...envFor(emu), TERM_PROGRAM: 'WezTerm' }, cols: 110, rows: 30 });
-  await openZone(app);
+  await openZone(app, busy.Id);
 
   await addRule(app, 'status=5x rate>2/s over 60s');
   let screen = await app.waitFor('✖ at "5x" (column 8): "5x" is not a status code');
@@ -82,9 +75,9 @@ test('A: a bad rule is pointed at; a rule that fires shows a banner until acknow
   assert.match(raw.slice(at + NOTIFY.length), /^[\d.]+\/s\x07/, 'the observed rate, then the end of the sequence');
 
   // acknowledged: the banner goes, the rule stays firing in the panel
-  await app.press('a');
+  await app.press('logs.ackAlert');
   await app.waitForGone('▲ ALERT');
-  await app.press('A');
+  await app.press('logs.alerts');
   await app.waitFor(/› status=2xx rate>0\.1\/s over 10s\s+FIRING since \d\d:\d\d:\d\d · now [\d.]+\/s/);
   await app.press('esc');
   // (the panel gone before the next key: an esc read together with it would be alt-f)
@@ -92,14 +85,14 @@ test('A: a bad rule is pointed at; a rule that fires shows a banner until acknow
 
   // only 4xx records from now on (a server filter): the rule's records stop, so it clears after a
   // whole window (10 s of the platform's time) under its threshold
-  await app.press('f');
+  await app.press('logs.filters');
   await app.waitFor('Server filters');
   await app.type('4xx');
   await app.press('enter');
   await app.waitFor('server: status=4xx');
   await app.waitFor(/● following/);
   screen = await fastForwardUntil(app, /\[a acknowledge\] ✔ cleared status=2xx rate>0\.1\/s over 10s at \d\d:\d\d:\d\d after \d+s \(now 0\/s\)/);
-  await app.press('a');
+  await app.press('logs.ackAlert');
   await app.waitForGone('cleared status=2xx');
   // the rule lives only as long as the console: quitting asks first
   await app.press('q');
@@ -110,14 +103,14 @@ test('A: a bad rule is pointed at; a rule that fires shows a banner until acknow
 
 test('a plain TERM: the banner and the bell, but no notification sequence; the rule can be removed', async () => {
   const app = startBurrow([], { env: { ...envFor(emu), TERM_PROGRAM: undefined }, cols: 110, rows: 30 });
-  await openZone(app);
+  await openZone(app, busy.Id);
   await addRule(app, RULE);
   await app.press('esc');
   await app.waitFor(/▲ ALERT status=2xx rate>0\.1\/s over 10s/, 60_000);
   const raw = app.rawOutput();
   assert.ok(raw.includes(BEL), 'the bell');
   assert.ok(!anyNotification(raw), 'no OSC 9/99/777 for a terminal not known to show them');
-  await app.press('A');
+  await app.press('logs.alerts');
   await app.waitFor(/› status=2xx rate>0\.1\/s over 10s/);
   await app.press('ctrl-x');
   await app.waitFor('no rules yet');

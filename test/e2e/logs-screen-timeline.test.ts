@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow, type PtySession } from '../helpers/pty';
 import { until } from '../helpers/wait';
+import { openZone } from '../helpers/logs-screen';
 
 // The logs screen's timeline panel in a pseudo-terminal: T opens it with the keys, +/- zoom,
 // left/right move the cursor, enter jumps the table to the cursor's bucket, tab gives the keys
@@ -15,14 +16,6 @@ const HEADER = /([▶ ]) timeline · (\d+[smh]) buckets( \(auto\))? · max ([\d,
 const CURSOR = /▲ (\d\d:\d\d(?::\d\d)?)–(\d\d:\d\d(?::\d\d)?)( \(newest\))? · ([\d,]+) requests? · 2xx ([\d,]+) · 3xx ([\d,]+) · 4xx ([\d,]+) · 5xx ([\d,]+)/;
 const ROW = /^(\d\d:\d\d:\d\d)\.\d{3} (\d{3}) /;
 
-async function openZone(app: PtySession): Promise<void> {
-  await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(`logs ${busy.Id}`);
-  await app.press('enter');
-  await app.waitFor(/● following[\s\S]*newest of [\d,]+/);
-}
-
 const header = (screen: string) => HEADER.exec(screen);
 const secondsOf = (hhmmss: string) => hhmmss.split(':').reduce((n, x) => n * 60 + Number(x), 0);
 /** a - b in seconds, for times of day less than half a day apart (a run across midnight included). */
@@ -32,7 +25,7 @@ const cursor = (screen: string) => CURSOR.exec(screen);
 
 test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table to the first record of the bucket', async () => {
   const app = startBurrow([], { env: envFor(emu), cols: 110, rows: 34 });
-  await openZone(app);
+  await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/);
 
   await app.press('T');
   let screen = await app.waitFor(/▶ timeline · \d+[smh] buckets \(auto\)[\s\S]*┬[\s\S]*\d\d:\d\d:\d\d[\s\S]*▲ \d\d:\d\d:\d\d–/);
@@ -110,7 +103,7 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
 
 test('without colour the classes are told apart by their characters', async () => {
   const app = startBurrow([], { env: { ...envFor(emu), NO_COLOR: '1' }, cols: 100, rows: 30 });
-  await openZone(app);
+  await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/);
   await app.press('T');
   const screen = await app.waitFor(/#2xx =3xx \+4xx X5xx[\s\S]*┬/);
   assert.doesNotMatch(screen, /█/);
@@ -120,7 +113,7 @@ test('without colour the classes are told apart by their characters', async () =
 
 test('the timeline follows the local pattern in filter mode, and moves on while following', async () => {
   const app = startBurrow([], { env: envFor(emu), cols: 110, rows: 34 });
-  await openZone(app);
+  await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/);
   await app.press('/');
   await app.type('^404$');
   await app.press('enter');

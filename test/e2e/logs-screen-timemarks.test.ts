@@ -7,6 +7,7 @@ import { envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow, type PtySession } from '../helpers/pty';
 import { generatedLogRecords } from '../../src/emulator/logging/index';
 import type { LogEntry } from '../../src/api/logs/entry';
+import { openZone } from '../helpers/logs-screen';
 
 // `@` time jumps and marks on the logs screen, in a pseudo-terminal, with the console's local
 // zone set to New York (so the times drawn are not the records' UTC timestamps).
@@ -24,13 +25,9 @@ const clock = new Intl.DateTimeFormat('en-GB', { timeZone: TZ, hour: '2-digit', 
 /** "14:05:30.123" in New York. */
 const nyClock = (ms: number) => clock.format(ms);
 
-async function openZone(): Promise<PtySession> {
+async function openBusyZone(): Promise<PtySession> {
   const app = startBurrow([], { env: envFor(emu, { TZ }), cols: 120, rows: 30, cwd });
-  await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(`logs ${busy.Id}`);
-  await app.press('enter');
-  await app.waitFor(/● following[\s\S]*newest of [\d,]+/, 15_000);
+  await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/, 15_000);
   return app;
 }
 
@@ -45,7 +42,7 @@ function selectedRow(app: PtySession): RegExpExecArray | null {
 }
 
 test('@ 14:05 jumps to the first record at or after that local time and pauses; bad input keeps the field open; outside the buffer the nearest is offered', async () => {
-  const app = await openZone();
+  const app = await openBusyZone();
   const target = Math.floor((Date.now() - 7 * 60_000) / 60_000) * 60_000;
   const typed = nyClock(target).slice(0, 5);
   const first = (generatedLogRecords(emu.world, busy.Id, target, target + 60_000) as { timestamp: string }[])
@@ -53,7 +50,7 @@ test('@ 14:05 jumps to the first record at or after that local time and pauses; 
     .sort((a, b) => a - b)[0]!;
   assert.ok(first >= target);
 
-  await app.press('@');
+  await app.press('logs.timeJump');
   await app.waitFor(/jump to time: .*14:05 · 14:05:30 · 2026-11-24 14:05 · 2026-11-24T14:05:30Z · -10m/);
   await app.type('25:00');
   await app.press('enter');
@@ -68,7 +65,7 @@ test('@ 14:05 jumps to the first record at or after that local time and pauses; 
   assert.equal(selectedRow(app)?.[2], nyClock(first), 'the selected row is that record, in New York time');
 
   // before anything held: said so, with the oldest held; enter again goes there
-  await app.press('@');
+  await app.press('logs.timeJump');
   await app.type('-2d');
   await app.press('enter');
   await app.waitFor(/is before the oldest record held, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(newest/);
@@ -78,37 +75,37 @@ test('@ 14:05 jumps to the first record at or after that local time and pauses; 
 });
 
 test('m marks two rows (◆), M and U cycle through them, the stats panel lists them and enter on one there selects it, export writes exactly the marked records, C clears; H is the pattern mode', async () => {
-  const app = await openZone();
+  const app = await openBusyZone();
   await app.press('k', 'k', 'k');
   await app.waitFor(/❚❚ paused/);
-  await app.press('m');
+  await app.press('logs.mark');
   await app.waitFor(/marked \d\d:\d\d:\d\d\.\d{3} \d{3} .*\(1 mark: M next, U previous, C clears all\)/);
   await app.press('k', 'k');
-  await app.press('m');
+  await app.press('logs.mark');
   await app.waitFor(/\(2 marks: M next/);
   const marked = app.lines().map((l) => ROW.exec(l)).filter((m) => m?.[1] === '◆') as RegExpExecArray[];
   assert.equal(marked.length, 2, app.screenText());
   const [older, newer] = marked as [RegExpExecArray, RegExpExecArray];
   assert.equal(selectedRow(app)?.[2], older[2], 'the selection is on the second (older) mark');
 
-  await app.press('M');
+  await app.press('logs.nextMark');
   await app.waitFor(`mark 2 of 2: ${newer[2]}`);
   assert.equal(selectedRow(app)?.[2], newer[2]);
-  await app.press('M');
+  await app.press('logs.nextMark');
   await app.waitFor(`mark 1 of 2: ${older[2]} ${older[3]} (went around to the first)`);
   assert.equal(selectedRow(app)?.[2], older[2]);
-  await app.press('U');
+  await app.press('logs.prevMark');
   await app.waitFor(`mark 2 of 2: ${newer[2]} ${newer[3]} (went around to the last)`);
   assert.equal(selectedRow(app)?.[2], newer[2]);
 
-  await app.press('i');
+  await app.press('logs.stats');
   const stats = await app.waitFor(/Marks 2/);
   assert.match(stats, new RegExp(`◆ ${older[2].slice(0, 8)} ${older[3]}`));
   assert.match(stats, new RegExp(`◆ ${newer[2].slice(0, 8)} ${newer[3]}`));
 
   // ' gives the keys to the marks list, its cursor (›) on the selected record's mark; k moves it,
   // enter selects that mark's record in the table, esc gives the keys back
-  await app.press("'");
+  await app.press('logs.marksFocus');
   await app.waitFor(new RegExp(`› ◆ ${newer[2].slice(0, 8)} ${newer[3]}`));
   await app.press('k');
   await app.waitFor(new RegExp(`› ◆ ${older[2].slice(0, 8)} ${older[3]}`));
@@ -118,7 +115,7 @@ test('m marks two rows (◆), M and U cycle through them, the stats panel lists 
   await app.press('esc');
   await app.waitForGone(/› ◆/);
 
-  await app.press('e');
+  await app.press('logs.export');
   await app.waitFor(/export [\d,]+ records \(NDJSON, tab switches; ctrl-t: the 2 marked only\) to:/);
   await app.press('ctrl-t');
   await app.waitFor(/export 2 marked records \(NDJSON, tab switches; ctrl-t: all shown\) to:/);
@@ -132,22 +129,22 @@ test('m marks two rows (◆), M and U cycle through them, the stats panel lists 
     'the two marked records, oldest first',
   );
 
-  await app.press('C');
+  await app.press('logs.clearMarks');
   await app.waitFor('2 marks cleared');
   await app.waitForGone(/^◆/m);
   assert.ok(!app.lines().some((l) => l.startsWith('◆')));
-  await app.press('M');
+  await app.press('logs.nextMark');
   await app.waitFor('no marks: m marks the selected record');
 
-  await app.press('H');
+  await app.press('logs.mode');
   await app.waitFor('local pattern highlights: every record is shown');
 });
 
 test('the filter form\'s from/to: refused outside the retention, then a fixed window whose rows are all inside it; 3 follows again', async () => {
-  const app = await openZone();
+  const app = await openBusyZone();
   const from = Math.floor((Date.now() - 12 * 60_000) / 60_000) * 60_000;
   const to = from + 2 * 60_000;
-  await app.press('f');
+  await app.press('logs.filters');
   await app.waitFor('Server filters');
   for (let i = 0; i < 9; i++) await app.press('tab');
   await app.waitFor(/› from \(time\)/);

@@ -91,8 +91,8 @@ test('table output: measured vs allowed and one sentence per problem; json outpu
   const run = await burrow(['shield', 'check-spec', generated[0]!, '--zone', String(advanced.shieldZoneId)]);
   assert.equal(run.code, 1);
   assert.match(run.stdout, new RegExp(`^Many 1 \\(YAML, ${generated[0]}\\) against the API Guardian limits of shield zone ${advanced.shieldZoneId}$`, 'm'));
-  assert.match(run.stdout, new RegExp(`^maxEndpoints\\s+60\\s+${limits.maxEndpoints}\\s+OVER$`, 'm'));
-  assert.match(run.stdout, new RegExp(`^maxFieldsPerType\\s+0\\s+${limits.maxFieldsPerType}\\s+ok`, 'm'));
+  assert.match(run.stdout, new RegExp(`^endpoints\\s+60\\s+${limits.maxEndpoints}\\s+OVER$`, 'm'));
+  assert.match(run.stdout, new RegExp(`^fields per schema\\s+0\\s+${limits.maxFieldsPerType}\\s+ok`, 'm'));
   assert.match(run.stdout, new RegExp(`  - maxEndpoints: 60 endpoints \\(path \\+ method\\); the plan allows ${limits.maxEndpoints}$`, 'm'));
   assert.equal(run.stderr, '');
 

@@ -3,6 +3,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
 import type { EmulatorOptions } from '../../src/emulator/world';
 import { createApi, type Api } from '../../src/api/index';
 import { LogsApi } from '../../src/api/logs/index';
+import { LogPageReader } from '../../src/log-engine/index';
 
 /** Starts an in-process emulator on 127.0.0.1 port 0 and stops it when the test file ends. */
 export async function useEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
@@ -19,7 +20,7 @@ export async function useEmulator(options: EmulatorOptions = {}): Promise<Runnin
 export function apiFor(emu: RunningEmulator): Api {
   const api = createApi({ baseUrl: emu.info.baseUrl, loggingUrl: emu.info.loggingUrl, apiKey: emu.info.accessKey });
   after(() => api.close());
-  return { ...api, logs: new LogsApi(api.logging, { now: emu.world.now, budgetOptions: { now: Date.now } }) };
+  return { ...api, logs: new LogsApi(api.logging, { now: emu.world.now, budgetOptions: { now: Date.now }, pageReader: new LogPageReader() }) };
 }
 
 /** Environment that points the real binary at a running emulator. */

@@ -4,17 +4,17 @@ import type { LogPage, LogsApi } from '../../src/api/logs/index';
 import { RateBudget } from '../../src/api/rate-limit';
 import type { LogQuery } from '../../src/api/logs/query';
 import { until } from './wait';
+import { logEntry } from './log-entry';
 
 /** The start of the fake windows: record n is at BASE + 10 n ms. */
 export const WINDOW_BASE = Date.UTC(2026, 7, 8, 12);
 
 /** Record n of a fake window, its request id n in hex. */
 export function windowEntry(n: number): LogEntry {
-  return {
-    timestamp: new Date(WINDOW_BASE + n * 10).toISOString(), pullZoneId: 1, requestId: n.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode: 200,
-    bytesSent: 1, remoteIp: null, countryCode: null, edgeLocation: null, scheme: 'https', host: 'h', path: '/', url: 'https://h/', userAgent: null,
-    referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
+  return logEntry({
+    timestamp: new Date(WINDOW_BASE + n * 10).toISOString(), requestId: n.toString(16).padStart(32, '0'), cacheStatus: 'HIT', bytesSent: 1,
+    scheme: 'https', host: 'h', path: '/', url: 'https://h/',
+  });
 }
 
 /**

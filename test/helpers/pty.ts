@@ -24,6 +24,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn as spawnPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
+import { appKeymap } from '../../src/app/app-keymap';
+import { keysOf, type Keymap } from '../../src/keys/keymap';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BURROW_BIN = path.join(ROOT, 'bin', 'burrow.js');
@@ -56,9 +58,26 @@ export const KEYS: Record<string, string> = {
   space: ' ',
 };
 
-/** `ctrl-c` -> \x03 and so on; named keys from KEYS; single characters as themselves. */
+let defaultKeymap: Keymap | null = null;
+
+/**
+ * The key an action has in the default keymap ('logs.mark' -> 'm'): a test presses what help shows
+ * a person, and keeps working when a default key changes.
+ */
+export function keyOfAction(id: string): string {
+  defaultKeymap ??= appKeymap({}).keymap;
+  const key = keysOf(defaultKeymap, id)[0];
+  if (key === undefined) throw new Error(`no action "${id}" in the keymap (or it has no key)`);
+  return key;
+}
+
+/** An action id (`screen.verb`) rather than a key name. */
+const isActionId = (name: string) => /^[a-z][\w-]*\.[a-zA-Z][\w.]*$/.test(name);
+
+/** `ctrl-c` -> \x03 and so on; named keys from KEYS; single characters as themselves; an action id (`logs.mark`) as its key. */
 export function keyBytes(name: string): string {
   if (KEYS[name] !== undefined) return KEYS[name]!;
+  if (isActionId(name)) return keyBytes(keyOfAction(name));
   const ctrl = /^ctrl-([a-z])$/.exec(name);
   if (ctrl) return String.fromCharCode(ctrl[1]!.charCodeAt(0) - 96);
   if ([...name].length === 1) return name;
@@ -241,4 +260,33 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
     },
     flush,
   };
+}
+
+/**
+ * The rows of the table whose header line starts with `firstHeader`, each as its cells by header
+ * (`rows[0]!['STATUS']`): columns are where the header's words start (a header is words separated
+ * by one space; columns by two or more), so a test reads a column by its name, not its position.
+ * Rows run to the first empty line.
+ */
+export function tableRows(screen: string, firstHeader: string): Record<string, string>[] {
+  const lines = screen.split('\n');
+  const at = lines.findIndex((l) => l.trimStart().startsWith(firstHeader));
+  if (at < 0) throw new Error(`no table with a header starting "${firstHeader}" on the screen:\n${screen}`);
+  const header = lines[at]!;
+  const starts: number[] = [];
+  const names: string[] = [];
+  for (const m of header.matchAll(/\S+(?: \S+)*/g)) {
+    starts.push(m.index);
+    names.push(m[0]);
+  }
+  const rows: Record<string, string>[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (line.trim() === '') break;
+    const row: Record<string, string> = {};
+    names.forEach((name, i) => {
+      row[name] = line.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : undefined).trim();
+    });
+    rows.push(row);
+  }
+  return rows;
 }

@@ -6,11 +6,12 @@ import { LogsApi } from '../../src/api/logs/index';
 import { createApi } from '../../src/api/index';
 import { ApiError } from '../../src/api/errors';
 import { v1Date } from '../../src/api/logs/v1';
+import { LogPageReader } from '../../src/log-engine/index';
 
 const T0 = Date.UTC(2026, 7, 8, 9, 30, 0);
 const emu = await useEmulator({ seed: 51, now: () => T0, logRate: 2 });
 // The client runs on the emulator's frozen clock too (retention checks are done before sending).
-const api = { logs: new LogsApi(apiFor(emu).logging, { now: () => T0, budgetOptions: { now: Date.now } }) };
+const api = { logs: new LogsApi(apiFor(emu).logging, { now: () => T0, budgetOptions: { now: Date.now }, pageReader: new LogPageReader() }) };
 const [ZONE] = emu.info.pullZoneIds as [number];
 const H = 3_600_000;
 const FROM = T0 - 2 * H;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { useEmulator, apiFor } from '../helpers/emulator';
 import { configureLoggingRateLimit, generatedLogRecords, loggingStats } from '../../src/emulator/logging/index';
 import type { RunningEmulator } from '../../src/emulator/server';
-import { LogsApi, type FollowEngine, type ZoneFollowStatus } from '../../src/api/logs/index';
+import { LogsApi } from '../../src/api/logs/index';
+import { type FollowEngine, type ZoneFollowStatus, followLogs, LogPageReader } from '../../src/log-engine/index';
 import type { RateBudgetOptions } from '../../src/api/rate-limit';
 import type { FaultSpec } from '../../src/emulator/faults';
 import { until } from '../helpers/wait';
@@ -27,7 +28,7 @@ function assertComplete(emu: RunningEmulator, engine: FollowEngine, zones: reado
 }
 
 function logsWith(emu: RunningEmulator, budget: RateBudgetOptions): LogsApi {
-  return new LogsApi(apiFor(emu).logging, { budgetOptions: budget });
+  return new LogsApi(apiFor(emu).logging, { budgetOptions: budget, pageReader: new LogPageReader() });
 }
 
 /** Every status the engine went through, per zone. */
@@ -46,7 +47,7 @@ test('budget: the tail, searches and v1 downloads of a zone share one budget; th
   const logs = logsWith(emu, { limit: 8, windowMs: 1000 });
   const [zone] = emu.info.pullZoneIds as [number];
   generatedLogRecords(emu.world, zone, Date.now() - 86_400_000, Date.now()); // warm the generator
-  const engine = logs.follow({ zones: [zone], sinceMs: 10_000, minIntervalMs: 20, budgetShare: 1 });
+  const engine = followLogs(logs, { zones: [zone], sinceMs: 10_000, minIntervalMs: 20, budgetShare: 1 });
   engine.start();
   let searches = 0;
   let downloads = 0;
@@ -84,7 +85,7 @@ test('429 from the server: the shared budget backs off (jitter) and the tail rec
   const emu = await useEmulator({ seed: 32, logRate: 8, ingestDelayMs: DELAY, faults: { ...noFaults, ratelimit: 0.3 } });
   const logs = logsWith(emu, { limit: 25, windowMs: 10_000, backoffBaseMs: 150, backoffCapMs: 600 });
   const zones = emu.info.pullZoneIds.slice(0, 2);
-  const engine = logs.follow({ zones, sinceMs: 10_000, minIntervalMs: 100, maxIntervalMs: 400 });
+  const engine = followLogs(logs, { zones, sinceMs: 10_000, minIntervalMs: 100, maxIntervalMs: 400 });
   const seen = record(engine);
   const start = engine.startAt();
   engine.start();
@@ -108,7 +109,7 @@ test('429 from the real limit: backoff keeps the refusals few', async () => {
   // A budget far above what the server allows: only the 429 backoff holds the client back.
   const logs = logsWith(emu, { limit: 100, windowMs: 1000, backoffBaseMs: 400, backoffCapMs: 1600 });
   const [zone] = emu.info.pullZoneIds as [number];
-  const engine = logs.follow({ zones: [zone], sinceMs: 5000, minIntervalMs: 10, budgetShare: 1 });
+  const engine = followLogs(logs, { zones: [zone], sinceMs: 5000, minIntervalMs: 10, budgetShare: 1 });
   engine.start();
   const until = Date.now() + 2500;
   const searcher = async () => {
@@ -128,7 +129,7 @@ test('faults (5xx, resets, garbled JSON, latency): the tail retries and loses no
   const emu = await useEmulator({ seed: 34, logRate: 8, ingestDelayMs: DELAY, faults: { latencyMs: 30, error: 0.15, reset: 0.1, malformed: 0.2, ratelimit: 0 } });
   const logs = logsWith(emu, { limit: 100, windowMs: 10_000 });
   const zones = emu.info.pullZoneIds.slice(1, 3);
-  const engine = logs.follow({ zones, sinceMs: 10_000, minIntervalMs: 100, maxIntervalMs: 400 });
+  const engine = followLogs(logs, { zones, sinceMs: 10_000, minIntervalMs: 100, maxIntervalMs: 400 });
   const seen = record(engine);
   const kindsSeen = () => new Set(seen.filter((z) => z.error).map((z) => z.error!.kind));
   const start = engine.startAt();

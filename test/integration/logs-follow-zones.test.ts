@@ -5,6 +5,7 @@ import { until } from '../helpers/wait';
 import { LogsApi } from '../../src/api/logs/index';
 import { configureLoggingRateLimit, generatedLogRecords, loggingStats } from '../../src/emulator/logging/index';
 import { maxInWindow } from '../../src/emulator/logging/limits';
+import { followLogs, LogPageReader } from '../../src/log-engine/index';
 
 // Two zones followed at once against the emulator: each on its own request budget, both merged
 // into one buffer in time order, without duplicates, one zone failing without stopping the other.
@@ -16,12 +17,12 @@ const [A, B] = emu.info.pullZoneIds as [number, number];
 const WINDOW = 2_000;
 configureLoggingRateLimit(emu.world, { limit: 30, windowMs: WINDOW });
 const http = apiFor(emu).logging;
-const logs = new LogsApi(http, { now: emu.world.now, budgetOptions: { now: Date.now, limit: 28, windowMs: WINDOW } });
+const logs = new LogsApi(http, { now: emu.world.now, budgetOptions: { now: Date.now, limit: 28, windowMs: WINDOW }, pageReader: new LogPageReader() });
 
 test('two zones backfill and follow together: each within its own budget (28 per window), more than one budget together, no 429, one merged buffer', async () => {
   const started = emu.world.now();
   // small pages: the 15-minute backfill of each zone takes dozens of requests
-  const engine = logs.follow({ zones: [A, B], sinceMs: 15 * 60_000, pageLimit: 100, capacity: 200_000 });
+  const engine = followLogs(logs, { zones: [A, B], sinceMs: 15 * 60_000, pageLimit: 100, capacity: 200_000 });
   engine.start();
   try {
     await until('both zones backfilled and following', () => engine.status().zones.every((z) => z.state === 'following' && z.backfill?.done), 60_000);
@@ -58,7 +59,7 @@ test('two zones backfill and follow together: each within its own budget (28 per
 
 test('a zone that cannot be read fails alone: the other keeps following into the same buffer', async () => {
   const off = emu.world.pullZones.find((z) => !z.EnableLogging)!.Id;
-  const engine = logs.follow({ zones: [A, off], sinceMs: 60_000 });
+  const engine = followLogs(logs, { zones: [A, off], sinceMs: 60_000 });
   engine.start();
   try {
     await until('the zone without logging failed', () => engine.status().zones[1]!.state === 'failed');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { useEmulator, apiFor } from '../helpers/emulator';
 import { generatedLogRecords, loggingStats } from '../../src/emulator/logging/index';
 import type { RunningEmulator } from '../../src/emulator/server';
-import type { FollowEngine } from '../../src/api/logs/index';
+import { type FollowEngine, followLogs } from '../../src/log-engine/index';
 import { ApiError } from '../../src/api/errors';
 import { until } from '../helpers/wait';
 import { EmulatorClock } from '../../src/emulator/clock';
@@ -68,7 +68,7 @@ const api = apiFor(emu);
 const zones = emu.info.pullZoneIds;
 
 test('follow: no duplicates, no gaps, order kept, late records caught (all four zones)', async () => {
-  const engine = api.logs.follow({ zones, sinceMs: 20_000, minIntervalMs: 150, maxIntervalMs: 800, minRecheckMs: 3000, pageLimit: 400 });
+  const engine = followLogs(api.logs, { zones, sinceMs: 20_000, minIntervalMs: 150, maxIntervalMs: 800, minRecheckMs: 3000, pageLimit: 400 });
   const start = engine.startAt();
   engine.start();
   try {
@@ -113,7 +113,7 @@ test('follow: backfill pages with offset while hasMore, newest first, capped at 
   const now = emu.world.now();
   const inWindow = generatedLogRecords(emu.world, zone, now - 3 * 60_000, now).length;
   const pageLimit = Math.max(20, Math.ceil(inWindow / 6));
-  const engine = api.logs.follow({ zones: [zone], sinceMs: 3 * 60_000, pageLimit, minIntervalMs: 200 });
+  const engine = followLogs(api.logs, { zones: [zone], sinceMs: 3 * 60_000, pageLimit, minIntervalMs: 200 });
   const start = engine.startAt();
   engine.start();
   try {
@@ -127,7 +127,7 @@ test('follow: backfill pages with offset while hasMore, newest first, capped at 
     await engine.stop();
   }
   // polls at least once a second (the default cadence slows to one in 10 s when they find nothing)
-  const capped = api.logs.follow({ zones: [zone], sinceMs: 5 * 60_000, pageLimit: 100, maxBackfill: 300, minIntervalMs: 200, maxIntervalMs: 1000 });
+  const capped = followLogs(api.logs, { zones: [zone], sinceMs: 5 * 60_000, pageLimit: 100, maxBackfill: 300, minIntervalMs: 200, maxIntervalMs: 1000 });
   // The size when the backfill ends (the subscriber runs before any poll adds records).
   let atBackfillEnd: number | null = null;
   capped.subscribe(() => {
@@ -152,7 +152,7 @@ test('follow: backfill pages with offset while hasMore, newest first, capped at 
 
 test('follow: pause stops requests, resume catches up without losing records', async () => {
   const [, zone] = zones as [number, number];
-  const engine = api.logs.follow({ zones: [zone], sinceMs: 10_000, minIntervalMs: 150, maxIntervalMs: 500 });
+  const engine = followLogs(api.logs, { zones: [zone], sinceMs: 10_000, minIntervalMs: 150, maxIntervalMs: 500 });
   const start = engine.startAt();
   const stats = () => loggingStats(emu.world).zone(zone).requests;
   engine.start();
@@ -183,7 +183,7 @@ test('follow: pause stops requests, resume catches up without losing records', a
 test('follow: a zone without logging fails with its error; the others go on', async () => {
   const off = emu.world.pullZones.find((z) => !z.EnableLogging)!;
   const [zone] = zones as [number];
-  const engine = api.logs.follow({ zones: [off.Id, zone], sinceMs: 5000, minIntervalMs: 150 });
+  const engine = followLogs(api.logs, { zones: [off.Id, zone], sinceMs: 5000, minIntervalMs: 150 });
   const seen: string[] = [];
   engine.onRecords((entries) => seen.push(...entries.map((e) => e.requestId!)));
   engine.start();
@@ -198,14 +198,14 @@ test('follow: a zone without logging fails with its error; the others go on', as
   } finally {
     await engine.stop();
   }
-  const only = api.logs.follow({ zones: [off.Id], sinceMs: 5000 });
+  const only = followLogs(api.logs, { zones: [off.Id], sinceMs: 5000 });
   only.start();
   await only.done;
   assert.equal(only.status().state, 'failed', 'done resolves when every zone has failed');
 });
 
 test('follow: bad input is refused before anything is sent', () => {
-  assert.throws(() => api.logs.follow({ zones: [] }), /at least one pull zone/);
-  assert.throws(() => api.logs.follow({ zones: [1], filter: { status: 'nope' } }), (e: unknown) => e instanceof ApiError && e.kind === 'invalid-input');
-  assert.throws(() => api.logs.follow({ zones: [1], sinceMs: 4 * 86_400_000 }), /between 0 and 3 days/);
+  assert.throws(() => followLogs(api.logs, { zones: [] }), /at least one pull zone/);
+  assert.throws(() => followLogs(api.logs, { zones: [1], filter: { status: 'nope' } }), (e: unknown) => e instanceof ApiError && e.kind === 'invalid-input');
+  assert.throws(() => followLogs(api.logs, { zones: [1], sinceMs: 4 * 86_400_000 }), /between 0 and 3 days/);
 });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { useEmulator } from '../helpers/emulator';
 import { HttpClient } from '../../src/api/http';
-import { LogsApi, LogPageReader, type LogEntry } from '../../src/api/logs/index';
+import { LogsApi, type LogEntry } from '../../src/api/logs/index';
+import { LogPageReader } from '../../src/log-engine/page-reader';
 import { parseV1, v1Date } from '../../src/api/logs/v1';
 import { EmulatorClock } from '../../src/emulator/clock';
 
@@ -51,10 +52,8 @@ test('the day is larger than the cap: a whole-body request is refused, the strea
       pieces++;
       assert.ok(progress.bytes >= lastBytes, 'progress only grows');
       lastBytes = progress.bytes;
-      for (let i = 0; i < piece.batch.length; i++) {
-        got.push(piece.batch.entry(i));
-        times.push(piece.times[i]!);
-      }
+      got.push(...piece.batch.entries());
+      times.push(...piece.times);
     },
   });
   assert.ok(pieces >= 4, `${pieces} pieces`);

@@ -55,6 +55,18 @@ async function shell(e: RunningEmulator, opts: { token?: string; readOnly?: bool
   return { store, ui, run, messages };
 }
 
+test('the prompt gets the database name however long the lookup takes (no deadline of its own)', async () => {
+  // a lookup slower than any fixed deadline: every AbortSignal.timeout has already expired
+  const timeout = AbortSignal.timeout;
+  AbortSignal.timeout = () => AbortSignal.abort(new DOMException('deadline', 'TimeoutError'));
+  try {
+    const sh = await shell(emu);
+    assert.equal(sh.store.getState().label, 'burrow-demo');
+  } finally {
+    AbortSignal.timeout = timeout;
+  }
+});
+
 const results = (entries: Entry[]) => entries.flatMap((e) => (e.kind === 'result' ? [e] : []));
 
 test('several statements on one line each show their own result; values keep their types', async () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import React from 'react';
 import { renderToString } from 'ink';
 import { Gauge, gaugeBar } from '../../src/components/Gauge';
+import * as listTitle from '../../src/components/ListTitle';
 import { Confirm } from '../../src/components/Confirm';
 import { StatusBar } from '../../src/components/StatusBar';
 import { Header } from '../../src/components/Header';
@@ -116,4 +117,12 @@ test('Table: 100,000 rows render only the window, with the header and position',
   assert.equal(out.filter((l) => /row-\d+/.test(l)).length, 10, 'ten data rows, not 100,000');
   assert.ok(out.some((l) => /99990 row-99990/.test(l)), 'the selected row is in the window');
   assert.match(out[11]!, /99991 of 100000$/);
+});
+
+test('ListTitle: title, loading, count with its noun and hint, errors made safe', () => {
+  const { ListTitle } = listTitle;
+  assert.equal(draw(<ListTitle title="Databases" loading count={0} noun={['database', 'databases']} />)[0], 'Databases  loading…');
+  assert.equal(draw(<ListTitle title="Databases" loading={false} count={1} noun={['database', 'databases']} hint="enter: SQL" />)[0], 'Databases  1 database · enter: SQL');
+  assert.equal(draw(<ListTitle title="LB" loading={false} count={3} noun={['profile', 'profiles']} errors={[null, 'boom\x1b[2J']} />)[0], 'LB  3 profiles  ✖ boom\\x1b[2J');
+  assert.equal(draw(<ListTitle title="Videos" loading={false} summary="2 of 9 · scroll for more" />)[0], 'Videos  2 of 9 · scroll for more');
 });

@@ -37,10 +37,9 @@ function sourceFiles(dir = SRC): string[] {
 
 /**
  * Properties of the table that nothing derives from yet. Each must really be unused (the test
- * below says when one is used: take it off this list). clickhouse: the ClickHouse shipper's;
- * serverFilter and filterKey: query.ts's LogFilter and the alert-rule keys still spell them.
+ * below says when one is used: take it off this list). clickhouse: the ClickHouse shipper's.
  */
-const NOT_YET_DERIVED = ['clickhouse', 'serverFilter', 'filterKey'];
+const NOT_YET_DERIVED = ['clickhouse'];
 
 test('every property of a field definition is read somewhere in src/ (a property nothing reads is a list spelt elsewhere)', () => {
   // the files that import the table (a property of the same name elsewhere is another thing)
@@ -65,9 +64,27 @@ test('every property of a field definition is read somewhere in src/ (a property
  * url, timestamp, scheme) also count unrelated uses.
  */
 const FILE_BUDGET: Record<string, number> = {
-  timestamp: 22, pullZoneId: 13, requestId: 13, cacheStatus: 13, statusCode: 19, bytesSent: 6, remoteIp: 12, countryCode: 9,
-  edgeLocation: 13, scheme: 9, host: 28, path: 69, url: 38, userAgent: 10, referer: 13, bodyBytesSent: 1, contentRange: 1,
-  authorizationHeader: 4, ja4Fingerprint: 1, asn: 3, asnOrganization: 3,
+  timestamp: 22,
+  pullZoneId: 13,
+  requestId: 13,
+  cacheStatus: 13,
+  statusCode: 19,
+  bytesSent: 6,
+  remoteIp: 12,
+  countryCode: 9,
+  edgeLocation: 13,
+  scheme: 9,
+  host: 28,
+  path: 69,
+  url: 38,
+  userAgent: 10,
+  referer: 13,
+  bodyBytesSent: 1,
+  contentRange: 1,
+  authorizationHeader: 4,
+  ja4Fingerprint: 1,
+  asn: 3,
+  asnOrganization: 3,
 };
 
 test('a field name is spelt in few files of src/ (the budget of each only goes down)', () => {

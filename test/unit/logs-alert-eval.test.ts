@@ -4,15 +4,15 @@ import type { LogEntry } from '../../src/api/logs/entry';
 import { AlertSet, replayAlerts, type AlertEvent } from '../../src/log-records/alert-eval';
 import { parseAlertRule, type AlertRule } from '../../src/log-records/alert-rule';
 import { SlidingCount } from '../../src/log-records/alert-window';
+import { logEntry } from '../helpers/log-entry';
 
 const T0 = Date.UTC(2026, 7, 8, 12, 0, 0);
 
 function entry(statusCode: number, cacheStatus = 'HIT'): LogEntry {
-  return {
-    timestamp: '', pullZoneId: 1, requestId: null, cacheStatus, statusCode, bytesSent: 1, remoteIp: null, countryCode: 'DE', edgeLocation: 'WA',
-    scheme: 'https', host: 'a.example', path: '/', url: null, userAgent: null, referer: null, bodyBytesSent: null, contentRange: null,
-    authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
+  return logEntry({
+    timestamp: '', cacheStatus, statusCode, bytesSent: 1, countryCode: 'DE', edgeLocation: 'WA', scheme: 'https', host: 'a.example',
+    path: '/',
+  });
 }
 
 function rule(text: string): AlertRule {

@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { describeRuleError, parseAlertRule, ruleErrorLine, type AlertRule } from '../../src/log-records/alert-rule';
 import { compilePattern } from '../../src/log-records/filter';
+import { logEntry } from '../helpers/log-entry';
 
 function entry(over: Partial<LogEntry> = {}): LogEntry {
-  return {
-    timestamp: '2026-08-08T12:00:00.000Z', pullZoneId: 1, requestId: '0'.repeat(32), cacheStatus: 'HIT', statusCode: 200, bytesSent: 100,
-    remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'WA', scheme: 'https', host: 'shop.example', path: '/api/cart?x=1', url: null,
-    userAgent: 'Mozilla/5.0 curl-ish', referer: 'https://search.example/', bodyBytesSent: null, contentRange: null, authorizationHeader: null,
-    ja4Fingerprint: null, asn: null, asnOrganization: null, ...over,
-  };
+  return logEntry({
+    timestamp: '2026-08-08T12:00:00.000Z', requestId: '0'.repeat(32), cacheStatus: 'HIT', remoteIp: '10.0.0.1', countryCode: 'DE',
+    edgeLocation: 'WA', scheme: 'https', host: 'shop.example', path: '/api/cart?x=1', userAgent: 'Mozilla/5.0 curl-ish',
+    referer: 'https://search.example/', ...over,
+  });
 }
 
 function rule(text: string): AlertRule {
@@ -79,7 +79,7 @@ test('a mistake names the bad token and where it is', () => {
   bad('cache=MAYBE count>1 over 1m', /"MAYBE" is not a cache status/, 'MAYBE');
   bad('country=Germany count>1 over 1m', /not an ISO 3166 alpha-2 country code/, 'Germany');
   bad('ip=10.0.0 count>1 over 1m', /not an IPv4 or IPv6 address/, '10.0.0');
-  bad('colour=red count>1 over 1m', /"colour" is not a field \(status, cache/, 'colour');
+  bad('colour=red count>1 over 1m', /"colour" is not a field \(cache, status, ip, country, edge, path, url, ua, referer, search\)/, 'colour');
   bad('status~5.. count>1 over 1m', /status takes =/, 'status');
   bad('path~( count>1 over 1m', /invalid regular expression "\("/, '(');
   bad('path~.* count>1 over 1m', /matches an empty text/, '.*');

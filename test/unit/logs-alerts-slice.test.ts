@@ -4,15 +4,12 @@ import type { LogEntry } from '../../src/api/logs/entry';
 import { textOf } from '../../src/keys/text-edit';
 import { createAlertsSlice, noticeText } from '../../src/state/logs/alerts';
 import { createUiStore } from '../../src/state/ui-store';
+import { logEntry } from '../helpers/log-entry';
 
 const T0 = Date.UTC(2026, 7, 8, 12, 0, 0);
 
 function entry(statusCode: number): LogEntry {
-  return {
-    timestamp: '', pullZoneId: 1, requestId: null, cacheStatus: 'HIT', statusCode, bytesSent: 1, remoteIp: null, countryCode: null, edgeLocation: null,
-    scheme: null, host: null, path: null, url: null, userAgent: null, referer: null, bodyBytesSent: null, contentRange: null,
-    authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
+  return logEntry({ timestamp: '', cacheStatus: 'HIT', statusCode, bytesSent: 1 });
 }
 
 function setup() {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { backfillBarText } from '../../src/screens/logs/backfill-bar';
-import type { BackfillProgress } from '../../src/api/logs/index';
+import type { BackfillProgress } from '../../src/log-engine/index';
 
 const progress = (over: Partial<BackfillProgress> = {}): BackfillProgress => ({
   records: 1_240_000, pages: 124, from: 0, to: 3_600_000, reached: 1_800_000, startedAt: 0, ratePerSecond: 28_000,

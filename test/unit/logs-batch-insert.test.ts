@@ -5,6 +5,7 @@ import { LogBuffer } from '../../src/log-engine/buffer';
 import { LogPageReader } from '../../src/log-engine/page-reader';
 import { readLogEntry, type LogEntry } from '../../src/api/logs/entry';
 import { LogStats } from '../../src/log-records/stats';
+import { logEntry } from '../helpers/log-entry';
 
 // A page read into columns (the worker's batch) and inserted from them must leave the store exactly
 // as inserting the page's records as objects does (that path is checked against a plain-array
@@ -51,10 +52,10 @@ const arbEntry = fc
     const url = urlForm === 'null' ? null : urlForm === 'built' && r.scheme && r.host && r.path !== null ? `${r.scheme}://${r.host}${r.path}` : `https://elsewhere.example${r.path ?? '/'}`;
     const { pullZoneId, requestId, cacheStatus, statusCode, bytesSent, remoteIp, countryCode, edgeLocation, scheme, host, path } = r;
     const { userAgent, referer, bodyBytesSent, contentRange, authorizationHeader, ja4Fingerprint, asn, asnOrganization } = r;
-    return {
+    return logEntry({
       timestamp, pullZoneId, requestId, cacheStatus, statusCode, bytesSent, remoteIp, countryCode, edgeLocation, scheme, host, path, url,
       userAgent, referer, bodyBytesSent, contentRange, authorizationHeader, ja4Fingerprint, asn, asnOrganization,
-    };
+    });
   });
 
 const bodyOf = (data: unknown[]) => JSON.stringify({ data, pagination: { offset: 0, limit: 100, returned: data.length, hasMore: false } });
@@ -197,11 +198,10 @@ test('pages read at the same time go to a second worker thread, with its own dic
 
 test('a URL that only looks like scheme://host + path because a part is null keeps its own text', () => {
   const reader = new LogPageReader({ workerThreshold: Number.POSITIVE_INFINITY });
-  const base = {
-    timestamp: new Date(BASE).toISOString(), pullZoneId: 1, requestId: null, cacheStatus: 'HIT', statusCode: 200, bytesSent: 1, remoteIp: '10.0.0.1',
-    countryCode: 'DE', edgeLocation: 'FR', scheme: 'https', host: 'a.example', path: '/p', url: 'https://a.example/p', userAgent: null, referer: null,
-    bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
+  const base = logEntry({
+    timestamp: new Date(BASE).toISOString(), cacheStatus: 'HIT', bytesSent: 1, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'FR',
+    scheme: 'https', host: 'a.example', path: '/p', url: 'https://a.example/p',
+  });
   const data = [
     base,
     { ...base, bytesSent: 2, scheme: null, url: '://a.example/p' },

@@ -3,15 +3,15 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LogBuffer } from '../../src/log-engine/buffer';
 import type { LogEntry } from '../../src/api/logs/entry';
+import { logEntry } from '../helpers/log-entry';
 
 const BASE = Date.UTC(2026, 7, 8, 12);
 
 function entry(id: string, t: number): LogEntry {
-  return {
-    timestamp: new Date(t).toISOString(), pullZoneId: 1, requestId: id, cacheStatus: 'HIT', statusCode: 200, bytesSent: 1,
-    remoteIp: null, countryCode: null, edgeLocation: 'WA', scheme: 'https', host: 'h', path: '/', url: 'https://h/', userAgent: null,
-    referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
+  return logEntry({
+    timestamp: new Date(t).toISOString(), requestId: id, cacheStatus: 'HIT', bytesSent: 1, edgeLocation: 'WA', scheme: 'https', host: 'h',
+    path: '/', url: 'https://h/',
+  });
 }
 
 const ids = (b: LogBuffer) => b.toArray().map((e) => e.requestId);

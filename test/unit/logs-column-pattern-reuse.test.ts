@@ -1,27 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LogBuffer } from '../../src/log-engine/buffer';
-import { NO_EXTENDED_FIELDS, type LogEntry } from '../../src/api/logs/entry';
+import type { LogEntry } from '../../src/api/logs/entry';
 import { columnTest, compilePattern, recordTest } from '../../src/log-records/filter';
+import { logEntry } from '../helpers/log-entry';
 
-const record = (n: number, host: string): LogEntry => ({
-  timestamp: new Date(Date.UTC(2026, 7, 8, 12) + n).toISOString(),
-  pullZoneId: 1,
-  requestId: n.toString(16).padStart(32, '0'),
-  cacheStatus: null,
-  statusCode: 200,
-  bytesSent: 0,
-  remoteIp: null,
-  countryCode: null,
-  edgeLocation: null,
-  scheme: null,
-  host,
-  path: '',
-  url: 'https://elsewhere.example',
-  userAgent: null,
-  referer: null,
-  ...NO_EXTENDED_FIELDS,
-});
+const record = (n: number, host: string): LogEntry =>
+  logEntry({
+    timestamp: new Date(Date.UTC(2026, 7, 8, 12) + n).toISOString(),
+    requestId: n.toString(16).padStart(32, '0'),
+    bytesSent: 0,
+    host,
+    path: '',
+    url: 'https://elsewhere.example',
+  });
 
 // Found by the property test in logs-column-store.test.ts (seed 660587618, 3000 runs): the host
 // of an evicted record gave its dictionary id to a new host while the path kept its id.

@@ -5,6 +5,7 @@ import { LogBuffer } from '../../src/log-engine/buffer';
 import { entryKey, parseTimestamp, type LogEntry } from '../../src/api/logs/entry';
 import { formatIpv6, writeIpv6 } from '../../src/log-engine/columns/codecs';
 import { columnTest, compilePattern, recordTest } from '../../src/log-records/filter';
+import { logEntry } from '../helpers/log-entry';
 
 const BASE = Date.UTC(2026, 7, 8, 12);
 const hexId = fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => Buffer.from(b).toString('hex'));
@@ -139,11 +140,10 @@ test('dedupe by request id, late records in time order, eviction of the oldest: 
   );
 });
 
-const sample: LogEntry = {
-  timestamp: new Date(BASE).toISOString(), pullZoneId: 1, requestId: null, cacheStatus: 'HIT', statusCode: 200, bytesSent: 1,
-  remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'h.example', path: '/a', url: 'https://h.example/a', userAgent: 'curl/8.0',
-  referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-};
+const sample: LogEntry = logEntry({
+  timestamp: new Date(BASE).toISOString(), cacheStatus: 'HIT', bytesSent: 1, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE',
+  scheme: 'https', host: 'h.example', path: '/a', url: 'https://h.example/a', userAgent: 'curl/8.0',
+});
 
 test('the column test of a pattern equals the record test on every stored record (dictionary values tried once, ids reused)', () => {
   const patterns = ['^5', 'hit', 'MISS', '\\.example/', '10\\.0', 'curl', '::', '2026-08-08T12:00:0', 'ünï', '^[0-9a-f]{4}', 'de|fr', '/\\?q'];

@@ -2,30 +2,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LogBuffer } from '../../src/log-engine/buffer';
-import { NO_EXTENDED_FIELDS, type LogEntry } from '../../src/api/logs/entry';
+import type { LogEntry } from '../../src/api/logs/entry';
+import { logEntry } from '../helpers/log-entry';
 
 const BASE = Date.UTC(2026, 7, 8, 12);
 const DAY = 86_400_000;
 
 function record(id: number, time: number): LogEntry {
-  return {
-    timestamp: new Date(Math.floor(time)).toISOString(),
-    pullZoneId: 1,
-    requestId: id.toString(16).padStart(32, '0'),
-    cacheStatus: 'HIT',
-    statusCode: 200,
-    bytesSent: id,
-    remoteIp: '10.0.0.1',
-    countryCode: 'DE',
-    edgeLocation: 'FR',
-    scheme: 'https',
-    host: 'example.com',
-    path: '/a',
-    url: 'https://example.com/a',
-    userAgent: 'curl/8.0',
-    referer: null,
-    ...NO_EXTENDED_FIELDS,
-  };
+  return logEntry({
+    timestamp: new Date(Math.floor(time)).toISOString(), requestId: id.toString(16).padStart(32, '0'), cacheStatus: 'HIT', bytesSent: id,
+    remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'FR', scheme: 'https', host: 'example.com', path: '/a',
+    url: 'https://example.com/a', userAgent: 'curl/8.0',
+  });
 }
 
 /** Every record held: its time as given, its timestamp text as given, oldest first. */

@@ -8,6 +8,7 @@ import type { LogEntry } from '../../src/api/logs/entry';
 import {
   csvCell, csvHeader, csvLine, defaultExportPath, EXPORT_FIELDS, ExportExistsError, formatOfPath, ndjsonLine, parseCsv, withFormat, writeExport,
 } from '../../src/log-records/export';
+import { logEntry } from '../helpers/log-entry';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-export-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -15,12 +16,12 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 let seq = 0;
 function rec(over: Partial<LogEntry> = {}): LogEntry {
   seq++;
-  return {
-    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, seq % 60)).toISOString(), pullZoneId: 1058, requestId: seq.toString(16).padStart(32, '0'),
-    cacheStatus: 'HIT', statusCode: 200, bytesSent: 1234, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https',
-    host: 'a.example', path: '/x?a=1,2', url: 'https://a.example/x?a=1,2', userAgent: 'Mozilla/5.0 (X11; "quoted")', referer: null,
-    bodyBytesSent: 1000, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: 3320, asnOrganization: 'DTAG', ...over,
-  };
+  return logEntry({
+    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, seq % 60)).toISOString(), pullZoneId: 1058,
+    requestId: seq.toString(16).padStart(32, '0'), cacheStatus: 'HIT', bytesSent: 1234, remoteIp: '10.0.0.1', countryCode: 'DE',
+    edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: '/x?a=1,2', url: 'https://a.example/x?a=1,2',
+    userAgent: 'Mozilla/5.0 (X11; "quoted")', bodyBytesSent: 1000, asn: 3320, asnOrganization: 'DTAG', ...over,
+  });
 }
 
 test('the CSV header lists every LogEntry field', () => {

@@ -5,18 +5,18 @@ import type { LogEntry } from '../../src/api/logs/entry';
 import { columnTest, compilePattern, contextRows, locate, matchRanges, MatchIndex, recordTest, searchFields, SEPARATOR } from '../../src/log-records/filter';
 import { LogBuffer } from '../../src/log-engine/buffer';
 import { rowSegments, streamLayout } from '../../src/log-records/rows';
+import { logEntry } from '../helpers/log-entry';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
 let seq = 0;
 function rec(over: Partial<LogEntry> & { t?: number } = {}): LogEntry {
   seq++;
   const { t, ...rest } = over;
-  return {
-    timestamp: new Date(t ?? BASE).toISOString(), pullZoneId: 1, requestId: seq.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode: 200,
-    bytesSent: 100, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: '/x',
-    url: 'https://a.example/x', userAgent: 'curl/8.0', referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null,
-    ja4Fingerprint: null, asn: null, asnOrganization: null, ...rest,
-  };
+  return logEntry({
+    timestamp: new Date(t ?? BASE).toISOString(), requestId: seq.toString(16).padStart(32, '0'), cacheStatus: 'HIT', remoteIp: '10.0.0.1',
+    countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: '/x', url: 'https://a.example/x',
+    userAgent: 'curl/8.0', ...rest,
+  });
 }
 
 function ok(source: string) {

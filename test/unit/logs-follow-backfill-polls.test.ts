@@ -6,6 +6,7 @@ import type { LogPage, LogsApi } from '../../src/api/logs/index';
 import type { LogQuery } from '../../src/api/logs/query';
 import { RateBudget } from '../../src/api/rate-limit';
 import { until } from '../helpers/wait';
+import { logEntry } from '../helpers/log-entry';
 
 const BASE = Date.UTC(2026, 7, 8, 12);
 
@@ -19,11 +20,10 @@ interface Stored {
 const key = (name: string) => `${name}-`.padEnd(32, 'x');
 
 function entry(r: Stored): LogEntry {
-  return {
-    timestamp: new Date(r.t).toISOString(), pullZoneId: 1, requestId: r.id, cacheStatus: 'HIT', statusCode: 200,
-    bytesSent: 1, remoteIp: null, countryCode: null, edgeLocation: null, scheme: 'https', host: 'h', path: '/', url: 'https://h/', userAgent: null,
-    referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
+  return logEntry({
+    timestamp: new Date(r.t).toISOString(), requestId: r.id, cacheStatus: 'HIT', bytesSent: 1, scheme: 'https', host: 'h', path: '/',
+    url: 'https://h/',
+  });
 }
 
 /** A zone's log as the server keeps it: records become visible at their own time, from/to/order/offset honoured. */

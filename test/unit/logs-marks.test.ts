@@ -6,17 +6,16 @@ import { MarkSet } from '../../src/log-records/marks';
 import { LogsViewModel } from '../../src/state/logs/view-model';
 import { LogMarks, timeTarget } from '../../src/state/logs/marks';
 import { setDisplayZone } from '../../src/text/time-format';
+import { logEntry } from '../helpers/log-entry';
 
 setDisplayZone('utc');
 
 const BASE = Date.UTC(2026, 10, 24, 14, 0, 0);
 function record(i: number, t = BASE + i * 1000): LogEntry {
-  return {
-    timestamp: new Date(t).toISOString(), pullZoneId: 1, requestId: i.toString(16).padStart(32, '0'), cacheStatus: 'HIT',
-    statusCode: i % 2 ? 503 : 200, bytesSent: 100, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example',
-    path: `/p/${i}`, url: null, userAgent: 'ua', referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null,
-    asn: null, asnOrganization: null,
-  };
+  return logEntry({
+    timestamp: new Date(t).toISOString(), requestId: i.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode: i % 2 ? 503 : 200,
+    remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: `/p/${i}`, userAgent: 'ua',
+  });
 }
 const timeOf = (i: number) => BASE + i * 1000;
 

@@ -7,17 +7,17 @@ import { MatchScan } from '../../src/state/logs/match-scan';
 import { LogsViewModel } from '../../src/state/logs/view-model';
 import { LogBuffer } from '../../src/log-engine/buffer';
 import { until } from '../helpers/wait';
+import { logEntry } from '../helpers/log-entry';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
 let seq = 0;
 function rec(t: number, statusCode: number): LogEntry {
   seq++;
-  return {
-    timestamp: new Date(t).toISOString(), pullZoneId: 1, requestId: seq.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode,
-    bytesSent: 100, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: `/p/${seq}`,
-    url: null, userAgent: 'curl/8.0', referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null,
-    ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
+  return logEntry({
+    timestamp: new Date(t).toISOString(), requestId: seq.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode,
+    remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: `/p/${seq}`,
+    userAgent: 'curl/8.0',
+  });
 }
 
 function pattern(source: string) {

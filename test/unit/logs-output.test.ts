@@ -4,14 +4,14 @@ import fc from 'fast-check';
 import { textLine } from '../../src/commands/logs';
 import { OrderedRelease } from '../../src/log-engine/release';
 import type { LogEntry } from '../../src/api/logs/entry';
+import { logEntry } from '../helpers/log-entry';
 
 function rec(over: Partial<LogEntry> = {}): LogEntry {
-  return {
-    timestamp: '2026-08-08T14:32:11.265Z', pullZoneId: 1, requestId: '648fd832dbc1b102134949e15a9fdb2d', cacheStatus: 'HIT', statusCode: 200,
-    bytesSent: 412, remoteIp: '163.172.53.229', countryCode: 'DE', edgeLocation: 'WA', scheme: 'https', host: 'cdn.example.com', path: '/a.jpg',
-    url: 'https://cdn.example.com/a.jpg', userAgent: 'curl/8', referer: null, bodyBytesSent: null, contentRange: null,
-    authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null, ...over,
-  };
+  return logEntry({
+    timestamp: '2026-08-08T14:32:11.265Z', requestId: '648fd832dbc1b102134949e15a9fdb2d', cacheStatus: 'HIT', bytesSent: 412,
+    remoteIp: '163.172.53.229', countryCode: 'DE', edgeLocation: 'WA', scheme: 'https', host: 'cdn.example.com', path: '/a.jpg',
+    url: 'https://cdn.example.com/a.jpg', userAgent: 'curl/8', ...over,
+  });
 }
 
 test('text line: fixed columns', () => {

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { CODEC_FIELDS, createPageEncoder, IPV6_CODE, PageDecoder, type EncodedPage } from '../../src/log-engine/page-codec';
 import { createByteRecordReader } from '../../src/log-engine/page-bytes';
 import { parseTimestamp, readLogEntry } from '../../src/api/logs/entry';
+import { logEntry } from '../helpers/log-entry';
 
 // Reading a page from its bytes (records in the platform's layout read without a string per value)
 // must give exactly the columns that reading its text gives: the same numbers, times, ids, codes,
@@ -148,13 +149,14 @@ for (const limit of [20_000, 3]) {
 }
 
 test('platform pages are read on the byte path (few strings made) and decode to what JSON.parse + readLogEntry give', () => {
-  const data = Array.from({ length: 600 }, (_, i) => ({
-    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i * 211)).toISOString(), pullZoneId: 1058, requestId: i.toString(16).padStart(32, '0'),
-    cacheStatus: ['HIT', 'MISS'][i % 2]!, statusCode: [200, 404, 503][i % 3]!, bytesSent: i * 1000, remoteIp: `10.0.${i >> 8}.${i & 255}`, countryCode: 'DE',
-    edgeLocation: 'FRA', scheme: 'https', host: 'shop.example.com', path: `/p/${i % 40}`, url: `https://shop.example.com/p/${i % 40}`,
-    userAgent: 'curl/8.5.0', referer: null, bodyBytesSent: i % 3 ? null : i, contentRange: null, authorizationHeader: null,
-    ja4Fingerprint: 't13d1516h2_8daaf6152771_02713d6af862', asn: 3320, asnOrganization: 'Deutsche Telekom AG',
-  }));
+  const data = Array.from({ length: 600 }, (_, i) => (logEntry({
+    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i * 211)).toISOString(), pullZoneId: 1058,
+    requestId: i.toString(16).padStart(32, '0'), cacheStatus: ['HIT', 'MISS'][i % 2]!, statusCode: [200, 404, 503][i % 3]!,
+    bytesSent: i * 1000, remoteIp: `10.0.${i >> 8}.${i & 255}`, countryCode: 'DE', edgeLocation: 'FRA', scheme: 'https',
+    host: 'shop.example.com', path: `/p/${i % 40}`, url: `https://shop.example.com/p/${i % 40}`, userAgent: 'curl/8.5.0',
+    bodyBytesSent: i % 3 ? null : i, ja4Fingerprint: 't13d1516h2_8daaf6152771_02713d6af862', asn: 3320,
+    asnOrganization: 'Deutsche Telekom AG',
+  })));
   const text = JSON.stringify({ data, pagination: { offset: 0, limit: 600, hasMore: true } });
   let scanned = 0;
   const counting = () => {
@@ -179,9 +181,7 @@ test('platform pages are read on the byte path (few strings made) and decode to 
 test('two values whose bytes hash the same keep their own dictionary ids', () => {
   // find two paths with the same hash (as the reader computes it: a record scanned, its hashes read)
   const reader = createByteRecordReader(CODEC_FIELDS);
-  const base = { timestamp: '2026-08-08T12:00:00.000Z', pullZoneId: 1, requestId: null, cacheStatus: 'HIT', statusCode: 200, bytesSent: 1, remoteIp: null,
-    countryCode: null, edgeLocation: null, scheme: null, host: null, path: '', url: null, userAgent: null, referer: null, bodyBytesSent: null,
-    contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null };
+  const base = logEntry({ timestamp: '2026-08-08T12:00:00.000Z', cacheStatus: 'HIT', bytesSent: 1, path: '' });
   const hashOf = (path: string): number => {
     const bytes = Buffer.from(JSON.stringify({ ...base, path }));
     assert.equal(reader.scan(bytes, 0), bytes.length);
@@ -236,11 +236,9 @@ test('an IPv6 address read from the bytes is kept as 16 bytes exactly when it is
     '1:2:3:4:5:6:7:8:', ':1:2:3:4:5:6:7:8', '0000::', '::0', '1:2:3:4:5:6:7:8::',
   ];
   const ips = [...canonical, ...other];
-  const data = ips.map((remoteIp, i) => ({
-    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i)).toISOString(), pullZoneId: 1, requestId: null, cacheStatus: 'HIT', statusCode: 200, bytesSent: 1, remoteIp,
-    countryCode: null, edgeLocation: null, scheme: null, host: null, path: null, url: null, userAgent: null, referer: null, bodyBytesSent: null, contentRange: null,
-    authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  }));
+  const data = ips.map((remoteIp, i) => (logEntry({
+    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i)).toISOString(), cacheStatus: 'HIT', bytesSent: 1, remoteIp,
+  })));
   const text = JSON.stringify({ data });
   const fromBytes = createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader).encodeBytes(Buffer.from(text));
   same(fromBytes, createPageEncoder(CODEC_FIELDS).encode(text), 'the byte path equals the text path');
@@ -257,11 +255,10 @@ test('a dictionary value guessed from its first words is taken only when all its
   const paths = ['/img/products/1.jpg', '/img/products/1.jpg?w=1', '/img/products/1.jp', '/img/products/2.jpg', '/img/products/1.jpg'];
   const hosts = ['a.example.com', 'a.example.co', 'a.example.comm', 'a.example.com'];
   const data = agents.flatMap((userAgent, i) =>
-    paths.map((path, j) => ({
-      timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i * 10 + j)).toISOString(), pullZoneId: 1, requestId: null, cacheStatus: 'HIT', statusCode: 200, bytesSent: 1,
-      remoteIp: null, countryCode: null, edgeLocation: null, scheme: 'https', host: hosts[(i + j) % hosts.length]!, path, url: null, userAgent, referer: null,
-      bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-    })),
+    paths.map((path, j) => (logEntry({
+      timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i * 10 + j)).toISOString(), cacheStatus: 'HIT', bytesSent: 1, scheme: 'https',
+      host: hosts[(i + j) % hosts.length]!, path, userAgent,
+    }))),
   );
   const text = JSON.stringify({ data });
   const fromBytes = createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader);

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { ApiError } from '../../src/api/errors';
 import { logEntrySchema, parseTimestamp, readLogEntry, type LogEntry } from '../../src/api/logs/entry';
 import { buildLogQuery, compileFilter, isoTime } from '../../src/api/logs/query';
+import { logEntry } from '../helpers/log-entry';
 
 const NOW = Date.UTC(2026, 7, 8, 12, 0, 0);
 const H = 3_600_000;
@@ -139,12 +140,11 @@ test('timestamps: the hand reader equals Date.parse on the platform form and ref
 });
 
 function rec(over: Partial<LogEntry>): LogEntry {
-  return {
-    timestamp: '2026-08-08T14:32:11.265Z', pullZoneId: 1, requestId: '648fd832dbc1b102134949e15a9fdb2d', cacheStatus: 'HIT', statusCode: 200,
-    bytesSent: 10, remoteIp: '1.2.3.4', countryCode: 'DE', edgeLocation: 'WA', scheme: 'https', host: 'cdn.example.com', path: '/img/a.jpg?x=1',
-    url: 'https://cdn.example.com/img/a.jpg?x=1', userAgent: 'curl/8', referer: null, bodyBytesSent: null, contentRange: null,
-    authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null, ...over,
-  };
+  return logEntry({
+    timestamp: '2026-08-08T14:32:11.265Z', requestId: '648fd832dbc1b102134949e15a9fdb2d', cacheStatus: 'HIT', bytesSent: 10,
+    remoteIp: '1.2.3.4', countryCode: 'DE', edgeLocation: 'WA', scheme: 'https', host: 'cdn.example.com', path: '/img/a.jpg?x=1',
+    url: 'https://cdn.example.com/img/a.jpg?x=1', userAgent: 'curl/8', ...over,
+  });
 }
 
 test('local filter: the server semantics', () => {

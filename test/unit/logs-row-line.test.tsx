@@ -4,6 +4,7 @@ import React from 'react';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { compilePattern } from '../../src/log-records/filter';
 import { rowSegments, streamLayout, type Segment } from '../../src/log-records/rows';
+import { logEntry } from '../helpers/log-entry';
 
 // colours as on a terminal (chalk, which Ink's <Text> uses, reads this when first imported)
 process.env.FORCE_COLOR = '1';
@@ -33,11 +34,10 @@ function Nested({ segments, selected, color }: { segments: Segment[]; selected: 
 }
 
 function rec(statusCode: number, path: string, ua: string): LogEntry {
-  return {
-    timestamp: '2026-08-08T12:34:56.789Z', pullZoneId: 1, requestId: 'ab'.repeat(16), cacheStatus: 'MISS', statusCode, bytesSent: 123_456,
-    remoteIp: '203.0.113.9', countryCode: 'DE', edgeLocation: 'FR', scheme: 'https', host: 'a.example', path, url: null, userAgent: ua,
-    referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
+  return logEntry({
+    timestamp: '2026-08-08T12:34:56.789Z', requestId: 'ab'.repeat(16), cacheStatus: 'MISS', statusCode, bytesSent: 123_456,
+    remoteIp: '203.0.113.9', countryCode: 'DE', edgeLocation: 'FR', scheme: 'https', host: 'a.example', path, userAgent: ua,
+  });
 }
 
 test('a row as one string with SGR codes draws exactly what the nested <Text> per segment drew (tones, matches, selection, no colour, cut at the width)', () => {

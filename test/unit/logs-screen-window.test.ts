@@ -6,6 +6,7 @@ import { LogsViewModel } from '../../src/state/logs/view-model';
 import { liveStatusParts, titleParts, v1StatusParts, type StatusInput } from '../../src/screens/logs/status-view';
 import { statsLines } from '../../src/screens/logs/stats-view';
 import type { LiveStatus } from '../../src/state/logs/store';
+import { logEntry } from '../helpers/log-entry';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
 function records(n: number): { entries: LogEntry[]; times: number[] } {
@@ -14,12 +15,11 @@ function records(n: number): { entries: LogEntry[]; times: number[] } {
   for (let i = 0; i < n; i++) {
     const t = BASE + i * 10;
     times.push(t);
-    entries.push({
-      timestamp: new Date(t).toISOString(), pullZoneId: 1, requestId: i.toString(16).padStart(32, '0'), cacheStatus: i % 3 ? 'HIT' : 'MISS',
-      statusCode: i % 50 === 0 ? 503 : 200, bytesSent: 100, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example',
-      path: `/p/${i}`, url: null, userAgent: 'ua', referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null,
-      asn: null, asnOrganization: null,
-    });
+    entries.push(logEntry({
+      timestamp: new Date(t).toISOString(), requestId: i.toString(16).padStart(32, '0'), cacheStatus: i % 3 ? 'HIT' : 'MISS',
+      statusCode: i % 50 === 0 ? 503 : 200, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example',
+      path: `/p/${i}`, userAgent: 'ua',
+    }));
   }
   return { entries, times };
 }

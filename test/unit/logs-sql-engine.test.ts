@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NO_EXTENDED_FIELDS, type LogEntry } from '../../src/api/logs/entry';
+import type { LogEntry } from '../../src/api/logs/entry';
 import { LogsSqlEngine, LogsSqlRefusal } from '../../src/logs-sql/engine';
+import { logEntry } from '../helpers/log-entry';
 
 const BASE = Date.UTC(2026, 10, 24, 14, 0, 0);
 
@@ -16,24 +17,11 @@ const entryArb: fc.Arbitrary<LogEntry> = fc.record({
   path: fc.option(fc.constantFrom('/', '/a.js', '/img/x.png', '/api?q=1'), { nil: null }),
   // any text, lone surrogates and controls included: the engine must take it, never abort
   userAgent: fc.option(fc.string({ unit: 'binary', maxLength: 30 }), { nil: null }),
-}).map((r) => ({
-  timestamp: new Date(BASE + r.offsetMs).toISOString(),
-  pullZoneId: r.pullZoneId,
-  requestId: null,
-  cacheStatus: r.cacheStatus,
-  statusCode: r.statusCode,
-  bytesSent: r.bytesSent,
-  remoteIp: '198.51.100.7',
-  countryCode: r.countryCode,
-  edgeLocation: 'DE',
-  scheme: 'https',
-  host: 'zone.b-cdn.net',
-  path: r.path,
-  url: r.path === null ? null : `https://zone.b-cdn.net${r.path}`,
-  userAgent: r.userAgent,
-  referer: null,
-  ...NO_EXTENDED_FIELDS,
-}));
+}).map((r) => (logEntry({
+  timestamp: new Date(BASE + r.offsetMs).toISOString(), pullZoneId: r.pullZoneId, cacheStatus: r.cacheStatus, statusCode: r.statusCode,
+  bytesSent: r.bytesSent, remoteIp: '198.51.100.7', countryCode: r.countryCode, edgeLocation: 'DE', scheme: 'https', host: 'zone.b-cdn.net',
+  path: r.path, url: r.path === null ? null : `https://zone.b-cdn.net${r.path}`, userAgent: r.userAgent,
+})));
 
 /** GROUP BY in plain TypeScript: key -> [count, sum of bytes]. */
 function groupBy(entries: LogEntry[], key: (e: LogEntry) => string): Map<string, [number, number]> {

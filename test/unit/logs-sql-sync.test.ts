@@ -6,6 +6,7 @@ import { LogBuffer } from '../../src/log-engine/buffer';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { LogsSqlEngine } from '../../src/logs-sql/engine';
 import { LogsTableSync } from '../../src/logs-sql/table-sync';
+import { logEntry } from '../helpers/log-entry';
 
 // The logs table kept equal to a screen's buffer: loaded from the columnar store, appended,
 // evicted, made again for a new buffer; every row checked against the buffer's records.
@@ -33,29 +34,12 @@ const entryArb: fc.Arbitrary<LogEntry> = fc.record({
   userAgent: fc.option(fc.string({ maxLength: 60 }), { nil: null }),
   referer: fc.option(fc.constantFrom('https://example.com/', 'https://a.test/p?x=1'), { nil: null }),
   asn: fc.option(fc.integer({ min: 1, max: 400_000 }), { nil: null }),
-}).map((r) => ({
-  timestamp: new Date(BASE + r.offsetMs).toISOString(),
-  pullZoneId: r.pullZoneId,
-  requestId: r.requestId,
-  cacheStatus: r.cacheStatus,
-  statusCode: r.statusCode,
-  bytesSent: r.bytesSent,
-  remoteIp: r.remoteIp,
-  countryCode: r.countryCode,
-  edgeLocation: r.edgeLocation,
-  scheme: 'https',
-  host: r.host,
-  path: r.path,
-  url: r.path === null ? null : `https://${r.host}${r.path}`,
-  userAgent: r.userAgent,
-  referer: r.referer,
-  bodyBytesSent: null,
-  contentRange: null,
-  authorizationHeader: null,
-  ja4Fingerprint: null,
-  asn: r.asn,
-  asnOrganization: null,
-}));
+}).map((r) => (logEntry({
+  timestamp: new Date(BASE + r.offsetMs).toISOString(), pullZoneId: r.pullZoneId, requestId: r.requestId, cacheStatus: r.cacheStatus,
+  statusCode: r.statusCode, bytesSent: r.bytesSent, remoteIp: r.remoteIp, countryCode: r.countryCode, edgeLocation: r.edgeLocation,
+  scheme: 'https', host: r.host, path: r.path, url: r.path === null ? null : `https://${r.host}${r.path}`, userAgent: r.userAgent,
+  referer: r.referer, asn: r.asn,
+})));
 
 const COLUMNS = 'time, time_ms, pull_zone, status, cache_status, scheme, host, path, bytes, country, edge, remote_ip, user_agent, referer, request_id, asn, url';
 

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { LogStats, NO_CACHE_STATUS, pathKey, topOf } from '../../src/log-records/stats';
 import { LogBuffer } from '../../src/log-engine/buffer';
+import { logEntry } from '../helpers/log-entry';
 
 const BASE = Date.UTC(2026, 7, 8, 12, 0, 0);
 let seq = 0;
@@ -11,12 +12,11 @@ function rec(over: Partial<LogEntry> & { t?: number } = {}): LogEntry {
   const t = over.t ?? BASE;
   seq++;
   const { t: _t, ...rest } = over;
-  return {
-    timestamp: new Date(t).toISOString(), pullZoneId: 1, requestId: seq.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode: 200,
-    bytesSent: 100, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: '/x',
-    url: 'https://a.example/x', userAgent: 'ua', referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null,
-    ja4Fingerprint: null, asn: null, asnOrganization: null, ...rest,
-  };
+  return logEntry({
+    timestamp: new Date(t).toISOString(), requestId: seq.toString(16).padStart(32, '0'), cacheStatus: 'HIT', remoteIp: '10.0.0.1',
+    countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: '/x', url: 'https://a.example/x', userAgent: 'ua',
+    ...rest,
+  });
 }
 
 /** The snapshot computed the slow way, from the records themselves. */

@@ -8,17 +8,17 @@ import { timelineView } from '../../src/log-records/timeline-view';
 import { LogsViewModel } from '../../src/state/logs/view-model';
 import { TimelineSource } from '../../src/state/logs/timeline-source';
 import { barCells, barHeight } from '../../src/screens/logs/timeline-lines';
+import { logEntry } from '../helpers/log-entry';
 
 const BASE = Date.UTC(2026, 10, 24, 14, 0, 0);
 let id = 0;
 function rec(t: number, status: number, cache: string): LogEntry {
   id++;
-  return {
-    timestamp: new Date(t).toISOString(), pullZoneId: 1, requestId: id.toString(16).padStart(32, '0'), cacheStatus: cache, statusCode: status,
-    bytesSent: 100, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: '/x',
-    url: 'https://a.example/x', userAgent: 'ua', referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null,
-    ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
+  return logEntry({
+    timestamp: new Date(t).toISOString(), requestId: id.toString(16).padStart(32, '0'), cacheStatus: cache, statusCode: status,
+    remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: '/x', url: 'https://a.example/x',
+    userAgent: 'ua',
+  });
 }
 
 /** Counts per bucket of the records the store holds now (read back as objects), the plain way. */

@@ -46,7 +46,7 @@ test('pieces read in order give the whole file\'s records, counts and problem li
   for (const chunk of [97, 4096, 70_000]) {
     const got: LogEntry[] = [];
     const pieces = new V1PieceReader(reader, 77, (piece) => {
-      for (let i = 0; i < piece.batch.length; i++) got.push(piece.batch.entry(i));
+      got.push(...piece.batch.entries());
     }, 2048);
     for (let at = 0; at < bytes.length; at += chunk) await pieces.push(bytes.subarray(at, at + chunk));
     const done = await pieces.finish();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ZoneFollowStatus } from '../../src/api/logs/index';
+import type { ZoneFollowStatus } from '../../src/log-engine/index';
 import { ApiError } from '../../src/api/errors';
 import { zoneStripParts } from '../../src/screens/logs/zone-strip';
 import { combinedBackfill, combinedState, reuseZones, type ZoneLive } from '../../src/state/logs/zone-status';

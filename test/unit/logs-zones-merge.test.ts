@@ -10,6 +10,7 @@ import type { LogQuery } from '../../src/api/logs/query';
 import { OrderedRelease } from '../../src/log-engine/release';
 import { RateBudget } from '../../src/api/rate-limit';
 import { until } from '../helpers/wait';
+import { logEntry } from '../helpers/log-entry';
 
 // Several zones merged into one stream: against a plain reference (everything, each id once, sorted).
 
@@ -27,11 +28,10 @@ function rng(seed: number): () => number {
 }
 
 function record(zone: number, n: number, t: number): LogEntry {
-  return {
-    timestamp: new Date(t).toISOString(), pullZoneId: zone, requestId: (zone * 1_000_000 + n).toString(16).padStart(32, '0'), cacheStatus: 'HIT',
-    statusCode: 200, bytesSent: 1, remoteIp: null, countryCode: null, edgeLocation: null, scheme: 'https', host: 'h', path: '/', url: 'https://h/',
-    userAgent: null, referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
-  };
+  return logEntry({
+    timestamp: new Date(t).toISOString(), pullZoneId: zone, requestId: (zone * 1_000_000 + n).toString(16).padStart(32, '0'),
+    cacheStatus: 'HIT', bytesSent: 1, scheme: 'https', host: 'h', path: '/', url: 'https://h/',
+  });
 }
 
 interface Rec {

@@ -64,7 +64,7 @@ test('api-guardian rows: enum names, no-spec note, limits and one row per endpoi
   assert.equal(rows['unmatched path action'], 'Block');
   assert.equal(rows['spec title'], '(no specification uploaded)');
   assert.equal(rows['max nesting depth'], '8');
-  assert.equal(rows['  GET /a'], 'disabled, auth');
+  assert.equal(rows['  GET /a'], 'off · validates auth · rate limit off');
 });
 
 const lb: LoadBalancer = {

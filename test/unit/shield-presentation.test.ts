@@ -13,6 +13,7 @@ import { enumName } from '../../src/renderers/format';
 import { limitCheckCells, limitsText, rateLimitText, settingRows, specSummary, specVerdict, endpointColumns } from '../../src/screens/shield/guardian-view';
 import { checkSpecText } from '../../src/shield-spec/index';
 import { checkJson, checkTable } from '../../src/commands/shield-check-output';
+import { apiGuardianRows } from '../../src/renderers/api-guardian';
 
 const config = (over: Partial<ApiGuardianConfiguration> = {}): ApiGuardianConfiguration => ({
   shieldZoneId: 18229, isEnabled: false, executionMode: 1, bodyLimitAction: 2, unmatchedPathAction: 0, title: 'Catalog API', version: '1.2',
@@ -97,6 +98,15 @@ test('spec summary, limits line, endpoints: counts and words', () => {
   assert.equal(cellText(validates.cell(endpoint())), '-');
 });
 
+test('burrow get api-guardian and the console read an endpoint from the same cells (VALIDATES: req auth, not auth, body)', () => {
+  const e = endpoint({ requestMethod: 'GET', requestPath: '/pets', isEnabled: true, validateRequestBodySchema: true, validateAuthorization: true, rateLimitingEnabled: true, rateLimitingRequestCount: 100, rateLimitingTimeframe: 60 });
+  const rows = apiGuardianRows({ configuration: config({ title: 'Petstore', version: '1' }), endpoints: [e] });
+  const row = rows.find((r) => r.field.trim() === 'GET /pets')!;
+  const console = endpointColumns.filter((c) => c.id !== 'method' && c.id !== 'path').map((c) => cellText(c.cell(e)));
+  assert.deepEqual(console, ['on', 'req auth', '100 per minute']);
+  assert.equal(row.value, 'on · validates req auth · rate limit 100 per minute');
+});
+
 test('measured vs allowed: over-limit rows are red and say OVER; the verdict names the limits', () => {
   const text = JSON.stringify({ openapi: '3.0.0', info: { title: 'T', version: '1' }, paths: { '/a': { get: {}, put: {}, post: {} } }, components: { schemas: { A: { properties: { b: { pattern: 'abcd' } } } } } });
   const check = checkSpecText(text, { ...config(), maxEndpoints: 2, maxTotalRegexLength: 3 });
@@ -113,7 +123,10 @@ test('measured vs allowed: over-limit rows are red and say OVER; the verdict nam
   // check-spec prints the same measures as a table and as JSON
   const table = checkTable(check).split('\n');
   assert.match(table[0]!, /^LIMIT\s+MEASURED\s+ALLOWED\s+STATUS\s+WHERE$/);
-  assert.match(table[1]!, /^maxEndpoints\s+3\s+2\s+OVER$/);
+  assert.match(table[1]!, /^endpoints\s+3\s+2\s+OVER$/);
+  // the CLI's table and the console's spec panel: the same cells, row by row
+  const cliRows = table.slice(1).filter((l) => l.trim() !== '');
+  rows.forEach((r, i) => assert.match(cliRows[i]!, new RegExp(`^${[r.label, r.measured, r.allowed, r.status, r.where].filter(Boolean).join('\\s+')}\\s*$`)));
   const json = checkJson(check, '/x.json', 7) as { withinLimits: boolean; problems: string[]; checks: { measured: number | null }[] };
   assert.equal(json.withinLimits, false);
   assert.deepEqual(json.problems, ['maxEndpoints: 3 endpoints (path + method); the plan allows 2', 'maxTotalRegexLength: 4 characters of "pattern" regexes; the plan allows 3']);

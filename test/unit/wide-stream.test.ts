@@ -3,13 +3,12 @@ import assert from 'node:assert/strict';
 import { rowSegments } from '../../src/log-records/rows';
 import { sliceSegments, wideStream } from '../../src/log-records/wide-stream';
 import type { LogEntry } from '../../src/api/logs/entry';
+import { logEntry } from '../helpers/log-entry';
 
-const entry = (over: Partial<LogEntry>): LogEntry => ({
-  timestamp: '2026-11-24T14:05:00.123Z', pullZoneId: 1, requestId: 'r1', cacheStatus: 'HIT', statusCode: 200, bytesSent: 512,
-  remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'FRA', scheme: 'https', host: 'a.example', path: '/', url: null,
-  userAgent: 'curl/8', referer: null, bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null,
-  asn: null, asnOrganization: null, ...over,
-});
+const entry = (over: Partial<LogEntry>): LogEntry => (logEntry({
+  timestamp: '2026-11-24T14:05:00.123Z', requestId: 'r1', cacheStatus: 'HIT', bytesSent: 512, remoteIp: '10.0.0.1', countryCode: 'DE',
+  edgeLocation: 'FRA', scheme: 'https', host: 'a.example', path: '/', userAgent: 'curl/8', ...over,
+}));
 
 test('wide stream: every column, as wide as its longest shown cell; nothing cut; columns never shrink while shown', () => {
   const longPath = `/img/${'p'.repeat(150)}.jpg`;

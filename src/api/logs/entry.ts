@@ -129,6 +129,11 @@ export function parseTimestamp(text: string): number {
   return Date.parse(text);
 }
 
+/** Epoch ms of a record's time (NaN when unreadable). */
+export function entryTime(e: LogEntry): number {
+  return parseTimestamp(e.timestamp);
+}
+
 /** A key that identifies the request: the request id, or a stand-in built from the record. */
 export function entryKey(e: LogEntry): string {
   return e.requestId ?? `${e.timestamp}|${e.pullZoneId}|${e.remoteIp ?? ''}|${e.url ?? e.path ?? ''}|${e.statusCode}|${e.bytesSent}`;

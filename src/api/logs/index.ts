@@ -3,24 +3,17 @@ import { backoffDelay, type HttpClient } from '../http';
 import { RateBudget, type RateBudgetOptions } from '../rate-limit';
 import { logPageSchema, parseTimestamp, type LogEntry } from './entry';
 import type { Infer } from '../lazy-schema';
-import type { LogBuffer } from '../../log-engine/buffer';
-import { FollowEngine, type FollowOptions, type FollowSink } from '../../log-engine/follow';
-import { LogPageReader, type ReadPage } from '../../log-engine/page-reader';
-import type { CallOptions, LogPage } from './page';
+import type { CallOptions, LogPage, PageBatch, PageBodyReader, ReadPage, V1Piece } from './page';
+import { plainPageReader } from './plain-page-reader';
 import { buildLogQuery, type LogQuery } from './query';
 import { parseV1Date, type V1ParseResult } from './v1';
 import { V1PieceReader, type V1Progress } from './v1-stream';
-import type { V1Piece } from '../../log-engine/page-reader';
 
 export * from './entry';
 export * from './query';
 export * from './v1';
-export { LogBuffer, DEFAULT_BUFFER_CAPACITY } from '../../log-engine/buffer';
-export { FollowEngine, type BackfillProgress, type FollowOptions, type FollowSink, type FollowStatus, type ZoneFollowStatus } from '../../log-engine/follow';
-export { OrderedRelease } from '../../log-engine/release';
-export { mergeByTime, type TimedRecords } from '../../log-engine/merge';
-export type { CallOptions, LogPage, LogPageSource } from './page';
-export { LogPageReader, type ReadPage, type PageReaderOptions, type V1Piece } from '../../log-engine/page-reader';
+export type { CallOptions, LogPage, LogPageSource, PageBatch, PageBodyReader, ReadPage } from './page';
+export type { V1Piece, V1PieceSpec } from './page';
 export { V1PieceCutter, V1_PIECE_BYTES, type V1Progress } from './v1-stream';
 
 export interface FetchAllOptions extends CallOptions {
@@ -59,8 +52,11 @@ export interface LogsApiOptions {
   /** Shared per-zone budget; by default 28 requests per 10 s per zone (the platform allows 30). */
   budget?: RateBudget;
   budgetOptions?: RateBudgetOptions;
-  /** Reads page bodies (a worker thread parses the big ones); one is made when not given. */
-  pageReader?: LogPageReader;
+  /**
+   * Reads page bodies: the log engine's LogPageReader (worker threads, columns) where the engine
+   * runs; without one, bodies are parsed here into objects (plainPageReader).
+   */
+  pageReader?: PageBodyReader;
   now?: () => number;
   random?: () => number;
 }
@@ -87,17 +83,18 @@ export function retryable(error: ApiError): boolean {
 }
 
 /**
- * Logging API (`{logging_url}`): v2 JSON queries, v1 day files, and the follow engine. Every
+ * Logging API (`{logging_url}`): v2 JSON queries and v1 day files (the follow engine, in
+ * src/log-engine/, follows zones through it: followLogs(api, options)). Every
  * request of a pull zone goes through one RateBudget key, shared by everything using this object.
  */
 export class LogsApi {
   readonly budget: RateBudget;
   readonly now: () => number;
-  readonly pages: LogPageReader;
-  private readonly random: () => number;
+  readonly pages: PageBodyReader;
+  readonly random: () => number;
 
   constructor(private readonly http: HttpClient, options: LogsApiOptions = {}) {
-    this.pages = options.pageReader ?? new LogPageReader();
+    this.pages = options.pageReader ?? plainPageReader;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.budget = options.budget ?? new RateBudget({ now: this.now, random: this.random, ...options.budgetOptions });
@@ -234,18 +231,14 @@ export class LogsApi {
     const done = await this.v1Stream(zoneId, date, {
       ...opts,
       onPiece: (piece) => {
-        for (let i = 0; i < piece.batch.length; i++) {
-          entries.push(piece.batch.entry(i));
+        const records = piece.batch.entries();
+        for (let i = 0; i < records.length; i++) {
+          entries.push(records[i]!);
           times.push(piece.times[i]!);
         }
       },
     });
     return { entries, times, skipped: done.skipped, problems: done.problems, lines: done.lines };
-  }
-
-  /** A follow engine on one or more zones, sharing this object's budget. Call start(). */
-  follow<S extends FollowSink = LogBuffer>(options: Omit<FollowOptions<S>, 'api'>): FollowEngine<S> {
-    return new FollowEngine<S>({ now: this.now, random: this.random, ...options, api: this });
   }
 }
 
@@ -253,15 +246,15 @@ export class LogsApi {
  * A v2 200 body (the bytes as received) as a LogPage: what query() does after the request. Throws
  * a 'malformed' ApiError when the body is not a page.
  */
-export async function readLogPage(reader: LogPageReader, bytes: Buffer, path: string, requestedOrder: 'asc' | 'desc' = 'desc'): Promise<LogPage> {
+export async function readLogPage<B extends PageBatch>(reader: PageBodyReader<B>, bytes: Buffer, path: string, requestedOrder: 'asc' | 'desc' = 'desc'): Promise<LogPage<B>> {
   return toPage(await readBody(reader, bytes, path), requestedOrder);
 }
 
 /** A 200 body as a page: records read by the page reader, the rest checked by logPageSchema. */
-async function readBody(reader: LogPageReader, bytes: Buffer, path: string): Promise<ReadPage & { body: Infer<typeof logPageSchema> }> {
+async function readBody<B extends PageBatch>(reader: PageBodyReader<B>, bytes: Buffer, path: string): Promise<ReadPage<B> & { body: Infer<typeof logPageSchema> }> {
   const malformed = (message: string) => new ApiError({ kind: 'malformed', status: 200, method: 'GET', path, message });
   const looksHtml = /^\s*</.test(bytes.subarray(0, 64).toString('latin1'));
-  let page: ReadPage;
+  let page: ReadPage<B>;
   try {
     page = await reader.read(bytes);
   } catch (error) {
@@ -279,7 +272,7 @@ async function readBody(reader: LogPageReader, bytes: Buffer, path: string): Pro
   return Object.assign(page, { body: checked.data });
 }
 
-function toPage(read: ReadPage & { body: Infer<typeof logPageSchema> }, requestedOrder: 'asc' | 'desc'): LogPage {
+function toPage<B extends PageBatch>(read: ReadPage<B> & { body: Infer<typeof logPageSchema> }, requestedOrder: 'asc' | 'desc'): LogPage<B> {
   const { batch, times, skipped, body } = read;
   const q = body.query;
   const time = (v: string | null | undefined) => {

@@ -1,4 +1,4 @@
-import type { LogPageReader, V1Piece } from '../../log-engine/page-reader';
+import type { PageBodyReader, V1Piece } from './page';
 import { MAX_V1_PROBLEMS } from './v1';
 
 /*
@@ -134,7 +134,7 @@ export class V1PieceReader {
   private lineEnds = 0;
 
   constructor(
-    private readonly reader: LogPageReader,
+    private readonly reader: PageBodyReader,
     private readonly zoneId: number,
     private readonly deliver: (piece: V1Piece, progress: V1Progress) => void | Promise<void>,
     pieceBytes = V1_PIECE_BYTES,

@@ -1,8 +1,8 @@
 import React, { useEffect } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { ScreenDef, ScreenProps } from '../screen-def';
 import { Table } from '../../components/Table';
-import { useTone } from '../../components/theme';
+import { ListTitle } from '../../components/ListTitle';
 import { useActions } from '../../keys/input-hooks';
 import { createDatabasesStore, TOKEN_EXPIRIES, type DatabaseRow } from '../../state/databases-store';
 import { databasesActions } from './actions';
@@ -17,7 +17,6 @@ import { SCREEN_ALIASES } from '../../renderers/screen-names';
 /** The account's databases: name, regions, size, rows read and written over 30 days. */
 export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Element {
   const store = useDomainStore(createDatabasesStore);
-  const tone = useTone();
   const rows = useSelect(store, (s) => s.rows);
   const loadedAt = useSelect(store, (s) => s.loadedAt);
   const error = useSelect(store, (s) => s.error);
@@ -75,12 +74,14 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
   }
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <Text wrap="truncate">
-        <Text bold>Databases</Text>
-        <Text color={tone('muted')}>{loadedAt === null ? '  loading…' : `  ${rows.length} database${rows.length === 1 ? '' : 's'} · usage over the last 30 days · enter: SQL shell on it`}</Text>
-        {error ? <Text color={tone('error')}>{`  ✖ ${error}`}</Text> : null}
-        {openError ? <Text color={tone('error')}>{`  ✖ ${openError}`}</Text> : null}
-      </Text>
+      <ListTitle
+        title="Databases"
+        loading={loadedAt === null}
+        count={rows.length}
+        noun={['database', 'databases']}
+        hint="usage over the last 30 days · enter: SQL shell on it"
+        errors={[error, openError]}
+      />
       <Table
         id="databases"
         rows={rows}

@@ -2,6 +2,7 @@ import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
 import type { ScreenDef, ScreenProps } from '../screen-def';
 import { Table } from '../../components/Table';
+import { ListTitle } from '../../components/ListTitle';
 import { useTone } from '../../components/theme';
 import { useActions } from '../../keys/input-hooks';
 import { createLoadBalancersStore } from '../../state/load-balancers-store';
@@ -60,11 +61,7 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
 
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <Text wrap="truncate">
-        <Text bold>Load balancers</Text>
-        <Text color={tone('muted')}>{loadedAt === null ? '  loading…' : `  ${items.length} profile${items.length === 1 ? '' : 's'} · enter: origin groups and origins`}</Text>
-        {error ? <Text color={tone('error')}>{`  ✖ ${terminalSafe(error)}`}</Text> : null}
-      </Text>
+      <ListTitle title="Load balancers" loading={loadedAt === null} count={items.length} noun={['profile', 'profiles']} hint="enter: origin groups and origins" errors={[error]} />
       <Table
         id="profiles"
         rows={items}

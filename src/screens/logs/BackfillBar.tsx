@@ -1,7 +1,7 @@
 import React from 'react';
 import { Text } from 'ink';
 import { useTone } from '../../components/theme';
-import type { BackfillProgress } from '../../api/logs/index';
+import type { BackfillProgress } from '../../log-engine/index';
 import { backfillBarText } from './backfill-bar';
 
 /** One line while the history of the window is still being read (nothing once it is in). */

@@ -1,4 +1,4 @@
-import type { BackfillProgress } from '../../api/logs/index';
+import type { BackfillProgress } from '../../log-engine/index';
 
 const n = (v: number) => v.toLocaleString('en-US');
 

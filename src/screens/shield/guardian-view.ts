@@ -1,11 +1,12 @@
 import type { ApiGuardian, ApiGuardianConfiguration, ApiGuardianEndpoint, ApiGuardianPatch } from '../../api/shield';
-import { RATE_LIMIT_TIMEFRAME } from '../../api/shield';
-import type { Column } from '../../text/table-model';
 import type { Tone } from '../../components/theme';
-import type { LimitCheck, SpecCheck } from '../../shield-spec/limits';
-import { measuredText } from '../../shield-spec/limits';
+import type { SpecCheck } from '../../shield-spec/limits';
 import { terminalSafe } from '../../text/terminal-safe';
 import { effectiveValue, valueName, type DraftField } from '../../state/shield-draft';
+
+// the endpoints' cells and the spec check's cells are the renderers' (burrow get and check-spec print them too)
+export { endpointColumns, rateLimitText, validatesText } from '../../renderers/api-guardian';
+export { limitCheckCells } from '../../renderers/spec-check';
 
 /** One editable setting as the panel shows it. */
 export interface SettingRow {
@@ -59,40 +60,6 @@ export function specSummary(g: ApiGuardian): string {
 /** The plan limits in one line. */
 export function limitsText(c: Pick<ApiGuardianConfiguration, 'maxEndpoints' | 'maxFieldsPerType' | 'maxNestingDepth' | 'maxTotalSchemaNodes' | 'maxTotalRegexLength'>): string {
   return `endpoints ${c.maxEndpoints} · fields ${c.maxFieldsPerType} · depth ${c.maxNestingDepth} · nodes ${c.maxTotalSchemaNodes} · regex ${c.maxTotalRegexLength}`;
-}
-
-const yes = (v: boolean | null | undefined, word: string) => (v ? word : '');
-
-export function rateLimitText(e: ApiGuardianEndpoint): string {
-  if (!e.rateLimitingEnabled) return 'off';
-  const per = e.rateLimitingTimeframe !== null && e.rateLimitingTimeframe !== undefined ? RATE_LIMIT_TIMEFRAME[e.rateLimitingTimeframe] ?? `per ${e.rateLimitingTimeframe}s` : '';
-  const who = e.rateLimitingType === 'IP' ? ' per IP' : '';
-  return `${e.rateLimitingRequestCount ?? '?'} ${per}${who}`.trim();
-}
-
-export const endpointColumns: Column<ApiGuardianEndpoint>[] = [
-  { id: 'method', header: 'METHOD', width: 7, cell: (e) => e.requestMethod ?? '' },
-  { id: 'path', header: 'PATH', flex: 2, cell: (e) => e.requestPath ?? '' },
-  { id: 'on', header: 'ON', width: 3, cell: (e) => (e.isEnabled ? { text: 'on', tone: 'ok' } : { text: 'off', tone: 'warn' }) },
-  {
-    id: 'validate',
-    header: 'VALIDATES',
-    width: 14,
-    cell: (e) => [yes(e.validateRequestBodySchema, 'req'), yes(e.validateResponseBodySchema, 'resp'), yes(e.validateAuthorization, 'auth')].filter(Boolean).join(' ') || '-',
-  },
-  { id: 'rate', header: 'RATE LIMIT', flex: 1, cell: (e) => rateLimitText(e) },
-];
-
-/** A row of the measured-vs-allowed table; over-limit rows are red and say OVER. */
-export function limitCheckCells(c: LimitCheck): { label: string; measured: string; allowed: string; status: string; where: string; tone: Tone | undefined } {
-  return {
-    label: c.label,
-    measured: measuredText(c),
-    allowed: String(c.allowed),
-    status: c.over ? 'OVER' : 'ok',
-    where: c.limit === 'maxTotalSchemaNodes' ? '' : c.where ?? '',
-    tone: c.over ? 'error' : undefined,
-  };
 }
 
 /** The line under the table: what can be done with the checked file. */

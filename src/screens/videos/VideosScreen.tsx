@@ -20,6 +20,7 @@ import { libraryColumns } from '../../renderers/video-libraries';
 import { useScreenInstance } from '../screen-def';
 import { serverRecord } from '../server-record';
 import { SCREEN_ALIASES } from '../../renderers/screen-names';
+import { ListTitle } from '../../components/ListTitle';
 
 const LIST_TABLE = 'libraries';
 const DETAIL_TABLE = 'detail';
@@ -152,11 +153,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
   const listHeight = Math.max(3, height - 1 - (field ? 1 : 0));
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <Text wrap="truncate">
-        <Text bold>Video libraries</Text>
-        <Text color={tone('muted')}>{`  ${summary}`}</Text>
-        {error ? <Text color={tone('error')}>{`  ✖ ${terminalSafe(error)}`}</Text> : null}
-      </Text>
+      <ListTitle title="Video libraries" loading={false} summary={summary} errors={[error]} />
       {field ? (
         <Text wrap="truncate">
           <Text color={tone('accent')}>{fieldLabel}</Text>

@@ -1,5 +1,6 @@
 import type { Api } from '../../api/index';
-import type { FollowEngine, LogFilter } from '../../api/logs/index';
+import type { LogFilter } from '../../api/logs/index';
+import { followLogs, type FollowEngine } from '../../log-engine/index';
 import type { LogsViewModel } from './view-model';
 import type { LiveStatus } from './types';
 import { combinedBackfill, combinedCoveredTo, combinedState, reuseZones, zoneLive, type ZoneLive } from './zone-status';
@@ -63,7 +64,7 @@ export class EngineLink {
     const t = this.now();
     const startFrom =
       spec.resume && this.lastCoveredTo !== null && this.model.buffer.length > 0 ? Math.max(this.lastCoveredTo - 5 * 60_000, t - spec.sinceMs) : null;
-    const engine = this.api.logs.follow({
+    const engine = followLogs(this.api.logs, {
       zones: spec.zones,
       filter: spec.filter,
       buffer: this.model.buffer,

@@ -1,6 +1,7 @@
 import type { LogBuffer } from '../../log-engine/buffer';
 import type { StoreApi } from 'zustand/vanilla';
-import { parseV1Date, RETENTION_MS, v1Date, type BackfillProgress, type LogEntry, type ZoneFollowStatus } from '../../api/logs/index';
+import { parseV1Date, RETENTION_MS, v1Date, type LogEntry } from '../../api/logs/index';
+import { type BackfillProgress, type ZoneFollowStatus } from '../../log-engine/index';
 import type { TextState } from '../../keys/text-edit';
 import type { ExportFormat, ExportResult } from '../../log-records/export';
 import type { StreamLayout, TimeMode } from '../../log-records/rows';

@@ -1,6 +1,7 @@
 import type { Api } from '../../api/index';
 import { compileFilter, type LogEntry, type LogFilter, type V1Progress } from '../../api/logs/index';
 import type { LogsViewModel } from './view-model';
+import { RecordBatch } from '../../log-engine/record-batch';
 
 /** How a read of a day ended. */
 export type V1Outcome = 'done' | 'stopped' | 'cancelled';
@@ -72,8 +73,9 @@ export class V1Archive {
           if (test) {
             const kept: LogEntry[] = [];
             const times: number[] = [];
-            for (let i = 0; i < piece.batch.length; i++) {
-              const e = piece.batch.entry(i);
+            const records = piece.batch.entries();
+            for (let i = 0; i < records.length; i++) {
+              const e = records[i]!;
               if (test(e)) {
                 kept.push(e);
                 times.push(piece.times[i]!);
@@ -81,9 +83,12 @@ export class V1Archive {
             }
             added = kept.length ? this.model.load(kept, times) : 0;
             matched += kept.length;
-          } else {
+          } else if (piece.batch instanceof RecordBatch) {
             // the piece's columns straight into the store, as following does
             added = this.model.buffer.insertBatch(piece.batch);
+            matched += piece.batch.length;
+          } else {
+            added = this.model.load(piece.batch.entries(), Array.from(piece.times));
             matched += piece.batch.length;
           }
           onPiece({ ...progress, matched }, added);

@@ -1,4 +1,4 @@
-import type { BackfillProgress, FollowStatus, ZoneFollowStatus } from '../../api/logs/index';
+import type { BackfillProgress, FollowStatus, ZoneFollowStatus } from '../../log-engine/index';
 import type { BudgetState } from '../../api/rate-limit';
 
 /** One followed zone as the logs screen's zone strip shows it. */

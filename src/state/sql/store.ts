@@ -66,14 +66,23 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       }
     };
 
+    // The database's name for the prompt, from the management API. No deadline of its own: the
+    // HTTP client's timeouts and retries apply, and closing the shell cancels it (a 5 s deadline
+    // gave up on a busy machine and the prompt kept host:port for the whole session).
+    let nameLookup: AbortController | null = null;
     const lookupName = async () => {
       if (!options.lookupName || !ctx.db) return;
+      nameLookup?.abort();
+      const lookup = (nameLookup = new AbortController());
+      const url = get().url;
       try {
-        const list = await deps.api.databases.list(AbortSignal.timeout(5000));
-        const found = list.find((d) => sameDatabaseUrl(d.url, get().url));
-        if (found) set({ label: found.name });
+        const list = await deps.api.databases.list(lookup.signal);
+        const found = list.find((d) => sameDatabaseUrl(d.url, url));
+        if (found && get().url === url) set({ label: found.name });
       } catch {
         // the host-based label stays
+      } finally {
+        if (nameLookup === lookup) nameLookup = null;
       }
     };
 
@@ -221,6 +230,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       },
 
       async dispose() {
+        nameLookup?.abort();
         get().cancel();
         output.close();
         leave.release();

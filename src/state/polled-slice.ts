@@ -1,0 +1,66 @@
+import { createPoller, sharedPoller, statusBarHooks, type Poller, type SharedPoller } from './poller';
+import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
+
+/** What a polled store gives its screen: live refresh while watched, refresh now, pause. */
+export interface PolledSlice {
+  /** Live refresh while a view watches; returns the way out. */
+  watch(): () => void;
+  /** Reads now (through the poller when it runs, so requests never overlap). */
+  refresh(): Promise<void>;
+  togglePause(): void;
+  /** The poller while a view watches (null otherwise). */
+  readonly current: Poller | null;
+}
+
+export interface PolledSliceOptions<T> {
+  fetch(signal?: AbortSignal): Promise<T>;
+  /** Puts a result in the store (the status bar's "updated" time is recorded here). */
+  loaded(result: T, at: number): void;
+  /** Puts an error in the store (the status bar shows it too). */
+  failed(message: string, at: number): void;
+  /** The store's mirror of the pause switch, and its last load time. */
+  setPaused(paused: boolean): void;
+  paused(): boolean;
+  loadedAt(): number | null;
+}
+
+/**
+ * The poller block every polled store had: a shared poller on the settings' interval (started by
+ * the first view that watches, paused with the status bar's badge), refresh, and the status bar's
+ * success and error records.
+ */
+export function polledSlice<T>(deps: StoreDeps, o: PolledSliceOptions<T>): PolledSlice {
+  const { ui } = deps;
+  let polling: SharedPoller | null = null;
+  const onSuccess = (result: T, at: number) => {
+    o.loaded(result, at);
+    ui.getState().recordSuccess(at);
+  };
+  const onError = (error: unknown, at: number) => {
+    const message = errorMessage(error);
+    o.failed(message, at);
+    ui.getState().recordError(message, at);
+  };
+  const shared = () =>
+    (polling ??= sharedPoller({
+      create: () => createPoller<T>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, timers: deps.timers, task: o.fetch, onSuccess, onError }),
+      ...statusBarHooks(ui, { setPaused: o.setPaused, paused: o.paused, loadedAt: o.loadedAt }),
+    }));
+  return {
+    watch: () => shared().watch(),
+    async refresh() {
+      if (polling?.current?.state.running) return polling.current.refreshNow();
+      try {
+        onSuccess(await o.fetch(), deps.now());
+      } catch (error) {
+        onError(error, deps.now());
+      }
+    },
+    togglePause: () => {
+      shared().togglePaused();
+    },
+    get current() {
+      return polling?.current ?? null;
+    },
+  };
+}
