@@ -127,7 +127,9 @@ const args = viaTsx ? ['--import', 'tsx', ...files] : ['--enable-source-maps', .
 // emulator's ingestion delay, a pty's frames), and on a quiet machine the suite took 3 min 48 s
 // with 3 against 4 min 41 s with 2 (859 tests, all passing). BURROW_TEST_CONCURRENCY=N to measure another.
 const concurrency = Number(process.env.BURROW_TEST_CONCURRENCY ?? 3);
-const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...runnerFlags, ...args], {
+// a test that hangs (a pty waiting for an exit that never comes) fails after this instead of holding CI
+const testTimeout = runnerFlags.some((f) => f.startsWith('--test-timeout')) ? [] : ['--test-timeout=300000'];
+const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...testTimeout, ...runnerFlags, ...args], {
   stdio: 'inherit',
   env: { ...process.env, BURROW_TEST: '1', FORCE_COLOR: '0' },
 });

@@ -21,8 +21,11 @@ const RULE = 'status=5xx rate>50/s over 60s';
 
 const start = (args: string[] = []): PtySession => startBurrow(args, { env, cols: 120, rows: 32 });
 
+/** q, and yes when burrow asks first (it does while marks or alert rules would be lost). */
 async function quit(app: PtySession): Promise<void> {
   await app.press('q');
+  const asked = await Promise.race([app.exited.then(() => false), app.waitFor(/Quit burrow\?/).then(() => true)]);
+  if (asked) await app.press('y');
   const exit = await app.exited;
   assert.equal(exit.exitCode, 0);
 }
