@@ -111,6 +111,8 @@ function objectEnd(b: Buffer, p: number): number {
   return -1;
 }
 
+const bytesAt = (b: Buffer, what: Buffer, p: number) => p + what.length <= b.length && b.compare(what, 0, what.length, p, p + what.length) === 0;
+
 const skipWs = (b: Buffer, p: number) => {
   while (p < b.length && (b[p] === 0x20 || b[p] === 0x0a || b[p] === 0x0d || b[p] === 0x09)) p++;
   return p;
@@ -148,7 +150,7 @@ export function pageLines(body: Buffer, zoneId: number, form: TableForm): PageLi
   let p = skipWs(body, 0);
   const head = Buffer.from('{"data":[');
   let envelope: { pagination?: { returned?: unknown; hasMore?: unknown } };
-  if (body.compare(head, 0, head.length, p, p + head.length) === 0) {
+  if (bytesAt(body, head, p)) {
     p += head.length;
     p = skipWs(body, p);
     while (p < body.length && body[p] !== 0x5d) {
@@ -175,7 +177,7 @@ export function pageLines(body: Buffer, zoneId: number, form: TableForm): PageLi
 }
 
 function writeRecord(w: LineWriter, b: Buffer, start: number, end: number, zoneId: number, form: TableForm): void {
-  if (b.compare(PREFIX, 0, PREFIX.length, start, start + PREFIX.length) === 0) {
+  if (bytesAt(b, PREFIX, start)) {
     const tp = start + PREFIX.length;
     const t = platformTime(b, tp);
     const after = tp + 25;

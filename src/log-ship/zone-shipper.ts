@@ -73,6 +73,9 @@ interface Segment {
 
 const PAGE = 10_000;
 
+/** How far behind its checkpoint a zone shipped before is read again (and checked) on restart. */
+export const RESTART_OVERLAP_MS = 10 * 60_000;
+
 export class ZoneShipper {
   readonly status: ZoneShipStatus;
   private storedMax = -Infinity;
@@ -131,9 +134,12 @@ export class ZoneShipper {
     const [cp, newest] = await this.retryStore('read the checkpoint', async () => [await this.readCheckpoint(), await store.newestStored(zone)] as const);
     this.storedMax = newest ?? -Infinity;
     const oldest = this.now - RETENTION_MS + 60_000;
+    // a zone shipped before starts behind its checkpoint: records that showed up late, after it
+    // was written, are read again with the overlap and stored if missing
+    const resume = cp === null ? null : cp - Math.max(this.o.settleMs, RESTART_OVERLAP_MS);
     let start: number;
-    if (this.o.window) start = Math.max(this.o.window.from, cp ?? -Infinity);
-    else start = cp ?? this.now - this.o.sinceMs;
+    if (this.o.window) start = cp !== null && cp >= this.o.window.to ? cp : Math.max(this.o.window.from, resume ?? -Infinity);
+    else start = resume ?? this.now - this.o.sinceMs;
     if (start < oldest) {
       this.o.events.emit('warn', { zone, msg: 'checkpoint older than the platform keeps: records before it are gone', checkpoint: new Date(start).toISOString() });
       start = oldest;
