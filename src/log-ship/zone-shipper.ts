@@ -121,6 +121,8 @@ export class ZoneShipper {
         worked = true;
       }
       if (!worked && !this.stop.aborted) {
+        // caught up: the checkpoint held back by the write throttle is written now
+        await this.saveCheckpoint(true).catch(() => {});
         this.status.state = 'following';
         await this.o.sleep(this.o.pollMs, this.stop);
       }
