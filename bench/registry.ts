@@ -13,6 +13,7 @@ import { emulatorRateBench } from './emulator-rate';
 import { logStoreBench } from './log-store';
 import { logsSqlBench } from './logs-sql';
 import { logsSqlFollowBench } from './logs-sql-follow';
+import { shipBench } from './ship';
 
 export interface Bench {
   id: string;
@@ -20,4 +21,4 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, keystrokeTimelineBench, followBench, memoryBench, logStoreBench, logsSqlBench, logsSqlFollowBench, backfillBench, emulatorRateBench];
+export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, keystrokeTimelineBench, followBench, memoryBench, logStoreBench, logsSqlBench, logsSqlFollowBench, backfillBench, emulatorRateBench, shipBench];
