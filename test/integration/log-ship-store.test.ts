@@ -113,3 +113,26 @@ test('records that show up after their checkpoint was written are stored, once, 
   assert.deepEqual([...stored].sort(), [...platform].sort(), 'the same records');
   assert.ok(second.lines.some((l) => l.includes('"resumed":true')));
 });
+
+test('--metrics: Prometheus text from prom-client with records stored, lag, requests by status, per zone', { skip }, async () => {
+  const { ShipMetrics } = await import('../../src/log-ship/metrics');
+  const emu = await useEmulator({ logRate: 10 });
+  const api = apiFor(emu);
+  const zone = emu.info.pullZoneIds[1]!;
+  const s = store('metered');
+  const metrics = new ShipMetrics();
+  const served = await metrics.serve('127.0.0.1', 0);
+  try {
+    const from = Math.floor(emu.world.now() / 1000) * 1000 - 80 * 60_000;
+    const run = shipInProcess(api.logs, s, { zones: [zone], window: { from, to: from + 3 * 60_000 }, metrics });
+    assert.equal(await run.done, 0, run.lines.join(''));
+    const text = await (await fetch(`http://127.0.0.1:${served.port}/metrics`)).text();
+    const stored = Number(new RegExp(`burrow_ship_records_stored_total\\{zone="${zone}"\\} (\\d+)`).exec(text)?.[1]);
+    assert.equal(stored, (await storedIds(s, zone, from, from + 3 * 60_000)).length);
+    assert.match(text, new RegExp(`burrow_ship_platform_requests_total\\{zone="${zone}",status="200"\\} \\d+`));
+    assert.match(text, new RegExp(`burrow_ship_lag_seconds\\{zone="${zone}"\\} `));
+    assert.match(text, /# TYPE burrow_ship_insert_errors_total counter/);
+  } finally {
+    served.server.close();
+  }
+});

@@ -85,3 +85,16 @@ test('the DDL of both forms: day partitions, the sorting key, comments from the 
   assert.match(distributedTableSql(clustered, 'current'), /ENGINE = Distributed\(`logs_cluster`, `logs`, `cdn_logs_local`, pullZoneId\)$/);
   assert.match(stateTableSql(names), /`logs`\.`cdn_logs_ship`[\s\S]*ReplacingMergeTree\(writtenMs\)/);
 });
+
+test('the log store setting: env before profile, and its password masked as keys are', async () => {
+  const { resolveSettings } = await import('../../src/config/settings');
+  const { redact } = await import('../../src/config/redact');
+  const file = { defaultProfile: 'p', profiles: { p: { logStore: 'clickhouse://a@h1/x', logStorePassword: 'profile-secret-pw' } } };
+  const fromProfile = resolveSettings({}, {}, file);
+  assert.equal(fromProfile.logStore, 'clickhouse://a@h1/x');
+  assert.equal(fromProfile.logStorePassword, 'profile-secret-pw');
+  const fromEnv = resolveSettings({}, { BURROW_LOG_STORE: 'clickhouse://b@h2/y', BURROW_LOG_STORE_PASSWORD: 's3cret-store-pw' }, file);
+  assert.equal(fromEnv.logStore, 'clickhouse://b@h2/y');
+  assert.equal(fromEnv.logStorePassword, 's3cret-store-pw');
+  assert.equal(redact('insert failed for s3cret-store-pw').includes('s3cret-store-pw'), false);
+});
