@@ -115,6 +115,8 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
   if (stop.aborted) onStop();
   else stop.addEventListener('abort', onStop, { once: true });
 
+  // every zone reads ahead, but at most one more segment than zones is held at once over all of them
+  const inFlight = { count: 0, max: Math.max(2, Math.min(8, o.zones.length + 1)) };
   const shippers = o.zones.map(
     (zone) =>
       new ZoneShipper(
@@ -127,7 +129,8 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
           window: o.window,
           settleMs: o.settleMs,
           depth: o.depth ?? 3,
-          segmentRecords: o.segmentRecords ?? 8000,
+          inFlight,
+          segmentRecords: o.segmentRecords ?? 6000,
           pollMs: o.pollMs ?? 2000,
           sleep,
         },

@@ -40,6 +40,8 @@ export interface ZoneShipOptions {
   settleMs: number;
   /** Segments read ahead of the one being stored. */
   depth: number;
+  /** Segments read and not yet stored, over every zone: what bounds memory when many zones ship. */
+  inFlight: { count: number; max: number };
   /** Records a segment aims at (one page: 10,000 at most). */
   segmentRecords: number;
   /** Between polls at the live end. */
@@ -168,9 +170,12 @@ export class ZoneShipper {
     }
     const pending: { seg: Promise<Segment>; a: number; b: number }[] = [];
     let next = a;
+    const shared = this.o.inFlight;
     const launch = () => {
-      while (pending.length < this.o.depth && next < b && !this.fetchStop.aborted) {
+      // the first segment of a zone always goes: a zone is never starved by the others
+      while (pending.length < this.o.depth && next < b && !this.fetchStop.aborted && (pending.length === 0 || shared.count < shared.max)) {
         const end = Math.min(b, next + this.segmentLength());
+        shared.count++;
         const seg = this.fetch(next, end);
         seg.catch(() => {}); // awaited in order below
         pending.push({ seg, a: next, b: end });
@@ -184,18 +189,24 @@ export class ZoneShipper {
       try {
         seg = await head.seg;
       } catch (error) {
+        shared.count--;
         if (this.fetchStop.aborted) break;
         throw error;
       }
       launch();
       this.status.backlog = seg.records + pending.length * Math.round(this.segmentLength() * this.density);
-      await this.store(seg);
+      try {
+        await this.store(seg);
+      } finally {
+        shared.count--;
+      }
       if (advance) this.status.cursor = Math.max(this.status.cursor, seg.b);
       // settled when read: nothing more will come for it; the checkpoint moves over it
       if (seg.b <= seg.readAt - this.o.settleMs && seg.a <= this.status.checkpoint) this.status.checkpoint = Math.max(this.status.checkpoint, seg.b);
       await this.saveCheckpoint(false);
       if (this.stop.aborted) break;
     }
+    shared.count -= pending.length;
     this.status.backlog = 0;
   }
 
