@@ -107,6 +107,24 @@ test('kill -9 at 10 seeded random points of a bounded run of two zones, then a r
   await assertExactlyOnce(store, z1, from, to);
 });
 
+test('burrow logs --store prints the shipped window as the platform prints it (ndjson and csv)', { skip }, async () => {
+  const [z1, z2] = emu.info.pullZoneIds as [number, number];
+  const from = Math.floor(emu.world.now() / 1000) * 1000 - 75 * 60_000;
+  const to = from + 5 * 60_000;
+  const window = ['--from', new Date(from).toISOString(), '--to', new Date(to).toISOString(), '--limit', '1000000'];
+  const shipped = await spawnBurrow(['ship', String(z1), String(z2), ...window.slice(0, 4), '--table', 'readback'], { env: env(), timeoutMs: 120_000 }).done;
+  assert.equal(shipped.code, 0, shipped.stderr);
+  for (const format of ['ndjson', 'csv']) {
+    const fromStore = await spawnBurrow(['logs', String(z1), String(z2), ...window, '--store', '--table', 'readback', '-o', format], { env: env(), timeoutMs: 60_000 }).done;
+    const fromPlatform = await spawnBurrow(['logs', String(z1), String(z2), ...window, '-o', format], { env: env(), timeoutMs: 60_000 }).done;
+    assert.equal(fromStore.code, 0, fromStore.stderr);
+    assert.equal(fromPlatform.code, 0, fromPlatform.stderr);
+    const lines = (t: string) => t.split('\n').filter(Boolean).sort();
+    assert.ok(lines(fromPlatform.stdout).length > 1000);
+    assert.deepEqual(lines(fromStore.stdout), lines(fromPlatform.stdout), format);
+  }
+});
+
 test('a second shipper on the same zone and table refuses, naming the first one\'s host and pid', { skip }, async () => {
   const zone = emu.info.pullZoneIds[2]!;
   const first = spawnBurrow(['ship', String(zone), '--since', '5m', '--table', 'leased'], { env: env(), timeoutMs: 60_000 });
