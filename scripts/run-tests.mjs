@@ -9,7 +9,7 @@
 // code is the same: dependencies stay in node_modules, and each source file keeps its own
 // import.meta.url, so paths computed from it do not change. BURROW_TEST_TSX=1 runs the sources
 // through tsx as before (a stack trace then points at the .ts lines directly).
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -119,6 +119,13 @@ async function compile(testFiles) {
     logLevel: 'warning',
   });
   return testFiles.map((f) => path.join(outdir, f.replace(/\.tsx?$/, '.mjs')));
+}
+
+// The ClickHouse tests (test/helpers/clickhouse.ts) skip where the server is not installed: said once here
+const clickhouseServer = process.env.BURROW_CLICKHOUSE_SERVER ?? '/usr/sbin/clickhouse-server';
+if (files.some((f) => /(^|[\\/])(log-ship|ship-)[^\\/]*\.test\.ts$/.test(f)) && !existsSync(clickhouseServer)) {
+  if (process.env.BURROW_REQUIRE_CLICKHOUSE === '1') console.error(`BURROW_REQUIRE_CLICKHOUSE=1 and ${clickhouseServer} is missing: the ClickHouse tests will fail`);
+  else console.error(`note: the ClickHouse tests (burrow ship) are skipped: ${clickhouseServer} is not installed (apt-get install -y clickhouse-server clickhouse-client)`);
 }
 
 const viaTsx = process.env.BURROW_TEST_TSX === '1';

@@ -11,10 +11,12 @@ export const DEFAULT_LIMIT = 1000;
 export const MAX_LIMIT = 1_000_000;
 
 /** "15m" -> ms; throws UsageError with what is allowed. */
-export function parseSince(text: string): number {
+export function parseSince(text: string, maxMs = RETENTION_MS): number {
   const m = /^(\d+)(s|m|h|d)$/.exec(text.trim());
   const ms = m ? Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'] : Number.NaN;
-  if (!m || !(ms > 0) || ms > RETENTION_MS) throw new UsageError(`--since "${text}": use a duration like 30s, 15m, 2h or 3d (more than 0, at most 3d)`);
+  if (!m || !(ms > 0) || ms > maxMs) {
+    throw new UsageError(`--since "${text}": use a duration like 30s, 15m, 2h or 3d (more than 0, at most ${maxMs === RETENTION_MS ? '3d' : `${Math.round(maxMs / 86_400_000)}d`})`);
+  }
   return ms;
 }
 
@@ -51,7 +53,8 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-export function planFromArgs(ctx: CommandContext, now: number): Plan {
+/** `fromStore`: the window is read from the log store (burrow logs --store), which has no 3-day limit. */
+export function planFromArgs(ctx: CommandContext, now: number, fromStore = false): Plan {
   const v = ctx.values;
   const zones = parseZoneArgs(ctx.args);
   const zoneId = zones[0]!;
@@ -105,10 +108,10 @@ export function planFromArgs(ctx: CommandContext, now: number): Plan {
   };
   const from = time('--from', fromText);
   const to = time('--to', toText);
-  const sinceMs = parseSince(sinceText ?? DEFAULT_SINCE);
+  const sinceMs = parseSince(sinceText ?? DEFAULT_SINCE, fromStore ? 366 * 86_400_000 : RETENTION_MS);
   const start = from ?? now - sinceMs;
-  if (start < now - RETENTION_MS - 1000) throw new UsageError('--from is older than the 3-day log retention');
+  if (!fromStore && start < now - RETENTION_MS - 1000) throw new UsageError('--from is older than the 3-day log retention (--store reads the ones burrow ship kept)');
   if (to !== null && from !== null && to <= from) throw new UsageError('--from must be before --to');
-  if (to !== null && from !== null && to - from > RETENTION_MS) throw new UsageError('the window --from .. --to is at most 3 days');
+  if (!fromStore && to !== null && from !== null && to - from > RETENTION_MS) throw new UsageError('the window --from .. --to is at most 3 days');
   return { zoneId, zones, filter, follow, limit, from, to, sinceMs, v1Date: null };
 }

@@ -78,6 +78,10 @@ Counts per time bucket and status class (every bucket of the window, empty ones 
   --histogram          print bucket start (ISO, UTC), total, 2xx, 3xx, 4xx, 5xx; also with --from/--to
   --bucket D           bucket size: 1s, 10s, 1m, 5m, 1h... (default: the finest of 1s 5s 10s 30s 1m
                        5m 15m 1h giving at most 100 buckets)
+History from the log store (what burrow ship keeps in ClickHouse), with no 3-day limit:
+  burrow logs PULLZONE [PULLZONE...] --store [--since 7d | --from T --to T] [--limit N] [-o ...] [--alert RULE]
+  --store              read the window from the store (--store-url, BURROW_LOG_STORE or logStore:
+                       in the profile; --table, default cdn_logs) instead of the platform
 All requests of a zone share one budget of 28 per 10 s (the platform allows 30).`;
 
 export const logsCommand: Command = {
@@ -106,6 +110,9 @@ export const logsCommand: Command = {
     'exit-on-alert': { type: 'boolean' },
     histogram: { type: 'boolean' },
     bucket: { type: 'string' },
+    store: { type: 'boolean' },
+    'store-url': { type: 'string' },
+    table: { type: 'string' },
   },
   outputs: ['ndjson', 'json', 'text', 'table', 'csv'],
   async run(ctx: CommandContext) {
@@ -116,6 +123,7 @@ export const logsCommand: Command = {
     if (ctx.values.bucket !== undefined) throw new UsageError('--bucket goes with --histogram (burrow logs PULLZONE --since 1h --histogram --bucket 1m)');
     if (ctx.values.sql !== undefined && ctx.values.alert !== undefined) throw new UsageError('--alert watches the records printed; it does not go with --sql');
     if (ctx.values.sql !== undefined) return (await import('./logs-sql')).runLogsSql(ctx);
+    if (ctx.values.store) return (await import('./logs-store')).runLogsFromStore(ctx);
     const plan = planFromArgs(ctx, Date.now());
     const alerts = alertOptions(ctx.values);
     if (alerts && plan.v1Date !== null) throw new UsageError('--alert works on the v2 logs (--follow or --since/--from), not on a --v1 day file');

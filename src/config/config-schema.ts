@@ -8,6 +8,10 @@ export const ProfileSchema = z.object({
   databaseUrl: z.string().optional(),
   databaseToken: z.string().optional(),
   readOnly: z.boolean().optional(),
+  /** The log store burrow ship writes into: clickhouse://[user@]host[:port][/database]. */
+  logStore: z.string().min(1).optional(),
+  /** Its password (a secret: masked as keys are). */
+  logStorePassword: z.string().optional(),
 }).strict();
 
 export const ConfigFileSchema = z.object({

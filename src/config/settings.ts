@@ -34,6 +34,10 @@ export interface Settings {
   loggingToken: string | null;
   databaseUrl: string | null;
   databaseToken: string | null;
+  /** The log store (BURROW_LOG_STORE, else logStore: in the profile); --store-url wins over it. */
+  logStore: string | null;
+  /** Its password: BURROW_LOG_STORE_PASSWORD, else logStorePassword: in the profile (never a flag). */
+  logStorePassword: string | null;
   readOnly: boolean;
   /** What made it read-only: "--read-only", or "profile prod" (its readOnly: true). */
   readOnlySource: string | null;
@@ -104,7 +108,9 @@ export function resolveSettings(flags: GlobalFlags, env: Env, file: ConfigFile):
   const databaseUrl = nonEmpty(env.SERVICE_DATABASE_URL) ?? nonEmpty(env.BUNNY_DATABASE_URL) ?? nonEmpty(profile.databaseUrl);
   const databaseToken = nonEmpty(env.SERVICE_DATABASE_AUTH_TOKEN) ?? nonEmpty(env.BUNNY_DATABASE_AUTH_TOKEN) ?? nonEmpty(profile.databaseToken);
   const loggingToken = nonEmpty(env.BURROW_LOGGING_TOKEN) ?? nonEmpty(profile.loggingToken);
-  for (const s of [apiKey, databaseToken, loggingToken]) registerSecret(s);
+  const logStore = nonEmpty(env.BURROW_LOG_STORE) ?? nonEmpty(profile.logStore);
+  const logStorePassword = nonEmpty(env.BURROW_LOG_STORE_PASSWORD) ?? nonEmpty(profile.logStorePassword);
+  for (const s of [apiKey, databaseToken, loggingToken, logStorePassword]) registerSecret(s);
 
   const baseUrl = stripSlash(flags.baseUrl ?? nonEmpty(env.BURROW_BASE_URL) ?? profile.baseUrl ?? PLATFORM_BASE_URL);
   const loggingUrl = stripSlash(flags.loggingUrl ?? nonEmpty(env.BURROW_LOGGING_URL) ?? profile.loggingUrl ?? PLATFORM_LOGGING_URL);
@@ -122,6 +128,8 @@ export function resolveSettings(flags: GlobalFlags, env: Env, file: ConfigFile):
     loggingToken,
     databaseUrl,
     databaseToken,
+    logStore,
+    logStorePassword,
     readOnly: Boolean(flags.readOnly || profile.readOnly),
     readOnlySource: flags.readOnly ? '--read-only' : profile.readOnly ? `profile ${usedProfile ?? '?'}` : null,
     color: !(flags.noColor || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')),

@@ -107,7 +107,7 @@ const CASES: [string[], RegExp][] = [
   // global
   [['--base-url', 'not a url', 'get', 'limits'], /--base-url must be an http\(s\) URL/],
   [['--profile', 'nope', 'get', 'limits'], /no profile named "nope"/],
-  [['frobnicate'], /unknown command "frobnicate" \(commands: get, logs, sql, db, shield, containers, emulator, completion\)/],
+  [['frobnicate'], /unknown command "frobnicate" \(commands: get, logs, ship, sql, db, shield, containers, emulator, completion\)/],
 ];
 
 test(`${CASES.length} bad inputs through the binary: exit 2, a message saying what is allowed, no request sent`, { timeout: 120_000 }, async () => {

@@ -32,7 +32,7 @@ _burrow; printf '%s\\n' "\${COMPREPLY[@]}"`;
 }
 
 test('bash: commands, sub-commands, get resources, flags of the command, -o formats', () => {
-  assert.deepEqual(complete('burrow s'), ['sql', 'shield']);
+  assert.deepEqual(complete('burrow s'), ['ship', 'sql', 'shield']);
   assert.deepEqual(complete('burrow shield '), ['check-spec', 'guardian', 'spec']);
   assert.deepEqual(complete('burrow shield spec u'), ['upload']);
   assert.deepEqual(complete('burrow --profile prod get video'), ['video-libraries'], 'the value of --profile is not the command');

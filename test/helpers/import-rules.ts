@@ -9,7 +9,7 @@ import ts from 'typescript';
  */
 export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'cli.ts': ['commands', 'runtime', 'api', 'text', 'config'],
-  commands: ['app', 'state', 'runtime', 'renderers', 'log-records', 'logs-sql', 'sql-repl', 'shield-spec', 'text', 'api', 'config', 'emulator', 'log-fields', 'log-engine'],
+  commands: ['app', 'state', 'runtime', 'renderers', 'log-records', 'logs-sql', 'log-ship', 'sql-repl', 'shield-spec', 'text', 'api', 'config', 'emulator', 'log-fields', 'log-engine'],
   app: ['screens', 'components', 'state', 'keys', 'renderers', 'sql-repl', 'text', 'runtime', 'api', 'config', 'log-engine'],
   screens: ['components', 'state', 'renderers', 'log-records', 'sql-repl', 'shield-spec', 'clipboard', 'keys', 'text', 'api', 'config', 'log-fields', 'log-engine'],
   components: ['keys', 'text'],
@@ -17,6 +17,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   renderers: ['shield-spec', 'text', 'api', 'config'],
   'log-records': ['text', 'api', 'config', 'log-fields', 'log-engine'],
   'logs-sql': ['text', 'api', 'config', 'log-fields', 'log-engine'],
+  'log-ship': ['text', 'api', 'config', 'log-fields'],
   'sql-repl': ['keys', 'text', 'api', 'config'],
   'shield-spec': ['config'],
   clipboard: [],

@@ -125,6 +125,18 @@ export class LogsApi {
 
   /** One v2 page. Inputs are validated before anything is sent ('invalid-input' ApiError). */
   async query(zoneId: number, q: LogQuery = {}, opts: CallOptions = {}): Promise<LogPage> {
+    return this.request(zoneId, q, opts, (body, path) => readLogPage(this.pages, body, path, q.order ?? 'desc'));
+  }
+
+  /**
+   * One v2 page as the bytes the server sent (200 only), for a reader of its own (the shipper
+   * passes the records' bytes on). Same checks, budget and retries as query().
+   */
+  async queryBytes(zoneId: number, q: LogQuery = {}, opts: CallOptions = {}): Promise<Buffer> {
+    return this.request(zoneId, q, opts, async (body) => body);
+  }
+
+  private async request<T>(zoneId: number, q: LogQuery, opts: CallOptions, read: (body: Buffer, path: string) => Promise<T>): Promise<T> {
     if (!Number.isSafeInteger(zoneId) || zoneId < 0) {
       throw new ApiError({ kind: 'invalid-input', message: `invalid pull zone id ${zoneId}: a positive whole number` });
     }
@@ -136,7 +148,7 @@ export class LogsApi {
         // the server counted the request before it answered: the slot's window starts at the headers
         const body = (await this.http.request<Buffer>(path, { query: built.params, signal, expect: 'bytes', onHeaders: answered })).data;
         answered();
-        return readLogPage(this.pages, body, path, q.order ?? 'desc');
+        return read(body, path);
       },
       opts,
     );

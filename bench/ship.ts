@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import { spawn } from 'node:child_process';
+import { startClickHouse, CLICKHOUSE_CLIENT, type ClickHouseServer } from '../test/helpers/clickhouse';
+import { tableColumns } from '../src/log-ship/schema';
+import { burrowEnv, startEmulatorChild } from './lib/emulator-child';
+import { summarize } from './lib/stats';
+import type { BenchResult } from './lib/report';
+import type { Bench } from './registry';
+
+/**
+ * burrow ship: four zones backfilling one hour each into a local ClickHouse (18.16 here) with
+ * --budget 30, end to end (platform emulator, server and burrow on the same cores), against the
+ * naive pipe `burrow logs Z --from --to -o ndjson | clickhouse-client --query "INSERT ... FORMAT
+ * JSONEachRow"` (four at once) in the same run. burrow's CPU per record and resident memory are
+ * read from /proc while it runs.
+ */
+const RATE = Number(process.env.BENCH_SHIP_RATE ?? 60);
+const ZONES = 4;
+
+interface Run {
+  seconds: number;
+  records: number;
+  cpuSeconds: number;
+  maxRssMb: number;
+}
+
+function procSample(pid: number): { cpu: number; rss: number } {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpu = (Number(f[11]) + Number(f[12])) / 100;
+    const rss = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    return { cpu, rss };
+  } catch {
+    return { cpu: 0, rss: 0 };
+  }
+}
+
+function run(cmd: string, args: string[], env: Record<string, string>, sampleName: RegExp | null): Promise<{ code: number | null; stderr: string; cpu: number; rss: number }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    let cpu = 0;
+    let rss = 0;
+    const timer = setInterval(() => {
+      if (!sampleName) return;
+      const s = procSample(child.pid!);
+      cpu = Math.max(cpu, s.cpu);
+      rss = Math.max(rss, s.rss);
+    }, 100);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      resolve({ code, stderr, cpu, rss });
+    });
+  });
+}
+
+async function count(ch: ClickHouseServer, table: string): Promise<number> {
+  return Number((await ch.query(`SELECT count() FROM ${table}`)).trim());
+}
+
+export const shipBench: Bench = {
+  id: 'ship',
+  async run(): Promise<BenchResult[]> {
+    const emu = await startEmulatorChild(['--log-rate', String(RATE)]);
+    const ch = await startClickHouse();
+    try {
+      const zones = emu.info.pullZoneIds.slice(0, ZONES);
+      const now = Date.now();
+      const from = new Date(now - 100 * 60_000).toISOString();
+      const to = new Date(now - 40 * 60_000).toISOString();
+      const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TZ: 'UTC', ...burrowEnv(emu.info) };
+
+      // burrow ship
+      const t0 = performance.now();
+      const shipped = await run(process.execPath, ['bin/burrow.js', 'ship', ...zones.map(String), '--from', from, '--to', to, '--budget', '30', '--store-url', ch.storeUrl, '--table', 'bench_ship'], env, /./);
+      const shipSeconds = (performance.now() - t0) / 1000;
+      if (shipped.code !== 0) throw new Error(`burrow ship exited ${shipped.code}: ${shipped.stderr.slice(-2000)}`);
+      const ship: Run = { seconds: shipSeconds, records: await count(ch, 'bench_ship'), cpuSeconds: shipped.cpu, maxRssMb: shipped.rss };
+
+      // the naive pipe, into a table with the same columns (timestamp as text: 18.16 reads no ISO time)
+      const cols = tableColumns('legacy').filter((c) => c.name !== 'timestampMs').map((c) => `${c.name} ${c.name === 'timestamp' ? 'String' : c.type}`);
+      await ch.query(`CREATE TABLE bench_pipe (${cols.join(', ')}) ENGINE = MergeTree ORDER BY (pullZoneId, timestamp, requestId)`);
+      const t1 = performance.now();
+      const pipes = await Promise.all(
+        zones.map((z) =>
+          run('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" bin/burrow.js logs ${z} --from "${from}" --to "${to}" --limit 1000000 -o ndjson | "${CLICKHOUSE_CLIENT}" --host ${ch.host} --port ${ch.tcpPort} --input_format_skip_unknown_fields=1 --query "INSERT INTO bench_pipe FORMAT JSONEachRow"`], env, null),
+        ),
+      );
+      const pipeSeconds = (performance.now() - t1) / 1000;
+      for (const p of pipes) if (p.code !== 0) throw new Error(`the pipe failed: ${p.stderr.slice(-2000)}`);
+      const pipeRecords = await count(ch, 'bench_pipe');
+
+      const shipRate = ship.records / ship.seconds;
+      const pipeRate = pipeRecords / pipeSeconds;
+      const cpuUs = (ship.cpuSeconds / ship.records) * 1e6;
+      return [
+        {
+          name: 'ship: 4 zones x 1 h into ClickHouse, records/s',
+          method: `burrow ship of 4 zones (${ship.records} records, emulator --log-rate ${RATE}) --from/--to one hour, --budget 30, into a local clickhouse-server (18.16), wall time to exit 0; reference: the naive pipe burrow logs -o ndjson | clickhouse-client, 4 at once, same run`,
+          unit: 'records/s',
+          burrow: summarize([shipRate]),
+          reference: { name: 'naive pipe', summary: summarize([pipeRate]) },
+          budget: '>= 60000 and >= reference',
+          pass: shipRate >= 60_000 && shipRate >= pipeRate,
+          notes: [`pipe stored ${pipeRecords} records in ${pipeSeconds.toFixed(1)} s; burrow ${ship.records} in ${ship.seconds.toFixed(1)} s`],
+        },
+        {
+          name: 'ship: burrow CPU per record',
+          method: 'user + system CPU of the burrow ship process (from /proc) over the records it stored',
+          unit: 'us/record',
+          burrow: summarize([cpuUs]),
+          pass: null,
+        },
+        {
+          name: 'ship: resident memory shipping 4 zones',
+          method: 'largest VmRSS of the burrow ship process, sampled every 100 ms',
+          unit: 'MB',
+          burrow: summarize([ship.maxRssMb]),
+          budget: '<= 250 MB',
+          pass: ship.maxRssMb <= 250,
+        },
+      ];
+    } finally {
+      await ch.close();
+      await emu.stop();
+    }
+  },
+};

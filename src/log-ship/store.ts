@@ -1,0 +1,191 @@
+import { Readable } from 'node:stream';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import { formForVersion, distributedTableSql, localTableName, qualified, recordsTableSql, stateTableName, stateTableSql, type TableForm, type TableNames } from './schema';
+import { sqlIdentifier, sqlLiteral } from './sql-text';
+import { httpBase, type StoreUrl } from './store-url';
+
+/** A failure talking to ClickHouse (down, refusing, or an error answer). */
+export class StoreError extends Error {}
+
+export interface StoreOptions {
+  url: StoreUrl;
+  password: string;
+  table: string;
+  cluster: string | null;
+  /** Per request (an insert of a segment included). */
+  timeoutMs?: number;
+}
+
+/** A checkpoint or lease row of the state table. */
+export interface StateRow {
+  value: number;
+  owner: string;
+  host: string;
+  pid: number;
+  writtenMs: number;
+}
+
+/**
+ * The log store: one ClickHouse server (or a cluster through one of its nodes) over its HTTP
+ * interface with the official client. Statements carry no record values: records go in as
+ * JSONEachRow bodies; the few literals are written by sqlLiteral.
+ */
+export class LogStore {
+  readonly names: TableNames;
+  form: TableForm = 'legacy';
+  version = '';
+  private readonly client: ClickHouseClient;
+  private readonly records: string;
+  private readonly state: string;
+
+  constructor(private readonly options: StoreOptions) {
+    this.names = { database: options.url.database, table: options.table, cluster: options.cluster };
+    this.client = this.clientFor(options.url.host);
+    this.records = qualified(this.names.database, this.names.table);
+    this.state = qualified(this.names.database, stateTableName(this.names));
+  }
+
+  private clientFor(host: string): ClickHouseClient {
+    return createClient({
+      url: httpBase(this.options.url, host),
+      username: this.options.url.user,
+      password: this.options.password,
+      request_timeout: this.options.timeoutMs ?? 60_000,
+      compression: { request: false, response: false },
+      max_open_connections: 8,
+      // failures are this module's to report (as StoreError, once, in the shipper's own lines)
+      log: { level: ClickHouseLogLevel.OFF },
+    });
+  }
+
+  private async run<T>(what: string, f: () => Promise<T>): Promise<T> {
+    try {
+      return await f();
+    } catch (error) {
+      if (error instanceof StoreError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new StoreError(`${what}: ${message.split('\n')[0]}`);
+    }
+  }
+
+  async rows<T>(sql: string, signal?: AbortSignal): Promise<T[]> {
+    return this.run('ClickHouse query', async () => {
+      const rs = await this.client.query({ query: sql, format: 'JSONEachRow', abort_signal: signal });
+      return (await rs.json()) as T[];
+    });
+  }
+
+  async command(sql: string, client = this.client): Promise<void> {
+    await this.run('ClickHouse statement', () => client.command({ query: sql }).then(() => undefined));
+  }
+
+  /** Reads the server's version (and so the table's form); creates the tables when missing. */
+  async prepare(): Promise<void> {
+    const [row] = await this.rows<{ v: string }>('SELECT version() AS v');
+    this.version = row?.v ?? '';
+    this.form = formForVersion(this.version);
+    const existing = await this.rows<{ type: string }>(
+      `SELECT type FROM system.columns WHERE database = ${sqlLiteral(this.names.database)} AND table = ${sqlLiteral(localTableName(this.names))} AND name = 'timestamp'`,
+    );
+    // a table made by an older server keeps its form after an upgrade
+    if (existing[0]) this.form = existing[0].type.startsWith('DateTime64') ? 'current' : 'legacy';
+    await this.command(`CREATE DATABASE IF NOT EXISTS ${sqlIdentifier(this.names.database)}`);
+    if (this.names.cluster) {
+      for (const host of await this.clusterHosts()) {
+        const node = this.clientFor(host);
+        try {
+          await this.command(`CREATE DATABASE IF NOT EXISTS ${sqlIdentifier(this.names.database)}`, node);
+          await this.command(recordsTableSql(this.names, this.form), node);
+        } finally {
+          await node.close();
+        }
+      }
+      await this.command(distributedTableSql(this.names, this.form));
+    } else {
+      await this.command(recordsTableSql(this.names, this.form));
+    }
+    await this.command(stateTableSql(this.names));
+  }
+
+  /** Every node of the cluster (each is reached on the store URL's HTTP port). */
+  async clusterHosts(): Promise<string[]> {
+    const rows = await this.rows<{ h: string }>(
+      `SELECT DISTINCT host_address AS h FROM system.clusters WHERE cluster = ${sqlLiteral(this.names.cluster ?? '')}`,
+    );
+    if (rows.length === 0) throw new StoreError(`the server knows no cluster "${this.names.cluster}" (system.clusters)`);
+    return rows.map((r) => r.h);
+  }
+
+  /** Stores JSONEachRow lines; resolves when ClickHouse acknowledged them. */
+  async insert(lines: Buffer, signal?: AbortSignal): Promise<void> {
+    await this.run('ClickHouse insert', () =>
+      this.insertLines(this.records, lines, signal, {
+        input_format_skip_unknown_fields: 1,
+        // a Distributed table acknowledges only once every shard has the rows
+        ...(this.names.cluster ? { insert_distributed_sync: 1 } : {}),
+      }),
+    );
+  }
+
+  /** The bytes as they are (the client would encode objects again: JSON formats want object streams). */
+  private async insertLines(table: string, lines: Buffer, signal: AbortSignal | undefined, settings: Record<string, number>): Promise<void> {
+    const result = await this.client.exec({
+      query: `INSERT INTO ${table} FORMAT JSONEachRow`,
+      values: Readable.from([lines], { objectMode: false }),
+      abort_signal: signal,
+      clickhouse_settings: settings,
+    });
+    // the answer is empty; read it so the connection goes back to the pool
+    for await (const chunk of result.stream) void chunk;
+  }
+
+  /** The request ids stored for a zone with timestamps in [fromMs, toMs] (whole seconds around it). */
+  async storedIds(zone: number, fromMs: number, toMs: number): Promise<Set<string>> {
+    const rows = await this.rows<{ r: string }>(
+      `SELECT requestId AS r FROM ${this.records} WHERE pullZoneId = ${sqlLiteral(zone)} AND ${this.timeRange(fromMs, toMs)}`,
+    );
+    return new Set(rows.map((x) => x.r));
+  }
+
+  /** Newest stored record time of a zone (epoch ms), or null. */
+  async newestStored(zone: number): Promise<number | null> {
+    const ms = this.form === 'current' ? 'toUnixTimestamp64Milli(max(timestamp))' : 'max(toUInt64(timestamp) * 1000 + timestampMs)';
+    const [row] = await this.rows<{ t: string; n: string }>(`SELECT ${ms} AS t, count() AS n FROM ${this.records} WHERE pullZoneId = ${sqlLiteral(zone)}`);
+    return row && Number(row.n) > 0 ? Number(row.t) : null;
+  }
+
+  private timeRange(fromMs: number, toMs: number): string {
+    const a = sqlLiteral(Math.floor(fromMs / 1000));
+    const b = sqlLiteral(Math.floor(toMs / 1000));
+    return `timestamp >= toDateTime(${a}) AND timestamp <= toDateTime(${b})`;
+  }
+
+  /** count() and uniqExact(requestId) of a zone's records in [fromMs, toMs). */
+  async counts(zone: number, fromMs: number, toMs: number): Promise<{ count: number; unique: number }> {
+    const ms = this.form === 'current' ? 'toUnixTimestamp64Milli(timestamp)' : '(toUInt64(timestamp) * 1000 + timestampMs)';
+    const [row] = await this.rows<{ c: string; u: string }>(
+      `SELECT count() AS c, uniqExact(requestId) AS u FROM ${this.records} WHERE pullZoneId = ${sqlLiteral(zone)} AND ${ms} >= ${sqlLiteral(fromMs)} AND ${ms} < ${sqlLiteral(toMs)}`,
+    );
+    return { count: Number(row?.c ?? 0), unique: Number(row?.u ?? 0) };
+  }
+
+  /** The newest row of a zone's checkpoint or lease. */
+  async readState(zone: number, kind: string): Promise<StateRow | null> {
+    const [row] = await this.rows<{ v: string; o: string; h: string; p: number; w: string }>(
+      `SELECT argMax(value, writtenMs) AS v, argMax(owner, writtenMs) AS o, argMax(host, writtenMs) AS h, argMax(pid, writtenMs) AS p, max(writtenMs) AS w ` +
+        `FROM ${this.state} WHERE pullZoneId = ${sqlLiteral(zone)} AND kind = ${sqlLiteral(kind)} HAVING count() > 0`,
+    );
+    return row ? { value: Number(row.v), owner: row.o, host: row.h, pid: Number(row.p), writtenMs: Number(row.w) } : null;
+  }
+
+  async writeState(zone: number, kind: string, row: StateRow): Promise<void> {
+    const line = JSON.stringify({ pullZoneId: zone, kind, value: row.value, owner: row.owner, host: row.host, pid: row.pid, writtenMs: row.writtenMs });
+    await this.run('ClickHouse state write', async () => {
+      await this.insertLines(this.state, Buffer.from(`${line}\n`), undefined, {});
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

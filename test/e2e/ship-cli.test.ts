@@ -1,0 +1,182 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { clickhouseSkip, startClickHouse, type ClickHouseServer } from '../helpers/clickhouse';
+import { envFor } from '../helpers/emulator';
+import { startEmulator } from '../../src/emulator/server';
+import { spawnBurrow } from '../helpers/cli';
+import { platformIds, storeAt, storedIds, untilAsync } from '../helpers/ship';
+import type { LogStore } from '../../src/log-ship/store';
+import type { RunningEmulator } from '../../src/emulator/server';
+
+/**
+ * burrow ship, the built binary, against a real ClickHouse and the emulator: kill -9 at random
+ * points of a bounded run, and ClickHouse stopped for 30 s during a follow.
+ */
+const skip = clickhouseSkip();
+let ch: ClickHouseServer;
+let emu: RunningEmulator;
+const stores: LogStore[] = [];
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-ship-'));
+before(async () => {
+  if (skip) return;
+  ch = await startClickHouse();
+  emu = await startEmulator({ seed: 1, port: 0, host: '127.0.0.1', logRate: 30, ingestDelayMs: 5000 });
+});
+after(async () => {
+  for (const s of stores) await s.close();
+  await ch?.close();
+  await emu?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const env = (extra: Record<string, string> = {}) => ({
+  PATH: process.env.PATH ?? '',
+  TZ: 'UTC',
+  HOME: dir,
+  XDG_CONFIG_HOME: path.join(dir, 'cfg'),
+  XDG_STATE_HOME: path.join(dir, 'state'),
+  ...envFor(emu),
+  BURROW_LOG_STORE: ch.storeUrl,
+  ...extra,
+});
+
+/** A seeded PRNG (mulberry32): the kill points are the same on every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function assertExactlyOnce(store: LogStore, zone: number, from: number, to: number): Promise<void> {
+  const stored = await storedIds(store, zone, from, to);
+  const platform = platformIds(emu, zone, from, to);
+  assert.ok(platform.length > 1000, `the window has records (${platform.length})`);
+  assert.equal(new Set(stored).size, stored.length, `zone ${zone}: no duplicates`);
+  assert.equal(stored.length, platform.length, `zone ${zone}: count() = the platform's count`);
+  const storedSet = new Set(stored);
+  const missing = platform.filter((id) => !storedSet.has(id));
+  assert.deepEqual(missing, [], `zone ${zone}: no gaps`);
+  const { count, unique } = await store.counts(zone, from, to);
+  assert.equal(count, unique, 'count() = uniqExact(requestId)');
+}
+
+test('kill -9 at 10 seeded random points of a bounded run of two zones, then a run that completes it: every record once', { skip }, async () => {
+  const [z1, z2] = emu.info.pullZoneIds as [number, number];
+  const from = Math.floor(emu.world.now() / 1000) * 1000 - 75 * 60_000;
+  const to = from + 25 * 60_000;
+  // --budget 3: a few requests per zone and run, so every run is cut short by its kill, wherever it lands
+  const args = ['ship', String(z1), String(z2), '--from', new Date(from).toISOString(), '--to', new Date(to).toISOString(), '--table', 'killed', '--budget', '3'];
+  const random = prng(24);
+  const store = storeAt(ch.storeUrl, 'killed');
+  stores.push(store);
+  let killedWhileStoring = 0;
+  for (let i = 0; i < 10; i++) {
+    const run = spawnBurrow(args, { env: env(), timeoutMs: 120_000 });
+    // a random point: after the first records went in (or early in the start), never after the end
+    const wait = 400 + Math.floor(random() * 3000);
+    const stopped = await Promise.race([run.done.then(() => 'ended' as const), new Promise<'kill'>((r) => setTimeout(() => r('kill'), wait))]);
+    if (stopped === 'ended') {
+      const r = await run.done;
+      assert.equal(r.code, 0, r.stderr);
+      continue;
+    }
+    run.child.kill('SIGKILL');
+    const r = await run.done;
+    assert.equal(r.signal, 'SIGKILL');
+    if (/"?event"?[=:]"?start/.test(r.stderr)) killedWhileStoring++;
+  }
+  assert.ok(killedWhileStoring >= 6, `most kills hit a running shipper (${killedWhileStoring})`);
+  // the completing run (and the one after it) at the default budget
+  const complete = args.slice(0, -2);
+  const last = await spawnBurrow(complete, { env: env(), timeoutMs: 120_000 }).done;
+  assert.equal(last.code, 0, last.stderr);
+  await store.prepare();
+  await assertExactlyOnce(store, z1, from, to);
+  await assertExactlyOnce(store, z2, from, to);
+  // run again: nothing to add, nothing repeated
+  const again = await spawnBurrow(complete, { env: env(), timeoutMs: 60_000 }).done;
+  assert.equal(again.code, 0, again.stderr);
+  await assertExactlyOnce(store, z1, from, to);
+});
+
+test('burrow logs --store prints the shipped window as the platform prints it (ndjson and csv)', { skip }, async () => {
+  const [z1, z2] = emu.info.pullZoneIds as [number, number];
+  const from = Math.floor(emu.world.now() / 1000) * 1000 - 75 * 60_000;
+  const to = from + 5 * 60_000;
+  const window = ['--from', new Date(from).toISOString(), '--to', new Date(to).toISOString(), '--limit', '1000000'];
+  const shipped = await spawnBurrow(['ship', String(z1), String(z2), ...window.slice(0, 4), '--table', 'readback'], { env: env(), timeoutMs: 120_000 }).done;
+  assert.equal(shipped.code, 0, shipped.stderr);
+  for (const format of ['ndjson', 'csv']) {
+    const fromStore = await spawnBurrow(['logs', String(z1), String(z2), ...window, '--store', '--table', 'readback', '-o', format], { env: env(), timeoutMs: 60_000 }).done;
+    const fromPlatform = await spawnBurrow(['logs', String(z1), String(z2), ...window, '-o', format], { env: env(), timeoutMs: 60_000 }).done;
+    assert.equal(fromStore.code, 0, fromStore.stderr);
+    assert.equal(fromPlatform.code, 0, fromPlatform.stderr);
+    const lines = (t: string) => t.split('\n').filter(Boolean).sort();
+    assert.ok(lines(fromPlatform.stdout).length > 1000);
+    assert.deepEqual(lines(fromStore.stdout), lines(fromPlatform.stdout), format);
+  }
+});
+
+test('a second shipper on the same zone and table refuses, naming the first one\'s host and pid', { skip }, async () => {
+  const zone = emu.info.pullZoneIds[2]!;
+  const first = spawnBurrow(['ship', String(zone), '--since', '5m', '--table', 'leased'], { env: env(), timeoutMs: 60_000 });
+  const store = storeAt(ch.storeUrl, 'leased');
+  stores.push(store);
+  await untilAsync('the first shipper holds the zone', async () => (await store.readState(zone, 'lease').catch(() => null))?.pid === first.child.pid);
+  const second = await spawnBurrow(['ship', String(zone), '--since', '5m', '--table', 'leased'], { env: env(), timeoutMs: 60_000 }).done;
+  assert.equal(second.code, 3, second.stderr);
+  assert.match(second.stderr, new RegExp(`host ${os.hostname()} pid ${first.child.pid}`));
+  first.child.kill('SIGTERM');
+  const r = await first.done;
+  assert.equal(r.code, 0, r.stderr);
+});
+
+test('ClickHouse stopped for 30 s during a follow: nothing lost, memory bounded, SIGTERM exits 0 within 5 s', { skip }, async () => {
+  const zone = emu.info.pullZoneIds[0]!;
+  const started = emu.world.now();
+  const run = spawnBurrow(['ship', String(zone), '--since', '10m', '--settle', '20s', '--table', 'outage'], { env: env({ BURROW_SHIP_POLL_MS: '500' }), timeoutMs: 180_000 });
+  const store = storeAt(ch.storeUrl, 'outage');
+  stores.push(store);
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${run.child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  await untilAsync('the backfill stored and the checkpoint near the live end', async () => {
+    const cp = await store.readState(zone, 'checkpoint').catch(() => null);
+    return cp && cp.value > emu.world.now() - 60_000;
+  }, 60_000);
+  const rssBefore = rss();
+  await ch.stop();
+  const down = Date.now();
+  let rssMax = rssBefore;
+  const stderrLines = () => run.child.stderr.readableLength; // keeps the stream flowing
+  void stderrLines;
+  let errText = '';
+  run.child.stderr.on('data', (d: Buffer) => (errText += d.toString()));
+  // the outage lasts 30 s of the shipper's own retries: wait on its lines, sampling its memory
+  await untilAsync('30 s of failed inserts', async () => {
+    rssMax = Math.max(rssMax, rss());
+    return Date.now() - down >= 30_000 && /store-retry/.test(errText);
+  }, 90_000, 500);
+  await ch.start();
+  const back = emu.world.now();
+  await untilAsync('caught up after ClickHouse came back', async () => {
+    const cp = await store.readState(zone, 'checkpoint').catch(() => null);
+    return cp && cp.value > back - 40_000;
+  }, 90_000, 250);
+  const t0 = Date.now();
+  run.child.kill('SIGTERM');
+  const r = await run.done;
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(Date.now() - t0 < 5000, `exited ${Date.now() - t0} ms after SIGTERM`);
+  assert.match(r.stderr, /event=store-retry/, 'said so while ClickHouse was away');
+  assert.ok(rssMax < 250 * 1024 * 1024, `resident memory ${Math.round(rssMax / 1048576)} MB`);
+  assert.ok(rssMax - rssBefore < 64 * 1024 * 1024, `memory grew ${Math.round((rssMax - rssBefore) / 1048576)} MB while ClickHouse was down`);
+  const cp = (await store.readState(zone, 'checkpoint'))!.value;
+  await assertExactlyOnce(store, zone, started - 10 * 60_000 + 1000, cp);
+});
