@@ -35,7 +35,11 @@ export const logsSqlFirstQueryBench: Bench = {
     const laters: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       const started = performance.now();
-      const backend = new LogsBackend(() => buffer, () => undefined, Date.now);
+      const backend = new LogsBackend(
+        () => buffer,
+        () => undefined,
+        Date.now,
+      );
       try {
         const first = await answer(backend);
         firsts.push(performance.now() - started);

@@ -36,7 +36,12 @@ function procSample(pid: number): { cpu: number; rss: number } {
   }
 }
 
-function run(cmd: string, args: string[], env: Record<string, string>, sampleName: RegExp | null): Promise<{ code: number | null; stderr: string; cpu: number; rss: number }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  sampleName: RegExp | null,
+): Promise<{ code: number | null; stderr: string; cpu: number; rss: number }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -74,18 +79,35 @@ export const shipBench: Bench = {
 
       // burrow ship
       const t0 = performance.now();
-      const shipped = await run(process.execPath, ['bin/burrow.js', 'ship', ...zones.map(String), '--from', from, '--to', to, '--budget', '30', '--store-url', ch.storeUrl, '--table', 'bench_ship'], env, /./);
+      const shipped = await run(
+        process.execPath,
+        ['bin/burrow.js', 'ship', ...zones.map(String), '--from', from, '--to', to, '--budget', '30', '--store-url', ch.storeUrl, '--table', 'bench_ship'],
+        env,
+        /./,
+      );
       const shipSeconds = (performance.now() - t0) / 1000;
       if (shipped.code !== 0) throw new Error(`burrow ship exited ${shipped.code}: ${shipped.stderr.slice(-2000)}`);
       const ship: Run = { seconds: shipSeconds, records: await count(ch, 'bench_ship'), cpuSeconds: shipped.cpu, maxRssMb: shipped.rss };
 
       // the naive pipe, into a table with the same columns (timestamp as text: 18.16 reads no ISO time)
-      const cols = tableColumns('legacy').filter((c) => c.name !== 'timestampMs').map((c) => `${c.name} ${c.name === 'timestamp' ? 'String' : c.type}`);
+      const cols = tableColumns('legacy')
+        .filter((c) => c.name !== 'timestampMs')
+        .map((c) => `${c.name} ${c.name === 'timestamp' ? 'String' : c.type}`);
       await ch.query(`CREATE TABLE bench_pipe (${cols.join(', ')}) ENGINE = MergeTree ORDER BY (pullZoneId, timestamp, requestId)`);
       const t1 = performance.now();
       const pipes = await Promise.all(
         zones.map((z) =>
-          run('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" bin/burrow.js logs ${z} --from "${from}" --to "${to}" --limit 1000000 -o ndjson | "${CLICKHOUSE_CLIENT}" --host ${ch.host} --port ${ch.tcpPort} --input_format_skip_unknown_fields=1 --query "INSERT INTO bench_pipe FORMAT JSONEachRow"`], env, null),
+          run(
+            'bash',
+            [
+              '-o',
+              'pipefail',
+              '-c',
+              `"${process.execPath}" bin/burrow.js logs ${z} --from "${from}" --to "${to}" --limit 1000000 -o ndjson | "${CLICKHOUSE_CLIENT}" --host ${ch.host} --port ${ch.tcpPort} --input_format_skip_unknown_fields=1 --query "INSERT INTO bench_pipe FORMAT JSONEachRow"`,
+            ],
+            env,
+            null,
+          ),
         ),
       );
       const pipeSeconds = (performance.now() - t1) / 1000;

@@ -19,7 +19,7 @@ import { DAY_START } from './lib/v1-day';
 const [port, date, zone, recordsText] = process.argv.slice(2) as [string, string, string, string];
 const records = Number(recordsText);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
-const peakMB = () => Number(/^VmHWM:\s+(\d+) kB/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? Number.NaN) * 1024 / 1e6;
+const peakMB = () => (Number(/^VmHWM:\s+(\d+) kB/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? Number.NaN) * 1024) / 1e6;
 
 tuneHeapForResidentMemory();
 const now = () => DAY_START + 36 * 3_600_000;
@@ -62,8 +62,20 @@ const rss = process.memoryUsage().rss / 1e6;
 detach();
 await api.close();
 await pages.close();
-process.stdout.write(`${JSON.stringify({
-  records, lines: v1.lines, kept: v1.kept, error: v1.error, firstScreenMs, readMs, rate: (v1.lines / readMs) * 1000,
-  cpuMs: (cpu.user + cpu.system) / 1000, workerBusyMs: pages.workerBusyMs, rssMB: rss, peakMB: peak, bytes: v1.bytes,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    records,
+    lines: v1.lines,
+    kept: v1.kept,
+    error: v1.error,
+    firstScreenMs,
+    readMs,
+    rate: (v1.lines / readMs) * 1000,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    workerBusyMs: pages.workerBusyMs,
+    rssMB: rss,
+    peakMB: peak,
+    bytes: v1.bytes,
+  })}\n`,
+);
 process.exit(0);

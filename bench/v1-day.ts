@@ -35,7 +35,11 @@ async function startOrigin(): Promise<{ port: number; day: V1Day; stop: () => vo
 }
 
 function oneRun(port: number, day: V1Day): V1Run {
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/v1-day-run.ts', String(port), day.date, String(day.zoneId), String(RECORDS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const r = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', 'bench/v1-day-run.ts', String(port), day.date, String(day.zoneId), String(RECORDS)],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
   if (r.status !== 0) throw new Error(`v1 run failed: ${r.stderr}`);
   const run = JSON.parse(r.stdout) as V1Run;
   if (run.error || run.lines !== RECORDS) throw new Error(`the day was not read whole: ${run.lines} of ${RECORDS} lines${run.error ? `: ${run.error}` : ''}`);
@@ -77,7 +81,9 @@ export const v1DayBench: Bench = {
         burrow: rate,
         budget: '>= 200,000 records/s',
         pass: rate.median >= 200_000,
-        notes: [`last run: read in ${(last.readMs / 1000).toFixed(1)} s, main thread ${(last.cpuMs / 1000).toFixed(1)} s of CPU (workers included: ${(last.workerBusyMs / 1000).toFixed(1)} s busy in the reader's threads), ${last.kept.toLocaleString('en')} records held`],
+        notes: [
+          `last run: read in ${(last.readMs / 1000).toFixed(1)} s, main thread ${(last.cpuMs / 1000).toFixed(1)} s of CPU (workers included: ${(last.workerBusyMs / 1000).toFixed(1)} s busy in the reader's threads), ${last.kept.toLocaleString('en')} records held`,
+        ],
       },
       {
         name: 'v1 day of 2,000,000 records: resident memory',

@@ -124,8 +124,12 @@ async function compile(testFiles) {
 // The ClickHouse tests (test/helpers/clickhouse.ts) skip where the server is not installed: said once here
 const clickhouseServer = process.env.BURROW_CLICKHOUSE_SERVER ?? '/usr/sbin/clickhouse-server';
 if (files.some((f) => /(^|[\\/])(log-ship|ship-)[^\\/]*\.test\.ts$/.test(f)) && !existsSync(clickhouseServer)) {
-  if (process.env.BURROW_REQUIRE_CLICKHOUSE === '1') console.error(`BURROW_REQUIRE_CLICKHOUSE=1 and ${clickhouseServer} is missing: the ClickHouse tests will fail`);
-  else console.error(`note: the ClickHouse tests (burrow ship) are skipped: ${clickhouseServer} is not installed (apt-get install -y clickhouse-server clickhouse-client)`);
+  if (process.env.BURROW_REQUIRE_CLICKHOUSE === '1')
+    console.error(`BURROW_REQUIRE_CLICKHOUSE=1 and ${clickhouseServer} is missing: the ClickHouse tests will fail`);
+  else
+    console.error(
+      `note: the ClickHouse tests (burrow ship) are skipped: ${clickhouseServer} is not installed (apt-get install -y clickhouse-server clickhouse-client)`,
+    );
 }
 
 const viaTsx = process.env.BURROW_TEST_TSX === '1';

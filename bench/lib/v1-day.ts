@@ -41,7 +41,12 @@ export function v1Day(records: number): V1Day {
   let bytes = 0;
   for (let i = 0; i < records; i++) {
     const b = base[i % base.length]!;
-    const e: LogEntry = { ...b, pullZoneId: zone.Id, timestamp: new Date(DAY_START + Math.floor(i * step)).toISOString(), requestId: `${(b.requestId ?? '0'.repeat(32)).slice(0, 24)}${i.toString(16).padStart(8, '0')}` };
+    const e: LogEntry = {
+      ...b,
+      pullZoneId: zone.Id,
+      timestamp: new Date(DAY_START + Math.floor(i * step)).toISOString(),
+      requestId: `${(b.requestId ?? '0'.repeat(32)).slice(0, 24)}${i.toString(16).padStart(8, '0')}`,
+    };
     batch.push(formatV1Line(e));
     if (batch.length === 10_000 || i === records - 1) {
       const text = `${batch.join('\n')}\n`;

@@ -55,7 +55,11 @@ export async function runLogsSql(ctx: CommandContext): Promise<number> {
       if (!idle) exitBySignal(code);
     });
   };
-  const handlers = [['SIGINT', onSignal(130)], ['SIGTERM', onSignal(143)], ['SIGHUP', onSignal(129)]] as const;
+  const handlers = [
+    ['SIGINT', onSignal(130)],
+    ['SIGTERM', onSignal(143)],
+    ['SIGHUP', onSignal(129)],
+  ] as const;
   for (const [signal, handler] of handlers) process.on(signal, handler);
   try {
     for (const plan of plans) {

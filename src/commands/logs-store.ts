@@ -6,8 +6,7 @@ import { parseStoreUrl, StoreUrlError } from '../log-ship/store-url';
 import { ALERT_EXIT_CODE, alertOptions, drained, reportReplay } from './logs-alerts';
 import { planFromArgs } from './logs-plan';
 import { RecordWriter, type Format } from './logs-text';
-import type { CommandContext } from './types';
-import { UsageError } from './types';
+import { type CommandContext, UsageError } from './types';
 
 const PLATFORM_ONLY = ['follow', 'v1', 'date', 'status', 'cache-status', 'country', 'edge', 'ip', 'url', 'ua', 'referer', 'search'] as const;
 
@@ -39,7 +38,13 @@ export async function runLogsFromStore(ctx: CommandContext): Promise<number> {
     for (const e of entries) writer.write(e);
     writer.end();
     if (alerts) {
-      const fired = reportReplay(alerts, entries, entries.map((e) => parseTimestamp(e.timestamp)), to, ctx.io);
+      const fired = reportReplay(
+        alerts,
+        entries,
+        entries.map((e) => parseTimestamp(e.timestamp)),
+        to,
+        ctx.io,
+      );
       if (fired && alerts.exitOnAlert) {
         await drained(ctx.io.stdout);
         return ALERT_EXIT_CODE;

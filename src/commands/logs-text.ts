@@ -8,6 +8,7 @@ import { cellWidth, fitCells } from '../text/cells';
 import type { Column } from './output';
 import type { Io } from './types';
 import { paintZone, zoneColour } from '../log-records/zone-colours';
+import { writeStyled } from '../runtime/terminal-output';
 
 // Text output: fixed widths so lines align while streaming.
 const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = [
@@ -112,7 +113,8 @@ export class RecordWriter {
     }
     if (this.count === 0 && this.format === 'csv') this.io.stdout.write(csvHeader());
     if (this.format === 'table') this.io.stdout.write(`${tableLine(entry, this.showZone, this.widths!)}\n`);
-    else if (this.format === 'text') this.io.stdout.write(`${textLine(entry, this.showZone, this.colourZones)}\n`);
+    else if (this.format === 'text' && this.colourZones) writeStyled(this.io.stdout, `${textLine(entry, this.showZone, this.colourZones)}\n`);
+    else if (this.format === 'text') this.io.stdout.write(`${textLine(entry, this.showZone)}\n`);
     else if (this.format === 'csv') this.io.stdout.write(csvLine(entry, true));
     else if (this.format === 'ndjson') this.io.stdout.write(`${jsonTerminalSafe(JSON.stringify(entry))}\n`);
     else this.io.stdout.write(`${this.count ? ',\n' : '[\n'}  ${jsonTerminalSafe(JSON.stringify(entry))}`);

@@ -9,8 +9,7 @@ import { displayZone } from '../text/time-format';
 import { parseTimeInput } from '../text/time-parse';
 import { parseSince } from './logs-plan';
 import { parseZoneArgs } from './logs-zones';
-import type { Command, CommandContext } from './types';
-import { UsageError } from './types';
+import { type Command, type CommandContext, UsageError } from './types';
 
 const USAGE = `burrow ship ZONE... | --all [--since 1h | --from T --to T] [--store-url clickhouse://user@host:8123/db]
             [--table cdn_logs] [--cluster NAME] [--budget 20] [--metrics HOST:PORT] [--log-format logfmt|json]
@@ -75,12 +74,16 @@ async function run(ctx: CommandContext): Promise<number> {
   }
   const table = str(v.table) ?? 'cdn_logs';
   const cluster = str(v.cluster) ?? null;
-  for (const [flag, name] of [['--table', table], ['--cluster', cluster]] as const) {
+  for (const [flag, name] of [
+    ['--table', table],
+    ['--cluster', cluster],
+  ] as const) {
     if (name !== null && !/^[A-Za-z_][A-Za-z0-9_]{0,100}$/.test(name)) throw new UsageError(`${flag} "${name}": letters, digits and _ only`);
   }
   const budgetText = str(v.budget) ?? '20';
   const budget = Number(budgetText);
-  if (!/^\d+$/.test(budgetText) || budget < 1 || budget > 30) throw new UsageError(`--budget must be a whole number from 1 to 30 (the platform allows 30 per 10 s), got "${budgetText}"`);
+  if (!/^\d+$/.test(budgetText) || budget < 1 || budget > 30)
+    throw new UsageError(`--budget must be a whole number from 1 to 30 (the platform allows 30 per 10 s), got "${budgetText}"`);
   const logFormat = str(v['log-format']) ?? 'logfmt';
   if (logFormat !== 'logfmt' && logFormat !== 'json') throw new UsageError(`--log-format must be logfmt or json, got "${logFormat}"`);
   const settleMs = parseSince(str(v.settle) ?? '5m');
@@ -129,7 +132,9 @@ async function run(ctx: CommandContext): Promise<number> {
     }
     if (metrics && metricsAt) {
       const served = await metrics.serve(metricsAt.host, metricsAt.port);
-      ctx.io.stderr.write(`${JSON.stringify({ metrics: `http://${metricsAt.host}:${served.port}/metrics` })}\n`.replace(/^\{"metrics":"(.*)"\}$/, 'metrics=$1'));
+      ctx.io.stderr.write(
+        `${JSON.stringify({ metrics: `http://${metricsAt.host}:${served.port}/metrics` })}\n`.replace(/^\{"metrics":"(.*)"\}$/, 'metrics=$1'),
+      );
     }
     const stderr = ctx.io.stderr as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
     ctx.io.stderr.write(`shipping ${zones.length} zone(s) into ${showStoreUrl(url)} table ${table}${cluster ? ` (cluster ${cluster})` : ''}\n`);

@@ -44,16 +44,16 @@ export function describeExisting(existing: Existing): string {
 export function replaceQuestion(shown: string, existing: Existing): { title: string; detail: string } {
   return {
     title: `${shown} ${describeExisting(existing)}`,
-    detail:
-      existing.kind === 'link'
-        ? 'Replace the link with a new file? (what it points to is left alone)'
-        : 'Replace it with a new file?',
+    detail: existing.kind === 'link' ? 'Replace the link with a new file? (what it points to is left alone)' : 'Replace it with a new file?',
   };
 }
 
 /** The path is taken by something burrow asks about before replacing (ask, then openUserFile with replace). */
 export class UserFileExistsError extends Error {
-  constructor(readonly path: string, readonly existing: Existing) {
+  constructor(
+    readonly path: string,
+    readonly existing: Existing,
+  ) {
     super(`${path} ${describeExisting(existing)}`);
   }
 }

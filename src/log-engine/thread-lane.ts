@@ -41,7 +41,10 @@ export class ThreadLane {
     this.startup ??= import('node:worker_threads').then(
       ({ Worker }) => {
         try {
-          const w = new Worker(typeof this.options.source === 'string' ? this.options.source : this.options.source(), { eval: true, resourceLimits: this.options.resourceLimits });
+          const w = new Worker(typeof this.options.source === 'string' ? this.options.source : this.options.source(), {
+            eval: true,
+            resourceLimits: this.options.resourceLimits,
+          });
           w.unref();
           w.on('message', (m: unknown) => this.options.onMessage(m));
           const fail = () => {

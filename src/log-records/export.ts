@@ -69,7 +69,10 @@ export function withFormat(p: string, format: ExportFormat): string {
 }
 
 export class ExportExistsError extends Error {
-  constructor(readonly path: string, readonly existing: Existing = { kind: 'file' }) {
+  constructor(
+    readonly path: string,
+    readonly existing: Existing = { kind: 'file' },
+  ) {
     super(`${path} already exists`);
   }
 }
@@ -117,7 +120,7 @@ export async function writeExport(file: string, records: Iterable<LogEntry>, opt
       parts = [];
       const buf = Buffer.from(text, 'utf8');
       bytes += buf.length;
-      for (let at = 0; at < buf.length; ) at += (await write(fd, buf, at, buf.length - at)).bytesWritten;
+      for (let at = 0; at < buf.length;) at += (await write(fd, buf, at, buf.length - at)).bytesWritten;
     };
     if (options.format === 'csv') parts.push(csvHeader());
     for (const e of records) {

@@ -53,7 +53,11 @@ export function makeLinearRegExp(re2js: () => typeof RE2JS) {
         prevIsGroup = false;
         continue;
       }
-      if (c === '(' && source[i + 1] === '?' && (source[i + 2] === '=' || source[i + 2] === '!' || (source[i + 2] === '<' && (source[i + 3] === '=' || source[i + 3] === '!')))) {
+      if (
+        c === '(' &&
+        source[i + 1] === '?' &&
+        (source[i + 2] === '=' || source[i + 2] === '!' || (source[i + 2] === '<' && (source[i + 3] === '=' || source[i + 3] === '!')))
+      ) {
         return { bounded: false, unsupported: LOOKAROUND };
       }
       if (c === '[') {
@@ -99,7 +103,8 @@ export function makeLinearRegExp(re2js: () => typeof RE2JS) {
       // JavaScript's own parse first: the pattern means what JavaScript says it means
       super(source, flags);
       const found = scan(source);
-      if (found.unsupported) throw new UnsupportedPatternError(`${found.unsupported} are not supported: patterns run in linear time (RE2), which rules them out`);
+      if (found.unsupported)
+        throw new UnsupportedPatternError(`${found.unsupported} are not supported: patterns run in linear time (RE2), which rules them out`);
       this.nativeIsBounded = found.bounded;
       this.re2 = null;
       if (found.bounded) return;

@@ -49,7 +49,13 @@ export class ZoneLease {
   }
 
   private async write(expires: number): Promise<void> {
-    await this.store.writeState(this.zone, 'lease', { value: expires, owner: this.ownerKey, host: this.owner.host, pid: this.owner.pid, writtenMs: this.stamp() });
+    await this.store.writeState(this.zone, 'lease', {
+      value: expires,
+      owner: this.ownerKey,
+      host: this.owner.host,
+      pid: this.owner.pid,
+      writtenMs: this.stamp(),
+    });
   }
 
   private refusal(row: { host: string; pid: number; value: number }): LeaseRefused {

@@ -4,12 +4,42 @@ import { Counter, Gauge, Registry } from 'prom-client';
 /** The shipper's Prometheus metrics (prom-client), per zone, and the endpoint serving them. */
 export class ShipMetrics {
   readonly registry = new Registry();
-  readonly stored = new Counter({ name: 'burrow_ship_records_stored_total', help: 'Records acknowledged by ClickHouse', labelNames: ['zone'], registers: [this.registry] });
-  readonly lag = new Gauge({ name: 'burrow_ship_lag_seconds', help: 'Now minus the newest time read from the platform', labelNames: ['zone'], registers: [this.registry] });
-  readonly requests = new Counter({ name: 'burrow_ship_platform_requests_total', help: 'Logging API requests by answer status (0: no answer)', labelNames: ['zone', 'status'], registers: [this.registry] });
-  readonly insertErrors = new Counter({ name: 'burrow_ship_insert_errors_total', help: 'Failed ClickHouse inserts (retried)', labelNames: ['zone'], registers: [this.registry] });
-  readonly backlog = new Gauge({ name: 'burrow_ship_backlog_records', help: 'Records read but not yet stored', labelNames: ['zone'], registers: [this.registry] });
-  readonly checkpoint = new Gauge({ name: 'burrow_ship_checkpoint_seconds', help: 'The zone checkpoint (epoch seconds)', labelNames: ['zone'], registers: [this.registry] });
+  readonly stored = new Counter({
+    name: 'burrow_ship_records_stored_total',
+    help: 'Records acknowledged by ClickHouse',
+    labelNames: ['zone'],
+    registers: [this.registry],
+  });
+  readonly lag = new Gauge({
+    name: 'burrow_ship_lag_seconds',
+    help: 'Now minus the newest time read from the platform',
+    labelNames: ['zone'],
+    registers: [this.registry],
+  });
+  readonly requests = new Counter({
+    name: 'burrow_ship_platform_requests_total',
+    help: 'Logging API requests by answer status (0: no answer)',
+    labelNames: ['zone', 'status'],
+    registers: [this.registry],
+  });
+  readonly insertErrors = new Counter({
+    name: 'burrow_ship_insert_errors_total',
+    help: 'Failed ClickHouse inserts (retried)',
+    labelNames: ['zone'],
+    registers: [this.registry],
+  });
+  readonly backlog = new Gauge({
+    name: 'burrow_ship_backlog_records',
+    help: 'Records read but not yet stored',
+    labelNames: ['zone'],
+    registers: [this.registry],
+  });
+  readonly checkpoint = new Gauge({
+    name: 'burrow_ship_checkpoint_seconds',
+    help: 'The zone checkpoint (epoch seconds)',
+    labelNames: ['zone'],
+    registers: [this.registry],
+  });
 
   /** Serves /metrics on host:port; resolves with the bound address. */
   async serve(host: string, port: number): Promise<{ server: http.Server; port: number }> {

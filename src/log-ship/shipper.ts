@@ -34,10 +34,13 @@ export interface ShipperOptions {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(new Error('stopped'));
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const t = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     const onAbort = () => {
       clearTimeout(t);
       reject(new Error('stopped'));
@@ -86,7 +89,12 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
     }
     throw error;
   }
-  events.emit('store', { version: o.store.version, form: o.store.form, table: `${o.store.names.database}.${o.store.names.table}`, cluster: o.store.names.cluster });
+  events.emit('store', {
+    version: o.store.version,
+    form: o.store.form,
+    table: `${o.store.names.database}.${o.store.names.table}`,
+    cluster: o.store.names.cluster,
+  });
 
   const leases = o.zones.map((z) => new ZoneLease(o.store, z, owner));
   const taken: ZoneLease[] = [];
@@ -200,9 +208,18 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
         st.state = 'failed';
         code = 1;
       }
-      events.emit(stoppedByUs ? 'stopped' : 'zone-failed', { zone: st.zone, msg: error.message, stored: st.stored, checkpoint: new Date(st.checkpoint).toISOString() }, stoppedByUs ? 'warn' : 'error');
+      events.emit(
+        stoppedByUs ? 'stopped' : 'zone-failed',
+        { zone: st.zone, msg: error.message, stored: st.stored, checkpoint: new Date(st.checkpoint).toISOString() },
+        stoppedByUs ? 'warn' : 'error',
+      );
     } else {
-      events.emit(st.state === 'done' ? 'done' : 'stopped', { zone: st.zone, stored: st.stored, skipped_stored_already: st.skipped, checkpoint: new Date(st.checkpoint).toISOString() });
+      events.emit(st.state === 'done' ? 'done' : 'stopped', {
+        zone: st.zone,
+        stored: st.stored,
+        skipped_stored_already: st.skipped,
+        checkpoint: new Date(st.checkpoint).toISOString(),
+      });
     }
   });
   for (const l of leases) await l.release().catch(() => {});

@@ -2,7 +2,8 @@ import type { BudgetState } from '../api/rate-limit';
 import { fit } from '../text/fit';
 import type { ZoneShipStatus } from './zone-shipper';
 
-const human = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${Math.round(n / 1e3)}k` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : String(Math.round(n)));
+const human = (n: number) =>
+  n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${Math.round(n / 1e3)}k` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : String(Math.round(n));
 
 function duration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

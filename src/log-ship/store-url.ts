@@ -22,7 +22,9 @@ export function parseStoreUrl(text: string): StoreUrl {
   const secure = url.protocol === 'clickhouses:';
   if (url.protocol !== 'clickhouse:' && !secure) throw new StoreUrlError(`the log store must be a URL like ${FORM}, got "${url.protocol}//..."`);
   if (url.password) {
-    throw new StoreUrlError('a password in the store URL is refused (visible to other users in ps): set BURROW_LOG_STORE_PASSWORD or logStorePassword in the profile');
+    throw new StoreUrlError(
+      'a password in the store URL is refused (visible to other users in ps): set BURROW_LOG_STORE_PASSWORD or logStorePassword in the profile',
+    );
   }
   if (!url.hostname) throw new StoreUrlError(`the log store URL names no host (${FORM})`);
   if (url.search || url.hash) throw new StoreUrlError(`the log store URL takes no query or fragment (${FORM})`);

@@ -1,6 +1,16 @@
 import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
-import { formForVersion, distributedTableSql, localTableName, qualified, recordsTableSql, stateTableName, stateTableSql, type TableForm, type TableNames } from './schema';
+import {
+  formForVersion,
+  distributedTableSql,
+  localTableName,
+  qualified,
+  recordsTableSql,
+  stateTableName,
+  stateTableSql,
+  type TableForm,
+  type TableNames,
+} from './schema';
 import { sqlIdentifier, sqlLiteral } from './sql-text';
 import { httpBase, type StoreUrl } from './store-url';
 

@@ -86,7 +86,11 @@ export class ZoneShipper {
   private checkpointWritten = -Infinity;
   private readonly kind: string;
 
-  constructor(private readonly o: ZoneShipOptions, private readonly stop: AbortSignal, private readonly fetchStop: AbortSignal) {
+  constructor(
+    private readonly o: ZoneShipOptions,
+    private readonly stop: AbortSignal,
+    private readonly fetchStop: AbortSignal,
+  ) {
     this.status = { zone: o.zone, state: 'starting', cursor: 0, checkpoint: 0, stored: 0, backlog: 0, skipped: 0, error: null };
     this.kind = o.window ? `checkpoint:${o.window.from}:${o.window.to}` : 'checkpoint';
   }
@@ -145,7 +149,11 @@ export class ZoneShipper {
     if (this.o.window) start = cp !== null && cp >= this.o.window.to ? cp : Math.max(this.o.window.from, resume ?? -Infinity);
     else start = resume ?? this.now - this.o.sinceMs;
     if (start < oldest) {
-      this.o.events.emit('warn', { zone, msg: 'checkpoint older than the platform keeps: records before it are gone', checkpoint: new Date(start).toISOString() });
+      this.o.events.emit('warn', {
+        zone,
+        msg: 'checkpoint older than the platform keeps: records before it are gone',
+        checkpoint: new Date(start).toISOString(),
+      });
       start = oldest;
     }
     this.status.cursor = start;
@@ -223,7 +231,7 @@ export class ZoneShipper {
     let atFrom = new Set<string>();
     let records = 0;
     let readAt = this.now;
-    for (let attempt = 0; ; ) {
+    for (let attempt = 0; ;) {
       let page: PageLines;
       try {
         readAt = this.now;
@@ -312,7 +320,13 @@ export class ZoneShipper {
     if (cp <= this.checkpointWritten) return;
     if (!force && Date.now() - this.lastCheckpointWrite < 1000) return;
     try {
-      await this.o.store.writeState(this.o.zone, this.kind, { value: cp, owner: '', host: '', pid: process.pid, writtenMs: Math.max(Date.now(), this.lastCheckpointWrite + 1) });
+      await this.o.store.writeState(this.o.zone, this.kind, {
+        value: cp,
+        owner: '',
+        host: '',
+        pid: process.pid,
+        writtenMs: Math.max(Date.now(), this.lastCheckpointWrite + 1),
+      });
       this.lastCheckpointWrite = Date.now();
       this.checkpointWritten = cp;
     } catch (error) {

@@ -19,13 +19,22 @@ export const READ_ONLY_MESSAGE = 'the logs table is read-only: make your own, e.
  * would end the transaction each statement runs in.
  */
 const REFUSED_KINDS: ReadonlyMap<string, string> = new Map([
-  ['COPY', 'reaches files'], ['EXPORT', 'reaches files'], ['COPY_DATABASE', 'reaches files'],
-  ['ATTACH', 'reaches files'], ['DETACH', 'changes the databases attached'],
-  ['LOAD', 'loads extensions'], ['EXTENSION', 'installs extensions'], ['UPDATE_EXTENSIONS', 'installs extensions'],
-  ['SET', 'changes settings'], ['VARIABLE_SET', 'changes settings'], ['PRAGMA', 'changes settings or prints around the shell'],
+  ['COPY', 'reaches files'],
+  ['EXPORT', 'reaches files'],
+  ['COPY_DATABASE', 'reaches files'],
+  ['ATTACH', 'reaches files'],
+  ['DETACH', 'changes the databases attached'],
+  ['LOAD', 'loads extensions'],
+  ['EXTENSION', 'installs extensions'],
+  ['UPDATE_EXTENSIONS', 'installs extensions'],
+  ['SET', 'changes settings'],
+  ['VARIABLE_SET', 'changes settings'],
+  ['PRAGMA', 'changes settings or prints around the shell'],
   ['CALL', 'runs pragmas: use SELECT * FROM the table function instead'],
   ['TRANSACTION', 'each statement is its own transaction here'],
-  ['PREPARE', 'is not needed here'], ['EXECUTE', 'is not needed here'], ['VACUUM', 'is not needed here'],
+  ['PREPARE', 'is not needed here'],
+  ['EXECUTE', 'is not needed here'],
+  ['VACUUM', 'is not needed here'],
 ]);
 
 /** Why a statement of this kind is refused, or null. */
@@ -131,7 +140,8 @@ export class Sandbox {
     try {
       out = await work();
       const shadows = await this.user.runAndReadAll(SHADOWS_QUERY);
-      if (Number(shadows.getRows()[0]?.[0] ?? 0) > 0) throw new LogsSqlRefusal('logs is the name of the logs table: give your table or view another name (nothing was changed)');
+      if (Number(shadows.getRows()[0]?.[0] ?? 0) > 0)
+        throw new LogsSqlRefusal('logs is the name of the logs table: give your table or view another name (nothing was changed)');
     } catch (error) {
       await this.rollback();
       throw refusalOf(error);

@@ -3,6 +3,21 @@ import { terminalSafeOutput } from '../text/terminal-safe';
 import type { Io } from './io';
 
 type Stream = Io['stdout'];
+
+/** The wrapped stream's way past the sanitiser, for burrow's own styling (see writeStyled). */
+const STYLED_WRITE = Symbol('burrow.styledWrite');
+
+/**
+ * Writes text that carries burrow's own SGR styling (a zone's colour) around parts already made
+ * safe (terminalSafe): through a wrapped terminal stream it skips the sanitiser, which would show
+ * the styling as visible escapes; elsewhere it is a plain write. Only for text whose every outside
+ * part was sanitised by the caller.
+ */
+export function writeStyled(stream: Stream, text: string): void {
+  const styled = (stream as unknown as Record<symbol, ((t: string) => void) | undefined>)[STYLED_WRITE];
+  if (styled) styled(text);
+  else stream.write(text);
+}
 type WriteCallback = (error?: Error | null) => void;
 
 /**
@@ -44,6 +59,7 @@ export function terminalSafeStream<S extends Stream>(stream: S): S {
     get(target, property) {
       if (property === 'write') return write;
       if (property === 'end') return end;
+      if (property === STYLED_WRITE) return (text: string) => stream.write(text);
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },

@@ -35,7 +35,11 @@ export const DOT_COMMANDS: readonly DotSpec[] = [
   { name: 'read', usage: '.read FILE', summary: 'run the SQL in FILE' },
   { name: 'dump', usage: '.dump [TABLE]', summary: 'the database (or a table) as SQL' },
   { name: 'output', usage: '.output [FILE]', summary: 'results to FILE; alone: to the screen' },
-  { name: 'expanded', usage: '.x [on|off]', summary: 'expanded records (one line per column), on or off for the next queries; alone: toggles (x on a result: that one)' },
+  {
+    name: 'expanded',
+    usage: '.x [on|off]',
+    summary: 'expanded records (one line per column), on or off for the next queries; alone: toggles (x on a result: that one)',
+  },
   { name: 'edit', usage: '.edit', summary: 'the last input in $VISUAL/$EDITOR, back into the input when saved (ctrl-x ctrl-e: the input typed)' },
   { name: 'quit', usage: '.quit', summary: 'leave (also .exit, ctrl-d on an empty line)' },
 ];

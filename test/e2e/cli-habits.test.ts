@@ -17,7 +17,12 @@ const ids = (json: string, key = 'Id'): unknown[] => (JSON.parse(json) as Record
 const burrow = (...args: string[]) => runBurrow(args, { env, timeoutMs: 20_000 });
 
 test('a typo of a command is answered with the command it most likely meant', async () => {
-  for (const [typed, meant] of [['lgos', 'logs'], ['gte', 'get'], ['shiled', 'shield'], ['emualtor', 'emulator']] as const) {
+  for (const [typed, meant] of [
+    ['lgos', 'logs'],
+    ['gte', 'get'],
+    ['shiled', 'shield'],
+    ['emualtor', 'emulator'],
+  ] as const) {
     const r = await burrow(typed, '1058');
     assert.equal(r.code, 2, typed);
     assert.match(r.stderr, new RegExp(`unknown command "${typed}": did you mean ${meant}\\?`), typed);
@@ -50,7 +55,7 @@ test('get takes the names the console gives its screens (:videos, :vl, :zones, :
   assert.ok(Array.isArray(JSON.parse(lb.stdout)));
 });
 
-test('a command\'s --help points to burrow --help in one line instead of repeating the global options', async () => {
+test("a command's --help points to burrow --help in one line instead of repeating the global options", async () => {
   const global = await burrow('--help');
   assert.match(global.stdout, /Global options:\n {2}--profile NAME/);
   for (const command of ['get', 'logs', 'sql', 'shield', 'db', 'containers', 'emulator']) {

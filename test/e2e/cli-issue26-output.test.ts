@@ -22,7 +22,10 @@ const RULE = 'status=2xx count>1500 over 10m';
 test('logs --alert without --follow replays the whole window, not the 1000 records printed', async () => {
   const r = await runBurrow(['logs', String(ZONE), '--since', '1h', '-o', 'ndjson', '--alert', RULE, '--exit-on-alert'], { env, timeoutMs: 60_000 });
   assert.equal(r.code, 3, r.stderr);
-  assert.ok(lines(r.stderr).some((l) => /^burrow alert: FIRING  \S+  status=2xx count>1500 over 10m  observed \d+ records in 10m$/.test(l)), r.stderr);
+  assert.ok(
+    lines(r.stderr).some((l) => /^burrow alert: FIRING  \S+  status=2xx count>1500 over 10m  observed \d+ records in 10m$/.test(l)),
+    r.stderr,
+  );
   assert.doesNotMatch(r.stderr, /no rule fired/);
   assert.equal(lines(r.stdout).length, 1000, 'stdout still gets the newest 1000 (the default --limit)');
   assert.match(r.stderr, /printing the newest 1000 of the \d+ matching records \(raise --limit for more\); the alert rules replay all \d+/);
@@ -46,7 +49,10 @@ function starts(header: string, names: string[]): number[] {
 }
 
 test('logs -o table: every column starts under its header, with local times longer than UTC', async () => {
-  const r = await runBurrow(['logs', String(ZONE), '--since', '10m', '--limit', '300', '-o', 'table'], { env: { ...env, TZ: 'Europe/Berlin' }, timeoutMs: 60_000 });
+  const r = await runBurrow(['logs', String(ZONE), '--since', '10m', '--limit', '300', '-o', 'table'], {
+    env: { ...env, TZ: 'Europe/Berlin' },
+    timeoutMs: 60_000,
+  });
   assert.equal(r.code, 0, r.stderr);
   const [header, ...rows] = lines(r.stdout);
   assert.ok(rows.length > 50, 'records to compare');
@@ -66,12 +72,22 @@ test('logs -o table: every column starts under its header, with local times long
 });
 
 test('sql -e: a write prints its count (DELETE 2); reals print as sqlite3 prints them', async () => {
-  const r = await runBurrow(['sql', '-e', 'CREATE TEMP TABLE t26 (x); INSERT INTO t26 VALUES (1), (2), (3); DELETE FROM t26 WHERE x < 3; SELECT 0.1 + 0.2 AS f, 213.785 + 0.00000000000003 AS g, 1e20 AS big, 2.0 AS two;'], { env });
+  const r = await runBurrow(
+    [
+      'sql',
+      '-e',
+      'CREATE TEMP TABLE t26 (x); INSERT INTO t26 VALUES (1), (2), (3); DELETE FROM t26 WHERE x < 3; SELECT 0.1 + 0.2 AS f, 213.785 + 0.00000000000003 AS g, 1e20 AS big, 2.0 AS two;',
+    ],
+    { env },
+  );
   assert.equal(r.code, 0, r.stderr);
   const out = lines(r.stdout);
   assert.deepEqual(out.slice(0, 2), ['INSERT 3', 'DELETE 2']);
   assert.match(r.stdout, /f\s+g\s+big\s+two\n\s*0\.3\s+213\.785\s+1\.0e\+20\s+2\.0\n/);
-  const csv = await runBurrow(['sql', '-o', 'csv', '-e', 'CREATE TEMP TABLE t27 (x); INSERT INTO t27 VALUES (1), (2); DELETE FROM t27; SELECT 0.1 + 0.2 AS f'], { env });
+  const csv = await runBurrow(
+    ['sql', '-o', 'csv', '-e', 'CREATE TEMP TABLE t27 (x); INSERT INTO t27 VALUES (1), (2); DELETE FROM t27; SELECT 0.1 + 0.2 AS f'],
+    { env },
+  );
   assert.equal(csv.code, 0, csv.stderr);
   assert.equal(csv.stdout, 'f\n0.3\n', 'stdout keeps rows only');
   assert.deepEqual(lines(csv.stderr), ['INSERT 2', 'DELETE 2'], 'the counts on stderr');

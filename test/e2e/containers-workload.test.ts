@@ -8,7 +8,7 @@ import { startBurrow } from '../helpers/pty';
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-test('containers: the editor shows the app\'s templates, instances by region and volumes; i lists them in full', async () => {
+test("containers: the editor shows the app's templates, instances by region and volumes; i lists them in full", async () => {
   const emu = await useEmulator();
   const api = apiFor(emu);
   const apps = await api.containers.listAllApps();
@@ -23,7 +23,11 @@ test('containers: the editor shows the app\'s templates, instances by region and
   }
   assert.ok(index >= 0, 'the seed has an active app with volumes');
   const target = apps[index]!;
-  const [detail, overview, volumes] = await Promise.all([api.containers.getApp(target.id), api.containers.getAppOverview(target.id), api.containers.listVolumes(target.id)]);
+  const [detail, overview, volumes] = await Promise.all([
+    api.containers.getApp(target.id),
+    api.containers.getAppOverview(target.id),
+    api.containers.listVolumes(target.id),
+  ]);
 
   const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 30 });
   await app.waitFor('Screens');
@@ -39,7 +43,10 @@ test('containers: the editor shows the app\'s templates, instances by region and
   const main = detail.containerTemplates[0]!;
   assert.ok(line('runs').startsWith(`runs ${main.name} ${main.image}`), line('runs'));
   const byRegion = overview.regions.map((r) => `${r.region} ${r.instances}`).join(' · ');
-  assert.ok(line('instances').startsWith(`instances ${byRegion} · ${overview.activeInstances!.indicator} of ${overview.desiredInstances} ready`), line('instances'));
+  assert.ok(
+    line('instances').startsWith(`instances ${byRegion} · ${overview.activeInstances!.indicator} of ${overview.desiredInstances} ready`),
+    line('instances'),
+  );
   const v = volumes.items[0]!;
   assert.ok(line('volumes').startsWith(`volumes ${v.name} ${v.size} GB on ${v.volumeInstances.length}`), line('volumes'));
   // The checklist says how many instances run in each region.

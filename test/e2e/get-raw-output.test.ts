@@ -49,7 +49,10 @@ test('get video-libraries -o csv writes counts and bytes as integers and the cre
 });
 
 test('get video-libraries -o ndjson writes the records with raw values too', async () => {
-  const lines = (await burrow('video-libraries', '-o', 'ndjson')).trimEnd().split('\n').map((l) => JSON.parse(l) as Library);
+  const lines = (await burrow('video-libraries', '-o', 'ndjson'))
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Library);
   assert.ok(lines.length > 0);
   for (const l of lines) {
     assert.equal(typeof l.StorageUsage, 'number');
@@ -57,7 +60,7 @@ test('get video-libraries -o ndjson writes the records with raw values too', asy
   }
 });
 
-test('get video-libraries -o table keeps the screen\'s cells: bytes in units, counts with separators', async () => {
+test("get video-libraries -o table keeps the screen's cells: bytes in units, counts with separators", async () => {
   const libs = JSON.parse(await burrow('video-libraries', '-o', 'json')) as Library[];
   const table = await burrow('video-libraries');
   const big = libs.find((l) => l.StorageUsage > 1024 ** 3 && l.VideoCount >= 1000)!;

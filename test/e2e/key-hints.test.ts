@@ -10,7 +10,11 @@ import { until } from '../helpers/wait';
 const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
 const api = apiFor(emu);
 const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
-const bar = (app: PtySession) => app.lines().filter((l) => l.trim() !== '').at(-1) ?? '';
+const bar = (app: PtySession) =>
+  app
+    .lines()
+    .filter((l) => l.trim() !== '')
+    .at(-1) ?? '';
 /** Waits until the hint bar satisfies `check` (it is redrawn at the next frame). */
 function barWhere(app: PtySession, what: string, check: (line: string) => boolean): Promise<string> {
   return until(`the hint bar with ${what} (now: "${bar(app)}")`, () => {
@@ -55,7 +59,7 @@ test('a prompt and the bar agree: enter applies, esc cancels', async () => {
   await app.exited;
 });
 
-test('hints that do not apply are not shown: home\'s d raw, a Basic-plan zone\'s edit keys, p pause on a past day', async () => {
+test("hints that do not apply are not shown: home's d raw, a Basic-plan zone's edit keys, p pause on a past day", async () => {
   const app = startBurrow([], { env: envFor(emu), cols: 160, rows: 30 });
   await app.waitFor('Screens');
   const home = await barWhere(app, 'the home keys', (l) => l.includes('q quit'));

@@ -64,7 +64,10 @@ test('marks, the server filter, the / pattern, alert rules and the open zones co
   await app.waitFor('◆');
   await quit(app);
 
-  const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { open: string; zoneSets: Record<string, { local: { pattern: string }; alerts: string[]; marks: unknown[]; filter: { status: string } }> };
+  const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    open: string;
+    zoneSets: Record<string, { local: { pattern: string }; alerts: string[]; marks: unknown[]; filter: { status: string } }>;
+  };
   assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'the session file is private');
   assert.equal(saved.open, String(busy.Id));
   const zone = saved.zoneSets[String(busy.Id)]!;
@@ -93,7 +96,10 @@ test('marks, the server filter, the / pattern, alert rules and the open zones co
 });
 
 test('a damaged or old session file is said in the console and ignored; the console starts clean', async () => {
-  for (const [content, said] of [['{"version": 1, "open": "12', /logs session file damaged \(not JSON\): starting clean/], ['{"version": 99, "open": "1"}', /logs session file from another burrow version \(version 99\): starting clean/]] as const) {
+  for (const [content, said] of [
+    ['{"version": 1, "open": "12', /logs session file damaged \(not JSON\): starting clean/],
+    ['{"version": 99, "open": "1"}', /logs session file from another burrow version \(version 99\): starting clean/],
+  ] as const) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
     const app = start();

@@ -16,10 +16,27 @@ const zone = emu.world.pullZones.find((z) => z.EnableLogging)!;
 const LINES = 4000;
 const HEAD = 1500;
 const entry = (i: number): LogEntry => ({
-  timestamp: new Date(Date.now() - 30 * 3_600_000 + i * 1000).toISOString(), pullZoneId: zone.Id, requestId: (i + 1).toString(16).padStart(32, '0'),
-  cacheStatus: 'HIT', statusCode: 200, bytesSent: 1000 + i, remoteIp: '10.2.3.4', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'cdn.example',
-  path: `/v1-read/${i}`, url: `https://cdn.example/v1-read/${i}`, userAgent: 'curl/8', referer: null,
-  bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
+  timestamp: new Date(Date.now() - 30 * 3_600_000 + i * 1000).toISOString(),
+  pullZoneId: zone.Id,
+  requestId: (i + 1).toString(16).padStart(32, '0'),
+  cacheStatus: 'HIT',
+  statusCode: 200,
+  bytesSent: 1000 + i,
+  remoteIp: '10.2.3.4',
+  countryCode: 'DE',
+  edgeLocation: 'DE',
+  scheme: 'https',
+  host: 'cdn.example',
+  path: `/v1-read/${i}`,
+  url: `https://cdn.example/v1-read/${i}`,
+  userAgent: 'curl/8',
+  referer: null,
+  bodyBytesSent: null,
+  contentRange: null,
+  authorizationHeader: null,
+  ja4Fingerprint: null,
+  asn: null,
+  asnOrganization: null,
 });
 const lines = Array.from({ length: LINES }, (_, i) => `${formatV1Line(entry(i))}\n`);
 const head = Buffer.from(lines.slice(0, HEAD).join(''));

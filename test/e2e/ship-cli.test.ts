@@ -5,11 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { clickhouseSkip, startClickHouse, type ClickHouseServer } from '../helpers/clickhouse';
 import { envFor } from '../helpers/emulator';
-import { startEmulator } from '../../src/emulator/server';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
 import { spawnBurrow } from '../helpers/cli';
 import { platformIds, storeAt, storedIds, untilAsync } from '../helpers/ship';
 import type { LogStore } from '../../src/log-ship/store';
-import type { RunningEmulator } from '../../src/emulator/server';
 
 /**
  * burrow ship, the built binary, against a real ClickHouse and the emulator: kill -9 at random
@@ -73,7 +72,19 @@ test('kill -9 at 10 seeded random points of a bounded run of two zones, then a r
   const from = Math.floor(emu.world.now() / 1000) * 1000 - 75 * 60_000;
   const to = from + 25 * 60_000;
   // --budget 3: a few requests per zone and run, so every run is cut short by its kill, wherever it lands
-  const args = ['ship', String(z1), String(z2), '--from', new Date(from).toISOString(), '--to', new Date(to).toISOString(), '--table', 'killed', '--budget', '3'];
+  const args = [
+    'ship',
+    String(z1),
+    String(z2),
+    '--from',
+    new Date(from).toISOString(),
+    '--to',
+    new Date(to).toISOString(),
+    '--table',
+    'killed',
+    '--budget',
+    '3',
+  ];
   const random = prng(24);
   const store = storeAt(ch.storeUrl, 'killed');
   stores.push(store);
@@ -115,7 +126,10 @@ test('burrow logs --store prints the shipped window as the platform prints it (n
   const shipped = await spawnBurrow(['ship', String(z1), String(z2), ...window.slice(0, 4), '--table', 'readback'], { env: env(), timeoutMs: 120_000 }).done;
   assert.equal(shipped.code, 0, shipped.stderr);
   for (const format of ['ndjson', 'csv']) {
-    const fromStore = await spawnBurrow(['logs', String(z1), String(z2), ...window, '--store', '--table', 'readback', '-o', format], { env: env(), timeoutMs: 60_000 }).done;
+    const fromStore = await spawnBurrow(['logs', String(z1), String(z2), ...window, '--store', '--table', 'readback', '-o', format], {
+      env: env(),
+      timeoutMs: 60_000,
+    }).done;
     const fromPlatform = await spawnBurrow(['logs', String(z1), String(z2), ...window, '-o', format], { env: env(), timeoutMs: 60_000 }).done;
     assert.equal(fromStore.code, 0, fromStore.stderr);
     assert.equal(fromPlatform.code, 0, fromPlatform.stderr);
@@ -125,7 +139,7 @@ test('burrow logs --store prints the shipped window as the platform prints it (n
   }
 });
 
-test('a second shipper on the same zone and table refuses, naming the first one\'s host and pid', { skip }, async () => {
+test("a second shipper on the same zone and table refuses, naming the first one's host and pid", { skip }, async () => {
   const zone = emu.info.pullZoneIds[2]!;
   const first = spawnBurrow(['ship', String(zone), '--since', '5m', '--table', 'leased'], { env: env(), timeoutMs: 60_000 });
   const store = storeAt(ch.storeUrl, 'leased');
@@ -142,14 +156,21 @@ test('a second shipper on the same zone and table refuses, naming the first one\
 test('ClickHouse stopped for 30 s during a follow: nothing lost, memory bounded, SIGTERM exits 0 within 5 s', { skip }, async () => {
   const zone = emu.info.pullZoneIds[0]!;
   const started = emu.world.now();
-  const run = spawnBurrow(['ship', String(zone), '--since', '10m', '--settle', '20s', '--table', 'outage'], { env: env({ BURROW_SHIP_POLL_MS: '500' }), timeoutMs: 180_000 });
+  const run = spawnBurrow(['ship', String(zone), '--since', '10m', '--settle', '20s', '--table', 'outage'], {
+    env: env({ BURROW_SHIP_POLL_MS: '500' }),
+    timeoutMs: 180_000,
+  });
   const store = storeAt(ch.storeUrl, 'outage');
   stores.push(store);
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${run.child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-  await untilAsync('the backfill stored and the checkpoint near the live end', async () => {
-    const cp = await store.readState(zone, 'checkpoint').catch(() => null);
-    return cp && cp.value > emu.world.now() - 60_000;
-  }, 60_000);
+  await untilAsync(
+    'the backfill stored and the checkpoint near the live end',
+    async () => {
+      const cp = await store.readState(zone, 'checkpoint').catch(() => null);
+      return cp && cp.value > emu.world.now() - 60_000;
+    },
+    60_000,
+  );
   const rssBefore = rss();
   await ch.stop();
   const down = Date.now();
@@ -159,16 +180,26 @@ test('ClickHouse stopped for 30 s during a follow: nothing lost, memory bounded,
   let errText = '';
   run.child.stderr.on('data', (d: Buffer) => (errText += d.toString()));
   // the outage lasts 30 s of the shipper's own retries: wait on its lines, sampling its memory
-  await untilAsync('30 s of failed inserts', async () => {
-    rssMax = Math.max(rssMax, rss());
-    return Date.now() - down >= 30_000 && /store-retry/.test(errText);
-  }, 90_000, 500);
+  await untilAsync(
+    '30 s of failed inserts',
+    async () => {
+      rssMax = Math.max(rssMax, rss());
+      return Date.now() - down >= 30_000 && /store-retry/.test(errText);
+    },
+    90_000,
+    500,
+  );
   await ch.start();
   const back = emu.world.now();
-  await untilAsync('caught up after ClickHouse came back', async () => {
-    const cp = await store.readState(zone, 'checkpoint').catch(() => null);
-    return cp && cp.value > back - 40_000;
-  }, 90_000, 250);
+  await untilAsync(
+    'caught up after ClickHouse came back',
+    async () => {
+      const cp = await store.readState(zone, 'checkpoint').catch(() => null);
+      return cp && cp.value > back - 40_000;
+    },
+    90_000,
+    250,
+  );
   const t0 = Date.now();
   run.child.kill('SIGTERM');
   const r = await run.done;

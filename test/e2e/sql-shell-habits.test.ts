@@ -12,7 +12,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-sql-habits-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 // slow enough to type behind it, then an integer overflow once the scan is done
-const SLOW_FAILURE = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT abs(-9223372036854775807 - 1 + 0 * sum(x)) AS boom FROM c;';
+const SLOW_FAILURE =
+  'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT abs(-9223372036854775807 - 1 + 0 * sum(x)) AS boom FROM c;';
 
 test('a running statement shows a timer; after it fails, the input queued behind it is skipped and said so, and the next statement typed runs alone', async () => {
   const app = startBurrow(['sql'], { env: { XDG_STATE_HOME: path.join(dir, 'state1') }, cols: 110, rows: 30 });

@@ -28,7 +28,7 @@ test('logs A B on a terminal: each zone id in its own colour; NO_COLOR: no colou
   assert.doesNotMatch(text, /\x1b\[3\dm/);
 });
 
-test('the console\'s merged view draws each zone id in its colour (none with NO_COLOR)', async () => {
+test("the console's merged view draws each zone id in its colour (none with NO_COLOR)", async () => {
   for (const noColor of [false, true]) {
     const app = startBurrow([], { env: { ...envFor(emu), ...(noColor ? { NO_COLOR: '1' } : {}) }, cols: 120, rows: 30 });
     await app.waitFor('Screens');

@@ -43,7 +43,9 @@ export function platformIds(emu: RunningEmulator, zone: number, from: number, to
 /** Stored request ids of a zone whose exact time is in [from, to) (legacy form). */
 export async function storedIds(store: LogStore, zone: number, from: number, to: number): Promise<string[]> {
   const ms = store.form === 'current' ? 'toUnixTimestamp64Milli(timestamp)' : '(toUInt64(timestamp) * 1000 + timestampMs)';
-  const rows = await store.rows<{ r: string }>(`SELECT requestId AS r FROM ${store.names.database}.${store.names.table} WHERE pullZoneId = ${sqlLiteral(zone)} AND ${ms} >= ${sqlLiteral(from)} AND ${ms} < ${sqlLiteral(to)}`);
+  const rows = await store.rows<{ r: string }>(
+    `SELECT requestId AS r FROM ${store.names.database}.${store.names.table} WHERE pullZoneId = ${sqlLiteral(zone)} AND ${ms} >= ${sqlLiteral(from)} AND ${ms} < ${sqlLiteral(to)}`,
+  );
   return rows.map((x) => x.r);
 }
 

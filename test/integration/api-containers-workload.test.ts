@@ -12,7 +12,10 @@ const apps = await api.containers.listAllApps();
 test('getApp, getAppOverview and listVolumes tell one story for every app', async () => {
   const registries = await api.containers.listRegistries();
   assert.ok(registries.length > 0);
-  assert.ok(registries.some((r) => r.lastPasswordSymbols), 'a private registry shows the end of its password');
+  assert.ok(
+    registries.some((r) => r.lastPasswordSymbols),
+    'a private registry shows the end of its password',
+  );
   let volumesSeen = 0;
   for (const listed of apps) {
     const [app, overview, volumes] = await Promise.all([
@@ -23,19 +26,25 @@ test('getApp, getAppOverview and listVolumes tell one story for every app', asyn
     assert.equal(app.id, listed.id);
     assert.ok(app.containerTemplates.length > 0);
     for (const t of app.containerTemplates) {
-      assert.ok(registries.some((r) => String(r.id) === t.imageRegistryId), `${t.image} comes from a listed registry`);
+      assert.ok(
+        registries.some((r) => String(r.id) === t.imageRegistryId),
+        `${t.image} comes from a listed registry`,
+      );
       assert.ok(t.image?.endsWith(`:${t.imageTag}`));
     }
     const podsByRegion = overview.regions.map((r) => [r.region, r.pods.map((p) => p.name)] as const);
     const pods = podsByRegion.flatMap(([, names]) => names);
     assert.equal(overview.desiredInstances, pods.length);
     assert.deepEqual(new Set(app.containerInstances.map((i) => i.podId)), new Set(pods));
-    assert.deepEqual(volumes.items.map((v) => v.name), app.volumes.map((v) => v.name));
+    assert.deepEqual(
+      volumes.items.map((v) => v.name),
+      app.volumes.map((v) => v.name),
+    );
     for (const v of volumes.items) {
       volumesSeen++;
       for (const i of v.volumeInstances) {
         const region = podsByRegion.find(([, names]) => names.includes(i.attachedPods![0]!))?.[0];
-        assert.equal(i.region, region, 'a volume instance sits in its pod\'s region');
+        assert.equal(i.region, region, "a volume instance sits in its pod's region");
       }
     }
   }
@@ -57,5 +66,8 @@ test('an unknown app: 404 for the app and its overview, an empty volume list (th
     await assert.rejects(call, (e: unknown) => e instanceof ApiError && e.status === 404);
   }
   assert.deepEqual((await api.containers.listVolumes('noSuchApp123')).items, []);
-  await assert.rejects(() => api.containers.getApp('bad id!'), (e: unknown) => e instanceof ApiError && e.kind === 'invalid-input');
+  await assert.rejects(
+    () => api.containers.getApp('bad id!'),
+    (e: unknown) => e instanceof ApiError && e.kind === 'invalid-input',
+  );
 });

@@ -68,7 +68,8 @@ async function exercise(url: string, table: string): Promise<void> {
       // odd iterations read through a batch: over HTTP @libsql/client runs it as a cursor (/v3/cursor)
       const rs = i % 2 === 0 ? await reader.execute(`SELECT * FROM ${table}`) : (await reader.batch([`SELECT * FROM ${table}`], 'read'))[0]!;
       const row = rs.rows[0];
-      if (JSON.stringify(rs.columns) !== JSON.stringify(change.cols)) wrong.push(`#${i}: columns ${JSON.stringify(rs.columns)}, expected ${JSON.stringify(change.cols)}`);
+      if (JSON.stringify(rs.columns) !== JSON.stringify(change.cols))
+        wrong.push(`#${i}: columns ${JSON.stringify(rs.columns)}, expected ${JSON.stringify(change.cols)}`);
       else if (!row || change.cols.some((c, k) => row[c] !== values[k])) wrong.push(`#${i}: row ${JSON.stringify(row)}`);
     } catch (error) {
       wrong.push(`#${i}: ${(error as Error).message}`);
@@ -93,14 +94,20 @@ for (const [transport, url] of [
     const c = open(url);
     const table = `sc_batch_${transport.slice(0, 2).toLowerCase()}`;
     await c.execute(`CREATE TABLE ${table} (a)`);
-    const rs = await c.batch([`SELECT * FROM ${table}`, `ALTER TABLE ${table} ADD COLUMN b`, `INSERT INTO ${table} VALUES (1, 'x')`, `SELECT * FROM ${table}`], 'write');
+    const rs = await c.batch(
+      [`SELECT * FROM ${table}`, `ALTER TABLE ${table} ADD COLUMN b`, `INSERT INTO ${table} VALUES (1, 'x')`, `SELECT * FROM ${table}`],
+      'write',
+    );
     assert.deepEqual(rs[0]!.columns, ['a']);
     assert.deepEqual(rs[3]!.columns, ['a', 'b']);
-    assert.deepEqual(rs[3]!.rows.map((r) => [r.a, r.b]), [[1, 'x']]);
+    assert.deepEqual(
+      rs[3]!.rows.map((r) => [r.a, r.b]),
+      [[1, 'x']],
+    );
   });
 }
 
-test('HTTP: a stream never inherits another stream\'s temp objects or pragma settings', async () => {
+test("HTTP: a stream never inherits another stream's temp objects or pragma settings", async () => {
   const c = open(emu.info.databaseUrl);
   // each execute is a stream of its own, closed after it: its connection may go back to a pool
   for (let i = 0; i < 8; i++) {
@@ -114,6 +121,9 @@ test('HTTP: a stream never inherits another stream\'s temp objects or pragma set
         return { temp, fk };
       }),
     );
-    assert.deepEqual(seen, Array.from({ length: 6 }, () => ({ temp: null, fk: 1 })));
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 6 }, () => ({ temp: null, fk: 1 })),
+    );
   }
 });

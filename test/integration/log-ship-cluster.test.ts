@@ -36,11 +36,20 @@ test('--cluster: a local table on every node, a Distributed table sharded by zon
   const run = shipInProcess(api.logs, store, { zones, window: { from, to } });
   assert.equal(await run.done, 0, run.lines.join(''));
   const perNode = await Promise.all(
-    nodes.map(async (n) => (await n.query('SELECT pullZoneId, count() FROM default.cdn_logs_local GROUP BY pullZoneId FORMAT TSV')).trim().split('\n').filter(Boolean)),
+    nodes.map(async (n) =>
+      (await n.query('SELECT pullZoneId, count() FROM default.cdn_logs_local GROUP BY pullZoneId FORMAT TSV')).trim().split('\n').filter(Boolean),
+    ),
   );
-  assert.ok(perNode.every((rows) => rows.length > 0), `each node holds some zones: ${JSON.stringify(perNode)}`);
+  assert.ok(
+    perNode.every((rows) => rows.length > 0),
+    `each node holds some zones: ${JSON.stringify(perNode)}`,
+  );
   const zonesOn = perNode.map((rows) => rows.map((r) => r.split('\t')[0]));
-  assert.deepEqual(zonesOn[0]!.filter((z) => zonesOn[1]!.includes(z)), [], 'a zone lives on one shard');
+  assert.deepEqual(
+    zonesOn[0]!.filter((z) => zonesOn[1]!.includes(z)),
+    [],
+    'a zone lives on one shard',
+  );
   for (const zone of zones) {
     const stored = await storedIds(store, zone, from, to);
     const platform = platformIds(emu, zone, from, to);

@@ -52,7 +52,9 @@ test('hostile values are stored and read back exactly', { skip }, async () => {
   const body = Buffer.from(JSON.stringify({ data: records, pagination: { offset: 0, limit: 10000, returned: records.length, hasMore: false } }));
   const lines = pageLines(body, 42, s.form);
   await s.insert(lines.bytes);
-  const cols = LOG_FIELDS.filter((f) => f.name !== 'timestamp').map((f) => f.name).join(', ');
+  const cols = LOG_FIELDS.filter((f) => f.name !== 'timestamp')
+    .map((f) => f.name)
+    .join(', ');
   const back = await s.rows<Record<string, unknown>>(`SELECT toUnixTimestamp(timestamp) * 1000 + timestampMs AS t, ${cols} FROM hostile ORDER BY t`);
   assert.equal(back.length, records.length);
   back.forEach((row, i) => {
@@ -75,7 +77,9 @@ test('the legacy form is what 18.16 can run; the current form is refused there (
   if (s.form === 'legacy') {
     await assert.rejects(s.command(recordsTableSql(names, 'current')), /DateTime64|Unknown data type/);
     await s.command(recordsTableSql({ ...names, table: 'forms_legacy' }, 'legacy'));
-    const [row] = await s.rows<{ k: string; p: string }>("SELECT sorting_key AS k, partition_key AS p FROM system.tables WHERE name = 'forms_legacy'").catch(() => [{ k: 'n/a', p: 'n/a' }]);
+    const [row] = await s
+      .rows<{ k: string; p: string }>("SELECT sorting_key AS k, partition_key AS p FROM system.tables WHERE name = 'forms_legacy'")
+      .catch(() => [{ k: 'n/a', p: 'n/a' }]);
     assert.ok(row);
   } else {
     await s.command(recordsTableSql(names, 'current'));
@@ -92,10 +96,15 @@ test('records that show up after their checkpoint was written are stored, once, 
   const from = T0 - 5 * 60_000;
   // a settle far too short for a 60 s ingestion delay: the checkpoint passes records still to come
   const first = shipInProcess(api.logs, s, { zones: [zone], sinceMs: 5 * 60_000, settleMs: 1000 });
-  const cpA = await until('a checkpoint near the live end', async () => {
-    const cp = await s.readState(zone, 'checkpoint').catch(() => null);
-    return cp && cp.value >= T0 - 40_000 ? cp.value : null;
-  }, 60_000, 100);
+  const cpA = await until(
+    'a checkpoint near the live end',
+    async () => {
+      const cp = await s.readState(zone, 'checkpoint').catch(() => null);
+      return cp && cp.value >= T0 - 40_000 ? cp.value : null;
+    },
+    60_000,
+    100,
+  );
   first.stop();
   assert.equal(await first.done, 0, first.lines.join(''));
   const before = await storedIds(s, zone, from, cpA);

@@ -30,10 +30,27 @@ const HELD_BACK_FROM = 1200;
 
 function entry(i: number): LogEntry {
   return {
-    timestamp: new Date(clock.now() - 86_400_000 + i * 20_000).toISOString(), pullZoneId: zone.Id, requestId: (i + 1).toString(16).padStart(32, '0'),
-    cacheStatus: i % 3 ? 'HIT' : 'MISS', statusCode: i % 10 ? 200 : 404, bytesSent: 500 + i, remoteIp: `10.1.${i % 250}.9`, countryCode: 'DE', edgeLocation: 'DE',
-    scheme: 'https', host: 'cdn.example', path: `/a/${i}`, url: `https://cdn.example/a/${i}`, userAgent: 'curl/8', referer: null,
-    bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
+    timestamp: new Date(clock.now() - 86_400_000 + i * 20_000).toISOString(),
+    pullZoneId: zone.Id,
+    requestId: (i + 1).toString(16).padStart(32, '0'),
+    cacheStatus: i % 3 ? 'HIT' : 'MISS',
+    statusCode: i % 10 ? 200 : 404,
+    bytesSent: 500 + i,
+    remoteIp: `10.1.${i % 250}.9`,
+    countryCode: 'DE',
+    edgeLocation: 'DE',
+    scheme: 'https',
+    host: 'cdn.example',
+    path: `/a/${i}`,
+    url: `https://cdn.example/a/${i}`,
+    userAgent: 'curl/8',
+    referer: null,
+    bodyBytesSent: null,
+    contentRange: null,
+    authorizationHeader: null,
+    ja4Fingerprint: null,
+    asn: null,
+    asnOrganization: null,
   };
 }
 const lines = Array.from({ length: LINES }, (_, i) => `${formatV1Line(entry(i))}\n`);
@@ -92,7 +109,9 @@ test('records show while the day is read; a stop keeps them; r reads the whole d
   await openDay(store);
 
   // the first part is in the store and on screen while the rest has not come
-  const reading = await until('the first part shown', () => (s().v1?.loading && s().v1!.lines === HELD_BACK_FROM && s().view.rows.length === 10 ? s().v1 : null));
+  const reading = await until('the first part shown', () =>
+    s().v1?.loading && s().v1!.lines === HELD_BACK_FROM && s().view.rows.length === 10 ? s().v1 : null,
+  );
   assert.equal(reading.bytes, head.length);
   assert.equal(reading.totalBytes, head.length + tail.length);
   assert.equal(reading.kept, CAPACITY, 'the buffer holds its capacity');
@@ -121,8 +140,15 @@ test('records show while the day is read; a stop keeps them; r reads the whole d
   assert.equal(done.bytes, head.length + tail.length);
   assert.equal(done.kept, CAPACITY);
   assert.equal(done.evicted, LINES - CAPACITY);
-  const held = s().recordBuffer().toArray().map((e) => e.requestId);
-  assert.deepEqual(held, all.entries.slice(LINES - CAPACITY).map((e) => e.requestId), 'the newest records of the day are kept');
+  const held = s()
+    .recordBuffer()
+    .toArray()
+    .map((e) => e.requestId);
+  assert.deepEqual(
+    held,
+    all.entries.slice(LINES - CAPACITY).map((e) => e.requestId),
+    'the newest records of the day are kept',
+  );
 
   // a server filter applies to the day as it is read again
   s().openForm();
@@ -134,5 +160,10 @@ test('records show while the day is read; a stop keeps them; r reads the whole d
   const filtered = await until('filtered day', () => (s().v1 && !s().v1!.loading ? s().v1 : null));
   assert.equal(requests, 3);
   assert.equal(filtered.kept, all.entries.filter((e) => e.statusCode === 404).length);
-  assert.ok(s().recordBuffer().toArray().every((e) => e.statusCode === 404));
+  assert.ok(
+    s()
+      .recordBuffer()
+      .toArray()
+      .every((e) => e.statusCode === 404),
+  );
 });

@@ -18,7 +18,12 @@ test('pragmas that set something on the connection keep it from the pool; pragma
 });
 
 test('a CREATE of a temp object, however it is spelled, gives the connection a schema of its own', () => {
-  for (const sql of ['CREATE TEMP TABLE t (x)', 'create temporary view v as select 1', 'CREATE TABLE temp.t (x)', 'CREATE TRIGGER "temp".tr AFTER INSERT ON t BEGIN SELECT 1; END']) {
+  for (const sql of [
+    'CREATE TEMP TABLE t (x)',
+    'create temporary view v as select 1',
+    'CREATE TABLE temp.t (x)',
+    'CREATE TRIGGER "temp".tr AFTER INSERT ON t BEGIN SELECT 1; END',
+  ]) {
     assert.equal(createsTemp(tokens(sql), verb(sql)), true, sql);
   }
   for (const sql of ['CREATE TABLE t (x)', 'SELECT * FROM temp.sqlite_schema', 'DROP TABLE t']) assert.equal(createsTemp(tokens(sql), verb(sql)), false, sql);

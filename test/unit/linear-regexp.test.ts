@@ -26,7 +26,7 @@ test('the local pattern (/) is a LinearRegExp, and a catastrophic pattern over h
   assert.equal(bot.test.test(`${'bot '.repeat(2000)}crawl`), true);
 });
 
-test('an alert rule\'s ua~ runs on the linear engine', () => {
+test("an alert rule's ua~ runs on the linear engine", () => {
   const rule = parseAlertRule('ua~(a+)+$ count>1 over 1m');
   if (!rule.ok) assert.fail(rule.error.message);
   const entry = { userAgent: CATASTROPHIC } as LogEntry;
@@ -35,7 +35,12 @@ test('an alert rule\'s ua~ runs on the linear engine', () => {
 });
 
 test('what RE2 cannot do is refused with a message naming it', () => {
-  for (const [source, named] of [['a(?=b)', /lookahead/], ['(?<!x)y', /lookbehind/], ['(a)\\1', /backreferences/], ['(?<n>a)\\k<n>', /backreferences/]] as const) {
+  for (const [source, named] of [
+    ['a(?=b)', /lookahead/],
+    ['(?<!x)y', /lookbehind/],
+    ['(a)\\1', /backreferences/],
+    ['(?<n>a)\\k<n>', /backreferences/],
+  ] as const) {
     const p = compilePattern(source);
     assert.equal(p.ok, false, source);
     assert.match(p.ok ? '' : p.message, named, source);
@@ -48,7 +53,9 @@ test('what RE2 cannot do is refused with a message naming it', () => {
 
 test('the same matches as JavaScript for the patterns both engines take: test, exec with lastIndex, replace, split, matchAll', () => {
   const patterns = ['a+b', '^x', 'y$', '[0-9]{2,3}', '(ab|cd)+', '\\bfoo\\b', 'b(o)(t)?', 'HIT|miss', '\\d+\\.\\d+', '(?<word>[a-z]+)'];
-  const text = fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'x', 'y', 'o', 't', 'f', ' ', '1', '2', '.', 'H', 'I', 'T', 'é', '😀', '\n'), { maxLength: 30 }).map((cs) => cs.join(''));
+  const text = fc
+    .array(fc.constantFrom('a', 'b', 'c', 'd', 'x', 'y', 'o', 't', 'f', ' ', '1', '2', '.', 'H', 'I', 'T', 'é', '😀', '\n'), { maxLength: 30 })
+    .map((cs) => cs.join(''));
   fc.assert(
     fc.property(fc.constantFrom(...patterns), fc.constantFrom('', 'i', 'g', 'gi', 'm', 's'), text, (source, flags, s) => {
       const js = new RegExp(source, flags);
@@ -56,7 +63,10 @@ test('the same matches as JavaScript for the patterns both engines take: test, e
       assert.equal(re2.test(s), js.test(s));
       js.lastIndex = 0;
       re2.lastIndex = 0;
-      assert.deepEqual([...s.matchAll(new RegExp(source, `${flags.replace('g', '')}g`))].map((m) => [m.index, [...m]]), [...s.matchAll(new LinearRegExp(source, `${flags.replace('g', '')}g`))].map((m) => [m.index, [...m]]));
+      assert.deepEqual(
+        [...s.matchAll(new RegExp(source, `${flags.replace('g', '')}g`))].map((m) => [m.index, [...m]]),
+        [...s.matchAll(new LinearRegExp(source, `${flags.replace('g', '')}g`))].map((m) => [m.index, [...m]]),
+      );
       assert.equal(s.replace(re2, '<$&>'), s.replace(js, '<$&>'));
       assert.deepEqual(s.split(new LinearRegExp(source, flags)), s.split(new RegExp(source, flags)));
       const je = new RegExp(source, flags).exec(s);
@@ -68,7 +78,7 @@ test('the same matches as JavaScript for the patterns both engines take: test, e
   );
 });
 
-test('only patterns whose backtracking is bounded keep JavaScript\'s matcher; every repetition goes to RE2', () => {
+test("only patterns whose backtracking is bounded keep JavaScript's matcher; every repetition goes to RE2", () => {
   for (const source of ['wp-login|\\.php', 'HIT|de', '5\\d\\d|timeout', '[0-9a-f]{3}ff', '\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}', 'curl/[78]\\.']) {
     assert.equal(new LinearRegExp(source, 'i').nativeIsBounded, true, source);
   }

@@ -15,9 +15,21 @@ function record(i: number, over: Record<string, unknown> = {}): Record<string, u
   return { ...out, ...over };
 }
 
-const page = (data: unknown[], hasMore = false) => Buffer.from(JSON.stringify({ data, pagination: { offset: 0, limit: 10000, returned: data.length, hasMore }, query: { pullZoneId: ZONE, from: null, to: null, order: 'asc' } }));
+const page = (data: unknown[], hasMore = false) =>
+  Buffer.from(
+    JSON.stringify({
+      data,
+      pagination: { offset: 0, limit: 10000, returned: data.length, hasMore },
+      query: { pullZoneId: ZONE, from: null, to: null, order: 'asc' },
+    }),
+  );
 
-const lines = (bytes: Buffer) => bytes.toString('utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (bytes: Buffer) =>
+  bytes
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 test('a platform record keeps its bytes; only the timestamp is rewritten for each form', () => {
   const recs = [record(1), record(265)];
@@ -25,8 +37,14 @@ test('a platform record keeps its bytes; only the timestamp is rewritten for eac
   assert.equal(legacy.count, 2);
   assert.equal(legacy.hasMore, true);
   assert.equal(legacy.returned, 2);
-  assert.deepEqual([...legacy.times], recs.map((r) => Date.parse(r.timestamp as string)));
-  assert.deepEqual(legacy.ids, recs.map((r) => r.requestId));
+  assert.deepEqual(
+    [...legacy.times],
+    recs.map((r) => Date.parse(r.timestamp as string)),
+  );
+  assert.deepEqual(
+    legacy.ids,
+    recs.map((r) => r.requestId),
+  );
   const [first, second] = lines(legacy.bytes);
   assert.equal(first!.timestamp, '2026-08-08 14:32:11');
   assert.equal(first!.timestampMs, 1);
@@ -57,13 +75,18 @@ test('a record in another layout is parsed and written again: same values, field
   const odd = { ...record(3), timestamp: '2026-08-08T14:32:11Z', extra: 'x' };
   const reordered = Object.fromEntries(Object.entries(record(4)).reverse());
   const noId = { ...record(5), requestId: null };
-  const spaced = Buffer.from(` { "data" : [ ${JSON.stringify(odd)} , ${JSON.stringify(reordered)}, ${JSON.stringify(noId)} ], "pagination": {"offset":0,"limit":3,"returned":3,"hasMore":false} }`);
+  const spaced = Buffer.from(
+    ` { "data" : [ ${JSON.stringify(odd)} , ${JSON.stringify(reordered)}, ${JSON.stringify(noId)} ], "pagination": {"offset":0,"limit":3,"returned":3,"hasMore":false} }`,
+  );
   const out = pageLines(spaced, ZONE, 'current');
   assert.equal(out.count, 3);
   const [x, y, z] = lines(out.bytes);
   assert.equal(x!.timestamp, '2026-08-08 14:32:11.000');
   assert.equal('extra' in x!, false);
-  assert.deepEqual(Object.keys(y!), LOG_FIELDS.map((f) => f.name));
+  assert.deepEqual(
+    Object.keys(y!),
+    LOG_FIELDS.map((f) => f.name),
+  );
   assert.equal(y!.requestId, record(4).requestId);
   assert.equal(z!.requestId, '', 'no request id: empty (the sorting key takes no null)');
   assert.deepEqual(out.ids, [record(3).requestId, record(4).requestId, '']);

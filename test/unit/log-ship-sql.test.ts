@@ -37,7 +37,10 @@ test('the store URL: clickhouse://[user@]host[:port][/database], defaults, and n
   assert.deepEqual(parseStoreUrl('clickhouse://ship@10.0.0.5:18123/logs'), { host: '10.0.0.5', port: 18123, user: 'ship', database: 'logs', secure: false });
   assert.deepEqual(parseStoreUrl('clickhouses://[::1]/x'), { host: '::1', port: 8443, user: 'default', database: 'x', secure: true });
   assert.equal(showStoreUrl(parseStoreUrl('clickhouse://ship@h:1/d')), 'clickhouse://ship@h:1/d');
-  assert.throws(() => parseStoreUrl('clickhouse://ship:hunter2@h/d'), (e: Error) => e instanceof StoreUrlError && /BURROW_LOG_STORE_PASSWORD/.test(e.message) && !e.message.includes('hunter2'));
+  assert.throws(
+    () => parseStoreUrl('clickhouse://ship:hunter2@h/d'),
+    (e: Error) => e instanceof StoreUrlError && /BURROW_LOG_STORE_PASSWORD/.test(e.message) && !e.message.includes('hunter2'),
+  );
   for (const bad of ['http://h:8123', 'h:8123', 'clickhouse://h/bad-db', 'clickhouse://h/?x=1']) assert.throws(() => parseStoreUrl(bad), StoreUrlError, bad);
 });
 
@@ -52,8 +55,14 @@ test('the form follows the server: DateTime64 and LowCardinality from 20.1, the 
 test('columns are the platform fields in order, typed from LOG_FIELDS (legacy adds timestampMs)', () => {
   const legacy = tableColumns('legacy');
   const current = tableColumns('current');
-  assert.deepEqual(current.map((c) => c.name), LOG_FIELDS.map((f) => f.name));
-  assert.deepEqual(legacy.map((c) => c.name), ['timestamp', 'timestampMs', ...LOG_FIELDS.slice(1).map((f) => f.name)]);
+  assert.deepEqual(
+    current.map((c) => c.name),
+    LOG_FIELDS.map((f) => f.name),
+  );
+  assert.deepEqual(
+    legacy.map((c) => c.name),
+    ['timestamp', 'timestampMs', ...LOG_FIELDS.slice(1).map((f) => f.name)],
+  );
   const type = (cols: typeof legacy, name: string) => cols.find((c) => c.name === name)!.type;
   assert.equal(type(legacy, 'timestamp'), "DateTime('UTC')");
   assert.equal(type(current, 'timestamp'), "DateTime64(3, 'UTC')");

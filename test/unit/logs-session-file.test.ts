@@ -6,9 +6,14 @@ import path from 'node:path';
 import { LogsSessions, MAX_ZONE_SETS, readSessionFile, sessionPath } from '../../src/state/logs/session-file';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-session-unit-'));
-const session = (pattern: string) => ({ filter: { status: '5xx' }, local: { pattern, mode: 'filter' as const, context: 2 }, alerts: ['status=5xx rate>1/s over 60s'], marks: [{ key: 'r1', zone: 1058, time: 1000, status: 503, path: '/x' }] });
+const session = (pattern: string) => ({
+  filter: { status: '5xx' },
+  local: { pattern, mode: 'filter' as const, context: 2 },
+  alerts: ['status=5xx rate>1/s over 60s'],
+  marks: [{ key: 'r1', zone: 1058, time: 1000, status: 503, path: '/x' }],
+});
 
-test('a profile\'s sessions per zone set: written 0600, read back, the emulator\'s apart', () => {
+test("a profile's sessions per zone set: written 0600, read back, the emulator's apart", () => {
   const file = sessionPath('prod', false, { XDG_STATE_HOME: dir });
   assert.equal(file, path.join(dir, 'burrow', 'sessions', 'prod.json'));
   assert.equal(sessionPath(null, true, { XDG_STATE_HOME: dir }), path.join(dir, 'burrow', 'sessions', 'emulator.json'));
@@ -38,7 +43,21 @@ test('damaged, old or odd files: a message and a clean start, never a throw', ()
     assert.deepEqual(r.data.zoneSets, {});
   }
   // wrong types inside are dropped field by field
-  fs.writeFileSync(file, JSON.stringify({ version: 1, open: 'x; rm -rf', zoneSets: { '1058': { local: { pattern: 5, mode: 'weird', context: -3 }, alerts: [1, 'a'], marks: [{ key: 1 }, { key: 'k', zone: 1058, time: 2 }, { key: 'nozone', time: 3 }] }, 'not a zone': {} } }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      version: 1,
+      open: 'x; rm -rf',
+      zoneSets: {
+        '1058': {
+          local: { pattern: 5, mode: 'weird', context: -3 },
+          alerts: [1, 'a'],
+          marks: [{ key: 1 }, { key: 'k', zone: 1058, time: 2 }, { key: 'nozone', time: 3 }],
+        },
+        'not a zone': {},
+      },
+    }),
+  );
   const r = readSessionFile(file);
   assert.equal(r.warning, null);
   assert.equal(r.data.open, null);

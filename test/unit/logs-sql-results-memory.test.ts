@@ -52,7 +52,11 @@ function rss(): number {
 
 test('ten large results hold about what one does: only the newest keeps pages, and an earlier one is read again when shown', async () => {
   const records = buffer();
-  const backend = new LogsBackend(() => records, () => undefined, () => 0);
+  const backend = new LogsBackend(
+    () => records,
+    () => undefined,
+    () => 0,
+  );
   const results: { result: StatementResult; paged: PagedRows | null }[] = [];
   let pages = 0;
   try {

@@ -33,7 +33,9 @@ function entries(n: number): LogEntry[] {
 /** What must not change: the rows (count and a sum over every stored column), the columns, and what `logs` names. */
 async function fingerprint(engine: LogsSqlEngine): Promise<string> {
   const [rows] = await engine.run('SELECT count(*), sum(hash(ts, pull_zone, status, cache_status, path, bytes, referer, user_agent)) FROM logs');
-  const [cols] = await engine.run("SELECT string_agg(column_name, ',' ORDER BY column_index) FROM duckdb_columns() WHERE database_name = 'memory' AND table_name = 'logs'");
+  const [cols] = await engine.run(
+    "SELECT string_agg(column_name, ',' ORDER BY column_index) FROM duckdb_columns() WHERE database_name = 'memory' AND table_name = 'logs'",
+  );
   const [named] = await engine.run('SELECT count(*) FROM logs');
   return JSON.stringify([rows!.rows, cols!.rows, named!.rows], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
 }
@@ -112,7 +114,9 @@ const variantArb = fc
   })
   .map(({ verb, table, prefix, comment, upper }) => {
     const sql = prefix + verb(table).replace(/ /g, (m) => (comment && Math.random() < 0.3 ? comment : m));
-    return upper ? sql.replace(/\b(delete|from|update|insert|into|drop|alter|table|create|or|replace|explain|analyze|with|select)\b/gi, (w) => w.toUpperCase()) : sql.toLowerCase().replace(/"logs"|"memory"|"main"/g, (q) => q);
+    return upper
+      ? sql.replace(/\b(delete|from|update|insert|into|drop|alter|table|create|or|replace|explain|analyze|with|select)\b/gi, (w) => w.toUpperCase())
+      : sql.toLowerCase().replace(/"logs"|"memory"|"main"/g, (q) => q);
   });
 
 test('fuzzed writes to logs (case, comments, quoting, names, EXPLAIN, CTEs) never change it', async () => {
@@ -160,7 +164,9 @@ test('no directory of the host is reachable: not <cwd>/.tmp (even a link to a se
     }
     assert.deepEqual(readdirSync(secret), ['passwd'], 'nothing was written through the link');
     assert.deepEqual(readdirSync(work).sort(), ['.tmp'], 'nothing was written in the working directory');
-    const [setting] = await engine.run("SELECT len(current_setting('allowed_directories')), len(current_setting('allowed_paths')), current_setting('temp_directory')");
+    const [setting] = await engine.run(
+      "SELECT len(current_setting('allowed_directories')), len(current_setting('allowed_paths')), current_setting('temp_directory')",
+    );
     assert.deepEqual(setting!.rows[0], [0n, 0n, ''], 'no path is allowed and nothing spills');
   } finally {
     engine.close();
@@ -173,7 +179,8 @@ test('no directory of the host is reachable: not <cwd>/.tmp (even a link to a se
 test('no pragma or setting changes anything; profiling and the progress bar stay off', async () => {
   const engine = await LogsSqlEngine.open();
   try {
-    const settings = "SELECT current_setting('enable_profiling'), current_setting('enable_progress_bar'), current_setting('enable_progress_bar_print'), current_setting('threads'), current_setting('enable_external_access'), current_setting('search_path')";
+    const settings =
+      "SELECT current_setting('enable_profiling'), current_setting('enable_progress_bar'), current_setting('enable_progress_bar_print'), current_setting('threads'), current_setting('enable_external_access'), current_setting('search_path')";
     const [before] = await engine.run(settings);
     for (const sql of [
       'PRAGMA enable_profiling',
@@ -209,7 +216,7 @@ test('no pragma or setting changes anything; profiling and the progress bar stay
   }
 });
 
-test('what the sandbox allows keeps working: SELECT, CTEs, EXPLAIN, the user\'s own tables, views, macros and sequences', async () => {
+test("what the sandbox allows keeps working: SELECT, CTEs, EXPLAIN, the user's own tables, views, macros and sequences", async () => {
   const engine = await LogsSqlEngine.open();
   try {
     await engine.load(entries(70));
@@ -223,7 +230,7 @@ test('what the sandbox allows keeps working: SELECT, CTEs, EXPLAIN, the user\'s 
         'INSERT INTO errors SELECT * FROM logs WHERE status = 404',
         'CREATE MACRO double(a) AS a * 2',
         'CREATE TEMP SEQUENCE s',
-        'WITH e AS (SELECT count(*) AS n FROM errors) SELECT e.n, (SELECT n FROM mine), double(e.n), nextval(\'s\') FROM e',
+        "WITH e AS (SELECT count(*) AS n FROM errors) SELECT e.n, (SELECT n FROM mine), double(e.n), nextval('s') FROM e",
       ].join(';\n'),
     );
     assert.deepEqual(results.at(-1)!.rows, [[10n, 61n, 20n, 1n]]);
@@ -244,7 +251,10 @@ test("the shell's engine loads on every core first, and the user's first stateme
     try {
       await engine.load(entries(50));
       // a sync's seal and a statement's may meet: both must see the engine sealed once
-      const [, results] = await Promise.all([sealFirst ? engine.seal() : Promise.resolve(), engine.run("SELECT current_setting('threads'), current_setting('lock_configuration')")]);
+      const [, results] = await Promise.all([
+        sealFirst ? engine.seal() : Promise.resolve(),
+        engine.run("SELECT current_setting('threads'), current_setting('lock_configuration')"),
+      ]);
       assert.deepEqual(results[0]!.rows, [[1n, 1n]]);
       assert.equal(await attempt(engine, 'SET threads = 2'), false);
     } finally {

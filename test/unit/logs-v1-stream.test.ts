@@ -1,8 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { LogPageReader } from '../../src/log-engine/page-reader';
-import { V1PieceCutter } from '../../src/api/logs/v1-stream';
-import { V1PieceReader } from '../../src/api/logs/v1-stream';
+import { V1PieceCutter, V1PieceReader } from '../../src/api/logs/v1-stream';
 import { formatV1Line, parseV1 } from '../../src/api/logs/v1';
 import type { LogEntry } from '../../src/api/logs/entry';
 
@@ -11,11 +10,27 @@ import type { LogEntry } from '../../src/api/logs/entry';
 
 function entry(i: number): LogEntry {
   return {
-    timestamp: new Date(Date.UTC(2026, 2, 1) + i * 997).toISOString(), pullZoneId: 77, requestId: i.toString(16).padStart(32, 'a'),
-    cacheStatus: i % 3 ? 'HIT' : 'MISS', statusCode: i % 11 ? 200 : 503, bytesSent: 100 + i, remoteIp: `10.0.${i % 250}.${i % 7}`,
-    countryCode: i % 2 ? 'DE' : 'FR', edgeLocation: 'DE', scheme: 'https', host: 'cdn.example', path: `/p/${i}?q=ä${i % 5}`,
-    url: `https://cdn.example/p/${i}?q=ä${i % 5}`, userAgent: i % 4 ? 'curl/8|pipe' : 'Mozilla/5.0', referer: null,
-    bodyBytesSent: null, contentRange: null, authorizationHeader: null, ja4Fingerprint: null, asn: null, asnOrganization: null,
+    timestamp: new Date(Date.UTC(2026, 2, 1) + i * 997).toISOString(),
+    pullZoneId: 77,
+    requestId: i.toString(16).padStart(32, 'a'),
+    cacheStatus: i % 3 ? 'HIT' : 'MISS',
+    statusCode: i % 11 ? 200 : 503,
+    bytesSent: 100 + i,
+    remoteIp: `10.0.${i % 250}.${i % 7}`,
+    countryCode: i % 2 ? 'DE' : 'FR',
+    edgeLocation: 'DE',
+    scheme: 'https',
+    host: 'cdn.example',
+    path: `/p/${i}?q=ä${i % 5}`,
+    url: `https://cdn.example/p/${i}?q=ä${i % 5}`,
+    userAgent: i % 4 ? 'curl/8|pipe' : 'Mozilla/5.0',
+    referer: null,
+    bodyBytesSent: null,
+    contentRange: null,
+    authorizationHeader: null,
+    ja4Fingerprint: null,
+    asn: null,
+    asnOrganization: null,
   };
 }
 
@@ -42,12 +57,17 @@ test('the cutter cuts only after a line end and loses no byte', () => {
   assert.deepEqual(Buffer.concat([...out, last]), bytes);
 });
 
-test('pieces read in order give the whole file\'s records, counts and problem line numbers', async () => {
+test("pieces read in order give the whole file's records, counts and problem line numbers", async () => {
   for (const chunk of [97, 4096, 70_000]) {
     const got: LogEntry[] = [];
-    const pieces = new V1PieceReader(reader, 77, (piece) => {
-      got.push(...piece.batch.entries());
-    }, 2048);
+    const pieces = new V1PieceReader(
+      reader,
+      77,
+      (piece) => {
+        got.push(...piece.batch.entries());
+      },
+      2048,
+    );
     for (let at = 0; at < bytes.length; at += chunk) await pieces.push(bytes.subarray(at, at + chunk));
     const done = await pieces.finish();
     assert.equal(done.bytes, bytes.length);

@@ -84,8 +84,19 @@ export function createsTemp(tokens: readonly Token[], verb: string): boolean {
 
 /** Pragmas that take an argument only to read something: they change nothing on the connection. */
 const READING_PRAGMAS = new Set([
-  'TABLE_INFO', 'TABLE_XINFO', 'TABLE_LIST', 'INDEX_INFO', 'INDEX_XINFO', 'INDEX_LIST', 'FOREIGN_KEY_LIST', 'FOREIGN_KEY_CHECK',
-  'INTEGRITY_CHECK', 'QUICK_CHECK', 'WAL_CHECKPOINT', 'INCREMENTAL_VACUUM', 'OPTIMIZE',
+  'TABLE_INFO',
+  'TABLE_XINFO',
+  'TABLE_LIST',
+  'INDEX_INFO',
+  'INDEX_XINFO',
+  'INDEX_LIST',
+  'FOREIGN_KEY_LIST',
+  'FOREIGN_KEY_CHECK',
+  'INTEGRITY_CHECK',
+  'QUICK_CHECK',
+  'WAL_CHECKPOINT',
+  'INCREMENTAL_VACUUM',
+  'OPTIMIZE',
 ]);
 
 /**

@@ -2,7 +2,17 @@ import type { Ctx, Router } from '../http-kit';
 import type { World } from '../world';
 import { containersState, sendPage, type ContainersState } from './containers';
 import type { McApp } from './containers-seed';
-import { figure, imageOf, maskEnvValue, placementOf, type McEndpoint, type McPlacement, type McRegistry, type McTemplate, type McWorkload } from './containers-workload';
+import {
+  figure,
+  imageOf,
+  maskEnvValue,
+  placementOf,
+  type McEndpoint,
+  type McPlacement,
+  type McRegistry,
+  type McTemplate,
+  type McWorkload,
+} from './containers-workload';
 import { mcError } from './replies';
 
 /*
@@ -46,7 +56,16 @@ function templateJson(t: McTemplate, placement: McPlacement) {
     imagePullPolicy: t.imagePullPolicy,
     entryPoint: { command: null, commandArray: null, arguments: null, argumentsArray: null, workingDirectory: null },
     probes: t.endpoints.length
-      ? { readiness: { initialDelaySeconds: 10, periodSeconds: 10, timeoutSeconds: 7, failureThreshold: 3, successThreshold: 1, tcpSocket: { request: { portNumber: t.endpoints[0]!.containerPort } } } }
+      ? {
+          readiness: {
+            initialDelaySeconds: 10,
+            periodSeconds: 10,
+            timeoutSeconds: 7,
+            failureThreshold: 3,
+            successThreshold: 1,
+            tcpSocket: { request: { portNumber: t.endpoints[0]!.containerPort } },
+          },
+        }
       : {},
     environmentVariables: t.env.map((e) => ({ name: e.name, value: e.secret ? maskEnvValue(e.value) : e.value })),
     endpoints: t.endpoints.map((e) => endpointJson(e, placement)),
@@ -126,7 +145,9 @@ export function registerContainerApps(router: Router, world: World): void {
       runtimeType: 'shared',
       regionSettings,
       containerTemplates: workload.templates.map((t) => templateJson(t, where)),
-      containerInstances: where.pods.flatMap((pod) => pod.containers.map((c) => ({ id: c.instanceId, templateId: c.templateId, podId: pod.id, nodeIpAddress: pod.nodeIpAddress }))),
+      containerInstances: where.pods.flatMap((pod) =>
+        pod.containers.map((c) => ({ id: c.instanceId, templateId: c.templateId, podId: pod.id, nodeIpAddress: pod.nodeIpAddress })),
+      ),
       volumes: workload.volumes.map((v) => ({ name: v.name, size: v.size })),
       autoScaling: { ...workload.autoScaling },
     });
@@ -144,9 +165,9 @@ export function registerContainerApps(router: Router, world: World): void {
     const app = appFor(ctx);
     if (!app) return;
     const where = placement(app);
-    const items = state.workloads.get(app.id)!.templates.flatMap((t) =>
-      t.endpoints.map((e) => ({ ...endpointJson(e, where), containerName: t.name, containerId: t.id })),
-    );
+    const items = state.workloads
+      .get(app.id)!
+      .templates.flatMap((t) => t.endpoints.map((e) => ({ ...endpointJson(e, where), containerName: t.name, containerId: t.id })));
     sendPage(ctx, `endpoints:${app.id}`, items);
   });
 
@@ -160,7 +181,11 @@ export function registerContainerApps(router: Router, world: World): void {
       items: volumes,
       meta: { totalItems: volumes.length },
       cursor: null,
-      summary: { totalPods: volumes.length ? pods : 0, totalContainers: containers, totalStorage: volumes.reduce((s, v) => s + v.size * v.totalInstancesCount, 0) },
+      summary: {
+        totalPods: volumes.length ? pods : 0,
+        totalContainers: containers,
+        totalStorage: volumes.reduce((s, v) => s + v.size * v.totalInstancesCount, 0),
+      },
     });
   });
 
@@ -175,9 +200,12 @@ export function registerContainerApps(router: Router, world: World): void {
     const ram = running ? 10 + figure(app.id, 13, 70) : 0;
     const latency = running ? 8 + figure(app.id, 17, 60) : 0;
     const ready = where.pods.filter((p) => p.ready).length;
-    const volumeUsage = where.pods.length && workload.volumes.length
-      ? Math.round(where.pods.reduce((s, p) => s + workload.volumes.reduce((t, v) => t + volumeUse(p.id, v.name), 0) / workload.volumes.length, 0) / where.pods.length)
-      : 0;
+    const volumeUsage =
+      where.pods.length && workload.volumes.length
+        ? Math.round(
+            where.pods.reduce((s, p) => s + workload.volumes.reduce((t, v) => t + volumeUse(p.id, v.name), 0) / workload.volumes.length, 0) / where.pods.length,
+          )
+        : 0;
     const heartbeat = new Date(world.now()).toISOString();
     ctx.send(200, {
       targetLatency: { indicator: 50, statusGrade: 'doingGreat' },
@@ -209,7 +237,19 @@ export function registerContainerApps(router: Router, world: World): void {
             ramUsage: ram,
             containers: pod.containers.map((c) => {
               const t = workload.templates.find((x) => x.id === c.templateId)!;
-              return { id: c.instanceId, name: t.name, cpuUsage: cpu, ramUsage: ram, reason: '', message: '', status: pod.ready ? 'ready' : 'notStarted', image: imageOf(t), imageDisplay: `${t.imageName}:${t.imageTag}`, numberOfRestarts: 0, exitCode: null };
+              return {
+                id: c.instanceId,
+                name: t.name,
+                cpuUsage: cpu,
+                ramUsage: ram,
+                reason: '',
+                message: '',
+                status: pod.ready ? 'ready' : 'notStarted',
+                image: imageOf(t),
+                imageDisplay: `${t.imageName}:${t.imageTag}`,
+                numberOfRestarts: 0,
+                exitCode: null,
+              };
             }),
             volumesUtilizationPercentage: Object.fromEntries(workload.volumes.map((v) => [v.name, volumeUse(pod.id, v.name)])),
           })),

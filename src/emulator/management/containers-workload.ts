@@ -101,9 +101,39 @@ const base36 = (text: string, salt: number, length: number): string => {
 export function seedRegistries(r: Random): McRegistry[] {
   const day = (d: number) => new Date(Date.UTC(2025, 8, 1) + d * 86_400_000).toISOString();
   return [
-    { id: 101, displayName: 'Docker Hub', hostName: 'docker.io', namespaceId: 'library', userName: null, password: null, isPublic: true, isPlatformManaged: true, createdAt: day(0) },
-    { id: 102 + r.int(0, 50), displayName: 'GitHub (acme-shop)', hostName: 'ghcr.io', namespaceId: 'acme-shop', userName: 'acme-deploy', password: `ghp_${r.alnum(36)}`, isPublic: false, isPlatformManaged: false, createdAt: day(r.int(10, 200)) },
-    { id: 200 + r.int(0, 50), displayName: 'bunny registry', hostName: 'registry.bunny.net', namespaceId: `acme-${r.alnum(6).toLowerCase()}`, userName: 'acme', password: r.alnum(40), isPublic: false, isPlatformManaged: true, createdAt: day(r.int(10, 200)) },
+    {
+      id: 101,
+      displayName: 'Docker Hub',
+      hostName: 'docker.io',
+      namespaceId: 'library',
+      userName: null,
+      password: null,
+      isPublic: true,
+      isPlatformManaged: true,
+      createdAt: day(0),
+    },
+    {
+      id: 102 + r.int(0, 50),
+      displayName: 'GitHub (acme-shop)',
+      hostName: 'ghcr.io',
+      namespaceId: 'acme-shop',
+      userName: 'acme-deploy',
+      password: `ghp_${r.alnum(36)}`,
+      isPublic: false,
+      isPlatformManaged: false,
+      createdAt: day(r.int(10, 200)),
+    },
+    {
+      id: 200 + r.int(0, 50),
+      displayName: 'bunny registry',
+      hostName: 'registry.bunny.net',
+      namespaceId: `acme-${r.alnum(6).toLowerCase()}`,
+      userName: 'acme',
+      password: r.alnum(40),
+      isPublic: false,
+      isPlatformManaged: true,
+      createdAt: day(r.int(10, 200)),
+    },
   ];
 }
 
@@ -111,7 +141,10 @@ export function seedRegistries(r: Random): McRegistry[] {
 const VOLUMES: Record<string, [string, string, number][]> = {
   'search-indexer': [['index', '/var/lib/index', 40]],
   'chat-relay': [['sessions', '/data', 5]],
-  'legacy-cms': [['uploads', '/srv/uploads', 80], ['db', '/var/lib/mysql', 20]],
+  'legacy-cms': [
+    ['uploads', '/srv/uploads', 80],
+    ['db', '/var/lib/mysql', 20],
+  ],
   'metrics-collector': [['spool', '/var/spool/beacons', 10]],
   'ml-inference': [['models', '/models', 60]],
   'mail-sender': [['queue', '/var/spool/mail', 5]],
@@ -120,7 +153,7 @@ const VOLUMES: Record<string, [string, string, number][]> = {
 /** Second containers some apps run next to their own: [name, registry index, namespace, image, tag, env]. */
 const SIDECARS: Record<string, [string, number, string, string, string, [string, string][]]> = {
   'checkout-api': ['redis', 0, 'library', 'redis', '7.2-alpine', [['REDIS_ARGS', '--maxmemory 256mb']]],
-  'recommendations': ['redis', 0, 'library', 'redis', '7.2-alpine', [['REDIS_ARGS', '--save ""']]],
+  recommendations: ['redis', 0, 'library', 'redis', '7.2-alpine', [['REDIS_ARGS', '--save ""']]],
   'metrics-collector': ['otel-collector', 0, 'otel', 'opentelemetry-collector', '0.98.0', [['OTEL_EXPORTER_OTLP_ENDPOINT', 'https://otlp.acme.example']]],
   'auth-gateway': ['envoy', 0, 'envoyproxy', 'envoy', 'v1.30-latest', [['ENVOY_LOG_LEVEL', 'warn']]],
 };
@@ -141,7 +174,11 @@ export function seedWorkload(r: Random, app: McApp, registries: McRegistry[], ma
   const [hub, github, bunny] = [registries[0]!, registries[1]!, registries[2]!];
   const registry = r.bool(0.7) ? github : bunny;
   const port = PORTS[app.name] ?? 8080;
-  const volumes: McVolume[] = (VOLUMES[app.name] ?? []).map(([name, , size]) => ({ id: r.alnum(12), name, size: maxVolumeSize === null ? size : Math.min(size, maxVolumeSize) }));
+  const volumes: McVolume[] = (VOLUMES[app.name] ?? []).map(([name, , size]) => ({
+    id: r.alnum(12),
+    name,
+    size: maxVolumeSize === null ? size : Math.min(size, maxVolumeSize),
+  }));
   const dbName = app.name.replace(/-/g, '');
   const env: McEnvVar[] = [
     { name: 'APP_ENV', value: app.name === 'staging-preview' ? 'staging' : 'production', secret: false },

@@ -30,7 +30,7 @@ export function ContainersScreen({ width, height }: ScreenProps): React.JSX.Elem
   const paused = useSelect(store, (s) => s.paused);
   const apps = useSelect(store, (s) => s.apps);
   const editorOpen = useSelect(store, (s) => s.editor !== null);
-  const editedApp = useSelect(store, (s) => (s.editor ? s.editor.app.name ?? s.editor.app.id : null));
+  const editedApp = useSelect(store, (s) => (s.editor ? (s.editor.app.name ?? s.editor.app.id) : null));
   useCrumb(editedApp === null ? null : `containers › ${editedApp}`);
   const now = useNow(1000);
   const tone = useTone();

@@ -20,7 +20,9 @@ export function envValue(name: string, value: string | null | undefined): string
 
 /** "cdn mc-x.b-cdn.net 443→8080/tcp". */
 export function endpointText(e: ContainerEndpoint): string {
-  const ports = e.portMappings.map((p) => `${p.exposedPort ?? '?'}→${p.containerPort ?? '?'}${p.protocols?.length ? `/${p.protocols.join(',')}` : ''}`).join(' ');
+  const ports = e.portMappings
+    .map((p) => `${p.exposedPort ?? '?'}→${p.containerPort ?? '?'}${p.protocols?.length ? `/${p.protocols.join(',')}` : ''}`)
+    .join(' ');
   return [e.type ?? '', e.publicHost ?? '', ports].filter(Boolean).join(' ');
 }
 
@@ -92,13 +94,21 @@ export function detailLines(app: AppDetail | null, overview: AppOverview | null,
   }
   head(`Instances by region: ${instancesSummary(overview, app?.status)}`);
   for (const r of overview?.regions ?? []) {
-    item(`${r.region}${r.isRequired ? ' (required)' : ''}  ${r.instances ?? r.pods.length} instance${(r.instances ?? r.pods.length) === 1 ? '' : 's'}  ${r.status ?? ''}`);
+    item(
+      `${r.region}${r.isRequired ? ' (required)' : ''}  ${r.instances ?? r.pods.length} instance${(r.instances ?? r.pods.length) === 1 ? '' : 's'}  ${r.status ?? ''}`,
+    );
     for (const p of r.pods) item(`  pod ${p.name ?? '?'}  ${p.status ?? ''}`, p.status === 'ready' ? undefined : 'warn');
   }
   head(`Volumes: ${volumes ? volumes.items.length : 'not loaded'}`);
   for (const v of volumes?.items ?? []) {
-    item(`${v.name ?? v.id ?? '?'}  ${gb(v.size)} each · ${v.attachedInstancesCount ?? '?'} of ${v.totalInstancesCount ?? v.volumeInstances.length} attached · ${gb(v.totalUsage)} used`);
-    for (const i of v.volumeInstances) item(`  ${i.region ?? '?'}  ${i.status ?? ''}  ${gb(i.usage)} of ${gb(i.size)}  pod ${i.attachedPods?.[0] ?? '-'}`, i.status === 'attached' ? undefined : 'warn');
+    item(
+      `${v.name ?? v.id ?? '?'}  ${gb(v.size)} each · ${v.attachedInstancesCount ?? '?'} of ${v.totalInstancesCount ?? v.volumeInstances.length} attached · ${gb(v.totalUsage)} used`,
+    );
+    for (const i of v.volumeInstances)
+      item(
+        `  ${i.region ?? '?'}  ${i.status ?? ''}  ${gb(i.usage)} of ${gb(i.size)}  pod ${i.attachedPods?.[0] ?? '-'}`,
+        i.status === 'attached' ? undefined : 'warn',
+      );
   }
   return lines;
 }

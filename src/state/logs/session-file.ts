@@ -93,7 +93,10 @@ export function readSessionFile(file: string): { data: SessionData; warning: str
   }
   if (!isObject(parsed) || parsed.version !== SESSION_VERSION) {
     const v = isObject(parsed) ? parsed.version : undefined;
-    return { data: empty(), warning: `logs session file from another burrow version (${typeof v === 'number' ? `version ${v}` : 'no version'}): starting clean (${file})` };
+    return {
+      data: empty(),
+      warning: `logs session file from another burrow version (${typeof v === 'number' ? `version ${v}` : 'no version'}): starting clean (${file})`,
+    };
   }
   const zoneSets: Record<string, ZoneSetSession> = {};
   if (isObject(parsed.zoneSets)) {

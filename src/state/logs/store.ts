@@ -3,7 +3,7 @@ import type { LogEntry } from '../../api/logs/index';
 import { maskSecret } from '../../config/redact';
 import { rowHeight, streamLayout, type TimeMode } from '../../log-records/rows';
 import type { StatsSnapshot } from '../../log-records/stats';
-import { emptyDraft, pinWindow } from './filter-form';
+import { emptyDraft, pinWindow, FILTER_FIELDS } from './filter-form';
 import { LogsViewModel, type ViewWindow } from './view-model';
 import { createAlertsSlice } from './alerts';
 import { logsDetailActions } from './detail-actions';
@@ -28,7 +28,6 @@ import { errorMessage, type StoreDeps } from '../domain-stores';
 import type { ZoneSetSession } from './session-file';
 import { compilePattern } from '../../log-records/filter';
 import { textOf } from '../../keys/text-edit';
-import { FILTER_FIELDS } from './filter-form';
 
 export type { LogEntry } from '../../api/logs/index';
 export type { LocalMode, ViewRow, ViewWindow } from './view-model';

@@ -14,7 +14,9 @@ export interface V1ReadProgress extends V1Progress {
 
 /** Any server filter field set (they are applied here, record by record, as the v2 server would). */
 function filtering(filter: LogFilter): boolean {
-  return Object.entries(filter).some(([k, v]) => k !== 'includeOriginShield' && v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0));
+  return Object.entries(filter).some(
+    ([k, v]) => k !== 'includeOriginShield' && v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0),
+  );
 }
 
 /**

@@ -37,9 +37,10 @@ export function expandedEditActions(ctx: SqlContext): ExpandedEditActions {
         ui.getState().setStatus('x expands a result set: this is text', 'info', 3000);
         return;
       }
-      const next = entry.mode === 'line'
-        ? { ...entry, mode: entry.expandedFrom ?? 'table', expandedFrom: undefined }
-        : { ...entry, mode: 'line' as const, expandedFrom: entry.mode };
+      const next =
+        entry.mode === 'line'
+          ? { ...entry, mode: entry.expandedFrom ?? 'table', expandedFrom: undefined }
+          : { ...entry, mode: 'line' as const, expandedFrom: entry.mode };
       // a new entry object: the view's caches of lines (kept per entry) are made again
       set({ entries: s.entries.map((e) => (e.id === entry.id ? next : e)), browse: { ...s.browse, entryId: entry.id, top: 0, h: 0, row: 0 } });
       ui.getState().setStatus(next.mode === 'line' ? 'expanded: one line per column (x again: back)' : `back to ${next.mode}`, 'info', 3000);
