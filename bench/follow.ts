@@ -79,7 +79,7 @@ async function session(extraEnv: Record<string, string>): Promise<Session> {
   } finally {
     run.kill();
     await emu.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 }); // the console may still be saving its session as it exits
   }
 }
 

@@ -42,7 +42,20 @@ export function partStarts(parts: readonly (string | null | undefined)[]): numbe
  * `.`, `\s` and the like count as able to match a space. False: testing field by field is enough.
  */
 export function mayCrossFields(source: string): boolean {
-  return /[ .[]|\\[sSWDxuUpPc0-9]|\(\?<?[=!]/.test(source);
+  // self-contained: the scan worker runs its source text
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      // an escaped literal (`\.`, `\/`, `\(`) matches only itself; a class escape may match a space
+      if (/[sSWDxuUpPc0-9]/.test(source[i + 1] ?? '')) return true;
+      i++;
+    } else if (c === ' ' || c === '.' || c === '[') {
+      return true;
+    } else if (c === '(' && source[i + 1] === '?' && /^<?[=!]/.test(source.slice(i + 2, i + 4))) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The one place a pattern is run on a line (a change of regular-expression engine is made here). */
