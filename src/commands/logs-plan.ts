@@ -1,5 +1,6 @@
 import { ApiError } from '../api/errors';
 import { normalizeFilter, parseV1Date, RETENTION_MS, v1Date, type LogFilter } from '../api/logs/index';
+import { FILTERED_FIELDS } from '../log-fields/fields';
 import { displayZone } from '../text/time-format';
 import { parseTimeInput } from '../text/time-parse';
 import type { CommandContext } from './types';
@@ -20,8 +21,12 @@ export function parseSince(text: string, maxMs = RETENTION_MS): number {
   return ms;
 }
 
+/** The field filters `burrow logs` takes as flags (the field table's serverFilter.flag), in the filters' order. */
+export const FILTER_FLAGS = FILTERED_FIELDS.flatMap(({ serverFilter: { param, flag } }) => (flag === null ? [] : [{ param, flag }]));
+
+/** The flag of each LogFilter key, for messages. */
 const FLAG_OF: Record<string, string> = {
-  status: '--status', cacheStatus: '--cache-status', country: '--country', edgeLocation: '--edge', remoteIp: '--ip',
+  ...Object.fromEntries(FILTER_FLAGS.map(({ param, flag }) => [param, `--${flag}`])),
   search: '--search', from: '--from', to: '--to', limit: '--limit',
 };
 
@@ -66,17 +71,7 @@ export function planFromArgs(ctx: CommandContext, now: number, fromStore = false
     limit = Number(limitText);
     if (!/^\d+$/.test(limitText.trim()) || limit < 1 || limit > MAX_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got "${limitText}"`);
   }
-  const filter: LogFilter = {
-    status: str(v.status),
-    cacheStatus: str(v['cache-status']),
-    country: str(v.country),
-    edgeLocation: str(v.edge),
-    remoteIp: str(v.ip),
-    urlContains: str(v.url),
-    userAgentContains: str(v.ua),
-    refererContains: str(v.referer),
-    search: str(v.search),
-  };
+  const filter: LogFilter = { ...Object.fromEntries(FILTER_FLAGS.map(({ param, flag }) => [param, str(v[flag])])), search: str(v.search) };
   try {
     normalizeFilter(filter);
   } catch (error) {

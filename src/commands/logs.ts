@@ -4,7 +4,7 @@ import { connectNonInteractive } from '../runtime/connect';
 import { ALERT_EXIT_CODE, alertOptions, drained, reportReplay } from './logs-alerts';
 import { fetchV1, fetchV2, type WindowRead } from './logs-fetch';
 import { exitCodeOf, interrupted, pipeClosed, runFollow } from './logs-follow-run';
-import { asUsage, DEFAULT_LIMIT, DEFAULT_SINCE, MAX_LIMIT, planFromArgs } from './logs-plan';
+import { asUsage, DEFAULT_LIMIT, DEFAULT_SINCE, FILTER_FLAGS, MAX_LIMIT, planFromArgs } from './logs-plan';
 import { RecordWriter, type Format } from './logs-text';
 import { checkZones, fetchZonesWindow } from './logs-zones';
 import type { Command, CommandContext } from './types';
@@ -93,14 +93,7 @@ export const logsCommand: Command = {
     since: { type: 'string' },
     from: { type: 'string' },
     to: { type: 'string' },
-    status: { type: 'string' },
-    'cache-status': { type: 'string' },
-    country: { type: 'string' },
-    edge: { type: 'string' },
-    ip: { type: 'string' },
-    url: { type: 'string' },
-    ua: { type: 'string' },
-    referer: { type: 'string' },
+    ...Object.fromEntries(FILTER_FLAGS.map(({ flag }) => [flag, { type: 'string' } as const])),
     search: { type: 'string' },
     limit: { type: 'string' },
     v1: { type: 'boolean' },

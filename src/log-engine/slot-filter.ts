@@ -1,5 +1,5 @@
 import type { RecordColumns } from './columns/record-columns';
-import { compileFilter, normalizeFilter, type LogFilter, type NormalizedFilter } from '../api/logs/query';
+import { compileFilter, filtersBeyondStatus, normalizeFilter, type LogFilter, type NormalizedFilter } from '../api/logs/query';
 
 /**
  * compileFilter over records in a store, by slot: the status part is read from the status column,
@@ -11,10 +11,7 @@ export function compileSlotFilter(filter: LogFilter | NormalizedFilter, cols: Re
   const classes = new Set(f.status?.classes ?? []);
   const hasStatus = f.status !== null;
   const rest: NormalizedFilter = { ...f, status: null };
-  const restIsEmpty =
-    !rest.cacheStatus.length && !rest.country.length && rest.edgeLocation === null && rest.remoteIp === null && rest.urlContains === null &&
-    rest.userAgentContains === null && rest.refererContains === null && !rest.search.length && rest.requestId === null;
-  const restTest = restIsEmpty ? null : compileFilter(rest);
+  const restTest = filtersBeyondStatus(rest) ? compileFilter(rest) : null;
   return (slot) => {
     if (hasStatus) {
       const s = cols.statusCode(slot);

@@ -27,6 +27,42 @@ export type FieldStorage =
 /** ClickHouse column type of a field, before the server's version picks the concrete form. */
 export type ClickHouseKind = 'time-ms' | 'UInt64' | 'UInt32' | 'UInt16' | 'String' | 'LowString';
 
+/** How a server filter matches its field (the platform's semantics, also applied locally). */
+export type FilterMatch =
+  /** codes and classes, ORed: 5xx,404 */
+  | 'status'
+  /** one of several values, comma separated, any case */
+  | 'list'
+  /** one value, any case */
+  | 'exact'
+  /** a substring, any case */
+  | 'contains';
+
+/** A filter of the v2 logging API on one field: its query parameter, its CLI flag, its line in the filter form. */
+export interface ServerFilterDef {
+  /** The v2 query parameter, and the LogFilter key. */
+  readonly param: string;
+  readonly match: FilterMatch;
+  /** Its place among the filters: the filter form's order, the query string's, the title line's. */
+  readonly order: number;
+  /** `burrow logs --FLAG`, if it has one (its help text is written in commands/logs.ts). */
+  readonly flag: string | null;
+  /** The filter form's label and hint, and its key in the title line (`cache=MISS`). */
+  readonly form: { readonly label: string; readonly hint: string; readonly short: string } | null;
+  /** A valid value as given (any case): a pattern, the allowed values (upper case), or an IP address; null: any. */
+  readonly valid: RegExp | readonly string[] | 'ip' | null;
+  /** What a valid value is, for the message `"x" is not …`. */
+  readonly invalid: string;
+  /** The case the value is sent and compared in. */
+  readonly case: 'upper' | 'lower' | 'as is';
+}
+
+/** The values of the cache status the platform sends and filters on. */
+export const CACHE_STATUS_VALUES = ['HIT', 'MISS', 'BYPASS', 'REVALIDATED', 'STALE', 'UPDATING', 'EXPIRED', '-'] as const;
+
+const contains = <P extends string>(param: P, order: number, flag: string, label: string, hint: string, short: string) =>
+  ({ param, match: 'contains', order, flag, form: { label, hint, short }, valid: null, invalid: '', case: 'as is' }) as const;
+
 export interface LogFieldDef {
   /** The name as the platform sends it, and as LogEntry, exports and ClickHouse columns call it. */
   readonly name: string;
@@ -39,8 +75,8 @@ export interface LogFieldDef {
   readonly storage: FieldStorage;
   /** The platform's `search` parameter matches its text. */
   readonly searched: boolean;
-  /** The v2 query parameter (LogFilter key) that filters on it on the server, if any. */
-  readonly serverFilter: string | null;
+  /** The v2 filter on it (the server's and the local one), if any. */
+  readonly serverFilter: ServerFilterDef | null;
   /** Its key in local filters and alert rules (`ua=`, `status=5xx`), if any. */
   readonly filterKey: string | null;
   /** Its column in the DuckDB table `logs`, if stored there. */
@@ -65,17 +101,26 @@ export const LOG_FIELDS = [
     filterKey: null, duckdb: { column: 'pull_zone', type: 'UINTEGER' }, clickhouse: 'UInt32', label: 'pull zone', doc: 'pull zone id',
   }),
   def({
-    name: 'requestId', type: 'string', required: false, extended: false, storage: 'id', searched: true, serverFilter: 'requestId',
+    name: 'requestId', type: 'string', required: false, extended: false, storage: 'id', searched: true, serverFilter: {
+      param: 'requestId', match: 'exact', order: 9, flag: null, form: null, valid: /^[0-9a-f]{32}$/i,
+      invalid: 'a request id (32 hex characters)', case: 'lower',
+    },
     filterKey: null, duckdb: { column: 'request_id', type: 'VARCHAR' }, clickhouse: 'String', label: 'request id',
     doc: 'request id (32 hex characters)',
   }),
   def({
     name: 'cacheStatus', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
-    serverFilter: 'cacheStatus', filterKey: 'cache', duckdb: { column: 'cache_status', type: 'VARCHAR' }, clickhouse: 'LowString',
+    serverFilter: {
+      param: 'cacheStatus', match: 'list', order: 2, flag: 'cache-status', form: { label: 'cache status', hint: CACHE_STATUS_VALUES.join(','), short: 'cache' },
+      valid: CACHE_STATUS_VALUES, invalid: `a cache status (${CACHE_STATUS_VALUES.join(', ')})`, case: 'upper',
+    }, filterKey: 'cache', duckdb: { column: 'cache_status', type: 'VARCHAR' }, clickhouse: 'LowString',
     label: 'cache status', doc: 'HIT, MISS, BYPASS, REVALIDATED, STALE, UPDATING, EXPIRED or -',
   }),
   def({
-    name: 'statusCode', type: 'number', required: true, extended: false, storage: 'number', searched: false, serverFilter: 'status',
+    name: 'statusCode', type: 'number', required: true, extended: false, storage: 'number', searched: false, serverFilter: {
+      param: 'status', match: 'status', order: 1, flag: 'status', form: { label: 'status', hint: 'codes and classes, ORed: 5xx,404', short: 'status' },
+      valid: null, invalid: 'a status code (100-599) or a class (1xx-5xx); example: 5xx,404', case: 'as is',
+    },
     filterKey: 'status', duckdb: { column: 'status', type: 'INTEGER' }, clickhouse: 'UInt16', label: 'status', doc: 'HTTP status code',
   }),
   def({
@@ -84,17 +129,26 @@ export const LOG_FIELDS = [
     doc: 'bytes sent (headers and body)',
   }),
   def({
-    name: 'remoteIp', type: 'string', required: false, extended: false, storage: 'address', searched: false, serverFilter: 'remoteIp',
+    name: 'remoteIp', type: 'string', required: false, extended: false, storage: 'address', searched: false, serverFilter: {
+      param: 'remoteIp', match: 'exact', order: 5, flag: 'ip', form: { label: 'remote IP', hint: 'one IPv4 or IPv6 address', short: 'ip' }, valid: 'ip',
+      invalid: 'an IPv4 or IPv6 address', case: 'as is',
+    },
     filterKey: 'ip', duckdb: { column: 'remote_ip', type: 'VARCHAR' }, clickhouse: 'String', label: 'remote ip', doc: 'client IP',
   }),
   def({
-    name: 'countryCode', type: 'string', required: false, extended: false, storage: 'dictionary', searched: false, serverFilter: 'country',
+    name: 'countryCode', type: 'string', required: false, extended: false, storage: 'dictionary', searched: false, serverFilter: {
+      param: 'country', match: 'list', order: 3, flag: 'country', form: { label: 'country', hint: 'ISO codes: DE,FR', short: 'cc' }, valid: /^[a-z]{2}$/i,
+      invalid: 'an ISO 3166 alpha-2 country code (example: DE)', case: 'upper',
+    },
     filterKey: 'country', duckdb: { column: 'country', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'country',
     doc: 'ISO country code of the client',
   }),
   def({
     name: 'edgeLocation', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
-    serverFilter: 'edgeLocation', filterKey: 'edge', duckdb: { column: 'edge', type: 'VARCHAR' }, clickhouse: 'LowString',
+    serverFilter: {
+      param: 'edgeLocation', match: 'exact', order: 4, flag: 'edge', form: { label: 'edge', hint: 'edge location code, e.g. DE', short: 'edge' },
+      valid: /^[a-z0-9-]{1,16}$/i, invalid: 'an edge location code (example: WA)', case: 'upper',
+    }, filterKey: 'edge', duckdb: { column: 'edge', type: 'VARCHAR' }, clickhouse: 'LowString',
     label: 'edge location', doc: 'edge location',
   }),
   def({
@@ -110,17 +164,17 @@ export const LOG_FIELDS = [
     filterKey: 'path', duckdb: { column: 'path', type: 'VARCHAR' }, clickhouse: 'String', label: 'path', doc: 'path with the query string',
   }),
   def({
-    name: 'url', type: 'string', required: false, extended: false, storage: 'derived', searched: false, serverFilter: 'urlContains',
+    name: 'url', type: 'string', required: false, extended: false, storage: 'derived', searched: false, serverFilter: contains('urlContains', 6, 'url', 'URL contains', 'host + path, any case', 'url~'),
     filterKey: 'url', duckdb: null, clickhouse: 'String', label: 'url', doc: 'the full URL (scheme, host and path)',
   }),
   def({
     name: 'userAgent', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
-    serverFilter: 'userAgentContains', filterKey: 'ua', duckdb: { column: 'user_agent', type: 'VARCHAR' }, clickhouse: 'String',
+    serverFilter: contains('userAgentContains', 7, 'ua', 'UA contains', 'user agent, any case', 'ua~'), filterKey: 'ua', duckdb: { column: 'user_agent', type: 'VARCHAR' }, clickhouse: 'String',
     label: 'user agent', doc: 'User-Agent',
   }),
   def({
     name: 'referer', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
-    serverFilter: 'refererContains', filterKey: 'referer', duckdb: { column: 'referer', type: 'VARCHAR' }, clickhouse: 'String',
+    serverFilter: contains('refererContains', 8, 'referer', 'referer contains', 'referer, any case', 'ref~'), filterKey: 'referer', duckdb: { column: 'referer', type: 'VARCHAR' }, clickhouse: 'String',
     label: 'referer', doc: 'Referer',
   }),
   def({
@@ -171,3 +225,11 @@ const BY_NAME = new Map<string, Field>(LOG_FIELDS.map((f) => [f.name, f]));
 export function logField<N extends LogFieldName>(name: N): Extract<Field, { name: N }> {
   return BY_NAME.get(name) as Extract<Field, { name: N }>;
 }
+
+/** A field the v2 API filters on, with its filter. */
+export type FilteredField = Extract<Field, { serverFilter: ServerFilterDef }>;
+
+/** The fields with a server filter, in the filters' order (the form's, the query string's). */
+export const FILTERED_FIELDS: readonly FilteredField[] = LOG_FIELDS.filter((f): f is FilteredField => f.serverFilter !== null).sort(
+  (a, b) => a.serverFilter.order - b.serverFilter.order,
+);

@@ -73,7 +73,7 @@ type KeyedField = Extract<(typeof LOG_FIELDS)[number], { filterKey: string }>;
  */
 const EQUAL_FIELDS: Record<string, keyof LogFilter | 'path'> = {
   ...Object.fromEntries(
-    LOG_FIELDS.filter((f): f is KeyedField => f.filterKey !== null).map((f) => [f.filterKey, f.serverFilter ?? 'path'] as const),
+    LOG_FIELDS.filter((f): f is KeyedField => f.filterKey !== null).map((f) => [f.filterKey, f.serverFilter?.param ?? 'path'] as const),
   ),
   search: 'search',
 };

@@ -15,9 +15,16 @@ test('the field table names every key of a LogEntry read from the platform, once
   assert.equal(new Set(LOG_FIELD_NAMES).size, LOG_FIELD_NAMES.length);
 });
 
-test('filter keys, server filters and SQL columns are each unique', () => {
-  for (const key of ['filterKey', 'serverFilter'] as const) {
-    const values = LOG_FIELDS.map((f) => f[key]).filter((v) => v !== null);
+test('filter keys, server filters (parameter, flag, place) and SQL columns are each unique', () => {
+  const lists = {
+    filterKey: LOG_FIELDS.map((f) => f.filterKey),
+    param: LOG_FIELDS.map((f) => f.serverFilter?.param ?? null),
+    flag: LOG_FIELDS.map((f) => f.serverFilter?.flag ?? null),
+    order: LOG_FIELDS.map((f) => f.serverFilter?.order ?? null),
+    short: LOG_FIELDS.map((f) => f.serverFilter?.form?.short ?? null),
+  };
+  for (const [key, list] of Object.entries(lists)) {
+    const values = list.filter((v) => v !== null);
     assert.equal(new Set(values).size, values.length, key);
   }
   const columns = LOG_FIELDS.flatMap((f) => (f.duckdb ? [f.duckdb.column] : []));

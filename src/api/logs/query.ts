@@ -1,27 +1,21 @@
 import { isIP } from 'node:net';
 import { ApiError, type FieldError } from '../errors';
-import { LOG_FIELDS } from '../../log-fields/fields';
+import { CACHE_STATUS_VALUES, FILTERED_FIELDS, LOG_FIELDS, type FilteredField, type FilterMatch, type ServerFilterDef } from '../../log-fields/fields';
 import type { LogEntry } from './entry';
 
-/** Server-side filters of the v2 logging API (also applied locally to v1 records). */
-export interface LogFilter {
-  /** Codes and classes, ORed: "5xx,404" or ["5xx", 404]. */
-  status?: string | readonly (string | number)[];
-  /** HIT, MISS, BYPASS, REVALIDATED, STALE, UPDATING, EXPIRED, '-' (exact). */
-  cacheStatus?: string | readonly string[];
-  /** ISO alpha-2, one or several. */
-  country?: string | readonly string[];
-  edgeLocation?: string;
-  remoteIp?: string;
-  /** Case-insensitive substring of host + path. */
-  urlContains?: string;
-  userAgentContains?: string;
-  refererContains?: string;
-  /** Space-separated tokens: ANY token in ANY of the fields the table marks `searched`. */
+type FilterValue<M extends FilterMatch> = M extends 'status' ? string | readonly (string | number)[] : M extends 'list' ? string | readonly string[] : string;
+type NormalValue<M extends FilterMatch> = M extends 'status' ? { codes: number[]; classes: number[] } | null : M extends 'list' ? string[] : string | null;
+
+/**
+ * Server-side filters of the v2 logging API (also applied locally to v1 records): one per field
+ * the field table gives a serverFilter (status: codes and classes, lists comma separated or as
+ * arrays, contains: a substring of any case), and `search`: space-separated tokens, ANY token in
+ * ANY of the fields the table marks `searched`.
+ */
+export type LogFilter = { [F in FilteredField as F['serverFilter']['param']]?: FilterValue<F['serverFilter']['match']> } & {
   search?: string;
-  requestId?: string;
   includeOriginShield?: boolean;
-}
+};
 
 export type TimeInput = number | Date | string;
 
@@ -42,27 +36,20 @@ export const MAX_SEARCH_TOKENS = 16;
 export const MAX_TOKEN_LENGTH = 128;
 /** The longest url/ua/referer substring taken: a longer one is refused before anything runs. */
 export const MAX_CONTAINS_LENGTH = 1_000;
-export const CACHE_STATUS_VALUES = ['HIT', 'MISS', 'BYPASS', 'REVALIDATED', 'STALE', 'UPDATING', 'EXPIRED', '-'] as const;
+export { CACHE_STATUS_VALUES };
 
 /** A filter after validation: canonical values, ready for the query string or a local test. */
-export interface NormalizedFilter {
-  status: { codes: number[]; classes: number[] } | null;
-  cacheStatus: string[];
-  country: string[];
-  edgeLocation: string | null;
-  remoteIp: string | null;
-  urlContains: string | null;
-  userAgentContains: string | null;
-  refererContains: string | null;
+export type NormalizedFilter = { [F in FilteredField as F['serverFilter']['param']]: NormalValue<F['serverFilter']['match']> } & {
   search: string[];
-  requestId: string | null;
   includeOriginShield: boolean;
-}
+};
 
 const listOf = (v: string | readonly (string | number)[] | undefined): string[] =>
   v === undefined ? [] : (typeof v === 'string' ? v.split(',') : v.map(String)).map((s) => s.trim()).filter((s) => s !== '');
 
 const text = (v: string | undefined): string | null => (v === undefined || v.trim() === '' ? null : v.trim());
+
+const STATUS = FILTERED_FIELDS.find((f) => f.serverFilter.match === 'status')!.serverFilter;
 
 /** Status list syntax: codes 100-599 and classes 1xx-5xx, comma separated. */
 export function parseStatusFilter(value: string | readonly (string | number)[] | undefined, errors: FieldError[] = []): NormalizedFilter['status'] {
@@ -73,48 +60,55 @@ export function parseStatusFilter(value: string | readonly (string | number)[] |
   for (const item of items) {
     if (/^[1-5]\d\d$/.test(item)) codes.push(Number(item));
     else if (/^[1-5]xx$/i.test(item)) classes.push(Number(item[0]));
-    else errors.push({ field: 'status', message: `"${item}" is not a status code (100-599) or a class (1xx-5xx); example: 5xx,404` });
+    else errors.push({ field: STATUS.param, message: `"${item}" is not ${STATUS.invalid}` });
   }
   return { codes, classes };
 }
 
+const inCase = (v: string, c: ServerFilterDef['case']) => (c === 'upper' ? v.toUpperCase() : c === 'lower' ? v.toLowerCase() : v);
+
+function isValid(v: string, valid: ServerFilterDef['valid']): boolean {
+  if (valid === null) return true;
+  if (valid === 'ip') return isIP(v) !== 0;
+  if (valid instanceof RegExp) return valid.test(v);
+  return valid.includes(v.toUpperCase());
+}
+
 /** Checks every filter before anything is sent; throws one 'invalid-input' ApiError listing all problems. */
 export function normalizeFilter(f: LogFilter, errors: FieldError[] = [], throwOnError = true): NormalizedFilter {
-  const status = parseStatusFilter(f.status, errors);
-  const cacheStatus = listOf(f.cacheStatus).map((c) => c.toUpperCase());
-  for (const c of cacheStatus) {
-    if (!(CACHE_STATUS_VALUES as readonly string[]).includes(c)) errors.push({ field: 'cacheStatus', message: `"${c}" is not a cache status (${CACHE_STATUS_VALUES.join(', ')})` });
+  const out: Record<string, NormalizedFilter[keyof NormalizedFilter]> = {};
+  for (const { serverFilter: sf } of FILTERED_FIELDS) {
+    const given = (f as Record<string, string | readonly (string | number)[] | undefined>)[sf.param];
+    const field = sf.param;
+    if (sf.match === 'status') out[field] = parseStatusFilter(given, errors);
+    else if (sf.match === 'list') {
+      const items = listOf(given);
+      for (const v of items) if (!isValid(v, sf.valid)) errors.push({ field, message: `"${inCase(v, sf.case)}" is not ${sf.invalid}` });
+      out[field] = items.map((v) => inCase(v, sf.case));
+    } else {
+      const v = text(given as string | undefined);
+      if (v !== null && sf.match === 'contains' && v.length > MAX_CONTAINS_LENGTH) {
+        errors.push({ field, message: `at most ${MAX_CONTAINS_LENGTH.toLocaleString('en-US')} characters, got ${v.length.toLocaleString('en-US')}` });
+      }
+      if (v !== null && !isValid(v, sf.valid)) errors.push({ field, message: `"${v}" is not ${sf.invalid}` });
+      out[field] = v === null ? null : inCase(v, sf.case);
+    }
   }
-  const country = listOf(f.country).map((c) => c.toUpperCase());
-  for (const c of country) if (!/^[A-Z]{2}$/.test(c)) errors.push({ field: 'country', message: `"${c}" is not an ISO 3166 alpha-2 country code (example: DE)` });
-  const remoteIp = text(f.remoteIp);
-  if (remoteIp !== null && isIP(remoteIp) === 0) errors.push({ field: 'remoteIp', message: `"${remoteIp}" is not an IPv4 or IPv6 address` });
-  const requestId = text(f.requestId);
-  if (requestId !== null && !/^[0-9a-fA-F]{32}$/.test(requestId)) errors.push({ field: 'requestId', message: `"${requestId}" is not a request id (32 hex characters)` });
   const search = (f.search ?? '').split(/\s+/).filter((t) => t !== '');
   if (search.length > MAX_SEARCH_TOKENS) errors.push({ field: 'search', message: `at most ${MAX_SEARCH_TOKENS} search tokens, got ${search.length}` });
   const long = search.find((t) => t.length > MAX_TOKEN_LENGTH);
   if (long) errors.push({ field: 'search', message: `search tokens are at most ${MAX_TOKEN_LENGTH} characters, one has ${long.length}` });
-  for (const field of ['urlContains', 'userAgentContains', 'refererContains'] as const) {
-    const v = text(f[field]);
-    if (v !== null && v.length > MAX_CONTAINS_LENGTH) errors.push({ field, message: `at most ${MAX_CONTAINS_LENGTH.toLocaleString('en-US')} characters, got ${v.length.toLocaleString('en-US')}` });
-  }
-  const edge = text(f.edgeLocation);
-  if (edge !== null && !/^[A-Za-z0-9-]{1,16}$/.test(edge)) errors.push({ field: 'edgeLocation', message: `"${edge}" is not an edge location code (example: WA)` });
   if (throwOnError) throwIfAny(errors);
-  return {
-    status,
-    cacheStatus,
-    country,
-    edgeLocation: edge === null ? null : edge.toUpperCase(),
-    remoteIp,
-    urlContains: text(f.urlContains),
-    userAgentContains: text(f.userAgentContains),
-    refererContains: text(f.refererContains),
-    search,
-    requestId: requestId === null ? null : requestId.toLowerCase(),
-    includeOriginShield: Boolean(f.includeOriginShield),
-  };
+  return { ...out, search, includeOriginShield: Boolean(f.includeOriginShield) } as NormalizedFilter;
+}
+
+/** Whether a normalized filter filters on anything but the status. */
+export function filtersBeyondStatus(f: NormalizedFilter): boolean {
+  if (f.search.length) return true;
+  return FILTERED_FIELDS.some(({ serverFilter: sf }) => {
+    const v = f[sf.param];
+    return sf.match !== 'status' && (Array.isArray(v) ? v.length > 0 : v !== null);
+  });
 }
 
 function throwIfAny(errors: FieldError[]): void {
@@ -187,16 +181,15 @@ export function buildLogQuery(q: LogQuery, now: number): BuiltQuery {
   const params: Record<string, string> = {};
   if (from !== null) params.from = isoTime(from);
   if (to !== null) params.to = isoTime(to);
-  if (f.status) params.status = [...f.status.codes, ...f.status.classes.map((c) => `${c}xx`)].join(',');
-  if (f.cacheStatus.length) params.cacheStatus = f.cacheStatus.join(',');
-  if (f.country.length) params.country = f.country.join(',');
-  if (f.edgeLocation) params.edgeLocation = f.edgeLocation;
-  if (f.remoteIp) params.remoteIp = f.remoteIp;
-  if (f.urlContains) params.urlContains = f.urlContains;
-  if (f.userAgentContains) params.userAgentContains = f.userAgentContains;
-  if (f.refererContains) params.refererContains = f.refererContains;
+  for (const { serverFilter: sf } of FILTERED_FIELDS) {
+    const v = f[sf.param];
+    if (v === null || (Array.isArray(v) && v.length === 0)) continue;
+    if (sf.match === 'status') {
+      const status = v as NonNullable<NormalizedFilter['status']>;
+      params[sf.param] = [...status.codes, ...status.classes.map((c) => `${c}xx`)].join(',');
+    } else params[sf.param] = Array.isArray(v) ? v.join(',') : String(v);
+  }
   if (f.search.length) params.search = f.search.join(' ');
-  if (f.requestId) params.requestId = f.requestId;
   if (f.includeOriginShield) params.includeOriginShield = 'true';
   if (q.limit !== undefined) params.limit = String(q.limit);
   if (q.offset !== undefined) params.offset = String(q.offset);
@@ -216,41 +209,61 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function compileFilter(filter: LogFilter | NormalizedFilter): (e: LogEntry) => boolean {
   const f: NormalizedFilter = 'search' in filter && Array.isArray(filter.search) ? (filter as NormalizedFilter) : normalizeFilter(filter as LogFilter);
-  const codes = new Set(f.status?.codes ?? []);
-  const classes = new Set(f.status?.classes ?? []);
-  const hasStatus = f.status !== null;
-  const cache = new Set(f.cacheStatus);
-  const country = new Set(f.country);
-  const edge = f.edgeLocation;
-  const ip = f.remoteIp?.toLowerCase() ?? null;
-  const url = f.urlContains ? new RegExp(escapeRe(f.urlContains), 'i') : null;
-  const ua = f.userAgentContains ? new RegExp(escapeRe(f.userAgentContains), 'i') : null;
-  const ref = f.refererContains ? new RegExp(escapeRe(f.refererContains), 'i') : null;
+  const tests: ((e: LogEntry) => boolean)[] = [];
+  for (const field of FILTERED_FIELDS) {
+    const test = fieldTest(field, f[field.serverFilter.param]);
+    if (test) tests.push(test);
+  }
   const search = f.search.length ? new RegExp(f.search.map(escapeRe).join('|'), 'i') : null;
-  const id = f.requestId;
-  const urlTest = (e: LogEntry): boolean => {
-    if (!url) return true;
-    if (e.host !== null && e.path !== null) return url.test(e.host + e.path);
-    return url.test(e.url ?? e.path ?? e.host ?? '');
-  };
-  return (e) => {
-    if (hasStatus && !codes.has(e.statusCode) && !classes.has(Math.floor(e.statusCode / 100))) return false;
-    if (cache.size && (e.cacheStatus === null || !cache.has(e.cacheStatus.toUpperCase()))) return false;
-    if (country.size && (e.countryCode === null || !country.has(e.countryCode.toUpperCase()))) return false;
-    if (edge !== null && (e.edgeLocation === null || e.edgeLocation.toUpperCase() !== edge)) return false;
-    if (ip !== null && (e.remoteIp === null || e.remoteIp.toLowerCase() !== ip)) return false;
-    if (id !== null && (e.requestId === null || e.requestId.toLowerCase() !== id)) return false;
-    if (url && !urlTest(e)) return false;
-    if (ua && (e.userAgent === null || !ua.test(e.userAgent))) return false;
-    if (ref && (e.referer === null || !ref.test(e.referer))) return false;
-    if (search) {
-      let hit = false;
-      for (let i = 0; i < SEARCHED.length && !hit; i++) {
+  if (search) {
+    tests.push((e) => {
+      for (let i = 0; i < SEARCHED.length; i++) {
         const v = e[SEARCHED[i]!];
-        hit = v !== null && search.test(v);
+        if (v !== null && search.test(v)) return true;
       }
-      if (!hit) return false;
-    }
+      return false;
+    });
+  }
+  return (e) => {
+    for (let i = 0; i < tests.length; i++) if (!tests[i]!(e)) return false;
     return true;
+  };
+}
+
+/** The text a filter on a field tests: the url is host + path when the record has both (as the server matches it). */
+function textOf(field: FilteredField): (e: LogEntry) => string | null {
+  if (field.storage === 'derived') return (e) => (e.host !== null && e.path !== null ? e.host + e.path : (e.url ?? e.path ?? e.host ?? ''));
+  const name = field.name;
+  return (e) => e[name] as string | null;
+}
+
+/** The local test of one field's filter, null when the filter does not use it. */
+function fieldTest(field: FilteredField, wanted: NormalizedFilter[keyof NormalizedFilter]): ((e: LogEntry) => boolean) | null {
+  const sf: ServerFilterDef = field.serverFilter;
+  const name = field.name;
+  if (wanted === null || (Array.isArray(wanted) && wanted.length === 0)) return null;
+  if (sf.match === 'status') {
+    const { codes, classes } = wanted as { codes: number[]; classes: number[] };
+    const codeSet = new Set(codes);
+    const classSet = new Set(classes);
+    return (e) => {
+      const s = e[name] as number;
+      return codeSet.has(s) || classSet.has(Math.floor(s / 100));
+    };
+  }
+  const text = textOf(field);
+  if (sf.match === 'contains') {
+    const re = new RegExp(escapeRe(wanted as string), 'i');
+    return (e) => {
+      const v = text(e);
+      return v !== null && re.test(v);
+    };
+  }
+  // list and exact: compared in the filter's case (an address in lower case)
+  const fold = sf.case === 'upper' ? (v: string) => v.toUpperCase() : (v: string) => v.toLowerCase();
+  const values = new Set((Array.isArray(wanted) ? wanted : [wanted as string]).map(fold));
+  return (e) => {
+    const v = text(e);
+    return v !== null && values.has(fold(v));
   };
 }

@@ -1,23 +1,22 @@
 import type { FieldError } from '../../api/errors';
-import { CACHE_STATUS_VALUES, MAX_SEARCH_TOKENS, MAX_TOKEN_LENGTH, normalizeFilter, type LogFilter } from '../../api/logs/query';
+import { FILTERED_FIELDS, type FilteredField } from '../../log-fields/fields';
+import { MAX_SEARCH_TOKENS, MAX_TOKEN_LENGTH, normalizeFilter, type LogFilter } from '../../api/logs/query';
 import { textOf, type TextState } from '../../keys/text-edit';
 import { RETENTION_MS } from '../../api/logs/query';
 import { displayZone, formatTime, zoneLabel } from '../../text/time-format';
 import { parseTimeInput } from '../../text/time-parse';
 
-/** The server-side filters as a small form: one text field each, checked by the client before sending. */
+type FormField = Extract<FilteredField, { serverFilter: { form: object } }>;
+
+/**
+ * The server-side filters as a small form: one text field each, checked by the client before
+ * sending. The fields' filters come from the field table (its serverFilter.form), in its order.
+ */
 export const FILTER_FIELDS = [
-  { id: 'status', label: 'status', hint: 'codes and classes, ORed: 5xx,404' },
-  { id: 'cacheStatus', label: 'cache status', hint: CACHE_STATUS_VALUES.join(',') },
-  { id: 'country', label: 'country', hint: 'ISO codes: DE,FR' },
-  { id: 'edgeLocation', label: 'edge', hint: 'edge location code, e.g. DE' },
-  { id: 'remoteIp', label: 'remote IP', hint: 'one IPv4 or IPv6 address' },
-  { id: 'urlContains', label: 'URL contains', hint: 'host + path, any case' },
-  { id: 'userAgentContains', label: 'UA contains', hint: 'user agent, any case' },
-  { id: 'refererContains', label: 'referer contains', hint: 'referer, any case' },
-  { id: 'search', label: 'search', hint: `any of up to ${MAX_SEARCH_TOKENS} tokens (${MAX_TOKEN_LENGTH} chars each)` },
-  { id: 'from', label: 'from (time)', hint: 'absolute start: 14:05, 2026-11-24 14:05, -2h (empty: the 1-5 window)' },
-  { id: 'to', label: 'to (time)', hint: 'absolute end, needs from (empty: follow up to now)' },
+  ...FILTERED_FIELDS.filter((f): f is FormField => f.serverFilter.form !== null).map(({ serverFilter: { param, form } }) => ({ id: param, ...form })),
+  { id: 'search', label: 'search', hint: `any of up to ${MAX_SEARCH_TOKENS} tokens (${MAX_TOKEN_LENGTH} chars each)`, short: 'search' },
+  { id: 'from', label: 'from (time)', hint: 'absolute start: 14:05, 2026-11-24 14:05, -2h (empty: the 1-5 window)', short: 'from' },
+  { id: 'to', label: 'to (time)', hint: 'absolute end, needs from (empty: follow up to now)', short: 'to' },
 ] as const;
 
 /** The form fields that set the time window rather than a server filter. */
@@ -71,11 +70,7 @@ export function validateDraft(draft: FilterDraft, now: number): Partial<Record<F
 
 /** "status=5xx cache=MISS ..." for the title line; "" when there is no filter. */
 export function describeDraft(draft: FilterDraft): string {
-  const short: Record<FilterFieldId, string> = {
-    status: 'status', cacheStatus: 'cache', country: 'cc', edgeLocation: 'edge', remoteIp: 'ip', urlContains: 'url~',
-    userAgentContains: 'ua~', refererContains: 'ref~', search: 'search', from: 'from', to: 'to',
-  };
-  return FILTER_FIELDS.filter((f) => !WINDOW_IDS.includes(f.id) && draft[f.id].trim() !== '').map((f) => `${short[f.id]}=${draft[f.id].trim()}`).join(' ');
+  return FILTER_FIELDS.filter((f) => !WINDOW_IDS.includes(f.id) && draft[f.id].trim() !== '').map((f) => `${f.short}=${draft[f.id].trim()}`).join(' ');
 }
 
 /** An absolute window from the form: epoch ms; `to` null = up to now, following. */
