@@ -1,4 +1,5 @@
 import type { LogEntry } from '../api/logs/index';
+import { LOG_FIELDS, type TextColumnDef } from '../log-fields/fields';
 import { parseTimestamp } from '../api/logs/entry';
 import { maskSecret } from '../config/redact';
 import { csvHeader, csvLine } from '../log-records/export';
@@ -10,20 +11,23 @@ import type { Io } from './types';
 import { paintZone, zoneColour } from '../log-records/zone-colours';
 import { writeStyled } from '../runtime/terminal-output';
 
-// Text output: fixed widths so lines align while streaming.
-const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = [
-  // in the display zone (local, or UTC with --utc); ndjson and json keep the ISO UTC timestamp
-  { header: 'TIME', width: 24, value: (e) => displayTime(e.timestamp) },
-  { header: 'ZONE', width: 7, value: (e) => e.pullZoneId },
-  { header: 'STATUS', width: 3, value: (e) => e.statusCode },
-  { header: 'CACHE', width: 11, value: (e) => e.cacheStatus ?? '' },
-  { header: 'BYTES', width: 9, right: true, value: (e) => e.bytesSent },
-  { header: 'CC', width: 2, value: (e) => e.countryCode ?? '--' },
-  { header: 'EDGE', width: 4, value: (e) => e.edgeLocation ?? '-' },
-  { header: 'IP', width: 15, value: (e) => e.remoteIp ?? '-' },
-  { header: 'URL', width: 0, value: (e) => e.url ?? `${e.host ?? ''}${e.path ?? ''}` },
-  { header: 'USER AGENT', width: 0, value: (e) => (e.userAgent === null ? '-' : `"${e.userAgent}"`) },
-];
+type Shown = (typeof LOG_FIELDS)[number] & { text: TextColumnDef };
+
+/** A shown field's cell: the time in the display zone (ndjson and json keep the ISO UTC timestamp), the URL from its parts when absent. */
+function cellOf(f: Shown): (e: LogEntry) => string | number {
+  const { name, storage, text } = f;
+  if (storage === 'time') return (e) => displayTime(e[name] as string);
+  if (storage === 'derived') return (e) => e.url ?? `${e.host ?? ''}${e.path ?? ''}`;
+  return (e) => {
+    const v = e[name];
+    return v === null ? text.empty : text.quoted ? `"${v}"` : v;
+  };
+}
+
+// Text output: fixed widths so lines align while streaming (the field table's text columns).
+const COLUMNS: (Column<LogEntry> & { width: number; right?: boolean })[] = LOG_FIELDS.filter((f): f is Shown => f.text !== null)
+  .sort((a, b) => a.text.place - b.text.place)
+  .map((f) => ({ header: f.text.header, width: f.text.width, right: f.text.right, value: cellOf(f) }));
 
 function displayTime(timestamp: string): string {
   const t = parseTimestamp(timestamp);

@@ -86,7 +86,32 @@ export interface LogFieldDef {
   readonly label: string;
   /** What it holds, for SQL catalogs and docs. */
   readonly doc: string;
+  /** Its column in `burrow logs` text and table output, if shown there. */
+  readonly text: TextColumnDef | null;
 }
+
+/** A column of `burrow logs -o text|table`. */
+export interface TextColumnDef {
+  /** Its place from the left. */
+  readonly place: number;
+  readonly header: string;
+  /** Cells of fixed width in text output (0: as long as the value; the time: as the display zone makes it). */
+  readonly width: number;
+  readonly right: boolean;
+  /** What a null shows. */
+  readonly empty: string;
+  /** The value in double quotes (a text with spaces, as web servers log it). */
+  readonly quoted: boolean;
+}
+
+const column = (place: number, header: string, width: number, empty = '', more: { right?: boolean; quoted?: boolean } = {}): TextColumnDef => ({
+  place,
+  header,
+  width,
+  right: more.right ?? false,
+  empty,
+  quoted: more.quoted ?? false,
+});
 
 const def = <const T extends LogFieldDef>(d: T): T => d;
 
@@ -95,10 +120,12 @@ export const LOG_FIELDS = [
     name: 'timestamp', type: 'string', required: true, extended: false, storage: 'time', searched: false, serverFilter: null,
     filterKey: null, duckdb: { column: 'ts', type: 'TIMESTAMP' }, clickhouse: 'time-ms', label: 'time',
     doc: 'ISO 8601, UTC, millisecond precision',
+    text: column(1, 'TIME', 24),
   }),
   def({
     name: 'pullZoneId', type: 'number', required: true, extended: false, storage: 'dictionary', searched: false, serverFilter: null,
     filterKey: null, duckdb: { column: 'pull_zone', type: 'UINTEGER' }, clickhouse: 'UInt32', label: 'pull zone', doc: 'pull zone id',
+    text: column(2, 'ZONE', 7),
   }),
   def({
     name: 'requestId', type: 'string', required: false, extended: false, storage: 'id', searched: true, serverFilter: {
@@ -107,6 +134,7 @@ export const LOG_FIELDS = [
     },
     filterKey: null, duckdb: { column: 'request_id', type: 'VARCHAR' }, clickhouse: 'String', label: 'request id',
     doc: 'request id (32 hex characters)',
+    text: null,
   }),
   def({
     name: 'cacheStatus', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
@@ -115,6 +143,7 @@ export const LOG_FIELDS = [
       valid: CACHE_STATUS_VALUES, invalid: `a cache status (${CACHE_STATUS_VALUES.join(', ')})`, case: 'upper',
     }, filterKey: 'cache', duckdb: { column: 'cache_status', type: 'VARCHAR' }, clickhouse: 'LowString',
     label: 'cache status', doc: 'HIT, MISS, BYPASS, REVALIDATED, STALE, UPDATING, EXPIRED or -',
+    text: column(4, 'CACHE', 11),
   }),
   def({
     name: 'statusCode', type: 'number', required: true, extended: false, storage: 'number', searched: false, serverFilter: {
@@ -122,11 +151,13 @@ export const LOG_FIELDS = [
       valid: null, invalid: 'a status code (100-599) or a class (1xx-5xx); example: 5xx,404', case: 'as is',
     },
     filterKey: 'status', duckdb: { column: 'status', type: 'INTEGER' }, clickhouse: 'UInt16', label: 'status', doc: 'HTTP status code',
+    text: column(3, 'STATUS', 3),
   }),
   def({
     name: 'bytesSent', type: 'number', required: true, extended: false, storage: 'number', searched: false, serverFilter: null,
     filterKey: null, duckdb: { column: 'bytes', type: 'BIGINT' }, clickhouse: 'UInt64', label: 'bytes sent',
     doc: 'bytes sent (headers and body)',
+    text: column(5, 'BYTES', 9, '', { right: true }),
   }),
   def({
     name: 'remoteIp', type: 'string', required: false, extended: false, storage: 'address', searched: false, serverFilter: {
@@ -134,6 +165,7 @@ export const LOG_FIELDS = [
       invalid: 'an IPv4 or IPv6 address', case: 'as is',
     },
     filterKey: 'ip', duckdb: { column: 'remote_ip', type: 'VARCHAR' }, clickhouse: 'String', label: 'remote ip', doc: 'client IP',
+    text: column(8, 'IP', 15, '-'),
   }),
   def({
     name: 'countryCode', type: 'string', required: false, extended: false, storage: 'dictionary', searched: false, serverFilter: {
@@ -142,6 +174,7 @@ export const LOG_FIELDS = [
     },
     filterKey: 'country', duckdb: { column: 'country', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'country',
     doc: 'ISO country code of the client',
+    text: column(6, 'CC', 2, '--'),
   }),
   def({
     name: 'edgeLocation', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
@@ -150,58 +183,71 @@ export const LOG_FIELDS = [
       valid: /^[a-z0-9-]{1,16}$/i, invalid: 'an edge location code (example: WA)', case: 'upper',
     }, filterKey: 'edge', duckdb: { column: 'edge', type: 'VARCHAR' }, clickhouse: 'LowString',
     label: 'edge location', doc: 'edge location',
+    text: column(7, 'EDGE', 4, '-'),
   }),
   def({
     name: 'scheme', type: 'string', required: false, extended: false, storage: 'dictionary', searched: false, serverFilter: null,
     filterKey: null, duckdb: { column: 'scheme', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'scheme', doc: 'http or https',
+    text: null,
   }),
   def({
     name: 'host', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true, serverFilter: null,
     filterKey: null, duckdb: { column: 'host', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'host', doc: 'requested host',
+    text: null,
   }),
   def({
     name: 'path', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true, serverFilter: null,
     filterKey: 'path', duckdb: { column: 'path', type: 'VARCHAR' }, clickhouse: 'String', label: 'path', doc: 'path with the query string',
+    text: null,
   }),
   def({
     name: 'url', type: 'string', required: false, extended: false, storage: 'derived', searched: false, serverFilter: contains('urlContains', 6, 'url', 'URL contains', 'host + path, any case', 'url~'),
     filterKey: 'url', duckdb: null, clickhouse: 'String', label: 'url', doc: 'the full URL (scheme, host and path)',
+    text: column(9, 'URL', 0),
   }),
   def({
     name: 'userAgent', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
     serverFilter: contains('userAgentContains', 7, 'ua', 'UA contains', 'user agent, any case', 'ua~'), filterKey: 'ua', duckdb: { column: 'user_agent', type: 'VARCHAR' }, clickhouse: 'String',
     label: 'user agent', doc: 'User-Agent',
+    text: column(10, 'USER AGENT', 0, '-', { quoted: true }),
   }),
   def({
     name: 'referer', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
     serverFilter: contains('refererContains', 8, 'referer', 'referer contains', 'referer, any case', 'ref~'), filterKey: 'referer', duckdb: { column: 'referer', type: 'VARCHAR' }, clickhouse: 'String',
     label: 'referer', doc: 'Referer',
+    text: null,
   }),
   def({
     name: 'bodyBytesSent', type: 'number', required: false, extended: true, storage: 'number', searched: false, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'UInt64', label: 'body bytes sent', doc: 'body bytes sent (extended logging)',
+    text: null,
   }),
   def({
     name: 'contentRange', type: 'string', required: false, extended: true, storage: 'text', searched: true, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'String', label: 'content range', doc: 'Content-Range (extended logging)',
+    text: null,
   }),
   def({
     name: 'authorizationHeader', type: 'string', required: false, extended: true, storage: 'text', searched: false, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'String', label: 'authorization', doc: 'Authorization header (a secret: masked when shown)',
+    text: null,
   }),
   def({
     name: 'ja4Fingerprint', type: 'string', required: false, extended: true, storage: 'dictionary', searched: false, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'String', label: 'ja4 fingerprint', doc: 'JA4 TLS fingerprint (extended logging)',
+    text: null,
   }),
   def({
     name: 'asn', type: 'number', required: false, extended: true, storage: 'number', searched: false, serverFilter: null,
     filterKey: null, duckdb: { column: 'asn', type: 'UINTEGER' }, clickhouse: 'UInt32', label: 'asn',
     doc: 'autonomous system number (extended logging)',
+    text: null,
   }),
   def({
     name: 'asnOrganization', type: 'string', required: false, extended: true, storage: 'dictionary', searched: false,
     serverFilter: null, filterKey: null, duckdb: null, clickhouse: 'LowString', label: 'asn organization',
     doc: 'organization of the autonomous system (extended logging)',
+    text: null,
   }),
 ] as const;
 
