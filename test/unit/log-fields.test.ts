@@ -66,39 +66,50 @@ test('every property of a field definition is read somewhere in src/ (a property
 
 /**
  * Files of src/ (outside the emulator and the table) that spell each field's name. The goal is at
- * most 6 per field; these budgets are today's counts, lowered as lists are derived from the table
- * (a count above its budget fails: a new list of fields was spelt out). Common words (path, host,
- * url, timestamp, scheme) also count unrelated uses. The merge of this round's features (the
- * shipper's sort key, sessions, v1 streaming) raised some: a known debt (docs/ARCHITECTURE.md).
+ * most 6 per field (the default); the budgets below are today's counts above it, lowered as lists
+ * are derived from the table (a count above its budget fails: a new list of fields was spelt out).
+ *
+ * What counts, for every field alike (so that host, path, url, timestamp and scheme, which are also
+ * plain words, are counted as fields and not as words):
+ * - only a use as an identifier: `.name` (a property read), `name:` or `name?:` (a key, a member),
+ *   `'name'` (a key as a string); not a comment's word, not a local variable of that name;
+ * - only in a file about log records: one in a log folder (api/logs, log-engine, log-records,
+ *   logs-sql, log-ship, state/logs, screens/logs) or one that imports from them or names LogEntry.
+ *   A database URL's host, a config file's path or the shield API's own pullZoneId are other things
+ *   with the same name. Over-counting stays (log-ship's ClickHouse host, a marks file's path): a
+ *   budget is an upper bound, never lenient.
+ * What still spells fields by hand is listed as a known debt in docs/ARCHITECTURE.md.
  */
 const FILE_BUDGET: Record<string, number> = {
-  timestamp: 27,
-  pullZoneId: 20,
-  requestId: 18,
-  cacheStatus: 12,
-  statusCode: 19,
-  bytesSent: 6,
-  remoteIp: 11,
-  countryCode: 9,
-  edgeLocation: 12,
-  scheme: 9,
-  host: 39,
-  path: 75,
-  url: 45,
-  userAgent: 10,
-  referer: 15,
-  bodyBytesSent: 2,
-  contentRange: 2,
-  authorizationHeader: 5,
-  ja4Fingerprint: 2,
-  asn: 4,
-  asnOrganization: 4,
+  timestamp: 18,
+  pullZoneId: 12,
+  requestId: 14,
+  cacheStatus: 7,
+  statusCode: 13,
+  countryCode: 7,
+  edgeLocation: 7,
+  host: 23,
+  path: 22,
+  url: 21,
+  userAgent: 8,
+  referer: 8,
 };
 
+const LOG_FOLDER = /\/(api\/logs|log-engine|log-records|logs-sql|log-ship|state\/logs|screens\/logs)\//;
+const LOG_IMPORT = /\bLogEntry\b|from '[^']*(?:log-fields|api\/logs|log-engine|log-records|logs-sql|log-ship)\b/;
+
 test('a field name is spelt in few files of src/ (the budget of each only goes down)', () => {
-  const texts = sourceFiles().map((f) => readFileSync(f, 'utf8'));
+  const texts = sourceFiles()
+    .map((f) => ({ f, t: readFileSync(f, 'utf8') }))
+    .filter(({ f, t }) => LOG_FOLDER.test(f) || LOG_IMPORT.test(t))
+    .map(({ t }) => t);
   const counts: Record<string, number> = {};
-  for (const name of LOG_FIELD_NAMES) counts[name] = texts.filter((t) => new RegExp(`\\b${name}\\b`).test(t)).length;
+  for (const name of LOG_FIELD_NAMES) {
+    const used = new RegExp(`\\.${name}\\b|\\b${name}\\??\\s*:|['"\`]${name}['"\`]`);
+    counts[name] = texts.filter((t) => used.test(t)).length;
+  }
   const over = LOG_FIELD_NAMES.filter((name) => counts[name]! > (FILE_BUDGET[name] ?? 6));
   assert.deepEqual(over, [], `files per field now: ${JSON.stringify(counts)}`);
+  const slack = Object.keys(FILE_BUDGET).filter((name) => FILE_BUDGET[name]! > Math.max(6, counts[name]!));
+  assert.deepEqual(slack, [], `a budget above today's count: lower it to ${JSON.stringify(counts)}`);
 });
