@@ -4,7 +4,7 @@ import { createByteRecordReader } from './page-bytes';
 import { ThreadLane } from './thread-lane';
 import { CODEC_FIELDS, createPageEncoder, PageDecoder, type EncodedPage, type PageEncoder } from './page-codec';
 import type { RecordBatch } from './record-batch';
-import { createV1Reader, type V1Reader } from '../api/logs/v1';
+import { createV1Reader, V1_SOURCES, type V1Reader } from '../api/logs/v1';
 
 /** A v2 page body read into records: the records as columns (what the store inserts). */
 export type ReadPage = ApiReadPage<RecordBatch>;
@@ -82,7 +82,7 @@ export class LogPageReader implements PageBodyReader<RecordBatch> {
   /** Reads a piece of a v1 day (whole lines, UTF-8) on this thread. */
   readV1Sync(bytes: Uint8Array, spec: V1PieceSpec): V1Piece {
     const local = (this.local ??= { encoder: createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader), decoder: new PageDecoder() });
-    const v1 = (this.localV1 ??= { reader: createV1Reader(), text: new TextDecoder() });
+    const v1 = (this.localV1 ??= { reader: createV1Reader(V1_SOURCES), text: new TextDecoder() });
     const text = v1.text.decode(bytes);
     const page = local.encoder.encodeEach(text.length >> 8, (add) => {
       const { entries: _none, ...counts } = v1.reader.readLinesEach(text, spec.zoneId, spec.firstLine, spec.problemRoom, add);
@@ -264,7 +264,7 @@ parentPort.on('message', ({ id, body, v1 }) => {
   try {
     if (v1) {
       // a piece of a v1 day: whole lines, read here into records, then encoded as a page is
-      v1Reader ??= (${createV1Reader.toString()})();
+      v1Reader ??= (${createV1Reader.toString()})(${JSON.stringify(V1_SOURCES)});
       const text = v1Text.decode(body);
       page = encoder.encodeEach(text.length >> 8, (add) => {
         const { entries, ...counts } = v1Reader.readLinesEach(text, v1.zoneId, v1.firstLine, v1.problemRoom, add);

@@ -88,7 +88,17 @@ export interface LogFieldDef {
   readonly doc: string;
   /** Its column in `burrow logs` text and table output, if shown there. */
   readonly text: TextColumnDef | null;
+  /** Where a line of the legacy v1 format has it (api/logs/v1.ts names the line's columns), if it does. */
+  readonly v1: V1Source | null;
 }
+
+/**
+ * The columns of a v1 line (cache|status|timestamp-ms|bytes|pullzone|ip|referer|url|edge|
+ * user-agent|request-id|country), and the parts of its URL.
+ */
+export type V1Source =
+  | 'cache' | 'status' | 'timestamp-ms' | 'bytes' | 'pullzone' | 'ip' | 'referer' | 'url' | 'edge' | 'user-agent' | 'request-id' | 'country'
+  | 'url scheme' | 'url host' | 'url path';
 
 /** A column of `burrow logs -o text|table`. */
 export interface TextColumnDef {
@@ -121,11 +131,13 @@ export const LOG_FIELDS = [
     filterKey: null, duckdb: { column: 'ts', type: 'TIMESTAMP' }, clickhouse: 'time-ms', label: 'time',
     doc: 'ISO 8601, UTC, millisecond precision',
     text: column(1, 'TIME', 24),
+    v1: 'timestamp-ms',
   }),
   def({
     name: 'pullZoneId', type: 'number', required: true, extended: false, storage: 'dictionary', searched: false, serverFilter: null,
     filterKey: null, duckdb: { column: 'pull_zone', type: 'UINTEGER' }, clickhouse: 'UInt32', label: 'pull zone', doc: 'pull zone id',
     text: column(2, 'ZONE', 7),
+    v1: 'pullzone',
   }),
   def({
     name: 'requestId', type: 'string', required: false, extended: false, storage: 'id', searched: true, serverFilter: {
@@ -135,6 +147,7 @@ export const LOG_FIELDS = [
     filterKey: null, duckdb: { column: 'request_id', type: 'VARCHAR' }, clickhouse: 'String', label: 'request id',
     doc: 'request id (32 hex characters)',
     text: null,
+    v1: 'request-id',
   }),
   def({
     name: 'cacheStatus', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
@@ -144,6 +157,7 @@ export const LOG_FIELDS = [
     }, filterKey: 'cache', duckdb: { column: 'cache_status', type: 'VARCHAR' }, clickhouse: 'LowString',
     label: 'cache status', doc: 'HIT, MISS, BYPASS, REVALIDATED, STALE, UPDATING, EXPIRED or -',
     text: column(4, 'CACHE', 11),
+    v1: 'cache',
   }),
   def({
     name: 'statusCode', type: 'number', required: true, extended: false, storage: 'number', searched: false, serverFilter: {
@@ -152,12 +166,14 @@ export const LOG_FIELDS = [
     },
     filterKey: 'status', duckdb: { column: 'status', type: 'INTEGER' }, clickhouse: 'UInt16', label: 'status', doc: 'HTTP status code',
     text: column(3, 'STATUS', 3),
+    v1: 'status',
   }),
   def({
     name: 'bytesSent', type: 'number', required: true, extended: false, storage: 'number', searched: false, serverFilter: null,
     filterKey: null, duckdb: { column: 'bytes', type: 'BIGINT' }, clickhouse: 'UInt64', label: 'bytes sent',
     doc: 'bytes sent (headers and body)',
     text: column(5, 'BYTES', 9, '', { right: true }),
+    v1: 'bytes',
   }),
   def({
     name: 'remoteIp', type: 'string', required: false, extended: false, storage: 'address', searched: false, serverFilter: {
@@ -166,6 +182,7 @@ export const LOG_FIELDS = [
     },
     filterKey: 'ip', duckdb: { column: 'remote_ip', type: 'VARCHAR' }, clickhouse: 'String', label: 'remote ip', doc: 'client IP',
     text: column(8, 'IP', 15, '-'),
+    v1: 'ip',
   }),
   def({
     name: 'countryCode', type: 'string', required: false, extended: false, storage: 'dictionary', searched: false, serverFilter: {
@@ -175,6 +192,7 @@ export const LOG_FIELDS = [
     filterKey: 'country', duckdb: { column: 'country', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'country',
     doc: 'ISO country code of the client',
     text: column(6, 'CC', 2, '--'),
+    v1: 'country',
   }),
   def({
     name: 'edgeLocation', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
@@ -184,70 +202,83 @@ export const LOG_FIELDS = [
     }, filterKey: 'edge', duckdb: { column: 'edge', type: 'VARCHAR' }, clickhouse: 'LowString',
     label: 'edge location', doc: 'edge location',
     text: column(7, 'EDGE', 4, '-'),
+    v1: 'edge',
   }),
   def({
     name: 'scheme', type: 'string', required: false, extended: false, storage: 'dictionary', searched: false, serverFilter: null,
     filterKey: null, duckdb: { column: 'scheme', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'scheme', doc: 'http or https',
     text: null,
+    v1: 'url scheme',
   }),
   def({
     name: 'host', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true, serverFilter: null,
     filterKey: null, duckdb: { column: 'host', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'host', doc: 'requested host',
     text: null,
+    v1: 'url host',
   }),
   def({
     name: 'path', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true, serverFilter: null,
     filterKey: 'path', duckdb: { column: 'path', type: 'VARCHAR' }, clickhouse: 'String', label: 'path', doc: 'path with the query string',
     text: null,
+    v1: 'url path',
   }),
   def({
     name: 'url', type: 'string', required: false, extended: false, storage: 'derived', searched: false, serverFilter: contains('urlContains', 6, 'url', 'URL contains', 'host + path, any case', 'url~'),
     filterKey: 'url', duckdb: null, clickhouse: 'String', label: 'url', doc: 'the full URL (scheme, host and path)',
     text: column(9, 'URL', 0),
+    v1: 'url',
   }),
   def({
     name: 'userAgent', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
     serverFilter: contains('userAgentContains', 7, 'ua', 'UA contains', 'user agent, any case', 'ua~'), filterKey: 'ua', duckdb: { column: 'user_agent', type: 'VARCHAR' }, clickhouse: 'String',
     label: 'user agent', doc: 'User-Agent',
     text: column(10, 'USER AGENT', 0, '-', { quoted: true }),
+    v1: 'user-agent',
   }),
   def({
     name: 'referer', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
     serverFilter: contains('refererContains', 8, 'referer', 'referer contains', 'referer, any case', 'ref~'), filterKey: 'referer', duckdb: { column: 'referer', type: 'VARCHAR' }, clickhouse: 'String',
     label: 'referer', doc: 'Referer',
     text: null,
+    v1: 'referer',
   }),
   def({
     name: 'bodyBytesSent', type: 'number', required: false, extended: true, storage: 'number', searched: false, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'UInt64', label: 'body bytes sent', doc: 'body bytes sent (extended logging)',
     text: null,
+    v1: null,
   }),
   def({
     name: 'contentRange', type: 'string', required: false, extended: true, storage: 'text', searched: true, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'String', label: 'content range', doc: 'Content-Range (extended logging)',
     text: null,
+    v1: null,
   }),
   def({
     name: 'authorizationHeader', type: 'string', required: false, extended: true, storage: 'text', searched: false, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'String', label: 'authorization', doc: 'Authorization header (a secret: masked when shown)',
     text: null,
+    v1: null,
   }),
   def({
     name: 'ja4Fingerprint', type: 'string', required: false, extended: true, storage: 'dictionary', searched: false, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'String', label: 'ja4 fingerprint', doc: 'JA4 TLS fingerprint (extended logging)',
     text: null,
+    v1: null,
   }),
   def({
     name: 'asn', type: 'number', required: false, extended: true, storage: 'number', searched: false, serverFilter: null,
     filterKey: null, duckdb: { column: 'asn', type: 'UINTEGER' }, clickhouse: 'UInt32', label: 'asn',
     doc: 'autonomous system number (extended logging)',
     text: null,
+    v1: null,
   }),
   def({
     name: 'asnOrganization', type: 'string', required: false, extended: true, storage: 'dictionary', searched: false,
     serverFilter: null, filterKey: null, duckdb: null, clickhouse: 'LowString', label: 'asn organization',
     doc: 'organization of the autonomous system (extended logging)',
     text: null,
+    v1: null,
   }),
 ] as const;
 

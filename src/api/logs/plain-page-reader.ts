@@ -1,6 +1,6 @@
 import { entryKey, entryTime, readLogEntry, type LogEntry } from './entry';
 import type { PageBatch, PageBodyReader, ReadPage, V1Piece, V1PieceSpec } from './page';
-import { createV1Reader } from './v1';
+import { createV1Reader, V1_SOURCES } from './v1';
 
 /** Records as objects, as a PageBatch. */
 class EntriesBatch implements PageBatch {
@@ -44,7 +44,7 @@ export const plainPageReader: PageBodyReader = {
     return { batch: new EntriesBatch(records), entries: records, times, skipped: data.length - records.length, envelope, hasData: true };
   },
   async readV1(bytes: Uint8Array, spec: V1PieceSpec): Promise<V1Piece> {
-    const { entries, ...counts } = createV1Reader().readLines(new TextDecoder().decode(bytes), spec.zoneId, spec.firstLine, spec.problemRoom);
+    const { entries, ...counts } = createV1Reader(V1_SOURCES).readLines(new TextDecoder().decode(bytes), spec.zoneId, spec.firstLine, spec.problemRoom);
     return { batch: new EntriesBatch(entries), times: Float64Array.from(entries, entryTime), ...counts };
   },
 };

@@ -1,3 +1,4 @@
+import { LOG_FIELDS, type V1Source } from '../../log-fields/fields';
 import type { LogEntry } from './entry';
 
 /**
@@ -18,6 +19,15 @@ import type { LogEntry } from './entry';
  */
 
 export const V1_FIELDS = 12;
+
+/** The columns of a v1 line in order, then the parts of its URL: the values createV1Reader reads from a line. */
+const V1_VALUES = [
+  'cache', 'status', 'timestamp-ms', 'bytes', 'pullzone', 'ip', 'referer', 'url', 'edge', 'user-agent', 'request-id', 'country',
+  'url scheme', 'url host', 'url path',
+] as const satisfies readonly V1Source[];
+
+/** Each field of a record (the field table's order) and the v1 value it comes from (null: v1 has none). */
+export const V1_SOURCES: readonly (readonly [string, V1Source | null])[] = LOG_FIELDS.map((f) => [f.name, f.v1] as const);
 
 export interface V1ParseResult {
   entries: LogEntry[];
@@ -62,8 +72,20 @@ export const MAX_V1_PROBLEMS = 20;
  * reader's worker thread runs this function's source text to read a streamed day off the main
  * thread.
  */
-export function createV1Reader(): V1Reader {
+export function createV1Reader(sources: readonly (readonly [string, string | null])[]): V1Reader {
   const FIELDS = 12;
+  // V1_VALUES (this function refers to nothing outside its body)
+  const VALUES = [
+    'cache', 'status', 'timestamp-ms', 'bytes', 'pullzone', 'ip', 'referer', 'url', 'edge', 'user-agent', 'request-id', 'country',
+    'url scheme', 'url host', 'url path',
+  ];
+  // The record from a line's values, its fields in the table's order: written out once, as one
+  // would by hand (a loop per line over the sources was slower).
+  const props = sources.map(([name, value]) => {
+    if (!/^[A-Za-z_]\w*$/.test(name) || (value !== null && !VALUES.includes(value))) throw new Error(`v1 source of ${JSON.stringify(name)}: ${value}`);
+    return `${JSON.stringify(name)}: ${value === null ? 'null' : `v${VALUES.indexOf(value)}`}`;
+  });
+  const makeEntry = new Function(...VALUES.map((_, i) => `v${i}`), `return { ${props.join(', ')} };`) as (...values: unknown[]) => LogEntry;
   const EDGE = /^[A-Z][A-Z0-9-]{1,7}$/;
   const SCHEME_URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/s;
   const HTTP_PREFIX = /^https?:\/\//i;
@@ -125,30 +147,11 @@ export function createV1Reader(): V1Reader {
     }
     const date = new Date(ts);
     if (Number.isNaN(date.getTime())) return `timestamp ${tsText} is out of range`;
-    // the fields in the order the platform's v2 records have them (NO_EXTENDED_FIELDS at the end)
-    return {
-      timestamp: date.toISOString(),
-      pullZoneId: zone,
-      requestId: nullish(requestId),
-      cacheStatus: cache === '' ? null : cache,
-      statusCode: Number(statusText),
-      bytesSent: bytes,
-      remoteIp: nullish(ip),
-      countryCode: nullish(country),
-      edgeLocation: nullish(edge),
-      scheme,
-      host,
-      path,
-      url: urlValue,
-      userAgent: nullish(ua),
-      referer: nullish(referer),
-      bodyBytesSent: null,
-      contentRange: null,
-      authorizationHeader: null,
-      ja4Fingerprint: null,
-      asn: null,
-      asnOrganization: null,
-    };
+    // in VALUES' order
+    return makeEntry(
+      cache === '' ? null : cache, Number(statusText), date.toISOString(), bytes, zone, nullish(ip), nullish(referer), urlValue, nullish(edge),
+      nullish(ua), nullish(requestId), nullish(country), scheme, host, path,
+    );
   }
 
   function readLines(text: string, zoneId: number | null, firstLine = 1, problemRoom = 20): V1Lines {
@@ -193,7 +196,7 @@ export function createV1Reader(): V1Reader {
   return { parseLine, readLines, readLinesEach };
 }
 
-const reader = createV1Reader();
+const reader = createV1Reader(V1_SOURCES);
 
 /** One line as a LogEntry, or the reason it cannot be read. `zoneId` fills an empty pull zone field. */
 export function parseV1Line(raw: string, zoneId: number | null = null): LogEntry | string {
@@ -206,24 +209,23 @@ export function parseV1(text: string, zoneId: number | null = null): V1ParseResu
   return { entries: r.entries, times: r.entries.map((e) => Date.parse(e.timestamp)), skipped: r.skipped, problems: r.problems, lines: r.lines };
 }
 
+const fieldOf = (value: V1Source) => V1_SOURCES.find(([, v]) => v === value)?.[0] as keyof LogEntry;
+/** The fields of a v1 line, in its order. */
+const LINE_FIELDS = V1_VALUES.slice(0, V1_FIELDS).map((v) => ({ name: fieldOf(v), value: v }));
+const [URL_AT, SCHEME_AT, HOST_AT, PATH_AT] = (['url', 'url scheme', 'url host', 'url path'] as const).map(fieldOf) as [keyof LogEntry, keyof LogEntry, keyof LogEntry, keyof LogEntry];
+
 /** The v1 line of an entry (the inverse of parseV1Line for the fields v1 carries). */
 export function formatV1Line(e: LogEntry): string {
-  const url = e.url ?? (e.scheme !== null && e.host !== null ? `${e.scheme}://${e.host}${e.path ?? ''}` : e.path ?? '-');
-  const t = Date.parse(e.timestamp);
-  return [
-    e.cacheStatus ?? '',
-    e.statusCode,
-    t,
-    e.bytesSent,
-    e.pullZoneId,
-    e.remoteIp ?? '-',
-    e.referer ?? '-',
-    url,
-    e.edgeLocation ?? '-',
-    e.userAgent ?? '-',
-    e.requestId ?? '-',
-    e.countryCode ?? '-',
-  ].join('|');
+  const out: (string | number)[] = [];
+  for (const { name, value } of LINE_FIELDS) {
+    const v = e[name];
+    if (value === 'timestamp-ms') out.push(Date.parse(v as string));
+    else if (value === 'url') {
+      const [scheme, host, path] = [e[SCHEME_AT], e[HOST_AT], e[PATH_AT]];
+      out.push(e[URL_AT] ?? (scheme !== null && host !== null ? `${scheme}://${host}${path ?? ''}` : (path ?? '-')));
+    } else out.push(v ?? (value === 'cache' ? '' : '-'));
+  }
+  return out.join('|');
 }
 
 /** MM-dd-yy of a UTC day, the v1 path form. */
