@@ -66,6 +66,8 @@ export type ParsedRule = { ok: true; rule: AlertRule } | { ok: false; error: Rul
 export const MAX_WINDOW_MS = 24 * 3_600_000;
 const UNIT_MS: Record<RateUnit, number> = { s: 1000, m: 60_000, h: 3_600_000 };
 
+const urlText = (e: LogEntry): string | null => (e.host !== null && e.path !== null ? e.host + e.path : (e.url ?? e.path));
+
 type KeyedField = Extract<(typeof LOG_FIELDS)[number], { filterKey: string }>;
 /**
  * Equality fields (each field's filterKey in the field table) and the LogFilter key each one sets
@@ -77,13 +79,21 @@ const EQUAL_FIELDS: Record<string, keyof LogFilter | 'path'> = {
   ),
   search: 'search',
 };
-/** Fields a regular expression (`~`) can test, and the text of a record it is tried on. */
-const REGEX_FIELDS: Record<string, (e: LogEntry) => string | null> = {
-  url: (e) => (e.host !== null && e.path !== null ? e.host + e.path : e.url ?? e.path),
-  path: (e) => e.path,
-  ua: (e) => e.userAgent,
-  referer: (e) => e.referer,
-};
+/**
+ * Fields a regular expression (`~`) can test: the keyed ones the server filters by substring,
+ * and those it does not filter at all (path); the url is host + path when the record has both.
+ */
+const REGEX_FIELDS: Record<string, (e: LogEntry) => string | null> = Object.fromEntries(
+  LOG_FIELDS.filter((f): f is KeyedField => f.filterKey !== null && (f.serverFilter === null || f.serverFilter.match === 'contains'))
+    // the url first, as the messages list them
+    .sort((a, b) => (a.storage === 'derived' ? -1 : b.storage === 'derived' ? 1 : 0))
+    .map((f) => {
+      const name = f.name;
+      const text = f.storage === 'derived' ? urlText : (e: LogEntry) => e[name] as string | null;
+      return [f.filterKey, text];
+    }),
+);
+const REGEX_LIST = Object.keys(REGEX_FIELDS).join(', ');
 const FIELD_LIST = Object.keys(EQUAL_FIELDS).join(', ');
 
 const EXAMPLES = 'examples: status=5xx rate>2/s over 60s · cache=MISS and country=DE count>500 over 5m';
@@ -155,7 +165,7 @@ function parseCondition(tok: Token): { ok: true; condition: AlertCondition; test
   if (op === '~' || op === '!~') {
     const of = REGEX_FIELDS[field];
     if (!of) {
-      const why = EQUAL_FIELDS[field] ? `${field} takes = (a regular expression works on url, path, ua, referer)` : `"${field}" is not a field (${FIELD_LIST})`;
+      const why = EQUAL_FIELDS[field] ? `${field} takes = (a regular expression works on ${REGEX_LIST})` : `"${field}" is not a field (${FIELD_LIST})`;
       return err(why, fieldSpan);
     }
     const p = compilePattern(value);

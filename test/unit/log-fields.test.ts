@@ -88,8 +88,7 @@ const FILE_BUDGET: Record<string, number> = {
   host: 23,
   path: 22,
   url: 21,
-  userAgent: 7,
-  referer: 8,
+  referer: 7,
 };
 
 const LOG_FOLDER = /\/(api\/logs|log-engine|log-records|logs-sql|log-ship|state\/logs|screens\/logs)\//;
