@@ -88,6 +88,11 @@ export interface LogFieldDef {
   readonly doc: string;
   /** Its column in `burrow logs` text and table output, if shown there. */
   readonly text: TextColumnDef | null;
+  /**
+   * Its place in a record's line as the local pattern (`/`) reads it (log-records/record-line.ts),
+   * if the pattern tries it.
+   */
+  readonly line: number | null;
   /** Where a line of the legacy v1 format has it (api/logs/v1.ts names the line's columns), if it does. */
   readonly v1: V1Source | null;
 }
@@ -132,12 +137,14 @@ export const LOG_FIELDS = [
     doc: 'ISO 8601, UTC, millisecond precision',
     text: column(1, 'TIME', 24),
     v1: 'timestamp-ms',
+    line: null,
   }),
   def({
     name: 'pullZoneId', type: 'number', required: true, extended: false, storage: 'dictionary', searched: false, serverFilter: null,
     filterKey: null, duckdb: { column: 'pull_zone', type: 'UINTEGER' }, clickhouse: 'UInt32', label: 'pull zone', doc: 'pull zone id',
     text: column(2, 'ZONE', 7),
     v1: 'pullzone',
+    line: null,
   }),
   def({
     name: 'requestId', type: 'string', required: false, extended: false, storage: 'id', searched: true, serverFilter: {
@@ -148,6 +155,7 @@ export const LOG_FIELDS = [
     doc: 'request id (32 hex characters)',
     text: null,
     v1: 'request-id',
+    line: 9,
   }),
   def({
     name: 'cacheStatus', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
@@ -158,6 +166,7 @@ export const LOG_FIELDS = [
     label: 'cache status', doc: 'HIT, MISS, BYPASS, REVALIDATED, STALE, UPDATING, EXPIRED or -',
     text: column(4, 'CACHE', 11),
     v1: 'cache',
+    line: 2,
   }),
   def({
     name: 'statusCode', type: 'number', required: true, extended: false, storage: 'number', searched: false, serverFilter: {
@@ -167,6 +176,7 @@ export const LOG_FIELDS = [
     filterKey: 'status', duckdb: { column: 'status', type: 'INTEGER' }, clickhouse: 'UInt16', label: 'status', doc: 'HTTP status code',
     text: column(3, 'STATUS', 3),
     v1: 'status',
+    line: 1,
   }),
   def({
     name: 'bytesSent', type: 'number', required: true, extended: false, storage: 'number', searched: false, serverFilter: null,
@@ -174,6 +184,7 @@ export const LOG_FIELDS = [
     doc: 'bytes sent (headers and body)',
     text: column(5, 'BYTES', 9, '', { right: true }),
     v1: 'bytes',
+    line: null,
   }),
   def({
     name: 'remoteIp', type: 'string', required: false, extended: false, storage: 'address', searched: false, serverFilter: {
@@ -183,6 +194,7 @@ export const LOG_FIELDS = [
     filterKey: 'ip', duckdb: { column: 'remote_ip', type: 'VARCHAR' }, clickhouse: 'String', label: 'remote ip', doc: 'client IP',
     text: column(8, 'IP', 15, '-'),
     v1: 'ip',
+    line: 6,
   }),
   def({
     name: 'countryCode', type: 'string', required: false, extended: false, storage: 'dictionary', searched: false, serverFilter: {
@@ -193,6 +205,7 @@ export const LOG_FIELDS = [
     doc: 'ISO country code of the client',
     text: column(6, 'CC', 2, '--'),
     v1: 'country',
+    line: 4,
   }),
   def({
     name: 'edgeLocation', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
@@ -203,30 +216,35 @@ export const LOG_FIELDS = [
     label: 'edge location', doc: 'edge location',
     text: column(7, 'EDGE', 4, '-'),
     v1: 'edge',
+    line: 5,
   }),
   def({
     name: 'scheme', type: 'string', required: false, extended: false, storage: 'dictionary', searched: false, serverFilter: null,
     filterKey: null, duckdb: { column: 'scheme', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'scheme', doc: 'http or https',
     text: null,
     v1: 'url scheme',
+    line: null,
   }),
   def({
     name: 'host', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true, serverFilter: null,
     filterKey: null, duckdb: { column: 'host', type: 'VARCHAR' }, clickhouse: 'LowString', label: 'host', doc: 'requested host',
     text: null,
     v1: 'url host',
+    line: null,
   }),
   def({
     name: 'path', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true, serverFilter: null,
     filterKey: 'path', duckdb: { column: 'path', type: 'VARCHAR' }, clickhouse: 'String', label: 'path', doc: 'path with the query string',
     text: null,
     v1: 'url path',
+    line: null,
   }),
   def({
     name: 'url', type: 'string', required: false, extended: false, storage: 'derived', searched: false, serverFilter: contains('urlContains', 6, 'url', 'URL contains', 'host + path, any case', 'url~'),
     filterKey: 'url', duckdb: null, clickhouse: 'String', label: 'url', doc: 'the full URL (scheme, host and path)',
     text: column(9, 'URL', 0),
     v1: 'url',
+    line: 3,
   }),
   def({
     name: 'userAgent', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
@@ -234,6 +252,7 @@ export const LOG_FIELDS = [
     label: 'user agent', doc: 'User-Agent',
     text: column(10, 'USER AGENT', 0, '-', { quoted: true }),
     v1: 'user-agent',
+    line: 7,
   }),
   def({
     name: 'referer', type: 'string', required: false, extended: false, storage: 'dictionary', searched: true,
@@ -241,30 +260,35 @@ export const LOG_FIELDS = [
     label: 'referer', doc: 'Referer',
     text: null,
     v1: 'referer',
+    line: 8,
   }),
   def({
     name: 'bodyBytesSent', type: 'number', required: false, extended: true, storage: 'number', searched: false, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'UInt64', label: 'body bytes sent', doc: 'body bytes sent (extended logging)',
     text: null,
     v1: null,
+    line: null,
   }),
   def({
     name: 'contentRange', type: 'string', required: false, extended: true, storage: 'text', searched: true, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'String', label: 'content range', doc: 'Content-Range (extended logging)',
     text: null,
     v1: null,
+    line: null,
   }),
   def({
     name: 'authorizationHeader', type: 'string', required: false, extended: true, storage: 'text', searched: false, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'String', label: 'authorization', doc: 'Authorization header (a secret: masked when shown)',
     text: null,
     v1: null,
+    line: null,
   }),
   def({
     name: 'ja4Fingerprint', type: 'string', required: false, extended: true, storage: 'dictionary', searched: false, serverFilter: null,
     filterKey: null, duckdb: null, clickhouse: 'String', label: 'ja4 fingerprint', doc: 'JA4 TLS fingerprint (extended logging)',
     text: null,
     v1: null,
+    line: null,
   }),
   def({
     name: 'asn', type: 'number', required: false, extended: true, storage: 'number', searched: false, serverFilter: null,
@@ -272,6 +296,7 @@ export const LOG_FIELDS = [
     doc: 'autonomous system number (extended logging)',
     text: null,
     v1: null,
+    line: null,
   }),
   def({
     name: 'asnOrganization', type: 'string', required: false, extended: true, storage: 'dictionary', searched: false,
@@ -279,6 +304,7 @@ export const LOG_FIELDS = [
     doc: 'organization of the autonomous system (extended logging)',
     text: null,
     v1: null,
+    line: null,
   }),
 ] as const;
 
@@ -310,3 +336,13 @@ export type FilteredField = Extract<Field, { serverFilter: ServerFilterDef }>;
 export const FILTERED_FIELDS: readonly FilteredField[] = LOG_FIELDS.filter((f): f is FilteredField => f.serverFilter !== null).sort(
   (a, b) => a.serverFilter.order - b.serverFilter.order,
 );
+
+/**
+ * A function that reads one field of a record, with a property access of its own: a closure over
+ * the name (`(e) => e[name]`) shares one keyed load among every field it is made for, which V8
+ * then makes slow (megamorphic). For loops over fields on a hot path.
+ */
+export function fieldGetter<N extends LogFieldName>(name: N): (e: LogEntry) => LogEntry[N] {
+  if (!BY_NAME.has(name)) throw new Error(`not a log field: ${name}`);
+  return new Function('e', `return e[${JSON.stringify(name)}];`) as (e: LogEntry) => LogEntry[N];
+}

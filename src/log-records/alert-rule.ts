@@ -2,7 +2,7 @@ import type { FieldError } from '../api/errors';
 import type { LogEntry } from '../api/logs/entry';
 import { compileFilter, normalizeFilter, type LogFilter } from '../api/logs/query';
 import { compilePattern } from './filter';
-import { LOG_FIELDS } from '../log-fields/fields';
+import { fieldGetter, LOG_FIELDS } from '../log-fields/fields';
 
 /**
  * The alert rule language: conditions on records, joined by `and`, then a threshold over a window.
@@ -88,8 +88,7 @@ const REGEX_FIELDS: Record<string, (e: LogEntry) => string | null> = Object.from
     // the url first, as the messages list them
     .sort((a, b) => (a.storage === 'derived' ? -1 : b.storage === 'derived' ? 1 : 0))
     .map((f) => {
-      const name = f.name;
-      const text = f.storage === 'derived' ? urlText : (e: LogEntry) => e[name] as string | null;
+      const text = f.storage === 'derived' ? urlText : (fieldGetter(f.name) as (e: LogEntry) => string | null);
       return [f.filterKey, text];
     }),
 );

@@ -1,6 +1,7 @@
 import type { LogEntry } from '../api/logs/entry';
 import { formatIpv4 } from '../log-engine/columns/codecs';
 import type { DictField, RecordColumns } from '../log-engine/columns/record-columns';
+import { fieldGetter, LOG_FIELDS } from '../log-fields/fields';
 import { lineOf, matchesLine, mayCrossFields } from './record-line';
 import { LinearRegExp, UnsupportedPatternError } from './linear-regexp';
 
@@ -52,23 +53,30 @@ export function compilePattern(source: string): CompiledPattern {
   }
 }
 
+type LineField = Extract<(typeof LOG_FIELDS)[number], { line: number }>;
+
+/** The fields the pattern is tried on, in the order of the record's line (the field table's `line`). */
+const LINE_FIELDS: readonly LineField[] = LOG_FIELDS.filter((f): f is LineField => f.line !== null).sort((a, b) => a.line - b.line);
+
+/** The url as the pattern sees it: host + path when the record has both. */
+const urlText = (e: LogEntry): string | null => (e.host !== null && e.path !== null ? e.host + e.path : (e.url ?? e.path));
+
+const TEXTS: readonly ((e: LogEntry) => string | null)[] = LINE_FIELDS.map((f) => {
+  if (f.storage === 'derived') return urlText;
+  const read = fieldGetter(f.name);
+  return (e) => {
+    const v = read(e);
+    return v === null ? null : String(v);
+  };
+});
+
 /**
- * The texts of a record the pattern is tried on, in this order: status, cache status,
- * host + path, country, edge, IP, user agent, referer, request id (the time is not one of them).
+ * The texts of a record the pattern is tried on, in the line's order (status, cache status,
+ * host + path, country, edge, IP, user agent, referer, request id; the time is not one of them).
  * Joined by lineOf they are the record's whole line.
  */
 export function searchFields(e: LogEntry): (string | null)[] {
-  return [
-    String(e.statusCode),
-    e.cacheStatus,
-    e.host !== null && e.path !== null ? e.host + e.path : e.url ?? e.path,
-    e.countryCode,
-    e.edgeLocation,
-    e.remoteIp,
-    e.userAgent,
-    e.referer,
-    e.requestId,
-  ];
+  return TEXTS.map((text) => text(e));
 }
 
 /** A record test for a compiled pattern: any field matches, or the record's whole line does. */
@@ -81,19 +89,11 @@ export function recordTest(p: Extract<CompiledPattern, { ok: true }>): (e: LogEn
 function fieldTest(p: Extract<CompiledPattern, { ok: true }>): (e: LogEntry) => boolean {
   const re = p.test;
   return (e) => {
-    if (re.test(String(e.statusCode))) return true;
-    if (e.cacheStatus !== null && re.test(e.cacheStatus)) return true;
-    if (e.host !== null && e.path !== null) {
-      if (re.test(e.host + e.path)) return true;
-    } else if ((e.url ?? e.path) !== null && re.test((e.url ?? e.path)!)) return true;
-    return (
-      (e.countryCode !== null && re.test(e.countryCode)) ||
-      (e.edgeLocation !== null && re.test(e.edgeLocation)) ||
-      (e.remoteIp !== null && re.test(e.remoteIp)) ||
-      (e.userAgent !== null && re.test(e.userAgent)) ||
-      (e.referer !== null && re.test(e.referer)) ||
-      (e.requestId !== null && re.test(e.requestId))
-    );
+    for (let i = 0; i < TEXTS.length; i++) {
+      const v = TEXTS[i]!(e);
+      if (v !== null && re.test(v)) return true;
+    }
+    return false;
   };
 }
 
@@ -140,56 +140,102 @@ export function columnTest(p: Extract<CompiledPattern, { ok: true }>, cols: Reco
   return (slot) => byField(slot) || matchesLine(p.test, columnLine(cols, slot));
 }
 
-/** A stored record's whole line (see record-line.ts). */
-export function columnLine(cols: RecordColumns, slot: number): string {
+/** Line fields read from the store by a method of their own name (a number, an address, an id). */
+type SlotRead = Extract<LineField, { storage: 'number' | 'address' | 'id' }>['name'];
+
+/** A stored record's url as the pattern sees it (urlText). */
+function slotUrlText(cols: RecordColumns, slot: number): string | null {
   const host = cols.value('host', slot);
   const path = cols.path(slot);
-  const v4 = cols.ipv4(slot);
-  return lineOf([
-    String(cols.statusCode(slot)),
-    cols.value('cacheStatus', slot),
-    host !== null && path !== null ? host + path : cols.url(slot) ?? path,
-    cols.value('countryCode', slot),
-    cols.value('edgeLocation', slot),
-    v4 >= 0 ? formatIpv4(v4) : cols.remoteIp(slot),
-    cols.value('userAgent', slot),
-    cols.value('referer', slot),
-    cols.requestId(slot),
-  ]);
+  return host !== null && path !== null ? host + path : (cols.url(slot) ?? path);
 }
+
+const SLOT_TEXTS: readonly ((cols: RecordColumns, slot: number) => string | null)[] = LINE_FIELDS.map((f) => {
+  if (f.storage === 'derived') return slotUrlText;
+  if (f.storage === 'dictionary') {
+    const name = f.name;
+    return (cols, slot) => cols.value(name, slot);
+  }
+  const name: SlotRead = f.name;
+  if (f.storage === 'address') {
+    return (cols, slot) => {
+      const v4 = cols.ipv4(slot);
+      return v4 >= 0 ? formatIpv4(v4) : (cols[name](slot) as string | null);
+    };
+  }
+  return (cols, slot) => {
+    const v = cols[name](slot);
+    return v === null ? null : String(v);
+  };
+});
+
+/** A stored record's whole line (see record-line.ts). */
+export function columnLine(cols: RecordColumns, slot: number): string {
+  return lineOf(SLOT_TEXTS.map((text) => text(cols, slot)));
+}
+
+/** The order the fields are tried in on a stored record: the cheapest first (a remembered answer per value). */
+const TRY_ORDER: Record<LineField['storage'], number> = { number: 0, dictionary: 1, derived: 2, address: 3, id: 4 };
 
 function columnFieldTest(p: Extract<CompiledPattern, { ok: true }>, cols: RecordColumns): (slot: number) => boolean {
   const re = p.test;
-  const byValue = (f: DictField) => {
-    const dict = cols.dicts[f];
-    const ids = cols.idCols[f];
-    const tried: (string | undefined)[] = [];
-    const hit: boolean[] = [];
-    return (slot: number): boolean => {
-      const id = ids.get(slot);
-      if (id === 0) return false;
-      const v = dict.value(id)!;
-      if (tried[id] !== v) {
-        tried[id] = v;
-        hit[id] = re.test(v);
+  const tests = [...LINE_FIELDS]
+    .sort((a, b) => TRY_ORDER[a.storage] - TRY_ORDER[b.storage])
+    .map((f): ((slot: number) => boolean) => {
+      if (f.storage === 'dictionary') return dictionaryTest(re, cols, f.name);
+      if (f.storage === 'derived') return urlTest(re, cols);
+      const name: SlotRead = f.name;
+      if (f.storage === 'address') return addressTest(re, cols, name);
+      if (f.storage === 'number') {
+        // few distinct values (status codes): each tried once
+        const hits = new Map<number, boolean>();
+        return (slot) => {
+          const v = cols[name](slot) as number;
+          let hit = hits.get(v);
+          if (hit === undefined) {
+            hit = re.test(String(v));
+            hits.set(v, hit);
+          }
+          return hit;
+        };
       }
-      return hit[id]!;
-    };
+      return (slot) => {
+        const v = cols[name](slot);
+        return v !== null && re.test(String(v));
+      };
+    });
+  return (slot) => {
+    for (let i = 0; i < tests.length; i++) if (tests[i]!(slot)) return true;
+    return false;
   };
-  const statusHit = new Map<number, boolean>();
-  const ipHit = new Map<number, boolean>();
-  const cache = byValue('cacheStatus');
-  const country = byValue('countryCode');
-  const edge = byValue('edgeLocation');
-  const ua = byValue('userAgent');
-  const referer = byValue('referer');
-  // host + path, tried once per distinct path (again when it comes with another host)
+}
+
+/** A field held in a dictionary: tried once per distinct value (remembered by id, compared by value). */
+function dictionaryTest(re: RegExp, cols: RecordColumns, f: DictField): (slot: number) => boolean {
+  const dict = cols.dicts[f];
+  const ids = cols.idCols[f];
+  const tried: (string | undefined)[] = [];
+  const hit: boolean[] = [];
+  return (slot) => {
+    const id = ids.get(slot);
+    if (id === 0) return false;
+    const v = dict.value(id)!;
+    if (tried[id] !== v) {
+      tried[id] = v;
+      hit[id] = re.test(v);
+    }
+    return hit[id]!;
+  };
+}
+
+/** host + path, tried once per distinct path (again when it comes with another host); else the url as stored. */
+function urlTest(re: RegExp, cols: RecordColumns): (slot: number) => boolean {
   const pathIds = cols.idCols.path;
   const hostIds = cols.idCols.host;
   const pathTried: (string | undefined)[] = [];
   const pathHost: (string | undefined)[] = [];
   const pathHit: boolean[] = [];
-  const hostAndPath = (slot: number): boolean => {
+  return (slot) => {
     const pid = pathIds.get(slot);
     const hid = hostIds.get(slot);
     if (pid !== 0 && hid !== 0) {
@@ -206,31 +252,24 @@ function columnFieldTest(p: Extract<CompiledPattern, { ok: true }>, cols: Record
     const where = cols.url(slot) ?? cols.path(slot);
     return where !== null && re.test(where);
   };
+}
+
+/** An address: an IPv4 one tried once (clients come back; the memo starts over past a million). */
+function addressTest(re: RegExp, cols: RecordColumns, name: SlotRead): (slot: number) => boolean {
+  const ipHit = new Map<number, boolean>();
   return (slot) => {
-    const code = cols.statusCode(slot);
-    let s = statusHit.get(code);
-    if (s === undefined) {
-      s = re.test(String(code));
-      statusHit.set(code, s);
-    }
-    if (s || cache(slot) || country(slot) || edge(slot) || ua(slot) || referer(slot)) return true;
-    if (hostAndPath(slot)) return true;
     const v4 = cols.ipv4(slot);
     if (v4 >= 0) {
-      // clients come back: an IPv4 address is tried once (the memo starts over past a million)
       let hit = ipHit.get(v4);
       if (hit === undefined) {
         if (ipHit.size >= 1_000_000) ipHit.clear();
         hit = re.test(formatIpv4(v4));
         ipHit.set(v4, hit);
       }
-      if (hit) return true;
-    } else {
-      const ip = cols.remoteIp(slot);
-      if (ip !== null && re.test(ip)) return true;
+      return hit;
     }
-    const id = cols.requestId(slot);
-    return id !== null && re.test(id);
+    const ip = cols[name](slot) as string | null;
+    return ip !== null && re.test(ip);
   };
 }
 

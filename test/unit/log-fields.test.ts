@@ -83,12 +83,11 @@ test('every property of a field definition is read somewhere in src/ (a property
 const FILE_BUDGET: Record<string, number> = {
   timestamp: 18,
   pullZoneId: 11,
-  requestId: 13,
-  statusCode: 12,
+  requestId: 12,
+  statusCode: 11,
   host: 23,
   path: 22,
   url: 21,
-  referer: 7,
 };
 
 const LOG_FOLDER = /\/(api\/logs|log-engine|log-records|logs-sql|log-ship|state\/logs|screens\/logs)\//;

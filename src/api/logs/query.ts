@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { ApiError, type FieldError } from '../errors';
-import { CACHE_STATUS_VALUES, FILTERED_FIELDS, LOG_FIELDS, type FilteredField, type FilterMatch, type ServerFilterDef } from '../../log-fields/fields';
+import { CACHE_STATUS_VALUES, fieldGetter, FILTERED_FIELDS, LOG_FIELDS, type FilteredField, type FilterMatch, type ServerFilterDef } from '../../log-fields/fields';
 import type { LogEntry } from './entry';
 
 type FilterValue<M extends FilterMatch> = M extends 'status' ? string | readonly (string | number)[] : M extends 'list' ? string | readonly string[] : string;
@@ -233,21 +233,20 @@ export function compileFilter(filter: LogFilter | NormalizedFilter): (e: LogEntr
 /** The text a filter on a field tests: the url is host + path when the record has both (as the server matches it). */
 function textOf(field: FilteredField): (e: LogEntry) => string | null {
   if (field.storage === 'derived') return (e) => (e.host !== null && e.path !== null ? e.host + e.path : (e.url ?? e.path ?? e.host ?? ''));
-  const name = field.name;
-  return (e) => e[name] as string | null;
+  return fieldGetter(field.name) as (e: LogEntry) => string | null;
 }
 
 /** The local test of one field's filter, null when the filter does not use it. */
 function fieldTest(field: FilteredField, wanted: NormalizedFilter[keyof NormalizedFilter]): ((e: LogEntry) => boolean) | null {
   const sf: ServerFilterDef = field.serverFilter;
-  const name = field.name;
   if (wanted === null || (Array.isArray(wanted) && wanted.length === 0)) return null;
   if (sf.match === 'status') {
     const { codes, classes } = wanted as { codes: number[]; classes: number[] };
     const codeSet = new Set(codes);
     const classSet = new Set(classes);
+    const read = fieldGetter(field.name) as (e: LogEntry) => number;
     return (e) => {
-      const s = e[name] as number;
+      const s = read(e);
       return codeSet.has(s) || classSet.has(Math.floor(s / 100));
     };
   }
