@@ -93,6 +93,27 @@ function writeVarint(bytes: Buffer, at: number, n: number): number {
   return at;
 }
 
+/** The fields a store keeps other than in a dictionary, each its own way: entry() gives them to makeEntry in this order. */
+const OWN_FIELDS = ['timestamp', 'requestId', 'statusCode', 'bytesSent', 'remoteIp', 'url', 'bodyBytesSent', 'contentRange', 'authorizationHeader', 'asn'];
+
+/**
+ * A LogEntry from a store's slot, its fields in the table's order: a dictionary field read by its
+ * name (a number one, the zone, as a number), the others as given. Written out once from the
+ * table (as readLogEntry is): one object literal, as by hand. A field the table adds that is not
+ * in a dictionary must be in OWN_FIELDS (checked here, when the module loads).
+ */
+const makeEntry = ((): ((c: RecordColumns, slot: number, ...own: unknown[]) => LogEntry) => {
+  const own = LOG_FIELDS.filter((f) => f.storage !== 'dictionary').map((f) => f.name);
+  if (own.join() !== OWN_FIELDS.join()) throw new Error(`the store's own fields are ${OWN_FIELDS.join()}, the table's ${own.join()}`);
+  const props = LOG_FIELDS.map((f) => {
+    const key = JSON.stringify(f.name);
+    if (f.storage !== 'dictionary') return `${key}: v${OWN_FIELDS.indexOf(f.name)}`;
+    return `${key}: ${f.type === 'number' ? `Number(c.value(${key}, slot))` : `c.value(${key}, slot)`}`;
+  });
+  const params = ['c', 'slot', ...OWN_FIELDS.map((_, i) => `v${i}`)];
+  return new Function(...params, `return { ${props.join(', ')} };`) as (c: RecordColumns, slot: number, ...own: unknown[]) => LogEntry;
+})();
+
 /**
  * Log records stored by slot in columns: no object and no string per record. Times are doubles,
  * numbers 32-bit (with the rare larger value kept aside), repeated strings and the autonomous
@@ -660,38 +681,15 @@ export class RecordColumns {
     const flags = this.flags[slot]!;
     const { texts } = this.blobTexts(slot, 8);
     let k = 0;
-    const path = this.value('path', slot);
+    // the fields kept other than in a dictionary, read in the order their texts were stored (store())
     const timestamp = flags & TS_TEXT ? texts[k++]! : isoOf(this.time(slot));
     const requestId = flags & RID_BIN ? readHexId(this.ridBytes, slot * 16) : flags & RID_TEXT ? texts[k++]! : null;
     const remoteIp = flags & IP_V4 ? formatIpv4(this.ip4[slot]!) : flags & (IP_V6 | IP_TEXT) ? texts[k++]! : null;
-    const scheme = this.value('scheme', slot);
-    const host = this.value('host', slot);
-    const url = flags & URL_BUILT ? `${scheme}://${host}${path}` : flags & URL_TEXT ? texts[k++]! : null;
+    const url = flags & URL_BUILT ? `${this.value('scheme', slot)}://${this.value('host', slot)}${this.path(slot)}` : flags & URL_TEXT ? texts[k++]! : null;
     const contentRange = flags & RANGE ? texts[k++]! : null;
     const authorizationHeader = flags & AUTH ? texts[k++]! : null;
-    return {
-      timestamp,
-      pullZoneId: Number(this.value('pullZoneId', slot)),
-      requestId,
-      cacheStatus: this.value('cacheStatus', slot),
-      statusCode: this.statusCode(slot),
-      bytesSent: this.bytesSentOf(slot),
-      remoteIp,
-      countryCode: this.value('countryCode', slot),
-      edgeLocation: this.value('edgeLocation', slot),
-      scheme,
-      host,
-      path,
-      url,
-      userAgent: this.value('userAgent', slot),
-      referer: this.value('referer', slot),
-      bodyBytesSent: this.bodyBytesOf(slot),
-      contentRange,
-      authorizationHeader,
-      ja4Fingerprint: this.value('ja4Fingerprint', slot),
-      asn: this.asnOf(slot),
-      asnOrganization: this.value('asnOrganization', slot),
-    };
+    // in OWN_FIELDS' order
+    return makeEntry(this, slot, timestamp, requestId, this.statusCode(slot), this.bytesSentOf(slot), remoteIp, url, this.bodyBytesOf(slot), contentRange, authorizationHeader, this.asnOf(slot));
   }
 
   /** The columns a pattern's scan reads, as they are now (an id column is replaced when it widens). */
