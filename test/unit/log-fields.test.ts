@@ -15,13 +15,17 @@ test('the field table names every key of a LogEntry read from the platform, once
   assert.equal(new Set(LOG_FIELD_NAMES).size, LOG_FIELD_NAMES.length);
 });
 
-test('filter keys, server filters (parameter, flag, place) and SQL columns are each unique', () => {
+test('filter keys, server filters (parameter, flag, place), text columns, line places, v1 columns and SQL columns are each unique', () => {
   const lists = {
     filterKey: LOG_FIELDS.map((f) => f.filterKey),
     param: LOG_FIELDS.map((f) => f.serverFilter?.param ?? null),
     flag: LOG_FIELDS.map((f) => f.serverFilter?.flag ?? null),
     order: LOG_FIELDS.map((f) => f.serverFilter?.order ?? null),
     short: LOG_FIELDS.map((f) => f.serverFilter?.form?.short ?? null),
+    textPlace: LOG_FIELDS.map((f) => f.text?.place ?? null),
+    textHeader: LOG_FIELDS.map((f) => f.text?.header ?? null),
+    line: LOG_FIELDS.map((f) => f.line),
+    v1: LOG_FIELDS.map((f) => f.v1),
   };
   for (const [key, list] of Object.entries(lists)) {
     const values = list.filter((v) => v !== null);
