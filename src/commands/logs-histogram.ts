@@ -12,9 +12,9 @@ import { formatDateText } from '../text/time-format';
 /** Everything in the window unless --limit says otherwise (as --sql). */
 const HISTOGRAM_DEFAULT_LIMIT = 1_000_000;
 /** Without --bucket: the finest zoom step giving at most this many buckets. */
-const AUTO_BUCKETS = 100;
+export const AUTO_BUCKETS = 100;
 
-const COLUMNS: Column<HistogramRow>[] = [
+export const HISTOGRAM_COLUMNS: Column<HistogramRow>[] = [
   // in the display zone (local, or UTC with --utc); json and ndjson keep the ISO UTC start
   { header: 'START', value: (r) => formatDateText(r.start, 'iso') },
   { header: 'TOTAL', value: (r) => r.total },
@@ -43,6 +43,7 @@ export async function runLogsHistogram(ctx: CommandContext): Promise<number> {
     if ('error' in parsed) throw new UsageError(parsed.error);
     bucket = parsed.ms;
   }
+  if (v.store) return (await import('./logs-store')).runStoreHistogram(ctx, format as 'table' | 'csv' | 'json' | 'ndjson', bucket);
   // several zones are counted together; each is checked as the one-zone form checks it
   const zones = [...new Set(ctx.args)];
   const plans = (zones.length ? zones : [undefined]).map((zone) => planFromArgs({ ...ctx, args: zone === undefined ? [] : [zone] }, Date.now()));
@@ -74,7 +75,7 @@ export async function runLogsHistogram(ctx: CommandContext): Promise<number> {
       }
     }
     const rows = histogram(times, statuses, from, to, size);
-    ctx.io.stdout.write(formatRecords({ format, records: rows, columns: COLUMNS, showSecrets: true }));
+    ctx.io.stdout.write(formatRecords({ format, records: rows, columns: HISTOGRAM_COLUMNS, showSecrets: true }));
     return 0;
   } finally {
     process.off('SIGINT', stop);
