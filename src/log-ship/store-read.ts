@@ -74,3 +74,56 @@ export async function readStoredWindow(store: LogStore, selection: StoreSelectio
   );
   return rows.reverse().map(entryOfRow);
 }
+
+/** One piece of a paged read: records oldest first with their epoch ms. */
+export interface StoredPiece {
+  entries: LogEntry[];
+  times: number[];
+}
+
+/**
+ * The newest `max` records of a selection (with a `to`), read in pieces of `pieceSize` oldest
+ * first (so a reader that keeps the newest shows them as they come); `total` is how many the
+ * selection holds (before `max`). Pieces follow one another by (time, request id), so none is
+ * read twice or skipped.
+ */
+export async function readStoredPieces(
+  store: LogStore,
+  selection: StoreSelection & { to: number },
+  max: number,
+  pieceSize: number,
+  onTotal: (total: number) => void,
+  onPiece: (piece: StoredPiece) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const t = await storedTable(store);
+  const where = selectionSql(t, selection);
+  const [count] = await store.rows<{ n: string }>(`SELECT count() AS n FROM ${t.table} WHERE ${where}`, signal);
+  const total = Number(count?.n ?? 0);
+  onTotal(total);
+  if (total === 0) return;
+  let cursor: { t: number; id: string } | null = null;
+  let from = '';
+  if (total > max) {
+    // start at the max-th newest record: the older ones would be evicted anyway
+    const [start] = await store.rows<{ t_ms: string }>(
+      `SELECT ${t.ms} AS t_ms FROM ${t.table} WHERE ${where} ORDER BY t_ms DESC, requestId DESC LIMIT 1 OFFSET ${sqlLiteral(max - 1)}`,
+      signal,
+    );
+    if (start) from = ` AND ${t.ms} >= ${sqlLiteral(Number(start.t_ms))}`;
+  }
+  for (;;) {
+    const after: string =
+      cursor === null ? from : ` AND (${t.ms} > ${sqlLiteral(cursor.t)} OR (${t.ms} = ${sqlLiteral(cursor.t)} AND requestId > ${sqlLiteral(cursor.id)}))`;
+    const rows = await store.rows<Record<string, unknown>>(
+      `SELECT ${recordColumnsSql(t)} FROM ${t.table} WHERE ${where}${after} ORDER BY t_ms, requestId LIMIT ${sqlLiteral(pieceSize)}`,
+      signal,
+    );
+    if (rows.length === 0) return;
+    const entries = rows.map(entryOfRow);
+    onPiece({ entries, times: rows.map((r) => Number(r.t_ms)) });
+    const last = rows[rows.length - 1]!;
+    cursor = { t: Number(last.t_ms), id: String(last.requestId) };
+    if (rows.length < pieceSize) return;
+  }
+}
