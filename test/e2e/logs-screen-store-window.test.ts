@@ -81,46 +81,44 @@ test(
   { skip },
   async () => {
     const app = startBurrow([], { env: envFor(emu, { TZ: 'UTC', BURROW_LOG_STORE: ch.storeUrl }), cols: 140, rows: 30, cwd });
-    {
-      await openZone(app, zone, /● following/, 20_000);
-      await app.press('logs.filters');
-      await app.waitFor('Server filters');
-      for (let i = 0; i < 9; i++) await app.press('tab');
-      await app.waitFor(/› from \(time\)/);
-      const to = first + 4 * MINUTE;
-      await app.type(typed(first));
-      await app.press('tab');
-      await app.type(typed(to));
-      await app.press('enter');
-      let screen = await app.waitFor(/■ window from the log store \(not following\) · [\d,]+ records/, 30_000);
-      const count = (s: string) => Number(/■ window from the log store \(not following\) · ([\d,]+) records/.exec(s)![1]!.replace(/,/g, ''));
-      assert.equal(count(screen), inWindow(first, to), 'every stored record of the window');
-      assert.match(screen, /\/archive\/\d+/, 'its rows are drawn');
+    await openZone(app, zone, /● following/, 20_000);
+    await app.press('logs.filters');
+    await app.waitFor('Server filters');
+    for (let i = 0; i < 9; i++) await app.press('tab');
+    await app.waitFor(/› from \(time\)/);
+    const to = first + 4 * MINUTE;
+    await app.type(typed(first));
+    await app.press('tab');
+    await app.type(typed(to));
+    await app.press('enter');
+    let screen = await app.waitFor(/■ window from the log store \(not following\) · [\d,]+ records/, 30_000);
+    const count = (s: string) => Number(/■ window from the log store \(not following\) · ([\d,]+) records/.exec(s)![1]!.replace(/,/g, ''));
+    assert.equal(count(screen), inWindow(first, to), 'every stored record of the window');
+    assert.match(screen, /\/archive\/\d+/, 'its rows are drawn');
 
-      // a server filter: read again, ClickHouse filtering
-      await app.press('logs.filters');
-      await app.waitFor(/› status/);
-      await app.type('5xx');
-      await app.press('enter');
-      await app.waitFor(/server: status=5xx/, 15_000);
-      screen = await app.waitFor(
-        new RegExp(`■ window from the log store \\(not following\\) · ${inWindow(first, to, (e) => e.statusCode >= 500)} records`),
-        30_000,
-      );
-      assert.doesNotMatch(screen, / 200 /, 'no 200 rows');
+    // a server filter: read again, ClickHouse filtering
+    await app.press('logs.filters');
+    await app.waitFor(/› status/);
+    await app.type('5xx');
+    await app.press('enter');
+    await app.waitFor(/server: status=5xx/, 15_000);
+    screen = await app.waitFor(
+      new RegExp(`■ window from the log store \\(not following\\) · ${inWindow(first, to, (e) => e.statusCode >= 500)} records`),
+      30_000,
+    );
+    assert.doesNotMatch(screen, / 200 /, 'no 200 rows');
 
-      // @ to a time 4 days ago: not held, past the retention: the hour around it from the store
-      await app.press('logs.timeJump');
-      await app.waitFor(/jump to time/);
-      await app.type(typed(second + 30 * 1500));
-      await app.press('enter');
-      const around = second + 30 * 1500;
-      await app.waitFor(
-        new RegExp(
-          `■ window from the log store \\(not following\\) · ${inWindow(around - 30 * MINUTE, around + 30 * MINUTE, (e) => e.statusCode >= 500)} records`,
-        ),
-        30_000,
-      );
-    }
+    // @ to a time 4 days ago: not held, past the retention: the hour around it from the store
+    await app.press('logs.timeJump');
+    await app.waitFor(/jump to time/);
+    await app.type(typed(second + 30 * 1500));
+    await app.press('enter');
+    const around = second + 30 * 1500;
+    await app.waitFor(
+      new RegExp(
+        `■ window from the log store \\(not following\\) · ${inWindow(around - 30 * MINUTE, around + 30 * MINUTE, (e) => e.statusCode >= 500)} records`,
+      ),
+      30_000,
+    );
   },
 );

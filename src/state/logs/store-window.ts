@@ -33,6 +33,7 @@ export class StoreWindow {
   constructor(
     private readonly settings: Settings,
     private readonly model: LogsViewModel,
+    private readonly pieceSize = PIECE,
   ) {}
 
   /** A store is configured (BURROW_LOG_STORE or logStore: in the profile). */
@@ -82,7 +83,7 @@ export class StoreWindow {
         store,
         { zones, from: window.from, to: window.to, filter: normalizeFilter(filter) },
         max,
-        PIECE,
+        this.pieceSize,
         (total) => {
           progress.total = total;
           onProgress(progress, 0);
