@@ -1,28 +1,16 @@
 import { parseTimestamp, RETENTION_MS } from '../api/logs/index';
 import { BUCKET_STEPS, chooseStep, parseBucket } from '../log-records/timeline';
-import { checkBucketCount, histogram, type HistogramRow } from '../log-records/timeline-histogram';
+import { checkBucketCount, histogram } from '../log-records/timeline-histogram';
 import { connectNonInteractive } from '../runtime/connect';
 import { fetchV2 } from './logs-fetch';
 import { planFromArgs } from './logs-plan';
-import { formatRecords, type Column } from './output';
+import { formatRecords } from './output';
+import { AUTO_BUCKETS, HISTOGRAM_COLUMNS } from './logs-histogram-output';
 import type { CommandContext } from './types';
 import { UsageError } from './types';
-import { formatDateText } from '../text/time-format';
 
 /** Everything in the window unless --limit says otherwise (as --sql). */
 const HISTOGRAM_DEFAULT_LIMIT = 1_000_000;
-/** Without --bucket: the finest zoom step giving at most this many buckets. */
-export const AUTO_BUCKETS = 100;
-
-export const HISTOGRAM_COLUMNS: Column<HistogramRow>[] = [
-  // in the display zone (local, or UTC with --utc); json and ndjson keep the ISO UTC start
-  { header: 'START', value: (r) => formatDateText(r.start, 'iso') },
-  { header: 'TOTAL', value: (r) => r.total },
-  { header: '2XX', value: (r) => r['2xx'] },
-  { header: '3XX', value: (r) => r['3xx'] },
-  { header: '4XX', value: (r) => r['4xx'] },
-  { header: '5XX', value: (r) => r['5xx'] },
-];
 
 /**
  * `burrow logs ZONE [ZONE...] --since 1h --histogram [--bucket 1m]`: requests per bucket of the

@@ -13,7 +13,7 @@ import { asUsage, planFromArgs, type Plan } from './logs-plan';
 import { histogramOfCounts } from './logs-store-histogram';
 import { RecordWriter, type Format } from './logs-text';
 import { formatRecords } from './output';
-import { AUTO_BUCKETS, HISTOGRAM_COLUMNS } from './logs-histogram';
+import { AUTO_BUCKETS, HISTOGRAM_COLUMNS } from './logs-histogram-output';
 import { type CommandContext, UsageError } from './types';
 
 const PLATFORM_ONLY = ['v1', 'date'] as const;

@@ -27,13 +27,13 @@ export function storeFilterSql(filter: NormalizedFilter): string | null {
 }
 
 /**
- * The text a filter on the field reads. `url` is derived (scheme://host + path) and the platform
- * matches its filter against host + path, as the records' own test (compileFilter) does.
+ * The text a filter on the field reads. A derived field (the full URL) is matched by the platform
+ * without its `…://` prefix, as the records' own test (compileFilter) does.
  */
 function textOf(field: LogFieldDef): string {
   const col = sqlIdentifier(field.name);
   if (field.storage !== 'derived') return `ifNull(${col}, '')`;
-  return "if(isNotNull(`host`) AND isNotNull(`path`), concat(`host`, `path`), ifNull(`url`, ifNull(`path`, ifNull(`host`, ''))))";
+  return `replaceRegexpOne(ifNull(${col}, ''), '^[A-Za-z][A-Za-z0-9+.-]*://', '')`;
 }
 
 function fieldCondition(field: LogFieldDef, key: string, value: NormalizedFilter[keyof NormalizedFilter]): string | null {

@@ -1,8 +1,8 @@
 import type { NormalizedFilter } from '../api/logs/query';
 import type { LogEntry } from '../log-fields/fields';
 import { stateTableName } from './schema';
-import { sqlLiteral } from './sql-text';
-import { entryOfRow, recordColumnsSql, selectionSql, storedTable, type StoredTable } from './store-read';
+import { sqlIdentifier, sqlLiteral } from './sql-text';
+import { entryOfRow, ID_FIELD, recordColumnsSql, selectionSql, storedTable, type StoredTable } from './store-read';
 import type { LogStore } from './store';
 
 export interface StoreFollowOptions {
@@ -59,13 +59,13 @@ export class StoreFollower {
     for (const zone of this.o.zones) {
       const floor = this.floor.get(zone)!;
       const rows = await this.store.rows<Record<string, unknown>>(
-        `SELECT ${recordColumnsSql(this.table)} FROM ${this.table.table} WHERE ${selectionSql(this.table, { zones: [zone], from: floor, to: null, filter: this.o.filter })} ORDER BY t_ms, requestId`,
+        `SELECT ${recordColumnsSql(this.table)} FROM ${this.table.table} WHERE ${selectionSql(this.table, { zones: [zone], from: floor, to: null, filter: this.o.filter })} ORDER BY t_ms, ${sqlIdentifier(ID_FIELD)}`,
         signal,
       );
       const seen = this.seen.get(zone)!;
       for (const row of rows) {
         const t = Number(row.t_ms);
-        const key = `${String(row.requestId)}@${t}`;
+        const key = `${String(row[ID_FIELD])}@${t}`;
         if (seen.has(key)) continue;
         seen.set(key, t);
         out.push({ t, zone, row });

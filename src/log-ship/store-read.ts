@@ -4,6 +4,10 @@ import { sqlIdentifier, sqlLiteral } from './sql-text';
 import { storeFilterSql } from './store-filter';
 import { StoreError, type LogStore } from './store';
 
+/** The record's id (the field kept as an id): the tie-break of every order by time, and what a follow leaves out twice. */
+export const ID_FIELD = LOG_FIELDS.find((f) => f.storage === 'id')!.name;
+const ID = sqlIdentifier(ID_FIELD);
+
 /** What a read of the store selects: zones, the window [from, to) in epoch ms, the platform's filters. */
 export interface StoreSelection {
   zones: readonly number[];
@@ -58,7 +62,7 @@ export function entryOfRow(row: Record<string, unknown>): LogEntry {
     const v = row[f.name];
     e[f.name] = v === null || v === undefined ? null : f.type === 'number' ? Number(v) : String(v);
   }
-  if (e.requestId === '') e.requestId = null;
+  if (e[ID_FIELD] === '') e[ID_FIELD] = null;
   return e as LogEntry;
 }
 
@@ -69,7 +73,7 @@ export function entryOfRow(row: Record<string, unknown>): LogEntry {
 export async function readStoredWindow(store: LogStore, selection: StoreSelection, limit: number, signal?: AbortSignal): Promise<LogEntry[]> {
   const t = await storedTable(store);
   const rows = await store.rows<Record<string, unknown>>(
-    `SELECT ${recordColumnsSql(t)} FROM ${t.table} WHERE ${selectionSql(t, selection)} ORDER BY t_ms DESC, requestId DESC LIMIT ${sqlLiteral(limit)}`,
+    `SELECT ${recordColumnsSql(t)} FROM ${t.table} WHERE ${selectionSql(t, selection)} ORDER BY t_ms DESC, ${ID} DESC LIMIT ${sqlLiteral(limit)}`,
     signal,
   );
   return rows.reverse().map(entryOfRow);
@@ -107,23 +111,23 @@ export async function readStoredPieces(
   if (total > max) {
     // start at the max-th newest record: the older ones would be evicted anyway
     const [start] = await store.rows<{ t_ms: string }>(
-      `SELECT ${t.ms} AS t_ms FROM ${t.table} WHERE ${where} ORDER BY t_ms DESC, requestId DESC LIMIT 1 OFFSET ${sqlLiteral(max - 1)}`,
+      `SELECT ${t.ms} AS t_ms FROM ${t.table} WHERE ${where} ORDER BY t_ms DESC, ${ID} DESC LIMIT 1 OFFSET ${sqlLiteral(max - 1)}`,
       signal,
     );
     if (start) from = ` AND ${t.ms} >= ${sqlLiteral(Number(start.t_ms))}`;
   }
   for (;;) {
     const after: string =
-      cursor === null ? from : ` AND (${t.ms} > ${sqlLiteral(cursor.t)} OR (${t.ms} = ${sqlLiteral(cursor.t)} AND requestId > ${sqlLiteral(cursor.id)}))`;
+      cursor === null ? from : ` AND (${t.ms} > ${sqlLiteral(cursor.t)} OR (${t.ms} = ${sqlLiteral(cursor.t)} AND ${ID} > ${sqlLiteral(cursor.id)}))`;
     const rows = await store.rows<Record<string, unknown>>(
-      `SELECT ${recordColumnsSql(t)} FROM ${t.table} WHERE ${where}${after} ORDER BY t_ms, requestId LIMIT ${sqlLiteral(pieceSize)}`,
+      `SELECT ${recordColumnsSql(t)} FROM ${t.table} WHERE ${where}${after} ORDER BY t_ms, ${ID} LIMIT ${sqlLiteral(pieceSize)}`,
       signal,
     );
     if (rows.length === 0) return;
     const entries = rows.map(entryOfRow);
     onPiece({ entries, times: rows.map((r) => Number(r.t_ms)) });
     const last = rows[rows.length - 1]!;
-    cursor = { t: Number(last.t_ms), id: String(last.requestId) };
+    cursor = { t: Number(last.t_ms), id: String(last[ID_FIELD]) };
     if (rows.length < pieceSize) return;
   }
 }

@@ -1,8 +1,7 @@
 import { normalizeFilter, type LogFilter } from '../../api/logs/index';
 import type { Settings } from '../../config/settings';
-import { LogStore } from '../../log-ship/store';
+import { openLogStore } from '../../log-ship/store';
 import { readStoredPieces } from '../../log-ship/store-read';
-import { parseStoreUrl } from '../../log-ship/store-url';
 import type { LogsViewModel } from './view-model';
 
 /** How a read of a window from the store ended. */
@@ -71,12 +70,7 @@ export class StoreWindow {
     const ctl = new AbortController();
     const read = { ctl, stopped: false };
     this.current = read;
-    const store = new LogStore({
-      url: parseStoreUrl(this.settings.logStore),
-      password: this.settings.logStorePassword ?? '',
-      table: STORE_TABLE,
-      cluster: null,
-    });
+    const store = openLogStore(this.settings.logStore, this.settings.logStorePassword ?? '', STORE_TABLE);
     const progress: StoreReadProgress = { read: 0, total: null };
     try {
       await readStoredPieces(
