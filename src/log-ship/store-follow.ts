@@ -20,8 +20,9 @@ export interface StoreFollowOptions {
 /**
  * Tailing the store as records are stored, each printed once, however late it was stored.
  *
- * The table has no insertion time, so each poll re-reads, per zone, everything from a floor on
- * and leaves out the records already given (request id and time, a set bounded by the floor).
+ * The table has no insertion time, so each poll re-reads, per zone, the keys (id and time) from a
+ * floor on and leaves out the records already given (a set bounded by the floor); whole rows are
+ * read only from the oldest new key on (the newest few, unless a late record came).
  * The floor moves to the zone's checkpoint, read BEFORE the poll's query: the shipper writes it
  * only after every record before it was acknowledged, so the query sees all of them and nothing
  * older can arrive later. A zone without a checkpoint keeps `overlapMs` behind its newest record.
@@ -53,16 +54,31 @@ export class StoreFollower {
 
   /** The records stored since the last poll (and those stored late behind it), oldest first. */
   async poll(signal?: AbortSignal): Promise<LogEntry[]> {
-    this.table ??= await storedTable(this.store);
+    const table = (this.table ??= await storedTable(this.store));
     const checkpoints = await this.checkpoints(signal);
     const out: { t: number; zone: number; row: Record<string, unknown> }[] = [];
+    const id = sqlIdentifier(ID_FIELD);
     for (const zone of this.o.zones) {
       const floor = this.floor.get(zone)!;
-      const rows = await this.store.rows<Record<string, unknown>>(
-        `SELECT ${recordColumnsSql(this.table)} FROM ${this.table.table} WHERE ${selectionSql(this.table, { zones: [zone], from: floor, to: null, filter: this.o.filter })} ORDER BY t_ms, ${sqlIdentifier(ID_FIELD)}`,
+      const seen = this.seen.get(zone)!;
+      const where = (from: number) => selectionSql(table, { zones: [zone], from, to: null, filter: this.o.filter });
+      // the keys from the floor on (two narrow columns), then whole rows only from the oldest new one
+      const keys = await this.store.rows<{ t_ms: string; k: string }>(
+        `SELECT ${table.ms} AS t_ms, ${id} AS k FROM ${table.table} WHERE ${where(floor)}`,
         signal,
       );
-      const seen = this.seen.get(zone)!;
+      let oldestNew = Infinity;
+      for (const r of keys) {
+        const t = Number(r.t_ms);
+        if (t < oldestNew && !seen.has(`${r.k}@${t}`)) oldestNew = t;
+      }
+      const rows =
+        oldestNew === Infinity
+          ? []
+          : await this.store.rows<Record<string, unknown>>(
+              `SELECT ${recordColumnsSql(table)} FROM ${table.table} WHERE ${where(oldestNew)} ORDER BY t_ms, ${id}`,
+              signal,
+            );
       for (const row of rows) {
         const t = Number(row.t_ms);
         const key = `${String(row[ID_FIELD])}@${t}`;
