@@ -98,7 +98,7 @@ export function checkWindow(draft: FilterDraft, now: number, pastRetention = fal
   if (from && !from.ok) errors.from = from.message;
   if (to && !to.ok) errors.to = to.message;
   if (to && !from) errors.to = 'an end needs a start: fill in from too';
-  if (from?.ok && from.ms < now - RETENTION_MS && !pastRetention) errors.from = `${formatTime(from.ms, 'dateTime')} is older than the 3-day retention (the oldest is ${formatTime(now - RETENTION_MS, 'dateTime')})`;
+  if (from?.ok && from.ms < now - RETENTION_MS && !pastRetention) errors.from = `${formatTime(from.ms, 'dateTime')} is older than the 3-day retention (the oldest is ${formatTime(now - RETENTION_MS, 'dateTime')}); a log store (BURROW_LOG_STORE) reads older windows`;
   if (from?.ok && from.ms >= now) errors.from = `${formatTime(from.ms, 'dateTime')} is in the future`;
   if (to?.ok && to.ms > now) errors.to = `${formatTime(to.ms, 'dateTime')} is in the future: leave to empty to follow up to now`;
   if (from?.ok && to?.ok && to.ms <= from.ms && !errors.to) errors.to = `the end ${formatTime(to.ms, 'dateTime')} is not after the start ${formatTime(from.ms, 'dateTime')}`;
