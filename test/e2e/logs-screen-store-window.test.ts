@@ -7,6 +7,7 @@ import { clickhouseSkip, startClickHouse, type ClickHouseServer } from '../helpe
 import { envFor } from '../helpers/emulator';
 import { startBurrow } from '../helpers/pty';
 import { openZone } from '../helpers/logs-screen';
+import { until } from '../helpers/wait';
 import { storeAt } from '../helpers/ship';
 import { logEntry } from '../helpers/log-entry';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
@@ -115,7 +116,18 @@ test(
     await app.press('enter');
     const around = second + 30 * 1500;
     const held = inWindow(around - 30 * MINUTE, around + 30 * MINUTE, (e) => e.statusCode >= 500);
-    await app.waitFor(new RegExp(`■ window from the log store \\(not following\\) · ${held} records`), 30_000);
+    await app.waitFor(new RegExp(`■ window from the log store \\(not following\\) · (?:❚❚ paused · )?${held} records`), 30_000);
+
+    // the time asked for is selected: the first (5xx) record at or after it
+    const selected = () => {
+      const lines = app.lines();
+      for (let i = 0; i < lines.length; i++) {
+        const m = /^(\d\d:\d\d:\d\d\.\d{3}) (\d{3})/.exec(lines[i]!);
+        if (m && app.isInverse(i, 0)) return m[1];
+      }
+      return null;
+    };
+    await until('the record at the time asked for selected', () => selected() === new Date(second + 7).toISOString().slice(11, 23), 10_000);
 
     // the same columnar store as live records: SQL (Q) counts what was read
     await app.press('Q');

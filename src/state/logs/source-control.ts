@@ -23,6 +23,8 @@ export interface SourceContext extends LogsSliceContext {
   capacity: number;
   /** The store was emptied for a new query: statistics start over. */
   onReset(): void;
+  /** A window from the log store was read (whole or stopped). */
+  onStoreWindow?(): void;
   /** Asks for a frame soon. */
   schedule(delay?: number): void;
 }
@@ -289,9 +291,11 @@ export class LogsSource {
       publish({ loading: false, truncated: progress.total !== null && progress.total > model.buffer.length && !progress.stopped });
       ui.getState().recordSuccess();
       if (progress.stopped) ui.getState().setStatus(`stopped reading the store: ${model.buffer.length.toLocaleString('en-US')} records kept`, 'info', 5000);
+      this.ctx.onStoreWindow?.();
     } catch (error) {
       if (!same()) return;
       publish({ loading: false, error: `log store: ${errorMessage(error)}` });
+      this.ctx.onStoreWindow?.();
     }
   }
 

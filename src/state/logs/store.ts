@@ -80,6 +80,8 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
   const marks = new LogMarks(model);
 
   let pickerAbort: AbortController | null = null;
+  /** `@` to a time past the retention: selected once its window is read from the log store. */
+  let pastJump: number | null = null;
   let ticker: ReturnType<typeof setInterval> | null = null;
   let viewDirty = true;
   let lastStatsAt = 0;
@@ -186,6 +188,12 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       onReset: () => {
         lastStatsVersion = -1;
       },
+      onStoreWindow: () => {
+        // `@` past the retention: once the hour around it is read, the time it asked for is selected
+        const t = pastJump;
+        pastJump = null;
+        if (t !== null) get().jumpToTime(t);
+      },
       schedule: (delay) => frames.schedule(delay),
     });
 
@@ -203,6 +211,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
             if (t >= now() - RETENTION_MS || get().source !== 'live') return false;
             const window = { from: t - PAST_HALF_MS, to: Math.min(t + PAST_HALF_MS, now()) };
             set({ filter: pinWindow(get().filter, window), absolute: window });
+            pastJump = t;
             ui.getState().setStatus(`${formatTime(t, 'dateTime')} is past the platform's 3 days: the hour around it from the log store`, 'info', 6000);
             source.restart();
             return true;
