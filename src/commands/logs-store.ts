@@ -1,4 +1,4 @@
-import { normalizeFilter, parseTimestamp } from '../api/logs/index';
+import { normalizeFilter, parseTimestamp, type LogEntry } from '../api/logs/index';
 import { terminalSafe } from '../text/terminal-safe';
 import { readStoredWindow, type StoreSelection } from '../log-ship/store-read';
 import { storedBucketCounts } from '../log-ship/store-histogram';
@@ -7,7 +7,7 @@ import { LogStore, StoreError } from '../log-ship/store';
 import { parseStoreUrl, StoreUrlError } from '../log-ship/store-url';
 import { BUCKET_STEPS, chooseStep } from '../log-records/timeline';
 import { checkBucketCount } from '../log-records/timeline-histogram';
-import { ALERT_EXIT_CODE, alertOptions, drained, reportReplay } from './logs-alerts';
+import { ALERT_EXIT_CODE, alertOptions, drained, reportReplay, watchFollow, type AlertOptions } from './logs-alerts';
 import { exitCodeOf, interrupted, pipeClosed } from './logs-follow-run';
 import { asUsage, planFromArgs, type Plan } from './logs-plan';
 import { histogramOfCounts } from './logs-store-histogram';
@@ -76,11 +76,7 @@ export async function runLogsFromStore(ctx: CommandContext): Promise<number> {
   const alerts = alertOptions(ctx.values);
   const format = (ctx.settings.output ?? 'text') as Format;
   const writer = new RecordWriter(ctx.io, format, ctx.settings.showSecrets, plan.zones.length > 1);
-  if (plan.follow) {
-    if (alerts)
-      throw new UsageError('--alert with --follow reads the platform: it does not go with --store yet (replay a window: --store --since 1h --alert RULE)');
-    return withStore(ctx, (store) => followStore(ctx, store, plan, selection, writer));
-  }
+  if (plan.follow) return withStore(ctx, (store) => followStore(ctx, store, plan, selection, writer, alerts));
   return withStore(ctx, async (store) => {
     const entries = await readStoredWindow(store, selection, plan.limit);
     writer.prepare(entries);
@@ -104,35 +100,69 @@ export async function runLogsFromStore(ctx: CommandContext): Promise<number> {
 }
 
 /** `--follow --store`: the newest --limit records of the window, then every record as it is stored, until a signal or a closed pipe. */
-async function followStore(ctx: CommandContext, store: LogStore, plan: Plan, selection: StoreSelection, writer: RecordWriter): Promise<number> {
+async function followStore(
+  ctx: CommandContext,
+  store: LogStore,
+  plan: Plan,
+  selection: StoreSelection,
+  writer: RecordWriter,
+  alerts: AlertOptions | null,
+): Promise<number> {
   const follower = new StoreFollower(store, { zones: plan.zones, filter: selection.filter, from: selection.from, overlapMs: FOLLOW_OVERLAP_MS });
+  // the alert rules watch the records as a follow engine's: windows end where the store is complete
+  const recordListeners = new Set<(entries: LogEntry[], times: number[]) => void>();
+  const changeListeners = new Set<() => void>();
+  const watch = alerts
+    ? watchFollow(
+        alerts,
+        {
+          settledBefore: () => follower.settledBefore(),
+          onRecords: (f) => {
+            recordListeners.add(f);
+            return () => void recordListeners.delete(f);
+          },
+          subscribe: (f) => {
+            changeListeners.add(f);
+            return () => void changeListeners.delete(f);
+          },
+        },
+        ctx.io,
+      )
+    : null;
   const abort = new AbortController();
   const signal = interrupted();
   const pipe = pipeClosed(ctx.io);
-  const stop = Promise.race([signal.promise, pipe.promise]).then((why) => {
+  const stop = Promise.race([signal.promise, pipe.promise, ...(watch ? [watch.fired] : [])]).then((why) => {
     abort.abort();
     return why;
   });
+  const ended = async (why: 'SIGINT' | 'SIGTERM' | 'alert'): Promise<number> => {
+    watch?.dispose();
+    writer.end();
+    if (why !== 'alert') return exitCodeOf(why);
+    await drained(ctx.io.stdout);
+    return ALERT_EXIT_CODE;
+  };
   try {
     let first = true;
     for (;;) {
       const got = await Promise.race([follower.poll(abort.signal), stop]);
       if (got === 'closed') return 0;
-      if (got === 'SIGINT' || got === 'SIGTERM') {
-        writer.end();
-        return exitCodeOf(got);
-      }
+      if (typeof got === 'string') return await ended(got);
       const printed = first && got.length > plan.limit ? got.slice(got.length - plan.limit) : got;
       first = false;
       for (const e of printed) writer.write(e);
+      if (got.length) {
+        const times = got.map((e) => parseTimestamp(e.timestamp));
+        for (const f of recordListeners) f(got, times);
+      }
+      for (const f of changeListeners) f();
       const why = await Promise.race([new Promise<null>((r) => setTimeout(r, FOLLOW_POLL_MS, null)), stop]);
       if (why === 'closed') return 0;
-      if (why !== null) {
-        writer.end();
-        return exitCodeOf(why);
-      }
+      if (why !== null) return await ended(why);
     }
   } finally {
+    watch?.dispose();
     signal.dispose();
     pipe.dispose();
   }

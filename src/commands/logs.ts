@@ -81,7 +81,7 @@ Counts per time bucket and status class (every bucket of the window, empty ones 
 History from the log store (what burrow ship keeps in ClickHouse), with no 3-day limit:
   burrow logs PULLZONE [PULLZONE...] --store [--since 7d | --from T --to T] [filters] [--limit N] [-o ...] [--alert RULE]
   burrow logs PULLZONE [PULLZONE...] --store --since 7d --histogram [--bucket 1h]
-  burrow logs PULLZONE [PULLZONE...] --store --follow [filters]
+  burrow logs PULLZONE [PULLZONE...] --store --follow [filters] [--alert RULE]
   --store              read the window from the store (--store-url, BURROW_LOG_STORE or logStore:
                        in the profile; --table, default cdn_logs) instead of the platform; the
                        filters match as the platform's do; --histogram is counted by ClickHouse;

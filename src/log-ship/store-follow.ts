@@ -52,6 +52,16 @@ export class StoreFollower {
     return n;
   }
 
+  /**
+   * Where alert windows end: just after the newest record given of the zones that have any (the
+   * slowest of them), never before the floors. A record stored later behind it is shown but was
+   * not counted by a window already evaluated; null before any record.
+   */
+  settledBefore(): number | null {
+    if (this.newest.size === 0) return null;
+    return Math.max(Math.min(...this.newest.values()) + 1, Math.min(...this.floor.values()));
+  }
+
   /** The records stored since the last poll (and those stored late behind it), oldest first. */
   async poll(signal?: AbortSignal): Promise<LogEntry[]> {
     const table = (this.table ??= await storedTable(this.store));

@@ -124,3 +124,33 @@ test('burrow logs --store --follow prints records as they are stored, each once'
   assert.equal(r.code, 130, r.stderr);
   assert.deepEqual(lines(), ids([old, fresh, late]));
 });
+
+test('burrow logs --store --follow --alert fires on the records as they are stored (--exit-on-alert: 3)', { skip }, async () => {
+  const s = await storeFor('follow_alert');
+  const zone = 10;
+  await insert(s, zone, [record(zone, Date.now() - 20_000)]);
+  const cli = spawnBurrow(
+    [
+      'logs',
+      String(zone),
+      '--store',
+      '--table',
+      'follow_alert',
+      '--follow',
+      '--since',
+      '5m',
+      '-o',
+      'ndjson',
+      '--alert',
+      'status=5xx count>0 over 10s',
+      '--exit-on-alert',
+    ],
+    { env: { PATH: process.env.PATH ?? '', TZ: 'UTC', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), BURROW_LOG_STORE: ch.storeUrl }, timeoutMs: 120_000 },
+  );
+  await until('the stored record printed', () => cli.out().split('\n').filter(Boolean).length === 1, 30_000);
+  const bad = record(zone, Date.now(), { statusCode: 503 });
+  await insert(s, zone, [bad, record(zone, Date.now() + 1)]);
+  const r = await cli.done;
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /burrow alert: FIRING .*status=5xx count>0 over 10s\s+observed 1 record/);
+});
