@@ -80,3 +80,14 @@ test('the server filters are asked of ClickHouse, and stop keeps what was read',
     .map((r) => r.requestId);
   assert.deepEqual(idsOf(model), want, 'the first two pieces of 404s');
 });
+
+test('a store without the table says what to do, and nothing is read', { skip }, async () => {
+  const model = new LogsViewModel(1000);
+  const reader = new StoreWindow({ ...settings(), logStore: `${ch.storeUrl.replace(/\/default$/, '')}/nowhere` }, model);
+  await assert.rejects(
+    reader.read([zone], {}, window, 1000, () => {}),
+    /the store has no table nowhere\.cdn_logs: ship into it first \(burrow ship\)/,
+  );
+  assert.equal(model.buffer.length, 0);
+  assert.equal(reader.reading, false);
+});

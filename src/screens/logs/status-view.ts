@@ -183,7 +183,8 @@ function storeReadText(p: NonNullable<FixedWindowState['store']>): string {
 function storeWindowParts(f: FixedWindowState, p: NonNullable<FixedWindowState['store']>, following: boolean): Part[] {
   if (f.error) {
     const kept = f.records ? ` (${n(f.records)} records read before it are shown)` : '';
-    return [{ text: `✖ ${f.error}${kept}`, tone: 'error' }, { text: 'r tries again · X clears the window', tone: 'muted' }];
+    // ClickHouse's own message: the server's text
+    return [{ text: `✖ ${terminalSafe(f.error)}${kept}`, tone: 'error' }, { text: 'r tries again · X clears the window', tone: 'muted' }];
   }
   if (f.loading) {
     const parts: Part[] = [
