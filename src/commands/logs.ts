@@ -126,6 +126,7 @@ export const logsCommand: Command = {
     }
     if (ctx.values.bucket !== undefined) throw new UsageError('--bucket goes with --histogram (burrow logs PULLZONE --since 1h --histogram --bucket 1m)');
     if (ctx.values.sql !== undefined && ctx.values.alert !== undefined) throw new UsageError('--alert watches the records printed; it does not go with --sql');
+    if (ctx.values.sql !== undefined && ctx.values.store) throw new UsageError('--sql loads records into DuckDB; the store is ClickHouse already: query it there (clickhouse-client, or :sql store in the console)');
     if (ctx.values.sql !== undefined) return (await import('./logs-sql')).runLogsSql(ctx);
     if (ctx.values.store) return (await import('./logs-store')).runLogsFromStore(ctx);
     const plan = planFromArgs(ctx, Date.now());
