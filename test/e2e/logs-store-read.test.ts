@@ -120,3 +120,12 @@ test('logs --store --histogram is counted by ClickHouse and prints what the plat
     assert.equal(store, platform, args.join(' '));
   }
 });
+
+test('--store with --sql or --v1 is refused with what to do instead', { skip }, async () => {
+  const sql = await spawnBurrow(['logs', String(zones[0]), '--store', '--table', 'reads', '--sql', 'SELECT 1'], { env: env(), timeoutMs: 30_000 }).done;
+  assert.notEqual(sql.code, 0);
+  assert.match(sql.stderr, /--sql loads records into DuckDB; the store is ClickHouse already: query it there/);
+  const v1 = await spawnBurrow(['logs', String(zones[0]), '--store', '--table', 'reads', '--v1', '--date', '11-20-26'], { env: env(), timeoutMs: 30_000 }).done;
+  assert.notEqual(v1.code, 0);
+  assert.match(v1.stderr, /--v1 reads the platform's day files: it does not go with --store/);
+});
