@@ -59,7 +59,7 @@ export interface FollowAlerts {
 }
 
 /** Runs the rules on a follow engine's records, printing each event to stderr. */
-export function watchFollow(options: AlertOptions, engine: FollowEngine, io: Io): FollowAlerts {
+export function watchFollow(options: AlertOptions, engine: Pick<FollowEngine, 'settledBefore' | 'onRecords' | 'subscribe'>, io: Io): FollowAlerts {
   const set = new AlertSet(() => engine.settledBefore());
   for (const r of options.rules) set.add(r);
   let resolveFired: (v: 'alert') => void = () => {};

@@ -1,28 +1,16 @@
 import { parseTimestamp, RETENTION_MS } from '../api/logs/index';
 import { BUCKET_STEPS, chooseStep, parseBucket } from '../log-records/timeline';
-import { checkBucketCount, histogram, type HistogramRow } from '../log-records/timeline-histogram';
+import { checkBucketCount, histogram } from '../log-records/timeline-histogram';
 import { connectNonInteractive } from '../runtime/connect';
 import { fetchV2 } from './logs-fetch';
 import { planFromArgs } from './logs-plan';
-import { formatRecords, type Column } from './output';
+import { formatRecords } from './output';
+import { AUTO_BUCKETS, HISTOGRAM_COLUMNS } from './logs-histogram-output';
 import type { CommandContext } from './types';
 import { UsageError } from './types';
-import { formatDateText } from '../text/time-format';
 
 /** Everything in the window unless --limit says otherwise (as --sql). */
 const HISTOGRAM_DEFAULT_LIMIT = 1_000_000;
-/** Without --bucket: the finest zoom step giving at most this many buckets. */
-const AUTO_BUCKETS = 100;
-
-const COLUMNS: Column<HistogramRow>[] = [
-  // in the display zone (local, or UTC with --utc); json and ndjson keep the ISO UTC start
-  { header: 'START', value: (r) => formatDateText(r.start, 'iso') },
-  { header: 'TOTAL', value: (r) => r.total },
-  { header: '2XX', value: (r) => r['2xx'] },
-  { header: '3XX', value: (r) => r['3xx'] },
-  { header: '4XX', value: (r) => r['4xx'] },
-  { header: '5XX', value: (r) => r['5xx'] },
-];
 
 /**
  * `burrow logs ZONE [ZONE...] --since 1h --histogram [--bucket 1m]`: requests per bucket of the
@@ -43,6 +31,7 @@ export async function runLogsHistogram(ctx: CommandContext): Promise<number> {
     if ('error' in parsed) throw new UsageError(parsed.error);
     bucket = parsed.ms;
   }
+  if (v.store) return (await import('./logs-store')).runStoreHistogram(ctx, format as 'table' | 'csv' | 'json' | 'ndjson', bucket);
   // several zones are counted together; each is checked as the one-zone form checks it
   const zones = [...new Set(ctx.args)];
   const plans = (zones.length ? zones : [undefined]).map((zone) => planFromArgs({ ...ctx, args: zone === undefined ? [] : [zone] }, Date.now()));
@@ -74,7 +63,7 @@ export async function runLogsHistogram(ctx: CommandContext): Promise<number> {
       }
     }
     const rows = histogram(times, statuses, from, to, size);
-    ctx.io.stdout.write(formatRecords({ format, records: rows, columns: COLUMNS, showSecrets: true }));
+    ctx.io.stdout.write(formatRecords({ format, records: rows, columns: HISTOGRAM_COLUMNS, showSecrets: true }));
     return 0;
   } finally {
     process.off('SIGINT', stop);

@@ -79,9 +79,13 @@ Counts per time bucket and status class (every bucket of the window, empty ones 
   --bucket D           bucket size: 1s, 10s, 1m, 5m, 1h... (default: the finest of 1s 5s 10s 30s 1m
                        5m 15m 1h giving at most 100 buckets)
 History from the log store (what burrow ship keeps in ClickHouse), with no 3-day limit:
-  burrow logs PULLZONE [PULLZONE...] --store [--since 7d | --from T --to T] [--limit N] [-o ...] [--alert RULE]
+  burrow logs PULLZONE [PULLZONE...] --store [--since 7d | --from T --to T] [filters] [--limit N] [-o ...] [--alert RULE]
+  burrow logs PULLZONE [PULLZONE...] --store --since 7d --histogram [--bucket 1h]
+  burrow logs PULLZONE [PULLZONE...] --store --follow [filters] [--alert RULE]
   --store              read the window from the store (--store-url, BURROW_LOG_STORE or logStore:
-                       in the profile; --table, default cdn_logs) instead of the platform
+                       in the profile; --table, default cdn_logs) instead of the platform; the
+                       filters match as the platform's do; --histogram is counted by ClickHouse;
+                       --follow prints records as they are stored (late ones too, each once)
 All requests of a zone share one budget of 28 per 10 s (the platform allows 30).`;
 
 export const logsCommand: Command = {
@@ -115,6 +119,7 @@ export const logsCommand: Command = {
     }
     if (ctx.values.bucket !== undefined) throw new UsageError('--bucket goes with --histogram (burrow logs PULLZONE --since 1h --histogram --bucket 1m)');
     if (ctx.values.sql !== undefined && ctx.values.alert !== undefined) throw new UsageError('--alert watches the records printed; it does not go with --sql');
+    if (ctx.values.sql !== undefined && ctx.values.store) throw new UsageError('--sql loads records into DuckDB; the store is ClickHouse already: query it there (clickhouse-client, or :sql store in the console)');
     if (ctx.values.sql !== undefined) return (await import('./logs-sql')).runLogsSql(ctx);
     if (ctx.values.store) return (await import('./logs-store')).runLogsFromStore(ctx);
     const plan = planFromArgs(ctx, Date.now());

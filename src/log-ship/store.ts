@@ -12,7 +12,7 @@ import {
   type TableNames,
 } from './schema';
 import { sqlIdentifier, sqlLiteral } from './sql-text';
-import { httpBase, type StoreUrl } from './store-url';
+import { httpBase, parseStoreUrl, type StoreUrl } from './store-url';
 
 /** A failure talking to ClickHouse (down, refusing, or an error answer). */
 export class StoreError extends Error {}
@@ -198,4 +198,9 @@ export class LogStore {
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+/** The store named by a clickhouse:// text (a StoreUrlError when it is not one), on one node. */
+export function openLogStore(text: string, password: string, table: string): LogStore {
+  return new LogStore({ url: parseStoreUrl(text), password, table, cluster: null });
 }

@@ -22,6 +22,13 @@ test('from/to: typed like @ (local time), checked against each other, the retent
   assert.match(checkWindow(draft('', '-1h'), NOW).errors?.to ?? '', /an end needs a start/);
   assert.match(checkWindow(draft('noon'), NOW).errors?.from ?? '', /"noon" is not a time/);
 
+  // with a log store the window may reach past the retention; without an end it ends now (read once)
+  assert.deepEqual(checkWindow(draft('-4d'), NOW, true), { window: { from: NOW - 4 * 86_400_000, to: NOW }, errors: null });
+  assert.deepEqual(checkWindow(draft('-5d', '-4d'), NOW, true).window, { from: NOW - 5 * 86_400_000, to: NOW - 4 * 86_400_000 });
+  assert.deepEqual(checkWindow(draft('-2h'), NOW, true).window, { from: NOW - 7_200_000, to: null }, 'within the retention: followed as before');
+  assert.equal(validateDraft(draft('-4d'), NOW, true), null);
+  assert.ok(validateDraft(draft('-4d'), NOW)?.from);
+
   // together with the server filters' own checks; from/to are no server filter
   const errors = validateDraft(draft('noon', '', { status: '7xx' }), NOW);
   assert.ok(errors?.from && errors.status, JSON.stringify(errors));

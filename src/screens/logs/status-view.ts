@@ -161,11 +161,44 @@ export function titleParts(t: TitleInput): Part[] {
 
 /** The status of a from..to window, read once: loading, failed, or how many records it holds. */
 export function fixedStatusParts(f: FixedWindowState, following: boolean): Part[] {
+  if (f.store) return storeWindowParts(f, f.store, following);
   if (f.loading) return [{ text: 'reading the window…', tone: 'info' }];
   if (f.error) return [{ text: `✖ ${f.error}`, tone: 'error' }, { text: 'r tries again · X clears the window', tone: 'muted' }];
   const parts: Part[] = [{ text: '■ fixed window (not following)', tone: 'accent' }];
   if (!following) parts.push({ text: '❚❚ paused', tone: 'warn' });
   parts.push({ text: `${n(f.records)} record${f.records === 1 ? '' : 's'}` });
+  if (f.truncated) parts.push({ text: 'more than the buffer holds: the newest were kept', tone: 'warn' });
+  parts.push({ text: '1-5 or X: back to following', tone: 'muted' });
+  return parts;
+}
+
+/** "41% · 12,000 of 29,000 records", or "12,000 records" before ClickHouse counted them. */
+function storeReadText(p: NonNullable<FixedWindowState['store']>): string {
+  if (p.total === null) return `${n(p.read)} records read`;
+  const share = p.total > 0 ? Math.min(100, Math.floor((p.read / p.total) * 100)) : 100;
+  return `${share}% · ${n(p.read)} of ${n(p.total)} records`;
+}
+
+/** A window past the platform's retention, read from the log store: progress and esc while reading. */
+function storeWindowParts(f: FixedWindowState, p: NonNullable<FixedWindowState['store']>, following: boolean): Part[] {
+  if (f.error) {
+    const kept = f.records ? ` (${n(f.records)} records read before it are shown)` : '';
+    // ClickHouse's own message: the server's text
+    return [{ text: `✖ ${terminalSafe(f.error)}${kept}`, tone: 'error' }, { text: 'r tries again · X clears the window', tone: 'muted' }];
+  }
+  if (f.loading) {
+    const parts: Part[] = [
+      { text: 'reading the window from the log store', tone: 'info' },
+      { text: storeReadText(p), tone: 'info' },
+      { text: 'esc: stop reading (keeps what was read)', tone: 'muted' },
+    ];
+    if (!following) parts.push({ text: '❚❚ paused', tone: 'warn' });
+    return parts;
+  }
+  const parts: Part[] = [{ text: '■ window from the log store (not following)', tone: 'accent' }];
+  if (!following) parts.push({ text: '❚❚ paused', tone: 'warn' });
+  parts.push({ text: `${n(f.records)} record${f.records === 1 ? '' : 's'}` });
+  if (p.stopped) parts.push({ text: `read stopped at ${storeReadText(p)}: r reads the whole window`, tone: 'warn' });
   if (f.truncated) parts.push({ text: 'more than the buffer holds: the newest were kept', tone: 'warn' });
   parts.push({ text: '1-5 or X: back to following', tone: 'muted' });
   return parts;

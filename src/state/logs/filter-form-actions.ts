@@ -5,7 +5,8 @@ import type { LogsState } from './types';
 type FilterFormActions = Pick<LogsState, 'openForm' | 'setFormText' | 'focusField' | 'applyForm' | 'cancelForm' | 'clearServerFilters'>;
 
 /** The logs store's server filters (`f`): the form, its checks, and a new query when they change. */
-export function logsFilterFormActions(ctx: Pick<LogsSliceContext, 'get' | 'set' | 'ui' | 'now'>, restart: () => void): FilterFormActions {
+/** `pastRetention`: a log store is configured, so from/to may reach past the platform's 3 days. */
+export function logsFilterFormActions(ctx: Pick<LogsSliceContext, 'get' | 'set' | 'ui' | 'now'>, restart: () => void, pastRetention = () => false): FilterFormActions {
   const { get, set, ui, now } = ctx;
   return {
     openForm() {
@@ -32,14 +33,14 @@ export function logsFilterFormActions(ctx: Pick<LogsSliceContext, 'get' | 'set' 
       const form = get().form;
       if (!form) return false;
       const typed = draftOfForm(form);
-      const errors = validateDraft(typed, now());
+      const errors = validateDraft(typed, now(), pastRetention());
       if (errors) {
         const first = FILTER_FIELDS.findIndex((f) => errors[f.id] !== undefined);
         set({ form: { ...form, errors, focus: first >= 0 ? first : form.focus } });
         ui.getState().setStatus(`not sent: ${Object.values(errors).join('; ')}`, 'error', 10_000);
         return false;
       }
-      const absolute = checkWindow(typed, now()).window;
+      const absolute = checkWindow(typed, now(), pastRetention()).window;
       const draft = pinWindow(typed, absolute);
       const changed = FILTER_FIELDS.some((f) => draft[f.id] !== get().filter[f.id]);
       set({ form: null, filter: draft, absolute });

@@ -55,10 +55,10 @@ export function filterOfDraft(draft: FilterDraft): LogFilter {
 }
 
 /** The client's own validation of the filters and the window: messages per field, or null when they can be sent. */
-export function validateDraft(draft: FilterDraft, now: number): Partial<Record<FilterFieldId, string>> | null {
+export function validateDraft(draft: FilterDraft, now: number, pastRetention = false): Partial<Record<FilterFieldId, string>> | null {
   const errors: FieldError[] = [];
   normalizeFilter(filterOfDraft(draft), errors, false);
-  const windowErrors = checkWindow(draft, now).errors;
+  const windowErrors = checkWindow(draft, now, pastRetention).errors;
   if (!errors.length && !windowErrors) return null;
   const out: Partial<Record<FilterFieldId, string>> = { ...windowErrors };
   for (const e of errors) {
@@ -81,9 +81,10 @@ export interface AbsoluteWindow {
 
 /**
  * The from/to fields as times (typed as `@` takes them, in the display zone), checked: from before
- * to, from within the 3-day retention, to not after now. No from: no absolute window.
+ * to, from within the 3-day retention (or older, `pastRetention`: a log store holds it), to not after
+ * now. No from: no absolute window.
  */
-export function checkWindow(draft: FilterDraft, now: number): { window: AbsoluteWindow | null; errors: Partial<Record<FilterFieldId, string>> | null } {
+export function checkWindow(draft: FilterDraft, now: number, pastRetention = false): { window: AbsoluteWindow | null; errors: Partial<Record<FilterFieldId, string>> | null } {
   const errors: Partial<Record<FilterFieldId, string>> = {};
   const fromText = draft.from.trim();
   const toText = draft.to.trim();
@@ -92,13 +93,15 @@ export function checkWindow(draft: FilterDraft, now: number): { window: Absolute
   if (from && !from.ok) errors.from = from.message;
   if (to && !to.ok) errors.to = to.message;
   if (to && !from) errors.to = 'an end needs a start: fill in from too';
-  if (from?.ok && from.ms < now - RETENTION_MS) errors.from = `${formatTime(from.ms, 'dateTime')} is older than the 3-day retention (the oldest is ${formatTime(now - RETENTION_MS, 'dateTime')})`;
+  if (from?.ok && from.ms < now - RETENTION_MS && !pastRetention) errors.from = `${formatTime(from.ms, 'dateTime')} is older than the 3-day retention (the oldest is ${formatTime(now - RETENTION_MS, 'dateTime')}); a log store (BURROW_LOG_STORE) reads older windows`;
   if (from?.ok && from.ms >= now) errors.from = `${formatTime(from.ms, 'dateTime')} is in the future`;
   if (to?.ok && to.ms > now) errors.to = `${formatTime(to.ms, 'dateTime')} is in the future: leave to empty to follow up to now`;
   if (from?.ok && to?.ok && to.ms <= from.ms && !errors.to) errors.to = `the end ${formatTime(to.ms, 'dateTime')} is not after the start ${formatTime(from.ms, 'dateTime')}`;
   if (Object.keys(errors).length) return { window: null, errors };
   if (!from?.ok) return { window: null, errors: null };
-  return { window: { from: from.ms, to: to?.ok ? to.ms : null }, errors: null };
+  // past the retention the window is read from the log store, once: it ends now when no end is given
+  const end = to?.ok ? to.ms : from.ms < now - RETENTION_MS ? now : null;
+  return { window: { from: from.ms, to: end }, errors: null };
 }
 
 /** The draft with from/to written as absolute times (a relative "-2h" is fixed when the form is applied). */

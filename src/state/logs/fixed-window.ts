@@ -11,6 +11,8 @@ export interface FixedWindowState {
   records: number;
   /** The window held more records than the store: the newest were kept. */
   truncated: boolean;
+  /** Read from the log store (past the platform's 3 days): how far, and whether esc stopped it. */
+  store?: { read: number; total: number | null; stopped: boolean };
 }
 
 /** The records of [from, to), oldest first; `hasMore` when more were there than `max`. */

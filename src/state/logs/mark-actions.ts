@@ -13,6 +13,11 @@ export interface MarkActionsContext extends Pick<LogsSliceContext, 'model' | 'ui
   selected(): number;
   /** Selects a view position, paused (as moving up pauses). */
   select(pos: number): void;
+  /**
+   * `@` to a time past the platform's retention with a log store configured: opens the window
+   * around it from the store; false when it does not (no store, or a time the platform keeps).
+   */
+  openPast?: (t: number) => boolean;
 }
 
 /** The logs store's actions for marks and time jumps (`m`, `M`, `U`, `C`, `@`, ctrl-t in the export prompt). */
@@ -67,7 +72,8 @@ export function logsMarkActions(ctx: MarkActionsContext) {
     },
 
     openTimeJump(): void {
-      if (model.total === 0) {
+      // with a log store, a time past the retention can be opened even from an empty screen
+      if (model.total === 0 && !ctx.openPast) {
         status('no records to jump in yet', 3000);
         return;
       }
@@ -83,6 +89,11 @@ export function logsMarkActions(ctx: MarkActionsContext) {
         return;
       }
       const target = timeTarget(model, parsed.ms);
+      // not among the records held, older than the platform keeps: the window around it from the store
+      if (!('pos' in target) && ctx.openPast?.(parsed.ms)) {
+        set({ prompt: null });
+        return;
+      }
       if ('pos' in target || ('nearest' in target && p.offer === text)) {
         set({ prompt: null });
         ctx.select('pos' in target ? target.pos : target.nearest);

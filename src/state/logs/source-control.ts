@@ -3,7 +3,7 @@ import { ApiError } from '../../api/errors';
 import { errorMessage } from '../domain-stores';
 import { filterOfDraft } from './filter-form';
 import type { EngineLink } from './engine-link';
-import { readWindow } from './fixed-window';
+import { readWindow, type FixedWindowState } from './fixed-window';
 import { loadZoneNames } from './zone-names';
 import type { LogsSliceContext } from './slice-context';
 import { windowMs, type V1State } from './types';
@@ -11,14 +11,20 @@ import { windowMs, type V1State } from './types';
 /** How often the progress of a v1 read is published (the records themselves show every frame). */
 const PROGRESS_MS = 100;
 import type { V1Archive, V1ReadProgress } from './v1-archive';
+import type { StoreWindow } from './store-window';
+import { RETENTION_MS } from '../../api/logs/index';
 
 export interface SourceContext extends LogsSliceContext {
   api: Api;
   link: EngineLink;
   v1File: V1Archive;
+  /** Windows past the platform's retention, read from the log store. */
+  history: StoreWindow;
   capacity: number;
   /** The store was emptied for a new query: statistics start over. */
   onReset(): void;
+  /** A window from the log store was read (whole or stopped). */
+  onStoreWindow?(): void;
   /** Asks for a frame soon. */
   schedule(delay?: number): void;
 }
@@ -56,10 +62,13 @@ export class LogsSource {
     if (abs && abs.to !== null) {
       // read once; a screen coming back keeps what it read
       const f = s.fixed;
-      if (!(resume && f && f.from === abs.from && f.to === abs.to && !f.error && !f.loading)) void this.loadFixed(s.zones, abs.from, abs.to);
+      if (resume && f && f.from === abs.from && f.to === abs.to && !f.error && !f.loading) return;
+      if (this.ctx.history.configured && abs.from < now() - RETENTION_MS) void this.loadFromStore(s.zones, abs.from, abs.to);
+      else void this.loadFixed(s.zones, abs.from, abs.to);
       return;
     }
     this.fixedAbort?.abort();
+    this.ctx.history.cancel();
     if (s.fixed) set({ fixed: null });
     try {
       link.start({ zones: s.zones, filter: filterOfDraft(s.filter), sinceMs: abs ? Math.max(1000, now() - abs.from) : windowMs(s.windowKey), resume });
@@ -246,6 +255,53 @@ export class LogsSource {
       if (ctl.signal.aborted) return;
       set({ fixed: { from, to, loading: false, error: errorMessage(error), records: 0, truncated: false } });
     }
+  }
+
+  /**
+   * A window past the platform's retention, from the log store, into the emptied columnar store:
+   * pieces show as they come, progress at most every PROGRESS_MS, esc stops (keeping what was read).
+   */
+  private async loadFromStore(zones: readonly number[], from: number, to: number): Promise<void> {
+    const { history, model, pause, get, set, ui, now, capacity } = this.ctx;
+    this.fixedAbort?.abort();
+    model.reset(capacity);
+    pause.clear();
+    this.ctx.onReset();
+    const progress = { read: 0, total: null as number | null, stopped: false };
+    set({ fixed: { from, to, loading: true, error: null, records: 0, truncated: false, store: progress }, following: true, detail: null, stats: null, ...pause.resetCounts() });
+    this.ctx.refreshView();
+    let shownAt = 0;
+    const same = () => get().fixed?.from === from && get().fixed?.to === to;
+    const publish = (patch: Partial<FixedWindowState> = {}) => {
+      shownAt = now();
+      set((s) => ({ fixed: s.fixed && same() ? { ...s.fixed, records: model.buffer.length, store: { ...progress }, ...patch } : s.fixed }));
+    };
+    try {
+      const outcome = await history.read(zones, filterOfDraft(get().filter), { from, to }, capacity, (p, added) => {
+        if (!same()) return;
+        progress.read = p.read;
+        progress.total = p.total;
+        if (!get().following) pause.newSince += added;
+        this.ctx.schedule();
+        if (now() - shownAt >= PROGRESS_MS) publish();
+      });
+      if (outcome === 'cancelled' || !same()) return;
+      progress.stopped = outcome === 'stopped';
+      this.ctx.refreshView();
+      publish({ loading: false, truncated: progress.total !== null && progress.total > model.buffer.length && !progress.stopped });
+      ui.getState().recordSuccess();
+      if (progress.stopped) ui.getState().setStatus(`stopped reading the store: ${model.buffer.length.toLocaleString('en-US')} records kept`, 'info', 5000);
+      this.ctx.onStoreWindow?.();
+    } catch (error) {
+      if (!same()) return;
+      publish({ loading: false, error: `log store: ${errorMessage(error)}` });
+      this.ctx.onStoreWindow?.();
+    }
+  }
+
+  /** Stops reading a window from the store, keeping what was read; false when none is being read. */
+  stopStoreRead(): boolean {
+    return this.ctx.history.stop();
   }
 
   private newZoneCheck(): AbortController {

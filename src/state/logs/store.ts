@@ -1,5 +1,6 @@
 import { createStore } from 'zustand/vanilla';
-import type { LogEntry } from '../../api/logs/index';
+import { RETENTION_MS, type LogEntry } from '../../api/logs/index';
+import { formatTime } from '../../text/time-format';
 import { maskSecret } from '../../config/redact';
 import { rowHeight, streamLayout, type TimeMode } from '../../log-records/rows';
 import type { StatsSnapshot } from '../../log-records/stats';
@@ -23,6 +24,7 @@ import { LogsSource } from './source-control';
 import { createTimelineSlice, initialTimeline } from './timeline';
 import type { LogsState, LogsStore, LogsStoreOptions } from './types';
 import { V1Archive } from './v1-archive';
+import { StoreWindow } from './store-window';
 import { parseZoneList } from './zone-set';
 import { errorMessage, type StoreDeps } from '../domain-stores';
 import type { ZoneSetSession } from './session-file';
@@ -58,6 +60,9 @@ function shallowEqual<T extends object>(a: T | null, b: T | null): boolean {
 }
 
 
+/** `@` past the retention opens this much either side of the time from the log store. */
+const PAST_HALF_MS = 30 * 60_000;
+
 /** A new alert rule starts from at most this many of the newest records held (its window's). */
 const ALERT_HISTORY_MAX = 200_000;
 
@@ -71,9 +76,12 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
   const model = new LogsViewModel(capacity);
   const pause = new PauseAnchor(model);
   const v1File = new V1Archive(api, model);
+  const history = new StoreWindow(settings, model);
   const marks = new LogMarks(model);
 
   let pickerAbort: AbortController | null = null;
+  /** `@` to a time past the retention: selected once its window is read from the log store. */
+  let pastJump: number | null = null;
   let ticker: ReturnType<typeof setInterval> | null = null;
   let viewDirty = true;
   let lastStatsAt = 0;
@@ -176,9 +184,15 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
 
     const ctx: LogsSliceContext = { model, pause, ui, now, get, set, computeWindow, refreshView, viewportHeight: () => viewport.height };
     const source = new LogsSource({
-      ...ctx, api, link, v1File, capacity,
+      ...ctx, api, link, v1File, history, capacity,
       onReset: () => {
         lastStatsVersion = -1;
+      },
+      onStoreWindow: () => {
+        // `@` past the retention: once the hour around it is read, the time it asked for is selected
+        const t = pastJump;
+        pastJump = null;
+        if (t !== null) get().jumpToTime(t);
       },
       schedule: (delay) => frames.schedule(delay),
     });
@@ -192,6 +206,17 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       model, marks, ui, now, get, set,
       selected: () => computeWindow().selected,
       select: (pos) => selectPaused(ctx, pos),
+      openPast: history.configured
+        ? (t) => {
+            if (t >= now() - RETENTION_MS || get().source !== 'live') return false;
+            const window = { from: t - PAST_HALF_MS, to: Math.min(t + PAST_HALF_MS, now()) };
+            set({ filter: pinWindow(get().filter, window), absolute: window });
+            pastJump = t;
+            ui.getState().setStatus(`${formatTime(t, 'dateTime')} is past the platform's 3 days: the hour around it from the log store`, 'info', 6000);
+            source.restart();
+            return true;
+          }
+        : undefined,
     });
     const markList = logsMarkListActions({
       marks, ui, get, set,
@@ -300,6 +325,7 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         if (get().zones.join(' ') !== zones.join(' ')) {
           link.stop();
           v1File.cancel();
+          history.cancel();
           link.forget();
           source.forgetZone();
           model.reset(capacity);
@@ -406,12 +432,12 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       },
 
       stopV1() {
-        return source.stopV1();
+        return source.stopV1() || source.stopStoreRead();
       },
 
       ...logsNavigationActions(ctx),
       ...logsLocalPatternActions(ctx),
-      ...logsFilterFormActions(ctx, () => source.restart()),
+      ...logsFilterFormActions(ctx, () => source.restart(), () => history.configured),
       ...logsDetailActions(ctx, settings.showSecrets),
       ...logsPromptActions({ ...ctx, marks, cwd, showSecrets: settings.showSecrets, submitTimeJump, loadV1: (date) => source.loadV1(date) }),
       ...markActions,
