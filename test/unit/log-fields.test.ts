@@ -87,11 +87,11 @@ test('every property of a field definition is read somewhere in src/ (a property
 const FILE_BUDGET: Record<string, number> = {
   timestamp: 18,
   pullZoneId: 11,
-  requestId: 12,
+  requestId: 11,
   statusCode: 11,
   host: 23,
   path: 22,
-  url: 21,
+  url: 20,
 };
 
 const LOG_FOLDER = /\/(api\/logs|log-engine|log-records|logs-sql|log-ship|state\/logs|screens\/logs)\//;
