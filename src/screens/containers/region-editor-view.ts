@@ -1,6 +1,6 @@
 import type { ContainerLimits, Region } from '../../api/containers';
 import type { Column } from '../../text/table-model';
-import { anycastText, capacityCell } from '../../renderers/container-regions';
+import { anycastText, capacityCell, idList, maxRegionsText } from '../../renderers/container-regions';
 import type { FieldMessages, RegionDraft, SelectorRow } from '../../state/containers-region-draft';
 
 /** One line of the region checklist: a region of the live list (or an id the list lacks). */
@@ -57,16 +57,14 @@ export const selectorColumns: Column<SelectorRow>[] = [
   { id: 'value', header: 'VALUE', flex: 2, cell: (s) => s.value },
 ];
 
-/** "DE UK FR (3)" or "none". */
-export function idList(ids: readonly string[]): string {
-  return ids.length === 0 ? 'none' : `${ids.join(' ')} (${ids.length})`;
-}
+// the ids' and the maximum's text are the renderer's (`burrow get region-settings` prints them too)
+export { idList };
 
 /** "4 · account limit 10 per application" or "no limit (the account limit of 10 applies)". */
 export function maxText(max: number | null, limits: ContainerLimits | null): string {
   const limit = limits?.maxNumberOfRegionsPerApplication ?? null;
   const of = limit === null ? (limits ? 'no account limit' : 'account limit not loaded') : `account limit ${limit} per application`;
-  return max === null ? `not set · ${of}` : `${max} · ${of}`;
+  return `${maxRegionsText(max)} · ${of}`;
 }
 
 /** Client-side problems first, then what the server answered for the same field (at most `max`). */

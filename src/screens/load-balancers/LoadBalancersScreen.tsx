@@ -19,13 +19,13 @@ import { SCREEN_ALIASES } from '../../renderers/screen-names';
 export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.Element {
   const store = useDomainStore(createLoadBalancersStore);
   const tone = useTone();
-  const items = useSelect(store, (s) => s.items);
+  const lbRows = useSelect(store, (s) => s.rows);
   const loadedAt = useSelect(store, (s) => s.loadedAt);
   const error = useSelect(store, (s) => s.error);
   const profileId = useSelect(store, (s) => s.profileId);
   const profile = useSelect(store, (s) => s.profile);
   const profileError = useSelect(store, (s) => s.profileError);
-  const rows = React.useMemo(() => (profile ? profileRows(profile) : []), [profile]);
+  const groupRows = React.useMemo(() => (profile ? profileRows(profile) : []), [profile]);
 
   useEffect(() => store.getState().watch(), [store]);
   useActions({
@@ -48,7 +48,7 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
         {profileError ? <Text color={tone('error')} wrap="truncate">{`✖ ${terminalSafe(profileError)}`}</Text> : null}
         <Table
           id="profile"
-          rows={rows}
+          rows={groupRows}
           columns={profileColumns}
           width={width}
           height={Math.max(3, height - 2 - (profileError ? 1 : 0))}
@@ -61,10 +61,10 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
 
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <ListTitle title="Load balancers" loading={loadedAt === null} count={items.length} noun={['profile', 'profiles']} hint="enter: origin groups and origins" errors={[error]} />
+      <ListTitle title="Load balancers" loading={loadedAt === null} count={lbRows.length} noun={['profile', 'profiles']} hint="enter: origin groups and origins" errors={[error]} />
       <Table
         id="profiles"
-        rows={items}
+        rows={lbRows}
         columns={lbColumns}
         width={width}
         height={Math.max(3, height - 1)}
