@@ -1,4 +1,4 @@
-import { createPoller, sharedPoller, statusBarHooks, type Poller, type SharedPoller } from './poller';
+import { createPoller, sharedPoller, statusBarHooks, type Poller, type PollerState, type SharedPoller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
 
 /** What a polled store gives its screen: live refresh while watched, refresh now, pause. */
@@ -14,14 +14,21 @@ export interface PolledSlice {
 
 export interface PolledSliceOptions<T> {
   fetch(signal?: AbortSignal): Promise<T>;
-  /** Puts a result in the store (the status bar's "updated" time is recorded here). */
-  loaded(result: T, at: number): void;
+  /**
+   * Puts a result in the store (the status bar's "updated" time is recorded here). A result read
+   * in parts may return the first part's error: the status bar shows it instead.
+   */
+  loaded(result: T, at: number): string | null | void;
   /** Puts an error in the store (the status bar shows it too). */
   failed(message: string, at: number): void;
   /** The store's mirror of the pause switch, and its last load time. */
   setPaused(paused: boolean): void;
   paused(): boolean;
   loadedAt(): number | null;
+  /** After every change of the poller's state (a request in flight: `state.inFlight`). */
+  onState?(state: PollerState): void;
+  /** When the last view stops watching (abort what the views started). */
+  onLastLeave?(): void;
 }
 
 /**
@@ -33,8 +40,9 @@ export function polledSlice<T>(deps: StoreDeps, o: PolledSliceOptions<T>): Polle
   const { ui } = deps;
   let polling: SharedPoller | null = null;
   const onSuccess = (result: T, at: number) => {
-    o.loaded(result, at);
-    ui.getState().recordSuccess(at);
+    const partFailed = o.loaded(result, at);
+    if (partFailed) ui.getState().recordError(partFailed, at);
+    else ui.getState().recordSuccess(at);
   };
   const onError = (error: unknown, at: number) => {
     const message = errorMessage(error);
@@ -43,8 +51,10 @@ export function polledSlice<T>(deps: StoreDeps, o: PolledSliceOptions<T>): Polle
   };
   const shared = () =>
     (polling ??= sharedPoller({
-      create: () => createPoller<T>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, timers: deps.timers, task: o.fetch, onSuccess, onError }),
+      create: () =>
+        createPoller<T>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, timers: deps.timers, task: o.fetch, onSuccess, onError, onState: o.onState }),
       ...statusBarHooks(ui, { setPaused: o.setPaused, paused: o.paused, loadedAt: o.loadedAt }),
+      onLastLeave: o.onLastLeave,
     }));
   return {
     watch: () => shared().watch(),
