@@ -19,8 +19,8 @@ export interface PolledSliceOptions<T> {
    * in parts may return the first part's error: the status bar shows it instead.
    */
   loaded(result: T, at: number): string | null | void;
-  /** Puts an error in the store (the status bar shows it too). */
-  failed(message: string, at: number): void;
+  /** Puts an error in the store (the status bar shows it too); `error` for a store that keeps more than the message. */
+  failed(message: string, at: number, error: unknown): void;
   /** The store's mirror of the pause switch, and its last load time. */
   setPaused(paused: boolean): void;
   paused(): boolean;
@@ -46,13 +46,21 @@ export function polledSlice<T>(deps: StoreDeps, o: PolledSliceOptions<T>): Polle
   };
   const onError = (error: unknown, at: number) => {
     const message = errorMessage(error);
-    o.failed(message, at);
+    o.failed(message, at, error);
     ui.getState().recordError(message, at);
   };
   const shared = () =>
     (polling ??= sharedPoller({
       create: () =>
-        createPoller<T>({ intervalMs: refreshIntervalMs(deps.settings), now: deps.now, timers: deps.timers, task: o.fetch, onSuccess, onError, onState: o.onState }),
+        createPoller<T>({
+          intervalMs: refreshIntervalMs(deps.settings),
+          now: deps.now,
+          timers: deps.timers,
+          task: o.fetch,
+          onSuccess,
+          onError,
+          onState: o.onState,
+        }),
       ...statusBarHooks(ui, { setPaused: o.setPaused, paused: o.paused, loadedAt: o.loadedAt }),
       onLastLeave: o.onLastLeave,
     }));

@@ -2,7 +2,7 @@ import React, { useEffect } from 'react';
 import { Box } from 'ink';
 import type { ScreenDef, ScreenProps } from '../screen-def';
 import { Table } from '../../components/Table';
-import { ListTitle } from '../../components/ListTitle';
+import { emptyListText, ListTitle } from '../../components/ListTitle';
 import { useActions } from '../../keys/input-hooks';
 import { createDatabasesStore, TOKEN_EXPIRIES, type DatabaseRow } from '../../state/databases-store';
 import { databasesActions } from './actions';
@@ -88,7 +88,7 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
         columns={databaseColumns}
         width={width}
         height={Math.max(3, height - 1)}
-        emptyText={loadedAt === null ? 'loading…' : 'no databases'}
+        emptyText={emptyListText(loadedAt, 'no databases')}
         onOpen={open}
         onSelect={(r) => store.getState().select(r?.db.id ?? null)}
         record={(r) => {

@@ -2,7 +2,7 @@ import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
 import type { ScreenDef, ScreenProps } from '../screen-def';
 import { Table } from '../../components/Table';
-import { ListTitle } from '../../components/ListTitle';
+import { emptyListText, ListTitle } from '../../components/ListTitle';
 import { useTone } from '../../components/theme';
 import { useActions } from '../../keys/input-hooks';
 import { createLoadBalancersStore } from '../../state/load-balancers-store';
@@ -68,7 +68,7 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
         columns={lbColumns}
         width={width}
         height={Math.max(3, height - 1)}
-        emptyText={loadedAt === null ? 'loading…' : 'no load balancers'}
+        emptyText={emptyListText(loadedAt, 'no load balancers')}
         onOpen={(l) => store.getState().openProfile(l.LoadBalancerId)}
         record={(l) => serverRecord(`load balancer ${l.LoadBalancerId} ${l.Name ?? ''}`, l)}
       />
