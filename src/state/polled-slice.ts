@@ -1,3 +1,5 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Api } from '../api/index';
 import { createPoller, sharedPoller, statusBarHooks, type Poller, type PollerState, type SharedPoller } from './poller';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
 
@@ -81,4 +83,35 @@ export function polledSlice<T>(deps: StoreDeps, o: PolledSliceOptions<T>): Polle
       return polling?.current ?? null;
     },
   };
+}
+
+/** What a polled list screen reads: its rows and the poll's state, and the actions of every list. */
+export interface PolledList<T> {
+  rows: T[];
+  loadedAt: number | null;
+  error: string | null;
+  paused: boolean;
+  watch(): () => void;
+  refresh(): Promise<void>;
+  togglePause(): void;
+}
+
+/**
+ * A whole store for a list that is read in one request and refreshed on the settings' interval:
+ * a simple resource's screen needs no store file of its own. Keep the result in a module
+ * constant (the console keeps one store per creator).
+ */
+export function polledListStore<T>(fetch: (api: Api, signal?: AbortSignal) => Promise<T[]>): (deps: StoreDeps) => StoreApi<PolledList<T>> {
+  return (deps) =>
+    createStore<PolledList<T>>()((set, get) => {
+      const polled = polledSlice<T[]>(deps, {
+        fetch: (signal) => fetch(deps.api, signal),
+        loaded: (rows, at) => set({ rows, loadedAt: at, error: null }),
+        failed: (message) => set({ error: message }),
+        setPaused: (paused) => set({ paused }),
+        paused: () => get().paused,
+        loadedAt: () => get().loadedAt,
+      });
+      return { rows: [], loadedAt: null, error: null, paused: false, watch: polled.watch, refresh: polled.refresh, togglePause: polled.togglePause };
+    });
 }
