@@ -34,6 +34,29 @@ function sliceCells(line: string, from: number, to = Number.POSITIVE_INFINITY): 
   return out;
 }
 
+/** A table as the CLI prints it (`renderTable`: every cell padded to its column): rows keyed by header, to the first empty line. */
+function parseCliTable(text: string, headers: string[]): Row[] {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(headers[0]!) && headers.every((h) => l.includes(h)));
+  assert.ok(at >= 0, `a table with ${headers.join(', ')} in\n${text}`);
+  const head = lines[at]!;
+  // a column starts where its header does
+  const starts: number[] = [];
+  let from = 0;
+  for (const h of headers) {
+    const i = head.indexOf(h, from);
+    assert.ok(i >= 0, `header ${h} in "${head}"`);
+    starts.push(cellWidth(head.slice(0, i)));
+    from = i + h.length;
+  }
+  const rows: Row[] = [];
+  for (const l of lines.slice(at + 1)) {
+    if (l.trim() === '') break;
+    rows.push(Object.fromEntries(headers.map((h, i) => [h, sliceCells(l, starts[i]!, starts[i + 1]).trim()])));
+  }
+  return rows;
+}
+
 /** `burrow get ARGS` as rows keyed by header: the headers from -o csv, the cells from -o table. */
 async function cliRows(args: string[]): Promise<{ headers: string[]; rows: Row[] }> {
   const csv = await runBurrow(['get', ...args, '-o', 'csv'], { env });
@@ -41,16 +64,7 @@ async function cliRows(args: string[]): Promise<{ headers: string[]; rows: Row[]
   const headers = csv.stdout.split('\n')[0]!.split(',');
   const table = await runBurrow(['get', ...args, '-o', 'table'], { env });
   assert.equal(table.code, 0, table.stderr);
-  const [head, ...lines] = table.stdout.trimEnd().split('\n');
-  // every cell is padded to its column's width: a column starts where its header does
-  const starts: number[] = [];
-  for (const h of headers) {
-    const from = starts.length ? head!.indexOf(h, sliceCells(head!, 0, starts.at(-1)!).length + 1) : head!.indexOf(h);
-    assert.ok(from >= 0, `header ${h} in "${head}"`);
-    starts.push(cellWidth(head!.slice(0, from)));
-  }
-  const rows = lines.map((l) => Object.fromEntries(headers.map((h, i) => [h, sliceCells(l, starts[i]!, starts[i + 1]).trim()])));
-  return { headers, rows };
+  return { headers, rows: parseCliTable(table.stdout, headers) };
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -67,7 +81,7 @@ function cellPattern(text: string): string {
  * row lines, with the columns in `blank` (the screen's own) turned to spaces: each is its header's
  * span widened to the nearest place that is a space on every line.
  */
-function screenTable(frame: string, firstHeader: string, known: string[], blank: string[]): { headers: string[]; lines: string[] } {
+function screenTable(frame: string, firstHeader: string, known: string[], blank: string[], end?: RegExp): { headers: string[]; lines: string[] } {
   const all = frame.split('\n');
   const at = all.findIndex((l) => l.replace(/[↑↓]/g, '').trimStart().startsWith(firstHeader));
   assert.ok(at >= 0, `a table headed ${firstHeader} on the screen:\n${frame}`);
@@ -85,7 +99,7 @@ function screenTable(frame: string, firstHeader: string, known: string[], blank:
   let lines: string[] = [];
   for (const l of all.slice(at + 1)) {
     // the rows end at an empty line, or at the table's "3 of 100" footer when they fill it
-    if (l.trim() === '' || /^ +\d+ of \d+/.test(l)) break;
+    if (l.trim() === '' || /^ +\d+ of \d+/.test(l) || end?.test(l)) break;
     lines.push(l);
   }
   const spaceEverywhere = (x: number) => [head, ...lines].every((l) => [' ', ''].includes(sliceCells(l, x, x + 1)));
@@ -123,8 +137,12 @@ interface TableCase {
   screenOnly?: string[];
   /** Columns the CLI has that this view leaves out (it shows one hostname, not all). */
   cliOnly?: string[];
+  /** Runs a command other than `burrow get ARGS` and reads its table. */
+  read?(): Promise<{ headers: string[]; rows: Row[] }>;
   /** The CLI's rows as the screen's table has them, when the CLI prints them otherwise. */
   cli?(printed: { headers: string[]; rows: Row[] }): { headers: string[]; rows: Row[] };
+  /** A line that ends the rows (a verdict right under the table). */
+  end?: RegExp;
   /** Rows the view shows when it lists fewer than the CLI (default: all of them, when they fit). */
   shows?: number;
 }
@@ -135,13 +153,13 @@ interface TableCase {
  * and every row when the CLI has no more than the screen can hold.
  */
 async function compareTable(name: string, c: TableCase): Promise<void> {
-  const printed = await cliRows(c.args);
+  const printed = c.read ? await c.read() : await cliRows(c.args);
   const cli = c.cli ? c.cli(printed) : printed;
   const app = renderConsole(api, { cols: 240, rows: 60 });
   consoles.push(app);
   await app.waitFor('Screens');
   const frame = await c.open(app);
-  const screen = screenTable(frame, c.firstHeader, [...cli.headers, ...(c.screenOnly ?? [])], c.screenOnly ?? []);
+  const screen = screenTable(frame, c.firstHeader, [...cli.headers, ...(c.screenOnly ?? [])], c.screenOnly ?? [], c.end);
   for (const h of cli.headers)
     if (!c.cliOnly?.includes(h)) assert.ok(screen.headers.includes(h), `${name}: the screen has no column ${h} (it has ${screen.headers.join(', ')})`);
   assert.ok(screen.lines.length > 0, `${name}: no rows on the screen`);
@@ -151,7 +169,7 @@ async function compareTable(name: string, c: TableCase): Promise<void> {
     const best = rows.map((r) => ({ r, n: matchedColumns(line, screen.headers, r) })).sort((a, b) => b.n - a.n)[0]!;
     const header = screen.headers[best.n]!;
     assert.fail(
-      `${name}: the screen's row\n  ${line.trim()}\nis no row of burrow get ${c.args.join(' ')}; closest differs under ${header}: the CLI says "${best.r[header]}"`,
+      `${name}: the screen's row\n  ${line.trim()}\nis no row of burrow ${c.read ? '' : 'get '}${c.args.join(' ')}; closest differs under ${header}: the CLI says "${best.r[header]}"`,
     );
   }
   const shows = c.shows ?? (cli.rows.length <= 40 ? cli.rows.length : null);
@@ -358,4 +376,27 @@ test('every resource of burrow get is compared here', () => {
     resources.map((r) => r.name).filter((n) => !compared.has(n)),
     [],
   );
+});
+
+test("shield check-spec: the console's spec panel shows the cells of burrow shield check-spec's table", async () => {
+  const spec = path.resolve('test/fixtures/openapi-petstore.yaml');
+  await compareTable('check-spec', {
+    args: ['shield', 'check-spec', spec, '--zone', String(specified)],
+    firstHeader: 'LIMIT',
+    end: /^(within|over)/,
+    read: async () => {
+      const run = await runBurrow(['shield', 'check-spec', spec, '--zone', String(specified)], { env });
+      assert.equal(run.code, 0, run.stderr);
+      const head = run.stdout.split('\n').find((l) => l.startsWith('LIMIT'))!;
+      const headers = head.trim().split(/ {2,}/);
+      return { headers, rows: parseCliTable(run.stdout, headers) };
+    },
+    open: async (app) => {
+      await openGuardian(app);
+      await app.press('shield.spec');
+      await app.type(spec);
+      await app.press('prompt.apply');
+      return app.waitFor(/^(within|over)/m);
+    },
+  });
 });
