@@ -1,7 +1,7 @@
 import { RATE_LIMIT_TIMEFRAME, UNMATCHED_PATH_ACTION, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION, type ApiGuardian, type ApiGuardianEndpoint } from '../api/shield';
 import { cellText, type Column } from '../text/table-model';
 import type { FieldRow } from './field-rows';
-import { enumName, isoUtc, yesNo } from './format';
+import { enumName, isoUtc } from './format';
 import { formatDateText } from '../text/time-format';
 
 /** The configuration as FIELD/VALUE rows (enum names, not numbers), then one row per endpoint. */
@@ -9,7 +9,7 @@ export function apiGuardianRows(g: ApiGuardian): FieldRow[] {
   const c = g.configuration;
   const rows: FieldRow[] = [
     { field: 'shield zone', value: String(c.shieldZoneId), raw: c.shieldZoneId },
-    { field: 'enabled', value: yesNo(c.isEnabled), raw: c.isEnabled ?? null },
+    { field: 'enabled', value: c.isEnabled ? 'on' : 'off', raw: c.isEnabled ?? null },
     { field: 'execution mode', value: enumName(WAF_EXECUTION_MODE, c.executionMode) },
     { field: 'body limit action', value: enumName(WAF_PAYLOAD_LIMIT_ACTION, c.bodyLimitAction) },
     { field: 'unmatched path action', value: enumName(UNMATCHED_PATH_ACTION, c.unmatchedPathAction) },

@@ -22,11 +22,22 @@ export const regionColumns: Column<Region>[] = [
   { id: 'anycast', header: 'ANYCAST', width: 7, cell: (r) => anycastText(r.hasAnycastSupport) },
 ];
 
+/** "DE UK FR (3)" or "none": region ids as the region editor and `burrow get region-settings` show them. */
+export function idList(ids: readonly string[]): string {
+  return ids.length === 0 ? 'none' : `${ids.join(' ')} (${ids.length})`;
+}
+
+/** The most regions an application may be allowed: a number, or "not set". */
+export function maxRegionsText(max: number | null): string {
+  return max === null ? 'not set' : String(max);
+}
+
+/** The region settings field by field; CSV keeps the ids comma-separated. */
 export function regionSettingsRows(s: RegionSettings): FieldRow[] {
   return [
-    { field: 'allowed regions', value: s.allowedRegionIds.join(', ') },
-    { field: 'required regions', value: s.requiredRegionIds.join(', ') },
-    { field: 'max allowed regions', value: s.maxAllowedRegions === null ? 'no maximum' : String(s.maxAllowedRegions), raw: s.maxAllowedRegions },
+    { field: 'allowed regions', value: idList(s.allowedRegionIds), raw: s.allowedRegionIds.join(', ') },
+    { field: 'required regions', value: idList(s.requiredRegionIds), raw: s.requiredRegionIds.join(', ') },
+    { field: 'max allowed regions', value: maxRegionsText(s.maxAllowedRegions), raw: s.maxAllowedRegions },
     { field: 'provisioning', value: s.provisioningType ?? '' },
   ];
 }

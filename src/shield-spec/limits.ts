@@ -66,7 +66,7 @@ export function measuredText(c: Pick<LimitCheck, 'limit' | 'measured'>): string 
   return String(c.measured);
 }
 
-/** One sentence per limit that is exceeded: what was measured, where, and what is allowed. */
+/** One sentence per limit that is exceeded: what was measured, where, and what is allowed (`endpoints: 12 endpoints (path + method); the plan allows 10 (maxEndpoints)`). */
 export function problemText(c: LimitCheck): string {
   const what: Record<LimitName, string> = {
     maxEndpoints: `${measuredText(c)} endpoints (path + method)`,
@@ -76,7 +76,8 @@ export function problemText(c: LimitCheck): string {
     maxTotalRegexLength: `${measuredText(c)} characters of "pattern" regexes`,
   };
   const where = c.where && c.limit !== 'maxTotalSchemaNodes' ? ` (${c.where})` : '';
-  return `${c.limit}: ${what[c.limit]}${where}; the plan allows ${c.allowed}`;
+  // led by the limit's label, as the console's table and verdict name it; the platform's key after
+  return `${c.label}: ${what[c.limit]}${where}; the plan allows ${c.allowed} (${c.limit})`;
 }
 
 export function checkDocument(doc: OpenApiDocument, limits: PlanLimits): SpecCheck {

@@ -7,7 +7,7 @@ import {
   baseForDiff, bumpMax, deleteSelector, draftBody, draftFrom, hasMessages, isDirty, mapServerErrors, putSelector,
   toggleAllowed, toggleRequired, validateDraft, type FieldMessages, type RegionDraft, type SelectorRow,
 } from './containers-region-draft';
-import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
+import { polledSlice } from './polled-slice';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
 import { watchUnsent } from './unsent-guard';
 
@@ -142,7 +142,6 @@ export function createContainersStore(deps: StoreDeps): ContainersStore {
 export function createContainersStoreWith(deps: StoreDeps, options: ContainersStoreOptions = {}): ContainersStore {
   const { api, ui } = deps;
   const pageSize = options.pageSize ?? APPS_PAGE_SIZE;
-  let polling: SharedPoller | null = null;
   let editorLoad: AbortController | null = null;
   /** Node selectors burrow sent per app since the console started (the API does not return them). */
   const sentSelectors = new Map<string, SelectorRow[]>();
@@ -246,8 +245,7 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
         const m = applyWorkload(r.workload.appId, r.workload.result);
         if (m) errors.push(m);
       }
-      if (errors.length) ui.getState().recordError(errors[0]!, at);
-      else ui.getState().recordSuccess(at);
+      return errors[0] ?? null;
     };
 
     const loadEditor = async (appId: string) => {
@@ -270,21 +268,17 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       }
     };
 
-    // the pause switch lives in the shared poller; `paused` in this store mirrors it for the screen
-    const shared = () => (polling ??= sharedPoller({
-      create: () =>
-        createPoller<PollResult>({
-          intervalMs: refreshIntervalMs(deps.settings),
-          now: deps.now,
-          timers: deps.timers,
-          task: poll,
-          onSuccess: onPolled,
-          onError: (error, at) => ui.getState().recordError(errorMessage(error), at),
-          onState: (s) => set({ limitsLoading: s.inFlight }),
-        }),
-      ...statusBarHooks(ui, { setPaused: (paused) => set({ paused }), paused: () => get().paused, loadedAt: () => get().limitsAt }),
+    const polled = polledSlice<PollResult>(deps, {
+      fetch: (signal) => poll(signal ?? new AbortController().signal),
+      loaded: onPolled,
+      // the parts fail one by one (onPolled); a failure of the whole read is only the status bar's
+      failed: () => {},
+      setPaused: (paused) => set({ paused }),
+      paused: () => get().paused,
+      loadedAt: () => get().limitsAt,
+      onState: (s) => set({ limitsLoading: s.inFlight }),
       onLastLeave: () => editorLoad?.abort(),
-    }));
+    });
 
     return {
       limits: null,
@@ -297,23 +291,13 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       regionsError: null,
       editor: null,
 
-      watch() {
-        return shared().watch();
-      },
+      watch: polled.watch,
       watchLimits() {
         return get().watch();
       },
-      async refresh() {
-        if (polling?.current?.state.running) return polling.current.refreshNow();
-        const ctl = new AbortController();
-        try {
-          onPolled(await poll(ctl.signal), deps.now());
-        } catch (error) {
-          ui.getState().recordError(errorMessage(error));
-        }
-      },
+      refresh: polled.refresh,
       async refreshLimits() {
-        if (polling?.current?.state.running) return polling.current.refreshNow();
+        if (polled.current?.state.running) return polled.current.refreshNow();
         try {
           const limits = await api.containers.getLimits();
           const at = deps.now();
@@ -325,9 +309,7 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
           ui.getState().recordError(message);
         }
       },
-      togglePause() {
-        shared().togglePaused();
-      },
+      togglePause: polled.togglePause,
       async loadMoreApps() {
         const apps = get().apps;
         if (apps.loading || apps.cursor === null || apps.loadedAt === null) return;

@@ -5,7 +5,7 @@ import type { StoreDeps } from './domain-stores';
 
 /** Load balancer profiles: the list, and one profile read through GET /loadbalancer/{id}. */
 export interface LoadBalancersState {
-  items: LoadBalancer[];
+  rows: LoadBalancer[];
   loadedAt: number | null;
   error: string | null;
   paused: boolean;
@@ -24,7 +24,7 @@ export interface LoadBalancersState {
 
 export type LoadBalancersStore = StoreApi<LoadBalancersState>;
 
-type Polled = { kind: 'list'; items: LoadBalancer[] } | { kind: 'profile'; id: number; profile: LoadBalancer };
+type Polled = { kind: 'list'; rows: LoadBalancer[] } | { kind: 'profile'; id: number; profile: LoadBalancer };
 
 export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
   const { api } = deps;
@@ -33,15 +33,15 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
     const fetch = async (signal?: AbortSignal): Promise<Polled> => {
       const id = get().profileId;
       if (id !== null) return { kind: 'profile', id, profile: await api.loadBalancers.get(id, signal) };
-      return { kind: 'list', items: await api.loadBalancers.listAll(signal) };
+      return { kind: 'list', rows: await api.loadBalancers.listAll(signal) };
     };
     const polled = polledSlice<Polled>(deps, {
       fetch,
       loaded: (r, at) => {
-        if (r.kind === 'list') set({ items: r.items, loadedAt: at, error: null });
+        if (r.kind === 'list') set({ rows: r.rows, loadedAt: at, error: null });
         else if (get().profileId === r.id) {
           // Keep the list row in step with the profile just read.
-          set((s) => ({ profile: r.profile, profileError: null, items: s.items.map((l) => (l.LoadBalancerId === r.id ? r.profile : l)) }));
+          set((s) => ({ profile: r.profile, profileError: null, rows: s.rows.map((l) => (l.LoadBalancerId === r.id ? r.profile : l)) }));
         }
       },
       failed: (message) => {
@@ -55,7 +55,7 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
     });
 
     return {
-      items: [],
+      rows: [],
       loadedAt: null,
       error: null,
       paused: false,
@@ -67,7 +67,7 @@ export function createLoadBalancersStore(deps: StoreDeps): LoadBalancersStore {
       refresh: polled.refresh,
       togglePause: polled.togglePause,
       openProfile(id) {
-        const listed = get().items.find((l) => l.LoadBalancerId === id) ?? null;
+        const listed = get().rows.find((l) => l.LoadBalancerId === id) ?? null;
         // Show the listed copy at once; the GET replaces it when it answers.
         set({ profileId: id, profile: listed, profileError: null });
         void (async () => {

@@ -6,10 +6,10 @@ import { emptyText, type TextState } from '../keys/text-edit';
 import { SpecProblem } from '../shield-spec/document';
 import { checkDocument, type SpecCheck } from '../shield-spec/limits';
 import { readSpecFile, SpecFileError } from '../shield-spec/read-file';
-import { createPoller, type Poller } from './poller';
+import { polledSlice } from './polled-slice';
 import { watchUnsent } from './unsent-guard';
 import { overLimits, specChange } from './shield-spec-change';
-import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
+import { errorMessage, type StoreDeps } from './domain-stores';
 import { cycleField, describePatch, patchBefore, pendingPatch, toggleEnabled, type EnumField } from './shield-draft';
 
 /** The cause of the status line that refused a spec over the plan limits (over once another file is checked). */
@@ -106,17 +106,37 @@ export { hasSpec } from './shield-spec-change';
 
 export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions = {}): ShieldStore {
   const { api, ui } = deps;
-  let zonesPoller: Poller | null = null;
-  let guardianPoller: Poller | null = null;
   const cwd = options.cwd ?? process.cwd();
 
   const store = createStore<ShieldState>()((set, get) => {
-    const applyPause = (p: Poller) => {
-      if (get().paused) {
-        p.pause();
-        ui.getState().setPaused(true);
-      }
-    };
+    const mirrorPause = { setPaused: (paused: boolean) => set({ paused }), paused: () => get().paused };
+    const zonesPolled = polledSlice(deps, {
+      fetch: (signal) => api.shield.listZones(get().page, get().perPage, signal),
+      loaded: (res, at) => set({ zones: res.zones, pageInfo: res.page, zonesAt: at, zonesError: null }),
+      failed: (message) => set({ zonesError: message }),
+      ...mirrorPause,
+      loadedAt: () => get().zonesAt,
+      onState: (s) => set({ zonesLoading: s.inFlight }),
+    });
+    /** The zone of the last API Guardian request (one at a time): an answer for a zone closed since is dropped. */
+    let guardianAsked: number | null = null;
+    const guardianPolled = polledSlice(deps, {
+      fetch: (signal) => {
+        const id = (guardianAsked = get().openZoneId);
+        return id === null ? Promise.resolve(null) : api.shield.getApiGuardian(id, signal).then((guardian) => ({ id, guardian }));
+      },
+      loaded: (read, at) => {
+        if (read === null || get().openZoneId !== read.id) return;
+        const { guardian } = read;
+        set((s) => ({ guardian, guardianAt: at, guardianError: null, draft: pendingPatch(guardian.configuration, s.draft) }));
+      },
+      failed: (_message, _at, error) => {
+        if (get().openZoneId === guardianAsked) set({ guardianError: shown(error) });
+      },
+      ...mirrorPause,
+      loadedAt: () => get().guardianAt,
+      onState: (s) => set({ guardianLoading: s.inFlight }),
+    });
     const result = (tone: ChangeResult['tone'], text: string, code: string | null = null) => set({ lastResult: { tone, text, code, at: deps.now() } });
 
     /** After a mutation whose answer was lost: never retried, the state is read again instead. */
@@ -146,32 +166,7 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
       spec: null,
       paused: false,
 
-      watchZones() {
-        zonesPoller?.stop();
-        const p = createPoller({
-          intervalMs: refreshIntervalMs(deps.settings),
-          now: deps.now,
-          timers: deps.timers,
-          task: (signal) => api.shield.listZones(get().page, get().perPage, signal),
-          onSuccess: (res, at) => {
-            set({ zones: res.zones, pageInfo: res.page, zonesAt: at, zonesError: null });
-            ui.getState().recordSuccess(at);
-          },
-          onError: (error, at) => {
-            set({ zonesError: errorMessage(error) });
-            ui.getState().recordError(errorMessage(error), at);
-          },
-          onState: (s) => set({ zonesLoading: s.inFlight }),
-        });
-        zonesPoller = p;
-        applyPause(p);
-        p.start();
-        if (get().zonesAt !== null) ui.getState().recordSuccess(get().zonesAt!);
-        return () => {
-          p.stop();
-          if (zonesPoller === p) zonesPoller = null;
-        };
-      },
+      watchZones: zonesPolled.watch,
       goToPage(page) {
         const info = get().pageInfo;
         const last = Math.max(1, info?.totalPages ?? 1);
@@ -182,9 +177,10 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         }
         set({ page: next });
         // stop() drops the answer for the old page that may be in flight; start() asks for the new one
-        if (zonesPoller?.state.running) {
-          zonesPoller.stop();
-          zonesPoller.start();
+        const poller = zonesPolled.current;
+        if (poller?.state.running) {
+          poller.stop();
+          poller.start();
         }
       },
       openZone(id) {
@@ -195,56 +191,14 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         set({ openZoneId: null, spec: null, draft: {} });
       },
       watchGuardian() {
-        const id = get().openZoneId;
-        if (id === null) return () => {};
-        guardianPoller?.stop();
-        const p = createPoller({
-          intervalMs: refreshIntervalMs(deps.settings),
-          now: deps.now,
-          timers: deps.timers,
-          task: (signal) => api.shield.getApiGuardian(id, signal),
-          onSuccess: (guardian, at) => {
-            if (get().openZoneId !== id) return;
-            set((s) => ({ guardian, guardianAt: at, guardianError: null, draft: pendingPatch(guardian.configuration, s.draft) }));
-            ui.getState().recordSuccess(at);
-          },
-          onError: (error, at) => {
-            if (get().openZoneId !== id) return;
-            set({ guardianError: shown(error) });
-            ui.getState().recordError(errorMessage(error), at);
-          },
-          onState: (s) => set({ guardianLoading: s.inFlight }),
-        });
-        guardianPoller = p;
-        applyPause(p);
-        p.start();
-        if (get().guardianAt !== null) ui.getState().recordSuccess(get().guardianAt!);
-        return () => {
-          p.stop();
-          if (guardianPoller === p) guardianPoller = null;
-        };
+        if (get().openZoneId === null) return () => {};
+        return guardianPolled.watch();
       },
-      async refresh() {
-        const p = get().openZoneId !== null ? guardianPoller : zonesPoller;
-        if (p?.state.running) return p.refreshNow();
-        const id = get().openZoneId;
-        if (id === null) return;
-        // no poller (a test, or the screen is gone): one direct read
-        try {
-          const guardian = await api.shield.getApiGuardian(id);
-          set((s) => ({ guardian, guardianAt: deps.now(), guardianError: null, draft: pendingPatch(guardian.configuration, s.draft) }));
-        } catch (error) {
-          set({ guardianError: shown(error) });
-        }
-      },
+      refresh: () => (get().openZoneId !== null ? guardianPolled.refresh() : zonesPolled.refresh()),
       togglePause() {
-        const paused = !get().paused;
-        set({ paused });
-        ui.getState().setPaused(paused);
-        for (const p of [zonesPoller, guardianPoller]) {
-          if (paused) p?.pause();
-          else p?.resume();
-        }
+        // one switch for both views: each slice mirrors it in `paused` and the status bar
+        zonesPolled.togglePause();
+        guardianPolled.togglePause();
       },
 
       // a new edit, a discard or a new spec makes the last result old news: it is not shown again after

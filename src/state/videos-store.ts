@@ -2,8 +2,8 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { VIDEO_LIBRARY_SECRET_FIELDS, type VideoLibrary, type VideoLibraryPage } from '../api/video-libraries';
 import { registerSecret } from '../config/redact';
 import { textOf, type TextState } from '../keys/text-edit';
-import { createPoller, sharedPoller, statusBarHooks, type SharedPoller } from './poller';
-import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
+import { polledSlice } from './polled-slice';
+import { errorMessage, type StoreDeps } from './domain-stores';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MIN_PAGE_SIZE = 5;
@@ -107,7 +107,6 @@ interface Loaded {
 
 export function createVideosStore(deps: StoreDeps): VideosStore {
   const { api, ui } = deps;
-  let polling: SharedPoller | null = null;
   /** Bumped when the search or page size changes: answers to older requests are dropped. */
   let generation = 0;
 
@@ -147,12 +146,6 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
         error: null,
         reloading: false,
       }));
-      ui.getState().recordSuccess(at);
-    };
-    const onFailed = (error: unknown, at: number) => {
-      const message = errorMessage(error);
-      set({ error: message, reloading: false });
-      ui.getState().recordError(message, at);
     };
 
     /** After the search or page size changed: drop everything, load page 1 now. */
@@ -162,18 +155,14 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
       void get().refresh();
     };
 
-    // the pause switch lives in the shared poller; `paused` in this store mirrors it for the screen
-    const shared = () => (polling ??= sharedPoller({
-      create: () => createPoller<Loaded>({
-        intervalMs: refreshIntervalMs(deps.settings),
-        now: deps.now,
-        timers: deps.timers,
-        task: (signal) => fetchLoaded(signal),
-        onSuccess: onLoaded,
-        onError: onFailed,
-      }),
-      ...statusBarHooks(ui, { setPaused: (paused) => set({ paused }), paused: () => get().paused, loadedAt: () => get().loadedAt }),
-    }));
+    const polled = polledSlice<Loaded>(deps, {
+      fetch: fetchLoaded,
+      loaded: onLoaded,
+      failed: (message) => set({ error: message, reloading: false }),
+      setPaused: (paused) => set({ paused }),
+      paused: () => get().paused,
+      loadedAt: () => get().loadedAt,
+    });
 
     return {
       items: [],
@@ -193,25 +182,13 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
       detailId: null,
       revealed: null,
 
-      watch() {
-        return shared().watch();
-      },
+      watch: polled.watch,
       async refresh() {
-        if (polling?.current?.state.running) {
-          // A request for the old search may be in flight: wait for it, then ask again.
-          await polling.current.refreshNow();
-          if (get().loadedAt === null) await polling.current.refreshNow();
-          return;
-        }
-        try {
-          onLoaded(await fetchLoaded(), deps.now());
-        } catch (error) {
-          onFailed(error, deps.now());
-        }
+        await polled.refresh();
+        // a request for the old search may have been in flight: it was dropped, so ask again
+        if (get().loadedAt === null) await polled.current?.refreshNow();
       },
-      togglePause() {
-        shared().togglePaused();
-      },
+      togglePause: polled.togglePause,
       async loadAll(limit = SORT_LOAD_LIMIT) {
         const s = get();
         if (s.loadingAll || s.reloading || !s.hasMore || s.loadedAt === null || s.items.length >= limit) return;

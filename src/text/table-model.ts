@@ -24,6 +24,16 @@ export interface Column<T> {
   sortable?: boolean;
 }
 
+/** A renderer's columns over another row type (a screen's row that holds or mirrors the resource). */
+export function columnsOver<T, R>(columns: readonly Column<T>[], resource: (row: R) => T): Column<R>[] {
+  return columns.map(({ cell, raw, sortValue, ...rest }) => ({
+    ...rest,
+    cell: (row: R) => cell(resource(row)),
+    ...(raw ? { raw: (row: R) => raw(resource(row)) } : {}),
+    ...(sortValue ? { sortValue: (row: R) => sortValue(resource(row)) } : {}),
+  }));
+}
+
 /** A column's value for machines: see Column.raw. */
 export type RawValue = string | number | boolean | null;
 

@@ -43,7 +43,7 @@ test('every screen at 80x24 fits; nothing drawn, logged, remembered or exported 
     await app.waitFor('Screens');
     assertFits(app, 'home');
 
-    await open(app, 'shield', 'Shield zones (enter: API Guardian)');
+    await open(app, 'shield', 'Shield zones  enter: API Guardian');
     await app.waitFor(/1 of \d+\s*$/m);
     assertFits(app, 'shield zones');
     await app.press('enter');

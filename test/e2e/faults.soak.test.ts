@@ -98,9 +98,9 @@ test(`soak ${SECONDS}s: console and logs --follow through faults, an outage and 
   let stepsDone = 0;
   /** Back to the home screen (esc from a detail, from the SQL input, from results...). */
   async function home(): Promise<void> {
-    for (let i = 0; i < 8 && !app.screenText().includes('Screens   enter opens'); i++) {
+    for (let i = 0; i < 8 && !app.screenText().includes('Screens  enter opens'); i++) {
       await app.press('esc');
-      await app.waitFor('Screens   enter opens', 150).catch(() => undefined);
+      await app.waitFor('Screens  enter opens', 150).catch(() => undefined);
     }
   }
   async function go(command: string): Promise<void> {

@@ -58,7 +58,7 @@ test('every screen and detail view draws hostile platform data as visible escape
   const app = startBurrow([], { env: hostileEnv, cols: 120, rows: 30, cwd: dir });
   await app.waitFor('Screens');
 
-  await open(app, 'shield', 'Shield zones (enter: API Guardian)');
+  await open(app, 'shield', 'Shield zones  enter: API Guardian');
   await app.waitFor(/1 of \d+\s*$/m);
   assertNoHostileBytes(app.rawOutput(), 'shield zones');
   await app.press('enter');

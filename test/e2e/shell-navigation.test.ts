@@ -53,7 +53,7 @@ test('palette to containers shows the emulator limits; help, placeholder, unknow
   await app.press(':');
   await app.type('shield');
   await app.press('enter');
-  const shield = await app.waitFor('Shield zones (enter: API Guardian)');
+  const shield = await app.waitFor('Shield zones  enter: API Guardian');
   assert.match(shield.split('\n')[0]!, /home › shield$/);
   await app.press(':');
   await app.type('videos');

@@ -93,7 +93,7 @@ test('table output: measured vs allowed and one sentence per problem; json outpu
   assert.match(run.stdout, new RegExp(`^Many 1 \\(YAML, ${generated[0]}\\) against the API Guardian limits of shield zone ${advanced.shieldZoneId}$`, 'm'));
   assert.match(run.stdout, new RegExp(`^endpoints\\s+60\\s+${limits.maxEndpoints}\\s+OVER$`, 'm'));
   assert.match(run.stdout, new RegExp(`^fields per schema\\s+0\\s+${limits.maxFieldsPerType}\\s+ok`, 'm'));
-  assert.match(run.stdout, new RegExp(`  - maxEndpoints: 60 endpoints \\(path \\+ method\\); the plan allows ${limits.maxEndpoints}$`, 'm'));
+  assert.match(run.stdout, new RegExp(`  - endpoints: 60 endpoints \\(path \\+ method\\); the plan allows ${limits.maxEndpoints} \\(maxEndpoints\\)$`, 'm'));
   assert.equal(run.stderr, '');
 
   const json = await burrow(['shield', 'check-spec', path.join(FIXTURES, 'openapi-petstore.yaml'), '--zone', String(advanced.shieldZoneId), '-o', 'json']);

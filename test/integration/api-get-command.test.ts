@@ -58,7 +58,7 @@ test('every resource prints JSON with the records and a table with a header and 
     [['region-settings', app.id], 'FIELD', (d, lines) => {
       const s = containersState(emu.world).regionSettings.get(app.id)!;
       assert.deepEqual((d as { allowedRegionIds: string[] }).allowedRegionIds, s.allowedRegionIds);
-      assert.ok(lines.some((l) => l.startsWith('allowed regions') && l.endsWith(s.allowedRegionIds.join(', '))));
+      assert.ok(lines.some((l) => l.startsWith('allowed regions') && l.endsWith(`${s.allowedRegionIds.join(' ')} (${s.allowedRegionIds.length})`)));
     }],
     [['regions'], 'ID', (d, lines) => {
       assert.equal((d as unknown[]).length, 20);

@@ -20,8 +20,8 @@ test('load balancers: the list, then one profile read through GET /loadbalancer/
   const listed = lbs.calls();
   timers.tick();
   assert.equal(lbs.calls(), listed + 1, 'a watched screen polls on each tick');
-  assert.deepEqual(store.getState().items, await api.loadBalancers.listAll());
-  const id = store.getState().items[2]!.LoadBalancerId;
+  assert.deepEqual(store.getState().rows, await api.loadBalancers.listAll());
+  const id = store.getState().rows[2]!.LoadBalancerId;
   store.getState().openProfile(id);
   await until('the profile', () => store.getState().profile?.LoadBalancerId === id && emu.faultCounters().management.requests > 0);
   assert.deepEqual(store.getState().profile, await api.loadBalancers.get(id));

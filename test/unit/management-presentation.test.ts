@@ -92,7 +92,7 @@ test('formatting helpers', () => {
   assert.equal(formatDay('2025-03-04T05:06:07Z'), '2025-03-04');
   assert.equal(drmText({ Id: 1, EnableDRM: true, DrmVersion: 1 }), 'Enterprise');
   assert.equal(drmText({ Id: 1, EnableDRM: false, DrmVersion: 1 }), 'off');
-  assert.deepEqual(regionSettingsRows({ allowedRegionIds: ['DE', 'UK'], requiredRegionIds: ['DE'], maxAllowedRegions: null, provisioningType: 'static' }).map((r) => r.value), ['DE, UK', 'DE', 'no maximum', 'static']);
+  assert.deepEqual(regionSettingsRows({ allowedRegionIds: ['DE', 'UK'], requiredRegionIds: ['DE'], maxAllowedRegions: null, provisioningType: 'static' }).map((r) => r.value), ['DE UK (2)', 'DE (1)', 'not set', 'static']);
   assert.equal(parseIdArg('ID', '12'), 12);
   assert.throws(() => parseIdArg('shield zone ID', '0', 2147483647), (e: unknown) => e instanceof UsageError && /positive whole number up to 2147483647 \(got "0"\)/.test(e.message));
 });

@@ -129,7 +129,7 @@ test('measured vs allowed: over-limit rows are red and say OVER; the verdict nam
   rows.forEach((r, i) => assert.match(cliRows[i]!, new RegExp(`^${[r.label, r.measured, r.allowed, r.status, r.where].filter(Boolean).join('\\s+')}\\s*$`)));
   const json = checkJson(check, '/x.json', 7) as { withinLimits: boolean; problems: string[]; checks: { measured: number | null }[] };
   assert.equal(json.withinLimits, false);
-  assert.deepEqual(json.problems, ['maxEndpoints: 3 endpoints (path + method); the plan allows 2', 'maxTotalRegexLength: 4 characters of "pattern" regexes; the plan allows 3']);
+  assert.deepEqual(json.problems, ['endpoints: 3 endpoints (path + method); the plan allows 2 (maxEndpoints)', 'regex length: 4 characters of "pattern" regexes; the plan allows 3 (maxTotalRegexLength)']);
   const cyclic = checkSpecText(JSON.stringify({ openapi: '3.0.0', info: { title: 'T', version: '1' }, paths: {}, components: { schemas: { A: { items: { $ref: '#/components/schemas/A' } } } } }), config());
   const depth = (checkJson(cyclic, '/x', 1) as { checks: { measured: number | null; measuredText: string }[] }).checks[2]!;
   assert.deepEqual([depth.measured, depth.measuredText], [null, 'unbounded']);

@@ -49,7 +49,7 @@ test('a $ref cycle makes the nesting unbounded, names the chain, and is over eve
   assert.equal(r.withinLimits, false);
   const over = r.checks.filter((c) => c.over);
   assert.deepEqual(over.map((c) => c.limit), ['maxNestingDepth']);
-  assert.match(problemText(over[0]!), /^maxNestingDepth: unbounded nesting \(\$ref cycle under components\.schemas\.Team: .*\); the plan allows 1000000$/);
+  assert.match(problemText(over[0]!), /^nesting depth: unbounded nesting \(\$ref cycle under components\.schemas\.Team: .*\); the plan allows 1000000 \(maxNestingDepth\)$/);
   // mutual recursion through allOf (which adds no depth) is still a cycle
   const mutual = measure(doc({ '/a': { get: ok } }, { A: { allOf: [{ $ref: '#/components/schemas/B' }] }, B: { anyOf: [{ $ref: '#/components/schemas/A' }] } }));
   assert.equal(mutual.nestingDepth, Number.POSITIVE_INFINITY);
@@ -134,11 +134,11 @@ test('limits: equal is allowed, one more is over; the problem sentence says meas
     ['maxEndpoints', 2, 1, true], ['maxFieldsPerType', 2, 1, true], ['maxNestingDepth', 1, 0, true], ['maxTotalSchemaNodes', 3, 2, true], ['maxTotalRegexLength', 3, 2, true],
   ]);
   assert.deepEqual(r.checks.map(problemText), [
-    'maxEndpoints: 2 endpoints (path + method); the plan allows 1',
-    'maxFieldsPerType: a schema with 2 properties (components.schemas.A); the plan allows 1',
-    'maxNestingDepth: nesting depth 1 (components.schemas.A); the plan allows 0',
-    'maxTotalSchemaNodes: 3 schema nodes in components/schemas; the plan allows 2',
-    'maxTotalRegexLength: 3 characters of "pattern" regexes; the plan allows 2',
+    'endpoints: 2 endpoints (path + method); the plan allows 1 (maxEndpoints)',
+    'fields per schema: a schema with 2 properties (components.schemas.A); the plan allows 1 (maxFieldsPerType)',
+    'nesting depth: nesting depth 1 (components.schemas.A); the plan allows 0 (maxNestingDepth)',
+    'schema nodes: 3 schema nodes in components/schemas; the plan allows 2 (maxTotalSchemaNodes)',
+    'regex length: 3 characters of "pattern" regexes; the plan allows 2 (maxTotalRegexLength)',
   ]);
 });
 

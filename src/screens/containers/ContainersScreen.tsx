@@ -1,8 +1,8 @@
 import React, { useEffect } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { ScreenDef, ScreenProps } from '../screen-def';
 import { Table } from '../../components/Table';
-import { useTone } from '../../components/theme';
+import { emptyListText, ListTitle } from '../../components/ListTitle';
 import { useNow } from '../../components/use-now';
 import { useActions } from '../../keys/input-hooks';
 import { createContainersStore } from '../../state/containers-store';
@@ -11,7 +11,6 @@ import { containersActions } from './actions';
 import { appsSummary, nearEnd } from './apps-view';
 import { appColumns } from '../../renderers/container-apps';
 import { LIMITS_PANEL_HEIGHT, LimitsPanel } from './LimitsPanel';
-import { terminalSafe } from '../../text/terminal-safe';
 import { RegionEditor } from './RegionEditor';
 import { serverRecord } from '../server-record';
 import { SCREEN_ALIASES } from '../../renderers/screen-names';
@@ -26,14 +25,12 @@ export function ContainersScreen({ width, height }: ScreenProps): React.JSX.Elem
   const limits = useSelect(store, (s) => s.limits);
   const limitsAt = useSelect(store, (s) => s.limitsAt);
   const error = useSelect(store, (s) => s.limitsError);
-  const loading = useSelect(store, (s) => s.limitsLoading);
   const paused = useSelect(store, (s) => s.paused);
   const apps = useSelect(store, (s) => s.apps);
   const editorOpen = useSelect(store, (s) => s.editor !== null);
   const editedApp = useSelect(store, (s) => (s.editor ? (s.editor.app.name ?? s.editor.app.id) : null));
   useCrumb(editedApp === null ? null : `containers › ${editedApp}`);
   const now = useNow(1000);
-  const tone = useTone();
 
   useEffect(() => store.getState().watch(), [store]);
   useActions({
@@ -46,19 +43,20 @@ export function ContainersScreen({ width, height }: ScreenProps): React.JSX.Elem
   const listHeight = Math.max(3, height - LIMITS_PANEL_HEIGHT - 1);
   return (
     <Box flexDirection="column" width={width} height={height}>
-      <LimitsPanel limits={limits} limitsAt={limitsAt} error={error} loading={loading} paused={paused} now={now} width={width} />
-      <Text wrap="truncate">
-        <Text bold>Applications</Text>
-        <Text color={tone('muted')}>{`  ${appsSummary(apps)}  · enter: region settings`}</Text>
-        {apps.error ? <Text color={tone('error')}>{`  ✖ ${terminalSafe(apps.error)}`}</Text> : null}
-      </Text>
+      <LimitsPanel limits={limits} limitsAt={limitsAt} error={error} paused={paused} now={now} width={width} />
+      <ListTitle
+        title="Applications"
+        loading={false}
+        summary={[appsSummary(apps), 'enter: region settings'].filter(Boolean).join(' · ')}
+        errors={[apps.error]}
+      />
       <Table
         id="apps"
         rows={apps.items}
         columns={appColumns}
         width={width}
         height={listHeight}
-        emptyText={apps.loadedAt === null ? 'loading…' : 'no applications'}
+        emptyText={emptyListText(apps.loadedAt, 'no applications')}
         onOpen={(app) => store.getState().openEditor(app)}
         record={(app) => serverRecord(`application ${app.id} ${app.name ?? ''}`, app)}
         onSelect={(app) => {

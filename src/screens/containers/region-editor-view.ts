@@ -1,6 +1,6 @@
 import type { ContainerLimits, Region } from '../../api/containers';
-import type { Column } from '../../text/table-model';
-import { anycastText, capacityCell } from '../../renderers/container-regions';
+import { columnsOver, type Column } from '../../text/table-model';
+import { idList, maxRegionsText, regionColumns as regionListColumns } from '../../renderers/container-regions';
 import type { FieldMessages, RegionDraft, SelectorRow } from '../../state/containers-region-draft';
 
 /** One line of the region checklist: a region of the live list (or an id the list lacks). */
@@ -41,14 +41,13 @@ export function regionRows(regions: readonly Region[] | null, draft: RegionDraft
 
 const mark = (on: boolean) => (on ? '[x]' : '[ ]');
 
+/** The region as the region list has it: the editor's ID to ANYCAST cells are `burrow get regions`' columns. */
+const asRegion = (r: RegionRow): Region => ({ id: r.id, name: r.name, group: r.group, hasCapacity: r.hasCapacity, hasAnycastSupport: r.anycast });
+
 export const regionColumns: Column<RegionRow>[] = [
   { id: 'allowed', header: 'ALLOW', width: 5, cell: (r) => ({ text: mark(r.allowed), tone: r.allowed ? 'ok' : undefined }), sortValue: (r) => (r.allowed ? 0 : 1) },
   { id: 'required', header: 'REQ', width: 4, cell: (r) => ({ text: mark(r.required), tone: r.required ? (r.allowed ? 'accent' : 'error') : undefined }), sortValue: (r) => (r.required ? 0 : 1) },
-  { id: 'id', header: 'ID', width: 4, cell: (r) => r.id },
-  { id: 'name', header: 'NAME', flex: 2, cell: (r) => r.name },
-  { id: 'group', header: 'GROUP', flex: 2, cell: (r) => r.group },
-  { id: 'capacity', header: 'CAPACITY', width: 8, cell: (r) => capacityCell(r.hasCapacity) },
-  { id: 'anycast', header: 'ANYCAST', width: 7, cell: (r) => anycastText(r.anycast) },
+  ...columnsOver(regionListColumns, asRegion),
   { id: 'instances', header: 'RUNNING', width: 7, align: 'right', cell: (r) => (r.instances ? { text: String(r.instances), tone: 'ok' } : ''), sortValue: (r) => -r.instances },
 ];
 
@@ -57,16 +56,14 @@ export const selectorColumns: Column<SelectorRow>[] = [
   { id: 'value', header: 'VALUE', flex: 2, cell: (s) => s.value },
 ];
 
-/** "DE UK FR (3)" or "none". */
-export function idList(ids: readonly string[]): string {
-  return ids.length === 0 ? 'none' : `${ids.join(' ')} (${ids.length})`;
-}
+// the ids' and the maximum's text are the renderer's (`burrow get region-settings` prints them too)
+export { idList };
 
 /** "4 · account limit 10 per application" or "no limit (the account limit of 10 applies)". */
 export function maxText(max: number | null, limits: ContainerLimits | null): string {
   const limit = limits?.maxNumberOfRegionsPerApplication ?? null;
   const of = limit === null ? (limits ? 'no account limit' : 'account limit not loaded') : `account limit ${limit} per application`;
-  return max === null ? `not set · ${of}` : `${max} · ${of}`;
+  return `${maxRegionsText(max)} · ${of}`;
 }
 
 /** Client-side problems first, then what the server answered for the same field (at most `max`). */

@@ -1,8 +1,6 @@
-import React, { useEffect } from 'react';
-import { Box } from 'ink';
+import React from 'react';
 import type { ScreenDef, ScreenProps } from '../screen-def';
-import { Table } from '../../components/Table';
-import { ListTitle } from '../../components/ListTitle';
+import { PolledListView, usePolledList } from '../polled-list';
 import { useActions } from '../../keys/input-hooks';
 import { createDatabasesStore, TOKEN_EXPIRIES, type DatabaseRow } from '../../state/databases-store';
 import { databasesActions } from './actions';
@@ -18,8 +16,6 @@ import { SCREEN_ALIASES } from '../../renderers/screen-names';
 export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Element {
   const store = useDomainStore(createDatabasesStore);
   const rows = useSelect(store, (s) => s.rows);
-  const loadedAt = useSelect(store, (s) => s.loadedAt);
-  const error = useSelect(store, (s) => s.error);
   const openError = useSelect(store, (s) => s.openError);
   const sql = useDomainStore(createSqlStore);
   const ui = useUiStore();
@@ -37,12 +33,10 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
       ui.getState().setStatus(`${row.db.name}: ${made.access} session token, expires ${made.expiresAt ? formatDateText(made.expiresAt, 'dateTime') : 'never'}; left to expire (revoking would revoke every token of the database)`, 'info', 15_000);
     })();
   };
-  useEffect(() => store.getState().watch(), [store]);
+  usePolledList(store);
   const tokensFor = useSelect(store, (s) => s.tokensFor);
   const inPane = () => store.getState().tokensFor !== null;
   useActions({
-    'screen.refresh': () => void store.getState().refresh(),
-    'screen.pause': () => store.getState().togglePause(),
     'databases.tokens': () => store.getState().openTokens(),
     'databases.createToken': () => (inPane() ? void store.getState().createToken('full-access') : false),
     'databases.createReadOnlyToken': () => (inPane() ? void store.getState().createToken('read-only') : false),
@@ -73,31 +67,25 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
     return <TokensPane store={store} name={row?.db.name ?? tokensFor} expiryLabel={TOKEN_EXPIRIES} width={width} height={height} />;
   }
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <ListTitle
-        title="Databases"
-        loading={loadedAt === null}
-        count={rows.length}
-        noun={['database', 'databases']}
-        hint="usage over the last 30 days · enter: SQL shell on it"
-        errors={[error, openError]}
-      />
-      <Table
-        id="databases"
-        rows={rows}
-        columns={databaseColumns}
-        width={width}
-        height={Math.max(3, height - 1)}
-        emptyText={loadedAt === null ? 'loading…' : 'no databases'}
-        onOpen={open}
-        onSelect={(r) => store.getState().select(r?.db.id ?? null)}
-        record={(r) => {
-          const db = serverRecord(`database ${r.db.name}`, r.db);
-          const usage = r.usage ? serverRecord('usage', r.usage).value : null;
-          return { title: `${db.title} · the database and its usage over 30 days`, value: { database: db.value, usage } };
-        }}
-      />
-    </Box>
+    <PolledListView
+      store={store}
+      id="databases"
+      title="Databases"
+      noun={['database', 'databases']}
+      hint="usage over the last 30 days · enter: SQL shell on it"
+      none="no databases"
+      errors={[openError]}
+      columns={databaseColumns}
+      width={width}
+      height={height}
+      onOpen={open}
+      onSelect={(r) => store.getState().select(r?.db.id ?? null)}
+      record={(r) => {
+        const db = serverRecord(`database ${r.db.name}`, r.db);
+        const usage = r.usage ? serverRecord('usage', r.usage).value : null;
+        return { title: `${db.title} · the database and its usage over 30 days`, value: { database: db.value, usage } };
+      }}
+    />
   );
 }
 

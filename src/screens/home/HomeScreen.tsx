@@ -1,9 +1,9 @@
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { ScreenDef, ScreenProps } from '../screen-def';
 import { useRegistry } from '../registry-context';
 import { Table, type Column } from '../../components/Table';
-import { useTone } from '../../components/theme';
+import { ListTitle } from '../../components/ListTitle';
 import { useUiStore } from '../../state/store-hooks';
 import { SCREEN_ALIASES } from '../../renderers/screen-names';
 
@@ -17,14 +17,10 @@ const columns: Column<ScreenDef>[] = [
 export function HomeScreen({ width, height }: ScreenProps): React.JSX.Element {
   const registry = useRegistry();
   const ui = useUiStore();
-  const tone = useTone();
   const rows = registry.filter((d) => d.id !== 'home');
   return (
     <Box flexDirection="column" width={width} height={height}>
-      <Text wrap="truncate">
-        <Text bold>Screens</Text>
-        <Text color={tone('muted')}>{'   enter opens · : then a command · ? keys'}</Text>
-      </Text>
+      <ListTitle title="Screens" loading={false} hint="enter opens · : then a command · ? keys" />
       <Table
         id="screens"
         rows={rows}

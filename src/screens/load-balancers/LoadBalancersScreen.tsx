@@ -1,8 +1,8 @@
-import React, { useEffect } from 'react';
+import React from 'react';
 import { Box, Text } from 'ink';
 import type { ScreenDef, ScreenProps } from '../screen-def';
 import { Table } from '../../components/Table';
-import { ListTitle } from '../../components/ListTitle';
+import { PolledListView, usePolledList } from '../polled-list';
 import { useTone } from '../../components/theme';
 import { useActions } from '../../keys/input-hooks';
 import { createLoadBalancersStore } from '../../state/load-balancers-store';
@@ -19,18 +19,13 @@ import { SCREEN_ALIASES } from '../../renderers/screen-names';
 export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.Element {
   const store = useDomainStore(createLoadBalancersStore);
   const tone = useTone();
-  const items = useSelect(store, (s) => s.items);
-  const loadedAt = useSelect(store, (s) => s.loadedAt);
-  const error = useSelect(store, (s) => s.error);
   const profileId = useSelect(store, (s) => s.profileId);
   const profile = useSelect(store, (s) => s.profile);
   const profileError = useSelect(store, (s) => s.profileError);
-  const rows = React.useMemo(() => (profile ? profileRows(profile) : []), [profile]);
+  const groupRows = React.useMemo(() => (profile ? profileRows(profile) : []), [profile]);
 
-  useEffect(() => store.getState().watch(), [store]);
+  usePolledList(store);
   useActions({
-    'screen.refresh': () => void store.getState().refresh(),
-    'screen.pause': () => store.getState().togglePause(),
     'app.back': () => {
       if (store.getState().profileId === null) return false;
       store.getState().closeProfile();
@@ -48,7 +43,7 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
         {profileError ? <Text color={tone('error')} wrap="truncate">{`✖ ${terminalSafe(profileError)}`}</Text> : null}
         <Table
           id="profile"
-          rows={rows}
+          rows={groupRows}
           columns={profileColumns}
           width={width}
           height={Math.max(3, height - 2 - (profileError ? 1 : 0))}
@@ -60,19 +55,19 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
   }
 
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <ListTitle title="Load balancers" loading={loadedAt === null} count={items.length} noun={['profile', 'profiles']} hint="enter: origin groups and origins" errors={[error]} />
-      <Table
-        id="profiles"
-        rows={items}
-        columns={lbColumns}
-        width={width}
-        height={Math.max(3, height - 1)}
-        emptyText={loadedAt === null ? 'loading…' : 'no load balancers'}
-        onOpen={(l) => store.getState().openProfile(l.LoadBalancerId)}
-        record={(l) => serverRecord(`load balancer ${l.LoadBalancerId} ${l.Name ?? ''}`, l)}
-      />
-    </Box>
+    <PolledListView
+      store={store}
+      id="profiles"
+      title="Load balancers"
+      noun={['profile', 'profiles']}
+      hint="enter: origin groups and origins"
+      none="no load balancers"
+      columns={lbColumns}
+      width={width}
+      height={height}
+      onOpen={(l) => store.getState().openProfile(l.LoadBalancerId)}
+      record={(l) => serverRecord(`load balancer ${l.LoadBalancerId} ${l.Name ?? ''}`, l)}
+    />
   );
 }
 

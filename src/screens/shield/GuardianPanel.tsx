@@ -1,6 +1,7 @@
 import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
 import { Table } from '../../components/Table';
+import { ListTitle, loadErrorText } from '../../components/ListTitle';
 import { fit, formatAge } from '../../text/fit';
 import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
@@ -40,7 +41,6 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
   const lastResult = useSelect(store, (s) => s.lastResult);
   const spec = useSelect(store, (s) => s.spec);
   const at = useSelect(store, (s) => s.guardianAt);
-  const loading = useSelect(store, (s) => s.guardianLoading);
   const paused = useSelect(store, (s) => s.paused);
   const zone = useSelect(store, (s) => s.zones.find((z) => z.shieldZoneId === zoneId) ?? null);
   const readOnly = useUi((s) => s.readOnly);
@@ -108,17 +108,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
   };
   const plan = zone ? enumName(SHIELD_PLAN_TYPE, zone.planType) : '';
   const title = `API Guardian · zone ${zoneId}${zone ? ` (pull zone ${zone.pullZoneId ?? '-'}, ${plan})` : ''}`;
-  const state = [paused ? 'paused' : '', at !== null ? `refreshed ${formatAge(now - at)}` : loading ? 'loading…' : ''].filter(Boolean).join(' · ');
-  const header = (
-    <Box height={1}>
-      <Text bold wrap="truncate">
-        {title}
-      </Text>
-      <Box flexGrow={1} flexShrink={0} marginLeft={1} justifyContent="flex-end">
-        <Text color={tone('muted')}>{state}</Text>
-      </Box>
-    </Box>
-  );
+  const header = <ListTitle title={title} loading={false} poll={{ paused, loadedAt: at, now }} />;
 
   if (!guardian) {
     return (
@@ -190,7 +180,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       ) : null}
       {error ? (
         <Text color={tone('error')} wrap="truncate">
-          {`refresh failed, showing the last data: ${terminalSafe(error.message)}`}
+          {terminalSafe(loadErrorText(error.message, true, 'API Guardian') ?? '')}
         </Text>
       ) : null}
       <Text> </Text>

@@ -1,13 +1,11 @@
 import React, { useEffect } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { Table } from '../../components/Table';
-import { formatAge } from '../../text/fit';
-import { useTone } from '../../components/theme';
+import { ListTitle, loadErrorText } from '../../components/ListTitle';
 import { useNow } from '../../components/use-now';
 import { useActions } from '../../keys/input-hooks';
 import { useSelect } from '../../state/store-hooks';
 import type { ShieldStore } from '../../state/shield-store';
-import { terminalSafe } from '../../text/terminal-safe';
 import { pageText, zoneColumns } from '../../renderers/shield-zones';
 import { serverRecord } from '../server-record';
 
@@ -26,7 +24,6 @@ export function ZonesList({ store, width, height }: ZonesListProps): React.JSX.E
   const loading = useSelect(store, (s) => s.zonesLoading);
   const paused = useSelect(store, (s) => s.paused);
   const now = useNow(1000);
-  const tone = useTone();
 
   useEffect(() => store.getState().watchZones(), [store]);
   useActions({
@@ -36,31 +33,23 @@ export function ZonesList({ store, width, height }: ZonesListProps): React.JSX.E
     'shield.prevPage': () => store.getState().goToPage(store.getState().page - 1),
   });
 
-  const state = [pageText(info), paused ? 'paused' : '', at !== null ? `refreshed ${formatAge(now - at)}` : loading ? 'loading…' : ''].filter(Boolean).join(' · ');
-  const tableHeight = Math.max(1, height - 1 - (error ? 1 : 0));
+  const problem = loadErrorText(error, zones.length > 0, 'the zones');
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <Box height={1}>
-        <Text bold wrap="truncate">
-          Shield zones <Text color={tone('muted')}>(enter: API Guardian)</Text>
-        </Text>
-        <Box flexGrow={1} justifyContent="flex-end">
-          <Text color={tone('muted')} wrap="truncate">
-            {state}
-          </Text>
-        </Box>
-      </Box>
-      {error ? (
-        <Text color={tone('error')} wrap="truncate">
-          {terminalSafe(zones.length ? `refresh failed, showing the last data: ${error}` : `could not load the zones: ${error}`)}
-        </Text>
-      ) : null}
+      <ListTitle
+        title="Shield zones"
+        loading={at === null && !error}
+        hint="enter: API Guardian"
+        errors={[problem]}
+        status={pageText(info)}
+        poll={{ paused, loadedAt: at, now }}
+      />
       <Table
         id="zones"
         rows={zones}
         columns={zoneColumns}
         width={width}
-        height={tableHeight}
+        height={Math.max(1, height - 1)}
         onOpen={(z) => store.getState().openZone(z.shieldZoneId)}
         record={(z) => serverRecord(`shield zone ${z.shieldZoneId}`, z)}
         emptyText={loading || at === null ? 'loading zones…' : 'no shield zones on this page'}

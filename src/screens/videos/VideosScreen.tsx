@@ -20,7 +20,7 @@ import { libraryColumns } from '../../renderers/video-libraries';
 import { useScreenInstance } from '../screen-def';
 import { serverRecord } from '../server-record';
 import { SCREEN_ALIASES } from '../../renderers/screen-names';
-import { ListTitle } from '../../components/ListTitle';
+import { emptyListText, ListTitle } from '../../components/ListTitle';
 
 const LIST_TABLE = 'libraries';
 const DETAIL_TABLE = 'detail';
@@ -171,7 +171,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
         columns={libraryColumns}
         width={width}
         height={listHeight}
-        emptyText={s().loadedAt === null ? 'loading…' : s().search ? `no library matches "${s().search}" on the server` : 'no video libraries'}
+        emptyText={emptyListText(s().loadedAt, s().search ? `no library matches "${s().search}" on the server` : 'no video libraries')}
         onOpen={(l) => s().openDetail(l.Id)}
         record={(l) => serverRecord(`video library ${l.Id} ${l.Name ?? ''}`, l)}
         onSelect={() => {
