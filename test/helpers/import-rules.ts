@@ -13,7 +13,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   app: ['screens', 'components', 'state', 'keys', 'renderers', 'sql-repl', 'text', 'runtime', 'api', 'config', 'log-engine'],
   screens: ['components', 'state', 'renderers', 'log-records', 'sql-repl', 'shield-spec', 'clipboard', 'keys', 'text', 'api', 'config', 'log-fields', 'log-engine'],
   components: ['keys', 'text'],
-  state: ['log-records', 'logs-sql', 'sql-repl', 'shield-spec', 'keys', 'text', 'api', 'config', 'log-fields', 'log-engine'],
+  state: ['log-records', 'logs-sql', 'log-ship', 'sql-repl', 'shield-spec', 'keys', 'text', 'api', 'config', 'log-fields', 'log-engine'],
   renderers: ['shield-spec', 'text', 'api', 'config'],
   'log-records': ['text', 'api', 'config', 'log-fields', 'log-engine'],
   'logs-sql': ['text', 'api', 'config', 'log-fields', 'log-engine'],
