@@ -30,16 +30,17 @@ export function tsvUnescape(field: string): string {
 
 type Convert = (text: string) => SqlValue;
 
-const SMALL_NUMBER = /^(U?Int(8|16|32)|Float(32|64))$/;
-const BIG_INTEGER = /^U?Int(64|128|256)$/;
+const FLOAT = /^Float(32|64)$/;
+/** Integers are bigints, as the database's are: the shell prints a number as a real (`7.0`). */
+const INTEGER = /^U?Int(8|16|32|64|128|256)$/;
 
-/** How a column's text becomes a value: exact integers as bigint, small numbers and floats as number, the rest as text. */
+/** How a column's text becomes a value: integers as bigint (exact), floats as number, the rest as text. */
 export function converterFor(type: string): Convert {
   const nullable = /^Nullable\((.*)\)$/.exec(type);
   const inner = nullable ? nullable[1]! : type;
-  const base: Convert = SMALL_NUMBER.test(inner)
+  const base: Convert = FLOAT.test(inner)
     ? (t) => (t === 'nan' ? Number.NaN : t === 'inf' || t === '+inf' ? Infinity : t === '-inf' ? -Infinity : Number(t))
-    : BIG_INTEGER.test(inner)
+    : INTEGER.test(inner)
       ? (t) => BigInt(t)
       : (t) => tsvUnescape(t);
   return (t) => (t === '\\N' ? null : base(t));

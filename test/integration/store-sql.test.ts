@@ -90,8 +90,8 @@ test('values come back exact: tabs and newlines, 4-byte UTF-8, UInt64 beyond 2^5
   assert.equal(r.paged, null, 'a small result is one array');
   assert.deepEqual(r.result.columns, ['url', 'bytes', 'status', 'n', 'x', 'x', '2', '1']);
   assert.deepEqual(r.result.rows, [
-    ['/a\tb\nc', 18446744073709551615n, 503, null, 1, 1, 3, 4],
-    ['/ü😀', 1n, 200, null, 1, 1, 3, 4],
+    ['/a\tb\nc', 18446744073709551615n, 503n, null, 1n, 1n, 3n, 4n],
+    ['/ü😀', 1n, 200n, null, 1n, 1n, 3n, 4n],
   ]);
   assert.equal(r.result.decltypes[1], 'UInt64');
 });
