@@ -34,10 +34,10 @@ export interface StoreSqlOptions {
 
 export interface StreamHooks {
   signal?: AbortSignal;
-  /** The columns and their ClickHouse types, before the first row. */
-  onHead?(columns: string[], types: string[]): void;
-  /** Rows as they arrive; return false to stop reading (the query is then stopped on the server). */
-  onRows?(rows: SqlValue[][]): boolean | void;
+  /** The columns and their ClickHouse types, before the first row (awaited: a writer's backpressure). */
+  onHead?(columns: string[], types: string[]): void | Promise<void>;
+  /** Rows as they arrive (awaited); false stops reading (the query is then stopped on the server). */
+  onRows?(rows: SqlValue[][]): boolean | void | Promise<boolean | void>;
 }
 
 export interface StreamOutcome {
@@ -137,10 +137,10 @@ export class StoreSql {
     const rows = new TsvRows();
     let count = 0;
     let headSent = false;
-    const head = () => {
+    const head = async () => {
       if (headSent || !rows.columns || !rows.types) return;
       headSent = true;
-      hooks.onHead?.(rows.columns, rows.types);
+      await hooks.onHead?.(rows.columns, rows.types);
     };
     try {
       const result = await this.client.exec({
@@ -151,17 +151,17 @@ export class StoreSql {
       });
       for await (const chunk of result.stream as AsyncIterable<Buffer>) {
         const got = rows.push(chunk);
-        head();
+        await head();
         if (got.length === 0) continue;
         count += got.length;
-        if (hooks.onRows?.(got) === false) {
+        if ((await hooks.onRows?.(got)) === false) {
           stop();
           break;
         }
       }
       if (!killed) {
         rows.end();
-        head();
+        await head();
       }
       return { queryId, columns: rows.columns ?? [], types: rows.types ?? [], rows: count };
     } catch (error) {
