@@ -126,14 +126,16 @@ export class StoreSql {
     const queryId = randomUUID();
     const local = new AbortController();
     let killed: Promise<boolean> | null = null;
-    const stop = () => {
+    // a person's cancel may come before the server lists the query: that kill looks again
+    const stop = (lookAgain = true) => {
       if (killed) return;
       local.abort();
-      killed = this.kill(queryId);
+      killed = this.kill(queryId, lookAgain);
     };
     const outer = hooks.signal;
     if (outer?.aborted) throw new StoreSqlError('cancelled before it was sent', 'cancelled');
-    outer?.addEventListener('abort', stop);
+    const cancel = () => stop(true);
+    outer?.addEventListener('abort', cancel);
     const rows = new TsvRows();
     let count = 0;
     let headSent = false;
@@ -155,7 +157,7 @@ export class StoreSql {
         if (got.length === 0) continue;
         count += got.length;
         if ((await hooks.onRows?.(got)) === false) {
-          stop();
+          stop(false);
           break;
         }
       }
@@ -177,24 +179,27 @@ export class StoreSql {
       if (error instanceof MidStreamError) throw this.explain(new Error(error.message));
       throw this.explain(error);
     } finally {
-      outer?.removeEventListener('abort', stop);
+      outer?.removeEventListener('abort', cancel);
       // a reader that stopped early does not leave the query running
       if (killed) await (killed as Promise<boolean>);
     }
   }
 
   /**
-   * Stops a query on the server: `KILL QUERY ... SYNC` waits until it has stopped (a query not
-   * there any more is not an error). True when the server answered.
+   * Stops a query on the server: `KILL QUERY ... SYNC` waits until it has stopped. A cancel that
+   * came before the server listed the query finds nothing: it is looked for again, briefly.
+   * True when the server answered.
    */
-  async kill(queryId: string): Promise<boolean> {
+  async kill(queryId: string, lookAgain = true): Promise<boolean> {
+    const id = sqlLiteral(queryId);
     try {
-      const r = await this.client.exec({
-        query: `KILL QUERY WHERE query_id = ${sqlLiteral(queryId)} SYNC`,
-        clickhouse_settings: { default_format: 'TabSeparated' },
-      });
-      for await (const chunk of r.stream as AsyncIterable<Buffer>) void chunk;
-      return true;
+      for (let attempt = 0; ; attempt++) {
+        const r = await this.client.exec({ query: `KILL QUERY WHERE query_id = ${id} SYNC`, clickhouse_settings: { default_format: 'TabSeparated' } });
+        let answer = '';
+        for await (const chunk of r.stream as AsyncIterable<Buffer>) answer += chunk.toString();
+        if (answer.trim() !== '' || !lookAgain || attempt === 3) return true;
+        await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)));
+      }
     } catch {
       return false;
     }
