@@ -1,5 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { clickhouseSkip, startClickHouse, type ClickHouseServer } from '../helpers/clickhouse';
 import { startBurrow, type PtySession } from '../helpers/pty';
 import { untilAsync } from '../helpers/ship';
@@ -24,7 +27,11 @@ before(async () => {
   ];
   await ch.query('INSERT INTO cdn_logs FORMAT JSONEachRow', rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 });
-after(async () => ch?.close());
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-sql-store-shell-'));
+after(async () => {
+  await ch?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const SLOW = 'SELECT count() AS n FROM numbers(100000000000)';
 const slowRunning = async () =>
@@ -42,7 +49,7 @@ test(
   ':sql store: the header names the store, a query over the shipped table in the grid, .tables, .schema, completion, ctrl-c kills the query on the server',
   { skip },
   async () => {
-    const app = startBurrow(['--store-url', ch.storeUrl], { cols: 120, rows: 34 });
+    const app = startBurrow(['--store-url', ch.storeUrl], { cols: 120, rows: 34, cwd: dir });
     await openStoreSql(app);
     await app.waitFor(/ClickHouse 18\.\d+\.\d+ · default@127\.0\.0\.1:\d+\/default/, 20_000);
 
@@ -76,6 +83,18 @@ test(
 
     await app.type('SELEC 1;\r');
     await app.waitFor(/ClickHouse error 62: Syntax error/);
+
+    // output modes and export: .mode json on screen, .mode csv into a file
+    await app.type('.mode json\r');
+    await app.type('SELECT requestId, statusCode FROM cdn_logs ORDER BY requestId LIMIT 2;\r');
+    await app.waitFor(/\{"requestId":"a1","statusCode":503\}/);
+    await app.type('.mode csv\r');
+    await app.type('.output codes.csv\r');
+    await app.waitFor(/results go to codes\.csv/);
+    await app.type('SELECT requestId, statusCode FROM cdn_logs ORDER BY requestId;\r');
+    await app.waitFor(/3 rows.*written to codes\.csv \(csv\)/);
+    await app.type('.output\r');
+    assert.equal(fs.readFileSync(path.join(dir, 'codes.csv'), 'utf8'), 'requestId,statusCode\na1,503\na2,200\na3,404\n');
     app.kill();
   },
 );
