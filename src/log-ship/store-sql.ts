@@ -63,6 +63,8 @@ export function statementText(sql: string): string {
 export class StoreSql {
   private readonly client: ClickHouseClient;
   readonly where: string;
+  /** The query ids of the requests in flight (stopped on the server when burrow exits). */
+  private readonly inFlight = new Set<string>();
 
   constructor(readonly options: StoreSqlOptions) {
     this.where = showStoreUrl(options.url);
@@ -124,6 +126,7 @@ export class StoreSql {
       throw new StoreSqlError('the shell reads results in its own format: drop the FORMAT clause (.mode sets how results are shown)', 'sql');
     }
     const queryId = randomUUID();
+    this.inFlight.add(queryId);
     const local = new AbortController();
     let killed: Promise<boolean> | null = null;
     // a person's cancel may come before the server lists the query: that kill looks again
@@ -179,6 +182,7 @@ export class StoreSql {
       if (error instanceof MidStreamError) throw this.explain(new Error(error.message));
       throw this.explain(error);
     } finally {
+      this.inFlight.delete(queryId);
       outer?.removeEventListener('abort', cancel);
       // a reader that stopped early does not leave the query running
       if (killed) await (killed as Promise<boolean>);
@@ -203,6 +207,11 @@ export class StoreSql {
     } catch {
       return false;
     }
+  }
+
+  /** Stops every query of this session still running on the server (burrow is exiting). */
+  async killAll(): Promise<void> {
+    await Promise.all([...this.inFlight].map((id) => this.kill(id, false)));
   }
 
   /** Every row of a statement (the catalog's small answers). */

@@ -34,8 +34,12 @@ after(async () => {
 });
 
 const SLOW = 'SELECT count() AS n FROM numbers(100000000000)';
-const slowRunning = async () =>
-  (await ch.query("SELECT count() FROM system.processes WHERE query LIKE '%numbers(100000000000)%' AND query NOT LIKE '%system.processes%'")).trim() !== '0';
+const runningLike = async (pattern: string) =>
+  (await ch.query(`SELECT count() FROM system.processes WHERE query LIKE '${pattern}' AND query NOT LIKE '%system.processes%'`)).trim() !== '0';
+const slowRunning = () => runningLike('%numbers(100000000000)%');
+/** Hours of counting: only a KILL QUERY ends it within the test. */
+const ENDLESS = 'SELECT count() AS n FROM numbers(10000000000000)';
+const endlessRunning = () => runningLike('%numbers(10000000000000)%');
 
 async function openStoreSql(app: PtySession): Promise<string> {
   await app.waitFor('Screens');
@@ -95,7 +99,20 @@ test(
     await app.waitFor(/3 rows.*written to codes\.csv \(csv\)/);
     await app.type('.output\r');
     assert.equal(fs.readFileSync(path.join(dir, 'codes.csv'), 'utf8'), 'requestId,statusCode\na1,503\na2,200\na3,404\n');
-    app.kill();
+
+    // quitting the console while a query runs stops it on the server too
+    await app.type(`${ENDLESS};\r`);
+    await untilAsync('the query running on the server', endlessRunning, 30_000, 50);
+    await app.press('app.back');
+    await app.press('app.quit');
+    // without the kill the console would wait on the request for hours
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the console did not exit; the screen is:\n${app.screenText()}`)), 20_000);
+    });
+    const { exitCode } = await Promise.race([app.exited, late]).finally(() => clearTimeout(timer));
+    assert.equal(exitCode, 0);
+    assert.equal(await endlessRunning(), false, 'the query did not outlive the console');
   },
 );
 

@@ -25,6 +25,24 @@ export interface StoreResultHooks {
   pageFailed(error: unknown): void;
 }
 
+/** The open store shells: every way out of the console stops their queries on the server. */
+const open = new Set<StoreBackend>();
+
+/**
+ * Stops the store shells' running queries on the server (an HTTP client that leaves is not
+ * noticed by a query that has written nothing yet), within `ms`.
+ */
+export async function stopStoreQueries(ms: number): Promise<void> {
+  const all = Promise.all([...open].map((b) => b.stopQueries()));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref?.();
+  });
+  await Promise.race([all, late]);
+  clearTimeout(timer);
+}
+
 /**
  * The SQL shell's engine when it runs on the log store (`:sql store`): ClickHouse over HTTP
  * (`log-ship/store-sql.ts`, loaded with the first use so the console does not pay for the client).
@@ -45,6 +63,11 @@ export class StoreBackend {
   ) {
     this.snapshot = { where: showStoreUrl(url), database: url.database, version: null, error: null };
     this.session = import('../../log-ship/store-sql').then(({ StoreSql }) => new StoreSql({ url, password }));
+    open.add(this);
+  }
+
+  async stopQueries(): Promise<void> {
+    await (await this.session).killAll();
   }
 
   get state(): StoreSnapshot {
@@ -152,6 +175,7 @@ export class StoreBackend {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    open.delete(this);
     this.windows.clear();
     void this.session.then((s) => s.close()).catch(() => undefined);
   }
