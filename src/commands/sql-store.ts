@@ -2,6 +2,7 @@ import { splitStatements } from '../api/database/index';
 import type { SqlValue } from '../api/database/values';
 import { StoreSql, StoreSqlError } from '../log-ship/store-sql';
 import { parseStoreUrl, StoreUrlError } from '../log-ship/store-url';
+import { readOnlyWords } from '../sql-repl/read-only';
 import { terminalSafeLines } from '../text/terminal-safe';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
 import { type CommandContext, UsageError } from './types';
@@ -33,7 +34,8 @@ export async function runStoreSql(ctx: CommandContext, sources: { sql: string; o
   }
   const format = (ctx.settings.output ?? 'table') as SqlOutputFormat;
   const printer = new ResultPrinter(io.stdout, format, Boolean(io.stdout.isTTY) && format === 'table');
-  const session = new StoreSql({ url, password: ctx.settings.logStorePassword });
+  const readOnly = ctx.settings.readOnly ? readOnlyWords(ctx.settings.readOnlySource) : null;
+  const session = new StoreSql({ url, password: ctx.settings.logStorePassword, readOnly });
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);

@@ -30,6 +30,11 @@ export interface StoreSqlOptions {
   password: string | null;
   /** Per request; a long query is cut by ClickHouse's own limits, not this (default 1 h). */
   timeoutMs?: number;
+  /**
+   * burrow's read-only mode, in words ("read-only mode (--read-only)"): statements run with
+   * ClickHouse's own `readonly = 2` (reads and settings only), so the server refuses a write.
+   */
+  readOnly?: string | null;
 }
 
 export interface StreamHooks {
@@ -108,6 +113,9 @@ export class StoreSql {
         );
       }
       if (n === 394) return new StoreSqlError('the query was cancelled on the server', 'cancelled', n);
+      // READONLY: the server refused a write under readonly = 2
+      if (n === 164 && this.options.readOnly)
+        return new StoreSqlError(`${this.options.readOnly}: the log store runs reads only, so ClickHouse refused it (${what})`, 'sql', n);
       return new StoreSqlError(`ClickHouse error ${n}: ${what}`, 'sql', n);
     }
     if (/timeout/i.test(text)) return new StoreSqlError(`the log store did not answer in time: ${text.split('\n')[0]}`, 'down');
@@ -152,7 +160,7 @@ export class StoreSql {
         query: text,
         query_id: queryId,
         abort_signal: local.signal,
-        clickhouse_settings: { default_format: 'TabSeparatedWithNamesAndTypes' },
+        clickhouse_settings: { default_format: 'TabSeparatedWithNamesAndTypes', ...(this.options.readOnly ? { readonly: '2' } : {}) },
       });
       for await (const chunk of result.stream as AsyncIterable<Buffer>) {
         const got = rows.push(chunk);

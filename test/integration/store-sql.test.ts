@@ -30,9 +30,9 @@ after(async () => {
   await ch?.close();
 });
 
-function backend(url = ch.storeUrl, password: string | null = null): { b: StoreBackend; snapshots: StoreSnapshot[] } {
+function backend(url = ch.storeUrl, password: string | null = null, readOnly: string | null = null): { b: StoreBackend; snapshots: StoreSnapshot[] } {
   const snapshots: StoreSnapshot[] = [];
-  const b = new StoreBackend(parseStoreUrl(url), password, (s) => snapshots.push(s), Date.now);
+  const b = new StoreBackend(parseStoreUrl(url), password, (s) => snapshots.push(s), Date.now, readOnly);
   backends.push(b);
   return { b, snapshots };
 }
@@ -163,4 +163,15 @@ test('statements without rows (DDL, INSERT) run and report no columns', { skip }
   assert.deepEqual(made.result.columns, []);
   await run(b, 'INSERT INTO scratch VALUES (1), (2)');
   assert.deepEqual((await run(b, 'SELECT sum(a) FROM scratch')).result.rows, [[3n]]);
+});
+
+test("burrow's read-only mode: ClickHouse runs the shell's statements with readonly = 2 and refuses a write", { skip }, async () => {
+  const { b } = backend(ch.storeUrl, null, 'read-only mode (--read-only)');
+  await assert.rejects(
+    run(b, 'CREATE TABLE refused (a UInt8) ENGINE = Memory'),
+    /^Error: read-only mode \(--read-only\): the log store runs reads only, so ClickHouse refused it/,
+  );
+  await assert.rejects(run(b, 'INSERT INTO cdn_logs (pullZoneId) VALUES (1)'), /runs reads only/);
+  assert.deepEqual((await run(b, 'SELECT count() FROM cdn_logs')).result.rows, [[2n]], 'reads run');
+  assert.equal((await ch.query('EXISTS TABLE refused')).trim(), '0');
 });

@@ -60,9 +60,11 @@ export class StoreBackend {
     password: string | null,
     private readonly onSnapshot: (s: StoreSnapshot) => void,
     private readonly now: () => number,
+    /** burrow's read-only mode in words (ClickHouse then refuses writes), or null. */
+    readOnly: string | null = null,
   ) {
     this.snapshot = { where: showStoreUrl(url), database: url.database, version: null, error: null };
-    this.session = import('../../log-ship/store-sql').then(({ StoreSql }) => new StoreSql({ url, password }));
+    this.session = import('../../log-ship/store-sql').then(({ StoreSql }) => new StoreSql({ url, password, readOnly }));
     open.add(this);
   }
 

@@ -21,6 +21,7 @@ import { hranaCatalog } from './backend';
 import { LogsBackend, type LogsRecordSource } from './logs-backend';
 import { StoreBackend } from './store-backend';
 import { parseStoreUrl } from '../../log-ship/store-url';
+import { readOnlyWords } from '../../sql-repl/read-only';
 
 export type { BrowseState, Entry, LeaveThen, NewEntry, SqlState, SqlStore, SqlStoreOptions } from './types';
 
@@ -102,7 +103,9 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       }
       let backend: StoreBackend;
       try {
-        backend = new StoreBackend(parseStoreUrl(text), deps.settings.logStorePassword, (snapshot) => set({ store: snapshot }), deps.now);
+        const ui = deps.ui.getState();
+        const readOnly = ui.readOnly ? readOnlyWords(ui.readOnlySource) : null;
+        backend = new StoreBackend(parseStoreUrl(text), deps.settings.logStorePassword, (snapshot) => set({ store: snapshot }), deps.now, readOnly);
       } catch (error) {
         set({ phase: 'failed', connectError: errorMessage(error) });
         return;
@@ -112,7 +115,8 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       const { where, database } = backend.state;
       set({ phase: 'ready', url: where, label: `ch:${database}`, store: backend.state });
       history.open(historyPath(stateDir(ctx.env), historyKey(where.replace(/^clickhouses?:/, 'https:'))));
-      ctx.message('info', `SQL on the log store ${where} (ClickHouse) · .tables lists its tables · .help lists the commands`);
+      const reads = deps.ui.getState().readOnly ? ` · ${readOnlyWords(deps.ui.getState().readOnlySource)}: reads only` : '';
+      ctx.message('info', `SQL on the log store ${where} (ClickHouse)${reads} · .tables lists its tables · .help lists the commands`);
       backend.connect().then(
         () => statements.loadSchema(),
         (error: unknown) => ctx.message('error', errorMessage(error)),
