@@ -11,7 +11,9 @@ export const sqlScreen: ScreenDef = {
   arg: {
     name: 'logs|store',
     validate: (value) =>
-      value === 'logs' || value === 'store' ? null : ":sql takes no argument, logs (SQL on the logs screen's records) or store (SQL on the log store, ClickHouse)",
+      value === 'logs' || value === 'store'
+        ? null
+        : ":sql takes no argument, logs (SQL on the logs screen's records) or store (SQL on the log store, ClickHouse)",
   },
   actions: sqlActions,
   component: SqlScreen,
