@@ -57,6 +57,9 @@ const CLICKHOUSE_ERROR = /^Code: (\d+), e\.displayText\(\) = (?:DB::Exception: )
 const AUTH_CODES = new Set([192, 193, 194, 195, 516]);
 const DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EPIPE']);
 
+/** How long a cancel waits for the server to confirm that the query stopped. */
+const KILL_WAIT_MS = 10_000;
+
 /** A statement that ends in its own FORMAT clause would not come back as the shell's TSV. */
 const OWN_FORMAT = /\bFORMAT\s+[A-Za-z]\w*\s*$/i;
 
@@ -206,7 +209,12 @@ export class StoreSql {
     const id = sqlLiteral(queryId);
     try {
       for (let attempt = 0; ; attempt++) {
-        const r = await this.client.exec({ query: `KILL QUERY WHERE query_id = ${id} SYNC`, clickhouse_settings: { default_format: 'TabSeparated' } });
+        // SYNC waits for the query to stop: a query that does not is not waited on for ever
+        const r = await this.client.exec({
+          query: `KILL QUERY WHERE query_id = ${id} SYNC`,
+          clickhouse_settings: { default_format: 'TabSeparated' },
+          abort_signal: AbortSignal.timeout(KILL_WAIT_MS),
+        });
         let answer = '';
         for await (const chunk of r.stream as AsyncIterable<Buffer>) answer += chunk.toString();
         if (answer.trim() !== '' || !lookAgain || attempt === 3) return true;
