@@ -4,6 +4,8 @@ import { converterFor, MidStreamError, TsvRows, tsvUnescape } from '../../src/lo
 import { sqlName } from '../../src/log-ship/sql-text';
 import { formatCreate, statementText } from '../../src/log-ship/store-sql';
 import { storeHeader } from '../../src/screens/sql/logs-header';
+import { ResultTextStream, resultText } from '../../src/sql-repl/output-modes';
+import type { SqlValue } from '../../src/api/database/values';
 
 const rowsOf = (parser: TsvRows, ...chunks: string[]) => chunks.flatMap((c) => parser.push(Buffer.from(c)));
 
@@ -72,4 +74,21 @@ test('storeHeader: version and where, never more; not connected when it failed',
   assert.equal(storeHeader(s), 'ClickHouse 18.16.1 · ship@ch.internal:8123/logs');
   assert.equal(storeHeader({ ...s, version: null }), 'ClickHouse · ship@ch.internal:8123/logs');
   assert.equal(storeHeader({ ...s, error: 'refused' }), 'ClickHouse ship@ch.internal:8123/logs: not connected');
+});
+
+test('ResultTextStream writes what resultText writes, whatever the parts (csv, json, line; no rows too)', () => {
+  const columns = ['id', 'name', 'note'];
+  const all: SqlValue[][] = [
+    [1n, 'a,"b"', null],
+    [2n, 'ü\nx', 1.5],
+    [3n, '', 'z'],
+  ];
+  for (const mode of ['csv', 'json', 'line'] as const) {
+    for (const rows of [all, []]) {
+      const whole = [...resultText({ columns, rows }, mode)];
+      const stream = new ResultTextStream(columns, mode);
+      const parts = [...stream.begin(), ...stream.rows(rows.slice(0, 1)), ...stream.rows([]), ...stream.rows(rows.slice(1)), ...stream.end()];
+      assert.deepEqual(parts, whole, `${mode} with ${rows.length} rows`);
+    }
+  }
 });

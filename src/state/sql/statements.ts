@@ -2,7 +2,7 @@ import { leadingTokens, SqlError, StreamLostError, type SqlStatement, type State
 import { ApiError } from '../../api/errors';
 import { destructiveReason } from '../../sql-repl/destructive';
 import { editorOf } from '../../sql-repl/editor';
-import { resultText, summaryText } from '../../sql-repl/output-modes';
+import { isStreamedMode, ResultTextStream, resultText, summaryText } from '../../sql-repl/output-modes';
 import { firstWriter, readOnlyRefusal, readOnlyWords } from '../../sql-repl/read-only';
 import { LogsSqlRefusal } from '../../logs-sql/engine';
 import { oneLine, UncertainStatements } from '../../sql-repl/uncertain';
@@ -28,6 +28,9 @@ export function failureText(error: ApiError, where: string): string {
 function firstWord(sql: string): string {
   return (leadingTokens(sql, 1)[0] ?? '').toUpperCase();
 }
+
+/** Statements after which the store's tables and columns are read again (for completion). */
+const STORE_DDL = new Set(['CREATE', 'DROP', 'ALTER', 'RENAME', 'ATTACH', 'DETACH']);
 
 export interface StatementRunner {
   /**
@@ -261,7 +264,24 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
           return summaryText({ columns: result.columns, rowCount: rows.count, rowsAffected: 0, lastInsertRowid: null, durationMs: result.durationMs }, get().timer);
         };
         const refresh = () => set({ entries: get().entries.map((e) => (e.id === id && e.kind === 'result' ? { ...e, summary: summary() } : e)) });
+        const { mode, outputFile } = get();
         try {
+          if (output.open && outputFile && isStreamedMode(mode)) {
+            // csv, json and line go to the file as the rows arrive: an export of any size
+            let text: ResultTextStream | null = null;
+            const r = await store.export(s.text, abort.signal, {
+              head: (columns) => {
+                text = new ResultTextStream(columns, mode);
+                output.write(text.begin());
+              },
+              rows: (rows) => void output.write(text!.rows(rows)),
+            });
+            const done = summaryText({ columns: r.columns, rowCount: r.rows, rowsAffected: 0, lastInsertRowid: null, durationMs: r.durationMs }, get().timer);
+            if (text) output.write((text as ResultTextStream).end());
+            message('ok', r.columns.length ? `${done} · written to ${outputFile} (${mode})` : done);
+            if (STORE_DDL.has(firstWord(s.text))) ddl = true;
+            continue;
+          }
           await store.run(
             s.text,
             abort.signal,
@@ -289,8 +309,7 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
           if (origin === null && !abort.signal.aborted) recallInput(source.slice(s.start));
           return abort.signal.aborted;
         }
-        const w = firstWord(s.text);
-        if (w === 'CREATE' || w === 'DROP' || w === 'ALTER' || w === 'RENAME' || w === 'ATTACH' || w === 'DETACH') ddl = true;
+        if (STORE_DDL.has(firstWord(s.text))) ddl = true;
       }
       return true;
     } finally {

@@ -17,6 +17,12 @@ export interface StoreSnapshot {
   error: string | null;
 }
 
+/** Where the rows of an export go as they arrive (`.output` in a mode written row by row). */
+export interface RowSink {
+  head(columns: string[]): void;
+  rows(rows: SqlValue[][]): void;
+}
+
 export interface StoreResultHooks {
   /** The result with its first rows (`paged` null when every row is in `result.rows`). */
   show(result: StatementResult, paged: PagedRows | null): void;
@@ -147,6 +153,17 @@ export class StoreBackend {
       (result as StatementResult).durationMs = this.now() - started;
       hooks.changed();
     } else show(paged.firstPage(), null);
+  }
+
+  /**
+   * Runs one statement with its rows handed to `sink` as they arrive, none kept (an export of
+   * any size). Resolves with the columns (none: a statement without rows) and the count.
+   */
+  async export(sql: string, signal: AbortSignal, sink: RowSink): Promise<{ columns: string[]; rows: number; durationMs: number }> {
+    const session = await this.session;
+    const started = this.now();
+    const r = await session.stream(sql, { signal, onHead: (columns) => sink.head(columns), onRows: (rows) => void sink.rows(rows) });
+    return { columns: r.columns, rows: r.rows, durationMs: this.now() - started };
   }
 
   /** Rows held in memory by the results of this shell. */
