@@ -1,15 +1,24 @@
 import { splitStatements } from '../api/database/index';
 import type { SqlValue } from '../api/database/values';
 import { StoreSql, StoreSqlError } from '../log-ship/store-sql';
-import { parseStoreUrl, StoreUrlError } from '../log-ship/store-url';
 import { readOnlyWords } from '../sql-repl/read-only';
 import { terminalSafeLines } from '../text/terminal-safe';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
+import { parseStoreUrl, StoreUrlError, type StoreUrl } from '../log-ship/store-url';
 import { type CommandContext, UsageError } from './types';
 
-export const NO_STORE_CLI =
-  '--store: no log store: pass --store-url clickhouse://[user@]host[:port][/database], or set BURROW_LOG_STORE or logStore: in the profile ' +
-  '(the password: BURROW_LOG_STORE_PASSWORD or logStorePassword:)';
+/** The log store of the flags and settings: --store-url, else BURROW_LOG_STORE or logStore: (as `burrow logs --store` reads it). */
+function storeFromFlags(ctx: CommandContext): StoreUrl {
+  const text = (typeof ctx.values['store-url'] === 'string' ? ctx.values['store-url'] : null) ?? ctx.settings.logStore;
+  if (!text)
+    throw new UsageError('--store: no log store: pass --store-url clickhouse://SERVER:8123/DATABASE, or set BURROW_LOG_STORE or logStore: in the profile');
+  try {
+    return parseStoreUrl(text);
+  } catch (error) {
+    if (error instanceof StoreUrlError) throw new UsageError(error.message);
+    throw error;
+  }
+}
 
 /**
  * `burrow sql --store -e SQL`: statements on the log store (ClickHouse), one request each, stopping
@@ -18,15 +27,7 @@ export const NO_STORE_CLI =
  */
 export async function runStoreSql(ctx: CommandContext, sources: { sql: string; origin: string }[]): Promise<number> {
   const { io } = ctx;
-  const text = (typeof ctx.values['store-url'] === 'string' ? ctx.values['store-url'] : null) ?? ctx.settings.logStore;
-  if (!text) throw new UsageError(NO_STORE_CLI);
-  let url;
-  try {
-    url = parseStoreUrl(text);
-  } catch (error) {
-    if (error instanceof StoreUrlError) throw new UsageError(error.message);
-    throw error;
-  }
+  const store = storeFromFlags(ctx);
   const statements = sources.flatMap(({ sql, origin }) => splitStatements(sql).map((st) => ({ ...st, origin })));
   if (statements.length === 0) {
     io.stderr.write('burrow: no SQL statement to run\n');
@@ -35,7 +36,7 @@ export async function runStoreSql(ctx: CommandContext, sources: { sql: string; o
   const format = (ctx.settings.output ?? 'table') as SqlOutputFormat;
   const printer = new ResultPrinter(io.stdout, format, Boolean(io.stdout.isTTY) && format === 'table');
   const readOnly = ctx.settings.readOnly ? readOnlyWords(ctx.settings.readOnlySource) : null;
-  const session = new StoreSql({ url, password: ctx.settings.logStorePassword, readOnly });
+  const session = new StoreSql({ store, password: ctx.settings.logStorePassword, readOnly });
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);

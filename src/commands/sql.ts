@@ -213,7 +213,7 @@ export const sqlCommand: Command = {
   name: 'sql',
   summary: 'run SQL on the hosted database (REPL when interactive)',
   usage: `burrow sql [URL | --database NAME|ID] [FILE | -] [-e SQL]... [-o table|csv|json|ndjson] [--demo]
-       burrow sql --store [--store-url clickhouse://[user@]host[:port][/database]] [FILE | -] [-e SQL]... [-o ...]
+       burrow sql --store [--store-url URL] [FILE | -] [-e SQL]... [-o ...]
 
 Runs SQL on the hosted database, statement by statement, on one stream (so BEGIN ... COMMIT
 works) and stops at the first error (exit code 1, with the statement's number and line).
@@ -242,7 +242,7 @@ commands (.help), transactions kept open across inputs. With no database configu
 API key (or with --demo) it starts the built-in emulator.
 
 --store runs the SQL on the log store instead (ClickHouse, where burrow ship writes): the store
-is --store-url, else BURROW_LOG_STORE, else logStore: in the profile; its password only from
+is --store-url (as burrow ship --help describes it), else BURROW_LOG_STORE, else logStore: in the profile; its password only from
 BURROW_LOG_STORE_PASSWORD or logStorePassword:. One request per statement, stopping at the first
 error; csv, json and ndjson stream the rows as they arrive. Ctrl-C stops the query on the server
 (KILL QUERY). In the console, :sql store opens the shell on it.`,

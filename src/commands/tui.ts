@@ -23,9 +23,10 @@ The console keeps the setup of its logs screens (server filters, the / pattern, 
 marks, and which zones were open) per profile in $XDG_STATE_HOME/burrow/sessions (else
 ~/.local/state/burrow/sessions) and brings it back on the next start.
   --fresh    start clean: the saved session is not read (the next quit saves over it)
-  --store-url clickhouse://[user@]host[:port][/database]
-             the log store that :sql store opens (else BURROW_LOG_STORE, else logStore: in the
-             profile; the password only from BURROW_LOG_STORE_PASSWORD or logStorePassword:)`,
+  --store-url URL
+             the log store that :sql store opens, as burrow ship --help describes it (else
+             BURROW_LOG_STORE, else logStore: in the profile; the password only from
+             BURROW_LOG_STORE_PASSWORD or logStorePassword:)`,
   options: CONSOLE_OPTIONS,
   async run({ io, screenIo, settings, values }) {
     if (!screenIo.stdin.isTTY || !screenIo.stdout.isTTY) {

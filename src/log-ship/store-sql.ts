@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { SqlValue } from '../api/database/values';
 import { sqlLiteral, sqlName } from './sql-text';
-import { httpBase, showStoreUrl, type StoreUrl } from './store-url';
+import { httpBase, showStoreUrl, storeAddress, type StoreUrl } from './store-url';
 import { MidStreamError, TsvRows } from './tsv-rows';
 
 /**
@@ -26,7 +26,7 @@ export class StoreSqlError extends Error {
 }
 
 export interface StoreSqlOptions {
-  url: StoreUrl;
+  store: StoreUrl;
   password: string | null;
   /** Per request; a long query is cut by ClickHouse's own limits, not this (default 1 h). */
   timeoutMs?: number;
@@ -75,12 +75,12 @@ export class StoreSql {
   private readonly inFlight = new Set<string>();
 
   constructor(readonly options: StoreSqlOptions) {
-    this.where = showStoreUrl(options.url);
+    this.where = showStoreUrl(options.store);
     this.client = createClient({
-      url: httpBase(options.url),
-      username: options.url.user,
+      url: httpBase(options.store),
+      username: options.store.user,
       password: options.password ?? '',
-      database: options.url.database,
+      database: options.store.database,
       request_timeout: options.timeoutMs ?? 3_600_000,
       compression: { request: false, response: false },
       max_open_connections: 4,
@@ -89,16 +89,19 @@ export class StoreSql {
   }
 
   get database(): string {
-    return this.options.url.database;
+    return this.options.store.database;
   }
 
   /** What went wrong, in words: server down, login refused, or ClickHouse's own error text. */
   explain(error: unknown): StoreSqlError {
     if (error instanceof StoreSqlError) return error;
-    const { host, port, user } = this.options.url;
+    const { user } = this.options.store;
     const code = (error as NodeJS.ErrnoException | null)?.code;
     if (typeof code === 'string' && DOWN_CODES.has(code)) {
-      return new StoreSqlError(`cannot reach the log store at ${host}:${port} (${code}): is ClickHouse running there, on its HTTP port?`, 'down');
+      return new StoreSqlError(
+        `cannot reach the log store at ${storeAddress(this.options.store)} (${code}): is ClickHouse running there, on its HTTP port?`,
+        'down',
+      );
     }
     const text = error instanceof Error ? error.message : String(error);
     const m = CLICKHOUSE_ERROR.exec(text.trim());
@@ -136,6 +139,8 @@ export class StoreSql {
     if (OWN_FORMAT.test(text)) {
       throw new StoreSqlError('the shell reads results in its own format: drop the FORMAT clause (.mode sets how results are shown)', 'sql');
     }
+    const outer = hooks.signal;
+    if (outer?.aborted) throw new StoreSqlError('cancelled before it was sent', 'cancelled');
     const queryId = randomUUID();
     this.inFlight.add(queryId);
     const local = new AbortController();
@@ -146,8 +151,6 @@ export class StoreSql {
       local.abort();
       killed = this.kill(queryId, lookAgain);
     };
-    const outer = hooks.signal;
-    if (outer?.aborted) throw new StoreSqlError('cancelled before it was sent', 'cancelled');
     const cancel = () => stop(true);
     outer?.addEventListener('abort', cancel);
     const rows = new TsvRows();

@@ -128,7 +128,7 @@ test('ctrl-c: the request is dropped and KILL QUERY stops the query on the serve
 });
 
 test('a query stopped early by its reader (a page read again) does not keep running on the server', { skip }, async () => {
-  const session = new StoreSql({ url: parseStoreUrl(ch.storeUrl), password: null });
+  const session = new StoreSql({ store: parseStoreUrl(ch.storeUrl), password: null });
   try {
     const rows = await session.readRows('SELECT number FROM system.numbers', 5, 3);
     assert.deepEqual(rows, [[5n], [6n], [7n]]);

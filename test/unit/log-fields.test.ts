@@ -77,7 +77,8 @@ const FILE_BUDGET: Record<string, number> = {
   scheme: 9,
   host: 39,
   path: 75,
-  url: 45,
+  // +5 for the log store's URL, not the field: `:sql store` and `sql --store` import store-url.ts and name --store-url
+  url: 50,
   userAgent: 10,
   referer: 15,
   bodyBytesSent: 2,

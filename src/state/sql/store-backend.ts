@@ -8,7 +8,7 @@ import { PAGE_ROWS, PagedRows, pagedRowsView } from './paged-rows';
 
 /** What the shell's header says about the log store. */
 export interface StoreSnapshot {
-  /** clickhouse://user@host:port/database (a store URL never holds a password). */
+  /** clickhouse://user@server:port/database (a store URL never holds a password). */
   where: string;
   database: string;
   /** The server's version once it answered; null before. */
@@ -62,15 +62,15 @@ export class StoreBackend {
   private closed = false;
 
   constructor(
-    url: StoreUrl,
+    store: StoreUrl,
     password: string | null,
     private readonly onSnapshot: (s: StoreSnapshot) => void,
     private readonly now: () => number,
     /** burrow's read-only mode in words (ClickHouse then refuses writes), or null. */
     readOnly: string | null = null,
   ) {
-    this.snapshot = { where: showStoreUrl(url), database: url.database, version: null, error: null };
-    this.session = import('../../log-ship/store-sql').then(({ StoreSql }) => new StoreSql({ url, password, readOnly }));
+    this.snapshot = { where: showStoreUrl(store), database: store.database, version: null, error: null };
+    this.session = import('../../log-ship/store-sql').then(({ StoreSql }) => new StoreSql({ store, password, readOnly }));
     open.add(this);
   }
 
