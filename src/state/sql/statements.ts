@@ -233,8 +233,8 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
   };
 
   /**
-   * The log store (ClickHouse): no transaction, no read-only check (the store is not the
-   * platform); the destructive check asks. A result streams into the grid page by page; ctrl-c
+   * The log store (ClickHouse): no transaction; in read-only mode the server itself refuses
+   * writes (`readonly = 2`, set by the store's session); the destructive check asks. A result streams into the grid page by page; ctrl-c
    * drops the request and stops the query on the server (KILL QUERY), and says so.
    */
   const runOnStore = async (source: string, statements: SqlStatement[], origin: string | null) => {
