@@ -61,11 +61,14 @@ export const GLOBAL_OPTIONS_POINTER = 'Global options (--profile, --demo, -o, --
  * The command is the first argument that is neither an option nor an option's value
  * (bin/run-bundle.cjs's cacheKind picks the bundle by the same rule).
  */
+/** The console's options that take a value (`burrow --store-url URL`: URL is not a command). */
+const CONSOLE_VALUE_FLAGS = new Set(Object.entries(CONSOLE_OPTIONS).flatMap(([name, spec]) => (spec.type === 'string' ? [`--${name}`] : [])));
+
 export function findCommand(argv: string[]): { command: CommandEntry; index: number } {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') break;
-    if (VALUE_FLAGS.has(a)) {
+    if (VALUE_FLAGS.has(a) || CONSOLE_VALUE_FLAGS.has(a)) {
       i++;
       continue;
     }

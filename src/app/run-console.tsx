@@ -16,6 +16,7 @@ import { keepStylesWithoutColour } from './styles-without-colour';
 import { terminalSafe } from '../text/terminal-safe';
 import { markStartupDone } from './startup-done';
 import { nativeBusy, stopLogsEngines } from '../state/sql/logs-backend';
+import { stopStoreQueries } from '../state/sql/store-backend';
 import { LogsSessions, sessionPath } from '../state/logs/session-file';
 
 /**
@@ -29,7 +30,8 @@ export async function runConsole(settings: Settings, io: Io, options: { fresh?: 
   const screen = fullScreen(
     io,
     async () => {
-      await platform?.close().catch(() => {});
+      // a ClickHouse query of :sql store still running is stopped on the server, not left to run
+      await Promise.all([platform?.close().catch(() => {}), stopStoreQueries(1500)]);
       return null;
     },
     { stop: stopLogsEngines, busy: nativeBusy },

@@ -138,6 +138,13 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     }
   }
   const format = (ctx.settings.output ?? 'table') as SqlOutputFormat;
+  if (ctx.values.store === true || typeof ctx.values['store-url'] === 'string') {
+    if (url !== undefined || typeof ctx.values.database === 'string') throw new UsageError('--store runs SQL on the log store: give no database URL or --database with it');
+    const sources = await sqlSources(ctx, file);
+    if (sources === null) throw new UsageError('burrow sql --store needs SQL (-e, FILE or stdin); the interactive shell on the store is the console\'s :sql store (burrow --store-url URL)');
+    const { runStoreSql } = await import('./sql-store');
+    return runStoreSql(ctx, sources);
+  }
   const sources = await sqlSources(ctx, file);
   if (sources === null) {
     if (typeof ctx.values.database !== 'string') return runRepl(ctx, url);
@@ -206,6 +213,7 @@ export const sqlCommand: Command = {
   name: 'sql',
   summary: 'run SQL on the hosted database (REPL when interactive)',
   usage: `burrow sql [URL | --database NAME|ID] [FILE | -] [-e SQL]... [-o table|csv|json|ndjson] [--demo]
+       burrow sql --store [--store-url URL] [FILE | -] [-e SQL]... [-o ...]
 
 Runs SQL on the hosted database, statement by statement, on one stream (so BEGIN ... COMMIT
 works) and stops at the first error (exit code 1, with the statement's number and line).
@@ -231,10 +239,18 @@ runs (exit code 2).
 At a terminal with no SQL given, opens the interactive SQL shell (the console's :sql screen):
 multi-line input, history (per database, Ctrl-R), Tab completion from the live schema, dot-
 commands (.help), transactions kept open across inputs. With no database configured and no
-API key (or with --demo) it starts the built-in emulator.`,
+API key (or with --demo) it starts the built-in emulator.
+
+--store runs the SQL on the log store instead (ClickHouse, where burrow ship writes): the store
+is --store-url (as burrow ship --help describes it), else BURROW_LOG_STORE, else logStore: in the profile; its password only from
+BURROW_LOG_STORE_PASSWORD or logStorePassword:. One request per statement, stopping at the first
+error; csv, json and ndjson stream the rows as they arrive. Ctrl-C stops the query on the server
+(KILL QUERY). In the console, :sql store opens the shell on it.`,
   options: {
     execute: { type: 'string', short: 'e', multiple: true },
     database: { type: 'string' },
+    store: { type: 'boolean' },
+    'store-url': { type: 'string' },
   },
   outputs: ['table', 'csv', 'json', 'ndjson'],
   run: runSql,

@@ -17,12 +17,16 @@ Run burrow --help for every option.`;
 export const tuiCommand: Command = {
   name: 'tui',
   summary: 'the interactive console (the default)',
-  usage: `burrow [--demo] [--profile NAME] [--read-only] [--no-color] [--fresh]
+  usage: `burrow [--demo] [--profile NAME] [--read-only] [--no-color] [--fresh] [--store-url URL]
 
 The console keeps the setup of its logs screens (server filters, the / pattern, alert rules,
 marks, and which zones were open) per profile in $XDG_STATE_HOME/burrow/sessions (else
 ~/.local/state/burrow/sessions) and brings it back on the next start.
-  --fresh    start clean: the saved session is not read (the next quit saves over it)`,
+  --fresh    start clean: the saved session is not read (the next quit saves over it)
+  --store-url URL
+             the log store that :sql store opens, as burrow ship --help describes it (else
+             BURROW_LOG_STORE, else logStore: in the profile; the password only from
+             BURROW_LOG_STORE_PASSWORD or logStorePassword:)`,
   options: CONSOLE_OPTIONS,
   async run({ io, screenIo, settings, values }) {
     if (!screenIo.stdin.isTTY || !screenIo.stdout.isTTY) {
@@ -30,6 +34,7 @@ marks, and which zones were open) per profile in $XDG_STATE_HOME/burrow/sessions
       return 2;
     }
     const { runConsole } = await import('../app/run-console');
-    return runConsole(settings, screenIo, { fresh: values.fresh === true });
+    const storeUrl = typeof values['store-url'] === 'string' ? values['store-url'] : null;
+    return runConsole(storeUrl ? { ...settings, logStore: storeUrl } : settings, screenIo, { fresh: values.fresh === true });
   },
 };

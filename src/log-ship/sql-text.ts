@@ -36,3 +36,11 @@ export function sqlIdentifier(name: string): string {
   }
   return `\`${name}\``;
 }
+
+/**
+ * Any name (a table a person made may hold any character) as a backquoted identifier, with the
+ * same escapes as a string literal: for names read from the server's catalog, never typed SQL.
+ */
+export function sqlName(name: string): string {
+  return `\`${sqlLiteral(name).slice(1, -1).replace(/`/g, '\\`')}\``;
+}

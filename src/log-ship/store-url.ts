@@ -41,6 +41,11 @@ export function httpBase(store: StoreUrl, host = store.host): string {
   return `${store.secure ? 'https' : 'http'}://${h}:${store.port}`;
 }
 
+/** `server:port` of the store, as a message names it. */
+export function storeAddress(store: StoreUrl): string {
+  return `${store.host.includes(':') ? `[${store.host}]` : store.host}:${store.port}`;
+}
+
 /** The URL as shown (never a password: it cannot hold one). */
 export function showStoreUrl(store: StoreUrl): string {
   const h = store.host.includes(':') ? `[${store.host}]` : store.host;

@@ -319,3 +319,51 @@ export function summaryText(r: Summary, timer: boolean): string {
   }
   return parts.join(' · ');
 }
+
+/** The modes whose `.output` text is written row by row (table, box and markdown measure every row first). */
+export type StreamedMode = 'csv' | 'json' | 'line';
+
+export function isStreamedMode(mode: OutputMode): mode is StreamedMode {
+  return mode === 'csv' || mode === 'json' || mode === 'line';
+}
+
+/**
+ * resultText() for a result that arrives in parts: the same lines, written as the rows come,
+ * so an export of any size holds one part at a time (`:sql store`'s `.output`).
+ */
+export class ResultTextStream {
+  private count = 0;
+  /** json: the last row's text, written once it is known whether another follows. */
+  private held: string | null = null;
+  private readonly nameWidth: number;
+
+  constructor(
+    private readonly columns: string[],
+    private readonly mode: StreamedMode,
+  ) {
+    this.nameWidth = Math.max(1, ...columns.map((c) => cellWidth(c)));
+  }
+
+  *begin(): Generator<string> {
+    if (this.mode === 'csv') yield csvLine(this.columns);
+  }
+
+  *rows(rows: readonly SqlValue[][]): Generator<string> {
+    for (const row of rows) {
+      const first = this.count++ === 0;
+      if (this.mode === 'csv') yield csvLine(row.map((v) => valueText(v ?? null, '')));
+      else if (this.mode === 'json') {
+        if (this.held !== null) yield `${this.held},`;
+        this.held = `${first ? '[' : ''}${jsonRow(this.columns, row)}`;
+      } else {
+        if (!first) yield '';
+        for (let k = 0; k < this.columns.length; k++) yield `${padCells(this.columns[k]!, this.nameWidth, 'right')} = ${fileValue(row[k] ?? null)}`;
+      }
+    }
+  }
+
+  *end(): Generator<string> {
+    if (this.mode !== 'json') return;
+    yield this.held === null ? '[]' : `${this.held}]`;
+  }
+}

@@ -8,9 +8,9 @@ import { useActions, useInputLayer } from '../../keys/input-hooks';
 import { useSelect, useConsole, useUi, useUiStore } from '../../state/store-hooks';
 import { tableViewKey } from '../../text/table-model';
 import { resultRowRecord } from './result-record';
-import { createLogsSqlStore, createSqlStore, type SqlStore } from '../../state/sql/store';
+import { createLogsSqlStore, createSqlStore, createStoreSqlStore, type SqlStore } from '../../state/sql/store';
 import { createLogsStore } from '../../state/logs/store';
-import { logsHeader } from './logs-header';
+import { logsHeader, storeHeader } from './logs-header';
 import { ansiLine } from './ansi-line';
 import { terminalSafe } from '../../text/terminal-safe';
 import { browseWindow, browsedEntry, editorLines, markSelected, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
@@ -21,11 +21,12 @@ import { LEAVE_HINT } from '../../state/sql/editor-keys';
 /** `burrow sql` gives the screen its own store (standalone options); the console uses the session's. */
 export const SqlStoreContext = createContext<SqlStore | null>(null);
 
-/** `:sql logs` runs on the logs screen's records, with a store (transcript, history) of its own. */
-function useSqlStore(onLogs: boolean): SqlStore {
+/** `:sql logs` and `:sql store` run on the logs screen's records and on ClickHouse, each with a store (transcript, history) of its own. */
+function useSqlStore(onLogs: boolean, onStore: boolean): SqlStore {
   const own = useContext(SqlStoreContext);
   const { stores } = useConsole();
   if (onLogs) return stores.get(createLogsSqlStore);
+  if (onStore) return stores.get(createStoreSqlStore);
   return own ?? stores.get(createSqlStore);
 }
 
@@ -130,10 +131,11 @@ function age(ms: number): string {
 export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
   const instance = useScreenInstance();
   const onLogs = instance.arg === 'logs';
-  const store = useSqlStore(onLogs);
+  const store = useSqlStore(onLogs, instance.arg === 'store');
   const { noLogsScreen } = useLogsTable(store, onLogs);
   const ui = useUiStore();
   const logsTable = useSelect(store, (s) => s.logs);
+  const logStore = useSelect(store, (s) => s.store);
   const tone = useTone();
   const phase = useSelect(store, (s) => s.phase);
   const connectError = useSelect(store, (s) => s.connectError);
@@ -325,7 +327,8 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
 
   const statusLine = (
     <Box width={width} height={1} overflow="hidden">
-      {logsTable ? null : <Text bold color={tone('accent')}>{`${label} `}</Text>}
+      {logsTable || logStore ? null : <Text bold color={tone('accent')}>{`${label} `}</Text>}
+      {logStore ? <Text color={tone(logStore.error ? 'error' : 'info')} wrap="truncate">{`${storeHeader(logStore)} `}</Text> : null}
       {logsTable ? <Text color={tone(logsTable.error ? 'error' : 'info')} wrap="truncate">{`${logsHeader(logsTable, noLogsScreen)} `}</Text> : null}
       {tx ? <Badge text={tx} tone="warn" /> : null}
       {tx ? <Text> </Text> : null}

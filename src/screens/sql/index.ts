@@ -7,10 +7,13 @@ export const sqlScreen: ScreenDef = {
   id: 'sql',
   title: 'sql',
   aliases: [...SCREEN_ALIASES.sql],
-  summary: "SQL shell on the database; :sql logs: SQL on the logs screen's records",
+  summary: "SQL shell on the database; :sql logs: SQL on the logs screen's records; :sql store: on the log store (ClickHouse)",
   arg: {
-    name: 'logs',
-    validate: (value) => (value === 'logs' ? null : ":sql takes no argument, or logs (SQL on the logs screen's records)"),
+    name: 'logs|store',
+    validate: (value) =>
+      value === 'logs' || value === 'store'
+        ? null
+        : ":sql takes no argument, logs (SQL on the logs screen's records) or store (SQL on the log store, ClickHouse)",
   },
   actions: sqlActions,
   component: SqlScreen,

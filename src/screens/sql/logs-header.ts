@@ -1,4 +1,5 @@
 import type { LogsSnapshot } from '../../state/sql/logs-backend';
+import type { StoreSnapshot } from '../../state/sql/store-backend';
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -10,4 +11,11 @@ export function logsHeader(s: LogsSnapshot, noLogsScreen = false): string {
   const d = new Date(s.asOf);
   const rows = `${s.rows.toLocaleString('en-US')} row${s.rows === 1 ? '' : 's'}`;
   return `logs as of ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}, ${rows}`;
+}
+
+/** "ClickHouse 18.16.1 · default@127.0.0.1:8123/default" (never a password: a store URL holds none), or why it cannot be reached. */
+export function storeHeader(s: StoreSnapshot): string {
+  const where = s.where.replace(/^clickhouses?:\/\//, '');
+  if (s.error) return `ClickHouse ${where}: not connected`;
+  return `ClickHouse${s.version ? ` ${s.version}` : ''} · ${where}`;
 }

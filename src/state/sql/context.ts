@@ -5,6 +5,7 @@ import type { EditorState } from '../../sql-repl/editor';
 import type { StoreDeps } from '../domain-stores';
 import type { SqlCatalog } from './backend';
 import type { LogsBackend } from './logs-backend';
+import type { StoreBackend } from './store-backend';
 import type { Entry, MessageLevel, NewEntry, SqlState, SqlStoreOptions } from './types';
 
 const MAX_ENTRIES = 400;
@@ -24,6 +25,8 @@ export interface SqlContext {
   db: DatabaseSession | null;
   /** The logs table's engine when the shell runs on the logs screen's records (then db is null). */
   logs: LogsBackend | null;
+  /** The log store's engine when the shell runs on ClickHouse (then db and logs are null). */
+  store: StoreBackend | null;
   /** The catalog of whichever engine the shell runs on (null before start). */
   catalog: SqlCatalog | null;
   /** Where reads go through a cursor (the session's URL and token); null: never. */
@@ -56,6 +59,7 @@ export function createSqlContext(
     cwd: options.cwd ?? process.cwd(),
     db: null,
     logs: null,
+    store: null,
     catalog: null,
     cursorTarget: null,
     abort: null,

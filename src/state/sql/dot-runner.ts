@@ -117,6 +117,10 @@ export function createDotRunner(ctx: SqlContext, output: OutputFile, statements:
         return;
       }
       case 'indexes': {
+        if (ctx.store) {
+          message('info', "ClickHouse has no indexes to list: a table's sorting key (ORDER BY) and primary key are in .schema and .describe");
+          return;
+        }
         const words = await catalog.indexes(cmd.pattern, signal);
         push({ kind: 'words', words, empty: cmd.pattern ? `no index on a table matching ${cmd.pattern}` : 'no indexes' });
         return;
@@ -134,6 +138,10 @@ export function createDotRunner(ctx: SqlContext, output: OutputFile, statements:
         return;
       }
       case 'dump': {
+        if (ctx.store) {
+          message('error', '.dump writes a database out as SQL: not for the log store. Export rows with .mode csv and .output FILE, then SELECT ... FROM the table');
+          return;
+        }
         if (!ctx.db) {
           message('error', '.dump writes a database out as SQL: not for the logs table. Export rows with .mode csv and .output FILE, then SELECT ... FROM logs');
           return;
@@ -171,6 +179,7 @@ export function createDotRunner(ctx: SqlContext, output: OutputFile, statements:
     } catch (error) {
       if (error instanceof ApiError) message(error.kind === 'aborted' ? 'warn' : 'error', error.kind === 'aborted' ? 'cancelled' : failureText(error, ''));
       else if (ctx.logs) message('error', `error: ${errorMessage(error).split('\n')[0]}`);
+      else if (ctx.store) message(abort.signal.aborted ? 'warn' : 'error', errorMessage(error));
       else throw error;
     } finally {
       ctx.abort = null;

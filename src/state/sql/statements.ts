@@ -2,7 +2,7 @@ import { leadingTokens, SqlError, StreamLostError, type SqlStatement, type State
 import { ApiError } from '../../api/errors';
 import { destructiveReason } from '../../sql-repl/destructive';
 import { editorOf } from '../../sql-repl/editor';
-import { resultText, summaryText } from '../../sql-repl/output-modes';
+import { isStreamedMode, ResultTextStream, resultText, summaryText } from '../../sql-repl/output-modes';
 import { firstWriter, readOnlyRefusal, readOnlyWords } from '../../sql-repl/read-only';
 import { LogsSqlRefusal } from '../../logs-sql/engine';
 import { oneLine, UncertainStatements } from '../../sql-repl/uncertain';
@@ -28,6 +28,9 @@ export function failureText(error: ApiError, where: string): string {
 function firstWord(sql: string): string {
   return (leadingTokens(sql, 1)[0] ?? '').toUpperCase();
 }
+
+/** Statements after which the store's tables and columns are read again (for completion). */
+const STORE_DDL = new Set(['CREATE', 'DROP', 'ALTER', 'RENAME', 'ATTACH', 'DETACH']);
 
 export interface StatementRunner {
   /**
@@ -229,8 +232,96 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
     }
   };
 
+  /**
+   * The log store (ClickHouse): no transaction; in read-only mode the server itself refuses
+   * writes (`readonly = 2`, set by the store's session); the destructive check asks. A result streams into the grid page by page; ctrl-c
+   * drops the request and stops the query on the server (KILL QUERY), and says so.
+   */
+  const runOnStore = async (source: string, statements: SqlStatement[], origin: string | null) => {
+    const store = ctx.store!;
+    if (await destructiveRefused(statements)) {
+      if (origin === null) restoreInput(source);
+      return false;
+    }
+    const abort = new AbortController();
+    ctx.abort = abort;
+    set({ running: { since: ctx.deps.now(), what: statements.length > 1 ? `${statements.length} statements` : statements[0]!.text.slice(0, 60) } });
+    let ddl = false;
+    try {
+      for (let i = 0; i < statements.length; i++) {
+        const s = statements[i]!;
+        if (abort.signal.aborted) {
+          message('warn', `cancelled${statements.length > 1 ? ` (${i} of ${statements.length} statements had finished)` : ''}`);
+          return true;
+        }
+        let id: number | null = null;
+        let shown: { result: StatementResult; rows: PagedRows } | null = null;
+        const summary = () => {
+          if (!shown) return '';
+          const { result, rows } = shown;
+          if (rows.stopped) return `${rows.count.toLocaleString('en-US')} rows read before it stopped: run it again for the rest`;
+          if (!rows.done) return `${rows.count.toLocaleString('en-US')} rows so far…`;
+          return summaryText({ columns: result.columns, rowCount: rows.count, rowsAffected: 0, lastInsertRowid: null, durationMs: result.durationMs }, get().timer);
+        };
+        const refresh = () => set({ entries: get().entries.map((e) => (e.id === id && e.kind === 'result' ? { ...e, summary: summary() } : e)) });
+        const { mode, outputFile } = get();
+        try {
+          if (output.open && outputFile && isStreamedMode(mode)) {
+            // csv, json and line go to the file as the rows arrive: an export of any size
+            let text: ResultTextStream | null = null;
+            const r = await store.export(s.text, abort.signal, {
+              head: (columns) => {
+                text = new ResultTextStream(columns, mode);
+                output.write(text.begin());
+              },
+              rows: (rows) => void output.write(text!.rows(rows)),
+            });
+            const done = summaryText({ columns: r.columns, rowCount: r.rows, rowsAffected: 0, lastInsertRowid: null, durationMs: r.durationMs }, get().timer);
+            if (text) output.write((text as ResultTextStream).end());
+            message('ok', r.columns.length ? `${done} · written to ${outputFile} (${mode})` : done);
+            if (STORE_DDL.has(firstWord(s.text))) ddl = true;
+            continue;
+          }
+          await store.run(
+            s.text,
+            abort.signal,
+            {
+              show(result, paged) {
+                if (!paged) {
+                  showResult(result);
+                  return;
+                }
+                shown = { result, rows: paged };
+                ctx.push({ kind: 'result', result, mode: get().mode, summary: summary() });
+                id = get().entries.at(-1)?.id ?? null;
+              },
+              // a new entry object: the view's caches of lines (kept per entry) are made again
+              changed: refresh,
+              pageFailed: (error) => message('error', `cannot read those rows again: ${errorMessage(error)}`),
+            },
+            Boolean(output.open && get().outputFile),
+          );
+        } catch (error) {
+          const where = statements.length > 1 || origin ? ` (statement ${i + 1} of ${statements.length}${origin ? ` in ${origin}` : ''}, line ${s.line})` : '';
+          if (abort.signal.aborted) message('warn', `${errorMessage(error)}${where}`);
+          else message('error', `${errorMessage(error)}${where}`);
+          if (statements.length - i - 1 > 0) message('warn', `the ${statements.length - i - 1} statement(s) after it did not run`);
+          if (origin === null && !abort.signal.aborted) recallInput(source.slice(s.start));
+          return abort.signal.aborted;
+        }
+        if (STORE_DDL.has(firstWord(s.text))) ddl = true;
+      }
+      return true;
+    } finally {
+      ctx.abort = null;
+      set({ running: null });
+      if (ddl) await loadSchema();
+    }
+  };
+
   const run = async (source: string, statements: SqlStatement[], origin: string | null) => {
     if (ctx.logs) return runOnLogs(source, statements, origin);
+    if (ctx.store) return runOnStore(source, statements, origin);
     const db = ctx.db;
     if (!db || statements.length === 0) return true;
     if (await readOnlyRefused(statements)) {

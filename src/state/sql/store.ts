@@ -19,12 +19,20 @@ import { transcriptActions } from './transcript';
 import type { SqlState, SqlStore, SqlStoreOptions } from './types';
 import { hranaCatalog } from './backend';
 import { LogsBackend, type LogsRecordSource } from './logs-backend';
+import { StoreBackend } from './store-backend';
+import { parseStoreUrl } from '../../log-ship/store-url';
+import { readOnlyWords } from '../../sql-repl/read-only';
 
 export type { BrowseState, Entry, LeaveThen, NewEntry, SqlState, SqlStore, SqlStoreOptions } from './types';
 
 const NO_DATABASE =
   'no database configured: set SERVICE_DATABASE_URL and SERVICE_DATABASE_AUTH_TOKEN (or BUNNY_DATABASE_URL / BUNNY_DATABASE_AUTH_TOKEN, ' +
   'or databaseUrl / databaseToken in the profile), or start burrow with --demo to use the built-in emulator';
+
+/** `:sql store` with no store configured: how to configure one. */
+export const NO_STORE =
+  'no log store configured: start burrow with --store-url clickhouse://[user@]host[:port][/database], or set BURROW_LOG_STORE ' +
+  '(or logStore: in the profile); a password goes in BURROW_LOG_STORE_PASSWORD or logStorePassword: in the profile, never in the URL';
 
 /**
  * The SQL shell's store. Its parts live in ./sql: the shared context (transcript push, confirm),
@@ -86,6 +94,35 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       }
     };
 
+    /** `:sql store`: ClickHouse, the store `burrow ship` writes to (its URL as `burrow logs --store` reads it). */
+    const startOnStore = () => {
+      const text = deps.settings.logStore;
+      if (!text) {
+        set({ phase: 'failed', connectError: NO_STORE });
+        return;
+      }
+      let backend: StoreBackend;
+      try {
+        const ui = deps.ui.getState();
+        const readOnly = ui.readOnly ? readOnlyWords(ui.readOnlySource) : null;
+        backend = new StoreBackend(parseStoreUrl(text), deps.settings.logStorePassword, (snapshot) => set({ store: snapshot }), deps.now, readOnly);
+      } catch (error) {
+        set({ phase: 'failed', connectError: errorMessage(error) });
+        return;
+      }
+      ctx.store = backend;
+      ctx.catalog = backend.catalog;
+      const { where, database } = backend.state;
+      set({ phase: 'ready', url: where, label: `ch:${database}`, store: backend.state });
+      history.open(historyPath(stateDir(ctx.env), historyKey(where.replace(/^clickhouses?:/, 'https:'))));
+      const reads = deps.ui.getState().readOnly ? ` · ${readOnlyWords(deps.ui.getState().readOnlySource)}: reads only` : '';
+      ctx.message('info', `SQL on the log store ${where} (ClickHouse)${reads} · .tables lists its tables · .help lists the commands`);
+      backend.connect().then(
+        () => statements.loadSchema(),
+        (error: unknown) => ctx.message('error', errorMessage(error)),
+      );
+    };
+
     return {
       phase: 'idle',
       connectError: null,
@@ -112,6 +149,7 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
       leavePrompt: null,
       pageLines: 10,
       logs: null,
+      store: null,
 
       ...transcriptActions(ctx),
       ...editorKeyActions(ctx, history),
@@ -140,6 +178,10 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
           history.open(historyPath(stateDir(ctx.env), 'logs-table'));
           ctx.message('info', "SQL on the logs screen's records: the table logs (.schema logs lists its columns; your own TEMP tables and views are allowed) · .help lists the commands");
           void statements.loadSchema();
+          return;
+        }
+        if (options.store) {
+          startOnStore();
           return;
         }
         const url = target?.url ?? deps.settings.databaseUrl;
@@ -236,6 +278,8 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
         leave.release();
         ctx.logs?.close();
         ctx.logs = null;
+        ctx.store?.close();
+        ctx.store = null;
         const closing = ctx.db;
         if (!closing) return { rolledBack: false };
         ctx.db = null;
@@ -248,6 +292,11 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
 /** The console's SQL shell on the logs screen's records (`:sql logs`): its own transcript and history. */
 export function createLogsSqlStore(deps: StoreDeps): SqlStore {
   return createSqlStoreWith(deps, { logs: true });
+}
+
+/** The console's SQL shell on the log store (`:sql store`): ClickHouse, with its own transcript and history. */
+export function createStoreSqlStore(deps: StoreDeps): SqlStore {
+  return createSqlStoreWith(deps, { store: true });
 }
 
 /** The console's SQL store (one per session: leaving :sql keeps the session and its transaction). */

@@ -6,6 +6,7 @@ import type { EditorState } from '../../sql-repl/editor';
 import type { HistorySearch } from '../../sql-repl/history';
 import type { OutputMode } from '../../sql-repl/output-modes';
 import type { LogsRecordSource, LogsSnapshot } from './logs-backend';
+import type { StoreSnapshot } from './store-backend';
 
 /** One thing in the transcript. Result rows stay in the StatementResult: never copied. */
 export type Entry =
@@ -64,6 +65,8 @@ export interface SqlState {
   pageLines: number;
   /** The logs table when the shell runs on the logs screen's records; null on the database. */
   logs: LogsSnapshot | null;
+  /** The log store (ClickHouse) when the shell runs on it (`:sql store`); null otherwise. */
+  store: StoreSnapshot | null;
 
   start(): void;
   /** The logs shell: where its records come from (the logs screen's buffer); set before start. */
@@ -116,6 +119,8 @@ export interface SqlStoreOptions {
   cwd?: string;
   /** The shell runs on the logs screen's records (an in-process DuckDB table `logs`), not on the database. */
   logs?: boolean;
+  /** The shell runs on the log store (ClickHouse), `:sql store`. */
+  store?: boolean;
 }
 
 export type SqlStore = StoreApi<SqlState>;
