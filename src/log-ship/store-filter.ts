@@ -1,24 +1,23 @@
 import type { NormalizedFilter } from '../api/logs/query';
-import { LOG_FIELDS, type LogFieldDef } from '../log-fields/fields';
+import { LOG_FIELDS, type FilterMatch, type LogFieldDef } from '../log-fields/fields';
 import { sqlIdentifier, sqlLiteral } from './sql-text';
 
 /**
  * The platform's log filters (a NormalizedFilter, as `burrow logs` flags give it) as a ClickHouse
  * WHERE condition over the store's table, with the platform's semantics (the LOG-OAS table in
  * shared/reference/platform-api-facts.md, and the emulator's v2 query):
- * - which column a filter reads is the field table's `serverFilter`; which fields `search`
- *   reads is its `searched`: no list of fields here;
- * - how it matches follows from the filter's value: the status codes/classes, a list (exact, any
- *   of them), a `…Contains` text (case-insensitive substring), or one value (exact, any case);
+ * - which column a filter reads and how it matches (status codes/classes, a list: exact, any of
+ *   them; contains: case-insensitive substring; exact: one value, any case) are the field table's
+ *   `serverFilter`; which fields `search` reads is its `searched`: no list of fields here;
  * - every value goes into the SQL text through sqlLiteral.
  * Null when nothing filters.
  */
 export function storeFilterSql(filter: NormalizedFilter): string | null {
   const parts: string[] = [];
   for (const field of LOG_FIELDS) {
-    const key = field.serverFilter as keyof NormalizedFilter | null;
-    if (key === null || !(key in filter)) continue;
-    const condition = fieldCondition(field, key, filter[key]);
+    const def = field.serverFilter;
+    if (def === null || !(def.param in filter)) continue;
+    const condition = fieldCondition(field, def.match, filter[def.param as keyof NormalizedFilter]);
     if (condition !== null) parts.push(condition);
   }
   const search = searchCondition(filter.search);
@@ -36,10 +35,10 @@ function textOf(field: LogFieldDef): string {
   return `replaceRegexpOne(ifNull(${col}, ''), '^[A-Za-z][A-Za-z0-9+.-]*://', '')`;
 }
 
-function fieldCondition(field: LogFieldDef, key: string, value: NormalizedFilter[keyof NormalizedFilter]): string | null {
+function fieldCondition(field: LogFieldDef, match: FilterMatch, value: NormalizedFilter[keyof NormalizedFilter]): string | null {
   if (value === null || value === undefined || typeof value === 'boolean') return null;
   const col = sqlIdentifier(field.name);
-  if (typeof value === 'object' && !Array.isArray(value)) {
+  if (match === 'status' && typeof value === 'object' && !Array.isArray(value)) {
     // status: codes and classes, ORed
     const { codes, classes } = value as { codes: number[]; classes: number[] };
     const ors = [
@@ -49,11 +48,12 @@ function fieldCondition(field: LogFieldDef, key: string, value: NormalizedFilter
     return ors.length ? ors.join(' OR ') : null;
   }
   if (Array.isArray(value)) {
-    if (value.length === 0) return null;
+    if (match !== 'list' || value.length === 0) return null;
     return `upperUTF8(${textOf(field)}) IN (${value.map((v) => sqlLiteral(String(v).toUpperCase())).join(', ')})`;
   }
+  if (typeof value === 'object') return null;
   const text = String(value);
-  if (key.endsWith('Contains')) return `positionCaseInsensitiveUTF8(${textOf(field)}, ${sqlLiteral(text)}) > 0`;
+  if (match === 'contains') return `positionCaseInsensitiveUTF8(${textOf(field)}, ${sqlLiteral(text)}) > 0`;
   // one exact value, in any case (a null field matches nothing)
   return `isNotNull(${col}) AND lowerUTF8(${textOf(field)}) = ${sqlLiteral(text.toLowerCase())}`;
 }
