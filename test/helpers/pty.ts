@@ -26,6 +26,7 @@ import { spawn as spawnPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { appKeymap } from '../../src/app/app-keymap';
 import { keysOf, type Keymap } from '../../src/keys/keymap';
+import { deadline } from './wait';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BURROW_BIN = path.join(ROOT, 'bin', 'burrow.js');
@@ -112,6 +113,7 @@ export interface PtySession {
   wrappedRows(): number[];
   /**
    * Waits until the screen contains `match` (string or RegExp) and returns the screen text.
+   * `timeoutMs` (default 10 s) is for an idle machine and scales with its load (wait.ts deadline).
    * On timeout it throws an error whose message holds the current screen.
    */
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
@@ -203,7 +205,7 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
   const flush = () => new Promise<void>((resolve) => term.write('', resolve));
 
   async function waitUntil(ok: (text: string) => boolean, what: string, timeoutMs: number): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
+    const end = deadline(timeoutMs);
     for (;;) {
       await flush();
       // Ink wraps each frame in a synchronized update (DEC mode 2026); the pty may hand a frame
@@ -211,8 +213,8 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
       const midFrame = term.modes.synchronizedOutputMode;
       const text = screenText();
       if (!midFrame && ok(text)) return text;
-      if (Date.now() > deadline) {
-        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${done ? ' (the program has exited)' : ''}; the screen is:\n${'-'.repeat(term.cols)}\n${text}\n${'-'.repeat(term.cols)}`);
+      if (end.passed()) {
+        throw new Error(`timed out after ${end.describe()} waiting for ${what}${done ? ' (the program has exited)' : ''}; the screen is:\n${'-'.repeat(term.cols)}\n${text}\n${'-'.repeat(term.cols)}`);
       }
       await sleep(25);
     }
