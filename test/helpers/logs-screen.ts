@@ -6,8 +6,8 @@ import type { PtySession } from './pty';
  */
 export async function openZone(app: PtySession, zoneId: number, ready: RegExp = /● following/, timeoutMs?: number): Promise<string> {
   await app.waitFor('Screens');
-  await app.press(':');
+  await app.press('app.palette');
   await app.type(`logs ${zoneId}`);
-  await app.press('enter');
+  await app.press('palette.run');
   return app.waitFor(ready, timeoutMs);
 }
