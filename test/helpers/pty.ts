@@ -174,10 +174,12 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
     raw += d;
     term.write(d);
   });
+  // node-pty reports the exit once the last output is read; the headless terminal parses what it
+  // was given a little later: a screen read after `exited` must see the last frame
   const exited = new Promise<ExitInfo>((resolve) => {
     proc.onExit(({ exitCode, signal }) => {
       done = true;
-      resolve({ exitCode, signal });
+      term.write('', () => resolve({ exitCode, signal }));
     });
   });
 
@@ -264,22 +266,48 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
   };
 }
 
+/** A console a test drives: a pty session, or one rendered in process (console.tsx). */
+export interface KeyTarget {
+  press(...keys: string[]): Promise<void>;
+  type(text: string): Promise<void>;
+  waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
+}
+
+/** Runs a palette command (`db`, `logs 12`) as a person does: app.palette, the text, palette.run. */
+export async function runCommand(app: KeyTarget, text: string): Promise<void> {
+  await app.press('app.palette');
+  await app.type(text);
+  await app.press('palette.run');
+}
+
 /**
  * The rows of the table whose header line starts with `firstHeader`, each as its cells by header
  * (`rows[0]!['STATUS']`): columns are where the header's words start (a header is words separated
  * by one space; columns by two or more), so a test reads a column by its name, not its position.
- * Rows run to the first empty line.
+ * Where columns are one space apart (narrow right-aligned numbers: `PRIO WEIGHT ON`), `headers`
+ * names every column in order. Rows run to the first empty line.
  */
-export function tableRows(screen: string, firstHeader: string): Record<string, string>[] {
+export function tableRows(screen: string, firstHeader: string, headers?: readonly string[]): Record<string, string>[] {
   const lines = screen.split('\n');
   const at = lines.findIndex((l) => l.trimStart().startsWith(firstHeader));
   if (at < 0) throw new Error(`no table with a header starting "${firstHeader}" on the screen:\n${screen}`);
   const header = lines[at]!;
   const starts: number[] = [];
   const names: string[] = [];
-  for (const m of header.matchAll(/\S+(?: \S+)*/g)) {
-    starts.push(m.index);
-    names.push(m[0]);
+  if (headers) {
+    let from = 0;
+    for (const name of headers) {
+      const i = header.indexOf(name, from);
+      if (i < 0) throw new Error(`no column "${name}" after column ${from} in the header:\n${header}`);
+      starts.push(i);
+      names.push(name);
+      from = i + name.length;
+    }
+  } else {
+    for (const m of header.matchAll(/\S+(?: \S+)*/g)) {
+      starts.push(m.index);
+      names.push(m[0]);
+    }
   }
   const rows: Record<string, string>[] = [];
   for (const line of lines.slice(at + 1)) {
