@@ -284,7 +284,8 @@ export async function runCommand(app: KeyTarget, text: string): Promise<void> {
  * The rows of the table whose header line starts with `firstHeader`, each as its cells by header
  * (`rows[0]!['STATUS']`): columns are where the header's words start (a header is words separated
  * by one space; columns by two or more), so a test reads a column by its name, not its position.
- * Where columns are one space apart (narrow right-aligned numbers: `PRIO WEIGHT ON`), `headers`
+ * A column reaches left of its header to the table's nearest blank column (right-aligned numbers
+ * wider than the header). Where columns are one space apart (narrow right-aligned numbers: `PRIO WEIGHT ON`), `headers`
  * names every column in order. Rows run to the first empty line.
  */
 export function tableRows(screen: string, firstHeader: string, headers?: readonly string[]): Record<string, string>[] {
@@ -309,14 +310,24 @@ export function tableRows(screen: string, firstHeader: string, headers?: readonl
       names.push(m[0]);
     }
   }
-  const rows: Record<string, string>[] = [];
+  const body: string[] = [];
   for (const line of lines.slice(at + 1)) {
     if (line.trim() === '') break;
+    body.push(line);
+  }
+  // a column starts at the blank column of the table nearest left of its header: right-aligned
+  // numbers wider than their header reach left of it
+  const blank = (p: number) => [header, ...body].every((l) => (l[p] ?? ' ') === ' ');
+  const bounds = starts.map((start, i) => {
+    const from = i === 0 ? 0 : starts[i - 1]! + names[i - 1]!.length;
+    for (let p = start; p >= from; p--) if (blank(p - 1)) return p;
+    return start;
+  });
+  return body.map((line) => {
     const row: Record<string, string> = {};
     names.forEach((name, i) => {
-      row[name] = line.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : undefined).trim();
+      row[name] = line.slice(bounds[i], i + 1 < bounds.length ? bounds[i + 1] : undefined).trim();
     });
-    rows.push(row);
-  }
-  return rows;
+    return row;
+  });
 }
