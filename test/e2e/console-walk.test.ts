@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { filesUnder, leaks, seededSecrets, type Collected } from '../helpers/secrets';
 
 // The console at 80x24, every screen and its detail view, with --debug: no frame wider or taller
@@ -25,9 +25,7 @@ function assertFits(app: PtySession, where: string): void {
 }
 
 async function open(app: PtySession, command: string, ready: string | RegExp): Promise<void> {
-  await app.press(':');
-  await app.type(command);
-  await app.press('enter');
+  await runCommand(app, command);
   await app.waitFor(ready, 15_000);
 }
 

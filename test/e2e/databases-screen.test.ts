@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '@libsql/client';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 
 test(':db lists the account\'s databases with regions, size and the rows they served; enter opens :sql on one', async () => {
   const emu = await useEmulator();
@@ -15,9 +15,7 @@ test(':db lists the account\'s databases with regions, size and the rows they se
 
   const app = startBurrow([], { env: envFor(emu), cols: 140, rows: 24 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('db');
-  await app.press('enter');
+  await runCommand(app, 'db');
   const screen = await app.waitFor(`${dbs.length} databases`);
   for (const db of dbs) assert.ok(screen.split('\n').some((l) => l.startsWith(db.name) && l.includes(db.id)), `${db.name} is listed`);
   const demo = screen.split('\n').find((l) => l.startsWith('burrow-demo'))!;
@@ -44,9 +42,7 @@ test(':db t: tokens made with an expiry and read-only; x invalidates every token
   const emu = await useEmulator();
   const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 30 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('db');
-  await app.press('enter');
+  await runCommand(app, 'db');
   await app.waitFor(/\d+ databases/);
   // burrow-demo is the first row, selected
   await app.press('t');

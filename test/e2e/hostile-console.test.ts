@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from '@libsql/client';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { assertNoHostileBytes, HOSTILE, hostileSpec, startHostileProxy } from '../helpers/hostile';
 
 // The console in a pseudo-terminal against a platform whose every string field carries terminal
@@ -40,9 +40,7 @@ await db.execute(`CREATE TRIGGER hostile_guard BEFORE DELETE ON hostile BEGIN SE
 const SEEN = '\\x1b]52;c;';
 
 async function open(app: PtySession, command: string, ready: string | RegExp): Promise<void> {
-  await app.press(':');
-  await app.type(command);
-  await app.press('enter');
+  await runCommand(app, command);
   await app.waitFor(ready, 15_000);
 }
 

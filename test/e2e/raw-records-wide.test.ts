@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { maskSecret } from '../../src/config/redact';
 
 const emu = await useEmulator();
@@ -16,9 +16,7 @@ async function serverJson(path: string): Promise<unknown> {
 
 async function open(app: PtySession, command: string, ready: string | RegExp): Promise<string> {
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(command);
-  await app.press('enter');
+  await runCommand(app, command);
   return app.waitFor(ready);
 }
 

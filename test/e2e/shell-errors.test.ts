@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 import { SCREENS } from '../../src/app/screens';
 
 /** Rows of the home screen's table: every screen but home itself. */
@@ -58,9 +58,7 @@ test('the platform goes away: the screen keeps the last limits and shows the err
   const xdg = configDir('refreshSeconds: 1\n');
   const app = startBurrow([], { env: envFor(emu, { BURROW_BASE_URL: `http://127.0.0.1:${gate.port}`, XDG_CONFIG_HOME: xdg }) });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('mc');
-  await app.press('enter');
+  await runCommand(app, 'mc');
   const limitsLine = (await app.waitFor(/applications\s+\S+ (\d+ \/ \d+)/)).match(/applications\s+\S+ (\d+ \/ \d+)/)![1]!;
 
   await gate.off();

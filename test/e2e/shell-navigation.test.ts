@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 import { CORE_ACTIONS } from '../../src/keys/keymap';
 import { keysText } from '../../src/components/HelpOverlay';
 import { limitRows } from '../../src/renderers/container-limits';
@@ -50,23 +50,17 @@ test('palette to containers shows the emulator limits; help, placeholder, unknow
   await app.waitForGone('Everywhere');
 
   // :shield replaces the view (as k9s does): the breadcrumb does not grow
-  await app.press(':');
-  await app.type('shield');
-  await app.press('enter');
+  await runCommand(app, 'shield');
   const shield = await app.waitFor('Shield zones (enter: API Guardian)');
   assert.match(shield.split('\n')[0]!, /home › shield$/);
-  await app.press(':');
-  await app.type('videos');
-  await app.press('enter');
+  await runCommand(app, 'videos');
   await app.waitFor(/home › videos$/m);
   // esc goes back one step: to the view : replaced
   await app.press('esc');
   await app.waitFor(/home › shield$/m);
 
   // an unknown command gets a clear message
-  await app.press(':');
-  await app.type('nope');
-  await app.press('enter');
+  await runCommand(app, 'nope');
   await app.waitFor(/unknown command ":nope" \(commands: :home :shield :containers/);
   await app.waitForGone(/^:nope/m);
   // the next : starts from an empty line, not after the old text

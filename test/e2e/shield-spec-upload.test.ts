@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 
 // The spec panel of the shield screen, in a pseudo-terminal against the emulator: a bad path,
 // an unparsable file, an over-limit spec (the measured-vs-allowed table), then a good upload.
@@ -20,9 +20,7 @@ test('spec panel: clear file errors, the over-limit table in red, then upload (P
   const limits = (await api.shield.getApiGuardian(zoneId)).configuration;
   const app = startBurrow([], { env: envFor(emu), cols: 110, rows: 32 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('shield');
-  await app.press('enter');
+  await runCommand(app, 'shield');
   await app.waitFor(/page 1 of 1/);
   await app.press('g', ...Array<string>(zones.indexOf(target!)).fill('j'), 'enter');
   await app.waitFor(/Specification\s+none uploaded/);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 
 // The SQL results grid's selected row (j/k, pages, g/G) and `d` on it; `d` in the logs zone
 // picker. In a pty (npm run build first).
@@ -92,9 +92,7 @@ test('logs zone picker: d shows the pull zone as the server sent it, fields the 
   const shop = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
   const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 40 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('logs');
-  await app.press('enter');
+  await runCommand(app, 'logs');
   await app.waitFor('Pull zones with logging');
   await app.waitFor(new RegExp(`^${shop.Id} +shop-assets`, 'm'));
   await app.press('d');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 import { videoLibraries } from '../../src/emulator/management/video-libraries';
 import { osc52 } from '../../src/clipboard/osc52';
 
@@ -14,9 +14,7 @@ test('videos detail: a value too long for one OSC 52 sequence is not sent, and t
   lib.PlayerKeyColor = '#ff7755';
   const app = startBurrow([], { env: envFor(emu), cols: 80, rows: 24 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('videos');
-  await app.press('enter');
+  await runCommand(app, 'videos');
   await app.waitFor(String(lib.Id));
   await app.press('enter');
   await app.waitFor(`Video library ${lib.Name} (${lib.Id})`);
