@@ -73,11 +73,11 @@ test('the platform goes away: the screen keeps the last limits and shows the err
   assert.match(back, /refreshed [0-2]s ago/);
 
   // p pauses live refresh (shown in the status bar), r refreshes at once
-  await app.press('p');
+  await app.press('screen.pause');
   await app.waitFor(/paused · refreshed/);
-  await app.press('p');
+  await app.press('screen.pause');
   await app.waitForGone('paused');
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });
 
@@ -94,12 +94,12 @@ test('keys from the config file: an override works, a bad entry is a warning, no
   await app.press('j');
   await app.press('k');
   await app.waitFor(`1 of ${HOME_ROWS}`);
-  await app.press('?');
+  await app.press('app.help');
   const help = await app.waitFor('Tables');
   assert.match(help, /^\s+J\s+move down$/m, 'help shows the overridden key');
   assert.match(help, /^Warnings$/m);
   assert.match(help, /"hyper-k" for nav\.up is not a key name/);
-  await app.press('q');
-  await app.press('q');
+  await app.press('help.close');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });

@@ -55,6 +55,8 @@ export const KEYS: Record<string, string> = {
   esc: '\x1b',
   tab: '\t',
   'shift-tab': '\x1b[Z',
+  'shift-left': '\x1b[1;2D',
+  'shift-right': '\x1b[1;2C',
   backspace: '\x7f',
   space: ' ',
 };
