@@ -286,8 +286,8 @@ export async function runCommand(app: KeyTarget, text: string): Promise<void> {
  * The rows of the table whose header line starts with `firstHeader`, each as its cells by header
  * (`rows[0]!['STATUS']`): columns are where the header's words start (a header is words separated
  * by one space; columns by two or more), so a test reads a column by its name, not its position.
- * A column reaches left of its header to the table's nearest blank column (right-aligned numbers
- * wider than the header). Where columns are one space apart (narrow right-aligned numbers: `PRIO WEIGHT ON`), `headers`
+ * A column reaches left of its header to the gap before it (right-aligned numbers wider than the
+ * header). Where columns are one space apart (narrow right-aligned numbers: `PRIO WEIGHT ON`), `headers`
  * names every column in order. Rows run to the first empty line.
  */
 export function tableRows(screen: string, firstHeader: string, headers?: readonly string[]): Record<string, string>[] {
@@ -317,13 +317,19 @@ export function tableRows(screen: string, firstHeader: string, headers?: readonl
     if (line.trim() === '') break;
     body.push(line);
   }
-  // a column starts at the blank column of the table nearest left of its header: right-aligned
-  // numbers wider than their header reach left of it
+  // between two headers, a column starts after the widest run of columns blank in every line (the
+  // gap between the cells; a space inside aligned values is narrower): right-aligned numbers
+  // wider than their header reach left of it
   const blank = (p: number) => [header, ...body].every((l) => (l[p] ?? ' ') === ' ');
   const bounds = starts.map((start, i) => {
-    const from = i === 0 ? 0 : starts[i - 1]! + names[i - 1]!.length;
-    for (let p = start; p >= from; p--) if (blank(p - 1)) return p;
-    return start;
+    if (i === 0) return 0;
+    let best = { length: 0, end: start };
+    let run = 0;
+    for (let p = starts[i - 1]! + names[i - 1]!.length; p < start; p++) {
+      run = blank(p) ? run + 1 : 0;
+      if (run > 0 && run >= best.length) best = { length: run, end: p + 1 };
+    }
+    return best.end;
   });
   return body.map((line) => {
     const row: Record<string, string> = {};

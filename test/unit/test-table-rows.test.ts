@@ -26,3 +26,11 @@ test('tableRows: headers two spaces apart need no list; a missing table or colum
   assert.throws(() => tableRows(screen, 'STATUS'), /no table with a header starting "STATUS"/);
   assert.throws(() => tableRows(screen, 'NAME', ['NAME', 'REGION']), /no column "REGION"/);
 });
+
+test('tableRows: a space inside values aligned in every row is not taken for the gap between columns', () => {
+  const sizes = ['  SIZE         OF', '1.3 MB  1024.0 MB', '32.0 KB  1024.0 MB'.padStart(17)].join('\n');
+  assert.deepEqual(tableRows(sizes, 'SIZE', ['SIZE', 'OF']), [
+    { SIZE: '1.3 MB', OF: '1024.0 MB' },
+    { SIZE: '32.0 KB', OF: '1024.0 MB' },
+  ]);
+});
