@@ -71,10 +71,14 @@ export async function pickDatabase(session: PlatformConnection, arg: string | un
 }
 
 async function confirm(io: Io, question: string): Promise<boolean> {
-  const rl = readline.createInterface({ input: io.stdin, output: io.stderr, terminal: Boolean(io.stdin.isTTY) });
+  // not readline's terminal mode: its line editing draws with escape sequences, and at a terminal
+  // stderr passes every write through the sanitiser, which shows them as text; the terminal's own
+  // line discipline echoes the answer
+  const rl = readline.createInterface({ input: io.stdin, output: io.stderr, terminal: false });
   try {
+    io.stderr.write(question);
     const answer = await new Promise<string>((resolve) => {
-      rl.question(question, resolve);
+      rl.once('line', resolve);
       rl.once('close', () => resolve(''));
     });
     return /^y(es)?$/i.test(answer.trim());

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 
 // An SSH disconnect (SIGHUP) while the SQL shell or the live log tail is busy: the terminal is
 // restored (alternate screen left, cursor shown, raw mode off) and burrow exits 129.
@@ -12,9 +12,7 @@ const emu = await useEmulator({ logRate: 3, ingestDelayMs: 300 });
 test('SIGHUP on the SQL shell with a transaction open restores the terminal', async () => {
   const app = startBurrow([], { env: envFor(emu, { BURROW_SQL_KEEPALIVE_MS: '300' }) });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('sql');
-  await app.press('enter');
+  await runCommand(app, 'sql');
   await app.waitFor('burrow-demo>');
   await app.type("BEGIN; INSERT INTO products (sku, name, price) VALUES ('SKU-HUP', 'hup', 1);\r");
   await app.waitFor(/TX open|transaction/i);
@@ -27,9 +25,7 @@ test('SIGHUP on the SQL shell with a transaction open restores the terminal', as
 test('SIGHUP while following logs restores the terminal', async () => {
   const app = startBurrow([], { env: envFor(emu) });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(`logs ${emu.info.pullZoneIds[0]}`);
-  await app.press('enter');
+  await runCommand(app, `logs ${emu.info.pullZoneIds[0]}`);
   await app.waitFor(/● following/);
   await app.waitFor(/\d\d:\d\d:\d\d\.\d{3} \d{3} /);
   app.kill('SIGHUP');

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { filesUnder, leaks, seededSecrets, type Collected } from '../helpers/secrets';
 
 // The console at 80x24, every screen and its detail view, with --debug: no frame wider or taller
@@ -25,9 +25,7 @@ function assertFits(app: PtySession, where: string): void {
 }
 
 async function open(app: PtySession, command: string, ready: string | RegExp): Promise<void> {
-  await app.press(':');
-  await app.type(command);
-  await app.press('enter');
+  await runCommand(app, command);
   await app.waitFor(ready, 15_000);
 }
 
@@ -46,54 +44,54 @@ test('every screen at 80x24 fits; nothing drawn, logged, remembered or exported 
     await open(app, 'shield', 'Shield zones  enter: API Guardian');
     await app.waitFor(/1 of \d+\s*$/m);
     assertFits(app, 'shield zones');
-    await app.press('enter');
+    await app.press('list.open');
     await app.waitFor('API Guardian · zone');
     assertFits(app, 'API Guardian');
-    await app.press('esc');
+    await app.press('app.back');
 
     await open(app, 'containers', /applications\s+\S+ \d+ \/ \d+/);
     await app.waitFor('enter: region settings');
     await app.waitFor(/1 of \d+\s*$/m);
     assertFits(app, 'containers');
-    await app.press('enter');
+    await app.press('list.open');
     await app.waitFor('Region settings ·');
     await app.waitFor('ALLOW REQ');
     assertFits(app, 'region settings');
-    await app.press('esc');
+    await app.press('app.back');
 
     await open(app, 'videos', /Video libraries\s+\d+ of \d+ loaded/);
     await app.waitFor(/1 of \d+\s*$/m);
     assertFits(app, 'videos');
-    await app.press('enter');
+    await app.press('list.open');
     await app.waitFor('keys are masked');
     await app.waitFor('ApiKey');
     assertFits(app, 'video library detail');
-    await app.press('esc');
+    await app.press('app.back');
 
     await open(app, 'lb', 'enter: origin groups and origins');
     await app.waitFor(/1 of \d+\s*$/m);
     assertFits(app, 'load balancers');
-    await app.press('enter');
+    await app.press('list.open');
     await app.waitFor(`Load balancer ${lbName}`);
     assertFits(app, 'load balancer profile');
-    await app.press('esc');
+    await app.press('app.back');
 
     await open(app, 'logs', 'Pull zones with logging');
     assertFits(app, 'logs picker');
     await open(app, `logs ${zone}`, /● following/);
     await app.waitFor(/\d\d:\d\d:\d\d\.\d{3} \d{3} /);
     assertFits(app, 'logs following');
-    await app.press('i');
+    await app.press('logs.stats');
     await app.waitFor('hit ratio');
     assertFits(app, 'logs with stats');
-    await app.press('f');
+    await app.press('logs.filters');
     await app.waitFor('Server filters');
     assertFits(app, 'logs filters');
-    await app.press('esc');
+    await app.press('prompt.cancel');
     await app.waitForGone('Server filters');
-    await app.press('e');
+    await app.press('logs.export');
     await app.waitFor(/export [\d,]+ records/);
-    await app.press('enter');
+    await app.press('prompt.apply');
     await app.waitFor(/exported [\d,]+ records/);
     assertFits(app, 'logs export');
 
@@ -112,8 +110,8 @@ test('every screen at 80x24 fits; nothing drawn, logged, remembered or exported 
     // ctrl-c never leaves the SQL shell: ctrl-d does, then ctrl-c quits
     await app.press('ctrl-d');
     await app.waitForGone(/^burrow-demo>/m);
-    await app.press('ctrl-c');
-    await app.press('ctrl-c');
+    await app.press('app.interrupt');
+    await app.press('app.interrupt');
     await app.exited;
   } finally {
     app.kill('SIGKILL');

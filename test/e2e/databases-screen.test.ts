@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '@libsql/client';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow, tableRows } from '../helpers/pty';
 
 test(':db lists the account\'s databases with regions, size and the rows they served; enter opens :sql on one', async () => {
   const emu = await useEmulator();
@@ -15,19 +15,19 @@ test(':db lists the account\'s databases with regions, size and the rows they se
 
   const app = startBurrow([], { env: envFor(emu), cols: 140, rows: 24 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('db');
-  await app.press('enter');
+  await runCommand(app, 'db');
   const screen = await app.waitFor(`${dbs.length} databases`);
-  for (const db of dbs) assert.ok(screen.split('\n').some((l) => l.startsWith(db.name) && l.includes(db.id)), `${db.name} is listed`);
-  const demo = screen.split('\n').find((l) => l.startsWith('burrow-demo'))!;
-  assert.match(demo, /\sDE \+ NY, SG, UK\s/);
-  assert.match(demo, /\s\d+(\.\d)? [KM]?B\s+1024\.0 MB\s+25\s+2\s+db_/, 'size, maximum, 25 rows read and 2 written');
+  const rows = tableRows(screen, 'NAME', ['NAME', 'REGIONS', 'SIZE', 'OF', 'READS 30D', 'WRITES 30D', 'ID']);
+  for (const db of dbs) assert.ok(rows.some((r) => r.NAME === db.name && r.ID === db.id), `${db.name} is listed:\n${screen}`);
+  const demo = rows.find((r) => r.NAME === 'burrow-demo')!;
+  assert.equal(demo.REGIONS, 'DE + NY, SG, UK');
+  assert.match(demo.SIZE!, /^\d+(\.\d)? [KM]?B$/);
+  assert.deepEqual([demo.OF, demo['READS 30D'], demo['WRITES 30D']], ['1024.0 MB', '25', '2'], 'maximum, 25 rows read and 2 written');
 
   // enter on another database: the SQL shell opens on it with a token made for the session
-  await app.press('down');
-  await app.press('down');
-  await app.press('enter');
+  await app.press('nav.down');
+  await app.press('nav.down');
+  await app.press('list.open');
   const sql = await app.waitFor(/^inventory-eu>/m);
   assert.match(sql, /full-access session token, expires 20\d\d-/);
   await app.type('SELECT count(*) AS n FROM warehouses;\r');
@@ -35,8 +35,8 @@ test(':db lists the account\'s databases with regions, size and the rows they se
   // ctrl-c never leaves the SQL shell: ctrl-d does, then ctrl-c quits
   await app.press('ctrl-d');
   await app.waitForGone(/^inventory-eu>/m);
-  await app.press('ctrl-c');
-  await app.press('ctrl-c');
+  await app.press('app.interrupt');
+  await app.press('app.interrupt');
   await app.exited;
 });
 
@@ -44,39 +44,37 @@ test(':db t: tokens made with an expiry and read-only; x invalidates every token
   const emu = await useEmulator();
   const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 30 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('db');
-  await app.press('enter');
+  await runCommand(app, 'db');
   await app.waitFor(/\d+ databases/);
   // burrow-demo is the first row, selected
-  await app.press('t');
+  await app.press('databases.tokens');
   await app.waitFor('Tokens of burrow-demo');
   await app.waitFor('no tokens made here yet');
-  await app.press('e');
+  await app.press('databases.expiry');
   await app.waitFor('e expiry: 1 year');
-  await app.press('o');
+  await app.press('databases.createReadOnlyToken');
   let screen = await app.waitFor('new read-only token (shown once, copy it now):');
   const year = new Date().getUTCFullYear() + 1;
   assert.match(screen, new RegExp(`^read-only\\s+expires ${year}-`, 'm'), 'listed with its expiry a year away');
-  await app.press('e');
+  await app.press('databases.expiry');
   await app.waitFor('e expiry: never');
-  await app.press('c');
+  await app.press('databases.createToken');
   screen = await app.waitFor('new full-access token (shown once, copy it now):');
   assert.match(screen, /^full-access\s+expires never$/m);
 
   // the ready line's token works until every token is invalidated
   const client = createClient({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken });
   assert.equal((await client.execute('SELECT 1 AS one')).rows[0]!.one, 1);
-  await app.press('x');
+  await app.press('databases.invalidate');
   screen = await app.waitFor('Invalidate every token of burrow-demo?');
   assert.match(screen, /burrow-demo tokens/);
   assert.match(screen, /valid \(2 made here, others unknown\)/);
-  await app.press('y');
+  await app.press('confirm.yes');
   await app.waitFor('no tokens made here yet');
   await assert.rejects(client.execute('SELECT 1'), /401|JWT/);
   client.close();
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitFor(/\d+ databases/);
-  await app.press('q');
+  await app.press('app.quit');
   await app.exited;
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BURROW_BIN, startBurrow, type PtySession } from '../helpers/pty';
+import { BURROW_BIN, type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { until } from '../helpers/wait';
 import { childrenOf } from '../helpers/processes';
 
@@ -53,9 +53,7 @@ async function chainOf(pid: number): Promise<{ emulator: number; engine: number 
 test('the console killed with SIGKILL leaves neither its emulator nor the engine running', async () => {
   const { app, burrow } = await withoutCredentials([]);
   await app.waitFor('Screens', 20_000);
-  await app.press(':');
-  await app.type('sql');
-  await app.press('enter');
+  await runCommand(app, 'sql');
   await app.waitFor('burrow-demo>', 20_000);
   await app.type('SELECT 40 + 2 AS answer;\r');
   await app.waitFor('42', 20_000);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from '@libsql/client';
 import { runBurrow, type CliRun, spawnBurrow } from '../helpers/cli';
+import { csvRows } from '../helpers/csv';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow } from '../helpers/pty';
 import { until } from '../helpers/wait';
@@ -179,31 +180,6 @@ test('burrow db list with hostile database names and URLs: table escaped, json e
   assertNoHostileBytes(json.stdout, 'db list -o json');
   assert.ok(strings(JSON.parse(json.stdout)).some((s) => s.startsWith(HOSTILE)), json.stdout);
 });
-
-/** RFC 4180 rows (quoted cells may hold commas, quotes and line breaks). */
-function csvRows(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\n' || (c === '\r' && text[i + 1] === '\n')) {
-      if (c === '\r') i++;
-      row.push(cell);
-      rows.push(row);
-      (row = []), (cell = '');
-    } else cell += c;
-  }
-  if (cell !== '' || row.length) rows.push([...row, cell]);
-  return rows;
-}
 
 interface OutputCase {
   what: string;

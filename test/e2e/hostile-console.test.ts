@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from '@libsql/client';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { assertNoHostileBytes, HOSTILE, hostileSpec, startHostileProxy } from '../helpers/hostile';
 
 // The console in a pseudo-terminal against a platform whose every string field carries terminal
@@ -40,9 +40,7 @@ await db.execute(`CREATE TRIGGER hostile_guard BEFORE DELETE ON hostile BEGIN SE
 const SEEN = '\\x1b]52;c;';
 
 async function open(app: PtySession, command: string, ready: string | RegExp): Promise<void> {
-  await app.press(':');
-  await app.type(command);
-  await app.press('enter');
+  await runCommand(app, command);
   await app.waitFor(ready, 15_000);
 }
 
@@ -61,49 +59,49 @@ test('every screen and detail view draws hostile platform data as visible escape
   await open(app, 'shield', 'Shield zones  enter: API Guardian');
   await app.waitFor(/1 of \d+\s*$/m);
   assertNoHostileBytes(app.rawOutput(), 'shield zones');
-  await app.press('enter');
+  await app.press('list.open');
   await app.waitFor('API Guardian · zone');
   await seen(app, 'API Guardian (spec title, version, endpoint paths)');
   // a hostile spec file: checked, shown in the confirmation, uploaded and read back
-  await app.press('o');
+  await app.press('shield.spec');
   await app.waitFor('enter checks the file against this zone');
   await app.type(specFile);
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor('within the plan limits');
   await app.waitFor(`${SEEN}SFNUSUxF\\x07\\x1b]0;pwned`);
   assertNoHostileBytes(app.rawOutput(), 'spec panel (title, version, where)');
-  await app.press('c');
+  await app.press('shield.send');
   await app.waitFor('What will be sent:');
   assertNoHostileBytes(app.rawOutput(), 'upload confirmation');
-  await app.press('y');
+  await app.press('confirm.yes');
   await app.waitFor(/spec (uploaded|replaced): /);
   assertNoHostileBytes(app.rawOutput(), 'after the upload');
-  await app.press('esc');
+  await app.press('app.back');
 
   await open(app, 'containers', 'enter: region settings');
   await app.waitFor(/1 of \d+\s*$/m);
   await seen(app, 'containers list');
-  await app.press('enter');
+  await app.press('list.open');
   await app.waitFor('Region settings ·');
   assertNoHostileBytes(app.rawOutput(), 'region settings');
-  await app.press('esc');
+  await app.press('app.back');
 
   await open(app, 'videos', /Video libraries\s+\d+ of \d+ loaded/);
   await app.waitFor(/1 of \d+\s*$/m);
   await seen(app, 'videos list');
-  await app.press('enter');
+  await app.press('list.open');
   await app.waitFor('ApiKey');
   await app.waitFor(`Video library ${SEEN}`);
   await seen(app, 'video library detail');
-  await app.press('esc');
+  await app.press('app.back');
 
   await open(app, 'lb', 'enter: origin groups and origins');
   await app.waitFor(/1 of \d+\s*$/m);
   await seen(app, 'load balancers list');
-  await app.press('enter');
+  await app.press('list.open');
   await app.waitFor(`Load balancer ${SEEN}`);
   await seen(app, 'load balancer profile');
-  await app.press('esc');
+  await app.press('app.back');
 
   await open(app, 'logs', 'Pull zones with logging');
   await app.waitFor(/1 of \d+\s*$/m);
@@ -112,10 +110,10 @@ test('every screen and detail view draws hostile platform data as visible escape
   await app.waitFor(`zone ${zone} ${SEEN}`);
   await app.waitFor(/\d\d:\d\d:\d\d\.\d{3} \d{3} /);
   await seen(app, 'logs header and rows');
-  await app.press('enter');
+  await app.press('list.open');
   await app.waitFor('esc closes');
   await seen(app, 'log record detail');
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitForGone('esc closes');
 
   await open(app, 'sql', 'SQL shell on');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { until } from '../helpers/wait';
 
 // The hint bar (the last line) shows the keys that matter most first, leaves out keys that do
@@ -25,9 +25,7 @@ function barWhere(app: PtySession, what: string, check: (line: string) => boolea
 
 async function openLogs(app: PtySession): Promise<void> {
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(`logs ${busy.Id}`);
-  await app.press('enter');
+  await runCommand(app, `logs ${busy.Id}`);
   await app.waitFor(/● following/);
 }
 
@@ -46,12 +44,12 @@ test('logs at 120 and 80 columns: / @ m ? q are in the bar, before the less used
 test('a prompt and the bar agree: enter applies, esc cancels', async () => {
   const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 30 });
   await openLogs(app);
-  await app.press('/');
+  await app.press('list.filter');
   await app.waitFor('enter applies · esc cancels');
   await barWhere(app, 'enter apply, esc cancel', (l) => /^enter apply {2}esc cancel/.test(l));
-  await app.press('esc');
+  await app.press('prompt.cancel');
   await barWhere(app, 'the screen keys again', (l) => l.startsWith('/ filter'));
-  await app.press('@');
+  await app.press('logs.timeJump');
   await app.waitFor('jump to time:');
   await barWhere(app, 'enter apply, esc cancel', (l) => /^enter apply {2}esc cancel/.test(l));
   assert.doesNotMatch(bar(app), /enter keep|esc clear/);
@@ -68,30 +66,26 @@ test("hints that do not apply are not shown: home's d raw, a Basic-plan zone's e
   const zones = (await api.shield.listZones(1, 50)).zones;
   const basic = zones.findIndex((z) => z.planType === 0);
   const advanced = zones.findIndex((z) => z.planType === 2);
-  await app.press(':');
-  await app.type('shield');
-  await app.press('enter');
+  await runCommand(app, 'shield');
   await app.waitFor(/page 1 of 1 · \d+ zones/);
-  await app.press('g', ...Array<string>(advanced).fill('j'), 'enter');
+  await app.press('nav.top', ...Array<string>(advanced).fill('nav.down'), 'list.open');
   await app.waitFor(/Plan limits\s+endpoints \d+/);
   const editable = await barWhere(app, 'the edit keys', (l) => l.includes('e on/off'));
   assert.match(editable, /m mode/);
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitFor(/page 1 of 1 · \d+ zones/);
-  await app.press('g', ...Array<string>(basic).fill('j'), 'enter');
+  await app.press('nav.top', ...Array<string>(basic).fill('nav.down'), 'list.open');
   await app.waitFor('errorKey: invalid_plan_type.api_guardian');
   const line = await barWhere(app, 'the Basic zone keys', (l) => l.includes('q quit') && !l.includes('e on/off'));
   for (const edit of ['e on/off', 'm mode', 'b body', 'u unmatched', 'c send']) assert.ok(!line.includes(edit), `"${edit}" not in "${line}"`);
 
   // a past day (v1 file): nothing follows, so p pause does not apply
-  await app.press(':');
-  await app.type(`logs ${busy.Id}`);
-  await app.press('enter');
+  await runCommand(app, `logs ${busy.Id}`);
   await app.waitFor(/● following/);
   await barWhere(app, 'p pause while following', (l) => l.includes('p pause'));
-  await app.press('v');
+  await app.press('logs.v1');
   await app.waitFor(/v1 day \(MM-dd-yy, UTC\):/);
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor(/v1 day \d\d-\d\d-\d\d \(UTC\) · [\d,]+ lines/, 30_000);
   await barWhere(app, 'no p pause on a past day', (l) => l.includes('q quit') && !l.includes('p pause'));
   app.kill();

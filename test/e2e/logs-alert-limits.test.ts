@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runBurrow } from '../helpers/cli';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 
 // An alert rule or a filter with a huge value (a 45,000-character ua="..." crashed the console
 // with "Regular expression too large", exit 70): refused past the documented size, pointing at
@@ -34,18 +34,16 @@ test('burrow logs --alert with a 45,000-character value: refused (exit 2), namin
 test('the console: a rule with a 45,000-character value is refused in the rules form, and the console goes on', { timeout: 120_000 }, async () => {
   const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 30 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(`logs ${zone.Id}`);
-  await app.press('enter');
+  await runCommand(app, `logs ${zone.Id}`);
   await app.waitFor(/● following/);
-  await app.press('A');
+  await app.press('logs.alerts');
   await app.waitFor('Alert rules');
   await app.type(`ua="${HUGE}" count>1 over 1m`);
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor(/a value is at most 1,000 characters, this one has 45,000/, 60_000);
-  await app.press('esc');
+  await app.press('prompt.cancel');
   await app.waitFor(/● following/);
-  await app.press('q');
+  await app.press('app.quit');
   const { exitCode } = await app.exited;
   assert.equal(exitCode, 0, app.screenText());
 });

@@ -26,7 +26,7 @@ async function addRule(app: PtySession, rule: string): Promise<void> {
   await app.press('logs.alerts');
   await app.waitFor('Alert rules');
   await app.type(rule);
-  await app.press('enter');
+  await app.press('prompt.apply');
 }
 
 /** v2 requests the emulator answered for the zone (the console's polls). */
@@ -43,7 +43,7 @@ async function fastForwardUntil(app: PtySession, pattern: RegExp, maxSteps = 30)
   for (let step = 0; step < maxSteps && !pattern.test(app.screenText()); step++) {
     const before = polls();
     clock.advance(STEP_MS);
-    await app.press('r');
+    await app.press('screen.refresh');
     await until('the console to poll after the platform\'s time moved', () => polls() > before, 20_000);
   }
   return app.waitFor(pattern, 5000);
@@ -61,10 +61,10 @@ test('A: a bad rule is pointed at; a rule that fires shows a banner until acknow
   assert.match(screen, /new rule: status=5x rate>2\/s over 60s\s*\n.*\n {17}\^\^/, 'the pointer under the bad part');
   await app.press('ctrl-u');
   await app.type(RULE);
-  await app.press('enter');
+  await app.press('prompt.apply');
   screen = await app.waitFor(new RegExp(`› ${RULE.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
   assert.doesNotMatch(screen, /✖/);
-  await app.press('esc');
+  await app.press('prompt.cancel');
   await app.waitForGone('Alert rules');
 
   screen = await app.waitFor(/\[a acknowledge\] ▲ ALERT status=2xx rate>0\.1\/s over 10s — [\d.]+\/s at \d\d:\d\d:\d\d/, 60_000);
@@ -79,7 +79,7 @@ test('A: a bad rule is pointed at; a rule that fires shows a banner until acknow
   await app.waitForGone('▲ ALERT');
   await app.press('logs.alerts');
   await app.waitFor(/› status=2xx rate>0\.1\/s over 10s\s+FIRING since \d\d:\d\d:\d\d · now [\d.]+\/s/);
-  await app.press('esc');
+  await app.press('prompt.cancel');
   // (the panel gone before the next key: an esc read together with it would be alt-f)
   await app.waitForGone('Alert rules');
 
@@ -88,16 +88,16 @@ test('A: a bad rule is pointed at; a rule that fires shows a banner until acknow
   await app.press('logs.filters');
   await app.waitFor('Server filters');
   await app.type('4xx');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor('server: status=4xx');
   await app.waitFor(/● following/);
   screen = await fastForwardUntil(app, /\[a acknowledge\] ✔ cleared status=2xx rate>0\.1\/s over 10s at \d\d:\d\d:\d\d after \d+s \(now 0\/s\)/);
   await app.press('logs.ackAlert');
   await app.waitForGone('cleared status=2xx');
   // the rule lives only as long as the console: quitting asks first
-  await app.press('q');
+  await app.press('app.quit');
   await app.waitFor(/Quit burrow\?[\s\S]*1 alert rule on the logs screen/);
-  await app.press('y');
+  await app.press('confirm.yes');
   assert.equal((await app.exited).exitCode, 0);
 });
 
@@ -105,7 +105,7 @@ test('a plain TERM: the banner and the bell, but no notification sequence; the r
   const app = startBurrow([], { env: { ...envFor(emu), TERM_PROGRAM: undefined }, cols: 110, rows: 30 });
   await openZone(app, busy.Id);
   await addRule(app, RULE);
-  await app.press('esc');
+  await app.press('prompt.cancel');
   await app.waitFor(/▲ ALERT status=2xx rate>0\.1\/s over 10s/, 60_000);
   const raw = app.rawOutput();
   assert.ok(raw.includes(BEL), 'the bell');
@@ -114,8 +114,8 @@ test('a plain TERM: the banner and the bell, but no notification sequence; the r
   await app.waitFor(/› status=2xx rate>0\.1\/s over 10s/);
   await app.press('ctrl-x');
   await app.waitFor('no rules yet');
-  await app.press('esc');
+  await app.press('prompt.cancel');
   await app.waitForGone('▲ ALERT');
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });

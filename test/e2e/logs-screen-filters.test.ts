@@ -24,17 +24,17 @@ test('server filter status 5xx: refused input first, then only 5xx rows; local r
   await openZone(app, busy.Id);
 
   // the client's validation: nothing is sent, the form stays with the message
-  await app.press('f');
+  await app.press('logs.filters');
   await app.waitFor('Server filters');
   await app.type('5xx,abc');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor('"abc" is not a status code (100-599) or a class (1xx-5xx)');
   assert.match(app.screenText(), /Server filters/);
   await app.press('ctrl-u');
   await app.type('5xx');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor('server: status=5xx');
-  await app.press('5'); // the whole retention: 5xx are rare
+  await app.press('logs.window3d'); // the whole retention: 5xx are rare
   let screen = await app.waitFor(/window 3d · server: status=5xx[\s\S]*● following[\s\S]*newest of [\d,]+/, 15_000);
   const rows = rowsOf(screen);
   assert.ok(rows.length >= 3, screen);
@@ -43,19 +43,19 @@ test('server filter status 5xx: refused input first, then only 5xx rows; local r
   for (const r of rows) {
     assert.ok(all.some((g) => String(g.timestamp).slice(11, 23) === r[1] && String(g.statusCode) === r[2]), `${r[0]} is an emulator record`);
   }
-  await app.press('X');
+  await app.press('logs.clearFilters');
   await app.waitFor('no server filter');
-  await app.press('3');
+  await app.press('logs.window15m');
   await app.waitFor(/window 15m[\s\S]*● following/);
 
   // local regex: an invalid one is a message; a good one keeps only matching rows
-  await app.press('/');
+  await app.press('list.filter');
   await app.type('(');
   await app.waitFor('invalid regular expression "(":');
-  await app.press('esc');
-  await app.press('/');
+  await app.press('prompt.cancel');
+  await app.press('list.filter');
   await app.type('^(MISS|EXPIRED)$');
-  await app.press('enter');
+  await app.press('prompt.apply');
   screen = await app.waitFor(/\/\^\(MISS\|EXPIRED\)\$\/ filter: [\d,]+ match/);
   // read by the columns' headers, not their places
   const shown = tableRows(screen, 'TIME').filter((r) => /^\d\d:\d\d:\d\d/.test(r['TIME']!));
@@ -66,9 +66,9 @@ test('server filter status 5xx: refused input first, then only 5xx rows; local r
   }
 
   // export: the default name in the working directory, what is shown (the matches)
-  await app.press('e');
+  await app.press('logs.export');
   await app.waitFor(/export [\d,]+ records \(NDJSON, tab switches\) to:/);
-  await app.press('enter');
+  await app.press('prompt.apply');
   screen = await app.waitFor(/exported [\d,]+ records? \(NDJSON, [\d.]+[BKM]\) to burrow-logs-\d+-\d{8}-\d{6}\.ndjson/);
   const file = path.join(cwd, /to (burrow-logs-\S+\.ndjson)/.exec(screen)![1]!);
   const count = Number(/exported ([\d,]+)/.exec(screen)![1]!.replace(/,/g, ''));
@@ -83,41 +83,41 @@ test('server filter status 5xx: refused input first, then only 5xx rows; local r
   for (let i = 1; i < written.length; i++) assert.ok(written[i - 1]!.timestamp <= written[i]!.timestamp);
 
   // the same name again as CSV: tab switches the format; an existing file is never replaced silently
-  await app.press('e');
+  await app.press('logs.export');
   await app.press('tab');
   await app.waitFor(/\(CSV, tab switches\)/);
   await app.press('ctrl-u');
   await app.type(path.basename(file));
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor('already exists');
-  await app.press('n');
+  await app.press('confirm.no');
   await app.waitFor('that file exists');
-  await app.press('esc');
+  await app.press('prompt.cancel');
   assert.equal(fs.readFileSync(file, 'utf8').trim().split('\n').length, count, 'the file was not touched');
 
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });
 
 test('v1: a past day is checked, fetched, parsed and shown like the live view', async () => {
   const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 30, cwd });
   await openZone(app, busy.Id);
-  await app.press('v');
+  await app.press('logs.v1');
   await app.waitFor('v1 day (MM-dd-yy, UTC):');
   await app.press('ctrl-u');
   await app.type('02-30-26');
-  await app.press('enter');
+  await app.press('prompt.apply');
   const refused = await app.waitFor('is not a date: use MM-dd-yy');
   // the label keeps its place: typed text and the message come after it, never over it
   assert.match(refused, /^v1 day \(MM-dd-yy, UTC\): 02-30-26\s+✖ /m);
   await app.press('ctrl-u');
   await app.type(v1Date(Date.now() + 2 * 86_400_000));
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor('is in the future');
   const day = v1Date(Date.now() - 86_400_000);
   await app.press('ctrl-u');
   await app.type(day);
-  await app.press('enter');
+  await app.press('prompt.apply');
   const screen = await app.waitFor(new RegExp(`v1 day ${day} \\(UTC\\) · [\\d,]+ lines · [\\d,]+ shown · 0 skipped \\(malformed\\)`), 15_000);
   const want = await api.logs.v1Day(busy.Id, day, { order: 'desc', end: 100_000 });
   const lines = Number(/· ([\d,]+) lines/.exec(screen)![1]!.replace(/,/g, ''));
@@ -128,8 +128,8 @@ test('v1: a past day is checked, fetched, parsed and shown like the live view', 
   const last = rows[rows.length - 1]!;
   assert.ok(newest.some((e) => e.timestamp.slice(11, 23) === last[1] && String(e.statusCode) === last[2]), 'the newest line of the day is at the bottom');
   assert.match(screen, /zone \d+ shop-assets · v1 file/);
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitFor(/window 15m[\s\S]*● following/);
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });

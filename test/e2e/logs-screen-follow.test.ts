@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { generatedLogRecords } from '../../src/emulator/logging/index';
 
 const emu = await useEmulator({ seed: 7, logRate: 6, ingestDelayMs: 500 });
@@ -11,9 +11,7 @@ const ROW = /^(\d\d:\d\d:\d\d\.\d{3}) (\d{3}) (\S+)\s+(\S+)/;
 
 async function openLogs(app: PtySession, arg: string): Promise<void> {
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(`logs ${arg}`.trim());
-  await app.press('enter');
+  await runCommand(app, `logs ${arg}`.trim());
 }
 
 /** Every record the emulator made for the zone in the last `ms` (visible or not yet). */
@@ -44,18 +42,18 @@ test('follow shows the emulator\'s records; pause counts new ones; enter shows o
   assert.deepEqual([...times].sort(), times, 'oldest first, newest at the bottom');
 
   // pause: the view stays, new records are counted
-  await app.press('p');
+  await app.press('screen.pause');
   screen = await app.waitFor(/❚❚ paused · [1-9][\d,]* new/, 10_000);
   const paused = screen.split('\n').filter((l) => ROW.test(l));
   await app.waitFor(/❚❚ paused · [\d,]+ new/);
   assert.deepEqual(app.screenText().split('\n').filter((l) => ROW.test(l)), paused, 'the paused rows do not move');
-  await app.press('G');
+  await app.press('nav.bottom');
   await app.waitFor('● following');
-  await app.press('p');
+  await app.press('screen.pause');
   await app.waitFor('❚❚ paused');
 
   // enter: every field of the selected (newest) record
-  await app.press('enter');
+  await app.press('list.open');
   screen = await app.waitFor(/request id\s+[0-9a-f]{32}/);
   const id = /request id\s+([0-9a-f]{32})/.exec(screen)![1]!;
   const rec = generated(20 * 60_000).find((r) => r.requestId === id);
@@ -71,18 +69,18 @@ test('follow shows the emulator\'s records; pause counts new ones; enter shows o
   }
 
   // copies: the request id, then the whole record as JSON
-  await app.press('y');
+  await app.press('logs.copyId');
   await app.waitFor('copied request id');
-  await app.press('Y');
+  await app.press('logs.copyJson');
   await app.waitFor('as JSON');
   const copied = osc52Payloads(app.rawOutput());
   assert.equal(copied[0], id);
   assert.deepEqual(JSON.parse(copied[1]!), rec);
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitForGone(/request id\s+[0-9a-f]{32}/);
 
   // stats: every cache status with its count, the hit ratio HIT / records with a cache status
-  await app.press('i');
+  await app.press('logs.stats');
   screen = await app.waitFor(/hit ratio \d+\.\d% HIT of [\d,]+ with a cache status/);
   const num = (s: string) => Number(s.replace(/,/g, ''));
   const total = num(/Stats ([\d,]+) records/.exec(screen)![1]!);
@@ -102,7 +100,7 @@ test('follow shows the emulator\'s records; pause counts new ones; enter shows o
   assert.match(screen, /^req\/s \d+\.\d [▁▂▃▄▅▆▇█]+/m);
   assert.match(screen, /^paths \/\S+ [\d,]+/m);
 
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });
 
@@ -114,18 +112,16 @@ test(':logs lists the zones with logging; a zone without logging says so', async
     const listed = new RegExp(`^${z.Id}\\s+${z.Name}\\s`, 'm').test(screen);
     assert.equal(listed, z.EnableLogging, `${z.Name} listed iff logging is on`);
   }
-  await app.press(':');
-  await app.type(`logs ${noLogging.Id}`);
-  await app.press('enter');
+  await runCommand(app, `logs ${noLogging.Id}`);
   screen = await app.waitFor(`logging is not enabled for pull zone ${noLogging.Id} (${noLogging.Name})`);
   assert.doesNotMatch(screen, /following/);
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitFor('Pull zones with logging');
   // enter on the first zone follows it
   const first = emu.world.pullZones.filter((z) => z.EnableLogging).sort((a, b) => a.Id - b.Id)[0]!;
-  await app.press('g', 'enter');
+  await app.press('nav.top', 'list.open');
   await app.waitFor(`zone ${first.Id} ${first.Name}`);
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });
 
@@ -143,6 +139,6 @@ test('a long backfill shows the history bar (records, pages, rate, ETA) under th
   // the whole window is in: tens of thousands of records, nothing dropped or capped
   assert.match(done, /● following · .* · \d{2,3},\d{3} buffered · 0 dropped/);
   assert.doesNotMatch(done, /backfill capped/);
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });

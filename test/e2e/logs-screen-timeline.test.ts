@@ -27,7 +27,7 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
   const app = startBurrow([], { env: envFor(emu), cols: 110, rows: 34 });
   await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/);
 
-  await app.press('T');
+  await app.press('logs.timeline');
   let screen = await app.waitFor(/▶ timeline · \d+[smh] buckets \(auto\)[\s\S]*┬[\s\S]*\d\d:\d\d:\d\d[\s\S]*▲ \d\d:\d\d:\d\d–/);
   const lines = app.lines();
   const axis = lines.findIndex((l) => /─.*┬|┬.*─/.test(l));
@@ -42,26 +42,26 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
   assert.ok(cursor(screen)![3], 'the cursor starts on the newest bucket');
 
   // ? lists the panel's keys while it has them
-  await app.press('?');
+  await app.press('app.help');
   await app.waitFor('This screen (logs)');
   await app.press('pgdn');
   await app.waitFor(/This screen's timeline \(when it has the keys\)[\s\S]*timeline: finer buckets/);
-  await app.press('esc');
+  await app.press('help.close');
   await app.waitForGone(/This screen's timeline/);
 
   // zoom: + finer, - coarser (the panel has the keys, so + is not a context line)
-  await app.press('+');
+  await app.press('timeline.zoomIn');
   screen = await app.waitFor(/▶ timeline · 5s buckets · max/);
-  await app.press('-', '-');
+  await app.press('timeline.zoomOut', 'timeline.zoomOut');
   screen = await app.waitFor(/▶ timeline · 30s buckets · max/);
   assert.doesNotMatch(screen, /context lines/);
 
   // the cursor: three buckets back, one key at a time; its counts are the records of that half minute
-  await app.press('left');
+  await app.press('timeline.older');
   screen = await app.waitFor(/▲ \d\d:\d\d:\d\d–\d\d:\d\d:\d\d · /);
   const first = cursor(screen)![1]!;
   for (const back of [30, 60]) {
-    await app.press('left');
+    await app.press('timeline.older');
     screen = await app.waitFor(`▲ ${clockMinus(first, back)}–${clockMinus(first, back - 30)} · `);
   }
   const c = cursor(screen)!;
@@ -73,7 +73,7 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
   assert.ok(classes.reduce((a, b) => a + b, 0) <= total);
 
   // enter: the table pauses on the first record of that bucket, at the top
-  await app.press('enter');
+  await app.press('timeline.jump');
   screen = await app.waitFor(`first record of ${from}–${to}`);
   await app.waitFor(/❚❚ paused/);
   const rowLines = app.lines().map((l, i) => ({ l, i })).filter(({ l }) => ROW.test(l));
@@ -83,20 +83,20 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
   assert.ok(secondsAfter(time, from) >= 0 && secondsAfter(time, to) < 0, `selected ${time} in ${from}–${to}`);
   const row = Number(/row ([\d,]+) of [\d,]+/.exec(screen)![1]!.replace(/,/g, ''));
   // it is the first: the record before it (one row up) is older than the bucket
-  await app.press('up');
+  await app.press('nav.up');
   await app.waitFor(`row ${(row - 1).toLocaleString('en-US')} of`);
   const up = app.lines().map((l, i) => ({ l, i })).find(({ l, i }) => ROW.test(l) && app.isInverse(i, 0));
   assert.ok(up && secondsAfter(ROW.exec(up.l)![1]!, from) < 0, `${up?.l} is before ${from}`);
 
   // tab: the keys go back to the table: + is a context line again, the panel says who has the keys
-  await app.press('tab');
+  await app.press('logs.timelineFocus');
   screen = await app.waitFor(/ {2}timeline · 30s buckets[\s\S]*tab: keys to the timeline/);
-  await app.press('+');
+  await app.press('logs.contextMore');
   await app.waitFor(/context lines: 1/);
   assert.match(app.screenText(), /30s buckets/, 'no zoom while the table has the keys');
 
   // T closes the panel
-  await app.press('T');
+  await app.press('logs.timeline');
   await app.waitForGone(/timeline · \d+[smh] buckets/);
   app.kill();
 });
@@ -104,7 +104,7 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
 test('without colour the classes are told apart by their characters', async () => {
   const app = startBurrow([], { env: { ...envFor(emu), NO_COLOR: '1' }, cols: 100, rows: 30 });
   await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/);
-  await app.press('T');
+  await app.press('logs.timeline');
   const screen = await app.waitFor(/#2xx =3xx \+4xx X5xx[\s\S]*┬/);
   assert.doesNotMatch(screen, /█/);
   assert.match(screen, /#{3,}/, 'bars of 2xx as #');
@@ -114,15 +114,15 @@ test('without colour the classes are told apart by their characters', async () =
 test('the timeline follows the local pattern in filter mode, and moves on while following', async () => {
   const app = startBurrow([], { env: envFor(emu), cols: 110, rows: 34 });
   await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/);
-  await app.press('/');
+  await app.press('list.filter');
   await app.type('^404$');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor(/\/\^404\$\/ filter: [\d,]+ match/);
-  await app.press('T');
+  await app.press('logs.timeline');
   // 5 min buckets: each holds some 404s
-  await app.press('-', '-', '-');
+  await app.press('timeline.zoomOut', 'timeline.zoomOut', 'timeline.zoomOut');
   let screen = await app.waitFor(/▶ timeline · 5m buckets · max [\d,]+ · \/\^404\$\/ only/);
-  await app.press('left');
+  await app.press('timeline.older');
   screen = await app.waitFor(/▲ \d\d:\d\d–\d\d:\d\d · /);
   const c = cursor(screen)!;
   const [total, s2, s3, s4, s5] = [4, 5, 6, 7, 8].map((i) => Number(c[i]!.replace(/,/g, '')));
@@ -130,8 +130,8 @@ test('the timeline follows the local pattern in filter mode, and moves on while 
   assert.deepEqual([s2, s3, s4, s5], [0, 0, total, 0], 'only the matches (404s) are counted');
 
   // back on the newest bucket, 1 s buckets: the newest bucket moves on as records come in
-  await app.press('right');
-  await app.press('+', '+', '+', '+', '+');
+  await app.press('timeline.newer');
+  await app.press('timeline.zoomIn', 'timeline.zoomIn', 'timeline.zoomIn', 'timeline.zoomIn', 'timeline.zoomIn');
   screen = await app.waitFor(/▶ timeline · 1s buckets[\s\S]*▲ \d\d:\d\d:\d\d–\d\d:\d\d:\d\d \(newest\)/);
   const newest = cursor(screen)![1]!;
   const moved = await until('the newest bucket moves on', () => {

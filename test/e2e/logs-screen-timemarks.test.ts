@@ -53,12 +53,12 @@ test('@ 14:05 jumps to the first record at or after that local time and pauses; 
   await app.press('logs.timeJump');
   await app.waitFor(/jump to time: .*14:05 · 14:05:30 · 2026-11-24 14:05 · 2026-11-24T14:05:30Z · -10m/);
   await app.type('25:00');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor('"25:00" has no hour 25 (0-23)');
   assert.match(app.screenText(), /jump to time: 25:00/, 'the field stays open with the text');
   await app.press('ctrl-u');
   await app.type(typed);
-  await app.press('enter');
+  await app.press('prompt.apply');
   const screen = await app.waitFor(/at \d{4}-\d\d-\d\d \d\d:\d\d:00: the record of \d\d:\d\d:\d\d\.\d{3}/);
   assert.match(screen, new RegExp(`at \\d{4}-\\d\\d-\\d\\d ${typed}:00: the record of ${nyClock(first).replace('.', '\\.')}`));
   assert.match(screen, /❚❚ paused/);
@@ -67,20 +67,20 @@ test('@ 14:05 jumps to the first record at or after that local time and pauses; 
   // before anything held: said so, with the oldest held; enter again goes there
   await app.press('logs.timeJump');
   await app.type('-2d');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor(/is before the oldest record held, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(newest/);
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor(/nearest to \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: the record of/);
   await app.waitFor(/row 1 of [\d,]+/);
 });
 
 test('m marks two rows (◆), M and U cycle through them, the stats panel lists them and enter on one there selects it, export writes exactly the marked records, C clears; H is the pattern mode', async () => {
   const app = await openBusyZone();
-  await app.press('k', 'k', 'k');
+  await app.press('nav.up', 'nav.up', 'nav.up');
   await app.waitFor(/❚❚ paused/);
   await app.press('logs.mark');
   await app.waitFor(/marked \d\d:\d\d:\d\d\.\d{3} \d{3} .*\(1 mark: M next, U previous, C clears all\)/);
-  await app.press('k', 'k');
+  await app.press('nav.up', 'nav.up');
   await app.press('logs.mark');
   await app.waitFor(/\(2 marks: M next/);
   const marked = app.lines().map((l) => ROW.exec(l)).filter((m) => m?.[1] === '◆') as RegExpExecArray[];
@@ -107,19 +107,19 @@ test('m marks two rows (◆), M and U cycle through them, the stats panel lists 
   // enter selects that mark's record in the table, esc gives the keys back
   await app.press('logs.marksFocus');
   await app.waitFor(new RegExp(`› ◆ ${newer[2].slice(0, 8)} ${newer[3]}`));
-  await app.press('k');
+  await app.press('marks.up');
   await app.waitFor(new RegExp(`› ◆ ${older[2].slice(0, 8)} ${older[3]}`));
-  await app.press('enter');
+  await app.press('marks.jump');
   await app.waitFor(`mark 1 of 2 (${older[2]} ${older[3]}): selected`);
   assert.equal(selectedRow(app)?.[2], older[2], 'the table selects the mark under the cursor');
-  await app.press('esc');
+  await app.press('marks.table');
   await app.waitForGone(/› ◆/);
 
   await app.press('logs.export');
   await app.waitFor(/export [\d,]+ records \(NDJSON, tab switches; ctrl-t: the 2 marked only\) to:/);
   await app.press('ctrl-t');
   await app.waitFor(/export 2 marked records \(NDJSON, tab switches; ctrl-t: all shown\) to:/);
-  await app.press('enter');
+  await app.press('prompt.apply');
   const done = await app.waitFor(/exported 2 records \(NDJSON, [\d.]+[BKM]\) to burrow-logs-\S+\.ndjson/);
   const file = path.join(cwd, /to (burrow-logs-\S+\.ndjson)/.exec(done)![1]!);
   const written = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LogEntry);
@@ -149,13 +149,13 @@ test('the filter form\'s from/to: refused outside the retention, then a fixed wi
   for (let i = 0; i < 9; i++) await app.press('tab');
   await app.waitFor(/› from \(time\)/);
   await app.type('-4d');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor(/✖ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d is older than the 3-day retention/);
   await app.press('ctrl-u');
   await app.type(nyClock(from).slice(0, 5));
   await app.press('tab');
   await app.type(nyClock(to).slice(0, 5));
-  await app.press('enter');
+  await app.press('prompt.apply');
   const screen = await app.waitFor(/■ fixed window \(not following\) · [\d,]+ records/, 15_000);
   assert.match(screen, new RegExp(`from \\d{4}-\\d\\d-\\d\\d ${nyClock(from).slice(0, 5)}:00 to ${nyClock(to).slice(0, 5)}:00 \\(UTC-0[45]:00\\)`));
   const count = Number(/· ([\d,]+) records/.exec(screen)![1]!.replace(/,/g, ''));
@@ -167,6 +167,6 @@ test('the filter form\'s from/to: refused outside the retention, then a fixed wi
   // (a window across local midnight wraps around on the clock)
   for (const t of shown) assert.ok(a < b ? t >= a && t < b : t >= a || t < b, `${t} is in the window`);
 
-  await app.press('3');
+  await app.press('logs.window15m');
   await app.waitFor(/window 15m[\s\S]*● following/, 15_000);
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 
 // Several zones on the logs screen (`:logs A B`, and the zone picker with space), in a pty.
 
@@ -13,9 +13,7 @@ const api = emu.world.pullZones.find((z) => z.Name === 'api-gateway')!;
 const ROW = /^(\d\d:\d\d:\d\d\.\d{3}) (\d+)\s+(\d{3}) /;
 
 async function palette(app: PtySession, text: string): Promise<void> {
-  await app.press(':');
-  await app.type(text);
-  await app.press('enter');
+  await runCommand(app, text);
 }
 
 const zonesOnScreen = (screen: string) => new Set(screen.split('\n').map((l) => ROW.exec(l)?.[2]).filter((z): z is string => z !== undefined));
@@ -38,12 +36,12 @@ test(':logs A B follows both merged: ZONE column with both zones, time order, a 
   assert.deepEqual([...times].sort(), times, 'merged in time order');
 
   // the detail view names the record's zone
-  await app.press('p');
-  await app.press('enter');
+  await app.press('screen.pause');
+  await app.press('list.open');
   screen = await app.waitFor(/pull zone\s+\d+ \((shop-assets|video-edge)\)/);
-  await app.press('esc');
+  await app.press('app.back');
   // wide mode keeps the ZONE column
-  await app.press('w');
+  await app.press('list.wide');
   screen = await app.waitFor(/wide /);
   assert.match(screen, /TIME\s+ZONE\s+ST /);
   app.kill();
@@ -70,14 +68,14 @@ test('zone picker: space selects zones (✓), enter follows the selected ones me
   await app.waitFor('Pull zones with logging');
   await app.waitFor(String(api.Id));
   // the rows in id order: shop, video, api, docs; select the first and the third
-  await app.press('space');
+  await app.press('logs.pickZone');
   await app.waitFor(new RegExp(`^${shop.Id} ✓ +shop-assets`, 'm'));
   // two moves and a select in one read: the select acts on the row the moves reached
   await app.type('jj ');
   const screen = await app.waitFor(/2 selected/);
   assert.match(screen, new RegExp(`^${api.Id} ✓ +api-gateway`, 'm'));
   assert.match(screen, new RegExp(`^${video.Id} +video-edge`, 'm'));
-  await app.press('enter');
+  await app.press('list.open');
   await app.waitFor(`2 zones ${shop.Id} shop-assets, ${api.Id} api-gateway`);
   await app.waitFor(new RegExp(`${shop.Id} shop-assets ● following \\d+/28 · ${api.Id} api-gateway ● following`), 20_000);
   app.kill();

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { until } from '../helpers/wait';
 
 // Sessions (as lnav keeps them): the setup of a logs screen survives a quit and comes back on
@@ -23,9 +23,9 @@ const start = (args: string[] = []): PtySession => startBurrow(args, { env, cols
 
 /** q, and yes when burrow asks first (it does while marks or alert rules would be lost). */
 async function quit(app: PtySession): Promise<void> {
-  await app.press('q');
+  await app.press('app.quit');
   const asked = await Promise.race([app.exited.then(() => false), app.waitFor(/Quit burrow\?/).then(() => true)]);
-  if (asked) await app.press('y');
+  if (asked) await app.press('confirm.yes');
   const exit = await app.exited;
   assert.equal(exit.exitCode, 0);
 }
@@ -33,34 +33,32 @@ async function quit(app: PtySession): Promise<void> {
 test('marks, the server filter, the / pattern, alert rules and the open zones come back on the next start; --fresh starts clean', async () => {
   let app = start();
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(`logs ${busy.Id}`);
-  await app.press('enter');
+  await runCommand(app, `logs ${busy.Id}`);
   await app.waitFor(/● following/);
   // the breadcrumb names the zone opened
   await app.waitFor(/home › logs shop-assets$/m);
   // a server filter
-  await app.press('f');
+  await app.press('logs.filters');
   await app.waitFor('Server filters');
   await app.type('2xx');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor('server: status=2xx');
   // a pattern over the whole line: a path, then a country
-  await app.press('/');
+  await app.press('list.filter');
   await app.type(PATTERN);
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor(/\/api\/cart\.\*\(DE\|FR\)\/ filter: [1-9][\d,]* match/, 60_000);
   // an alert rule
-  await app.press('A');
+  await app.press('logs.alerts');
   await app.waitFor('Alert rules');
   await app.type(RULE);
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor(`› ${RULE}`);
-  await app.press('esc');
+  await app.press('prompt.cancel');
   await app.waitForGone('Alert rules');
   // a mark on the selected (paused) record
   await app.press('space');
-  await app.press('m');
+  await app.press('logs.mark');
   await app.waitFor('◆');
   await quit(app);
 
@@ -80,11 +78,11 @@ test('marks, the server filter, the / pattern, alert rules and the open zones co
   app = start();
   await app.waitFor(/\/api\/cart\.\*\(DE\|FR\)\/ filter/, 60_000);
   await app.waitFor('server: status=2xx');
-  await app.press('A');
+  await app.press('logs.alerts');
   await app.waitFor(`› ${RULE}`);
-  await app.press('esc');
+  await app.press('prompt.cancel');
   await app.waitForGone('Alert rules');
-  await app.press('i');
+  await app.press('logs.stats');
   await app.waitFor('Marks 1');
   await quit(app);
 
@@ -113,13 +111,11 @@ test('the session is saved as it changes: a console ended by SIGTERM keeps it to
   fs.rmSync(file, { force: true });
   let app = start();
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(`logs ${busy.Id}`);
-  await app.press('enter');
+  await runCommand(app, `logs ${busy.Id}`);
   await app.waitFor(/● following/);
-  await app.press('/');
+  await app.press('list.filter');
   await app.type('wp-login');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor(/\/wp-login\/ filter/);
   await until('the pattern in the session file', () => fs.existsSync(file) && /"pattern":"wp-login"/.test(fs.readFileSync(file, 'utf8')));
   app.kill('SIGTERM');

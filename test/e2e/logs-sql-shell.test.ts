@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { until } from '../helpers/wait';
 import { EmulatorClock } from '../../src/emulator/clock';
 
@@ -17,9 +17,7 @@ const HEADER = /logs as of \d\d:\d\d:\d\d, ([\d,]+) rows?/;
 
 async function openLogsSql(app: PtySession): Promise<void> {
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(`logs ${busy.Id}`);
-  await app.press('enter');
+  await runCommand(app, `logs ${busy.Id}`);
   await app.waitFor(/● following .* [1-9][\d,]* buffered/, 20_000);
   await app.press('Q');
   await app.waitFor(/^logs>/m);

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnBurrow } from '../helpers/cli';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 import { alive, cpuSeconds } from '../helpers/processes';
 import { until } from '../helpers/wait';
 
@@ -50,9 +50,7 @@ for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
   test(`the console's logs shell: ${signal} while a query runs restores the terminal and exits ${STATUS[signal]}`, async () => {
     const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 32 });
     await app.waitFor('Screens');
-    await app.press(':');
-    await app.type(`logs ${zone}`);
-    await app.press('enter');
+    await runCommand(app, `logs ${zone}`);
     await app.waitFor(/● following .* [1-9][\d,]* buffered/, 20_000);
     await app.press('Q');
     await app.waitFor(/^logs>/m);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 
 // --no-color takes the colours away, never the selection: chalk reads --no-color from argv and
 // dropped inverse too, so no row of any table looked selected.
@@ -16,9 +16,7 @@ for (const [how, args, env] of [
   test(`${how}: the selected table row is drawn in reverse video and nothing is coloured`, async () => {
     const app = startBurrow([...args], { env: envFor(emu, env), cols: 110, rows: 24 });
     await app.waitFor('Screens');
-    await app.press(':');
-    await app.type('videos');
-    await app.press('enter');
+    await runCommand(app, 'videos');
     await app.waitFor(/of \d+ loaded/);
     const before = app.rawOutput().length;
     await app.press('j');

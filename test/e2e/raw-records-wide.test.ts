@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { maskSecret } from '../../src/config/redact';
 
 const emu = await useEmulator();
@@ -16,9 +16,7 @@ async function serverJson(path: string): Promise<unknown> {
 
 async function open(app: PtySession, command: string, ready: string | RegExp): Promise<string> {
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(command);
-  await app.press('enter');
+  await runCommand(app, command);
   return app.waitFor(ready);
 }
 
@@ -37,7 +35,7 @@ test('videos: d shows the library as the server sent it, keys masked; it scrolls
   await open(app, 'videos', /100 of \d+ loaded/);
   // the list has no column for these: they come from the raw record only
   assert.doesNotMatch(app.screenText(), /UILanguage|WatermarkPositionLeft/);
-  await app.press('d');
+  await app.press('list.raw');
   let screen = await app.waitFor(`Raw record · video library ${first.Id}`);
   assert.match(screen, /as the server sent it · secrets masked/);
   assert.ok(screen.includes(`"Name": ${JSON.stringify(first.Name)}`), screen);
@@ -46,26 +44,26 @@ test('videos: d shows the library as the server sent it, keys masked; it scrolls
 
   // scroll to the end and back: the last field of the record, then the first again
   const keys = Object.keys(first);
-  await app.press('G');
+  await app.press('nav.bottom');
   screen = await app.waitFor(`"${keys[keys.length - 1]}"`);
   assert.ok(!screen.includes('"Id":'), 'the top scrolled away');
   assert.match(screen, /lines \d+-\d+ of \d+/);
-  await app.press('g');
+  await app.press('nav.top');
   await app.waitFor('"Id":');
-  await app.press('pgdn');
+  await app.press('nav.pageDown');
   await app.waitForGone(`"Id": ${first.Id}`);
 
   // y copies what is shown: the server's record, every key masked
-  await app.press('y');
+  await app.press('record.copy');
   await app.waitFor(/copied the record as JSON/);
   const copied = JSON.parse(copiedText(app)) as Record<string, unknown>;
   const expected = { ...first, ApiKey: maskSecret(apiKey), ReadOnlyApiKey: maskSecret(String(first.ReadOnlyApiKey)), ApiAccessKey: maskSecret(String(first.ApiAccessKey)) };
   assert.deepEqual(copied, expected);
 
-  await app.press('esc');
+  await app.press('record.close');
   await app.waitForGone('Raw record');
   await app.waitFor(/100 of \d+ loaded/);
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });
 
@@ -78,11 +76,11 @@ test('load balancers: d on a profile and on an origin group shows its raw record
   const rawLb = (await serverJson(`/loadbalancer/${lb.LoadBalancerId}`)) as { OriginGroups: Record<string, unknown>[] };
   const app = startBurrow([], { env: envFor(emu), cols: 80, rows: 24 });
   await open(app, 'lb', `${list.length} profiles`);
-  for (let i = 0; i < index; i++) await app.press('j');
+  for (let i = 0; i < index; i++) await app.press('nav.down');
   await app.waitFor(`${index + 1} of ${list.length}`);
 
   // the list row: Latitude lives in the raw record, not in any column
-  await app.press('d');
+  await app.press('list.raw');
   let screen = await app.waitFor(`Raw record · load balancer ${lb.LoadBalancerId}`);
   assert.match(screen, /"OriginGroups": \[/);
   // page down until Latitude shows: where it falls depends on how many origin groups come first
@@ -90,14 +88,14 @@ test('load balancers: d on a profile and on an origin group shows its raw record
     if (/"Latitude": /.test(app.screenText())) break;
     const [footer, last, total] = /lines \d+-(\d+) of (\d+)/.exec(app.screenText()) ?? [];
     assert.ok(footer && last !== total, `Latitude is somewhere in the record:\n${app.screenText()}`);
-    await app.press('pgdn');
+    await app.press('nav.pageDown');
     await app.waitForGone(footer);
   }
   screen = await app.waitFor(/"Latitude": /);
-  await app.press('esc');
+  await app.press('record.close');
   await app.waitFor(`${list.length} profiles`);
 
-  await app.press('enter');
+  await app.press('list.open');
   await app.waitFor(`Load balancer ${lb.Name} (${lb.LoadBalancerId})`);
   const byPriority = [...lb.OriginGroups].sort((a, b) => (a.Priority ?? 0) - (b.Priority ?? 0));
   const long = byPriority.find((g) => `▸ ${g.Name}`.length > 16)!;
@@ -105,37 +103,37 @@ test('load balancers: d on a profile and on an origin group shows its raw record
   assert.ok(!screen.includes(`▸ ${long.Name}`), 'cut in the normal table');
 
   // wide: the whole name, an indicator of where the window is, and sideways keys
-  await app.press('w');
+  await app.press('list.wide');
   screen = await app.waitFor(`▸ ${long.Name}`);
   assert.match(screen, /wide cols 1-\d+ of 6 ›/);
-  await app.press('$');
+  await app.press('list.lastColumn');
   screen = await app.waitFor(/wide ‹ cols? (\d+-)?6 of 6$/m);
   assert.match(screen, /· origins \w+$/m, 'the end of the last column (a group\'s detail) is in view');
   assert.ok(!screen.includes('GROUP / ORIGIN'), 'the first column scrolled away');
-  await app.press('0');
+  await app.press('list.firstColumn');
   await app.waitFor(/wide cols 1-\d+ of 6 ›/);
-  await app.press('right');
+  await app.press('list.right');
   screen = await app.waitFor(/wide ‹ cols 2-\d+ of 6/);
-  await app.type('\x1b[1;2D'); // shift-left: a screen to the left, back to the start
+  await app.press('list.pageLeft'); // a screen to the left, back to the start
   await app.waitFor(/wide cols 1-\d+ of 6 ›/);
 
   // d on the long-named group: its raw record, with what the table leaves out
   const groupRow = byPriority.indexOf(long);
   const rowsBefore = byPriority.slice(0, groupRow).reduce((n, g) => n + 1 + g.Origins.length, 0);
-  await app.press('g');
-  for (let i = 0; i < rowsBefore; i++) await app.press('j');
-  await app.press('d');
+  await app.press('nav.top');
+  for (let i = 0; i < rowsBefore; i++) await app.press('nav.down');
+  await app.press('list.raw');
   screen = await app.waitFor(`Raw record · origin group ${long.Id}`);
   const raw = rawLb.OriginGroups.find((g) => g.Id === long.Id)!;
   assert.ok(screen.includes(`"Name": ${JSON.stringify(raw.Name)}`));
   assert.ok(screen.includes(`"Longitude": ${JSON.stringify(raw.Longitude)}`));
-  await app.press('esc');
+  await app.press('record.close');
   await app.waitForGone('Raw record');
 
-  await app.press('w');
+  await app.press('list.wide');
   await app.waitForGone(/wide cols/);
   assert.ok(!app.screenText().includes(`▸ ${long.Name}`), 'cut again once wide mode is off');
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });
 
@@ -146,45 +144,45 @@ test('logs: d shows the selected record as the v2 JSON record (fields the stream
   await app.waitFor(/^\d\d:\d\d:\d\d\.\d{3} \d{3} /m);
   let screen = app.screenText();
   assert.doesNotMatch(screen, /ja4Fingerprint|asnOrganization/);
-  await app.press('k'); // select a record (this pauses following)
-  await app.press('d');
+  await app.press('nav.up'); // select a record (this pauses following)
+  await app.press('list.raw');
   screen = await app.waitFor('Raw record · v2 log record');
   for (const field of ['timestamp', 'pullZoneId', 'requestId', 'statusCode', 'host']) assert.match(screen, new RegExp(`"${field}": `), field);
   assert.ok(screen.includes(`"pullZoneId": ${zone.Id}`));
   const requestId = /"requestId": "([0-9a-f]+)"/.exec(screen)![1]!;
   // the rest of the record below: fields the stream never shows
-  await app.press('G');
+  await app.press('nav.bottom');
   screen = await app.waitFor('"asnOrganization": ');
   assert.match(screen, /"ja4Fingerprint": /);
   assert.match(screen, /"authorizationHeader": /);
   assert.doesNotMatch(screen, /"timestamp": /);
-  await app.press('g');
+  await app.press('nav.top');
   await app.waitFor('"timestamp": ');
-  await app.press('esc');
+  await app.press('record.close');
   await app.waitForGone('Raw record');
 
   // enter opens the same record in full: d there shows it too
-  await app.press('enter');
+  await app.press('list.open');
   await app.waitFor(requestId);
-  await app.press('d');
+  await app.press('list.raw');
   await app.waitFor(`Raw record · v2 log record ${requestId}`);
-  await app.press('esc', 'esc');
+  await app.press('record.close', 'app.back');
   await app.waitForGone(/request id\s/);
 
-  await app.press('w');
+  await app.press('list.wide');
   screen = await app.waitFor(/wide cols 1-\d+ of 9 ›/);
-  await app.press('$');
+  await app.press('list.lastColumn');
   screen = await app.waitFor(/wide ‹ cols? (\d+-)?9 of 9/);
   assert.match(screen, /(Safari|Firefox|Chrome)\/[\d.]+\s*$/m, 'the ends of the user agents, the last column');
   assert.doesNotMatch(screen, /^(TIME|\d\d:\d\d:\d\d)/m, 'the first columns scrolled away');
   // W wraps instead, which ends wide mode
-  await app.press('W');
+  await app.press('logs.wrap');
   await app.waitForGone(/wide (‹ )?cols/);
   await app.waitFor(/· wrap/);
-  await app.press('w');
+  await app.press('list.wide');
   await app.waitFor(/wide cols 1-\d+ of 9 ›/);
   assert.doesNotMatch(app.screenText().split('\n')[0]!, /wrap/);
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });
 
@@ -202,7 +200,7 @@ test('SQL grid: d shows the top row as column names to values with the declared 
   let screen = await app.waitFor(/rows 1–2 of 2/);
   assert.ok(!screen.includes('THE-END'), 'the note is cut at 60 cells');
 
-  await app.press('d');
+  await app.press('list.raw');
   screen = await app.waitFor('Raw record · result row 1 of 2');
   assert.match(screen, /"values": \{/);
   assert.match(screen, /"id": 1,/);
@@ -210,20 +208,20 @@ test('SQL grid: d shows the top row as column names to values with the declared 
   assert.ok(screen.includes(`"password": "${maskSecret('hunter2-swordfish')}"`), screen);
   assert.ok(!screen.includes('hunter2'), 'the password is not on screen');
   assert.match(screen, /"declaredTypes": \{/);
-  await app.press('G');
+  await app.press('nav.bottom');
   screen = await app.waitFor(/"note": "TEXT"/);
   assert.match(screen, /"big": "INTEGER"/);
-  await app.press('esc');
+  await app.press('record.close');
   await app.waitFor(/rows 1–2 of 2/);
 
-  await app.press('w');
+  await app.press('list.wide');
   await app.waitFor(/· wide/);
-  await app.press('right', 'right', 'right');
+  await app.press('list.right', 'list.right', 'list.right');
   screen = await app.waitFor(/column 4 of 5/);
   assert.ok(screen.includes(note), `the whole note in wide mode:\n${screen}`);
-  await app.press('left');
+  await app.press('list.left');
   await app.waitFor(/column 3 of 5/);
-  await app.press('i');
+  await app.press('sql.edit');
   await app.type('.quit\r');
   assert.equal((await app.exited).exitCode, 0);
 });

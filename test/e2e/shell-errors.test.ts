@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 import { SCREENS } from '../../src/app/screens';
 
 /** Rows of the home screen's table: every screen but home itself. */
@@ -58,9 +58,7 @@ test('the platform goes away: the screen keeps the last limits and shows the err
   const xdg = configDir('refreshSeconds: 1\n');
   const app = startBurrow([], { env: envFor(emu, { BURROW_BASE_URL: `http://127.0.0.1:${gate.port}`, XDG_CONFIG_HOME: xdg }) });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('mc');
-  await app.press('enter');
+  await runCommand(app, 'mc');
   const limitsLine = (await app.waitFor(/applications\s+\S+ (\d+ \/ \d+)/)).match(/applications\s+\S+ (\d+ \/ \d+)/)![1]!;
 
   await gate.off();
@@ -75,11 +73,11 @@ test('the platform goes away: the screen keeps the last limits and shows the err
   assert.match(back, /refreshed [0-2]s ago/);
 
   // p pauses live refresh (shown in the status bar), r refreshes at once
-  await app.press('p');
+  await app.press('screen.pause');
   await app.waitFor(/paused · refreshed/);
-  await app.press('p');
+  await app.press('screen.pause');
   await app.waitForGone('paused');
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });
 
@@ -96,12 +94,12 @@ test('keys from the config file: an override works, a bad entry is a warning, no
   await app.press('j');
   await app.press('k');
   await app.waitFor(`1 of ${HOME_ROWS}`);
-  await app.press('?');
+  await app.press('app.help');
   const help = await app.waitFor('Tables');
   assert.match(help, /^\s+J\s+move down$/m, 'help shows the overridden key');
   assert.match(help, /^Warnings$/m);
   assert.match(help, /"hyper-k" for nav\.up is not a key name/);
-  await app.press('q');
-  await app.press('q');
+  await app.press('help.close');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });

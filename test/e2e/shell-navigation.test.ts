@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 import { CORE_ACTIONS } from '../../src/keys/keymap';
 import { keysText } from '../../src/components/HelpOverlay';
 import { limitRows } from '../../src/renderers/container-limits';
@@ -19,13 +19,13 @@ test('palette to containers shows the emulator limits; help, placeholder, unknow
   assert.doesNotMatch(first, /EMULATOR/, 'a configured key talks to the platform, not the built-in emulator');
 
   // : palette, type a prefix, tab completes it, enter runs it
-  await app.press(':');
+  await app.press('app.palette');
   await app.waitFor(/^:\s*$/m);
   await app.type('cont');
   await app.waitFor(/containers\s+mc apps/);
-  await app.press('tab');
+  await app.press('palette.complete');
   await app.waitFor(/^:containers/m);
-  await app.press('enter');
+  await app.press('palette.run');
   const screen = await app.waitFor(/applications\s+\S+ \d+ \/ \d+/);
   assert.match(screen.split('\n')[0]!, /home › containers$/);
 
@@ -39,49 +39,43 @@ test('palette to containers shows the emulator limits; help, placeholder, unknow
   await app.waitFor(/refreshed \d+s ago/);
 
   // ? help is generated from the keymap
-  await app.press('?');
+  await app.press('app.help');
   const help = await app.waitFor('Everywhere');
   for (const a of CORE_ACTIONS.filter((x) => x.context === 'global' || x.context === 'always')) {
     assert.ok(help.includes(a.description), `help lists "${a.description}"`);
     assert.ok(help.includes(keysText(a.keys)), `help shows the keys of ${a.id}`);
   }
   assert.match(help, /r\s+refresh now/, 'help lists the screen keys of containers');
-  await app.press('esc');
+  await app.press('help.close');
   await app.waitForGone('Everywhere');
 
   // :shield replaces the view (as k9s does): the breadcrumb does not grow
-  await app.press(':');
-  await app.type('shield');
-  await app.press('enter');
+  await runCommand(app, 'shield');
   const shield = await app.waitFor('Shield zones  enter: API Guardian');
   assert.match(shield.split('\n')[0]!, /home › shield$/);
-  await app.press(':');
-  await app.type('videos');
-  await app.press('enter');
+  await runCommand(app, 'videos');
   await app.waitFor(/home › videos$/m);
   // esc goes back one step: to the view : replaced
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitFor(/home › shield$/m);
 
   // an unknown command gets a clear message
-  await app.press(':');
-  await app.type('nope');
-  await app.press('enter');
+  await runCommand(app, 'nope');
   await app.waitFor(/unknown command ":nope" \(commands: :home :shield :containers/);
   await app.waitForGone(/^:nope/m);
   // the next : starts from an empty line, not after the old text
-  await app.press(':');
+  await app.press('app.palette');
   await app.type('hel');
   await app.waitFor(/^:hel\b/m);
   assert.doesNotMatch(app.screenText(), /:nope:/);
-  await app.press('esc');
+  await app.press('palette.close');
   await app.waitForGone(/^:hel/m);
 
   // one step only: esc on shield pops to home
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitFor(/^burrow .* home$/m);
 
-  await app.press('q');
+  await app.press('app.quit');
   const exit = await app.exited;
   assert.equal(exit.exitCode, 0);
   assert.match(app.rawOutput(), RESTORED_AT_END, 'the last bytes leave the alternate screen and show the cursor');
@@ -96,29 +90,29 @@ test('home table: j/k move the selection, / filters it, enter opens the row (and
   assert.match(app.lines()[0]!, /127\.0\.0\.1:\d+\s+READ-ONLY\s+home$/);
   const rowOf = (text: string) => app.lines().findIndex((l) => l.startsWith(text));
   assert.ok(app.isInverse(rowOf(':shield'), 2), 'the first row starts selected');
-  await app.press('j', 'j');
+  await app.press('nav.down', 'nav.down');
   await app.waitFor(`3 of ${n}`);
   assert.ok(app.isInverse(rowOf(':videos'), 2), 'j moved the selection down twice');
-  await app.press('k');
+  await app.press('nav.up');
   await app.waitFor(`2 of ${n}`);
-  await app.press('G');
+  await app.press('nav.bottom');
   await app.waitFor(`${n} of ${n}`);
-  await app.press('g');
+  await app.press('nav.top');
   await app.waitFor(`1 of ${n}`);
 
-  await app.press('/');
+  await app.press('list.filter');
   await app.type('sql');
   const filtered = await app.waitFor(new RegExp(`1 of \\d+ \\(filtered from ${n}\\)`));
   assert.doesNotMatch(filtered, /:shield/);
-  await app.press('enter');
+  await app.press('filter.apply');
   await app.waitFor('/sql  (esc clears)');
-  await app.press('enter');
+  await app.press('list.open');
   await app.waitFor(/home › sql$/m);
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitFor('/sql  (esc clears)', 5000);
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitFor(`1 of ${n}`);
-  await app.press('ctrl-c');
+  await app.press('app.interrupt');
   assert.equal((await app.exited).exitCode, 0);
   assert.match(app.rawOutput(), RESTORED_AT_END);
 });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { runCommand, startBurrow, type PtySession } from '../helpers/pty';
 import { UNMATCHED_PATH_ACTION, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION } from '../../src/api/shield';
 
 const emu = await useEmulator({ seed: 11 });
@@ -14,9 +14,7 @@ const onOff = (v: boolean) => (v ? 'on' : 'off');
 
 async function openShield(app: PtySession): Promise<string> {
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('shield');
-  await app.press('enter');
+  await runCommand(app, 'shield');
   return app.waitFor(/page 1 of 1 · \d+ zones/);
 }
 
@@ -24,7 +22,7 @@ async function openShield(app: PtySession): Promise<string> {
 async function openZone(app: PtySession, zoneId: number): Promise<string> {
   const index = zones.findIndex((z) => z.shieldZoneId === zoneId);
   assert.ok(index >= 0);
-  await app.press('g', ...Array<string>(index).fill('j'), 'enter');
+  await app.press('nav.top', ...Array<string>(index).fill('nav.down'), 'list.open');
   return app.waitFor(new RegExp(`API Guardian · zone ${zoneId}`));
 }
 
@@ -54,7 +52,7 @@ test('zones table, then a zone: toggle + cycle, the confirm shows only the chang
   assert.match(screen, new RegExp(`Plan limits\\s+endpoints ${before.maxEndpoints} · fields ${before.maxFieldsPerType} · depth ${before.maxNestingDepth} · nodes ${before.maxTotalSchemaNodes} · regex ${before.maxTotalRegexLength}`));
 
   // e toggles, u cycles twice, m cycles twice (back to the server value: not an edit)
-  await app.press('e', 'u', 'u', 'm', 'm');
+  await app.press('shield.toggleEnabled', 'shield.cycleUnmatched', 'shield.cycleUnmatched', 'shield.cycleMode', 'shield.cycleMode');
   const wantUnmatched = (before.unmatchedPathAction + 2) % 3;
   // the final state of all five keys (intermediate frames also say "N edits")
   screen = await app.waitFor(new RegExp(`Execution mode\\s+\\w+\\s+m\\n[\\s\\S]*Unmatched path\\s+${UNMATCHED_PATH_ACTION[wantUnmatched]} \\(edited[\\s\\S]*2 edits not sent yet`));
@@ -63,12 +61,12 @@ test('zones table, then a zone: toggle + cycle, the confirm shows only the chang
   assert.doesNotMatch(settingLine(screen, 'Execution mode'), /edited/);
   assert.deepEqual((await api.shield.getApiGuardian(zone.shieldZoneId)).configuration, before, 'nothing is sent while editing');
 
-  await app.press('c');
+  await app.press('shield.send');
   const confirm = await app.waitFor('What will be sent:');
   const sent = confirm.split('\n').map((l) => l.replace(/^│\s?|\s*│$/g, '').trim()).filter((l) => l.startsWith('~ ') || l.startsWith('+ ') || l.startsWith('- '));
   assert.deepEqual(sent, [`~ isEnabled: ${before.isEnabled} → ${!before.isEnabled}`, `~ unmatchedPathAction: ${before.unmatchedPathAction} → ${wantUnmatched}`]);
   assert.match(confirm, new RegExp(`Update the API Guardian of shield zone ${zone.shieldZoneId} \\(PATCH\\)`));
-  await app.press('y');
+  await app.press('confirm.yes');
   screen = await app.waitFor(/saved; the server's answer: isEnabled (on|off), unmatchedPathAction \w+/);
   const after = (await api.shield.getApiGuardian(zone.shieldZoneId)).configuration;
   assert.deepEqual(
@@ -79,23 +77,23 @@ test('zones table, then a zone: toggle + cycle, the confirm shows only the chang
   assert.doesNotMatch(screen, /edited; server/);
 
   // x discards; esc goes back to the zones, and the Basic zone shows the 403 envelope
-  await app.press('b');
+  await app.press('shield.cycleBodyLimit');
   await app.waitFor('1 edit not sent yet');
-  await app.press('x');
+  await app.press('shield.discard');
   screen = await app.waitForGone('1 edit not sent yet');
   assert.doesNotMatch(screen, /saved; the server's answer/, 'the result of the earlier send does not come back after a discard');
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitFor(/Shield zones/);
   const basic = zones.find((z) => z.planType === 0)!;
   screen = await openZone(app, basic.shieldZoneId);
   screen = await app.waitFor('errorKey: invalid_plan_type.api_guardian');
   assert.match(screen, /✖ 403 Forbidden invalid_plan_type\.api_guardian: API Guardian is not available on the Basic plan/);
-  await app.press('e');
+  await app.press('shield.toggleEnabled');
   await app.waitFor(`zone ${basic.shieldZoneId} is on the Basic plan: API Guardian needs Advanced or higher`);
-  await app.press('c');
+  await app.press('shield.send');
   await app.waitFor(`zone ${basic.shieldZoneId} is on the Basic plan: API Guardian needs Advanced or higher`);
   assert.doesNotMatch(app.screenText(), /not loaded yet/);
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });
 
@@ -110,19 +108,19 @@ test('--read-only: editing keys are hidden and refused, no confirm opens, nothin
   const hints = screen.split('\n').slice(-3).join(' ');
   assert.doesNotMatch(hints, /on\/off|mode|send/, `no editing hints: ${hints}`);
   assert.match(hints, /o spec file/, 'checking a spec file is not a change');
-  await app.press('e');
+  await app.press('shield.toggleEnabled');
   screen = await app.waitFor(/read-only mode: API Guardian on\/off .* is not available/);
   assert.doesNotMatch(screen, /edited/);
-  await app.press('c');
+  await app.press('shield.send');
   await app.waitFor(/read-only mode: review and send/);
   assert.doesNotMatch(app.screenText(), /What will be sent/);
-  await app.press('?');
+  await app.press('app.help');
   const help = await app.waitFor('This screen (shield)');
   assert.doesNotMatch(help, /toggleEnabled|API Guardian on\/off/);
   assert.match(help, /check a local OpenAPI file/);
-  await app.press('esc');
+  await app.press('help.close');
   assert.deepEqual((await api.shield.getApiGuardian(zone.shieldZoneId)).configuration, before);
-  await app.press('q');
+  await app.press('app.quit');
   await app.exited;
 });
 
@@ -141,12 +139,12 @@ profiles:
   const zone = zones.find((z) => z.planType === 1)!;
   await openZone(app, zone.shieldZoneId);
   await app.waitFor('read-only: settings and spec cannot be changed here');
-  await app.press('m');
+  await app.press('shield.cycleMode');
   await app.waitFor(/read-only \(profile ops\): next execution mode/);
   // live refresh goes on (1 s): the age stays small, p pauses it
   await app.waitFor(/refreshed [0-2]s ago/);
-  await app.press('p');
+  await app.press('screen.pause');
   await app.waitFor(/paused · refreshed/);
-  await app.press('q');
+  await app.press('app.quit');
   await app.exited;
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 
 // The spec panel of the shield screen, in a pseudo-terminal against the emulator: a bad path,
 // an unparsable file, an over-limit spec (the measured-vs-allowed table), then a good upload.
@@ -20,30 +20,28 @@ test('spec panel: clear file errors, the over-limit table in red, then upload (P
   const limits = (await api.shield.getApiGuardian(zoneId)).configuration;
   const app = startBurrow([], { env: envFor(emu), cols: 110, rows: 32 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('shield');
-  await app.press('enter');
+  await runCommand(app, 'shield');
   await app.waitFor(/page 1 of 1/);
-  await app.press('g', ...Array<string>(zones.indexOf(target!)).fill('j'), 'enter');
+  await app.press('nav.top', ...Array<string>(zones.indexOf(target!)).fill('nav.down'), 'list.open');
   await app.waitFor(/Specification\s+none uploaded/);
 
   // a path that is not there
-  await app.press('o');
+  await app.press('shield.spec');
   await app.waitFor('enter checks the file against this zone');
   await app.type('test/fixtures/nope.yaml');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor(`✖ no such file: ${path.resolve('test/fixtures/nope.yaml')}`);
 
   // o edits the path again; ctrl-u clears it; an unparsable file
-  await app.press('o', 'ctrl-u');
+  await app.press('shield.spec', 'ctrl-u');
   await app.type('test/fixtures/openapi-broken.yaml');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor(/✖ test\/fixtures\/openapi-broken\.yaml is not a usable OpenAPI 3 document: neither JSON nor valid YAML/);
 
   // an over-limit spec: the table, the OVER row in red, and c refuses to send it
-  await app.press('o', 'ctrl-u');
+  await app.press('shield.spec', 'ctrl-u');
   await app.type('test/fixtures/openapi-recursive.json');
-  await app.press('enter');
+  await app.press('prompt.apply');
   const table = await app.waitFor(/nesting depth\s+unbounded\s+\d+\s+OVER/);
   assert.match(table, /^Org chart 2024-05 · JSON · \d+ bytes/m);
   assert.match(table, new RegExp(`^endpoints\\s+1\\s+${limits.maxEndpoints}\\s+ok`, 'm'));
@@ -51,22 +49,22 @@ test('spec panel: clear file errors, the over-limit table in red, then upload (P
   assert.match(table, /over a limit \(nesting depth\): the zone would refuse it/);
   assert.match(app.rawOutput(), new RegExp(`${RED.replace('[', '\\[')}nesting depth\\s+unbounded`), 'the over-limit row is red');
   assert.doesNotMatch(app.rawOutput(), new RegExp(`${RED.replace('[', '\\[')}endpoints\\s+1\\s`), 'rows within the limit are not');
-  await app.press('c');
+  await app.press('shield.send');
   await app.waitFor(/not sent: the spec is over the plan limits \(nesting depth\)/);
   assert.equal((await api.shield.getApiGuardian(zoneId)).configuration.title, null, 'nothing was uploaded');
 
   // a good spec: c shows what will be sent, y uploads it
-  await app.press('o', 'ctrl-u');
+  await app.press('shield.spec', 'ctrl-u');
   await app.type('test/fixtures/openapi-petstore.yaml');
-  await app.press('enter');
+  await app.press('prompt.apply');
   await app.waitFor('within the plan limits: c to upload it (POST)');
   // the refusal was about the other file: it does not stay on the status line
   assert.doesNotMatch(app.screenText(), /not sent: the spec is over the plan limits/);
-  await app.press('c');
+  await app.press('shield.send');
   const confirm = await app.waitFor('What will be sent:');
   assert.match(confirm, new RegExp(`Upload an OpenAPI spec to shield zone ${zoneId} \\(POST …/api-guardian/spec\\)`));
   assert.match(confirm, /\+ content: "<openapi-petstore\.yaml, [\d.]+ KiB: Petstore 1\.2\.0, 5 endpoints>"/);
-  await app.press('y');
+  await app.press('confirm.yes');
   const done = await app.waitFor('spec uploaded: Petstore 1.2.0, 5 endpoints');
   assert.match(done, /Specification\s+Petstore 1\.2\.0 · 5 endpoints/);
   assert.match(done, /GET\s+\/pets\/\{petId\}/, 'the endpoints table shows the new endpoints');
@@ -74,8 +72,8 @@ test('spec panel: clear file errors, the over-limit table in red, then upload (P
   assert.deepEqual([g.configuration.title, g.configuration.version, g.endpoints.length], ['Petstore', '1.2.0', 5]);
 
   // the panel closed after the upload: esc goes back to the zones
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitFor(/Shield zones/);
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });

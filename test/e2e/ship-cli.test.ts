@@ -7,7 +7,8 @@ import { clickhouseSkip, startClickHouse, type ClickHouseServer } from '../helpe
 import { envFor } from '../helpers/emulator';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
 import { spawnBurrow } from '../helpers/cli';
-import { platformIds, storeAt, storedIds, untilAsync } from '../helpers/ship';
+import { platformIds, storeAt, storedIds } from '../helpers/ship';
+import { until } from '../helpers/wait';
 import type { LogStore } from '../../src/log-ship/store';
 
 /**
@@ -144,7 +145,7 @@ test("a second shipper on the same zone and table refuses, naming the first one'
   const first = spawnBurrow(['ship', String(zone), '--since', '5m', '--table', 'leased'], { env: env(), timeoutMs: 60_000 });
   const store = storeAt(ch.storeUrl, 'leased');
   stores.push(store);
-  await untilAsync('the first shipper holds the zone', async () => (await store.readState(zone, 'lease').catch(() => null))?.pid === first.child.pid);
+  await until('the first shipper holds the zone', async () => (await store.readState(zone, 'lease').catch(() => null))?.pid === first.child.pid, 30_000, 100);
   const second = await spawnBurrow(['ship', String(zone), '--since', '5m', '--table', 'leased'], { env: env(), timeoutMs: 60_000 }).done;
   assert.equal(second.code, 3, second.stderr);
   assert.match(second.stderr, new RegExp(`host ${os.hostname()} pid ${first.child.pid}`));
@@ -163,13 +164,14 @@ test('ClickHouse stopped for 30 s during a follow: nothing lost, memory bounded,
   const store = storeAt(ch.storeUrl, 'outage');
   stores.push(store);
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${run.child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-  await untilAsync(
+  await until(
     'the backfill stored and the checkpoint near the live end',
     async () => {
       const cp = await store.readState(zone, 'checkpoint').catch(() => null);
       return cp && cp.value > emu.world.now() - 60_000;
     },
     60_000,
+    100,
   );
   const rssBefore = rss();
   await ch.stop();
@@ -180,7 +182,7 @@ test('ClickHouse stopped for 30 s during a follow: nothing lost, memory bounded,
   let errText = '';
   run.child.stderr.on('data', (d: Buffer) => (errText += d.toString()));
   // the outage lasts 30 s of the shipper's own retries: wait on its lines, sampling its memory
-  await untilAsync(
+  await until(
     '30 s of failed inserts',
     async () => {
       rssMax = Math.max(rssMax, rss());
@@ -191,7 +193,7 @@ test('ClickHouse stopped for 30 s during a follow: nothing lost, memory bounded,
   );
   await ch.start();
   const back = emu.world.now();
-  await untilAsync(
+  await until(
     'caught up after ClickHouse came back',
     async () => {
       const cp = await store.readState(zone, 'checkpoint').catch(() => null);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type ExitInfo, type PtySession } from '../helpers/pty';
+import { type ExitInfo, type PtySession, runCommand, startBurrow } from '../helpers/pty';
 import { DatabaseSession } from '../../src/api/database/index';
 
 // `:sql` inside the console (npm run build first).
@@ -16,9 +16,7 @@ function exited(app: PtySession): Promise<ExitInfo> {
 
 async function openSql(app: PtySession): Promise<void> {
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('sql');
-  await app.press('enter');
+  await runCommand(app, 'sql');
   await app.waitFor(/^burrow-demo>/m);
 }
 
@@ -49,9 +47,7 @@ test(':sql on the console\'s own emulator: Ctrl-C cancels a long query and the s
   await app.press('r');
   await app.waitFor(/Screens/);
   assert.match(app.lines()[0]!, /home$/, 'back on the home screen after the rollback');
-  await app.press(':');
-  await app.type('sql');
-  await app.press('enter');
+  await runCommand(app, 'sql');
   await app.waitFor(/^rolled back$/m);
   assert.match(app.screenText(), /\|\s+42\s+\|/, 'the transcript is kept between visits');
   await app.type('SELECT count(*) AS left_over FROM repl_console;\r');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 import { DatabaseSession } from '../../src/api/database/index';
 
 // `:sql` pages through a result larger than a pipeline answer may be (npm run build first).
@@ -18,9 +18,7 @@ test(':sql shows a SELECT of more than 10 MB and browses to its last row', async
 
   const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 30 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('sql');
-  await app.press('enter');
+  await runCommand(app, 'sql');
   await app.waitFor(/^burrow-demo>/m);
   await app.type('SELECT * FROM big_result;\r');
   await app.waitFor(/\|\s+1\s+\| p{20}/, 30_000);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
 
 // The SQL results grid's selected row (j/k, pages, g/G) and `d` on it; `d` in the logs zone
 // picker. In a pty (npm run build first).
@@ -19,11 +19,11 @@ function gridRow(app: PtySession, n: number): number {
 }
 
 async function rawRecordOf(app: PtySession, n: number): Promise<void> {
-  await app.press('d');
+  await app.press('list.raw');
   const screen = await app.waitFor(`Raw record · result row ${n.toLocaleString('en-US')} of 3,000`);
   assert.match(screen, new RegExp(`"n": ${n},`));
   assert.match(screen, new RegExp(`"label": "v${n * 7}"`));
-  await app.press('esc');
+  await app.press('record.close');
   await app.waitForGone('Raw record');
 }
 
@@ -40,7 +40,7 @@ test('SQL grid of 3000 rows (through the cursor): j/k, pgdn and G move a selecte
   assert.ok(!app.isInverse(gridRow(app, 2), 3));
 
   // down past the first screenful: the window follows the row
-  await app.press(...Array.from({ length: 30 }, () => 'j'));
+  await app.press(...Array.from({ length: 30 }, () => 'nav.down'));
   await app.waitFor(/· on row 31 /);
   assert.ok(app.isInverse(gridRow(app, 31), 3), 'row 31 is drawn selected');
   assert.ok(!app.isInverse(gridRow(app, 30), 3));
@@ -48,26 +48,26 @@ test('SQL grid of 3000 rows (through the cursor): j/k, pgdn and G move a selecte
 
   // pages past the first 1000 rows the cursor read kept
   const pages = Math.ceil(1000 / page) + 5;
-  await app.press(...Array.from({ length: pages }, () => 'pgdn'));
+  await app.press(...Array.from({ length: pages }, () => 'nav.pageDown'));
   const at = 31 + pages * page;
   assert.ok(at > 1000 && at < 3000);
   await app.waitFor(`· on row ${at.toLocaleString('en-US')} `);
   assert.ok(app.isInverse(gridRow(app, at), 3));
   await rawRecordOf(app, at);
 
-  await app.press('G');
+  await app.press('nav.bottom');
   await app.waitFor(/rows \d+–3000 of 3,000 · on row 3,000 /);
   await rawRecordOf(app, 3000);
-  await app.press('k', 'k');
+  await app.press('nav.up', 'nav.up');
   await app.waitFor(/· on row 2,998 /);
   await rawRecordOf(app, 2998);
 
   // the screen's other keys still work: sideways, and back to the input
-  await app.press('l');
+  await app.press('sql.right');
   await app.waitFor(/· on row 2,998 · column 2 of 2/);
-  await app.press('g');
+  await app.press('nav.top');
   await app.waitFor(/rows 1–\d+ of 3,000 · on row 1 /);
-  await app.press('i');
+  await app.press('sql.edit');
   await app.type('.quit\r');
   assert.equal((await app.exited).exitCode, 0);
 });
@@ -79,11 +79,11 @@ test('without colours the selected row starts with >', async () => {
   await app.waitFor(/\(3 rows/);
   await app.press('esc');
   await app.waitFor(/on row 1 /);
-  await app.press('j');
+  await app.press('nav.down');
   const screen = await app.waitFor(/on row 2 /);
   assert.match(screen, /^>\s+2 \|$/m);
   assert.match(screen, /^\|\s+1 \|$/m);
-  await app.press('i');
+  await app.press('sql.edit');
   await app.type('.quit\r');
   assert.equal((await app.exited).exitCode, 0);
 });
@@ -92,17 +92,15 @@ test('logs zone picker: d shows the pull zone as the server sent it, fields the 
   const shop = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
   const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 40 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('logs');
-  await app.press('enter');
+  await runCommand(app, 'logs');
   await app.waitFor('Pull zones with logging');
   await app.waitFor(new RegExp(`^${shop.Id} +shop-assets`, 'm'));
-  await app.press('d');
+  await app.press('list.raw');
   const screen = await app.waitFor(`Raw record · pull zone ${shop.Id} shop-assets`);
   assert.doesNotMatch(screen, /as parsed/);
   assert.ok(screen.includes(`"OriginUrl": "${shop.OriginUrl}"`), screen);
   assert.match(screen, /"ForceSSL": (true|false)/);
-  await app.press('esc');
+  await app.press('record.close');
   await app.waitForGone('Raw record');
   app.kill();
   await app.exited;

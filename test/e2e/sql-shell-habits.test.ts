@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 
 // The SQL shell's pgcli habits and what a failed statement leaves behind (issue 26), in
 // `burrow sql` at a terminal on the emulator it starts as a child (npm run build first).
@@ -82,9 +82,7 @@ test(':sql in the console: ctrl-c on an empty input stays in the shell and says 
   let gone = false;
   void app.exited.then(() => (gone = true));
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('sql');
-  await app.press('enter');
+  await runCommand(app, 'sql');
   await app.waitFor(/^burrow-demo>/m);
   await app.type('SELECT 1');
   await app.press('ctrl-c');
@@ -98,9 +96,7 @@ test(':sql in the console: ctrl-c on an empty input stays in the shell and says 
   // :sql logs with no logs screen open says why its table is empty
   await app.press('ctrl-d');
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('sql logs');
-  await app.press('enter');
+  await runCommand(app, 'sql logs');
   await app.waitFor('no logs screen open: the table logs is empty (open :logs ZONE first)', 20_000);
   app.kill();
 });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { clickhouseSkip, startClickHouse, type ClickHouseServer } from '../helpers/clickhouse';
 import { startBurrow, type PtySession } from '../helpers/pty';
-import { untilAsync } from '../helpers/ship';
+import { until } from '../helpers/wait';
 import { LogStore } from '../../src/log-ship/store';
 import { parseStoreUrl } from '../../src/log-ship/store-url';
 
@@ -78,7 +78,7 @@ test(
     // ctrl-c: the query stops on the server, the shell stays
     await app.type(`${SLOW};\r`);
     await app.waitFor(/running \d+\.\d s… ctrl-c cancels/);
-    await untilAsync('the query running on the server', slowRunning, 30_000, 50);
+    await until('the query running on the server', slowRunning, 30_000, 50);
     await app.press('app.interrupt');
     await app.waitFor(/cancelled: the server stopped the query \(KILL QUERY [0-9a-f-]{36}\)/, 20_000);
     assert.equal(await slowRunning(), false, 'no longer in system.processes');
@@ -102,7 +102,7 @@ test(
 
     // quitting the console while a query runs stops it on the server too
     await app.type(`${ENDLESS};\r`);
-    await untilAsync('the query running on the server', endlessRunning, 30_000, 50);
+    await until('the query running on the server', endlessRunning, 30_000, 50);
     await app.press('app.back');
     await app.press('app.quit');
     // without the kill the console would wait on the request for hours

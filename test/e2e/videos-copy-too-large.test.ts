@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 import { videoLibraries } from '../../src/emulator/management/video-libraries';
 import { osc52 } from '../../src/clipboard/osc52';
 
@@ -14,30 +14,28 @@ test('videos detail: a value too long for one OSC 52 sequence is not sent, and t
   lib.PlayerKeyColor = '#ff7755';
   const app = startBurrow([], { env: envFor(emu), cols: 80, rows: 24 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('videos');
-  await app.press('enter');
+  await runCommand(app, 'videos');
   await app.waitFor(String(lib.Id));
-  await app.press('enter');
+  await app.press('list.open');
   await app.waitFor(`Video library ${lib.Name} (${lib.Id})`);
 
   // a short value still copies
-  await app.press('/');
+  await app.press('list.filter');
   await app.type('PlayerKeyColor');
-  await app.press('enter');
+  await app.press('filter.apply');
   await app.waitFor(/PlayerKeyColor\s+#ff7755/);
-  await app.press('c');
+  await app.press('videos.copy');
   await app.waitFor('copied PlayerKeyColor to the clipboard (OSC 52)');
   assert.ok(app.rawOutput().includes(osc52('#ff7755')));
 
-  await app.press('esc');
-  await app.press('/');
+  await app.press('app.back');
+  await app.press('list.filter');
   await app.type('CustomHTML');
-  await app.press('enter');
+  await app.press('filter.apply');
   await app.waitFor(/CustomHTML\s+<div class="player">/);
-  await app.press('c');
+  await app.press('videos.copy');
   await app.waitFor('not copied: CustomHTML is 85 kB, over the 75 kB OSC 52 limit');
   assert.ok(!app.rawOutput().includes('\x1b]52;c;PGRpdiBjbGFzcz0icGxheWVyIj4'), 'no OSC 52 sequence of the HTML was written');
-  await app.press('q');
+  await app.press('app.quit');
   assert.equal((await app.exited).exitCode, 0);
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { runCommand, startBurrow } from '../helpers/pty';
 import { until } from '../helpers/wait';
 
 // stern habits: in a merged stream each zone has its colour (the first cyan, the second
@@ -32,9 +32,7 @@ test("the console's merged view draws each zone id in its colour (none with NO_C
   for (const noColor of [false, true]) {
     const app = startBurrow([], { env: { ...envFor(emu), ...(noColor ? { NO_COLOR: '1' } : {}) }, cols: 120, rows: 30 });
     await app.waitFor('Screens');
-    await app.press(':');
-    await app.type(`logs ${A} ${B}`);
-    await app.press('enter');
+    await runCommand(app, `logs ${A} ${B}`);
     // rows of both zones on the screen (the ZONE column follows the time)
     const row = (id: number) => new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} ${id} `, 'm');
     await until('rows of both zones', () => row(A).test(app.screenText()) && row(B).test(app.screenText()), 30_000);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BURROW_BIN, TEST_CACHE_HOME } from './pty';
+import { scaled } from './wait';
 
 /** The built binary's output and how it ended. */
 export interface CliRun {
@@ -19,7 +20,7 @@ export interface CliOptions {
   env: NodeJS.ProcessEnv;
   /** Written to stdin, which is then closed (closed at once by default). */
   stdin?: string;
-  /** The child is killed after this long, so a hung binary never hangs the run (default 30 s). */
+  /** The child is killed after this long (scaled by the machine's load), so a hung binary never hangs the run (default 30 s). */
   timeoutMs?: number;
 }
 
@@ -42,7 +43,7 @@ export function spawnBurrow(args: readonly string[], options: CliOptions): Start
   // a child that exits before reading its stdin must not fail the test with EPIPE
   child.stdin.on('error', () => {});
   child.stdin.end(options.stdin ?? '');
-  const guard = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+  const guard = setTimeout(() => child.kill('SIGKILL'), scaled(options.timeoutMs ?? 30_000));
   const done = new Promise<CliRun>((resolve, reject) => {
     child.on('error', (error) => {
       clearTimeout(guard);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { deadline } from './wait';
 
 /**
  * A real ClickHouse server for a test file: Debian's clickhouse-server (18.16 here), started on
@@ -165,7 +166,7 @@ export async function startClickHouse(options: ClickHouseServerOptions = {}): Pr
     proc.stderr!.on('data', (d: Buffer) => {
       if (stderr.length < 20_000) stderr += d.toString();
     });
-    const deadline = Date.now() + 60_000;
+    const end = deadline(60_000);
     for (;;) {
       if (proc.exitCode !== null) {
         const log = fs.existsSync(path.join(dir, 'server.err.log')) ? fs.readFileSync(path.join(dir, 'server.err.log'), 'utf8').slice(-3000) : '';
@@ -176,7 +177,7 @@ export async function startClickHouse(options: ClickHouseServerOptions = {}): Pr
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`clickhouse-server did not answer SELECT 1 within 60 s: ${stderr.slice(-2000)}`);
+      if (end.passed()) throw new Error(`clickhouse-server did not answer SELECT 1 within ${end.describe()}: ${stderr.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };

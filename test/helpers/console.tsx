@@ -1,3 +1,4 @@
+import { after } from 'node:test';
 import { PassThrough } from 'node:stream';
 import { EventEmitter } from 'node:events';
 import React from 'react';
@@ -38,10 +39,20 @@ export interface InProcessConsole {
   press(...keys: string[]): Promise<void>;
   /** Sends text as one write (like a paste). */
   type(text: string): Promise<void>;
-  /** Waits until the frame contains `match`; returns the frame. */
+  /** The frame, as pty.ts's screenText (one API for both, so a test moves from a pty without a rewrite). */
+  screenText(): string;
+  /** The frame's rows. */
+  lines(): string[];
+  /** Waits until the frame contains `match`; returns the frame. Deadlines scale as every wait's (wait.ts). */
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** Waits until `match` is no longer in the frame. */
+  waitForGone(match: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves when the console quits (app.quit, ctrl-c) or is unmounted. */
+  readonly exited: Promise<void>;
   unmount(): void;
 }
+
+const matches = (text: string, match: string | RegExp) => (typeof match === 'string' ? text.includes(match) : match.test(text));
 
 const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b\][^\x07]*\x07/g, '');
 
@@ -52,12 +63,14 @@ const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\
  * alternate screen, restoring it, resizes from outside), which the pty tests keep.
  */
 export function renderConsole(api: Api, options: { cols?: number; rows?: number; settings?: Partial<Settings> } = {}): InProcessConsole {
+  let quit: () => void = () => {};
+  const exited = new Promise<void>((resolve) => (quit = resolve));
   const settings: Settings = { ...resolveSettings({}, {}, {}), ...options.settings };
   const stdout = new FakeStdout(options.cols ?? 120, options.rows ?? 30);
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
   stdin.setEncoding('utf8');
   const { keymap } = appKeymap(settings.keys);
-  const ui = createUiStore({ readOnly: settings.readOnly, home: HOME_SCREEN, onQuit: () => instance.unmount() });
+  const ui = createUiStore({ readOnly: settings.readOnly, home: HOME_SCREEN, onQuit: () => unmount() });
   const stores = new DomainStores({ api, settings, ui, now: Date.now });
   const info: ConnectionInfo = { profileName: settings.profileName, emulator: true, endpoint: 'emulator', readOnly: settings.readOnly, color: false };
   const instance = render(<App stores={stores} info={info} keymap={keymap} registry={SCREENS} />, {
@@ -67,6 +80,14 @@ export function renderConsole(api: Api, options: { cols?: number; rows?: number;
     exitOnCtrlC: false,
     patchConsole: false,
   });
+  let unmounted = false;
+  const unmount = () => {
+    if (unmounted) return;
+    unmounted = true;
+    instance.unmount();
+    quit();
+  };
+  after(unmount);
   const frame = () =>
     strip(stdout.frames.at(-1) ?? '')
       .split('\n')
@@ -89,15 +110,11 @@ export function renderConsole(api: Api, options: { cols?: number; rows?: number;
       stdin.write(text);
       await turn();
     },
-    waitFor: (match, timeoutMs = 5000) =>
-      until(
-        `${String(match)} in the frame`,
-        () => {
-          const f = frame();
-          return (typeof match === 'string' ? f.includes(match) : match.test(f)) ? f : null;
-        },
-        timeoutMs,
-      ),
-    unmount: () => instance.unmount(),
+    screenText: frame,
+    lines: () => frame().split('\n'),
+    waitFor: (match, timeoutMs = 5000) => until(`${String(match)} in the frame`, () => (matches(frame(), match) ? frame() : null), timeoutMs),
+    waitForGone: (match, timeoutMs = 5000) => until(`${String(match)} to leave the frame`, () => (matches(frame(), match) ? null : frame()), timeoutMs),
+    exited,
+    unmount,
   };
 }

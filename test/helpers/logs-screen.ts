@@ -1,13 +1,11 @@
-import type { PtySession } from './pty';
+import { runCommand, type KeyTarget } from './pty';
 
 /**
  * Opens the logs screen on a zone from the home screen (`:logs ID`) and waits until it follows;
  * `ready` says what else to wait for (the first page's records: /newest of [\d,]+/).
  */
-export async function openZone(app: PtySession, zoneId: number, ready: RegExp = /● following/, timeoutMs?: number): Promise<string> {
+export async function openZone(app: KeyTarget, zoneId: number, ready: RegExp = /● following/, timeoutMs?: number): Promise<string> {
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type(`logs ${zoneId}`);
-  await app.press('enter');
+  await runCommand(app, `logs ${zoneId}`);
   return app.waitFor(ready, timeoutMs);
 }

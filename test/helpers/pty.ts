@@ -26,6 +26,7 @@ import { spawn as spawnPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { appKeymap } from '../../src/app/app-keymap';
 import { keysOf, type Keymap } from '../../src/keys/keymap';
+import { deadline } from './wait';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BURROW_BIN = path.join(ROOT, 'bin', 'burrow.js');
@@ -54,6 +55,8 @@ export const KEYS: Record<string, string> = {
   esc: '\x1b',
   tab: '\t',
   'shift-tab': '\x1b[Z',
+  'shift-left': '\x1b[1;2D',
+  'shift-right': '\x1b[1;2C',
   backspace: '\x7f',
   space: ' ',
 };
@@ -112,6 +115,7 @@ export interface PtySession {
   wrappedRows(): number[];
   /**
    * Waits until the screen contains `match` (string or RegExp) and returns the screen text.
+   * `timeoutMs` (default 10 s) is for an idle machine and scales with its load (wait.ts deadline).
    * On timeout it throws an error whose message holds the current screen.
    */
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
@@ -172,10 +176,12 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
     raw += d;
     term.write(d);
   });
+  // node-pty reports the exit once the last output is read; the headless terminal parses what it
+  // was given a little later: a screen read after `exited` must see the last frame
   const exited = new Promise<ExitInfo>((resolve) => {
     proc.onExit(({ exitCode, signal }) => {
       done = true;
-      resolve({ exitCode, signal });
+      term.write('', () => resolve({ exitCode, signal }));
     });
   });
 
@@ -203,7 +209,7 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
   const flush = () => new Promise<void>((resolve) => term.write('', resolve));
 
   async function waitUntil(ok: (text: string) => boolean, what: string, timeoutMs: number): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
+    const end = deadline(timeoutMs);
     for (;;) {
       await flush();
       // Ink wraps each frame in a synchronized update (DEC mode 2026); the pty may hand a frame
@@ -211,8 +217,8 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
       const midFrame = term.modes.synchronizedOutputMode;
       const text = screenText();
       if (!midFrame && ok(text)) return text;
-      if (Date.now() > deadline) {
-        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${done ? ' (the program has exited)' : ''}; the screen is:\n${'-'.repeat(term.cols)}\n${text}\n${'-'.repeat(term.cols)}`);
+      if (end.passed()) {
+        throw new Error(`timed out after ${end.describe()} waiting for ${what}${done ? ' (the program has exited)' : ''}; the screen is:\n${'-'.repeat(term.cols)}\n${text}\n${'-'.repeat(term.cols)}`);
       }
       await sleep(25);
     }
@@ -262,31 +268,74 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
   };
 }
 
+/** A console a test drives: a pty session, or one rendered in process (console.tsx). */
+export interface KeyTarget {
+  press(...keys: string[]): Promise<void>;
+  type(text: string): Promise<void>;
+  waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
+}
+
+/** Runs a palette command (`db`, `logs 12`) as a person does: app.palette, the text, palette.run. */
+export async function runCommand(app: KeyTarget, text: string): Promise<void> {
+  await app.press('app.palette');
+  await app.type(text);
+  await app.press('palette.run');
+}
+
 /**
  * The rows of the table whose header line starts with `firstHeader`, each as its cells by header
  * (`rows[0]!['STATUS']`): columns are where the header's words start (a header is words separated
  * by one space; columns by two or more), so a test reads a column by its name, not its position.
- * Rows run to the first empty line.
+ * A column reaches left of its header to the gap before it (right-aligned numbers wider than the
+ * header). Where columns are one space apart (narrow right-aligned numbers: `PRIO WEIGHT ON`), `headers`
+ * names every column in order. Rows run to the first empty line.
  */
-export function tableRows(screen: string, firstHeader: string): Record<string, string>[] {
+export function tableRows(screen: string, firstHeader: string, headers?: readonly string[]): Record<string, string>[] {
   const lines = screen.split('\n');
   const at = lines.findIndex((l) => l.trimStart().startsWith(firstHeader));
   if (at < 0) throw new Error(`no table with a header starting "${firstHeader}" on the screen:\n${screen}`);
   const header = lines[at]!;
   const starts: number[] = [];
   const names: string[] = [];
-  for (const m of header.matchAll(/\S+(?: \S+)*/g)) {
-    starts.push(m.index);
-    names.push(m[0]);
+  if (headers) {
+    let from = 0;
+    for (const name of headers) {
+      const i = header.indexOf(name, from);
+      if (i < 0) throw new Error(`no column "${name}" after column ${from} in the header:\n${header}`);
+      starts.push(i);
+      names.push(name);
+      from = i + name.length;
+    }
+  } else {
+    for (const m of header.matchAll(/\S+(?: \S+)*/g)) {
+      starts.push(m.index);
+      names.push(m[0]);
+    }
   }
-  const rows: Record<string, string>[] = [];
+  const body: string[] = [];
   for (const line of lines.slice(at + 1)) {
     if (line.trim() === '') break;
+    body.push(line);
+  }
+  // between two headers, a column starts after the widest run of columns blank in every line (the
+  // gap between the cells; a space inside aligned values is narrower): right-aligned numbers
+  // wider than their header reach left of it
+  const blank = (p: number) => [header, ...body].every((l) => (l[p] ?? ' ') === ' ');
+  const bounds = starts.map((start, i) => {
+    if (i === 0) return 0;
+    let best = { length: 0, end: start };
+    let run = 0;
+    for (let p = starts[i - 1]! + names[i - 1]!.length; p < start; p++) {
+      run = blank(p) ? run + 1 : 0;
+      if (run > 0 && run >= best.length) best = { length: run, end: p + 1 };
+    }
+    return best.end;
+  });
+  return body.map((line) => {
     const row: Record<string, string> = {};
     names.forEach((name, i) => {
-      row[name] = line.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : undefined).trim();
+      row[name] = line.slice(bounds[i], i + 1 < bounds.length ? bounds[i + 1] : undefined).trim();
     });
-    rows.push(row);
-  }
-  return rows;
+    return row;
+  });
 }

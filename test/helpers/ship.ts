@@ -48,14 +48,3 @@ export async function storedIds(store: LogStore, zone: number, from: number, to:
   );
   return rows.map((x) => x.r);
 }
-
-/** `until` for a check that has to ask a server: awaits it every `everyMs` until it gives something truthy. */
-export async function untilAsync<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}

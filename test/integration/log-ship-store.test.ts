@@ -2,7 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { clickhouseSkip, startClickHouse, type ClickHouseServer } from '../helpers/clickhouse';
 import { apiFor, useEmulator } from '../helpers/emulator';
-import { platformIds, shipInProcess, storeAt, storedIds, untilAsync as until } from '../helpers/ship';
+import { platformIds, shipInProcess, storeAt, storedIds } from '../helpers/ship';
+import { until } from '../helpers/wait';
 
 import { EmulatorClock } from '../../src/emulator/clock';
 import { pageLines } from '../../src/log-ship/page-lines';

@@ -5,7 +5,7 @@ import { generatedLogRecords, loggingStats } from '../../src/emulator/logging/in
 import type { RunningEmulator } from '../../src/emulator/server';
 import { type FollowEngine, followLogs } from '../../src/log-engine/index';
 import { ApiError } from '../../src/api/errors';
-import { until } from '../helpers/wait';
+import { deadline, until } from '../helpers/wait';
 import { EmulatorClock } from '../../src/emulator/clock';
 
 // Large enough that the quiet zones' longer lag (3x) stands well clear of polling latency on a loaded machine.
@@ -24,11 +24,12 @@ const waitFor = (what: string, cond: () => boolean, timeoutMs = 15_000) => until
 const STEP = 2000;
 async function fastForward(engine: FollowEngine, what: string, cond: () => boolean, timeoutMs = 30_000): Promise<void> {
   const requests = () => engine.status().zones.map((z) => z.requests);
-  const end = Date.now() + timeoutMs;
+  const end = deadline(timeoutMs);
   while (!cond()) {
+    if (end.passed()) assert.fail(`timed out on the way to ${what} after ${end.describe()}`);
     const before = requests();
     const everyZonePolled = () => requests().every((n, i) => n > before[i]!);
-    await waitFor(`a poll of every zone on the way to ${what}`, () => cond() || everyZonePolled(), Math.max(1, end - Date.now()));
+    await waitFor(`a poll of every zone on the way to ${what}`, () => cond() || everyZonePolled(), timeoutMs);
     if (!cond()) clock.advance(STEP);
   }
 }

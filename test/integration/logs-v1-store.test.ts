@@ -1,12 +1,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { useEmulator } from '../helpers/emulator';
 import { createApi } from '../../src/api/index';
 import { LogsApi } from '../../src/api/logs/index';
-import { formatV1Line, parseV1, v1Date } from '../../src/api/logs/v1';
-import type { LogEntry } from '../../src/api/logs/entry';
+import { parseV1, v1Date } from '../../src/api/logs/v1';
 import { resolveSettings } from '../../src/config/settings';
 import { textOf } from '../../src/keys/text-edit';
 import { DomainStores } from '../../src/state/domain-stores';
@@ -14,6 +11,8 @@ import { createUiStore } from '../../src/state/ui-store';
 import { createLogsStore, FILTER_FIELDS, type LogsStore, type V1State } from '../../src/state/logs/store';
 import { EmulatorClock } from '../../src/emulator/clock';
 import { until } from '../helpers/wait';
+import { logEntry } from '../helpers/log-entry';
+import { heldBackV1Day } from '../helpers/v1-origin';
 
 // The logs screen's store reads a v1 day as a stream: records show while the day is read, the
 // progress grows, a stop keeps what was read, and a day bigger than the buffer keeps its newest
@@ -28,8 +27,8 @@ const CAPACITY = 1000;
 const LINES = 3000;
 const HELD_BACK_FROM = 1200;
 
-function entry(i: number): LogEntry {
-  return {
+const entry = (i: number) =>
+  logEntry({
     timestamp: new Date(clock.now() - 86_400_000 + i * 20_000).toISOString(),
     pullZoneId: zone.Id,
     requestId: (i + 1).toString(16).padStart(32, '0'),
@@ -44,43 +43,12 @@ function entry(i: number): LogEntry {
     path: `/a/${i}`,
     url: `https://cdn.example/a/${i}`,
     userAgent: 'curl/8',
-    referer: null,
-    bodyBytesSent: null,
-    contentRange: null,
-    authorizationHeader: null,
-    ja4Fingerprint: null,
-    asn: null,
-    asnOrganization: null,
-  };
-}
-const lines = Array.from({ length: LINES }, (_, i) => `${formatV1Line(entry(i))}\n`);
-const head = Buffer.from(lines.slice(0, HELD_BACK_FROM).join(''));
-const tail = Buffer.from(lines.slice(HELD_BACK_FROM).join(''));
-const all = parseV1(lines.join(''), zone.Id);
-
-let release: () => void = () => {};
-let requests = 0;
-const origin = http.createServer((req, res) => {
-  if (!req.url?.startsWith(`/${day}/${zone.Id}.log`)) {
-    res.writeHead(503).end();
-    return;
-  }
-  requests++;
-  res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(head.length + tail.length) });
-  res.write(head);
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
   });
-  void held.then(() => res.end(tail));
-});
-await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-after(() => {
-  origin.closeAllConnections();
-  origin.close();
-});
+const origin = await heldBackV1Day({ zoneId: zone.Id, day, entries: Array.from({ length: LINES }, (_, i) => entry(i)), heldBackFrom: HELD_BACK_FROM });
+const all = parseV1(origin.text, zone.Id);
 
 function makeStore(): LogsStore {
-  const base = createApi({ baseUrl: emu.info.baseUrl, loggingUrl: `http://127.0.0.1:${(origin.address() as AddressInfo).port}`, apiKey: emu.info.accessKey });
+  const base = createApi({ baseUrl: emu.info.baseUrl, loggingUrl: origin.url, apiKey: emu.info.accessKey });
   after(() => base.close());
   const api = { ...base, logs: new LogsApi(base.logging, { now: clock.now, budgetOptions: { now: Date.now } }) };
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
@@ -112,8 +80,8 @@ test('records show while the day is read; a stop keeps them; r reads the whole d
   const reading = await until('the first part shown', () =>
     s().v1?.loading && s().v1!.lines === HELD_BACK_FROM && s().view.rows.length === 10 ? s().v1 : null,
   );
-  assert.equal(reading.bytes, head.length);
-  assert.equal(reading.totalBytes, head.length + tail.length);
+  assert.equal(reading.bytes, origin.headBytes);
+  assert.equal(reading.totalBytes, origin.totalBytes);
   assert.equal(reading.kept, CAPACITY, 'the buffer holds its capacity');
   assert.equal(reading.evicted, HELD_BACK_FROM - CAPACITY);
   assert.equal(s().view.rows.at(-1)!.entry!.requestId, all.entries[HELD_BACK_FROM - 1]!.requestId, 'following: the newest read is shown');
@@ -127,17 +95,17 @@ test('records show while the day is read; a stop keeps them; r reads the whole d
   assert.equal(stopped.lines, HELD_BACK_FROM);
   assert.equal(s().recordBuffer().length, CAPACITY);
   assert.equal(s().stopV1(), false, 'nothing is being read any more');
-  release();
+  origin.release();
 
   // r: the day again, whole this time
   s().pollNow();
   await until('the first part again', () => s().v1?.loading && s().v1!.lines === HELD_BACK_FROM);
-  release();
+  origin.release();
   const done = await until('the whole day', () => (s().v1 && !s().v1!.loading ? s().v1 : null));
-  assert.equal(requests, 2);
+  assert.equal(origin.requests(), 2);
   assert.equal(done.stopped, false);
   assert.equal(done.lines, LINES);
-  assert.equal(done.bytes, head.length + tail.length);
+  assert.equal(done.bytes, origin.totalBytes);
   assert.equal(done.kept, CAPACITY);
   assert.equal(done.evicted, LINES - CAPACITY);
   const held = s()
@@ -156,9 +124,9 @@ test('records show while the day is read; a stop keeps them; r reads the whole d
   s().setFormText(textOf('404'));
   assert.equal(s().applyForm(), true);
   await until('read again', () => s().v1?.loading && s().v1!.lines === HELD_BACK_FROM);
-  release();
+  origin.release();
   const filtered = await until('filtered day', () => (s().v1 && !s().v1!.loading ? s().v1 : null));
-  assert.equal(requests, 3);
+  assert.equal(origin.requests(), 3);
   assert.equal(filtered.kept, all.entries.filter((e) => e.statusCode === 404).length);
   assert.ok(
     s()

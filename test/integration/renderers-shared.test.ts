@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runBurrow } from '../helpers/cli';
+import { csvRows } from '../helpers/csv';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { startBurrow } from '../helpers/pty';
 import { cellText, columnWidths, rawValue, type Column, type RawValue } from '../../src/text/table-model';
@@ -24,26 +25,6 @@ import { pullZoneColumns } from '../../src/renderers/pull-zones';
 const emu = await useEmulator();
 const api = apiFor(emu);
 const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(path.join(os.tmpdir(), 'burrow-renderers-')), ...envFor(emu) };
-
-/** RFC 4180 CSV, as `burrow get -o csv` writes it. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\n') row.push(cell), rows.push(row), (row = []), (cell = '');
-    else cell += c;
-  }
-  return rows;
-}
 
 /** CSV writes each column's raw value (numbers, ISO times) where it has one, else the screen's cell. */
 function expected<T>(rows: readonly T[], columns: readonly Column<T>[]): string[][] {
@@ -71,7 +52,7 @@ test('burrow get -o csv prints, for every resource, the raw values of its render
   for (const [args, cells] of cases) {
     const run = await runBurrow(['get', ...args, '-o', 'csv'], { env });
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(parseCsv(run.stdout), await cells(), `burrow get ${args.join(' ')}`);
+    assert.deepEqual(csvRows(run.stdout), await cells(), `burrow get ${args.join(' ')}`);
   }
 });
 

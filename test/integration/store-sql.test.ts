@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { clickhouseSkip, freePort, startClickHouse, type ClickHouseServer } from '../helpers/clickhouse';
-import { untilAsync } from '../helpers/ship';
+import { until } from '../helpers/wait';
 import { StoreBackend, type StoreSnapshot } from '../../src/state/sql/store-backend';
 import { StoreSql, StoreSqlError } from '../../src/log-ship/store-sql';
 import { parseStoreUrl } from '../../src/log-ship/store-url';
@@ -107,7 +107,7 @@ test('a large result streams in pages: the first page shown at once, a bounded w
   assert.equal(r.result.rows.length, total, 'the grid sees every row');
   const far = PAGE_ROWS * 3 + 17;
   // an early page was let go: asked for, it is read again from the server
-  const seen = r.paged.row(far) ?? (await untilAsync('the page read again', async () => r.paged!.row(far), 30_000, 20));
+  const seen = r.paged.row(far) ?? (await until('the page read again', async () => r.paged!.row(far), 30_000, 20));
   assert.deepEqual(seen, [BigInt(far), String(far)]);
 });
 
@@ -119,7 +119,7 @@ test('ctrl-c: the request is dropped and KILL QUERY stops the query on the serve
     () => null,
     (e: unknown) => e,
   );
-  await untilAsync('the query running on the server', () => running('%numbers(100000000000)%'), 30_000, 20);
+  await until('the query running on the server', () => running('%numbers(100000000000)%'), 30_000, 20);
   abort.abort();
   const error = await outcome;
   assert.ok(error instanceof StoreSqlError && error.kind === 'cancelled', String(error));

@@ -1,35 +1,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { apiFor, useEmulator } from '../helpers/emulator';
+import { renderConsole } from '../helpers/console';
+import { runCommand } from '../helpers/pty';
 
 test('a key whose action cannot run now shows why in the status bar, and help lists it greyed with the reason', async () => {
   const emu = await useEmulator();
-  const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 30 });
+  const app = renderConsole(apiFor(emu), { cols: 120, rows: 30 });
   await app.waitFor('Screens');
-  await app.press('esc');
+  await app.press('app.back');
   await app.waitFor('this is the first screen: q quits');
-  await app.press(':');
-  await app.type('containers');
-  await app.press('enter');
+  await runCommand(app, 'containers');
   await app.waitFor(/Applications\s+15 applications/);
 
-  await app.press('S');
+  await app.press('list.sortReverse');
   await app.waitFor('not sorted yet: press s to sort by a column');
-  await app.press('?');
+  await app.press('app.help');
   let screen = await app.waitFor('reverse the sort order');
   assert.match(screen, /S\s+reverse the sort order \(not now: not sorted yet: press s to sort by a column\)/);
-  await app.press('esc');
+  await app.press('help.close');
   await app.waitForGone('reverse the sort order');
 
-  await app.press('s');
+  await app.press('list.sort');
   await app.waitFor(/sorted by \w+ ↑/);
-  await app.press('S');
+  await app.press('list.sortReverse');
   await app.waitFor(/sorted by \w+ ↓/);
-  await app.press('?');
+  await app.press('app.help');
   screen = await app.waitFor('reverse the sort order');
   assert.doesNotMatch(screen, /not now/, 'once sorted, the action is available');
-  await app.press('esc');
-  await app.press('q');
-  assert.equal((await app.exited).exitCode, 0);
+  await app.press('help.close');
+  await app.press('app.quit');
+  await app.exited;
 });

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
+import { apiFor, useEmulator } from '../helpers/emulator';
+import { renderConsole } from '../helpers/console';
+import { runCommand, tableRows } from '../helpers/pty';
 
 // The region settings editor shows what the app runs and where (read-only): templates, instances
 // by region, volumes; `i` lists the details, secrets masked.
@@ -29,14 +30,12 @@ test("containers: the editor shows the app's templates, instances by region and 
     api.containers.listVolumes(target.id),
   ]);
 
-  const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 30 });
+  const app = renderConsole(api, { cols: 100, rows: 30 });
   await app.waitFor('Screens');
-  await app.press(':');
-  await app.type('containers');
-  await app.press('enter');
+  await runCommand(app, 'containers');
   await app.waitFor(/Applications\s+15 applications/);
-  for (let i = 0; i < index; i++) await app.press('j');
-  await app.press('enter');
+  for (let i = 0; i < index; i++) await app.press('nav.down');
+  await app.press('list.open');
   let screen = await app.waitFor(/^instances\s+\S+ \d/m);
   const line = (start: string) => squash(screen.split('\n').find((l) => l.startsWith(start)) ?? '');
 
@@ -52,11 +51,11 @@ test("containers: the editor shows the app's templates, instances by region and 
   // The checklist says how many instances run in each region.
   screen = await app.waitFor(/ALLOW REQ\s+ID\s+NAME\s+GROUP\s+CAPACITY\s+ANYCAST\s+RUNNING/);
   const first = overview.regions[0]!;
-  const row = screen.split('\n').find((l) => new RegExp(`^\\[[x ]\\]\\s+\\[[x ]\\]\\s+${first.region}\\s`).test(l.trim()));
-  assert.ok(row && squash(row).endsWith(` ${first.instances}`), `row of ${first.region}: ${row}`);
+  const row = tableRows(screen, 'ALLOW REQ', ['ALLOW', 'REQ', 'ID', 'NAME', 'GROUP', 'CAPACITY', 'ANYCAST', 'RUNNING']).find((r) => r.ID === first.region);
+  assert.equal(row?.RUNNING, String(first.instances), `row of ${first.region}:\n${screen}`);
 
   // i: the full list, env secrets masked, one line per pod and volume instance.
-  await app.press('i');
+  await app.press('containers.details');
   screen = await app.waitFor('APPLICATION (read-only)');
   assert.ok(screen.includes(`Container templates (${detail.containerTemplates.length})`), screen);
   const secret = main.environmentVariables.find((e) => /\*{8}/.test(e.value ?? ''));
@@ -65,14 +64,14 @@ test("containers: the editor shows the app's templates, instances by region and 
   assert.ok(envLine, screen);
   assert.ok(envLine.includes(`${secret.name}=${secret.value}`), 'the masked value is shown as the platform sent it');
   // Filter the list down to the pods: every pod of the overview is there.
-  await app.press('/');
+  await app.press('list.filter');
   await app.type('pod ');
-  await app.press('enter');
+  await app.press('filter.apply');
   screen = await app.waitFor(/pod \S+\s+ready/);
   for (const p of overview.regions.flatMap((r) => r.pods)) assert.ok(screen.includes(`pod ${p.name}`), `${p.name} listed`);
-  await app.press('esc');
-  await app.press('esc');
+  await app.press('app.back');
+  await app.press('app.back');
   await app.waitFor(/ALLOW REQ\s+ID/);
-  await app.press('q');
-  assert.equal((await app.exited).exitCode, 0);
+  await app.press('app.quit');
+  await app.exited;
 });
