@@ -73,7 +73,8 @@ export const backfillBench: Bench = {
         await sleep(250);
         const p = engine.status().zones[0]!.backfill;
         // requests sent: the budget's grants (a page waiting for a slot is not sent yet)
-        if (p && p.pages > 0) samples.push({ at: performance.now(), records: sink.length, backfill: p.records, requests: api.logs.budget.state(String(zone)).granted });
+        if (p && p.pages > 0)
+          samples.push({ at: performance.now(), records: sink.length, backfill: p.records, requests: api.logs.budget.state(String(zone)).granted });
         rssMax = Math.max(rssMax, process.memoryUsage().rss);
         if (p?.done) break;
       }
@@ -86,8 +87,8 @@ export const backfillBench: Bench = {
         if (j === samples.length) break;
         const k = j - 1;
         const span = samples[k]!.at - samples[i]!.at;
-        perWindow.push(((samples[k]!.records - samples[i]!.records) * WINDOW_MS) / span / MAX_PER_WINDOW * 100);
-        backfillPerWindow.push(((samples[k]!.backfill - samples[i]!.backfill) * WINDOW_MS) / span / MAX_PER_WINDOW * 100);
+        perWindow.push((((samples[k]!.records - samples[i]!.records) * WINDOW_MS) / span / MAX_PER_WINDOW) * 100);
+        backfillPerWindow.push((((samples[k]!.backfill - samples[i]!.backfill) * WINDOW_MS) / span / MAX_PER_WINDOW) * 100);
         mostRequests = Math.max(mostRequests, samples[k]!.requests - samples[i]!.requests);
       }
       const z = engine.status().zones[0]!;

@@ -26,7 +26,16 @@ function readHour(rate: number): { usPerRecord: number; records: number; heapPea
     const parsed = parseV2Query(new URLSearchParams({ from, to, order: 'desc', offset: String(offset), limit: '10000' }), T);
     if (!parsed.ok) throw new Error(parsed.details.join('; '));
     const q = parsed.query;
-    const { page, hasMore } = pageRecords(store, zone, { from: q.from, to: q.to, now: T, includeShield: q.includeShield, match: q.match, order: q.order, offset: q.offset, limit: q.limit });
+    const { page, hasMore } = pageRecords(store, zone, {
+      from: q.from,
+      to: q.to,
+      now: T,
+      includeShield: q.includeShield,
+      match: q.match,
+      order: q.order,
+      offset: q.offset,
+      limit: q.limit,
+    });
     // what the route does with a page, short of the socket
     JSON.stringify(page.map(toLogEntry));
     records += page.length;
@@ -50,7 +59,10 @@ export const emulatorRateBench: Bench = {
         burrow: summarize([at(1000).usPerRecord]),
         budget: '<= 2x the cost at --log-rate 10 (flat)',
         pass: at(1000).usPerRecord <= 2 * at(10).usPerRecord,
-        notes: runs.map((r) => `--log-rate ${r.rate}: ${r.records.toLocaleString('en-US')} records, ${r.usPerRecord.toFixed(2)} us/record, peak heap ${r.heapPeakMiB.toFixed(0)} MiB, generated records held at most ${r.cachedPeak.toLocaleString('en-US')}`),
+        notes: runs.map(
+          (r) =>
+            `--log-rate ${r.rate}: ${r.records.toLocaleString('en-US')} records, ${r.usPerRecord.toFixed(2)} us/record, peak heap ${r.heapPeakMiB.toFixed(0)} MiB, generated records held at most ${r.cachedPeak.toLocaleString('en-US')}`,
+        ),
       },
     ];
   },

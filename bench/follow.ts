@@ -75,7 +75,13 @@ async function session(extraEnv: Record<string, string>): Promise<Session> {
       maxIn10 = Math.max(maxIn10, i - j + 1);
     }
     if (!/● following/.test(run.screen())) throw new Error(`the console stopped following:\n${run.screen()}`);
-    return { bytesPerSecond: bytes / elapsed, framesPerSecond: frames / elapsed, lags, maxRequestsIn10s: maxIn10, requests: z.accepted - acceptedBefore || inRun.length };
+    return {
+      bytesPerSecond: bytes / elapsed,
+      framesPerSecond: frames / elapsed,
+      lags,
+      maxRequestsIn10s: maxIn10,
+      requests: z.accepted - acceptedBefore || inRun.length,
+    };
   } finally {
     run.kill();
     await emu.close();

@@ -13,7 +13,17 @@ const ROUNDS = Number(process.env.BENCH_KEY_ROUNDS ?? 5);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const epoch = () => performance.timeOrigin + performance.now();
 
-const KEYS: Record<string, string> = { up: 'k', down: 'j', pageUp: '\x1b[5~', pageDown: '\x1b[6~', top: 'g', left: '\x1b[D', right: '\x1b[C', enter: '\r', tab: '\t' };
+const KEYS: Record<string, string> = {
+  up: 'k',
+  down: 'j',
+  pageUp: '\x1b[5~',
+  pageDown: '\x1b[6~',
+  top: 'g',
+  left: '\x1b[D',
+  right: '\x1b[C',
+  enter: '\r',
+  tab: '\t',
+};
 const key = (k: string) => KEYS[k] ?? k;
 
 /** Table keys (scrolling), measured with the panel closed and then open, so the two compare on the same machine and load. */
@@ -75,11 +85,33 @@ export const keystrokeTimelineBench: Bench = {
       run.pty.write('\t');
       await run.waitFor(/▶ timeline · \d+[smh] buckets/);
       const panel = await rounds(run, PANEL);
-      if (!/of (99|100),\d{3}/.test(run.screen()) || !/timeline · \d+[smh] buckets/.test(run.screen())) throw new Error(`the logs screen or its timeline is gone:\n${run.screen()}`);
+      if (!/of (99|100),\d{3}/.test(run.screen()) || !/timeline · \d+[smh] buckets/.test(run.screen()))
+        throw new Error(`the logs screen or its timeline is gone:\n${run.screen()}`);
       return [
-        result('keystroke latency: logs table, timeline closed (same run)', 'table keys with the timeline closed (the reference for the two rows below)', TABLE, log, closed.from, closed.to),
-        result('keystroke latency: logs table, timeline open', 'the same table keys with the timeline panel open above the table (T, then tab: the table has the keys)', TABLE, log, open.from, open.to),
-        result("keystroke latency: the timeline's own keys", "the timeline's keys while it has them: cursor, zoom, jump (enter moves the table too)", PANEL, log, panel.from, panel.to),
+        result(
+          'keystroke latency: logs table, timeline closed (same run)',
+          'table keys with the timeline closed (the reference for the two rows below)',
+          TABLE,
+          log,
+          closed.from,
+          closed.to,
+        ),
+        result(
+          'keystroke latency: logs table, timeline open',
+          'the same table keys with the timeline panel open above the table (T, then tab: the table has the keys)',
+          TABLE,
+          log,
+          open.from,
+          open.to,
+        ),
+        result(
+          "keystroke latency: the timeline's own keys",
+          "the timeline's keys while it has them: cursor, zoom, jump (enter moves the table too)",
+          PANEL,
+          log,
+          panel.from,
+          panel.to,
+        ),
       ];
     } finally {
       close();

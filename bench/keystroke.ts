@@ -11,11 +11,44 @@ const ROUNDS = Number(process.env.BENCH_KEY_ROUNDS ?? 5);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const epoch = () => performance.timeOrigin + performance.now();
 
-const KEYS: Record<string, string> = { up: 'k', down: 'j', pageUp: '\x1b[5~', pageDown: '\x1b[6~', top: 'g', bottom: 'G', left: 'h', right: 'l', enter: '\r', esc: '\x1b' };
+const KEYS: Record<string, string> = {
+  up: 'k',
+  down: 'j',
+  pageUp: '\x1b[5~',
+  pageDown: '\x1b[6~',
+  top: 'g',
+  bottom: 'G',
+  left: 'h',
+  right: 'l',
+  enter: '\r',
+  esc: '\x1b',
+};
 const key = (k: string) => KEYS[k] ?? k;
 
 /** Scroll, then a local regex typed, applied over every buffered record, stepped through and cleared. */
-const LOGS_ROUND = ['up', 'up', 'up', 'down', 'down', 'pageUp', 'pageDown', 'pageUp', 'top', 'down', 'down', 'up', '/', 'c', 's', 's', 'enter', 'n', 'n', 'N', 'esc'];
+const LOGS_ROUND = [
+  'up',
+  'up',
+  'up',
+  'down',
+  'down',
+  'pageUp',
+  'pageDown',
+  'pageUp',
+  'top',
+  'down',
+  'down',
+  'up',
+  '/',
+  'c',
+  's',
+  's',
+  'enter',
+  'n',
+  'n',
+  'N',
+  'esc',
+];
 /** Up and down, by page, to the ends, and sideways through the columns. */
 const TABLE_ROUND = ['down', 'down', 'down', 'up', 'pageDown', 'pageDown', 'pageUp', 'bottom', 'up', 'top', 'right', 'right', 'left'];
 
@@ -86,7 +119,10 @@ export const keystrokeBench: Bench = {
       for (let i = 0; i < ROUNDS; i++) await press(run, LOGS_ROUND, logsSent);
       await sleep(500);
       const logs = measure(log, logsFrom, logsSent);
-      const rowsShown = run.screen().split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3} \d{3} /.test(l)).length;
+      const rowsShown = run
+        .screen()
+        .split('\n')
+        .filter((l) => /^\d\d:\d\d:\d\d\.\d{3} \d{3} /.test(l)).length;
       if (!/of (99|100),\d{3}/.test(run.screen()) || rowsShown < 10) throw new Error(`the logs screen lost its records:\n${run.screen()}`);
 
       // a 1,000-row result in the SQL shell, browsed
@@ -113,8 +149,19 @@ export const keystrokeBench: Bench = {
       const how = (what: string, keys: string[]) =>
         `The console (built binary, 120x40 pseudo-terminal) with BURROW_FRAME_LOG set: for each key, from when Ink read it to when the first frame after it was built (Ink's onRender; the frame is written in the same tick). ${what}; keys ${keys.join(' ')} sent ${ROUNDS} times, 150-250 ms apart, after one warm-up round.`;
       return [
-        result('keystroke latency: logs, 100,000 records', how('`:logs` of the busiest zone with the 1 h window (the backfill fills a 100,000-record buffer, logBufferSize 100000 in its config file; emulator at 40 records/s), paused: scrolling, then a local regex typed, applied to every record, stepped through, cleared', LOGS_ROUND), logs),
-        result('keystroke latency: 1,000-row table', how('`:sql`, `SELECT * FROM customers ORDER BY id LIMIT 1000`, esc to browse the result (1,000 rows, 8 columns)', TABLE_ROUND), table),
+        result(
+          'keystroke latency: logs, 100,000 records',
+          how(
+            '`:logs` of the busiest zone with the 1 h window (the backfill fills a 100,000-record buffer, logBufferSize 100000 in its config file; emulator at 40 records/s), paused: scrolling, then a local regex typed, applied to every record, stepped through, cleared',
+            LOGS_ROUND,
+          ),
+          logs,
+        ),
+        result(
+          'keystroke latency: 1,000-row table',
+          how('`:sql`, `SELECT * FROM customers ORDER BY id LIMIT 1000`, esc to browse the result (1,000 rows, 8 columns)', TABLE_ROUND),
+          table,
+        ),
       ];
     } finally {
       // BENCH_FRAME_LOG_COPY=FILE keeps the frame log for a closer look

@@ -19,7 +19,11 @@ function lnavHome(): string | null {
 
 function lnavRun(home: string, ndjson: string): { ms: number; matched: number } {
   const started = performance.now();
-  const r = spawnSync('lnav', ['-n', '-c', LNAV_QUERY, '-c', ':write-csv-to -', ndjson], { encoding: 'utf8', env: { ...process.env, HOME: home }, maxBuffer: 1 << 20 });
+  const r = spawnSync('lnav', ['-n', '-c', LNAV_QUERY, '-c', ':write-csv-to -', ndjson], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: home },
+    maxBuffer: 1 << 20,
+  });
   const ms = performance.now() - started;
   if (r.status !== 0) throw new Error(`lnav failed: ${r.stderr}`);
   return { ms, matched: Number(r.stdout.trim().split('\n').pop()) };
@@ -107,7 +111,7 @@ export const logEngineBench: Bench = {
         name: 'log engine throughput',
         method:
           `${data.records.toLocaleString('en')} distinct records in ${data.pages.length} v2 pages of 10,000 (each repeating the last 1,000 of the one before, as overlapping polls do; ${mb} MiB of JSON exactly as the emulator's v2 route writes it), ` +
-          'read from disk as bytes and handed one after the other to the engine: LogPageReader (a worker thread parses big pages into columns), the page envelope check, LogBuffer.insertBatch (the page\'s columns into the columnar store: dedupe by request id, ordered insert, capacity 1,000,000; no object per record), ' +
+          "read from disk as bytes and handed one after the other to the engine: LogPageReader (a worker thread parses big pages into columns), the page envelope check, LogBuffer.insertBatch (the page's columns into the columnar store: dedupe by request id, ordered insert, capacity 1,000,000; no object per record), " +
           `the statistics of the kept records read from the store's columns (the stats panel), and the filter ${JSON.stringify({ status: '5xx,404' })} on each kept record (compileSlotFilter: the status from its column); a fresh process per run, timed inside it. ` +
           `Reference: \`jq -c '${JQ_FILTER}'\` over the same ${data.rows.toLocaleString('en')} rows as NDJSON (no dedupe, no stats), from spawn to exit. Rates are distinct records per second for both; ${RUNS} runs, alternating.`,
         unit: 'records/s',

@@ -33,7 +33,9 @@ for (let t = now - 2 * 3_600_000; taken < RECORDS && t < now; t += 60_000) {
     taken++;
     if (window.length === PAGE || taken === RECORDS) {
       const last = taken === RECORDS;
-      await write(`{"data":[${window.join(',')}],"pagination":${JSON.stringify({ offset, limit: PAGE, returned: window.length, hasMore: !last })},"query":${query}}`);
+      await write(
+        `{"data":[${window.join(',')}],"pagination":${JSON.stringify({ offset, limit: PAGE, returned: window.length, hasMore: !last })},"query":${query}}`,
+      );
       offset += window.length;
       window = [];
     }

@@ -43,7 +43,10 @@ function mappings(): { byName: string; big: string[] } {
 
 function stage(label: string): void {
   const m = process.memoryUsage();
-  const spaces = v8.getHeapSpaceStatistics().filter((s) => s.space_size > 0).map((s) => `${s.space_name} ${mb(s.space_size)}/${mb(s.space_used_size)}/${mb(s.physical_space_size)}`);
+  const spaces = v8
+    .getHeapSpaceStatistics()
+    .filter((s) => s.space_size > 0)
+    .map((s) => `${s.space_name} ${mb(s.space_size)}/${mb(s.space_used_size)}/${mb(s.physical_space_size)}`);
   const maps = mappings();
   process.stderr.write(
     `${label}: rss ${mb(m.rss)}, heap used ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}\n` +

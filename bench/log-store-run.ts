@@ -115,16 +115,20 @@ const matches = model.matches;
 model.setMode('highlight');
 view(true);
 for (let i = 0; i < 20; i++) {
-  keyTimes.prev!.push(timed(() => {
-    const to = model.nextMatch(selected, -1);
-    if (to >= 0) moveTo(to);
-  }));
+  keyTimes.prev!.push(
+    timed(() => {
+      const to = model.nextMatch(selected, -1);
+      if (to >= 0) moveTo(to);
+    }),
+  );
 }
 for (let i = 0; i < 20; i++) {
-  keyTimes.next!.push(timed(() => {
-    const to = model.nextMatch(selected, 1);
-    if (to >= 0) moveTo(to);
-  }));
+  keyTimes.next!.push(
+    timed(() => {
+      const to = model.nextMatch(selected, 1);
+      if (to >= 0) moveTo(to);
+    }),
+  );
 }
 
 // the whole scan again, synchronous: the matching cost alone

@@ -34,7 +34,10 @@ export interface StoreRun {
 }
 
 function storeRun(): StoreRun {
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/log-store-run.ts', String(RECORDS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/log-store-run.ts', String(RECORDS)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   if (r.status !== 0) throw new Error(`store run failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as StoreRun;
 }
@@ -55,7 +58,8 @@ export const logStoreBench: Bench = {
     const runs: StoreRun[] = [];
     for (let i = 0; i < RUNS; i++) {
       const run = storeRun();
-      if (run.records !== RECORDS || run.statsRecords !== RECORDS) throw new Error(`the store held ${run.records} records (stats ${run.statsRecords}), expected ${RECORDS}`);
+      if (run.records !== RECORDS || run.statsRecords !== RECORDS)
+        throw new Error(`the store held ${run.records} records (stats ${run.statsRecords}), expected ${RECORDS}`);
       runs.push(run);
     }
     const of = (f: (r: StoreRun) => number) => summarize(runs.map(f));
@@ -75,7 +79,9 @@ export const logStoreBench: Bench = {
         pass: rss.median <= 400,
         notes: [
           `last run: ${last.bytesPerRecord.toFixed(0)} B per record of resident growth, heap ${last.heapMB.toFixed(0)} MB, array buffers ${last.arrayBuffersMB.toFixed(0)} MB (arena ${last.arenaMB.toFixed(0)} MB), fill ${(last.fillMs / 1000).toFixed(1)} s (store inserts ${(last.insertMs / 1000).toFixed(1)} s, ${(last.insertCpuMs / 1000).toFixed(1)} s of CPU)`,
-          `last run, the store by column (MB): ${Object.entries(last.breakdownMB).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+          `last run, the store by column (MB): ${Object.entries(last.breakdownMB)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
         ],
       },
       {
@@ -85,7 +91,11 @@ export const logStoreBench: Bench = {
         burrow: keys,
         budget: 'p95 <= 16 ms',
         pass: keys.median <= 16,
-        notes: [`last run p95 per key: ${Object.entries(last.keyP95).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')} ms`],
+        notes: [
+          `last run p95 per key: ${Object.entries(last.keyP95)
+            .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+            .join(', ')} ms`,
+        ],
       },
       {
         name: 'keys while a regex scan runs over 2,000,000 records',
@@ -112,7 +122,9 @@ export const logStoreBench: Bench = {
         burrow: whole,
         budget: '<= 1500 ms',
         pass: whole.median <= 1500,
-        notes: [`last run: ${last.scanCpuMs.toFixed(0)} ms of CPU (both threads) for the scan; the same scan at once on the main thread ${last.syncScanMs.toFixed(0)} ms, ${last.syncScanCpuMs.toFixed(0)} ms of CPU`],
+        notes: [
+          `last run: ${last.scanCpuMs.toFixed(0)} ms of CPU (both threads) for the scan; the same scan at once on the main thread ${last.syncScanMs.toFixed(0)} ms, ${last.syncScanCpuMs.toFixed(0)} ms of CPU`,
+        ],
       },
     ];
   },

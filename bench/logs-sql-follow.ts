@@ -67,18 +67,22 @@ export const logsSqlFollowBench: Bench = {
 
       const b = summarize(withTable.latencies);
       const ref = summarize(without.latencies);
-      process.stderr.write(`  with the table: median ${b.median.toFixed(1)} p95 ${b.p95.toFixed(1)} (${withTable.latencies.length} keys); without: median ${ref.median.toFixed(1)} p95 ${ref.p95.toFixed(1)} (${without.latencies.length} keys)\n`);
+      process.stderr.write(
+        `  with the table: median ${b.median.toFixed(1)} p95 ${b.p95.toFixed(1)} (${withTable.latencies.length} keys); without: median ${ref.median.toFixed(1)} p95 ${ref.p95.toFixed(1)} (${without.latencies.length} keys)\n`,
+      );
       return [
         {
           name: 'logs in SQL: logs screen keystrokes while the logs table follows',
-          method:
-            `The console (built binary, 120x40 pty, BURROW_FRAME_LOG) following the busiest zone of \`burrow emulator --log-rate 1000\` with a 100,000-record buffer (1 h window, full): keys ${ROUND.map((k) => JSON.stringify(k)).join(' ')} sent ${ROUNDS} times 150-250 ms apart after a warm-up round; latency from Ink reading a key to the first frame after it. Measured after Q opened the SQL shell once and esc came back (8 s later), so the logs table is synced with the buffer every second meanwhile; reference: the same keys before Q was ever pressed, after a detour through :lb (leaving and coming back resumes the follow in both).`,
+          method: `The console (built binary, 120x40 pty, BURROW_FRAME_LOG) following the busiest zone of \`burrow emulator --log-rate 1000\` with a 100,000-record buffer (1 h window, full): keys ${ROUND.map((k) => JSON.stringify(k)).join(' ')} sent ${ROUNDS} times 150-250 ms apart after a warm-up round; latency from Ink reading a key to the first frame after it. Measured after Q opened the SQL shell once and esc came back (8 s later), so the logs table is synced with the buffer every second meanwhile; reference: the same keys before Q was ever pressed, after a detour through :lb (leaving and coming back resumes the follow in both).`,
           unit: 'ms',
           burrow: b,
           reference: { name: 'no logs table', summary: ref },
           budget: 'p95 <= 16 ms',
           pass: b.p95 <= 16,
-          notes: [`reference p95 ${ref.p95.toFixed(1)} ms`, `${withTable.latencies.length} of ${withTable.keys} keys answered by a frame before the next key (without the table: ${without.latencies.length} of ${without.keys})`],
+          notes: [
+            `reference p95 ${ref.p95.toFixed(1)} ms`,
+            `${withTable.latencies.length} of ${withTable.keys} keys answered by a frame before the next key (without the table: ${without.latencies.length} of ${without.keys})`,
+          ],
         },
       ];
     } finally {

@@ -17,7 +17,7 @@ const QUERY = 'SELECT status, country, count(*), sum(bytes) FROM logs GROUP BY 1
 /** Records shaped like a busy zone's: a seeded generator, so every run loads the same rows. */
 export function records(n: number): LogEntry[] {
   let seed = 42;
-  const next = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
   const statuses = [200, 200, 200, 200, 206, 301, 304, 304, 404, 429, 500, 502, 503];
   const countries = ['DE', 'US', 'FR', 'GB', 'NL', 'JP', 'BR', 'IN', 'SG', 'AU', 'CA', 'PL'];
@@ -60,7 +60,9 @@ function sqlite3QueryMs(rows: LogEntry[]): number[] | null {
     const csv = path.join(dir, 'logs.csv');
     fs.writeFileSync(csv, rows.map((r) => `${r.statusCode},${r.countryCode},${r.bytesSent},${r.cacheStatus},${r.path}`).join('\n'));
     const db = path.join(dir, 'logs.db');
-    execFileSync('sqlite3', [db], { input: `CREATE TABLE logs (status INTEGER, country TEXT, bytes INTEGER, cache_status TEXT, path TEXT);\n.mode csv\n.import ${csv} logs\n` });
+    execFileSync('sqlite3', [db], {
+      input: `CREATE TABLE logs (status INTEGER, country TEXT, bytes INTEGER, cache_status TEXT, path TEXT);\n.mode csv\n.import ${csv} logs\n`,
+    });
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const out = execFileSync('sqlite3', [db], { input: `.timer on\n${QUERY};\n`, encoding: 'utf8' });

@@ -39,4 +39,6 @@ for (const batch of batches) {
   statsMs += t2 - t1;
   filterMs += cpu() - t2;
 }
-process.stdout.write(`${JSON.stringify({ kept: buffer.length, matched, insertMs: Math.round(insertMs), statsMs: Math.round(statsMs), filterMs: Math.round(filterMs) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ kept: buffer.length, matched, insertMs: Math.round(insertMs), statsMs: Math.round(statsMs), filterMs: Math.round(filterMs) })}\n`,
+);

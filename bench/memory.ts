@@ -54,8 +54,7 @@ export const memoryBench: Bench = {
     return [
       {
         name: 'memory, 100,000 records and the stats panel',
-        method:
-          `The console (built binary, 120x40 pseudo-terminal) on \`:logs\` of the busiest zone with the 1 h window (emulator at 40 records/s: the backfill fills a 100,000-record buffer, logBufferSize 100000 in its config file), stats panel on (i), still following; VmRSS from /proc/PID/status every 2 s for 20 s, median per session; ${RUNS} sessions.`,
+        method: `The console (built binary, 120x40 pseudo-terminal) on \`:logs\` of the busiest zone with the 1 h window (emulator at 40 records/s: the backfill fills a 100,000-record buffer, logBufferSize 100000 in its config file), stats panel on (i), still following; VmRSS from /proc/PID/status every 2 s for 20 s, median per session; ${RUNS} sessions.`,
         unit: 'MB',
         burrow: b,
         budget: '<= 250 MB',

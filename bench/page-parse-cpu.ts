@@ -11,10 +11,15 @@ import type { LogData } from './lib/log-data';
 // BENCH_SRC: another copy of src/ to compare with (e.g. a `git archive` of an older commit)
 const src = process.env.BENCH_SRC ?? new URL('../src', import.meta.url).pathname;
 const { createByteRecordReader } = (await import(`${src}/log-engine/page-bytes.ts`)) as { createByteRecordReader: typeof ReaderFactory };
-const codec = (await import(`${src}/log-engine/page-codec.ts`)) as { createPageEncoder: typeof EncoderFactory; CODEC_FIELDS?: Parameters<typeof EncoderFactory>[0] };
+const codec = (await import(`${src}/log-engine/page-codec.ts`)) as {
+  createPageEncoder: typeof EncoderFactory;
+  CODEC_FIELDS?: Parameters<typeof EncoderFactory>[0];
+};
 // older sources (BENCH_SRC) took no field table
 const createPageEncoder = (limit: undefined, reader: typeof createByteRecordReader) =>
-  codec.CODEC_FIELDS ? codec.createPageEncoder(codec.CODEC_FIELDS, limit, reader) : (codec.createPageEncoder as unknown as (l: undefined, r: unknown) => ReturnType<typeof EncoderFactory>)(limit, reader);
+  codec.CODEC_FIELDS
+    ? codec.createPageEncoder(codec.CODEC_FIELDS, limit, reader)
+    : (codec.createPageEncoder as unknown as (l: undefined, r: unknown) => ReturnType<typeof EncoderFactory>)(limit, reader);
 const data = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LogData;
 const runs = Number(process.argv[3] ?? 3);
 const pages = data.pages.map((p) => fs.readFileSync(p));

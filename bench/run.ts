@@ -10,7 +10,11 @@ if (selected.length === 0) {
   console.error(`no benchmark named ${wanted.join(', ')}; known: ${benches.map((b) => b.id).join(', ')}`);
   process.exit(2);
 }
-const loadAt = () => os.loadavg().map((l) => l.toFixed(2)).join(' / ');
+const loadAt = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
 const loadStart = loadAt();
 const results: BenchResult[] = [];
 for (const b of selected) {
@@ -24,7 +28,10 @@ for (const b of selected) {
 }
 for (const r of results) {
   const ref = r.reference ? `  ref ${r.reference.name} ${r.reference.summary.median.toFixed(2)}` : '';
-  console.log(`${r.pass === null ? '  ' : r.pass ? 'ok' : '!!'} ${r.name.padEnd(56)} ${r.burrow.median.toFixed(2)} ${r.unit} (p95 ${r.burrow.p95.toFixed(2)})${ref}  budget: ${r.budget ?? '-'}`);
+  console.log(
+    `${r.pass === null ? '  ' : r.pass ? 'ok' : '!!'} ${r.name.padEnd(56)} ${r.burrow.median.toFixed(2)} ${r.unit} (p95 ${r.burrow.p95.toFixed(2)})${ref}  budget: ${r.budget ?? '-'}`,
+  );
 }
-if (wanted.length === 0) writeReport('docs/BENCHMARKS.md', results, new Date(), `${loadStart} at the start, ${loadAt()} at the end (other work on the machine slows every benchmark)`);
+if (wanted.length === 0)
+  writeReport('docs/BENCHMARKS.md', results, new Date(), `${loadStart} at the start, ${loadAt()} at the end (other work on the machine slows every benchmark)`);
 else process.stderr.write('(partial run: docs/BENCHMARKS.md is written only by a full run)\n');

@@ -41,7 +41,12 @@ export const sqlExportBench: Bench = {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-export-'));
     try {
       const setup = new DatabaseSession({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken });
-      const seeded = await setup.run(SEED_ROWS_SQL('bench_export', ROWS).split(';').map((s) => s.trim()).filter(Boolean));
+      const seeded = await setup.run(
+        SEED_ROWS_SQL('bench_export', ROWS)
+          .split(';')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
       if (seeded.failed) throw seeded.failed.error;
       await setup.close();
       const env = burrowEnv(emu.info);

@@ -31,7 +31,13 @@ export const sqlRoundTripsBench: Bench = {
     const token = emu.info.databaseToken;
     try {
       const setup = new DatabaseSession({ url, authToken: token });
-      const seeded = await setup.run([...SEED_ROWS_SQL('bench_orders', ROWS).split(';').map((s) => s.trim()).filter(Boolean), 'CREATE TABLE IF NOT EXISTS bench_inserts (run INTEGER, i INTEGER, label TEXT, amount REAL)']);
+      const seeded = await setup.run([
+        ...SEED_ROWS_SQL('bench_orders', ROWS)
+          .split(';')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        'CREATE TABLE IF NOT EXISTS bench_inserts (run INTEGER, i INTEGER, label TEXT, amount REAL)',
+      ]);
       if (seeded.failed) throw seeded.failed.error;
       await setup.close();
 
@@ -40,7 +46,8 @@ export const sqlRoundTripsBench: Bench = {
         select: async () => (await burrow.execute('SELECT * FROM bench_orders ORDER BY id')).rows.length,
         inserts: async (run) => {
           await burrow.execute('BEGIN');
-          for (let i = 0; i < INSERTS; i++) await burrow.execute('INSERT INTO bench_inserts (run, i, label, amount) VALUES (?, ?, ?, ?)', [BigInt(run), BigInt(i), `row ${i}`, i * 0.5]);
+          for (let i = 0; i < INSERTS; i++)
+            await burrow.execute('INSERT INTO bench_inserts (run, i, label, amount) VALUES (?, ?, ?, ?)', [BigInt(run), BigInt(i), `row ${i}`, i * 0.5]);
           await burrow.execute('COMMIT');
         },
         close: async () => {
@@ -52,7 +59,8 @@ export const sqlRoundTripsBench: Bench = {
         select: async () => (await libsql.execute('SELECT * FROM bench_orders ORDER BY id')).rows.length,
         inserts: async (run) => {
           const tx = await libsql.transaction('write');
-          for (let i = 0; i < INSERTS; i++) await tx.execute({ sql: 'INSERT INTO bench_inserts (run, i, label, amount) VALUES (?, ?, ?, ?)', args: [run, i, `row ${i}`, i * 0.5] });
+          for (let i = 0; i < INSERTS; i++)
+            await tx.execute({ sql: 'INSERT INTO bench_inserts (run, i, label, amount) VALUES (?, ?, ?, ?)', args: [run, i, `row ${i}`, i * 0.5] });
           await tx.commit();
         },
         close: async () => libsql.close(),
@@ -68,7 +76,16 @@ export const sqlRoundTripsBench: Bench = {
       let run = 0;
       for (let i = 0; i < RUNS + 1; i++) {
         // alternate which goes first; the first round warms both up and is not counted
-        const order: [Client, 'burrow' | 'ref'][] = i % 2 ? [[libsqlClient, 'ref'], [burrowClient, 'burrow']] : [[burrowClient, 'burrow'], [libsqlClient, 'ref']];
+        const order: [Client, 'burrow' | 'ref'][] =
+          i % 2
+            ? [
+                [libsqlClient, 'ref'],
+                [burrowClient, 'burrow'],
+              ]
+            : [
+                [burrowClient, 'burrow'],
+                [libsqlClient, 'ref'],
+              ];
         for (const [client, who] of order) {
           let rows = 0;
           const s = await time(async () => (rows = await client.select()));
@@ -98,8 +115,18 @@ export const sqlRoundTripsBench: Bench = {
         };
       };
       return [
-        result('SQL: 10,000-row SELECT', `\`SELECT * FROM bench_orders\` (10,000 rows of 7 columns: integers, text, reals, NULLs), until every row is decoded`, sel.burrow, sel.ref),
-        result('SQL: 1,000 INSERTs in a transaction', `BEGIN, 1,000 single-row INSERTs with 4 arguments each as separate requests (one round trip each), COMMIT`, ins.burrow, ins.ref),
+        result(
+          'SQL: 10,000-row SELECT',
+          `\`SELECT * FROM bench_orders\` (10,000 rows of 7 columns: integers, text, reals, NULLs), until every row is decoded`,
+          sel.burrow,
+          sel.ref,
+        ),
+        result(
+          'SQL: 1,000 INSERTs in a transaction',
+          `BEGIN, 1,000 single-row INSERTs with 4 arguments each as separate requests (one round trip each), COMMIT`,
+          ins.burrow,
+          ins.ref,
+        ),
       ];
     } finally {
       await emu.stop();

@@ -19,7 +19,13 @@ const FIRST_FRAME = /Screens[\s\S]*q quit/;
  * reference is also reported without it.
  */
 function environment(cacheHome: string, extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: cacheHome, XDG_CACHE_HOME: path.join(cacheHome, 'cache'), LANG: 'C.UTF-8', ...extra };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: cacheHome,
+    XDG_CACHE_HOME: path.join(cacheHome, 'cache'),
+    LANG: 'C.UTF-8',
+    ...extra,
+  };
   if (process.env.NODE_EXTRA_CA_CERTS) env.NODE_EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS;
   return env;
 }
@@ -62,7 +68,15 @@ export const startupBench: Bench = {
     const cacheHome = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-startup-'));
     const env = environment(cacheHome, { BURROW_API_KEY: emu.info.accessKey, BURROW_BASE_URL: emu.info.baseUrl, BURROW_LOGGING_URL: emu.info.loggingUrl });
     const { NODE_EXTRA_CA_CERTS: _ca, ...envWithoutCa } = env;
-    const series = { console: [] as number[], get: [] as number[], version: [] as number[], help: [] as number[], node: [] as number[], nodeNoCa: [] as number[], rtt: [] as number[] };
+    const series = {
+      console: [] as number[],
+      get: [] as number[],
+      version: [] as number[],
+      help: [] as number[],
+      node: [] as number[],
+      nodeNoCa: [] as number[],
+      rtt: [] as number[],
+    };
     try {
       for (let i = 0; i < RUNS + 1; i++) {
         const started = performance.now();

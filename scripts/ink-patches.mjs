@@ -111,7 +111,11 @@ export default class Output {`,
   const start = s.indexOf('    get() {');
   const end = s.lastIndexOf('\n}\n');
   const body = s.slice(start, end);
-  for (const anchor of ['const currentLine = output[y + offsetY];', 'const characters = this.caches.getStyledChars(line);', 'return styledCharsToString(lineWithoutEmptyItems).trimEnd();']) {
+  for (const anchor of [
+    'const currentLine = output[y + offsetY];',
+    'const characters = this.caches.getStyledChars(line);',
+    'return styledCharsToString(lineWithoutEmptyItems).trimEnd();',
+  ]) {
     if (start < 0 || end < start || !body.includes(anchor)) fail(file, anchor);
   }
   return s.slice(0, start) + OUTPUT_GET + s.slice(end);
@@ -255,17 +259,17 @@ export const NARROW_CLASS =
  *    table paid for it).
  */
 function lazySegmenter(source, file, declaration, name, args) {
-  return once(source, file, declaration, `let ${name}Made;\nconst ${name} = { segment: (text) => (${name}Made ??= new Intl.Segmenter(${args})).segment(text) };`);
+  return once(
+    source,
+    file,
+    declaration,
+    `let ${name}Made;\nconst ${name} = { segment: (text) => (${name}Made ??= new Intl.Segmenter(${args})).segment(text) };`,
+  );
 }
 
 export function patchStringWidth(source) {
   const file = 'string-width/index.js';
-  let s = once(
-    source,
-    file,
-    'if (/^[\\u0020-\\u007E]*$/.test(string)) {',
-    `if (/^[\\u0020-\\u007E${NARROW_CLASS}]*$/.test(string)) {`,
-  );
+  let s = once(source, file, 'if (/^[\\u0020-\\u007E]*$/.test(string)) {', `if (/^[\\u0020-\\u007E${NARROW_CLASS}]*$/.test(string)) {`);
   s = lazySegmenter(s, file, 'const segmenter = new Intl.Segmenter();', 'segmenter', '');
   return lazyRgiEmoji(s, file);
 }
@@ -278,7 +282,12 @@ export function patchStringWidth(source) {
  */
 function lazyRgiEmoji(source, file) {
   if (source.split('rgiEmojiRegex').length !== 3 || !source.includes('rgiEmojiRegex.test(segment)')) fail(file, 'rgiEmojiRegex used once, by test()');
-  return once(source, file, 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', 'let rgiEmojiRegexMade;\nconst rgiEmojiRegex = { test: (text) => (rgiEmojiRegexMade ??= /^\\p{RGI_Emoji}$/v).test(text) };');
+  return once(
+    source,
+    file,
+    'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+    'let rgiEmojiRegexMade;\nconst rgiEmojiRegex = { test: (text) => (rgiEmojiRegexMade ??= /^\\p{RGI_Emoji}$/v).test(text) };',
+  );
 }
 
 /** The older string-width that wrap-ansi and widest-line (Ink's text wrapping) bring along. */
@@ -301,8 +310,19 @@ function* simpleSegments(str) {
 }
 export function tokenize(str, endChar = Number.POSITIVE_INFINITY) {`,
   );
-  s = once(s, file, 'for (const { segment, index } of segmenter.segment(str)) {', 'for (const { segment, index } of (SIMPLE.test(str) ? simpleSegments(str) : segmenter.segment(str))) {');
-  return lazySegmenter(s, file, 'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });', 'segmenter', "undefined, { granularity: 'grapheme' }");
+  s = once(
+    s,
+    file,
+    'for (const { segment, index } of segmenter.segment(str)) {',
+    'for (const { segment, index } of (SIMPLE.test(str) ? simpleSegments(str) : segmenter.segment(str))) {',
+  );
+  return lazySegmenter(
+    s,
+    file,
+    'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
+    'segmenter',
+    "undefined, { granularity: 'grapheme' }",
+  );
 }
 
 export function patchSliceAnsi(source) {
@@ -321,7 +341,12 @@ function simpleSegments(string) {
 }
 export default function tokenizeAnsi(string, {endCharacter = Number.POSITIVE_INFINITY} = {}) {`,
   );
-  s = once(s, file, '\tconst graphemeSegments = GRAPHEME_SEGMENTER.segment(string);', '\tconst graphemeSegments = SIMPLE.test(string) ? simpleSegments(string) : GRAPHEME_SEGMENTER.segment(string);');
+  s = once(
+    s,
+    file,
+    '\tconst graphemeSegments = GRAPHEME_SEGMENTER.segment(string);',
+    '\tconst graphemeSegments = SIMPLE.test(string) ? simpleSegments(string) : GRAPHEME_SEGMENTER.segment(string);',
+  );
   s = once(
     s,
     file,
@@ -331,7 +356,13 @@ export default function tokenizeAnsi(string, {endCharacter = Number.POSITIVE_INF
 		return false;
 	}`,
   );
-  return lazySegmenter(s, file, "const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});", 'GRAPHEME_SEGMENTER', "undefined, { granularity: 'grapheme' }");
+  return lazySegmenter(
+    s,
+    file,
+    "const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});",
+    'GRAPHEME_SEGMENTER',
+    "undefined, { granularity: 'grapheme' }",
+  );
 }
 
 export function patchMeasureText(source) {
@@ -397,7 +428,12 @@ export function patchInk(source) {
 export function patchStyledChars(source) {
   const file = '@alcalzone/ansi-tokenize/build/styledChars.js';
   let s = once(source, file, '    let codes = [];\n    const ret = [];', '    let codes = [];\n    let styles = null;\n    const ret = [];');
-  s = once(s, file, '            codes = reduceAnsiCodesIncremental(codes, [token]);', '            codes = reduceAnsiCodesIncremental(codes, [token]);\n            styles = null;');
+  s = once(
+    s,
+    file,
+    '            codes = reduceAnsiCodesIncremental(codes, [token]);',
+    '            codes = reduceAnsiCodesIncremental(codes, [token]);\n            styles = null;',
+  );
   s = once(
     s,
     file,
@@ -441,7 +477,12 @@ export function patchUndiciCookies(source) {
 
 export function patchReconciler(source) {
   const file = 'reconciler.js';
-  let s = once(source, file, "        await import('./devtools.js');", "        throw Object.assign(new Error('React devtools are not part of the burrow bundle'), { code: 'ERR_MODULE_NOT_FOUND' });");
+  let s = once(
+    source,
+    file,
+    "        await import('./devtools.js');",
+    "        throw Object.assign(new Error('React devtools are not part of the burrow bundle'), { code: 'ERR_MODULE_NOT_FOUND' });",
+  );
   s = once(s, file, '    ? await loadPackageJson()', '    ? { name: undefined, version: undefined }');
   return s;
 }
@@ -469,13 +510,21 @@ export const INK_PATCHES = {
 export const inkPatchesPlugin = {
   name: 'ink-patches',
   setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/](ink[\\/]build|string-width|slice-ansi|@alcalzone[\\/]ansi-tokenize[\\/]build|yoga-layout[\\/]dist[\\/](binaries|src)|undici[\\/]lib[\\/]web[\\/]cookies)[\\/][^\\/]*\.js$|[\\/]node_modules[\\/]ink[\\/]build[\\/]components[\\/]App\.js$/ }, async (args) => {
-      const path = args.path.replace(/\\/g, '/');
-      const rel = path.includes('/node_modules/ink/build/') ? path.split('/node_modules/ink/build/')[1] : `../../${path.split('/node_modules/').slice(1).join('/node_modules/')}`;
-      const patch = INK_PATCHES[rel];
-      if (!patch) return undefined;
-      const { readFile } = await import('node:fs/promises');
-      return { contents: patch(await readFile(args.path, 'utf8')), loader: 'js' };
-    });
+    build.onLoad(
+      {
+        filter:
+          /[\\/]node_modules[\\/](ink[\\/]build|string-width|slice-ansi|@alcalzone[\\/]ansi-tokenize[\\/]build|yoga-layout[\\/]dist[\\/](binaries|src)|undici[\\/]lib[\\/]web[\\/]cookies)[\\/][^\\/]*\.js$|[\\/]node_modules[\\/]ink[\\/]build[\\/]components[\\/]App\.js$/,
+      },
+      async (args) => {
+        const path = args.path.replace(/\\/g, '/');
+        const rel = path.includes('/node_modules/ink/build/')
+          ? path.split('/node_modules/ink/build/')[1]
+          : `../../${path.split('/node_modules/').slice(1).join('/node_modules/')}`;
+        const patch = INK_PATCHES[rel];
+        if (!patch) return undefined;
+        const { readFile } = await import('node:fs/promises');
+        return { contents: patch(await readFile(args.path, 'utf8')), loader: 'js' };
+      },
+    );
   },
 };

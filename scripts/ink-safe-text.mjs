@@ -14,12 +14,20 @@ import { fileURLToPath } from 'node:url';
 const SANITISER = fileURLToPath(new URL('../src/text/terminal-safe.ts', import.meta.url));
 
 function replaceOnce(source, file, from, to) {
-  if (source.split(from).length !== 2) throw new Error(`ink/build/${file} is not the version scripts/ink-safe-text.mjs expects (Ink 6.8): ${JSON.stringify(from.slice(0, 50))} not found; update the patch`);
+  if (source.split(from).length !== 2)
+    throw new Error(
+      `ink/build/${file} is not the version scripts/ink-safe-text.mjs expects (Ink 6.8): ${JSON.stringify(from.slice(0, 50))} not found; update the patch`,
+    );
   return source.replace(from, () => to);
 }
 
 export function patchDomText(source) {
-  const body = replaceOnce(source, 'dom.js', '    node.nodeValue = text;\n    markNodeAsDirty(node);', '    node.nodeValue = burrowTerminalSafe(text);\n    markNodeAsDirty(node);');
+  const body = replaceOnce(
+    source,
+    'dom.js',
+    '    node.nodeValue = text;\n    markNodeAsDirty(node);',
+    '    node.nodeValue = burrowTerminalSafe(text);\n    markNodeAsDirty(node);',
+  );
   return `import { terminalSafeKeepingStyles as burrowTerminalSafe } from ${JSON.stringify(SANITISER)};\n${body}`;
 }
 

@@ -46,7 +46,12 @@ const PATCHES = {
   },
   'core/util.js': (s, file) => {
     s = once(s, file, "const { IncomingMessage } = require('node:http')\n", '');
-    return once(s, file, 'Object.getPrototypeOf(stream).constructor === IncomingMessage', "Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage");
+    return once(
+      s,
+      file,
+      'Object.getPrototypeOf(stream).constructor === IncomingMessage',
+      "Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
+    );
   },
 };
 

@@ -3,8 +3,7 @@ import { ConfigError, loadConfigFile } from './config/config-file';
 import { redact } from './config/redact';
 import { resolveSettings, SettingsError, type GlobalFlags, type OutputFormat } from './config/settings';
 import { ApiError } from './api/errors';
-import type { Command, Io, OptionSpec } from './commands/types';
-import { UsageError } from './commands/types';
+import { type Command, type Io, type OptionSpec, UsageError } from './commands/types';
 import { commands, CONSOLE_OPTIONS, type CommandEntry } from './commands/registry';
 import { terminalSafeLines } from './text/terminal-safe';
 import { argsErrorMessage } from './commands/arg-errors';
@@ -15,9 +14,6 @@ import { didYouMean } from './text/did-you-mean';
 import { commandIo } from './runtime/terminal-output';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
-
-
-
 
 export function globalHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -108,9 +104,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       const allowed = command.outputs ?? [];
       if (!allowed.includes(output as OutputFormat)) {
         throw new UsageError(
-          allowed.length
-            ? `-o ${output} is not available for ${command.name}: use ${allowed.join(', ')}`
-            : `${command.name} does not take -o`,
+          allowed.length ? `-o ${output} is not available for ${command.name}: use ${allowed.join(', ')}` : `${command.name} does not take -o`,
         );
       }
     }

@@ -22,7 +22,11 @@ function stopAllOnExit(): void {
     for (const child of running) child.kill('SIGTERM');
   };
   process.on('exit', killAll);
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     process.once(signal, () => {
       killAll();
       process.exit(code);

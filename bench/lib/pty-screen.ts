@@ -52,7 +52,13 @@ export function runInPty(command: string, args: string[], env: Record<string, st
       return new Promise((resolve, reject) => {
         if (pattern.test(screen())) return resolve(performance.now());
         const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; screen:\n${screen()}`)), timeoutMs);
-        waiters.push({ pattern, resolve: (t) => { clearTimeout(timer); resolve(t); } });
+        waiters.push({
+          pattern,
+          resolve: (t) => {
+            clearTimeout(timer);
+            resolve(t);
+          },
+        });
       });
     },
     kill: () => {

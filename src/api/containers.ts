@@ -2,7 +2,16 @@ import type { z } from 'zod';
 import type { HttpClient } from './http';
 import { checkWhole, invalidInput } from './input-checks';
 import { lazySchema, type Infer, type LazySchema, type Zod } from './lazy-schema';
-import { AppDetailSchema, AppOverviewSchema, RegistriesAnswerSchema, VolumesAnswerSchema, type AppDetail, type AppOverview, type Registry, type VolumesAnswer } from './containers-workload';
+import {
+  AppDetailSchema,
+  AppOverviewSchema,
+  RegistriesAnswerSchema,
+  VolumesAnswerSchema,
+  type AppDetail,
+  type AppOverview,
+  type Registry,
+  type VolumesAnswer,
+} from './containers-workload';
 
 export const ContainerLimitsSchema = lazySchema((z) => {
   const int = z.number().int();
@@ -22,33 +31,47 @@ export const APP_STATUSES = ['unknown', 'active', 'progressing', 'inactive', 'fa
 export type AppStatus = (typeof APP_STATUSES)[number];
 
 // Lenient where the real API is known to send null for fields its spec marks non-null.
-export const AppSchema = lazySchema((z) => z.looseObject({
-  id: z.string(),
-  name: z.string().nullish(),
-  description: z.string().nullish(),
-  displayEndpoint: z
-    .looseObject({ id: z.string().nullish(), address: z.string().nullish(), type: z.string().nullish() })
-    .nullish(),
-  status: z.string().nullish(),
-}));
+export const AppSchema = lazySchema((z) =>
+  z.looseObject({
+    id: z.string(),
+    name: z.string().nullish(),
+    description: z.string().nullish(),
+    displayEndpoint: z.looseObject({ id: z.string().nullish(), address: z.string().nullish(), type: z.string().nullish() }).nullish(),
+    status: z.string().nullish(),
+  }),
+);
 export type App = Infer<typeof AppSchema>;
 
-export const RegionSchema = lazySchema((z) => z.looseObject({
-  id: z.string(),
-  name: z.string().nullish(),
-  group: z.string().nullish(),
-  hasAnycastSupport: z.boolean().nullish(),
-  hasCapacity: z.boolean().nullish(),
-}));
+export const RegionSchema = lazySchema((z) =>
+  z.looseObject({
+    id: z.string(),
+    name: z.string().nullish(),
+    group: z.string().nullish(),
+    hasAnycastSupport: z.boolean().nullish(),
+    hasCapacity: z.boolean().nullish(),
+  }),
+);
 export type Region = Infer<typeof RegionSchema>;
 
 // Both lists are required by the API (null is tolerated): an answer with neither is not region settings.
-export const RegionSettingsSchema = lazySchema((z) => z.looseObject({
-  allowedRegionIds: z.array(z.string()).nullable().transform((v) => v ?? []),
-  requiredRegionIds: z.array(z.string()).nullable().transform((v) => v ?? []),
-  maxAllowedRegions: z.number().int().nullish().transform((v) => v ?? null),
-  provisioningType: z.string().nullish(),
-}));
+export const RegionSettingsSchema = lazySchema((z) =>
+  z.looseObject({
+    allowedRegionIds: z
+      .array(z.string())
+      .nullable()
+      .transform((v) => v ?? []),
+    requiredRegionIds: z
+      .array(z.string())
+      .nullable()
+      .transform((v) => v ?? []),
+    maxAllowedRegions: z
+      .number()
+      .int()
+      .nullish()
+      .transform((v) => v ?? null),
+    provisioningType: z.string().nullish(),
+  }),
+);
 export type RegionSettings = Infer<typeof RegionSettingsSchema>;
 
 /** PUT body: every field optional; a field left out (or null) is left as it is. */
@@ -62,9 +85,16 @@ export interface RegionSettingsUpdate {
 /** A page: `items` may be null or left out when empty, but an answer with none of the page's fields is not a page. */
 const isPage = (raw: unknown) => typeof raw === 'object' && raw !== null && !Array.isArray(raw) && ['items', 'meta', 'cursor'].some((k) => k in raw);
 const listOf = <T extends z.ZodType>(z: Zod, item: T) =>
-  z
-    .custom<unknown>(isPage, 'not a list page (no items, meta or cursor)')
-    .pipe(z.object({ items: z.array(item).nullish().transform((v) => v ?? []), meta: z.looseObject({ totalItems: z.number().int().nullish() }).nullish(), cursor: z.string().nullish() }));
+  z.custom<unknown>(isPage, 'not a list page (no items, meta or cursor)').pipe(
+    z.object({
+      items: z
+        .array(item)
+        .nullish()
+        .transform((v) => v ?? []),
+      meta: z.looseObject({ totalItems: z.number().int().nullish() }).nullish(),
+      cursor: z.string().nullish(),
+    }),
+  );
 const AppPageSchema = lazySchema((z) => listOf(z, AppSchema.of(z)));
 const RegionPageSchema = lazySchema((z) => listOf(z, RegionSchema.of(z)));
 
@@ -177,7 +207,12 @@ export class ContainersApi {
     await this.http.request(`/mc/apps/${encodeURIComponent(checkAppId(appId))}/region-settings`, { method: 'PUT', body, expect: 'empty', signal });
   }
 
-  private async page<T>(path: string, pageSchema: PageSchema<T>, options: { limit?: number; cursor?: string | null }, signal?: AbortSignal): Promise<CursorPage<T>> {
+  private async page<T>(
+    path: string,
+    pageSchema: PageSchema<T>,
+    options: { limit?: number; cursor?: string | null },
+    signal?: AbortSignal,
+  ): Promise<CursorPage<T>> {
     const limit = checkWhole('limit', options.limit ?? 20, 1, 1000);
     const cursor = checkCursor(options.cursor);
     const res = await this.http.getJson(path, pageSchema, { query: { limit, nextCursor: cursor }, signal });

@@ -3,24 +3,28 @@ import { ApiError } from './errors';
 import type { HttpClient } from './http';
 import { lazySchema, type Infer } from './lazy-schema';
 
-export const DatabaseSchema = lazySchema((z) => z.object({
-  id: z.string(),
-  name: z.string(),
-  url: z.string(),
-  block_reads: z.boolean(),
-  block_writes: z.boolean(),
-  size_max: z.string(),
-  current_size: z.string(),
-  storage_region: z.string(),
-  primary_regions: z.array(z.string()),
-  replicas_regions: z.array(z.string()),
-}));
+export const DatabaseSchema = lazySchema((z) =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    url: z.string(),
+    block_reads: z.boolean(),
+    block_writes: z.boolean(),
+    size_max: z.string(),
+    current_size: z.string(),
+    storage_region: z.string(),
+    primary_regions: z.array(z.string()),
+    replicas_regions: z.array(z.string()),
+  }),
+);
 export type Database = Infer<typeof DatabaseSchema>;
 
-const ListSchema = lazySchema((z) => z.object({
-  databases: z.array(DatabaseSchema.of(z)),
-  page_info: z.object({ current_page: z.number(), total_items: z.number(), has_more_items: z.boolean() }),
-}));
+const ListSchema = lazySchema((z) =>
+  z.object({
+    databases: z.array(DatabaseSchema.of(z)),
+    page_info: z.object({ current_page: z.number(), total_items: z.number(), has_more_items: z.boolean() }),
+  }),
+);
 const ReadSchema = lazySchema((z) => z.object({ db: DatabaseSchema.of(z) }));
 const TokenSchema = lazySchema((z) => z.object({ token: z.string().min(1), expires_at: z.string().nullable().optional() }));
 
@@ -37,7 +41,15 @@ const dbPath = (id: string) => `/database/v2/databases/${encodeURIComponent(id)}
 
 /** URLs compare equal whatever their scheme spelling or trailing slash (libsql:// is https://). */
 export function sameDatabaseUrl(a: string, b: string): boolean {
-  const norm = (u: string) => u.trim().replace(/^libsql:\/\//i, 'https://').replace(/^wss:\/\//i, 'https://').replace(/^ws:\/\//i, 'http://').replace(/\?.*$/, '').replace(/\/+$/, '').toLowerCase();
+  const norm = (u: string) =>
+    u
+      .trim()
+      .replace(/^libsql:\/\//i, 'https://')
+      .replace(/^wss:\/\//i, 'https://')
+      .replace(/^ws:\/\//i, 'http://')
+      .replace(/\?.*$/, '')
+      .replace(/\/+$/, '')
+      .toLowerCase();
   return norm(a) === norm(b);
 }
 

@@ -11,6 +11,9 @@ export class DatabaseUsageApi {
   constructor(private readonly http: HttpClient) {}
 
   async usage(id: string, from: Date, to: Date, signal?: AbortSignal): Promise<DatabaseUsage> {
-    return this.http.getJson(`/database/v2/databases/${encodeURIComponent(id)}/usage`, UsageSchema, { query: { from: rfc3339(from), to: rfc3339(to) }, signal });
+    return this.http.getJson(`/database/v2/databases/${encodeURIComponent(id)}/usage`, UsageSchema, {
+      query: { from: rfc3339(from), to: rfc3339(to) },
+      signal,
+    });
   }
 }

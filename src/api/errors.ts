@@ -48,7 +48,10 @@ export class ApiError extends Error {
     this.kind = init.kind;
     this.status = init.status ?? null;
     this.code = init.code === undefined || init.code === null ? null : terminalSafe(init.code);
-    this.fieldErrors = (init.fieldErrors ?? []).map((f) => ({ field: f.field === null ? null : terminalSafe(f.field), message: terminalSafe(redact(f.message)) }));
+    this.fieldErrors = (init.fieldErrors ?? []).map((f) => ({
+      field: f.field === null ? null : terminalSafe(f.field),
+      message: terminalSafe(redact(f.message)),
+    }));
     this.method = init.method ?? null;
     this.path = init.path ?? null;
     this.retryAfterMs = init.retryAfterMs ?? null;
@@ -66,11 +69,27 @@ export function isApiError(value: unknown): value is ApiError {
 }
 
 const REASONS: Record<number, string> = {
-  300: 'Multiple Choices', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
-  503: 'Service Unavailable', 504: 'Gateway Timeout',
+  300: 'Multiple Choices',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 const HINTS: Record<number, string> = {
@@ -187,9 +206,7 @@ export function apiErrorFromResponse(
   const head = `${status} ${reason}`;
   const code = parsed.code ? ` ${parsed.code}` : '';
   let text = parsed.message ?? note ?? '';
-  const fields = parsed.fieldErrors
-    .filter((f) => f.message !== parsed.message)
-    .map((f) => (f.field ? `${f.field}: ${f.message}` : f.message));
+  const fields = parsed.fieldErrors.filter((f) => f.message !== parsed.message).map((f) => (f.field ? `${f.field}: ${f.message}` : f.message));
   if (fields.length && !text.includes(fields[0]!)) text = text ? `${text} (${fields.join('; ')})` : fields.join('; ');
   text = oneLine(text);
   return new ApiError({

@@ -76,7 +76,6 @@ export interface HttpResponse<T> {
   headers: Record<string, string>;
 }
 
-
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -270,7 +269,12 @@ export class HttpClient {
     }
     this.opts.debug?.(redact(`<- ${status} ${method} ${shownPath} ${Date.now() - started}ms ${text.length}B`));
     if (status < 200 || status >= 300) {
-      throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, { method, path, location: resHeaders.location ?? null, retryAfter: resHeaders['retry-after'] });
+      throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, {
+        method,
+        path,
+        location: resHeaders.location ?? null,
+        retryAfter: resHeaders['retry-after'],
+      });
     }
     const expect = options.expect ?? 'json';
     if (expect === 'empty') return { status, data: undefined as T, headers: resHeaders };
@@ -278,7 +282,13 @@ export class HttpClient {
     let json: unknown;
     if (text.trim() === '') {
       if (options.schema) {
-        throw new ApiError({ kind: 'malformed', status, method, path, message: `${method} ${path} answered ${status} with an empty body where data was expected` });
+        throw new ApiError({
+          kind: 'malformed',
+          status,
+          method,
+          path,
+          message: `${method} ${path} answered ${status} with an empty body where data was expected`,
+        });
       }
       json = undefined;
     } else {
@@ -347,11 +357,23 @@ export class HttpClient {
     this.opts.debug?.(redact(`-> GET ${this.baseUrl}${shownPath}${attempt ? ` (retry ${attempt})` : ''} (streamed)`));
     if (this.closed) throw new ApiError({ kind: 'aborted', message: 'the connection to the platform was closed' });
     const undici = await loadUndici();
-    this.streamDispatcher ??= new undici.Agent({ keepAliveTimeout: 10_000, connections: 2, maxHeaderSize: 16 * 1024, connect: { timeout: this.opts.connectTimeoutMs } });
+    this.streamDispatcher ??= new undici.Agent({
+      keepAliveTimeout: 10_000,
+      connections: 2,
+      maxHeaderSize: 16 * 1024,
+      connect: { timeout: this.opts.connectTimeoutMs },
+    });
     let status = 0;
     let bytes = 0;
     try {
-      const res = await undici.request(url, { method: 'GET', headers, signal: options.signal, dispatcher: this.streamDispatcher, headersTimeout: timeout, bodyTimeout: timeout });
+      const res = await undici.request(url, {
+        method: 'GET',
+        headers,
+        signal: options.signal,
+        dispatcher: this.streamDispatcher,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
       status = res.statusCode;
       const resHeaders = headerRecord(res.headers);
       if (status < 200 || status >= 300) {
@@ -361,7 +383,12 @@ export class HttpClient {
           if (text.length < 1024 * 1024) text += (chunk as Buffer).toString('utf8');
         }
         this.opts.debug?.(redact(`<- ${status} GET ${shownPath} ${Date.now() - started}ms ${text.length}B`));
-        throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, { method: 'GET', path, location: resHeaders.location ?? null, retryAfter: resHeaders['retry-after'] });
+        throw apiErrorFromResponse(status, resHeaders['content-type'] ?? null, text, {
+          method: 'GET',
+          path,
+          location: resHeaders.location ?? null,
+          retryAfter: resHeaders['retry-after'],
+        });
       }
       options.onHeaders?.(resHeaders);
       for await (const chunk of res.body) {
@@ -384,19 +411,37 @@ export class HttpClient {
     }
   }
 
-  private transportError(undici: Undici, error: unknown, method: HttpMethod, path: string, signal: AbortSignal | undefined, deadlineMs: number | null): ApiError {
+  private transportError(
+    undici: Undici,
+    error: unknown,
+    method: HttpMethod,
+    path: string,
+    signal: AbortSignal | undefined,
+    deadlineMs: number | null,
+  ): ApiError {
     if (signal?.aborted) return new ApiError({ kind: 'aborted', method, path, message: `${method} ${path} cancelled`, cause: error });
     const e = error as { code?: string; message?: string };
     const { HeadersTimeoutError, BodyTimeoutError, ConnectTimeoutError, ResponseExceededMaxSizeError } = undici.errors;
     if (error instanceof ResponseExceededMaxSizeError) {
-      return new ApiError({ kind: 'malformed', method, path, cause: error, message: `${method} ${path} answered with a body larger than ${sizeText(this.opts.maxResponseBytes)}: is the URL right?` });
+      return new ApiError({
+        kind: 'malformed',
+        method,
+        path,
+        cause: error,
+        message: `${method} ${path} answered with a body larger than ${sizeText(this.opts.maxResponseBytes)}: is the URL right?`,
+      });
     }
     const timedOut = deadlineMs !== null || error instanceof HeadersTimeoutError || error instanceof BodyTimeoutError || error instanceof ConnectTimeoutError;
     const mutation = method !== 'GET';
-    const what = e.code === 'ECONNREFUSED' ? 'connection refused' : e.code === 'ENOTFOUND' ? 'host not found' : e.code ?? e.message ?? 'network error';
+    const what = e.code === 'ECONNREFUSED' ? 'connection refused' : e.code === 'ENOTFOUND' ? 'host not found' : (e.code ?? e.message ?? 'network error');
     if (typeof error === 'object' && error !== null && connectFailures.has(error)) {
       // the connection never opened: nothing was sent, whatever the method
-      const tls = this.baseUrl.startsWith('https:') && !(error instanceof ConnectTimeoutError) && e.code !== 'ECONNREFUSED' && e.code !== 'ENOTFOUND' && e.code !== 'EAI_AGAIN';
+      const tls =
+        this.baseUrl.startsWith('https:') &&
+        !(error instanceof ConnectTimeoutError) &&
+        e.code !== 'ECONNREFUSED' &&
+        e.code !== 'ENOTFOUND' &&
+        e.code !== 'EAI_AGAIN';
       const why = tls ? `the TLS handshake failed (${tlsReason(e)})` : error instanceof ConnectTimeoutError ? 'could not connect in time' : what;
       return new ApiError({ kind: 'network', method, path, cause: error, message: `${method} ${path}: ${why} (${this.baseUrl}); nothing was sent` });
     }
@@ -412,7 +457,15 @@ export class HttpClient {
         message: `unknown outcome: ${method} ${path} ${timedOut ? `timed out${limit}` : `failed (${e.code ?? e.message})`} after it was sent; it was not retried: it may or may not have been applied.`,
       });
     }
-    if (timedOut) return new ApiError({ kind: 'timeout', method, path, cause: error, code: deadlineMs !== null ? DEADLINE : null, message: `${method} ${path} timed out${limit}` });
+    if (timedOut)
+      return new ApiError({
+        kind: 'timeout',
+        method,
+        path,
+        cause: error,
+        code: deadlineMs !== null ? DEADLINE : null,
+        message: `${method} ${path} timed out${limit}`,
+      });
     return new ApiError({ kind: 'network', method, path, cause: error, message: `${method} ${path}: ${what} (${this.baseUrl})` });
   }
 

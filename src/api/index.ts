@@ -50,8 +50,7 @@ export function createApi(connection: Connection, parts: ApiParts = {}): Api {
   });
   const logging = new HttpClient({
     baseUrl: connection.loggingUrl,
-    auth: (): Record<string, string> =>
-      connection.loggingToken ? { Authorization: `Bearer ${connection.loggingToken}` } : { AccessKey: connection.apiKey },
+    auth: (): Record<string, string> => (connection.loggingToken ? { Authorization: `Bearer ${connection.loggingToken}` } : { AccessKey: connection.apiKey }),
     debug: connection.debug,
     // the follow engine does its own paced retries inside the per-zone budget
     maxRetries: 0,

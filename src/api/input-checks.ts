@@ -32,7 +32,14 @@ export function checkId(what: string, value: unknown, max = Number.MAX_SAFE_INTE
  */
 export function renameNotFound(error: unknown, what: string): unknown {
   if (error instanceof ApiError && error.kind === 'http' && error.status === 404 && error.code) {
-    return new ApiError({ kind: 'http', status: 404, code: error.code, method: error.method ?? undefined, path: error.path ?? undefined, message: `${what} was not found (404 ${error.code})` });
+    return new ApiError({
+      kind: 'http',
+      status: 404,
+      code: error.code,
+      method: error.method ?? undefined,
+      path: error.path ?? undefined,
+      message: `${what} was not found (404 ${error.code})`,
+    });
   }
   return error;
 }

@@ -35,7 +35,10 @@ export const LbOriginGroupSchema = lazySchema((z) => {
     Weight: z.number().nullish(),
     Priority: z.number().nullish(),
     OriginLoadBalancingMethod: int.nullish(),
-    Origins: z.array(LbOriginSchema.of(z)).nullish().transform((v) => v ?? []),
+    Origins: z
+      .array(LbOriginSchema.of(z))
+      .nullish()
+      .transform((v) => v ?? []),
     HealthCheckSettings: z.looseObject({ Enabled: z.boolean().nullish(), Path: z.string().nullish() }).nullish(),
   });
 });
@@ -48,7 +51,10 @@ export const LoadBalancerSchema = lazySchema((z) => {
     Name: z.string().nullish(),
     OriginGroupLoadBalancingMethod: int.nullish(),
     StickySessionType: int.nullish(),
-    OriginGroups: z.array(LbOriginGroupSchema.of(z)).nullish().transform((v) => v ?? []),
+    OriginGroups: z
+      .array(LbOriginGroupSchema.of(z))
+      .nullish()
+      .transform((v) => v ?? []),
   });
 });
 export type LoadBalancer = Infer<typeof LoadBalancerSchema>;

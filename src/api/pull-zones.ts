@@ -2,18 +2,20 @@ import type { HttpClient } from './http';
 import { checkId, INT32_MAX, renameNotFound } from './input-checks';
 import { lazySchema, type Infer } from './lazy-schema';
 
-export const PullZoneSchema = lazySchema((z) => z.looseObject({
-  Id: z.number().int(),
-  Name: z.string().nullish(),
-  OriginUrl: z.string().nullish(),
-  Enabled: z.boolean().nullish(),
-  Suspended: z.boolean().nullish(),
-  EnableLogging: z.boolean().nullish(),
-  Hostnames: z
-    .array(z.looseObject({ Id: z.number().int().nullish(), Value: z.string().nullish(), IsSystemHostname: z.boolean().nullish() }))
-    .nullish()
-    .transform((v) => v ?? []),
-}));
+export const PullZoneSchema = lazySchema((z) =>
+  z.looseObject({
+    Id: z.number().int(),
+    Name: z.string().nullish(),
+    OriginUrl: z.string().nullish(),
+    Enabled: z.boolean().nullish(),
+    Suspended: z.boolean().nullish(),
+    EnableLogging: z.boolean().nullish(),
+    Hostnames: z
+      .array(z.looseObject({ Id: z.number().int().nullish(), Value: z.string().nullish(), IsSystemHostname: z.boolean().nullish() }))
+      .nullish()
+      .transform((v) => v ?? []),
+  }),
+);
 export type PullZone = Infer<typeof PullZoneSchema>;
 
 const ListSchema = lazySchema((z) => {

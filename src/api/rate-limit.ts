@@ -242,10 +242,13 @@ export class RateBudget {
     if (s.timer) clearTimeout(s.timer);
     s.timerAt = wake;
     // +1 ms: a slot frees strictly after the window has passed.
-    s.timer = setTimeout(() => {
-      s.timer = null;
-      this.pump(key, s);
-    }, Math.max(0, wake - now) + 1);
+    s.timer = setTimeout(
+      () => {
+        s.timer = null;
+        this.pump(key, s);
+      },
+      Math.max(0, wake - now) + 1,
+    );
   }
 }
 

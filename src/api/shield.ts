@@ -12,7 +12,14 @@ export const UNMATCHED_PATH_ACTION: Readonly<Record<number, string>> = { 0: 'Blo
 export const SHIELD_PLAN_TYPE: Readonly<Record<number, string>> = { 0: 'Basic', 1: 'Advanced', 2: 'Business', 3: 'Enterprise' };
 export const DDOS_SENSITIVITY: Readonly<Record<number, string>> = { 0: 'Off', 1: 'Low', 2: 'Medium', 3: 'High', 4: 'Challenge' };
 export const DDOS_EXECUTION_MODE: Readonly<Record<number, string>> = { 0: 'Log', 1: 'Block' };
-export const RATE_LIMIT_TIMEFRAME: Readonly<Record<number, string>> = { 1: 'per second', 10: 'per 10 seconds', 60: 'per minute', 300: 'per 5 minutes', 900: 'per 15 minutes', 3600: 'per hour' };
+export const RATE_LIMIT_TIMEFRAME: Readonly<Record<number, string>> = {
+  1: 'per second',
+  10: 'per 10 seconds',
+  60: 'per minute',
+  300: 'per 5 minutes',
+  900: 'per 15 minutes',
+  3600: 'per hour',
+};
 
 export const ShieldZoneSchema = lazySchema((z) => {
   const int = z.number().int();
@@ -106,7 +113,10 @@ export type ApiGuardianEndpoint = Infer<typeof ApiGuardianEndpointSchema>;
 export const ApiGuardianSchema = lazySchema((z) =>
   z.object({
     configuration: ApiGuardianConfigurationSchema.of(z),
-    endpoints: z.array(ApiGuardianEndpointSchema.of(z)).nullish().transform((e) => e ?? []),
+    endpoints: z
+      .array(ApiGuardianEndpointSchema.of(z))
+      .nullish()
+      .transform((e) => e ?? []),
   }),
 );
 export type ApiGuardian = Infer<typeof ApiGuardianSchema>;
@@ -133,7 +143,10 @@ const PATCH_ENUMS: Record<Exclude<keyof ApiGuardianPatch, 'isEnabled'>, Readonly
   unmatchedPathAction: UNMATCHED_PATH_ACTION,
 };
 
-const choices = (names: Readonly<Record<number, string>>) => Object.entries(names).map(([v, n]) => `${v} (${n})`).join(', ');
+const choices = (names: Readonly<Record<number, string>>) =>
+  Object.entries(names)
+    .map(([v, n]) => `${v} (${n})`)
+    .join(', ');
 
 export function checkApiGuardianPatch(patch: ApiGuardianPatch): Record<string, boolean | number> {
   const body: Record<string, boolean | number> = {};
@@ -150,7 +163,8 @@ export function checkApiGuardianPatch(patch: ApiGuardianPatch): Record<string, b
       throw invalidInput(`"${key}" cannot be changed: the fields are isEnabled, executionMode, bodyLimitAction, unmatchedPathAction`);
     }
   }
-  if (Object.keys(body).length === 0) throw invalidInput('nothing to update: give at least one of isEnabled, executionMode, bodyLimitAction, unmatchedPathAction');
+  if (Object.keys(body).length === 0)
+    throw invalidInput('nothing to update: give at least one of isEnabled, executionMode, bodyLimitAction, unmatchedPathAction');
   return body;
 }
 
@@ -210,7 +224,8 @@ export class ShieldApi {
 
   private async sendSpec(method: 'POST' | 'PATCH', id: number, content: string, enforceAuth: boolean | undefined, signal?: AbortSignal): Promise<ApiGuardian> {
     const path = `/shield/shield-zone/${zoneId(id)}/api-guardian/spec`;
-    if (typeof content !== 'string' || content.trim() === '') throw invalidInput('the specification is empty: give the text of an OpenAPI 3 document (JSON or YAML)');
+    if (typeof content !== 'string' || content.trim() === '')
+      throw invalidInput('the specification is empty: give the text of an OpenAPI 3 document (JSON or YAML)');
     if (enforceAuth !== undefined && typeof enforceAuth !== 'boolean') throw invalidInput('enforceAuthorizationValidation must be true or false');
     const body: Record<string, unknown> = { content };
     if (enforceAuth !== undefined) body.enforceAuthorizationValidation = enforceAuth;
@@ -236,7 +251,12 @@ async function unwrap<T>(res: Envelope, schema: LazySchema<z.ZodType<T>>, method
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length ? `data.${issue.path.join('.')}` : 'data';
-    throw new ApiError({ kind: 'malformed', method, path, message: `unexpected answer from ${method} ${path}: ${where}: ${issue?.message ?? 'does not match'}` });
+    throw new ApiError({
+      kind: 'malformed',
+      method,
+      path,
+      message: `unexpected answer from ${method} ${path}: ${where}: ${issue?.message ?? 'does not match'}`,
+    });
   }
   keepRawJson(parsed.data, res.data);
   return parsed.data;

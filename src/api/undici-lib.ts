@@ -14,7 +14,8 @@ export const Agent = AgentClass;
 export const errors = errorsOfUndici;
 export const buildConnector = buildConnectorOfUndici;
 
-export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & Partial<Pick<Dispatcher.RequestOptions, 'method'>> & { dispatcher: Dispatcher };
+export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> &
+  Partial<Pick<Dispatcher.RequestOptions, 'method'>> & { dispatcher: Dispatcher };
 
 /** undici's `request(url, options)` on the given dispatcher, as its index makes it. */
 export function request(url: string, options: RequestOptions): Promise<Dispatcher.ResponseData> {

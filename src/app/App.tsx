@@ -17,8 +17,7 @@ import type { DomainStores } from '../state/domain-stores';
 import { readOnlyLabel, topScreen, type UiState } from '../state/ui-store';
 import { complete, paletteCommands, parseCommand, suggest } from './palette';
 import { RegistryContext } from '../screens/registry-context';
-import type { ScreenDef } from '../screens/screen-def';
-import { ScreenInstanceContext } from '../screens/screen-def';
+import { type ScreenDef, ScreenInstanceContext } from '../screens/screen-def';
 import { RawRecordView } from '../screens/raw-record-view';
 import { TableScopeContext, TableViewsContext } from '../components/table-views';
 import { useAttention } from './use-attention';
@@ -124,7 +123,11 @@ class KeyTicks {
 }
 
 /** The status bar with the hints of the top layer now: the keys that can run (no disabled ones). */
-function LiveStatusBar({ router, keyTicks, ...bar }: Omit<React.ComponentProps<typeof StatusBar>, 'hints'> & { router: InputRouter; keyTicks: KeyTicks }): React.JSX.Element {
+function LiveStatusBar({
+  router,
+  keyTicks,
+  ...bar
+}: Omit<React.ComponentProps<typeof StatusBar>, 'hints'> & { router: InputRouter; keyTicks: KeyTicks }): React.JSX.Element {
   useSyncExternalStore(keyTicks.subscribe, keyTicks.get);
   // a hint for a key that cannot run here now (home's d raw, a Basic-plan zone's edits) is left out
   const hints = router.available().filter((a) => router.disabledReason(a.id) === null);
@@ -179,7 +182,11 @@ function Shell({ router, registry, keymap, keyTicks }: ShellProps): React.JSX.El
     return [
       { title: 'Everywhere', actions: of('global', 'always'), disabledReason },
       { title: `This screen (${def.title})`, actions: of(def.id, 'screen'), disabledReason },
-      ...panelContexts(keymap, def.id).map((c) => ({ title: `This screen's ${c.slice(def.id.length + 1)} (when it has the keys)`, actions: of(c), disabledReason })),
+      ...panelContexts(keymap, def.id).map((c) => ({
+        title: `This screen's ${c.slice(def.id.length + 1)} (when it has the keys)`,
+        actions: of(c),
+        disabledReason,
+      })),
       { title: 'Tables', actions: of('list'), disabledReason },
       { title: 'Command palette (:)', actions: fromKeymap('palette') },
       { title: 'Filter field (/)', actions: fromKeymap('filter') },
@@ -187,13 +194,17 @@ function Shell({ router, registry, keymap, keyTicks }: ShellProps): React.JSX.El
       { title: 'Confirmation', actions: readOnly ? [] : fromKeymap('confirm') },
     ];
   };
-  const help = overlay?.kind === 'help'
-    ? [
-        ...warnings.flatMap((w, i) => [...(i === 0 ? [{ text: 'Warnings', heading: true }] : []), { text: `  ${w}` }]),
-        ...(warnings.length ? [{ text: '' }] : []),
-        ...helpLines(helpSections(), commands.map((c) => ({ name: c.name, aliases: c.aliases, summary: c.summary, argName: c.arg?.name }))),
-      ]
-    : [];
+  const help =
+    overlay?.kind === 'help'
+      ? [
+          ...warnings.flatMap((w, i) => [...(i === 0 ? [{ text: 'Warnings', heading: true }] : []), { text: `  ${w}` }]),
+          ...(warnings.length ? [{ text: '' }] : []),
+          ...helpLines(
+            helpSections(),
+            commands.map((c) => ({ name: c.name, aliases: c.aliases, summary: c.summary, argName: c.arg?.name })),
+          ),
+        ]
+      : [];
   const helpRef = useRef({ lines: help.length, height: bodyHeight });
   helpRef.current = { lines: help.length, height: bodyHeight };
 
@@ -312,9 +323,7 @@ function Shell({ router, registry, keymap, keyTicks }: ShellProps): React.JSX.El
   const { stdout } = useStdout();
   const { stdin } = useStdin();
   useEffect(() => {
-    ui.getState().setExternalEditor((text, extension) =>
-      editInTerminal(text, extension, { stdout, stdin, env: process.env, redraw: () => setTall(true) }),
-    );
+    ui.getState().setExternalEditor((text, extension) => editInTerminal(text, extension, { stdout, stdin, env: process.env, redraw: () => setTall(true) }));
     return () => ui.getState().setExternalEditor(null);
   }, [ui, stdout, stdin]);
 
@@ -386,7 +395,17 @@ function Shell({ router, registry, keymap, keyTicks }: ShellProps): React.JSX.El
 }
 
 /** Gives the visible screen its input layer; the screen's useActions calls land in it. */
-function ScreenLayer({ router, screenId, instanceKey, children }: { router: InputRouter; screenId: string; instanceKey: string; children: React.ReactNode }): React.JSX.Element {
+function ScreenLayer({
+  router,
+  screenId,
+  instanceKey,
+  children,
+}: {
+  router: InputRouter;
+  screenId: string;
+  instanceKey: string;
+  children: React.ReactNode;
+}): React.JSX.Element {
   const layerId = `screen:${instanceKey}`;
   useEffect(
     () =>

@@ -12,7 +12,7 @@ const SIGNALS = { SIGINT: 2, SIGHUP: 1, SIGTERM: 15 } as const;
 type Signal = keyof typeof SIGNALS;
 
 export function crashMessage(error: unknown): string {
-  return `burrow: unexpected error: ${redact(error instanceof Error ? error.stack ?? error.message : String(error))}\n`;
+  return `burrow: unexpected error: ${redact(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`;
 }
 
 export function hostOf(url: string): string {

@@ -73,9 +73,7 @@ export function complete(commands: readonly PaletteCommand[], text: string, sele
   return prefix.length > word.length ? prefix : text;
 }
 
-export type ParseResult =
-  | { ok: true; command: PaletteCommand; arg: string | null }
-  | { ok: false; message: string };
+export type ParseResult = { ok: true; command: PaletteCommand; arg: string | null } | { ok: false; message: string };
 
 /**
  * What enter runs. An exact name or alias, or a prefix that only one command has.
@@ -100,7 +98,8 @@ export function parseCommand(commands: readonly PaletteCommand[], text: string, 
   }
   const arg = rest === null || rest === '' ? null : rest;
   if (arg !== null && !command.arg) return { ok: false, message: `:${command.name} takes no argument (got "${arg}")` };
-  if (arg === null && command.arg?.required) return { ok: false, message: `:${command.name} needs ${command.arg.name}, e.g. :${command.name} <${command.arg.name}>` };
+  if (arg === null && command.arg?.required)
+    return { ok: false, message: `:${command.name} needs ${command.arg.name}, e.g. :${command.name} <${command.arg.name}>` };
   if (arg !== null && command.arg?.validate) {
     const problem = command.arg.validate(arg);
     if (problem) return { ok: false, message: `:${command.name}: ${problem}` };

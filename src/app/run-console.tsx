@@ -68,7 +68,10 @@ export async function runConsole(settings: Settings, io: Io, options: { fresh?: 
 
     // Test hook (only with BURROW_TEST=1): crash on purpose to prove the terminal is restored.
     const crash = io.env.BURROW_TEST === '1' ? io.env.BURROW_CRASH : undefined;
-    if (crash === 'async') setTimeout(() => { throw new Error('deliberate crash (BURROW_CRASH=async)'); }, 500);
+    if (crash === 'async')
+      setTimeout(() => {
+        throw new Error('deliberate crash (BURROW_CRASH=async)');
+      }, 500);
     const root = crash === 'render' ? <CrashAfterFirstFrame /> : <App stores={stores} info={info} keymap={keymap} registry={SCREENS} />;
     // a second is well past the first complete frame, and before a person's first key
     setTimeout(markStartupDone, 1000).unref();

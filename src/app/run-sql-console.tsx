@@ -35,11 +35,14 @@ export interface ReplTarget {
  */
 export async function runSqlRepl(settings: Settings, io: Io, target: ReplTarget): Promise<number> {
   const { keymap, warnings } = appKeymap(settings.keys, [sqlScreen]);
-  const api = createApi({
-    baseUrl: target.management?.baseUrl ?? settings.baseUrl,
-    loggingUrl: target.management?.loggingUrl ?? settings.loggingUrl,
-    apiKey: target.management?.apiKey ?? '',
-  }, { pageReader: new LogPageReader() });
+  const api = createApi(
+    {
+      baseUrl: target.management?.baseUrl ?? settings.baseUrl,
+      loggingUrl: target.management?.loggingUrl ?? settings.loggingUrl,
+      apiKey: target.management?.apiKey ?? '',
+    },
+    { pageReader: new LogPageReader() },
+  );
   let disposeStore: () => Promise<{ rolledBack: boolean }> = async () => ({ rolledBack: false });
   keepStylesWithoutColour(settings.color, io.env);
   const screen = fullScreen(io, async () => {

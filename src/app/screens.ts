@@ -12,15 +12,6 @@ import { databasesScreen } from '../screens/databases/index';
  * Every screen the palette can open, one line each. To add a screen, build it in its own
  * folder (src/screens/<id>/index.ts exporting a ScreenDef) and add it here (see docs/SCREENS.md).
  */
-export const SCREENS: readonly ScreenDef[] = [
-  homeScreen,
-  shieldScreen,
-  containersScreen,
-  videosScreen,
-  lbScreen,
-  logsScreen,
-  sqlScreen,
-  databasesScreen,
-];
+export const SCREENS: readonly ScreenDef[] = [homeScreen, shieldScreen, containersScreen, videosScreen, lbScreen, logsScreen, sqlScreen, databasesScreen];
 
 export const HOME_SCREEN = homeScreen.id;

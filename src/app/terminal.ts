@@ -26,7 +26,10 @@ interface In {
 export class TerminalGuard {
   private entered = false;
 
-  constructor(private readonly out: Out, private readonly input: In) {}
+  constructor(
+    private readonly out: Out,
+    private readonly input: In,
+  ) {}
 
   get active(): boolean {
     return this.entered;

@@ -8,7 +8,8 @@ export function argsErrorMessage(error: unknown, commandName: string | null): st
   const help = commandName ? `burrow ${commandName} --help` : 'burrow --help';
   if (e?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const option = /^Unknown option '([^']+)'/.exec(message)?.[1];
-    if (option) return `unknown option ${option}${commandName ? ` for burrow ${commandName}` : ''} (${help} lists the options; a value that starts with "-" goes after --)`;
+    if (option)
+      return `unknown option ${option}${commandName ? ` for burrow ${commandName}` : ''} (${help} lists the options; a value that starts with "-" goes after --)`;
   }
   if (e?.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
@@ -16,6 +17,7 @@ export function argsErrorMessage(error: unknown, commandName: string | null): st
     const extra = /^Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message);
     if (extra) return `${extra[1]} takes no value (it is a switch: give it alone)`;
   }
-  if (e?.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument: ${message.replace(/^Unexpected argument '([^']*)'.*$/s, '$1')} (${help})`;
+  if (e?.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return `unexpected argument: ${message.replace(/^Unexpected argument '([^']*)'.*$/s, '$1')} (${help})`;
   return message;
 }

@@ -1,8 +1,7 @@
 import { GLOBAL_OPTIONS } from './global-options';
 import { loadConfigFile } from '../config/config-file';
 import { resources } from './get';
-import type { Command, CommandEntry, OptionSpec } from './types';
-import { UsageError } from './types';
+import { type Command, type CommandEntry, type OptionSpec, UsageError } from './types';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -58,7 +57,10 @@ export function wordTree(named: readonly Command[]): Map<string, string[]> {
       }
     }
   }
-  tree.set('get', resources.map((r) => r.name));
+  tree.set(
+    'get',
+    resources.map((r) => r.name),
+  );
   tree.set('completion', [...SHELLS, 'profiles']);
   return tree;
 }
@@ -142,7 +144,10 @@ function fish(named: readonly Command[]): string {
     if (name === 'output') {
       // each command offers the formats it takes; before the command, all of them
       out.push(`complete -c burrow -n '__fish_use_subcommand' -l ${name}${spec.short ? ` -s ${spec.short}` : ''}${value} -a '${allOutputs(named)}'`);
-      for (const c of named) out.push(`complete -c burrow -n '__fish_seen_subcommand_from ${c.name}' -l ${name}${spec.short ? ` -s ${spec.short}` : ''}${value} -a '${outputsOf(c)}'`);
+      for (const c of named)
+        out.push(
+          `complete -c burrow -n '__fish_seen_subcommand_from ${c.name}' -l ${name}${spec.short ? ` -s ${spec.short}` : ''}${value} -a '${outputsOf(c)}'`,
+        );
       continue;
     }
     const args = name === 'profile' ? " -a '(burrow completion profiles 2>/dev/null)'" : '';
@@ -151,12 +156,15 @@ function fish(named: readonly Command[]): string {
   for (const [key, words] of wordTree(named)) {
     const parts = key.split(' ');
     const last = parts[parts.length - 1]!;
-    const cond = parts.length === 1 ? `__fish_seen_subcommand_from ${last}` : `__fish_seen_subcommand_from ${parts[0]}; and __fish_seen_subcommand_from ${last}`;
+    const cond =
+      parts.length === 1 ? `__fish_seen_subcommand_from ${last}` : `__fish_seen_subcommand_from ${parts[0]}; and __fish_seen_subcommand_from ${last}`;
     out.push(`complete -c burrow -n '${cond}' -a '${words.join(' ')}'`);
   }
   for (const c of names) {
     for (const [name, spec] of Object.entries(c.options)) {
-      out.push(`complete -c burrow -n '__fish_seen_subcommand_from ${c.name}' -l ${name}${spec.short ? ` -s ${spec.short}` : ''}${spec.type === 'string' ? ' -r' : ''}`);
+      out.push(
+        `complete -c burrow -n '__fish_seen_subcommand_from ${c.name}' -l ${name}${spec.short ? ` -s ${spec.short}` : ''}${spec.type === 'string' ? ' -r' : ''}`,
+      );
     }
   }
   // files are the argument of sql, shield check-spec and spec upload
@@ -174,10 +182,15 @@ export const completionCommand: Command = {
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
     if (what === 'profiles') {
       const file = await loadConfigFile(ctx.io.env);
-      ctx.io.stdout.write(Object.keys(file.config.profiles ?? {}).map((p) => `${p}\n`).join(''));
+      ctx.io.stdout.write(
+        Object.keys(file.config.profiles ?? {})
+          .map((p) => `${p}\n`)
+          .join(''),
+      );
       return 0;
     }
-    if (!SHELLS.includes(what as Shell)) throw new UsageError(`${what === undefined ? 'which shell?' : `unknown shell "${what}":`} burrow completion bash|zsh|fish`);
+    if (!SHELLS.includes(what as Shell))
+      throw new UsageError(`${what === undefined ? 'which shell?' : `unknown shell "${what}":`} burrow completion bash|zsh|fish`);
     const named = await namedCommands(ctx.commands);
     const script = what === 'bash' ? bash(named) : what === 'zsh' ? zsh(named) : fish(named);
     ctx.io.stdout.write(script);

@@ -3,8 +3,7 @@ import { ApiError } from '../api/errors';
 import { baseForDiff, draftBody, draftFrom, hasMessages, validateDraft, type FieldMessages } from '../state/containers-region-draft';
 import { connectNonInteractive } from '../runtime/connect';
 import { checkCanConfirm, MUTATION_OPTIONS, MUTATION_USAGE, refuseReadOnly, runMutation } from './mutation';
-import type { Command, CommandContext } from './types';
-import { UsageError } from './types';
+import { type Command, type CommandContext, UsageError } from './types';
 
 const USAGE = `burrow containers regions APP [--allowed R,...] [--required R,...] [--max-allowed N]
                                 [--dry-run] [--yes] [-o json] [--demo]
@@ -19,7 +18,10 @@ ${MUTATION_USAGE}`;
 
 /** "DE,NY , LA" -> ["DE","NY","LA"]; an empty value is an empty list (nothing allowed is caught later). */
 export function regionList(flag: string, value: string): string[] {
-  const ids = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const ids = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const seen = new Set<string>();
   for (const id of ids) {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new UsageError(`${flag}: "${id.slice(0, 40)}" is not a region id (letters, digits, - and _)`);
@@ -105,7 +107,10 @@ export const containersCommand: Command = {
   outputs: ['table', 'json'],
   async run(ctx) {
     const [sub, app, ...rest] = ctx.args;
-    if (sub !== 'regions') throw new UsageError(`${sub === undefined ? 'which containers command?' : `unknown containers command "${sub}":`} the one there is: burrow containers regions APP --allowed R,...`);
+    if (sub !== 'regions')
+      throw new UsageError(
+        `${sub === undefined ? 'which containers command?' : `unknown containers command "${sub}":`} the one there is: burrow containers regions APP --allowed R,...`,
+      );
     if (app === undefined) throw new UsageError('burrow containers regions needs APP: the application id (burrow get apps lists them)');
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
     return regions(ctx, app);

@@ -4,8 +4,7 @@ import { ApiError, isApiError } from '../api/errors';
 import { connectNonInteractive, type PlatformConnection } from '../runtime/connect';
 import { formatRecords } from './output';
 import { jsonTerminalSafe, terminalSafe } from '../text/terminal-safe';
-import type { Command, CommandContext, Io } from './types';
-import { UsageError } from './types';
+import { type Command, type CommandContext, type Io, UsageError } from './types';
 import { formatDateText } from '../text/time-format';
 
 const USAGE = `burrow db list
@@ -50,7 +49,9 @@ export function parseExpiry(text: string, now: number): Date | null {
     if (d.getTime() <= now) throw new UsageError(`--expiry ${text} is in the past`);
     return beforeYear10000(d, text);
   }
-  throw new UsageError(`--expiry "${text}" is not understood: use 12h, 30d, 1w, 1m (30 days), 1y, an RFC 3339 date-time such as 2027-01-31T00:00:00Z, or never`);
+  throw new UsageError(
+    `--expiry "${text}" is not understood: use 12h, 30d, 1w, 1m (30 days), 1y, an RFC 3339 date-time such as 2027-01-31T00:00:00Z, or never`,
+  );
 }
 
 /** The database named by the argument, or the only/primary one; a clear list when it is ambiguous. */
@@ -108,7 +109,8 @@ function printTokens(ctx: CommandContext, db: Database, tokens: GeneratedToken[]
       ],
     }),
   );
-  if (format === 'table') ctx.io.stderr.write('These tokens are shown once: store them now (for example as SERVICE_DATABASE_AUTH_TOKEN). burrow keeps no copy.\n');
+  if (format === 'table')
+    ctx.io.stderr.write('These tokens are shown once: store them now (for example as SERVICE_DATABASE_AUTH_TOKEN). burrow keeps no copy.\n');
 }
 
 async function withSession<T>(ctx: CommandContext, fn: (session: PlatformConnection, signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -127,7 +129,11 @@ async function lostAnswer<T>(call: Promise<T>, what: string, meaning: string): P
     return await call;
   } catch (error) {
     if (!isApiError(error) || error.kind !== 'unknown-outcome') throw error;
-    throw new ApiError({ kind: 'unknown-outcome', message: `unknown outcome: ${what} was sent but no answer came (it was not retried): ${meaning}`, cause: error });
+    throw new ApiError({
+      kind: 'unknown-outcome',
+      message: `unknown outcome: ${what} was sent but no answer came (it was not retried): ${meaning}`,
+      cause: error,
+    });
   }
 }
 
@@ -145,7 +151,13 @@ async function createTokens(ctx: CommandContext, dbArg: string | undefined): Pro
     const tokens: GeneratedToken[] = [];
     for (const kind of kinds) {
       try {
-        tokens.push(await lostAnswer(session.api.databases.generateToken(db.id, kind, expiry, signal), `creating a ${kind} token for ${db.name}`, 'a token may have been created, but its value was lost with the answer; tokens cannot be read back, so create another one (an unused token does no harm until it expires or is invalidated)'));
+        tokens.push(
+          await lostAnswer(
+            session.api.databases.generateToken(db.id, kind, expiry, signal),
+            `creating a ${kind} token for ${db.name}`,
+            'a token may have been created, but its value was lost with the answer; tokens cannot be read back, so create another one (an unused token does no harm until it expires or is invalidated)',
+          ),
+        );
       } catch (error) {
         // the ones already made are shown (once) before the failure
         if (tokens.length) printTokens(ctx, db, tokens);
@@ -164,13 +176,20 @@ async function invalidateTokens(ctx: CommandContext, dbArg: string | undefined):
   return withSession(ctx, async (session, signal) => {
     const db = await pickDatabase(session, dbArg, signal);
     if (!yes) {
-      const ok = await confirm(ctx.io, `Invalidate EVERY token of database ${terminalSafe(db.name)} (${terminalSafe(db.id)})? Every client using one fails at once. [y/N] `);
+      const ok = await confirm(
+        ctx.io,
+        `Invalidate EVERY token of database ${terminalSafe(db.name)} (${terminalSafe(db.id)})? Every client using one fails at once. [y/N] `,
+      );
       if (!ok) {
         ctx.io.stderr.write('Nothing was invalidated.\n');
         return 1;
       }
     }
-    await lostAnswer(session.api.databases.revokeTokens(db.id, signal), `invalidating every token of ${db.name}`, 'the tokens may or may not be invalidated now; running the command again is safe (invalidating twice changes nothing more)');
+    await lostAnswer(
+      session.api.databases.revokeTokens(db.id, signal),
+      `invalidating every token of ${db.name}`,
+      'the tokens may or may not be invalidated now; running the command again is safe (invalidating twice changes nothing more)',
+    );
     const tokens: GeneratedToken[] = [];
     if (ctx.values.regenerate) {
       for (const kind of ['full-access', 'read-only'] as const) tokens.push(await session.api.databases.generateToken(db.id, kind, null, signal));
@@ -222,14 +241,18 @@ export const dbCommand: Command = {
   async run(ctx) {
     const [group, action, dbArg, ...rest] = ctx.args;
     const only = (allowed: string[], what: string) => {
-      for (const o of ['pair', 'expiry', 'regenerate', 'yes']) if (ctx.values[o] !== undefined && !allowed.includes(o)) throw new UsageError(`--${o} does not apply to ${what}`);
+      for (const o of ['pair', 'expiry', 'regenerate', 'yes'])
+        if (ctx.values[o] !== undefined && !allowed.includes(o)) throw new UsageError(`--${o} does not apply to ${what}`);
     };
     if (group === 'list') {
       if (action !== undefined) throw new UsageError(`burrow db list takes no argument (got "${action}")`);
       only([], 'burrow db list');
       return listDatabases(ctx);
     }
-    if (group !== 'tokens') throw new UsageError(`${group ? `unknown db command "${group}"` : 'what about the database?'}: use burrow db list, burrow db tokens create or burrow db tokens invalidate`);
+    if (group !== 'tokens')
+      throw new UsageError(
+        `${group ? `unknown db command "${group}"` : 'what about the database?'}: use burrow db list, burrow db tokens create or burrow db tokens invalidate`,
+      );
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
     if (action === 'create') {
       only(['pair', 'expiry'], `burrow db tokens ${action}`);

@@ -1,5 +1,4 @@
-import type { Command } from './types';
-import { UsageError } from './types';
+import { type Command, UsageError } from './types';
 import { terminalSafe } from '../text/terminal-safe';
 
 /** The environment that points burrow at a running emulator, as shell exports (one per line). */
@@ -76,13 +75,15 @@ data; the access key and the token-signing secret are random on every start.
     let clockStart: number | undefined;
     if (typeof values['clock-start'] === 'string') {
       clockStart = parseClockStart(values['clock-start']);
-      if (Number.isNaN(clockStart)) throw new UsageError(`--clock-start must be an ISO date-time (2026-03-02T10:00:00Z) or epoch ms, got "${values['clock-start']}"`);
+      if (Number.isNaN(clockStart))
+        throw new UsageError(`--clock-start must be an ISO date-time (2026-03-02T10:00:00Z) or epoch ms, got "${values['clock-start']}"`);
     }
     try {
       if (typeof values['ingest-delay'] === 'string') ingestDelayMs = parseDuration(values['ingest-delay']);
       if (typeof values['statement-timeout'] === 'string') {
         statementTimeoutMs = parseDuration(values['statement-timeout']);
-        if (statementTimeoutMs < 10 || statementTimeoutMs > 3_600_000) throw new Error(`--statement-timeout must be from 10ms to 1h, got "${values['statement-timeout']}"`);
+        if (statementTimeoutMs < 10 || statementTimeoutMs > 3_600_000)
+          throw new Error(`--statement-timeout must be from 10ms to 1h, got "${values['statement-timeout']}"`);
       }
       if (typeof values.faults === 'string') faults = parseFaults(values.faults);
     } catch (error) {

@@ -2,8 +2,7 @@ import { connectNonInteractive } from '../runtime/connect';
 import type { ListQuery, Resource } from './resource';
 import { formatRecords, type Column as OutputColumn } from './output';
 import { cellText, rawValue, type Column } from '../text/table-model';
-import type { Command, CommandContext } from './types';
-import { UsageError } from './types';
+import { type Command, type CommandContext, UsageError } from './types';
 import { limitsResource } from './resources/limits';
 import { shieldZonesResource } from './resources/shield-zones';
 import { apiGuardianResource } from './resources/api-guardian';
@@ -38,7 +37,7 @@ function resourceNames(r: Resource): string[] {
 
 /** The resource a name means, or a usage error that names the closest one. */
 export function findResource(name: string | undefined): Resource {
-  const found = name === undefined ? undefined : resources.find((r) => r.name === name) ?? resources.find((r) => resourceNames(r).includes(name));
+  const found = name === undefined ? undefined : (resources.find((r) => r.name === name) ?? resources.find((r) => resourceNames(r).includes(name)));
   if (found) return found;
   if (name === undefined) throw new UsageError(`which resource?: one of ${resources.map((r) => r.name).join(', ')}`);
   const guess = didYouMean(name, resources.flatMap(resourceNames));
@@ -48,7 +47,8 @@ export function findResource(name: string | undefined): Resource {
 
 const whole = (flag: string, value: string, min: number, max: number): number => {
   const n = /^\d{1,10}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${value.slice(0, 40)}")`);
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${value.slice(0, 40)}")`);
   return n;
 };
 
@@ -57,7 +57,12 @@ function listQuery(ctx: CommandContext, resource: Resource): ListQuery {
   const v = ctx.values;
   const given = (['search', 'page', 'per-page'] as const).filter((f) => v[f] !== undefined);
   if (given.length && !resource.searchable) {
-    throw new UsageError(`--${given[0]} is not available for ${resource.name}: only ${resources.filter((r) => r.searchable).map((r) => r.name).join(', ')} has server-side search and paging`);
+    throw new UsageError(
+      `--${given[0]} is not available for ${resource.name}: only ${resources
+        .filter((r) => r.searchable)
+        .map((r) => r.name)
+        .join(', ')} has server-side search and paging`,
+    );
   }
   const search = typeof v.search === 'string' ? v.search : null;
   if (search !== null && search.length > 200) throw new UsageError('--search must be at most 200 characters');
@@ -79,7 +84,10 @@ burrow get video-libraries [--search TEXT] [--page N] [--per-page N]
 Resources:
 ${resources.map((r) => `  ${(r.name + (r.arg ? ` ${r.arg}` : '')).padEnd(width)}  ${r.summary}`).join('\n')}
 
-A resource is also named as the console's screen that lists it: ${resources.filter((r) => r.screen).map((r) => `${resourceNames(r).slice(1).join(', ')} (${r.name})`).join('; ')}.
+A resource is also named as the console's screen that lists it: ${resources
+      .filter((r) => r.screen)
+      .map((r) => `${resourceNames(r).slice(1).join(', ')} (${r.name})`)
+      .join('; ')}.
 
 Secrets (API keys, tokens) are masked unless --show-secrets is given. --search filters by name on
 the server; --page (from 1) and --per-page (5 to 1000, default 100 with --page) print one page,

@@ -3,8 +3,7 @@ import type { FollowEngine } from '../log-engine/index';
 import { AlertSet, replayAlerts, type AlertEvent } from '../log-records/alert-eval';
 import { describeRuleError, formatDuration, parseAlertRule, type AlertRule } from '../log-records/alert-rule';
 import { terminalSafe } from '../text/terminal-safe';
-import type { Io } from './types';
-import { UsageError } from './types';
+import { type Io, UsageError } from './types';
 
 /**
  * `burrow logs --alert RULE [--alert RULE...] [--exit-on-alert]`: alert lines on stderr when a
@@ -43,9 +42,10 @@ export function alertOptions(values: Record<string, unknown>): AlertOptions | nu
 export function alertLine(e: AlertEvent): string {
   const at = new Date(e.at).toISOString();
   const window = e.rule.windowText;
-  const seen = e.rule.measure === 'count'
-    ? `observed ${e.count} record${e.count === 1 ? '' : 's'} in ${window}`
-    : `observed ${e.observed} (${e.count} record${e.count === 1 ? '' : 's'} in ${window})`;
+  const seen =
+    e.rule.measure === 'count'
+      ? `observed ${e.count} record${e.count === 1 ? '' : 's'} in ${window}`
+      : `observed ${e.observed} (${e.count} record${e.count === 1 ? '' : 's'} in ${window})`;
   const what = e.kind === 'fired' ? 'FIRING ' : 'CLEARED';
   const after = e.kind === 'cleared' ? ` after ${formatDuration(e.durationMs)}` : '';
   return `burrow alert: ${what} ${at}  ${terminalSafe(e.rule.text)}  ${seen}${after}\n`;
@@ -93,10 +93,18 @@ export function reportReplay(options: AlertOptions, entries: readonly LogEntry[]
   const events = replayAlerts(options.rules, entries, times, end);
   const first = times.length > 0 ? new Date(times[0]!).toISOString() : null;
   // never a plain "no rule fired" over a window that was read only in part
-  if (partial) io.stderr.write(`burrow alert: the window had more records than were read: the rules saw only the newest ${entries.length}${first ? ` (from ${first})` : ''}; raise --limit or narrow the window to replay all of it\n`);
+  if (partial)
+    io.stderr.write(
+      `burrow alert: the window had more records than were read: the rules saw only the newest ${entries.length}${first ? ` (from ${first})` : ''}; raise --limit or narrow the window to replay all of it\n`,
+    );
   for (const e of events) io.stderr.write(alertLine(e));
   const rules = `${options.rules.length} rule${options.rules.length === 1 ? '' : 's'}, ${entries.length} records`;
-  if (events.length === 0) io.stderr.write(partial ? `burrow alert: no rule fired in the part of the window read (${rules}); the older part was not read\n` : `burrow alert: no rule fired in the window (${rules})\n`);
+  if (events.length === 0)
+    io.stderr.write(
+      partial
+        ? `burrow alert: no rule fired in the part of the window read (${rules}); the older part was not read\n`
+        : `burrow alert: no rule fired in the window (${rules})\n`,
+    );
   return events.some((e) => e.kind === 'fired');
 }
 

@@ -86,7 +86,9 @@ export async function fetchV1(plan: Plan, logs: Logs, signal: AbortSignal, io: I
   });
   if (done.skipped) {
     const first = done.problems[0];
-    io.stderr.write(`burrow: skipped ${done.skipped} unreadable line${done.skipped === 1 ? '' : 's'} of the v1 file${first ? ` (line ${first.line}: ${terminalSafe(first.reason)})` : ''}\n`);
+    io.stderr.write(
+      `burrow: skipped ${done.skipped} unreadable line${done.skipped === 1 ? '' : 's'} of the v1 file${first ? ` (line ${first.line}: ${terminalSafe(first.reason)})` : ''}\n`,
+    );
   }
   if (!out.limited) return [];
   const entries = [...ring.slice(next), ...ring.slice(0, next)];

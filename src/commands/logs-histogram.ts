@@ -6,8 +6,7 @@ import { fetchV2 } from './logs-fetch';
 import { planFromArgs } from './logs-plan';
 import { formatRecords } from './output';
 import { AUTO_BUCKETS, HISTOGRAM_COLUMNS } from './logs-histogram-output';
-import type { CommandContext } from './types';
-import { UsageError } from './types';
+import { type CommandContext, UsageError } from './types';
 
 /** Everything in the window unless --limit says otherwise (as --sql). */
 const HISTOGRAM_DEFAULT_LIMIT = 1_000_000;

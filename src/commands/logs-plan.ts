@@ -3,8 +3,7 @@ import { normalizeFilter, parseV1Date, RETENTION_MS, v1Date, type LogFilter } fr
 import { FILTERED_FIELDS } from '../log-fields/fields';
 import { displayZone } from '../text/time-format';
 import { parseTimeInput } from '../text/time-parse';
-import type { CommandContext } from './types';
-import { UsageError } from './types';
+import { type CommandContext, UsageError } from './types';
 import { parseZoneArgs } from './logs-zones';
 
 export const DEFAULT_SINCE = '15m';
@@ -16,7 +15,9 @@ export function parseSince(text: string, maxMs = RETENTION_MS): number {
   const m = /^(\d+)(s|m|h|d)$/.exec(text.trim());
   const ms = m ? Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'] : Number.NaN;
   if (!m || !(ms > 0) || ms > maxMs) {
-    throw new UsageError(`--since "${text}": use a duration like 30s, 15m, 2h or 3d (more than 0, at most ${maxMs === RETENTION_MS ? '3d' : `${Math.round(maxMs / 86_400_000)}d`})`);
+    throw new UsageError(
+      `--since "${text}": use a duration like 30s, 15m, 2h or 3d (more than 0, at most ${maxMs === RETENTION_MS ? '3d' : `${Math.round(maxMs / 86_400_000)}d`})`,
+    );
   }
   return ms;
 }
@@ -27,15 +28,16 @@ export const FILTER_FLAGS = FILTERED_FIELDS.flatMap(({ serverFilter: { param, fl
 /** The flag of each LogFilter key, for messages. */
 const FLAG_OF: Record<string, string> = {
   ...Object.fromEntries(FILTER_FLAGS.map(({ param, flag }) => [param, `--${flag}`])),
-  search: '--search', from: '--from', to: '--to', limit: '--limit',
+  search: '--search',
+  from: '--from',
+  to: '--to',
+  limit: '--limit',
 };
 
 /** An 'invalid-input' ApiError becomes a usage message naming the flags. */
 export function asUsage(error: unknown): never {
   if (error instanceof ApiError && error.kind === 'invalid-input') {
-    const parts = error.fieldErrors.length
-      ? error.fieldErrors.map((f) => `${f.field ? `${FLAG_OF[f.field] ?? f.field} ` : ''}${f.message}`)
-      : [error.message];
+    const parts = error.fieldErrors.length ? error.fieldErrors.map((f) => `${f.field ? `${FLAG_OF[f.field] ?? f.field} ` : ''}${f.message}`) : [error.message];
     throw new UsageError(parts.join('; '));
   }
   throw error;
@@ -69,7 +71,8 @@ export function planFromArgs(ctx: CommandContext, now: number, fromStore = false
   let limit = DEFAULT_LIMIT;
   if (limitText !== undefined) {
     limit = Number(limitText);
-    if (!/^\d+$/.test(limitText.trim()) || limit < 1 || limit > MAX_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got "${limitText}"`);
+    if (!/^\d+$/.test(limitText.trim()) || limit < 1 || limit > MAX_LIMIT)
+      throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got "${limitText}"`);
   }
   const filter: LogFilter = { ...Object.fromEntries(FILTER_FLAGS.map(({ param, flag }) => [param, str(v[flag])])), search: str(v.search) };
   try {
@@ -105,7 +108,8 @@ export function planFromArgs(ctx: CommandContext, now: number, fromStore = false
   const to = time('--to', toText);
   const sinceMs = parseSince(sinceText ?? DEFAULT_SINCE, fromStore ? 366 * 86_400_000 : RETENTION_MS);
   const start = from ?? now - sinceMs;
-  if (!fromStore && start < now - RETENTION_MS - 1000) throw new UsageError('--from is older than the 3-day log retention (--store reads the ones burrow ship kept)');
+  if (!fromStore && start < now - RETENTION_MS - 1000)
+    throw new UsageError('--from is older than the 3-day log retention (--store reads the ones burrow ship kept)');
   if (to !== null && from !== null && to <= from) throw new UsageError('--from must be before --to');
   if (!fromStore && to !== null && from !== null && to - from > RETENTION_MS) throw new UsageError('the window --from .. --to is at most 3 days');
   return { zoneId, zones, filter, follow, limit, from, to, sinceMs, v1Date: null };

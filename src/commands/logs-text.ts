@@ -104,7 +104,13 @@ export class RecordWriter {
   private count = 0;
   private widths: number[] | null = null;
   /** `colourZones`: the merged zones whose colours text lines show (null: no colours). */
-  constructor(private readonly io: Io, private readonly format: Format, private readonly showSecrets: boolean, private readonly showZone: boolean, private readonly colourZones: readonly number[] | null = null) {}
+  constructor(
+    private readonly io: Io,
+    private readonly format: Format,
+    private readonly showSecrets: boolean,
+    private readonly showZone: boolean,
+    private readonly colourZones: readonly number[] | null = null,
+  ) {}
   /** The records about to be written, all known: `-o table` sizes its columns to them (else fixed widths). */
   prepare(entries: readonly LogEntry[]): void {
     if (this.format === 'table' && this.count === 0) this.widths = tableWidths(this.showZone, entries);

@@ -1,8 +1,7 @@
 import { ApiError } from '../api/errors';
 import { RETENTION_MS, type LogEntry, type LogFilter } from '../api/logs/index';
 import { mergeByTime } from '../log-engine/index';
-import type { Io } from './types';
-import { UsageError } from './types';
+import { type Io, UsageError } from './types';
 
 /**
  * `burrow logs A B ...`: the zone arguments, the check that every zone can be read before
@@ -33,8 +32,15 @@ export function parseZoneArgs(args: readonly string[]): number[] {
 export function zoneError(zoneId: number, error: ApiError): ApiError {
   if (error.message.startsWith(`pull zone ${zoneId}:`)) return error;
   return new ApiError({
-    kind: error.kind, status: error.status, code: error.code, fieldErrors: error.fieldErrors, method: error.method ?? undefined,
-    path: error.path ?? undefined, retryAfterMs: error.retryAfterMs, cause: error, message: `pull zone ${zoneId}: ${error.message}`,
+    kind: error.kind,
+    status: error.status,
+    code: error.code,
+    fieldErrors: error.fieldErrors,
+    method: error.method ?? undefined,
+    path: error.path ?? undefined,
+    retryAfterMs: error.retryAfterMs,
+    cause: error,
+    message: `pull zone ${zoneId}: ${error.message}`,
   });
 }
 
@@ -102,9 +108,16 @@ export async function fetchZonesWindow(plan: WindowPlan, logs: WindowSource, sig
     if (r.status === 'rejected') throw r.reason instanceof ApiError ? zoneError(plan.zones[i]!, r.reason) : r.reason;
     windows.push(r.value);
   }
-  const merged = mergeByTime(windows.map((w) => ({ entries: w.entries, times: w.times })), from, to);
+  const merged = mergeByTime(
+    windows.map((w) => ({ entries: w.entries, times: w.times })),
+    from,
+    to,
+  );
   const more = windows.some((w) => w.hasMore) || merged.entries.length > plan.limit;
   if (read) read.partial = more;
-  if (more) io.stderr.write(`burrow: showing the newest ${plan.limit} matching records of the ${plan.zones.length} zones; there are more (raise --limit or narrow the window)\n`);
+  if (more)
+    io.stderr.write(
+      `burrow: showing the newest ${plan.limit} matching records of the ${plan.zones.length} zones; there are more (raise --limit or narrow the window)\n`,
+    );
   return merged.entries.length > plan.limit ? merged.entries.slice(merged.entries.length - plan.limit) : merged.entries;
 }

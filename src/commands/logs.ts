@@ -7,8 +7,7 @@ import { exitCodeOf, interrupted, pipeClosed, runFollow } from './logs-follow-ru
 import { asUsage, DEFAULT_LIMIT, DEFAULT_SINCE, FILTER_FLAGS, MAX_LIMIT, planFromArgs } from './logs-plan';
 import { RecordWriter, type Format } from './logs-text';
 import { checkZones, fetchZonesWindow } from './logs-zones';
-import type { Command, CommandContext } from './types';
-import { UsageError } from './types';
+import { type Command, type CommandContext, UsageError } from './types';
 import { followLogs } from '../log-engine/index';
 
 export { fetchV2 } from './logs-fetch';
@@ -119,7 +118,10 @@ export const logsCommand: Command = {
     }
     if (ctx.values.bucket !== undefined) throw new UsageError('--bucket goes with --histogram (burrow logs PULLZONE --since 1h --histogram --bucket 1m)');
     if (ctx.values.sql !== undefined && ctx.values.alert !== undefined) throw new UsageError('--alert watches the records printed; it does not go with --sql');
-    if (ctx.values.sql !== undefined && ctx.values.store) throw new UsageError('--sql loads records into DuckDB; the store is ClickHouse already: query it there (clickhouse-client, or :sql store in the console)');
+    if (ctx.values.sql !== undefined && ctx.values.store)
+      throw new UsageError(
+        '--sql loads records into DuckDB; the store is ClickHouse already: query it there (clickhouse-client, or :sql store in the console)',
+      );
     if (ctx.values.sql !== undefined) return (await import('./logs-sql')).runLogsSql(ctx);
     if (ctx.values.store) return (await import('./logs-store')).runLogsFromStore(ctx);
     const plan = planFromArgs(ctx, Date.now());
@@ -174,14 +176,23 @@ export const logsCommand: Command = {
         if (result === 'SIGINT' || result === 'SIGTERM') return exitCodeOf(result);
         const printed = result.length > plan.limit ? result.slice(result.length - plan.limit) : result;
         if (printed.length < result.length) {
-          ctx.io.stderr.write(`burrow: printing the newest ${plan.limit} of the ${result.length} matching records (raise --limit for more); the alert rules replay all ${result.length}\n`);
+          ctx.io.stderr.write(
+            `burrow: printing the newest ${plan.limit} of the ${result.length} matching records (raise --limit for more); the alert rules replay all ${result.length}\n`,
+          );
         }
         writer.prepare(printed);
         for (const e of printed) writer.write(e);
         writer.end();
         if (alerts) {
           const end = plan.to ?? logs.now();
-          const fired = reportReplay(alerts, result, result.map((e) => parseTimestamp(e.timestamp)), end, ctx.io, read.partial);
+          const fired = reportReplay(
+            alerts,
+            result,
+            result.map((e) => parseTimestamp(e.timestamp)),
+            end,
+            ctx.io,
+            read.partial,
+          );
           if (fired && alerts.exitOnAlert) {
             await drained(ctx.io.stdout);
             return ALERT_EXIT_CODE;

@@ -1,8 +1,7 @@
 import readline from 'node:readline';
 import { ApiError } from '../api/errors';
 import { diffLineText, diffValues, type DiffLine } from '../text/diff';
-import type { CommandContext, OptionSpec } from './types';
-import { UsageError } from './types';
+import { type CommandContext, type OptionSpec, UsageError } from './types';
 
 /** The flags every command that changes something takes. */
 export const MUTATION_OPTIONS: OptionSpec = {
@@ -40,7 +39,9 @@ export interface PlannedMutation<T> {
 export function refuseReadOnly(ctx: CommandContext, what: string): void {
   if (!ctx.settings.readOnly || ctx.values['dry-run']) return;
   const source = ctx.settings.readOnlySource ?? '--read-only';
-  throw new UsageError(`read-only (${source.startsWith('profile ') ? `${source}, readOnly: true` : source}): ${what} is refused; nothing was sent (--dry-run shows the diff)`);
+  throw new UsageError(
+    `read-only (${source.startsWith('profile ') ? `${source}, readOnly: true` : source}): ${what} is refused; nothing was sent (--dry-run shows the diff)`,
+  );
 }
 
 /** Exit 2 before any request when the change could not be confirmed: no terminal and no --yes. */
@@ -101,7 +102,10 @@ export async function runMutation<T>(ctx: CommandContext, plan: PlannedMutation<
     }
     if (error instanceof ApiError) {
       ctx.io.stderr.write(`burrow: not changed: ${error.message}\n`);
-      if (json) ctx.io.stdout.write(`${JSON.stringify({ sent: true, ok: false, status: error.status, errorKey: error.code, message: error.message, errors: error.fieldErrors ?? [] }, null, 2)}\n`);
+      if (json)
+        ctx.io.stdout.write(
+          `${JSON.stringify({ sent: true, ok: false, status: error.status, errorKey: error.code, message: error.message, errors: error.fieldErrors ?? [] }, null, 2)}\n`,
+        );
       return 1;
     }
     throw error;

@@ -30,7 +30,11 @@ export function renderTable<T>(rows: T[], columns: Column<T>[]): string {
   // a loop, not Math.max(...column): a spread of 100,000+ rows overflows the call stack
   const widths = columns.map((c) => cellWidth(c.header));
   for (const row of cells) for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i]!, cellWidth(row[i]!));
-  const line = (vals: string[]) => vals.map((v, i) => (i === vals.length - 1 ? v : padCells(v, widths[i]!))).join('  ').trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => (i === vals.length - 1 ? v : padCells(v, widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((c) => c.header)), ...cells.map(line)].join('\n') + '\n';
 }
 
@@ -55,7 +59,7 @@ export function formatRecords<T>(opts: FormatOptions<T>): string {
   const records = opts.showSecrets ? opts.records : opts.records.map((r) => maskSecretFields(r));
   switch (opts.format) {
     case 'json':
-      return jsonTerminalSafe(JSON.stringify(opts.single ? records[0] ?? null : records, null, 2)) + '\n';
+      return jsonTerminalSafe(JSON.stringify(opts.single ? (records[0] ?? null) : records, null, 2)) + '\n';
     case 'ndjson':
       return records.map((r) => jsonTerminalSafe(JSON.stringify(r))).join('\n') + (records.length ? '\n' : '');
     case 'csv':

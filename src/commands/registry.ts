@@ -17,7 +17,11 @@ export const commands: readonly CommandEntry[] = [
   { name: 'shield', summary: 'shield tools: check-spec, guardian (change settings), spec upload', load: async () => (await import('./shield')).shieldCommand },
   { name: 'containers', summary: 'Magic Containers: regions APP (change region settings)', load: async () => (await import('./containers')).containersCommand },
   { name: 'emulator', summary: 'run the local platform emulator in the foreground', load: async () => (await import('./emulator')).emulatorCommand },
-  { name: 'completion', summary: 'print a shell completion script: completion bash|zsh|fish', load: async () => (await import('./completion')).completionCommand },
+  {
+    name: 'completion',
+    summary: 'print a shell completion script: completion bash|zsh|fish',
+    load: async () => (await import('./completion')).completionCommand,
+  },
 ];
 
 export { CONSOLE_OPTIONS } from './console-options';

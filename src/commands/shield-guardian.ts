@@ -5,13 +5,16 @@ import { describePatch, DRAFT_FIELDS, ENUM_NAMES, patchBefore, pendingPatch, typ
 import { connectNonInteractive, type PlatformConnection } from '../runtime/connect';
 import { checkCanConfirm, refuseReadOnly, runMutation } from './mutation';
 import { parseIdArg } from './resources/parse-id';
-import type { CommandContext } from './types';
-import { UsageError } from './types';
+import { type CommandContext, UsageError } from './types';
 
 const BOOLEAN_WORDS: Record<string, boolean> = { true: true, on: true, yes: true, '1': true, false: false, off: false, no: false, '0': false };
 
 const choicesOf = (field: DraftField) =>
-  field === 'isEnabled' ? 'true/false (or on/off)' : Object.entries(ENUM_NAMES[field]).map(([v, n]) => `${n} (${v})`).join(', ');
+  field === 'isEnabled'
+    ? 'true/false (or on/off)'
+    : Object.entries(ENUM_NAMES[field])
+        .map(([v, n]) => `${n} (${v})`)
+        .join(', ');
 
 /** `NAME=VALUE` of --set: a field of the API Guardian, its value by name or number. */
 export function parseSetting(arg: string): ApiGuardianPatch {
@@ -59,7 +62,7 @@ export async function readGuardian(session: PlatformConnection, zoneId: number) 
   } catch (e) {
     if (e instanceof ApiError && e.status === 403) {
       const zone = await session.api.shield.getZone(zoneId).catch(() => null);
-      const plan = zone ? SHIELD_PLAN_TYPE[zone.planType ?? -1] ?? `plan ${zone.planType}` : null;
+      const plan = zone ? (SHIELD_PLAN_TYPE[zone.planType ?? -1] ?? `plan ${zone.planType}`) : null;
       throw new UsageError(`shield zone ${zoneId}${plan ? ` is on the ${plan} plan, which` : ''} has no API Guardian (Advanced plan or higher): ${e.message}`);
     }
     if (e instanceof ApiError && e.status === 404) throw new UsageError(`no shield zone ${zoneId} (burrow get shield-zones lists them): ${e.message}`);

@@ -9,8 +9,7 @@ import { checkCanConfirm, refuseReadOnly, runMutation } from './mutation';
 import { parseIdArg } from './resources/parse-id';
 import { checkTable } from './shield-check-output';
 import { readGuardian } from './shield-guardian';
-import type { CommandContext } from './types';
-import { UsageError } from './types';
+import { type CommandContext, UsageError } from './types';
 
 const usable = (fileArg: string, e: unknown): never => {
   if (e instanceof SpecFileError) throw new UsageError(e.message);
@@ -47,8 +46,13 @@ export async function shieldSpecUpload(ctx: CommandContext, zoneArg: string, fil
     }
     const report = ctx.settings.output === 'json' ? ctx.io.stderr : ctx.io.stdout;
     if (!check.withinLimits) {
-      const problems = check.checks.filter((c) => c.over).map((c) => `  - ${problemText(c)}`).join('\n');
-      report.write(`${checkTable(check)}${force ? 'Over the plan limits; sending anyway (--force):' : 'Not sent: over the plan limits, the zone would refuse it (--force sends it anyway):'}\n${problems}\n`);
+      const problems = check.checks
+        .filter((c) => c.over)
+        .map((c) => `  - ${problemText(c)}`)
+        .join('\n');
+      report.write(
+        `${checkTable(check)}${force ? 'Over the plan limits; sending anyway (--force):' : 'Not sent: over the plan limits, the zone would refuse it (--force sends it anyway):'}\n${problems}\n`,
+      );
       if (!force) return 1;
     }
     const change = specChange(zoneId, guardian, read, check);
@@ -59,7 +63,8 @@ export async function shieldSpecUpload(ctx: CommandContext, zoneArg: string, fil
       patch: true,
       send: () => (change.replace ? session.api.shield.replaceSpec(zoneId, read.text) : session.api.shield.uploadSpec(zoneId, read.text)),
       answer: (g) => g,
-      done: (g) => `spec ${change.replace ? 'replaced' : 'uploaded'}: ${g.configuration.title ?? '?'} ${g.configuration.version ?? ''}, ${g.endpoints.length} endpoints`,
+      done: (g) =>
+        `spec ${change.replace ? 'replaced' : 'uploaded'}: ${g.configuration.title ?? '?'} ${g.configuration.version ?? ''}, ${g.endpoints.length} endpoints`,
       check: `burrow get api-guardian ${zoneId}`,
     });
   } finally {

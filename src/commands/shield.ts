@@ -9,8 +9,7 @@ import { checkJson, checkTable } from './shield-check-output';
 import { MUTATION_OPTIONS, MUTATION_USAGE } from './mutation';
 import { shieldGuardian } from './shield-guardian';
 import { shieldSpecUpload } from './shield-spec-upload';
-import type { Command, CommandContext } from './types';
-import { UsageError } from './types';
+import { type Command, type CommandContext, UsageError } from './types';
 import { jsonTerminalSafe, terminalSafe, terminalSafeLines } from '../text/terminal-safe';
 
 const USAGE = `burrow shield check-spec FILE --zone ID [-o table|json] [--demo]
@@ -38,7 +37,8 @@ limits that cannot be read).`;
 
 async function checkSpec(ctx: CommandContext, fileArg: string): Promise<number> {
   const zoneArg = ctx.values.zone;
-  if (typeof zoneArg !== 'string' || zoneArg.trim() === '') throw new UsageError('--zone ID is required: the shield zone whose plan limits the file is checked against (burrow get shield-zones lists them)');
+  if (typeof zoneArg !== 'string' || zoneArg.trim() === '')
+    throw new UsageError('--zone ID is required: the shield zone whose plan limits the file is checked against (burrow get shield-zones lists them)');
   const zoneId = parseIdArg('--zone', zoneArg, INT32_MAX);
   const format = ctx.settings.output ?? 'table';
 

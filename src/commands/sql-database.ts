@@ -17,9 +17,18 @@ export interface SessionDatabase {
  * does for its shell) and creates a short-lived token for this run only: read-only when the run is.
  * The platform revokes only all of a database's tokens at once, so this one is left to expire.
  */
-export async function sessionDatabase(session: PlatformConnection, arg: string, readOnly: boolean, io: Io, signal: AbortSignal, now = Date.now()): Promise<SessionDatabase> {
+export async function sessionDatabase(
+  session: PlatformConnection,
+  arg: string,
+  readOnly: boolean,
+  io: Io,
+  signal: AbortSignal,
+  now = Date.now(),
+): Promise<SessionDatabase> {
   const db = await pickDatabase(session, arg, signal);
   const made = await session.api.databases.generateToken(db.id, readOnly ? 'read-only' : 'full-access', new Date(now + SESSION_TOKEN_MS), signal);
-  io.stderr.write(`burrow: ${db.name}: using a ${readOnly ? 'read-only' : 'full-access'} token made for this session; it is not revoked at exit (that would revoke every token of the database) and expires at ${made.expiresAt ?? 'never'}\n`);
+  io.stderr.write(
+    `burrow: ${db.name}: using a ${readOnly ? 'read-only' : 'full-access'} token made for this session; it is not revoked at exit (that would revoke every token of the database) and expires at ${made.expiresAt ?? 'never'}\n`,
+  );
   return { url: db.url, token: made.token, name: db.name, expiresAt: made.expiresAt };
 }

@@ -117,7 +117,11 @@ export class ResultPrinter {
         if (w > widths[k]!) widths[k] = w;
       }
     }
-    const line = (vals: string[]) => vals.map((v, k) => (k === vals.length - 1 ? v : padCells(v, widths[k]!))).join('  ').trimEnd();
+    const line = (vals: string[]) =>
+      vals
+        .map((v, k) => (k === vals.length - 1 ? v : padCells(v, widths[k]!)))
+        .join('  ')
+        .trimEnd();
     await this.line(line(r.columns.map(terminalSafe)));
     for (const row of r.rows) await this.line(line(row.map(cell)));
     if (this.human) await this.line(`(${r.rows.length} row${r.rows.length === 1 ? '' : 's'})`);

@@ -7,8 +7,7 @@ import { runStreaming } from './sql-stream';
 import { sessionDatabase } from './sql-database';
 import { terminalSafeLines } from '../text/terminal-safe';
 import { firstWriter, readOnlyRefusal } from '../sql-repl/read-only';
-import type { Command, CommandContext } from './types';
-import { UsageError } from './types';
+import { type Command, type CommandContext, UsageError } from './types';
 
 const NO_DATABASE =
   'no database to talk to: pass its URL (burrow sql libsql://NAME.lite.bunnydb.net -e ...), set SERVICE_DATABASE_URL and SERVICE_DATABASE_AUTH_TOKEN ' +
@@ -53,12 +52,14 @@ async function runRepl(ctx: CommandContext, url: string | undefined, token = ctx
   const io = ctx.screenIo;
   if (!io.stdout.isTTY) throw new UsageError(REPL_NEEDS_TERMINAL);
   const demo = Boolean(ctx.values.demo);
-  const management = settings.target === 'platform' && settings.apiKey ? { baseUrl: settings.baseUrl, loggingUrl: settings.loggingUrl, apiKey: settings.apiKey } : null;
+  const management =
+    settings.target === 'platform' && settings.apiKey ? { baseUrl: settings.baseUrl, loggingUrl: settings.loggingUrl, apiKey: settings.apiKey } : null;
   const { runSqlRepl } = await import('../app/run-sql-console');
   const format = ctx.settings.output;
   const mode = format === 'csv' || format === 'json' || format === 'table' ? format : undefined;
   if (url !== undefined) return runSqlRepl(settings, io, { url, token, management, emulator: false, mode, stop: async () => {} });
-  if (!demo && settings.databaseUrl) return runSqlRepl(settings, io, { url: settings.databaseUrl, token: settings.databaseToken, management, emulator: false, mode, stop: async () => {} });
+  if (!demo && settings.databaseUrl)
+    return runSqlRepl(settings, io, { url: settings.databaseUrl, token: settings.databaseToken, management, emulator: false, mode, stop: async () => {} });
   if (!demo && settings.target !== 'emulator') throw new UsageError(NO_DATABASE);
   io.stderr.write(`burrow: ${demo ? '--demo' : 'no database configured'}, starting the built-in emulator…\n`);
   const emu = await startEmulatorChild();
@@ -106,7 +107,8 @@ function where(s: Located, index: number): string {
 }
 
 function explainHttp(error: ApiError): string {
-  if (error.status === 401) return `${error.message}\nThe database refused the token: it may be revoked, expired or for another database. Create one with burrow db tokens create, or check SERVICE_DATABASE_AUTH_TOKEN.`;
+  if (error.status === 401)
+    return `${error.message}\nThe database refused the token: it may be revoked, expired or for another database. Create one with burrow db tokens create, or check SERVICE_DATABASE_AUTH_TOKEN.`;
   if (error.status === 403) return `${error.message}\nThe token is not allowed to do this on this database.`;
   return error.message;
 }
@@ -134,14 +136,20 @@ export async function runSql(ctx: CommandContext): Promise<number> {
     }
     // (parseDatabaseUrl registered the token: it is masked in every message from here on)
     if (inUrl) {
-      io.stderr.write('warning: a database token in the URL on the command line is visible to other users of this machine (ps, shell history); prefer SERVICE_DATABASE_AUTH_TOKEN or a profile\n');
+      io.stderr.write(
+        'warning: a database token in the URL on the command line is visible to other users of this machine (ps, shell history); prefer SERVICE_DATABASE_AUTH_TOKEN or a profile\n',
+      );
     }
   }
   const format = (ctx.settings.output ?? 'table') as SqlOutputFormat;
   if (ctx.values.store === true || typeof ctx.values['store-url'] === 'string') {
-    if (url !== undefined || typeof ctx.values.database === 'string') throw new UsageError('--store runs SQL on the log store: give no database URL or --database with it');
+    if (url !== undefined || typeof ctx.values.database === 'string')
+      throw new UsageError('--store runs SQL on the log store: give no database URL or --database with it');
     const sources = await sqlSources(ctx, file);
-    if (sources === null) throw new UsageError('burrow sql --store needs SQL (-e, FILE or stdin); the interactive shell on the store is the console\'s :sql store (burrow --store-url URL)');
+    if (sources === null)
+      throw new UsageError(
+        "burrow sql --store needs SQL (-e, FILE or stdin); the interactive shell on the store is the console's :sql store (burrow --store-url URL)",
+      );
     const { runStoreSql } = await import('./sql-store');
     return runStoreSql(ctx, sources);
   }
@@ -169,11 +177,16 @@ export async function runSql(ctx: CommandContext): Promise<number> {
   try {
     const writer = ctx.settings.readOnly ? await firstWriter(db, statements, abort.signal) : null;
     if (writer) {
-      io.stderr.write(`burrow: ${terminalSafeLines(`${where(writer.statement, writer.index)}: ${readOnlyRefusal(writer.statement.text, ctx.settings.readOnlySource)}`)}\n`);
+      io.stderr.write(
+        `burrow: ${terminalSafeLines(`${where(writer.statement, writer.index)}: ${readOnlyRefusal(writer.statement.text, ctx.settings.readOnlySource)}`)}\n`,
+      );
       return 2;
     }
     // csv, json and ndjson are written as the rows arrive: queries go through a cursor (any size)
-    const stream = format === 'table' ? undefined : { target: { url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false), debugSql: ctx.settings.debugSql }, sink: printer };
+    const stream =
+      format === 'table'
+        ? undefined
+        : { target: { url: conn.url, authToken: conn.token, debug: debugSink(ctx.settings, io, false), debugSql: ctx.settings.debugSql }, sink: printer };
     const outcome = await runStreaming(db, statements, {
       stream,
       signal: abort.signal,
@@ -190,7 +203,8 @@ export async function runSql(ctx: CommandContext): Promise<number> {
       const s = statements[outcome.failed.index]!;
       const e = outcome.failed.error;
       io.stderr.write(`burrow: ${terminalSafeLines(`${where(s, outcome.failed.index)}: ${e instanceof SqlError ? e.message : explainHttp(e)}`)}\n`);
-      if (outcome.failed.index + 1 < statements.length) io.stderr.write(`burrow: the ${statements.length - outcome.failed.index - 1} statement(s) after it did not run\n`);
+      if (outcome.failed.index + 1 < statements.length)
+        io.stderr.write(`burrow: the ${statements.length - outcome.failed.index - 1} statement(s) after it did not run\n`);
       code = 1;
     }
   } catch (error) {
@@ -255,4 +269,3 @@ error; csv, json and ndjson stream the rows as they arrive. Ctrl-C stops the que
   outputs: ['table', 'csv', 'json', 'ndjson'],
   run: runSql,
 };
-

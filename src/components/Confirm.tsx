@@ -26,7 +26,15 @@ export function Confirm({ title, detail, lines, yesLabel = 'yes', yesKeys, noKey
   const shown = lines.length > room ? lines.slice(0, Math.max(0, room - 1)) : lines;
   const hidden = lines.length - shown.length;
   return (
-    <Box flexDirection="column" width={width} height={Math.min(height, fixed + shown.length + (hidden ? 1 : 0))} borderStyle="round" borderColor={tone('warn')} paddingX={1} overflow="hidden">
+    <Box
+      flexDirection="column"
+      width={width}
+      height={Math.min(height, fixed + shown.length + (hidden ? 1 : 0))}
+      borderStyle="round"
+      borderColor={tone('warn')}
+      paddingX={1}
+      overflow="hidden"
+    >
       <Text bold wrap="truncate">
         {terminalSafe(title)}
       </Text>

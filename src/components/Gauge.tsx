@@ -47,7 +47,7 @@ export function Gauge({ label, labelWidth, width, used, max, unit = '' }: GaugeP
   const barWidth = Math.max(5, Math.min(40, width - labelWidth - numbers.length - pct.length - 6));
   return (
     <Text wrap="truncate">
-      {head} <Text color={tone(gaugeTone(used, max))}>{gaugeBar(used, max, barWidth)}</Text> {numbers}  {pct}
+      {head} <Text color={tone(gaugeTone(used, max))}>{gaugeBar(used, max, barWidth)}</Text> {`${numbers}  ${pct}`}
     </Text>
   );
 }

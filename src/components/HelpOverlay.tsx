@@ -76,7 +76,9 @@ export function HelpOverlay({ lines, scroll, width, height }: HelpOverlayProps):
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text wrap="truncate">
-        <Text bold color={tone('accent')}>Help</Text>
+        <Text bold color={tone('accent')}>
+          Help
+        </Text>
         <Text color={tone('muted')}>{`  esc closes${more}`}</Text>
       </Text>
       {shown.map((l, i) => (

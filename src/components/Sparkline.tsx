@@ -11,9 +11,7 @@ export function sparkline(values: readonly number[], width: number, options: { f
   const max = Math.max(...shown);
   const min = options.fromZero ? 0 : Math.min(...shown);
   const span = max - min;
-  return shown
-    .map((v) => (span <= 0 ? BARS[max > 0 ? BARS.length - 1 : 0]! : BARS[Math.round(((v - min) / span) * (BARS.length - 1))]!))
-    .join('');
+  return shown.map((v) => (span <= 0 ? BARS[max > 0 ? BARS.length - 1 : 0]! : BARS[Math.round(((v - min) / span) * (BARS.length - 1))]!)).join('');
 }
 
 export function Sparkline({ values, width, tone, fromZero }: { values: readonly number[]; width: number; tone?: Tone; fromZero?: boolean }): React.JSX.Element {

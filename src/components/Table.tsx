@@ -2,14 +2,36 @@ import React, { useEffect, useMemo, useRef } from 'react';
 import { Box, Text } from 'ink';
 import { useActions } from '../keys/input-hooks';
 import {
-  cellText, cellTone, clampViewport, columnWidths, COLUMN_GAP, defaultTableView, filterRows, formatRow, moveViewport,
-  nextSortColumn, sortRows, tableViewKey, visibleRange, type Column, type NavMove, type TableView,
+  cellText,
+  cellTone,
+  clampViewport,
+  columnWidths,
+  COLUMN_GAP,
+  defaultTableView,
+  filterRows,
+  formatRow,
+  moveViewport,
+  nextSortColumn,
+  sortRows,
+  tableViewKey,
+  visibleRange,
+  type Column,
+  type NavMove,
+  type TableView,
 } from '../text/table-model';
 import { useTableViews, useTableViewsState } from './table-views';
 import { fit } from '../text/fit';
 import type { RawRecord } from '../text/raw-record';
 import {
-  clampOffset, moveSideways, naturalWidths, shownCellText, sidewaysIndicator, sliceCells, wideLayout, windowPieces, type SideMove,
+  clampOffset,
+  moveSideways,
+  naturalWidths,
+  shownCellText,
+  sidewaysIndicator,
+  sliceCells,
+  wideLayout,
+  windowPieces,
+  type SideMove,
 } from '../text/wide-columns';
 import { TextField } from './TextField';
 import { useTone } from './theme';
@@ -56,10 +78,7 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
 
   const sortColumn = columns.find((c) => c.id === view.sortColumn) ?? null;
   const filtered = useMemo(() => filterRows(rows, columns, query), [rows, columns, query]);
-  const order = useMemo(
-    () => (sortColumn ? sortRows(rows, filtered, sortColumn, view.sortDesc) : filtered),
-    [rows, filtered, sortColumn, view.sortDesc],
-  );
+  const order = useMemo(() => (sortColumn ? sortRows(rows, filtered, sortColumn, view.sortDesc) : filtered), [rows, filtered, sortColumn, view.sortDesc]);
   const total = order ? order.length : rows.length;
   const rowAt = (i: number): T => rows[order ? order[i]! : i]!;
 
@@ -77,9 +96,7 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
   // current view from the store and the current rows from a ref, never from this render's closure.
   const [start, end] = visibleRange(vp, total, bodyHeight);
   const wide = view.wide === true;
-  const headerCells = columns.map((c) =>
-    c.id === view.sortColumn ? `${c.header}${view.sortDesc ? '↓' : '↑'}` : c.header,
-  );
+  const headerCells = columns.map((c) => (c.id === view.sortColumn ? `${c.header}${view.sortDesc ? '↓' : '↑'}` : c.header));
   // Wide mode: each column as wide as its widest cell on screen (and never narrower than it was,
   // so columns do not jump while scrolling down); only the visible rows are measured.
   const grown = useRef<{ columns: Column<T>[]; widths: number[] } | null>(null);
@@ -232,7 +249,7 @@ export function Table<T>(props: TableProps<T>): React.JSX.Element {
       <Box flexDirection="column" height={bodyHeight} overflow="hidden">
         {empty ? (
           <Text color={tone('muted')} wrap="truncate">
-            {query ? `no rows match "${query}"` : props.emptyText ?? 'no rows'}
+            {query ? `no rows match "${query}"` : (props.emptyText ?? 'no rows')}
           </Text>
         ) : (
           lines

@@ -74,9 +74,11 @@ export function redact(text: string): string {
   return out.replace(URL_PASSWORD, '$1:••••••••@').replace(SECRET_PARAM, '$1••••••••');
 }
 
-const SECRET_FIELD = /^(apikey|readonlyapikey|apiaccesskey|accesskey|token|authtoken|authorization|authorizationheader|databasetoken|readonlydatabasetoken|password|secret)$/i;
+const SECRET_FIELD =
+  /^(apikey|readonlyapikey|apiaccesskey|accesskey|token|authtoken|authorization|authorizationheader|databasetoken|readonlydatabasetoken|password|secret)$/i;
 /** Names that end like a secret: StoragePassword, ZoneSecurityKey, AWSSigningSecret, api_key, refresh_token. */
-const SECRET_SUFFIX = /(password|passwd|secret|api_?key|access_?key|private_?key|security_?key|signing_?key|_token|authtoken|auth_token|accesstoken|refreshtoken|databasetoken)$/i;
+const SECRET_SUFFIX =
+  /(password|passwd|secret|api_?key|access_?key|private_?key|security_?key|signing_?key|_token|authtoken|auth_token|accesstoken|refreshtoken|databasetoken)$/i;
 
 export function isSecretField(name: string): boolean {
   return SECRET_FIELD.test(name) || SECRET_SUFFIX.test(name);

@@ -79,8 +79,7 @@ export function resolveSettings(flags: GlobalFlags, env: Env, file: ConfigFile):
       const names = Object.keys(file.profiles ?? {});
       if (flags.profile !== undefined || env.BURROW_PROFILE) {
         throw new SettingsError(
-          `no profile named "${profileName}" in the config file` +
-            (names.length ? ` (profiles: ${names.join(', ')})` : ' (it has no profiles)'),
+          `no profile named "${profileName}" in the config file` + (names.length ? ` (profiles: ${names.join(', ')})` : ' (it has no profiles)'),
         );
       }
       warnings.push(`defaultProfile "${profileName}" is not defined in the config file`);
@@ -114,7 +113,10 @@ export function resolveSettings(flags: GlobalFlags, env: Env, file: ConfigFile):
 
   const baseUrl = stripSlash(flags.baseUrl ?? nonEmpty(env.BURROW_BASE_URL) ?? profile.baseUrl ?? PLATFORM_BASE_URL);
   const loggingUrl = stripSlash(flags.loggingUrl ?? nonEmpty(env.BURROW_LOGGING_URL) ?? profile.loggingUrl ?? PLATFORM_LOGGING_URL);
-  for (const [name, url] of [['--base-url', baseUrl], ['--logging-url', loggingUrl]] as const) {
+  for (const [name, url] of [
+    ['--base-url', baseUrl],
+    ['--logging-url', loggingUrl],
+  ] as const) {
     if (!/^https?:\/\/[^/\s]+/i.test(url)) throw new SettingsError(`${name} must be an http(s) URL, got "${url}"`);
   }
 

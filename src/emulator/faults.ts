@@ -22,7 +22,10 @@ export function parseDuration(text: string): number {
 
 export function parseFaults(text: string): FaultSpec {
   const spec: FaultSpec = { ...NO_FAULTS };
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [key, value] = part.split('=').map((s) => s.trim());
     if (!key || value === undefined) throw new Error(`fault "${part}" must look like name=value`);
     if (key === 'latency') {
@@ -51,7 +54,10 @@ export interface FaultCounters {
 /** Decides, per request, whether to misbehave; returns true when it already answered. */
 export class FaultInjector {
   readonly counters: FaultCounters = { requests: 0, delayed: 0, errors: 0, resets: 0, malformed: 0, ratelimited: 0 };
-  constructor(private spec: FaultSpec, private readonly random: Random) {}
+  constructor(
+    private spec: FaultSpec,
+    private readonly random: Random,
+  ) {}
 
   /** New rates from now on (a request already being delayed keeps its decision). */
   setSpec(spec: FaultSpec): void {
@@ -63,11 +69,7 @@ export class FaultInjector {
     return s.latencyMs > 0 || s.error > 0 || s.reset > 0 || s.malformed > 0 || s.ratelimit > 0;
   }
 
-  async apply(
-    req: IncomingMessage,
-    res: ServerResponse,
-    bodies: { error: () => [string, string]; rateLimited: () => [string, string] },
-  ): Promise<boolean> {
+  async apply(req: IncomingMessage, res: ServerResponse, bodies: { error: () => [string, string]; rateLimited: () => [string, string] }): Promise<boolean> {
     this.counters.requests++;
     if (!this.active) return false;
     const s = this.spec;

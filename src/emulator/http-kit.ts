@@ -5,7 +5,10 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const DISCARD_LIMIT = 16 * 1024 * 1024;
 
 export class BodyError extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
   }
 }
@@ -41,11 +44,21 @@ export class Router {
     this.routes.push({ method, parts: pattern.split('/').filter(Boolean), handler });
     return this;
   }
-  get(p: string, h: Handler) { return this.on('GET', p, h); }
-  post(p: string, h: Handler) { return this.on('POST', p, h); }
-  put(p: string, h: Handler) { return this.on('PUT', p, h); }
-  patch(p: string, h: Handler) { return this.on('PATCH', p, h); }
-  delete(p: string, h: Handler) { return this.on('DELETE', p, h); }
+  get(p: string, h: Handler) {
+    return this.on('GET', p, h);
+  }
+  post(p: string, h: Handler) {
+    return this.on('POST', p, h);
+  }
+  put(p: string, h: Handler) {
+    return this.on('PUT', p, h);
+  }
+  patch(p: string, h: Handler) {
+    return this.on('PATCH', p, h);
+  }
+  delete(p: string, h: Handler) {
+    return this.on('DELETE', p, h);
+  }
 
   /** Finds the route; `methodMismatch` when the path exists under another method. */
   match(method: string, path: string): { handler: Handler; params: Record<string, string> } | 'method-mismatch' | null {

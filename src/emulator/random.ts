@@ -2,7 +2,7 @@
 export class Random {
   private state: number;
   constructor(seed: number) {
-    this.state = (seed >>> 0) || 0x9e3779b9;
+    this.state = seed >>> 0 || 0x9e3779b9;
   }
   next(): number {
     let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);

@@ -77,14 +77,12 @@ async function handle(origin: OriginSpec, faults: FaultInjector, req: http.Incom
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const world = createWorld(options);
   const db = createDatabaseArea(world);
-  const origins: OriginSpec[] = [
-    createManagementOrigin(world, [(router) => db.registerManagement(router)]),
-    createLoggingOrigin(world),
-    db.origin,
-  ];
+  const origins: OriginSpec[] = [createManagementOrigin(world, [(router) => db.registerManagement(router)]), createLoggingOrigin(world), db.origin];
   const host = world.options.host;
   const base = world.options.port;
-  const injectors = origins.map((o) => new FaultInjector(world.options.faults ?? { latencyMs: 0, error: 0, reset: 0, malformed: 0, ratelimit: 0 }, world.random.fork(`faults-${o.name}`)));
+  const injectors = origins.map(
+    (o) => new FaultInjector(world.options.faults ?? { latencyMs: 0, error: 0, reset: 0, malformed: 0, ratelimit: 0 }, world.random.fork(`faults-${o.name}`)),
+  );
   const servers: http.Server[] = [];
   try {
     for (let i = 0; i < origins.length; i++) servers.push(await serve(origins[i]!, host, base === 0 ? 0 : base + i, injectors[i]!));

@@ -11,8 +11,22 @@ export interface KeyEvent {
 }
 
 const SPECIAL_NAMES = [
-  'space', 'enter', 'esc', 'tab', 'shift-tab', 'backspace',
-  'up', 'down', 'left', 'right', 'shift-left', 'shift-right', 'pgup', 'pgdn', 'home', 'end',
+  'space',
+  'enter',
+  'esc',
+  'tab',
+  'shift-tab',
+  'backspace',
+  'up',
+  'down',
+  'left',
+  'right',
+  'shift-left',
+  'shift-right',
+  'pgup',
+  'pgdn',
+  'home',
+  'end',
 ] as const;
 const SPECIAL = new Set<string>(SPECIAL_NAMES);
 
@@ -31,8 +45,22 @@ export function describeValidKeyNames(): string {
 /** How the help overlay and key hints show a key. */
 export function displayKey(name: string): string {
   const pretty: Record<string, string> = {
-    up: '↑', down: '↓', left: '←', right: '→', 'shift-left': 'shift-←', 'shift-right': 'shift-→', pgup: 'PgUp', pgdn: 'PgDn', home: 'Home', end: 'End',
-    enter: 'enter', esc: 'esc', tab: 'tab', 'shift-tab': 'shift-tab', space: 'space', backspace: 'backspace',
+    up: '↑',
+    down: '↓',
+    left: '←',
+    right: '→',
+    'shift-left': 'shift-←',
+    'shift-right': 'shift-→',
+    pgup: 'PgUp',
+    pgdn: 'PgDn',
+    home: 'Home',
+    end: 'End',
+    enter: 'enter',
+    esc: 'esc',
+    tab: 'tab',
+    'shift-tab': 'shift-tab',
+    space: 'space',
+    backspace: 'backspace',
   };
   return pretty[name] ?? name;
 }

@@ -62,7 +62,14 @@ export const CORE_ACTIONS = defineActions([
   { id: 'list.filter', keys: ['/'], description: 'filter the rows of this table', context: 'list', hint: 'filter', priority: 90 },
   { id: 'list.sort', keys: ['s'], description: 'sort by the next column', context: 'list' },
   { id: 'list.sortReverse', keys: ['S'], description: 'reverse the sort order', context: 'list' },
-  { id: 'list.raw', keys: ['d'], description: 'the selected row as the server sent it: pretty JSON, secrets masked', context: 'list', hint: 'raw', priority: 20 },
+  {
+    id: 'list.raw',
+    keys: ['d'],
+    description: 'the selected row as the server sent it: pretty JSON, secrets masked',
+    context: 'list',
+    hint: 'raw',
+    priority: 20,
+  },
   { id: 'list.wide', keys: ['w'], description: 'wide mode on or off: no cell cut, scroll sideways with ← →', context: 'list', hint: 'wide', priority: 20 },
   { id: 'list.left', keys: ['left'], description: 'wide mode: one column to the left', context: 'list' },
   { id: 'list.right', keys: ['right'], description: 'wide mode: one column to the right', context: 'list' },
@@ -218,7 +225,11 @@ export function findConflicts(keymap: Keymap): string[] {
     ...panelChains(keymap.actions),
     contextChain('screen'),
     ...screenIds.map((id) => contextChain('screen', id)),
-    contextChain('palette'), contextChain('filter'), contextChain('help'), contextChain('record'), contextChain('confirm'),
+    contextChain('palette'),
+    contextChain('filter'),
+    contextChain('help'),
+    contextChain('record'),
+    contextChain('confirm'),
   ];
   const found = new Set<string>();
   for (const chain of chains) {

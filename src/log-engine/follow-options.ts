@@ -99,7 +99,8 @@ export function backfillStart(options: Pick<FollowOptions<FollowSink>, 'from' | 
     return { from };
   }
   const sinceMs = options.sinceMs ?? 15 * 60_000;
-  if (!(sinceMs > 0) || sinceMs > RETENTION_MS) throw new ApiError({ kind: 'invalid-input', message: 'follow: the backfill window must be between 0 and 3 days' });
+  if (!(sinceMs > 0) || sinceMs > RETENTION_MS)
+    throw new ApiError({ kind: 'invalid-input', message: 'follow: the backfill window must be between 0 and 3 days' });
   return { sinceMs };
 }
 

@@ -1,6 +1,15 @@
 import { LogBuffer } from './buffer';
 import type { LogEntry } from '../api/logs/entry';
-import { backfillStart, backfillStartAt, followFilter, followSettings, followedZones, type BackfillStart, type FollowOptions, type FollowSettings } from './follow-options';
+import {
+  backfillStart,
+  backfillStartAt,
+  followFilter,
+  followSettings,
+  followedZones,
+  type BackfillStart,
+  type FollowOptions,
+  type FollowSettings,
+} from './follow-options';
 import type { FollowSink } from './follow-sink';
 import type { FollowStatus } from './follow-status';
 import { Stopped } from './follow-stopped';
@@ -198,8 +207,7 @@ export class FollowEngine<S extends FollowSink = LogBuffer> implements ZoneHost<
       if (inTrouble) {
         anyTroubled = true;
         troubled = Math.max(troubled, settled);
-      }
-      else min = Math.min(min, settled);
+      } else min = Math.min(min, settled);
       if (settled > max) max = settled;
     }
     if (!Number.isFinite(max)) return null;

@@ -7,7 +7,10 @@ import { Stopped } from './follow-stopped';
 export class InterruptibleSleep {
   private wake: (() => void) | null = null;
 
-  constructor(private readonly signal: AbortSignal, private readonly now: () => number) {}
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly now: () => number,
+  ) {}
 
   get sleeping(): boolean {
     return this.wake !== null;

@@ -11,7 +11,11 @@ export interface TimedRecords {
  * [from, to). Equal times: the sources in the order given, and within a source the server's
  * ascending order (a newest-first list read backwards), as one zone's output prints them.
  */
-export function mergeByTime(sources: readonly TimedRecords[], from = Number.NEGATIVE_INFINITY, to = Number.POSITIVE_INFINITY): { entries: LogEntry[]; times: number[] } {
+export function mergeByTime(
+  sources: readonly TimedRecords[],
+  from = Number.NEGATIVE_INFINITY,
+  to = Number.POSITIVE_INFINITY,
+): { entries: LogEntry[]; times: number[] } {
   const refs: { t: number; s: number; i: number }[] = [];
   for (let s = 0; s < sources.length; s++) {
     const src = sources[s]!;

@@ -266,7 +266,8 @@ export function createByteRecordReader(fields: readonly CodecField[]): ByteRecor
     len: Int32Array;
   }
   const tables: Table[] = [];
-  for (let k = 0; k < STR_COUNT; k++) tables.push({ hashes: new Int32Array(64), ids: new Int32Array(64), count: 0, at: new Int32Array(16), len: new Int32Array(16) });
+  for (let k = 0; k < STR_COUNT; k++)
+    tables.push({ hashes: new Int32Array(64), ids: new Int32Array(64), count: 0, at: new Int32Array(16), len: new Int32Array(16) });
   let arena = new Uint8Array(1 << 16);
   let arenaUsed = 0;
 

@@ -81,7 +81,6 @@ export interface PageEncoder {
 /** The fields the codec reads, in the table's order (what the worker is given as JSON). */
 export const CODEC_FIELDS: readonly CodecField[] = LOG_FIELDS.map(({ name, type, required, storage }) => ({ name, type, required, storage }));
 
-
 /**
  * The encoder. Self-contained on purpose (it refers to nothing outside its body): the worker
  * thread runs this function's source text. Dictionaries hold at most `dictionaryLimit` values per
@@ -108,13 +107,19 @@ export function createPageEncoder(
   const K_URL = 6;
   /** Per field, how it is written (by its storage). */
   const KIND = Int8Array.from(fields, (f) =>
-    f.type === 'number' ? K_NUMBER
-    : f.storage === 'time' ? K_TIME
-    : f.storage === 'id' ? K_ID
-    : f.storage === 'address' ? K_ADDRESS
-    : f.storage === 'dictionary' ? K_DICT
-    : f.storage === 'derived' ? K_URL
-    : K_TEXT,
+    f.type === 'number'
+      ? K_NUMBER
+      : f.storage === 'time'
+        ? K_TIME
+        : f.storage === 'id'
+          ? K_ID
+          : f.storage === 'address'
+            ? K_ADDRESS
+            : f.storage === 'dictionary'
+              ? K_DICT
+              : f.storage === 'derived'
+                ? K_URL
+                : K_TEXT,
   );
   const SLOT = Int32Array.from(fields, (f, i) => fields.slice(0, i).filter((g) => (g.type === 'number') === (f.type === 'number')).length);
   const NUM_COUNT = NUMERIC.filter(Boolean).length;
@@ -257,7 +262,13 @@ export function createPageEncoder(
       return;
     }
     const len = v.length;
-    const mix = len * 31 + v.charCodeAt(len - 1) * 7 + v.charCodeAt(len - 2) * 131 + v.charCodeAt(len >> 1) * 3 + v.charCodeAt(len >> 2) * 17 + v.charCodeAt((len * 3) >> 2);
+    const mix =
+      len * 31 +
+      v.charCodeAt(len - 1) * 7 +
+      v.charCodeAt(len - 2) * 131 +
+      v.charCodeAt(len >> 1) * 3 +
+      v.charCodeAt(len >> 2) * 17 +
+      v.charCodeAt((len * 3) >> 2);
     const slot = k * CACHE + ((mix ^ (mix >>> 12)) & (CACHE - 1));
     if (cacheKeys[slot] === v) {
       codes[at] = cacheIds[slot]!;
@@ -564,7 +575,10 @@ export function createPageEncoder(
   function builtUrl(url: string, scheme: string, host: string, path: string): boolean {
     return (
       url.length === scheme.length + 3 + host.length + path.length &&
-      url.startsWith(scheme) && url.startsWith('://', scheme.length) && url.startsWith(host, scheme.length + 3) && url.endsWith(path)
+      url.startsWith(scheme) &&
+      url.startsWith('://', scheme.length) &&
+      url.startsWith(host, scheme.length + 3) &&
+      url.endsWith(path)
     );
   }
 
@@ -828,7 +842,8 @@ export function createPageEncoder(
   const br = byteReader ? byteReader(fields) : null;
   let bin: Uint8Array = new Uint8Array(0);
   let binView = new DataView(bin.buffer);
-  const ascii = (s: number, e: number): string => (e - s < 64 ? String.fromCharCode.apply(null, bin.subarray(s, e) as unknown as number[]) : piece.decode(bin.subarray(s, e)));
+  const ascii = (s: number, e: number): string =>
+    e - s < 64 ? String.fromCharCode.apply(null, bin.subarray(s, e) as unknown as number[]) : piece.decode(bin.subarray(s, e));
   const text = (s: number, e: number): string => piece.decode(bin.subarray(s, e));
   const isSpaceAt = (p: number) => {
     const c = bin[p];
@@ -877,8 +892,11 @@ export function createPageEncoder(
     if (e - s !== 24 || minute === '' || bin[s + 23] !== 90 || bin[s + 19] !== 46) return Number.NaN;
     const v = binView;
     if (
-      v.getInt32(s, true) !== minuteWords[0] || v.getInt32(s + 4, true) !== minuteWords[1] || v.getInt32(s + 8, true) !== minuteWords[2] ||
-      v.getInt32(s + 12, true) !== minuteWords[3] || bin[s + 16] !== minuteLast
+      v.getInt32(s, true) !== minuteWords[0] ||
+      v.getInt32(s + 4, true) !== minuteWords[1] ||
+      v.getInt32(s + 8, true) !== minuteWords[2] ||
+      v.getInt32(s + 12, true) !== minuteWords[3] ||
+      bin[s + 16] !== minuteLast
     ) {
       return Number.NaN;
     }

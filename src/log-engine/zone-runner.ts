@@ -70,7 +70,10 @@ export class ZoneRunner<S extends FollowSink> {
   /** The wait before the next poll was woken to be recomputed, not to poll. */
   private rescheduled = false;
 
-  constructor(readonly zoneId: number, private readonly engine: ZoneHost<S>) {
+  constructor(
+    readonly zoneId: number,
+    private readonly engine: ZoneHost<S>,
+  ) {
     this.recheckMs = engine.opts.initialRecheckMs;
     this.intervalMs = engine.opts.minIntervalMs;
     this.sleep = new InterruptibleSleep(engine.signal, () => engine.now());

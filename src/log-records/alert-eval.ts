@@ -69,7 +69,12 @@ class RuleState {
     this.count = count;
     const over = this.over(count);
     const event = (kind: AlertEvent['kind'], durationMs: number): AlertEvent => ({
-      kind, rule: this.rule, at: end, count, observed: observedText(this.rule, count), durationMs,
+      kind,
+      rule: this.rule,
+      at: end,
+      count,
+      observed: observedText(this.rule, count),
+      durationMs,
     });
     if (!this.firing) {
       if (!over) return null;

@@ -74,9 +74,7 @@ type KeyedField = Extract<(typeof LOG_FIELDS)[number], { filterKey: string }>;
  * (its serverFilter; path, which has none, is tested here), then `search`.
  */
 const EQUAL_FIELDS: Record<string, keyof LogFilter | 'path'> = {
-  ...Object.fromEntries(
-    LOG_FIELDS.filter((f): f is KeyedField => f.filterKey !== null).map((f) => [f.filterKey, f.serverFilter?.param ?? 'path'] as const),
-  ),
+  ...Object.fromEntries(LOG_FIELDS.filter((f): f is KeyedField => f.filterKey !== null).map((f) => [f.filterKey, f.serverFilter?.param ?? 'path'] as const)),
   search: 'search',
 };
 /**
@@ -157,7 +155,10 @@ function parseCondition(tok: Token): { ok: true; condition: AlertCondition; test
   const valueSpan = { start: fieldSpan.end + op.length, end: tok.end };
   if (value.trim() === '') return err(`${field}${op} needs a value`, tok);
   if (value.length > MAX_RULE_VALUE_LENGTH) {
-    return err(`${field}${op}: a value is at most ${MAX_RULE_VALUE_LENGTH.toLocaleString('en-US')} characters, this one has ${value.length.toLocaleString('en-US')}`, valueSpan);
+    return err(
+      `${field}${op}: a value is at most ${MAX_RULE_VALUE_LENGTH.toLocaleString('en-US')} characters, this one has ${value.length.toLocaleString('en-US')}`,
+      valueSpan,
+    );
   }
   const negate = op.startsWith('!');
   let test: (e: LogEntry) => boolean;
@@ -200,7 +201,9 @@ export function parseWindow(text: string): number | string {
   return ms;
 }
 
-function parseThreshold(tok: Token): { ok: true; measure: 'rate' | 'count'; comparison: Comparison; threshold: number; unit: RateUnit } | { ok: false; error: RuleError } {
+function parseThreshold(
+  tok: Token,
+): { ok: true; measure: 'rate' | 'count'; comparison: Comparison; threshold: number; unit: RateUnit } | { ok: false; error: RuleError } {
   const m = THRESHOLD.exec(tok.text)!;
   const measure = m[1]!.toLowerCase() as 'rate' | 'count';
   const cmp = m[2]!;
@@ -246,7 +249,10 @@ export function parseAlertRule(text: string): ParsedRule {
   }
   // each value was held to its own limit above (a long one is pointed at); then the whole
   if (text.length > MAX_RULE_LENGTH) {
-    return err(`a rule is at most ${MAX_RULE_LENGTH.toLocaleString('en-US')} characters, this one has ${text.length.toLocaleString('en-US')}`, { start: MAX_RULE_LENGTH, end: text.length });
+    return err(`a rule is at most ${MAX_RULE_LENGTH.toLocaleString('en-US')} characters, this one has ${text.length.toLocaleString('en-US')}`, {
+      start: MAX_RULE_LENGTH,
+      end: text.length,
+    });
   }
   const thresholdTok = tokens[i]!;
   const th = parseThreshold(thresholdTok);

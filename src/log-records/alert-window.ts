@@ -16,7 +16,10 @@ export class SlidingCount {
   /** Before the first advance: the newest bucket seen, to drop what is far older. */
   private newestSeen = Number.NEGATIVE_INFINITY;
 
-  constructor(readonly windowMs: number, readonly buckets = Math.max(1, Math.min(60, Math.round(windowMs / 1000)))) {
+  constructor(
+    readonly windowMs: number,
+    readonly buckets = Math.max(1, Math.min(60, Math.round(windowMs / 1000))),
+  ) {
     this.bucketMs = windowMs / buckets;
   }
 

@@ -13,9 +13,7 @@ import { LinearRegExp, UnsupportedPatternError } from './linear-regexp';
  * Matching is linear in the text (LinearRegExp, RE2): the texts are chosen by strangers.
  */
 
-export type CompiledPattern =
-  | { ok: true; source: string; test: RegExp; all: RegExp; ignoreCase: boolean }
-  | { ok: false; source: string; message: string };
+export type CompiledPattern = { ok: true; source: string; test: RegExp; all: RegExp; ignoreCase: boolean } | { ok: false; source: string; message: string };
 
 /** Upper-case letters outside escapes (\S, \W, \D, \B... do not count) make the pattern case-sensitive. */
 function hasUpper(source: string): boolean {
@@ -37,7 +35,11 @@ export const MAX_PATTERN_LENGTH = 1_000;
 export function compilePattern(source: string): CompiledPattern {
   if (source.trim() === '') return { ok: false, source, message: 'empty pattern' };
   if (source.length > MAX_PATTERN_LENGTH) {
-    return { ok: false, source, message: `a pattern is at most ${MAX_PATTERN_LENGTH.toLocaleString('en-US')} characters, this one has ${source.length.toLocaleString('en-US')}` };
+    return {
+      ok: false,
+      source,
+      message: `a pattern is at most ${MAX_PATTERN_LENGTH.toLocaleString('en-US')} characters, this one has ${source.length.toLocaleString('en-US')}`,
+    };
   }
   const ignoreCase = !hasUpper(source);
   const flags = ignoreCase ? 'i' : '';

@@ -107,7 +107,16 @@ export function cellText(e: LogEntry, id: ColumnId, timeMode: TimeMode): string 
 }
 
 const HEADERS: Record<ColumnId, string> = {
-  time: 'TIME', zone: 'ZONE', status: 'ST', cache: 'CACHE', path: 'PATH', bytes: 'BYTES', country: 'CC', edge: 'EDGE', ip: 'IP', ua: 'USER AGENT',
+  time: 'TIME',
+  zone: 'ZONE',
+  status: 'ST',
+  cache: 'CACHE',
+  path: 'PATH',
+  bytes: 'BYTES',
+  country: 'CC',
+  edge: 'EDGE',
+  ip: 'IP',
+  ua: 'USER AGENT',
 };
 
 /**
@@ -164,7 +173,14 @@ function lineMarks(e: LogEntry, all: RegExp): Partial<Record<ColumnId, [number, 
   if (!ranges.length) return null;
   const starts = partStarts(parts);
   // the cells that show a part of the line, and where the cell's text starts in that part
-  const shownIn: [ColumnId, number, number][] = [['status', 0, 0], ['cache', 1, 0], ['country', 3, 0], ['edge', 4, 0], ['ip', 5, 0], ['ua', 6, 0]];
+  const shownIn: [ColumnId, number, number][] = [
+    ['status', 0, 0],
+    ['cache', 1, 0],
+    ['country', 3, 0],
+    ['edge', 4, 0],
+    ['ip', 5, 0],
+    ['ua', 6, 0],
+  ];
   if (e.host !== null && e.path !== null) shownIn.push(['path', 2, e.host.length]);
   else if (e.path === null) shownIn.push(['path', 2, 0]);
   const out: Partial<Record<ColumnId, [number, number][]>> = {};
@@ -183,9 +199,18 @@ function lineMarks(e: LogEntry, all: RegExp): Partial<Record<ColumnId, [number, 
 }
 
 /** A cell's text split at the pattern's matches (only within what is shown), with the line's matches in it (`extra`). */
-function markSegments(text: string, shownLength: number, all: RegExp | null, tone: SegmentTone | undefined, extra: readonly [number, number][] = []): Segment[] {
+function markSegments(
+  text: string,
+  shownLength: number,
+  all: RegExp | null,
+  tone: SegmentTone | undefined,
+  extra: readonly [number, number][] = [],
+): Segment[] {
   if (!all) return [{ text, tone }];
-  const ranges = mergeRanges([...matchRanges(all, text.slice(0, shownLength)), ...extra.map(([s, e]): [number, number] => [s, Math.min(e, shownLength)]).filter(([s, e]) => s < e)]);
+  const ranges = mergeRanges([
+    ...matchRanges(all, text.slice(0, shownLength)),
+    ...extra.map(([s, e]): [number, number] => [s, Math.min(e, shownLength)]).filter(([s, e]) => s < e),
+  ]);
   if (!ranges.length) return [{ text, tone }];
   const out: Segment[] = [];
   let at = 0;
@@ -227,7 +252,8 @@ export function rowSegments(e: LogEntry, layout: StreamLayout, options: RowOptio
   for (let i = 0; i < cols.length; i++) {
     const c = cols[i]!;
     const raw = cellText(e, c.id, layout.timeMode);
-    const tone: SegmentTone | undefined = c.id === 'status' ? statusTone(e.statusCode) : c.id === 'time' || c.id === 'bytes' ? 'muted' : c.id === 'zone' ? 'info' : undefined;
+    const tone: SegmentTone | undefined =
+      c.id === 'status' ? statusTone(e.statusCode) : c.id === 'time' || c.id === 'bytes' ? 'muted' : c.id === 'zone' ? 'info' : undefined;
     let text: string;
     let shown: number;
     if (options.wrap) {
@@ -247,7 +273,7 @@ export function rowSegments(e: LogEntry, layout: StreamLayout, options: RowOptio
   }
   if (options.wrap) {
     // trailing padding must not make a line of its own
-    while (out.length && out[out.length - 1]!.text.trimEnd() === '' ) out.pop();
+    while (out.length && out[out.length - 1]!.text.trimEnd() === '') out.pop();
     const last = out[out.length - 1];
     if (last) out[out.length - 1] = { ...last, text: last.text.trimEnd() };
   }

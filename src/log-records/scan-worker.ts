@@ -111,10 +111,7 @@ export function mayMatchWithin(source: string, ignoreCase: boolean, alphabet: st
  * theirs) is what the worker evaluates.
  */
 function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): void {
-
   let pieces: { id: number; dicts: ScanDictionaries } = { id: -1, dicts: {} as ScanDictionaries };
-
-
 
   /** Record texts of a stretch side by side, `stride` bytes each (the last one a newline). */
   function texts(capacity: number, stride: number): Buffer {
@@ -274,7 +271,7 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
                 ipText[at++] = 48 + (part % 10);
                 if (shift > 0) ipText[at++] = 46;
               }
-              for (const end = (undecided + 1) * IPW; at < end; ) ipText[at++] = 10;
+              for (const end = (undecided + 1) * IPW; at < end;) ipText[at++] = 10;
             } else withIp[undecided] = 0;
             pos[undecided++] = p;
           }
@@ -323,7 +320,13 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
       const hid = hostIds[slot]!;
       const path = value(dicts.path, pid);
       const host = value(dicts.host, hid);
-      const parts = [value(dicts.cacheStatus, cacheIds[slot]!), value(dicts.countryCode, countryIds[slot]!), value(dicts.edgeLocation, edgeIds[slot]!), value(dicts.userAgent, uaIds[slot]!), value(dicts.referer, refererIds[slot]!)];
+      const parts = [
+        value(dicts.cacheStatus, cacheIds[slot]!),
+        value(dicts.countryCode, countryIds[slot]!),
+        value(dicts.edgeLocation, edgeIds[slot]!),
+        value(dicts.userAgent, uaIds[slot]!),
+        value(dicts.referer, refererIds[slot]!),
+      ];
       if (path === undefined || host === undefined || parts.includes(undefined)) return 3;
       const fl = flags[slot]!;
       let ip: string | null = null;
@@ -474,7 +477,8 @@ export class ScanWorker {
       const pieces: ScanDictPiece[] = [];
       for (const field of SCAN_DICT_FIELDS) {
         const values = dicts[field];
-        for (let from = 0; from < values.length; from += DICT_PIECE) pieces.push({ type: 'dict', id, field, from, values: values.slice(from, from + DICT_PIECE) });
+        for (let from = 0; from < values.length; from += DICT_PIECE)
+          pieces.push({ type: 'dict', id, field, from, values: values.slice(from, from + DICT_PIECE) });
       }
       const send = () => {
         if (this.current !== current) return;

@@ -254,8 +254,15 @@ export class LogStats {
   }
 
   private one(
-    t: number, bytes: number, status: number, cache: string | null, path: string, ip: string | null,
-    country: string | null, edge: string | null, sign: 1 | -1,
+    t: number,
+    bytes: number,
+    status: number,
+    cache: string | null,
+    path: string,
+    ip: string | null,
+    country: string | null,
+    edge: string | null,
+    sign: 1 | -1,
   ): void {
     this.count += sign;
     this.byteSum += sign * bytes;
@@ -327,7 +334,10 @@ export class LogStats {
     this.ips4.forEach((k, c) => {
       if (c >= threshold4) candidates.set(formatIpv4(k), c);
     });
-    const threshold6 = nthLargest(Array.from(this.ips6.values(), (c) => c.n), n);
+    const threshold6 = nthLargest(
+      Array.from(this.ips6.values(), (c) => c.n),
+      n,
+    );
     for (const [k, c] of this.ips6) if (c.n >= threshold6) candidates.set(formatIpv6(Buffer.from(k, 'latin1'), 0), c.n);
     return topOf(candidates, n);
   }

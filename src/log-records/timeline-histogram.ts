@@ -22,7 +22,9 @@ export function windowBuckets(from: number, to: number, size: number): { first: 
 /** Whether a window in buckets of `size` stays within MAX_BUCKETS; a message when not. */
 export function checkBucketCount(from: number, to: number, size: number): string | null {
   const { n } = windowBuckets(from, to, size);
-  return n > MAX_BUCKETS ? `that makes ${n.toLocaleString('en-US')} buckets; at most ${MAX_BUCKETS.toLocaleString('en-US')} (use a larger --bucket or a shorter window)` : null;
+  return n > MAX_BUCKETS
+    ? `that makes ${n.toLocaleString('en-US')} buckets; at most ${MAX_BUCKETS.toLocaleString('en-US')} (use a larger --bucket or a shorter window)`
+    : null;
 }
 
 /**

@@ -69,8 +69,16 @@ export function timelineView(counts: TimelineCounts, req: ViewRequest): Timeline
   let max = 0;
   for (let b = 0; b < n; b++) max = Math.max(max, bucketTotal(c, b));
   return {
-    size, auto: req.step === null, first: shownFirst * size, n, counts: c, max,
-    cursor: cursorIdx - shownFirst, cursorLive, spanned, offset: shownFirst - firstIdx,
+    size,
+    auto: req.step === null,
+    first: shownFirst * size,
+    n,
+    counts: c,
+    max,
+    cursor: cursorIdx - shownFirst,
+    cursorLive,
+    spanned,
+    offset: shownFirst - firstIdx,
   };
 }
 

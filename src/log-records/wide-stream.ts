@@ -34,13 +34,22 @@ export interface WideStream {
 export function wideStream(entries: readonly LogEntry[], timeMode: TimeMode, before: WideStream | null, zones = false): WideStream {
   const cols = ALL.filter((c) => (c.id !== 'time' || timeMode !== 'off') && (c.id !== 'zone' || zones));
   const columns: LayoutColumn[] = cols.map((c) => {
-    const kept = before?.layout.timeMode === timeMode ? before.layout.columns.find((x) => x.id === c.id)?.width ?? 0 : 0;
+    const kept = before?.layout.timeMode === timeMode ? (before.layout.columns.find((x) => x.id === c.id)?.width ?? 0) : 0;
     let width = Math.max(len(c.header), kept);
     for (const e of entries) width = Math.max(width, len(cellText(e, c.id, timeMode)));
     return { id: c.id, header: c.header, width, align: c.align };
   });
-  if (before && before.layout.timeMode === timeMode && before.layout.columns.length === columns.length && columns.every((c, i) => c.width === before.layout.columns[i]?.width)) return before;
-  const wide = wideLayout(columns.map((c) => c.width), GAP);
+  if (
+    before &&
+    before.layout.timeMode === timeMode &&
+    before.layout.columns.length === columns.length &&
+    columns.every((c, i) => c.width === before.layout.columns[i]?.width)
+  )
+    return before;
+  const wide = wideLayout(
+    columns.map((c) => c.width),
+    GAP,
+  );
   return { layout: { width: wide.total, columns, timeMode, zoneOrder: [] }, wide };
 }
 

@@ -209,7 +209,17 @@ function appendChunk(
   if (n === 0) return 0;
   const chunk = duck.DuckDBDataChunk.create(types, n);
   const v = types.map((_, i) => chunk.getColumnVector(i));
-  const [t, status, bytes, asn, ip, r0, r1, r2, r3] = v.slice(0, 9) as [DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector, DuckDBVector];
+  const [t, status, bytes, asn, ip, r0, r1, r2, r3] = v.slice(0, 9) as [
+    DuckDBVector,
+    DuckDBVector,
+    DuckDBVector,
+    DuckDBVector,
+    DuckDBVector,
+    DuckDBVector,
+    DuckDBVector,
+    DuckDBVector,
+    DuckDBVector,
+  ];
   const words = columns.ridWords;
   const idCols = DICT_COLUMNS.map((d) => columns.idCols[d.field]);
   const dicts = DICT_COLUMNS.map((d) => columns.dicts[d.field]);

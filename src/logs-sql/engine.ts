@@ -1,10 +1,9 @@
 import { createRequire } from 'node:module';
 import type { DuckDBAppender, DuckDBConnection, DuckDBResult, DuckDBValue } from '@duckdb/node-api';
-import type { LogEntry } from '../api/logs/entry';
+import { type LogEntry, parseTimestamp } from '../api/logs/entry';
 import type { RecordColumns } from '../log-engine/columns/record-columns';
 import type { SqlValue } from '../api/database/values';
 import type { StatementResult } from '../api/database/protocol';
-import { parseTimestamp } from '../api/logs/entry';
 import { LogBuffer } from '../log-engine/buffer';
 import { STORED_COLUMNS } from './columns';
 import { LogsSqlRefusal, refusedKind, Sandbox } from './sandbox';
@@ -200,9 +199,27 @@ export class LogsSqlEngine {
           const durationMs = performance.now() - started;
           if (WRITE_KINDS.has(kind) && columns.length === 1 && columns[0] === 'Count') {
             // DuckDB answers a change with a one-cell "Count" result: shown as rows affected
-            return { columns: [], decltypes: [], rows: [], rowsAffected: Number(rows[0]?.[0] ?? 0), lastInsertRowid: null, durationMs, rowCount: 0, rereadIndex: null };
+            return {
+              columns: [],
+              decltypes: [],
+              rows: [],
+              rowsAffected: Number(rows[0]?.[0] ?? 0),
+              lastInsertRowid: null,
+              durationMs,
+              rowCount: 0,
+              rereadIndex: null,
+            };
           }
-          return { columns, decltypes: types, rows, rowsAffected: 0, lastInsertRowid: null, durationMs, rowCount: count, rereadIndex: kind === 'SELECT' ? i : null };
+          return {
+            columns,
+            decltypes: types,
+            rows,
+            rowsAffected: 0,
+            lastInsertRowid: null,
+            durationMs,
+            rowCount: count,
+            rereadIndex: kind === 'SELECT' ? i : null,
+          };
         });
         results.push(result);
         options.onResult?.(i, result);
@@ -233,7 +250,14 @@ export class LogsSqlEngine {
       const reader = await this.sandbox.user.runAndReadAll(sql);
       const integer = reader.columnTypes().map((t) => INTEGER_TYPES.has(String(t)));
       const rows = reader.getRows().map((row) => row.map((v, k) => toSqlValue(v, integer[k]!)));
-      return { columns: reader.columnNames(), decltypes: reader.columnTypes().map((t) => String(t)), rows, rowsAffected: 0, lastInsertRowid: null, durationMs: performance.now() - started };
+      return {
+        columns: reader.columnNames(),
+        decltypes: reader.columnTypes().map((t) => String(t)),
+        rows,
+        rowsAffected: 0,
+        lastInsertRowid: null,
+        durationMs: performance.now() - started,
+      };
     });
   }
 
@@ -275,7 +299,13 @@ export class LogsSqlEngine {
  * Reads a streamed result: rows [skip, skip + take) turned into values, every row counted (or
  * stopping once they are in, with `stopAtTake`).
  */
-async function collect(stream: DuckDBResult, integer: boolean[], skip: number, take: number, stopAtTake = false): Promise<{ rows: SqlValue[][]; count: number }> {
+async function collect(
+  stream: DuckDBResult,
+  integer: boolean[],
+  skip: number,
+  take: number,
+  stopAtTake = false,
+): Promise<{ rows: SqlValue[][]; count: number }> {
   const rows: SqlValue[][] = [];
   let count = 0;
   for (;;) {

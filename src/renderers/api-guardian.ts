@@ -1,4 +1,11 @@
-import { RATE_LIMIT_TIMEFRAME, UNMATCHED_PATH_ACTION, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION, type ApiGuardian, type ApiGuardianEndpoint } from '../api/shield';
+import {
+  RATE_LIMIT_TIMEFRAME,
+  UNMATCHED_PATH_ACTION,
+  WAF_EXECUTION_MODE,
+  WAF_PAYLOAD_LIMIT_ACTION,
+  type ApiGuardian,
+  type ApiGuardianEndpoint,
+} from '../api/shield';
 import { cellText, type Column } from '../text/table-model';
 import type { FieldRow } from './field-rows';
 import { enumName, isoUtc } from './format';
@@ -27,7 +34,10 @@ export function apiGuardianRows(g: ApiGuardian): FieldRow[] {
   // one row per endpoint: the console's cells (on, validates, rate limit) after its method and path
   const cells = endpointColumns.filter((c) => c.id !== 'method' && c.id !== 'path');
   for (const e of g.endpoints) {
-    rows.push({ field: `  ${e.requestMethod ?? '?'} ${e.requestPath ?? '?'}`, value: cells.map((c) => (c.id === 'on' ? '' : `${c.header.toLowerCase()} `) + cellText(c.cell(e))).join(' · ') });
+    rows.push({
+      field: `  ${e.requestMethod ?? '?'} ${e.requestPath ?? '?'}`,
+      value: cells.map((c) => (c.id === 'on' ? '' : `${c.header.toLowerCase()} `) + cellText(c.cell(e))).join(' · '),
+    });
   }
   return rows;
 }
@@ -36,12 +46,17 @@ const yes = (v: boolean | null | undefined, word: string) => (v ? word : '');
 
 /** What an endpoint validates: req (request body), resp (response body), auth; '-' for nothing. */
 export function validatesText(e: ApiGuardianEndpoint): string {
-  return [yes(e.validateRequestBodySchema, 'req'), yes(e.validateResponseBodySchema, 'resp'), yes(e.validateAuthorization, 'auth')].filter(Boolean).join(' ') || '-';
+  return (
+    [yes(e.validateRequestBodySchema, 'req'), yes(e.validateResponseBodySchema, 'resp'), yes(e.validateAuthorization, 'auth')].filter(Boolean).join(' ') || '-'
+  );
 }
 
 export function rateLimitText(e: ApiGuardianEndpoint): string {
   if (!e.rateLimitingEnabled) return 'off';
-  const per = e.rateLimitingTimeframe !== null && e.rateLimitingTimeframe !== undefined ? RATE_LIMIT_TIMEFRAME[e.rateLimitingTimeframe] ?? `per ${e.rateLimitingTimeframe}s` : '';
+  const per =
+    e.rateLimitingTimeframe !== null && e.rateLimitingTimeframe !== undefined
+      ? (RATE_LIMIT_TIMEFRAME[e.rateLimitingTimeframe] ?? `per ${e.rateLimitingTimeframe}s`)
+      : '';
   const who = e.rateLimitingType === 'IP' ? ' per IP' : '';
   return `${e.rateLimitingRequestCount ?? '?'} ${per}${who}`.trim();
 }

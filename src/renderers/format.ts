@@ -36,7 +36,7 @@ export function isoUtc(text: string | null | undefined): string | null {
 /** "2024-03-05", in the display zone (local time, or UTC with --utc); text that is not a date comes back as it is. */
 export function formatDay(iso: string | null | undefined): string {
   const d = parse(iso);
-  return d ? formatTime(d.getTime(), 'day') : iso ?? '';
+  return d ? formatTime(d.getTime(), 'day') : (iso ?? '');
 }
 
 /** "2024-03-05 14:22" in local time, "2024-03-05 14:22 UTC" with --utc; text that is not a date comes back as it is. */
@@ -54,7 +54,17 @@ export function formatRelative(iso: string | null | undefined, now: number): str
   const future = diff < 0;
   const s = Math.abs(diff) / 1000;
   const [n, unit] =
-    s < 60 ? [Math.floor(s), 'second'] : s < 3600 ? [Math.floor(s / 60), 'minute'] : s < 86_400 ? [Math.floor(s / 3600), 'hour'] : s < 86_400 * 60 ? [Math.floor(s / 86_400), 'day'] : s < 86_400 * 730 ? [Math.floor(s / (86_400 * 30)), 'month'] : [Math.floor(s / (86_400 * 365)), 'year'];
+    s < 60
+      ? [Math.floor(s), 'second']
+      : s < 3600
+        ? [Math.floor(s / 60), 'minute']
+        : s < 86_400
+          ? [Math.floor(s / 3600), 'hour']
+          : s < 86_400 * 60
+            ? [Math.floor(s / 86_400), 'day']
+            : s < 86_400 * 730
+              ? [Math.floor(s / (86_400 * 30)), 'month']
+              : [Math.floor(s / (86_400 * 365)), 'year'];
   const text = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return future ? `in ${text}` : `${text} ago`;
 }

@@ -1,12 +1,17 @@
 import {
-  HEALTH_STATUS, LB_STICKY_SESSION_TYPE, ORIGIN_GROUP_LB_METHOD, ORIGIN_LB_METHOD, ORIGIN_TYPE,
-  type LbOrigin, type LbOriginGroup, type LoadBalancer,
+  HEALTH_STATUS,
+  LB_STICKY_SESSION_TYPE,
+  ORIGIN_GROUP_LB_METHOD,
+  ORIGIN_LB_METHOD,
+  ORIGIN_TYPE,
+  type LbOrigin,
+  type LbOriginGroup,
+  type LoadBalancer,
 } from '../api/load-balancers';
 import type { Cell, Column } from '../text/table-model';
 import { terminalSafe } from '../text/terminal-safe';
 import type { Tone } from '../text/tone';
 import { enumName } from './format';
-
 
 export const methodName = (lb: LoadBalancer) => enumName(ORIGIN_GROUP_LB_METHOD, lb.OriginGroupLoadBalancingMethod);
 export const stickyName = (lb: LoadBalancer) => enumName(LB_STICKY_SESSION_TYPE, lb.StickySessionType);
@@ -101,7 +106,10 @@ export function groupDetail(g: LbOriginGroup): string {
 export type ProfileRow = { kind: 'group'; group: LbOriginGroup } | { kind: 'origin'; group: LbOriginGroup; origin: LbOrigin };
 
 export function profileRows(lb: LoadBalancer): ProfileRow[] {
-  return groupsByPriority(lb).flatMap((group) => [{ kind: 'group' as const, group }, ...group.Origins.map((origin) => ({ kind: 'origin' as const, group, origin }))]);
+  return groupsByPriority(lb).flatMap((group) => [
+    { kind: 'group' as const, group },
+    ...group.Origins.map((origin) => ({ kind: 'origin' as const, group, origin })),
+  ]);
 }
 
 const enabledCell = (v: boolean | null | undefined): Cell => (v === false ? { text: 'no', tone: 'muted' } : v ? 'yes' : '');
@@ -123,7 +131,14 @@ export const profileColumns: Column<ProfileRow>[] = [
     cell: (r) => (r.kind === 'group' ? { text: `▸ ${r.group.Name ?? r.group.Id}`, tone: 'accent' } : `  ${enumName(ORIGIN_TYPE, r.origin.OriginType)}`),
   },
   { id: 'priority', header: 'PRIO', width: 4, align: 'right', sortable: false, cell: (r) => (r.kind === 'group' ? String(r.group.Priority ?? '') : '') },
-  { id: 'weight', header: 'WEIGHT', width: 6, align: 'right', sortable: false, cell: (r) => String((r.kind === 'group' ? r.group.Weight : r.origin.Weight) ?? '') },
+  {
+    id: 'weight',
+    header: 'WEIGHT',
+    width: 6,
+    align: 'right',
+    sortable: false,
+    cell: (r) => String((r.kind === 'group' ? r.group.Weight : r.origin.Weight) ?? ''),
+  },
   { id: 'enabled', header: 'ON', width: 3, sortable: false, cell: (r) => enabledCell(r.kind === 'group' ? r.group.Enabled : r.origin.Enabled) },
   {
     id: 'health',
@@ -132,7 +147,13 @@ export const profileColumns: Column<ProfileRow>[] = [
     sortable: false,
     cell: (r) => (r.kind === 'group' ? healthCell(healthCount(r.group.Origins)) : originHealthCell(r.origin)),
   },
-  { id: 'detail', header: 'LOCATION · CHECK / TARGET', flex: 1, sortable: false, cell: (r) => (r.kind === 'group' ? groupDetail(r.group) : originTarget(r.origin)) },
+  {
+    id: 'detail',
+    header: 'LOCATION · CHECK / TARGET',
+    flex: 1,
+    sortable: false,
+    cell: (r) => (r.kind === 'group' ? groupDetail(r.group) : originTarget(r.origin)),
+  },
 ];
 
 /** "method WeightedRandom · sticky sessions Cookie · 3 groups · 9 origins". */

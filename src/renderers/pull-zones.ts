@@ -10,5 +10,13 @@ export const pullZoneColumns: Column<PullZone>[] = [
   { id: 'enabled', header: 'ENABLED', width: 7, cell: (z) => yesNo(z.Enabled) },
   { id: 'suspended', header: 'SUSPENDED', width: 9, cell: (z) => yesNo(z.Suspended) },
   { id: 'logging', header: 'LOGGING', width: 7, cell: (z) => yesNo(z.EnableLogging) },
-  { id: 'hostnames', header: 'HOSTNAMES', flex: 2, cell: (z) => z.Hostnames.map((h) => h.Value).filter(Boolean).join(' ') },
+  {
+    id: 'hostnames',
+    header: 'HOSTNAMES',
+    flex: 2,
+    cell: (z) =>
+      z.Hostnames.map((h) => h.Value)
+        .filter(Boolean)
+        .join(' '),
+  },
 ];

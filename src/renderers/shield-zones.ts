@@ -1,5 +1,4 @@
-import type { ShieldPageInfo, ShieldZone } from '../api/shield';
-import { DDOS_SENSITIVITY, SHIELD_PLAN_TYPE, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION } from '../api/shield';
+import { type ShieldPageInfo, type ShieldZone, DDOS_SENSITIVITY, SHIELD_PLAN_TYPE, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION } from '../api/shield';
 import type { Column } from '../text/table-model';
 import { enumName } from './format';
 

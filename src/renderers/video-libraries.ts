@@ -5,7 +5,7 @@ import { formatBytes, formatCount, formatDay, isoUtc } from './format';
 /** "off", or the DRM version by name with the enabled systems: "Enterprise (FairPlay, Widevine)". */
 export function drmText(l: VideoLibrary): string {
   if (!l.EnableDRM) return 'off';
-  const version = l.DrmVersion === null || l.DrmVersion === undefined ? 'on' : DRM_VERSION[l.DrmVersion] ?? `version ${l.DrmVersion}`;
+  const version = l.DrmVersion === null || l.DrmVersion === undefined ? 'on' : (DRM_VERSION[l.DrmVersion] ?? `version ${l.DrmVersion}`);
   const systems = [l.AppleFairPlayDrm?.Enabled ? 'FairPlay' : null, l.GoogleWidevineDrm?.Enabled ? 'Widevine' : null].filter(Boolean);
   return systems.length ? `${version} (${systems.join(', ')})` : version;
 }
@@ -20,10 +20,41 @@ const time = (iso: string | null | undefined): number | null => {
 export const libraryColumns: Column<VideoLibrary>[] = [
   { id: 'name', header: 'NAME', flex: 3, minWidth: 10, cell: (l) => l.Name ?? '' },
   { id: 'id', header: 'ID', width: 7, align: 'right', cell: (l) => String(l.Id), sortValue: (l) => l.Id },
-  { id: 'videos', header: 'VIDEOS', width: 7, align: 'right', cell: (l) => formatCount(l.VideoCount), raw: (l) => l.VideoCount ?? null, sortValue: (l) => l.VideoCount ?? null },
-  { id: 'storage', header: 'STORAGE', width: 9, align: 'right', cell: (l) => formatBytes(l.StorageUsage), raw: (l) => l.StorageUsage ?? null, sortValue: (l) => l.StorageUsage ?? null },
-  { id: 'traffic', header: 'TRAFFIC', width: 9, align: 'right', cell: (l) => formatBytes(l.TrafficUsage), raw: (l) => l.TrafficUsage ?? null, sortValue: (l) => l.TrafficUsage ?? null },
-  { id: 'created', header: 'CREATED', width: 10, cell: (l) => formatDay(l.DateCreated), raw: (l) => isoUtc(l.DateCreated), sortValue: (l) => time(l.DateCreated) },
+  {
+    id: 'videos',
+    header: 'VIDEOS',
+    width: 7,
+    align: 'right',
+    cell: (l) => formatCount(l.VideoCount),
+    raw: (l) => l.VideoCount ?? null,
+    sortValue: (l) => l.VideoCount ?? null,
+  },
+  {
+    id: 'storage',
+    header: 'STORAGE',
+    width: 9,
+    align: 'right',
+    cell: (l) => formatBytes(l.StorageUsage),
+    raw: (l) => l.StorageUsage ?? null,
+    sortValue: (l) => l.StorageUsage ?? null,
+  },
+  {
+    id: 'traffic',
+    header: 'TRAFFIC',
+    width: 9,
+    align: 'right',
+    cell: (l) => formatBytes(l.TrafficUsage),
+    raw: (l) => l.TrafficUsage ?? null,
+    sortValue: (l) => l.TrafficUsage ?? null,
+  },
+  {
+    id: 'created',
+    header: 'CREATED',
+    width: 10,
+    cell: (l) => formatDay(l.DateCreated),
+    raw: (l) => isoUtc(l.DateCreated),
+    sortValue: (l) => time(l.DateCreated),
+  },
   { id: 'regions', header: 'REGIONS', flex: 2, cell: (l) => (l.ReplicationRegions ?? []).join(' '), sortValue: (l) => (l.ReplicationRegions ?? []).length },
   { id: 'drm', header: 'DRM', width: 10, cell: (l) => (l.EnableDRM ? { text: drmText(l), tone: 'accent' } : { text: 'off', tone: 'muted' }) },
 ];

@@ -32,14 +32,22 @@ export function debugSink(settings: Settings, io: Io, interactive: boolean): ((l
   return (line) => appendPrivateFile(file, `${new Date().toISOString()} ${line}\n`);
 }
 
-function connectionTo(settings: Settings, endpoints: ReadyInfo | null, debug: ((l: string) => void) | undefined, stop: () => Promise<void>): PlatformConnection {
-  const api = createApi({
-    baseUrl: endpoints?.baseUrl ?? settings.baseUrl,
-    loggingUrl: endpoints?.loggingUrl ?? settings.loggingUrl,
-    apiKey: endpoints?.accessKey ?? settings.apiKey ?? '',
-    loggingToken: endpoints ? null : settings.loggingToken,
-    debug,
-  }, { pageReader: new LogPageReader() });
+function connectionTo(
+  settings: Settings,
+  endpoints: ReadyInfo | null,
+  debug: ((l: string) => void) | undefined,
+  stop: () => Promise<void>,
+): PlatformConnection {
+  const api = createApi(
+    {
+      baseUrl: endpoints?.baseUrl ?? settings.baseUrl,
+      loggingUrl: endpoints?.loggingUrl ?? settings.loggingUrl,
+      apiKey: endpoints?.accessKey ?? settings.apiKey ?? '',
+      loggingToken: endpoints ? null : settings.loggingToken,
+      debug,
+    },
+    { pageReader: new LogPageReader() },
+  );
   return {
     api,
     settings,
@@ -77,7 +85,10 @@ function rememberSecrets(info: ReadyInfo): void {
 }
 
 /** Starts `burrow emulator --port 0` as a child process and waits for its ready line. */
-export async function startEmulatorChild(extraArgs: string[] = [], timeoutMs = 15_000): Promise<{ endpoints: ReadyInfo; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startEmulatorChild(
+  extraArgs: string[] = [],
+  timeoutMs = 15_000,
+): Promise<{ endpoints: ReadyInfo; child: ChildProcess; stop: () => Promise<void> }> {
   const launcher = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'burrow.js');
   const child = spawn(process.execPath, [launcher, 'emulator', '--port', '0', ...extraArgs], {
     // the IPC channel is the child's lifeline: the kernel closes it when this process dies, however it dies

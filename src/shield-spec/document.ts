@@ -69,7 +69,8 @@ export function plainTree(value: unknown, depth = 1, ancestors = new Set<object>
 
 /** Follows a local JSON pointer ("#/components/schemas/Pet"); external refs are refused. */
 export function followPointer(root: JsonObject, ref: string): JsonValue {
-  if (!ref.startsWith('#')) throw new SpecProblem(`$ref "${clip(ref)}" points outside the document: only local refs ("#/...") are allowed, so bundle the specification into one file`);
+  if (!ref.startsWith('#'))
+    throw new SpecProblem(`$ref "${clip(ref)}" points outside the document: only local refs ("#/...") are allowed, so bundle the specification into one file`);
   const pointer = ref.slice(1);
   if (pointer === '') return root;
   if (!pointer.startsWith('/')) throw new SpecProblem(`$ref "${clip(ref)}" is not a JSON pointer (it must look like "#/components/schemas/Name")`);
@@ -132,11 +133,17 @@ function parameters(root: JsonObject, list: JsonValue | undefined): JsonObject[]
  * endpoints; throws SpecProblem with the reason.
  */
 export function openApiFromValue(value: JsonValue, format: 'json' | 'yaml'): OpenApiDocument {
-  if (!isObject(value)) throw new SpecProblem(`the file must hold one ${format === 'json' ? 'JSON' : 'YAML'} object (an OpenAPI document), not ${Array.isArray(value) ? 'a list' : value === null ? 'nothing' : `a ${typeof value}`}`);
+  if (!isObject(value))
+    throw new SpecProblem(
+      `the file must hold one ${format === 'json' ? 'JSON' : 'YAML'} object (an OpenAPI document), not ${Array.isArray(value) ? 'a list' : value === null ? 'nothing' : `a ${typeof value}`}`,
+    );
   const root = value;
   if (typeof root.openapi !== 'string' || !root.openapi.startsWith('3.')) {
-    if (typeof root.swagger === 'string') throw new SpecProblem(`this is Swagger ${clip(root.swagger, 20)}: API Guardian takes OpenAPI 3.x documents (convert it first)`);
-    throw new SpecProblem(`"openapi" must be a version string starting with "3." (got ${root.openapi === undefined ? 'nothing' : clip(JSON.stringify(root.openapi), 30)})`);
+    if (typeof root.swagger === 'string')
+      throw new SpecProblem(`this is Swagger ${clip(root.swagger, 20)}: API Guardian takes OpenAPI 3.x documents (convert it first)`);
+    throw new SpecProblem(
+      `"openapi" must be a version string starting with "3." (got ${root.openapi === undefined ? 'nothing' : clip(JSON.stringify(root.openapi), 30)})`,
+    );
   }
   const info = root.info;
   if (!isObject(info) || typeof info.title !== 'string' || typeof info.version !== 'string') {

@@ -10,7 +10,14 @@ export { openApiFromValue, SpecProblem, type OpenApiDocument, type JsonObject, t
 export { checkSpecText, parseText, readOpenApi } from './read-text';
 export { measureDocument, DEPTH_CAP, type SpecMeasurement } from './measure';
 export {
-  checkDocument, compareWithLimits, measuredText, problemText, LIMIT_LABELS,
-  type LimitCheck, type LimitName, type PlanLimits, type SpecCheck,
+  checkDocument,
+  compareWithLimits,
+  measuredText,
+  problemText,
+  LIMIT_LABELS,
+  type LimitCheck,
+  type LimitName,
+  type PlanLimits,
+  type SpecCheck,
 } from './limits';
 export { readSpecFile, resolveSpecPath, SpecFileError, MAX_SPEC_FILE_BYTES, type SpecFile } from './read-file';

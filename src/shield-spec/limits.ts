@@ -86,5 +86,4 @@ export function checkDocument(doc: OpenApiDocument, limits: PlanLimits): SpecChe
   return { title: doc.title, version: doc.version, format: doc.format, measurement, checks, withinLimits: checks.every((c) => !c.over) };
 }
 
-
 export { SpecProblem };

@@ -38,7 +38,9 @@ export async function readSpecFile(input: string, cwd = process.cwd()): Promise<
   if (stat.isDirectory()) throw new SpecFileError(`${file} is a directory: give the path of an OpenAPI file inside it`);
   if (!stat.isFile()) throw new SpecFileError(`${file} is not a regular file`);
   if (stat.size > MAX_SPEC_FILE_BYTES) {
-    throw new SpecFileError(`${file} is ${(stat.size / 1048576).toFixed(1)} MiB: larger than the ${MAX_SPEC_FILE_BYTES / 1048576} MiB burrow reads as a specification`);
+    throw new SpecFileError(
+      `${file} is ${(stat.size / 1048576).toFixed(1)} MiB: larger than the ${MAX_SPEC_FILE_BYTES / 1048576} MiB burrow reads as a specification`,
+    );
   }
   let buf: Buffer;
   try {

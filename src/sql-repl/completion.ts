@@ -43,8 +43,29 @@ export const SQL_FUNCTIONS = (
 const KEYWORD_SET = new Set(SQL_KEYWORDS);
 const TABLE_KEYWORDS = new Set(['FROM', 'JOIN', 'INTO', 'UPDATE', 'TABLE', 'VIEW']);
 const CLAUSE_KEYWORDS = new Set([
-  'SELECT', 'FROM', 'JOIN', 'WHERE', 'SET', 'INTO', 'UPDATE', 'TABLE', 'VIEW', 'ON', 'BY', 'HAVING', 'VALUES', 'AND', 'OR',
-  'RETURNING', 'USING', 'WHEN', 'THEN', 'ELSE', 'CASE', 'LIMIT', 'INDEX',
+  'SELECT',
+  'FROM',
+  'JOIN',
+  'WHERE',
+  'SET',
+  'INTO',
+  'UPDATE',
+  'TABLE',
+  'VIEW',
+  'ON',
+  'BY',
+  'HAVING',
+  'VALUES',
+  'AND',
+  'OR',
+  'RETURNING',
+  'USING',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'CASE',
+  'LIMIT',
+  'INDEX',
 ]);
 
 const isIdChar = (c: string) => /[A-Za-z0-9_$]/.test(c) || c.charCodeAt(0) >= 0x80;
@@ -136,7 +157,14 @@ function completeDot(text: string, cursor: number, schema: Schema): Completion |
   const m = /^(\s*\.)(\S*)$/.exec(before);
   if (m) {
     const start = m[1]!.length;
-    return { start: start - 1, end: cursor, candidates: byPrefix(DOT_COMMANDS.map((c) => c.name), m[2]!).map((n) => `.${n}`) };
+    return {
+      start: start - 1,
+      end: cursor,
+      candidates: byPrefix(
+        DOT_COMMANDS.map((c) => c.name),
+        m[2]!,
+      ).map((n) => `.${n}`),
+    };
   }
   const arg = /^\s*\.(\S+)\s+(?:\S+\s+)*?(\S*)$/.exec(before);
   if (!arg) return { start: cursor, end: cursor, candidates: [] };
@@ -150,7 +178,14 @@ function completeDot(text: string, cursor: number, schema: Schema): Completion |
     case 'describe':
     case 'dump':
     case 'tables':
-      return { start, end: cursor, candidates: byPrefix(schema.tables.map((t) => t.name), word).sort(sortNames) };
+      return {
+        start,
+        end: cursor,
+        candidates: byPrefix(
+          schema.tables.map((t) => t.name),
+          word,
+        ).sort(sortNames),
+      };
     case 'mode':
       return { start, end: cursor, candidates: byPrefix(OUTPUT_MODES, word) };
     case 'timer':
@@ -221,7 +256,9 @@ export function complete(text: string, cursor: number, schema: Schema): Completi
   }
   const refs = [...new Set(referencedTables(text, schema).values())];
   const columnSource = refs.length ? refs : schema.tables;
-  const columns = uniq(columnSource.flatMap((t) => byPrefix(t.columns, prefix))).sort(sortNames).map(quoteName);
+  const columns = uniq(columnSource.flatMap((t) => byPrefix(t.columns, prefix)))
+    .sort(sortNames)
+    .map(quoteName);
   return { start, end: cursor, candidates: uniq([...columns, ...tables, ...keywords, ...functions]) };
 }
 

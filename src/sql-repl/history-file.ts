@@ -21,7 +21,10 @@ export function historyKey(databaseUrl: string): string {
   } catch {
     // an unparsable URL still gets a stable key from its text
   }
-  const key = `${host}${pathname.replace(/\/+$/, '')}`.toLowerCase().replace(/[^a-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '');
+  const key = `${host}${pathname.replace(/\/+$/, '')}`
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return key.slice(0, 120) || 'database';
 }
 
@@ -65,5 +68,12 @@ export function appendHistory(file: string, entry: string, max = HISTORY_MAX): v
   // cheap check first: only count lines when the file is big enough to matter
   if (size < max * 40) return;
   const all = loadHistory(file, Number.MAX_SAFE_INTEGER);
-  if (all.length >= max * 2) writePrivateFile(file, all.slice(all.length - max).map((e) => JSON.stringify(e)).join('\n') + '\n');
+  if (all.length >= max * 2)
+    writePrivateFile(
+      file,
+      all
+        .slice(all.length - max)
+        .map((e) => JSON.stringify(e))
+        .join('\n') + '\n',
+    );
 }

@@ -85,10 +85,17 @@ function jsonRow(columns: readonly string[], row: readonly SqlValue[]): string {
 }
 
 interface Frame {
-  tl: string; tm: string; tr: string;
-  ml: string; mm: string; mr: string;
-  bl: string; bm: string; br: string;
-  h: string; v: string;
+  tl: string;
+  tm: string;
+  tr: string;
+  ml: string;
+  mm: string;
+  mr: string;
+  bl: string;
+  bm: string;
+  br: string;
+  h: string;
+  v: string;
 }
 
 const FRAMES: Record<'table' | 'box' | 'markdown', Frame> = {
@@ -151,7 +158,16 @@ function gridSource(result: ResultSet, mode: 'table' | 'box' | 'markdown', width
     return k;
   };
   const border = (from: number, to: number, l: string, m: string, r: string): StyledLine => [
-    { text: l + widths.slice(from, to).map((w) => f.h.repeat(w + 2)).join(m) + (to < widths.length ? m : r), kind: 'border' },
+    {
+      text:
+        l +
+        widths
+          .slice(from, to)
+          .map((w) => f.h.repeat(w + 2))
+          .join(m) +
+        (to < widths.length ? m : r),
+      kind: 'border',
+    },
   ];
   const cells = (from: number, to: number, value: (k: number) => Segment, header: boolean): StyledLine => {
     const out: StyledLine = [{ text: f.v, kind: 'border' }];
@@ -226,7 +242,13 @@ export function screenSource(result: ResultSet, mode: OutputMode, options: { max
     }
     case 'json': {
       const text = (i: number) => `${i === 0 ? '[' : ''}${jsonRow(columns, rows[i]!)}${i < n - 1 ? ',' : ']'}`;
-      if (n === 0) return textSource(1, 0, () => [{ text: '[]', kind: 'text' }], () => 2);
+      if (n === 0)
+        return textSource(
+          1,
+          0,
+          () => [{ text: '[]', kind: 'text' }],
+          () => 2,
+        );
       return textSource(n, 0, (i) => [{ text: text(i), kind: 'text' }], sampleLongest(text, n));
     }
     case 'line': {
@@ -239,7 +261,18 @@ export function screenSource(result: ResultSet, mode: OutputMode, options: { max
         const v = displayValue(rows[r]![k] ?? null);
         return [{ text: `${fitCells(printable(columns[k]!), nameWidth, 'right')} = `, kind: 'header' }, v];
       };
-      return textSource(n === 0 ? 0 : n * per - 1, 0, make, sampleLongest((i) => make(i).map((s) => s.text).join(''), Math.min(n * per, 400)));
+      return textSource(
+        n === 0 ? 0 : n * per - 1,
+        0,
+        make,
+        sampleLongest(
+          (i) =>
+            make(i)
+              .map((s) => s.text)
+              .join(''),
+          Math.min(n * per, 400),
+        ),
+      );
     }
   }
 }
@@ -258,9 +291,16 @@ export function* resultText(result: ResultSet, mode: OutputMode): Generator<stri
       const line = (values: string[], numeric: boolean[]) =>
         f.v + values.map((v, k) => ` ${padCells(v, widths[k]!, numeric[k] ? 'right' : 'left')} `).join(f.v) + f.v;
       if (framed) yield border(f.tl, f.tm, f.tr);
-      yield line(columns, columns.map(() => false));
+      yield line(
+        columns,
+        columns.map(() => false),
+      );
       yield border(f.ml, f.mm, f.mr);
-      for (const row of rows) yield line(row.map((v) => fileValue(v ?? null)), row.map((v) => typeof v === 'bigint' || typeof v === 'number'));
+      for (const row of rows)
+        yield line(
+          row.map((v) => fileValue(v ?? null)),
+          row.map((v) => typeof v === 'bigint' || typeof v === 'number'),
+        );
       if (framed) yield border(f.bl, f.bm, f.br);
       return;
     }

@@ -5,7 +5,11 @@ import { SqlError, type DatabaseSession, type SqlStatement } from '../api/databa
  * server describes each statement (as the console's :sql screen does) and the first one that would
  * write stops the whole input. A full-access token would let it through; this is burrow's refusal.
  */
-export async function firstWriter<T extends SqlStatement>(db: DatabaseSession, statements: readonly T[], signal?: AbortSignal): Promise<{ index: number; statement: T } | null> {
+export async function firstWriter<T extends SqlStatement>(
+  db: DatabaseSession,
+  statements: readonly T[],
+  signal?: AbortSignal,
+): Promise<{ index: number; statement: T } | null> {
   for (let index = 0; index < statements.length; index++) {
     const statement = statements[index]!;
     try {

@@ -10,7 +10,7 @@ import { quoteName, type Schema, type SchemaTable } from './completion';
 
 /** Every table and view with its columns, in one query (for completion). */
 export const SCHEMA_QUERY =
-  "SELECT m.name AS t, m.type AS kind, p.name AS c FROM sqlite_schema AS m LEFT JOIN pragma_table_info(m.name) AS p " +
+  'SELECT m.name AS t, m.type AS kind, p.name AS c FROM sqlite_schema AS m LEFT JOIN pragma_table_info(m.name) AS p ' +
   "WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY m.name, p.cid";
 
 export function schemaFromRows(rows: readonly SqlValue[][]): Schema {
@@ -34,16 +34,14 @@ export const SCHEMA_TEXT_QUERY =
   "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND (?1 IS NULL OR tbl_name LIKE ?1 OR name LIKE ?1) " +
   "ORDER BY tbl_name, CASE type WHEN 'table' THEN 0 WHEN 'view' THEN 1 WHEN 'index' THEN 2 ELSE 3 END, name";
 
-export const INDEXES_QUERY =
-  "SELECT name FROM sqlite_schema WHERE type = 'index' AND (?1 IS NULL OR tbl_name LIKE ?1) ORDER BY name";
+export const INDEXES_QUERY = "SELECT name FROM sqlite_schema WHERE type = 'index' AND (?1 IS NULL OR tbl_name LIKE ?1) ORDER BY name";
 
-export const DESCRIBE_QUERY =
-  'SELECT name, type, "notnull" AS not_null, dflt_value AS "default", pk FROM pragma_table_info(?1) ORDER BY cid';
+export const DESCRIBE_QUERY = 'SELECT name, type, "notnull" AS not_null, dflt_value AS "default", pk FROM pragma_table_info(?1) ORDER BY cid';
 
 /** What `.dump` needs: every object to recreate, in creation order. */
 export const DUMP_OBJECTS_QUERY =
   "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' " +
-  "AND (?1 IS NULL OR tbl_name LIKE ?1) ORDER BY rowid";
+  'AND (?1 IS NULL OR tbl_name LIKE ?1) ORDER BY rowid';
 
 /** Run only when HAS_SEQUENCE_QUERY says the table exists (it appears with the first AUTOINCREMENT). */
 export const SEQUENCE_QUERY = 'SELECT name, seq FROM sqlite_sequence WHERE (?1 IS NULL OR name LIKE ?1)';
@@ -77,7 +75,8 @@ export interface DumpObject {
 export function dumpObjectsFromRows(rows: readonly SqlValue[][]): DumpObject[] {
   const out: DumpObject[] = [];
   for (const [type, name, tbl, sql] of rows) {
-    if (typeof type === 'string' && typeof name === 'string' && typeof sql === 'string') out.push({ type, name, tblName: typeof tbl === 'string' ? tbl : name, sql });
+    if (typeof type === 'string' && typeof name === 'string' && typeof sql === 'string')
+      out.push({ type, name, tblName: typeof tbl === 'string' ? tbl : name, sql });
   }
   return out;
 }

@@ -150,7 +150,12 @@ export function baseForDiff(settings: RegionSettings, d: RegionDraft): RegionSet
 /** True when the draft would change something compared with `settings`. */
 export function isDirty(d: RegionDraft, settings: RegionSettings): boolean {
   const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
-  return !same(d.allowed, settings.allowedRegionIds) || !same(d.required, settings.requiredRegionIds) || d.maxAllowedRegions !== settings.maxAllowedRegions || d.selectorsTouched;
+  return (
+    !same(d.allowed, settings.allowedRegionIds) ||
+    !same(d.required, settings.requiredRegionIds) ||
+    d.maxAllowedRegions !== settings.maxAllowedRegions ||
+    d.selectorsTouched
+  );
 }
 
 /**

@@ -4,8 +4,21 @@ import type { AppDetail, AppOverview, VolumesAnswer } from '../api/containers-wo
 import { ApiError, isApiError } from '../api/errors';
 import { emptyText, textOf, type TextState } from '../keys/text-edit';
 import {
-  baseForDiff, bumpMax, deleteSelector, draftBody, draftFrom, hasMessages, isDirty, mapServerErrors, putSelector,
-  toggleAllowed, toggleRequired, validateDraft, type FieldMessages, type RegionDraft, type SelectorRow,
+  baseForDiff,
+  bumpMax,
+  deleteSelector,
+  draftBody,
+  draftFrom,
+  hasMessages,
+  isDirty,
+  mapServerErrors,
+  putSelector,
+  toggleAllowed,
+  toggleRequired,
+  validateDraft,
+  type FieldMessages,
+  type RegionDraft,
+  type SelectorRow,
 } from './containers-region-draft';
 import { polledSlice } from './polled-slice';
 import { errorMessage, refreshIntervalMs, type StoreDeps } from './domain-stores';
@@ -337,7 +350,20 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       },
 
       openEditor(app) {
-        set({ editor: { app, workload: emptyWorkload, showDetails: false, settings: null, settingsError: null, draft: null, serverErrors: {}, outcome: null, focus: 'regions', selectorEdit: null } });
+        set({
+          editor: {
+            app,
+            workload: emptyWorkload,
+            showDetails: false,
+            settings: null,
+            settingsError: null,
+            draft: null,
+            serverErrors: {},
+            outcome: null,
+            focus: 'regions',
+            selectorEdit: null,
+          },
+        });
         void loadEditor(app.id);
       },
       closeEditor() {
@@ -368,8 +394,11 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
       startSelectorEdit(index) {
         const e = get().editor;
         if (!e?.draft) return;
-        const row = index === null ? null : e.draft.selectors[index] ?? null;
-        setEditor({ focus: 'selectors', selectorEdit: { index: row ? index : null, field: 'key', key: row ? textOf(row.key) : emptyText, value: row ? textOf(row.value) : emptyText } });
+        const row = index === null ? null : (e.draft.selectors[index] ?? null);
+        setEditor({
+          focus: 'selectors',
+          selectorEdit: { index: row ? index : null, field: 'key', key: row ? textOf(row.key) : emptyText, value: row ? textOf(row.value) : emptyText },
+        });
       },
       setSelectorText(text) {
         const edit = get().editor?.selectorEdit;
@@ -436,7 +465,16 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
                   : `${message}; reading the settings back failed too, refresh (r) to see them`;
                 const now = get().editor;
                 if (now?.app.id === appId) {
-                  setEditor(fresh ? { settings: fresh, draft: draftFrom(fresh, sentSelectors.get(appId) ?? null), serverErrors: {}, outcome: { kind: 'unknown', message: text } } : { outcome: { kind: 'unknown', message: text } });
+                  setEditor(
+                    fresh
+                      ? {
+                          settings: fresh,
+                          draft: draftFrom(fresh, sentSelectors.get(appId) ?? null),
+                          serverErrors: {},
+                          outcome: { kind: 'unknown', message: text },
+                        }
+                      : { outcome: { kind: 'unknown', message: text } },
+                  );
                 }
                 throw new ApiError({ kind: 'unknown-outcome', message: text, method: 'PUT', path: error.path ?? undefined, cause: error });
               }
@@ -446,7 +484,11 @@ export function createContainersStoreWith(deps: StoreDeps, options: ContainersSt
               }
               throw error;
             }
-            if (body.nodeSelectors) sentSelectors.set(appId, draft.selectors.map((s) => ({ ...s })));
+            if (body.nodeSelectors)
+              sentSelectors.set(
+                appId,
+                draft.selectors.map((s) => ({ ...s })),
+              );
             // The PUT answers an empty 200: read the settings back to show what the platform has now.
             let fresh: RegionSettings | null = null;
             try {

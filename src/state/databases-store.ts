@@ -131,7 +131,10 @@ export function createDatabasesStore(deps: StoreDeps): DatabasesStore {
           const t = await api.databases.generateToken(id, access, ms === null ? null : new Date(deps.now() + ms));
           set((st) => ({
             tokenError: null,
-            made: { ...st.made, [id]: [{ access, expiresAt: t.expiresAt, createdAt: deps.now(), token: t.token }, ...(st.made[id] ?? []).map((x) => ({ ...x, token: null }))] },
+            made: {
+              ...st.made,
+              [id]: [{ access, expiresAt: t.expiresAt, createdAt: deps.now(), token: t.token }, ...(st.made[id] ?? []).map((x) => ({ ...x, token: null }))],
+            },
           }));
         } catch (error) {
           set({ tokenError: `could not make the token: ${errorMessage(error)}` });

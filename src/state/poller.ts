@@ -228,7 +228,10 @@ interface PauseBadge {
  * sharedPoller's hooks for a screen store: the pause is mirrored in the store (`paused`) and in
  * the status bar's badge, and each join shows the badge and the age of the data already held.
  */
-export function statusBarHooks(ui: PauseBadge, store: { setPaused(paused: boolean): void; paused(): boolean; loadedAt(): number | null }): { onPausedChange: (paused: boolean) => void; onWatch: () => void } {
+export function statusBarHooks(
+  ui: PauseBadge,
+  store: { setPaused(paused: boolean): void; paused(): boolean; loadedAt(): number | null },
+): { onPausedChange: (paused: boolean) => void; onWatch: () => void } {
   return {
     onPausedChange: (paused) => {
       store.setPaused(paused);

@@ -1,5 +1,4 @@
-import type { ApiGuardianConfiguration, ApiGuardianPatch } from '../api/shield';
-import { UNMATCHED_PATH_ACTION, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION } from '../api/shield';
+import { type ApiGuardianConfiguration, type ApiGuardianPatch, UNMATCHED_PATH_ACTION, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION } from '../api/shield';
 
 /**
  * Local edits of an API Guardian configuration, before they are sent. Pure functions: the draft
@@ -46,7 +45,9 @@ export function toggleEnabled(config: Config, draft: ApiGuardianPatch): ApiGuard
 
 /** The next value of an enum in its order (Log -> Block -> Log); an unknown value goes to the first. */
 export function nextEnumValue(names: Readonly<Record<number, string>>, current: number): number {
-  const values = Object.keys(names).map(Number).sort((a, b) => a - b);
+  const values = Object.keys(names)
+    .map(Number)
+    .sort((a, b) => a - b);
   const i = values.indexOf(current);
   return values[(i + 1) % values.length]!;
 }
@@ -72,5 +73,7 @@ export function valueName(field: DraftField, value: boolean | number | null | un
 
 /** "executionMode Block, isEnabled on": the fields of a patch with their values by name. */
 export function describePatch(patch: ApiGuardianPatch, values: Partial<Record<DraftField, boolean | number>> = patch): string {
-  return DRAFT_FIELDS.filter((f) => patch[f] !== undefined).map((f) => `${f} ${valueName(f, values[f])}`).join(', ');
+  return DRAFT_FIELDS.filter((f) => patch[f] !== undefined)
+    .map((f) => `${f} ${valueName(f, values[f])}`)
+    .join(', ');
 }

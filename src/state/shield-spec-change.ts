@@ -27,7 +27,10 @@ export interface SpecChange {
 
 /** The plan limits the check found exceeded, by label ("endpoints, nesting depth"). */
 export function overLimits(check: SpecCheck): string {
-  return check.checks.filter((c) => c.over).map((c) => c.label).join(', ');
+  return check.checks
+    .filter((c) => c.over)
+    .map((c) => c.label)
+    .join(', ');
 }
 
 export function specChange(zoneId: number, g: ApiGuardian, file: CheckedSpecFile, check: SpecCheck): SpecChange {

@@ -288,7 +288,15 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         const g = get().guardian;
         if (!s) return;
         if (!g) {
-          set({ spec: { ...s, editing: false, error: 'the zone\'s plan limits are not loaded yet: wait for the API Guardian settings, then press o again', check: null, file: null } });
+          set({
+            spec: {
+              ...s,
+              editing: false,
+              error: "the zone's plan limits are not loaded yet: wait for the API Guardian settings, then press o again",
+              check: null,
+              file: null,
+            },
+          });
           return;
         }
         ui.getState().clearStatus(SPEC_REFUSED);
@@ -316,7 +324,12 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
         }
         const check = spec.check;
         if (!check.withinLimits && !force) {
-          ui.getState().setStatus(`not sent: the spec is over the plan limits (${overLimits(check)}); the zone would refuse it. F sends it anyway`, 'error', 10_000, SPEC_REFUSED);
+          ui.getState().setStatus(
+            `not sent: the spec is over the plan limits (${overLimits(check)}); the zone would refuse it. F sends it anyway`,
+            'error',
+            10_000,
+            SPEC_REFUSED,
+          );
           return false;
         }
         const file = spec.file;
@@ -336,7 +349,10 @@ export function createShieldStore(deps: StoreDeps, options: ShieldStoreOptions =
               const guardian = replace ? await api.shield.replaceSpec(id, file.text) : await api.shield.uploadSpec(id, file.text);
               if (get().openZoneId === id) {
                 set({ guardian, spec: null });
-                result('ok', `spec ${replace ? 'replaced' : 'uploaded'}: ${guardian.configuration.title ?? '?'} ${guardian.configuration.version ?? ''}, ${guardian.endpoints.length} endpoints`);
+                result(
+                  'ok',
+                  `spec ${replace ? 'replaced' : 'uploaded'}: ${guardian.configuration.title ?? '?'} ${guardian.configuration.version ?? ''}, ${guardian.endpoints.length} endpoints`,
+                );
               }
               await get().refresh();
             } catch (error) {

@@ -19,10 +19,7 @@ export interface ScreenInstance {
 export type { ConfirmRequest } from './confirm-request';
 
 export type Overlay =
-  | { kind: 'help'; scroll: number }
-  | { kind: 'confirm'; request: ConfirmRequest }
-  | { kind: 'record'; record: RawRecord; scroll: number }
-  | null;
+  { kind: 'help'; scroll: number } | { kind: 'confirm'; request: ConfirmRequest } | { kind: 'record'; record: RawRecord; scroll: number } | null;
 
 export interface FilterState {
   text: TextState;
@@ -167,7 +164,7 @@ export function createUiStore(options: UiStoreOptions): UiStore {
   const closedPalette: PaletteState = { open: false, text: emptyText, selected: -1 };
   return createStore<UiState>()((set, get) => ({
     readOnly: options.readOnly,
-    readOnlySource: options.readOnly ? options.readOnlySource ?? '--read-only' : null,
+    readOnlySource: options.readOnly ? (options.readOnlySource ?? '--read-only') : null,
     stack: [instance(options.home, null)],
     palette: closedPalette,
     overlay: null,
@@ -211,17 +208,32 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       // Going to a screen already on the stack goes back to it instead of growing the stack.
       const existing = stack.findIndex((s) => s.id === id && s.arg === arg);
       const next = existing >= 0 ? stack.slice(0, existing + 1) : [...stack, instance(id, arg)].slice(-STACK_LIMIT);
-      set({ stack: next, editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false }, status: screenless(get().status) });
+      set({
+        stack: next,
+        editingFilter: null,
+        request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false },
+        status: screenless(get().status),
+      });
     },
     back() {
       const { stack } = get();
       if (stack.length <= 1) return false;
       const top = stack[stack.length - 1]!;
       if (top.previous) {
-        set({ stack: [...stack.slice(0, -1), top.previous], editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false }, status: screenless(get().status) });
+        set({
+          stack: [...stack.slice(0, -1), top.previous],
+          editingFilter: null,
+          request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false },
+          status: screenless(get().status),
+        });
         return true;
       }
-      set({ stack: stack.slice(0, -1), editingFilter: null, request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false }, status: screenless(get().status) });
+      set({
+        stack: stack.slice(0, -1),
+        editingFilter: null,
+        request: { lastSuccessAt: null, lastError: null, lastErrorAt: null, paused: false },
+        status: screenless(get().status),
+      });
       return true;
     },
     openPalette() {
@@ -285,7 +297,11 @@ export function createUiStore(options: UiStoreOptions): UiStore {
           } catch (error) {
             // A lost answer is not a failure: the change may have been applied. Say exactly that.
             const unknown = isApiError(error) && error.kind === 'unknown-outcome';
-            get().setStatus(unknown ? `${request.title}: ${error.message}` : `${request.title} failed: ${(error as Error).message}`, unknown ? 'warn' : 'error', null);
+            get().setStatus(
+              unknown ? `${request.title}: ${error.message}` : `${request.title} failed: ${(error as Error).message}`,
+              unknown ? 'warn' : 'error',
+              null,
+            );
           } finally {
             get().setPending(pendingId, null);
           }
@@ -326,7 +342,7 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       if (key === null) return;
       set((s) => ({
         editingFilter: null,
-        filters: { ...s.filters, [key]: { text: keep ? s.filters[key]?.text ?? emptyText : emptyText, editing: false } },
+        filters: { ...s.filters, [key]: { text: keep ? (s.filters[key]?.text ?? emptyText) : emptyText, editing: false } },
       }));
     },
     clearFilter(viewKey) {
@@ -367,10 +383,12 @@ export function createUiStore(options: UiStoreOptions): UiStore {
       const unsent = Object.values(get().unsent);
       if (unsent.length > 0) {
         // the same question as leaving one screen with edits (state/unsent-guard.ts), then the pending check
-        get().ask(discardQuestion(unsent, 'quit', () => {
-          set({ unsent: {} });
-          get().requestQuit();
-        }));
+        get().ask(
+          discardQuestion(unsent, 'quit', () => {
+            set({ unsent: {} });
+            get().requestQuit();
+          }),
+        );
         return;
       }
       const pending = Object.values(get().pending);

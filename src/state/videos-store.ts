@@ -151,7 +151,18 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
     /** After the search or page size changed: drop everything, load page 1 now. */
     const restart = () => {
       generation += 1;
-      set({ items: [], pagesLoaded: 0, totalItems: null, hasMore: false, loadedAt: null, error: null, reloading: true, loadingMore: false, loadingAll: false, detailId: null });
+      set({
+        items: [],
+        pagesLoaded: 0,
+        totalItems: null,
+        hasMore: false,
+        loadedAt: null,
+        error: null,
+        reloading: true,
+        loadingMore: false,
+        loadingAll: false,
+        detailId: null,
+      });
       void get().refresh();
     };
 
@@ -307,4 +318,3 @@ export function createVideosStore(deps: StoreDeps): VideosStore {
     };
   });
 }
-

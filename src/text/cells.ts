@@ -10,7 +10,8 @@ import { terminalSafe } from '../text/terminal-safe';
 
 // Latin, Greek, Cyrillic letters, punctuation (– — ‘ ’ “ ” …), currency, arrows, box drawing: each one
 // cell (checked against string-width); no U+00AD (soft hyphen: zero cells), nothing that combines
-const NARROW = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u024f\u0370-\u03ff\u0400-\u0482\u048a-\u04ff\u1e00-\u1eff\u2010-\u2027\u2030-\u205e\u20a0-\u20c0\u2190-\u21ff\u2500-\u257f]*$/;
+const NARROW =
+  /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u024f\u0370-\u03ff\u0400-\u0482\u048a-\u04ff\u1e00-\u1eff\u2010-\u2027\u2030-\u205e\u20a0-\u20c0\u2190-\u21ff\u2500-\u257f]*$/;
 
 // made on first use: the first Intl.Segmenter in a process costs about 10 ms, and narrow text needs none
 let segmenter: Intl.Segmenter | undefined;
@@ -52,7 +53,10 @@ export function dropCells(s: string, cells: number): string {
   let i = 0;
   const gs = graphemes(s);
   for (; i < gs.length && w < cells; i++) w += gs[i]!.width;
-  const rest = gs.slice(i).map((g) => g.text).join('');
+  const rest = gs
+    .slice(i)
+    .map((g) => g.text)
+    .join('');
   return w > cells ? ' '.repeat(w - cells) + rest : rest;
 }
 

@@ -80,7 +80,7 @@ export function columnWidths(columns: { width?: number; flex?: number; minWidth?
   if (columns.length === 0) return [];
   const available = Math.max(0, total - gap * (columns.length - 1));
   const fixed = columns.reduce((n, c) => n + (c.width ?? 0), 0);
-  const flexCols = columns.map((c) => (c.width === undefined ? c.flex ?? 1 : 0));
+  const flexCols = columns.map((c) => (c.width === undefined ? (c.flex ?? 1) : 0));
   const flexTotal = flexCols.reduce((a, b) => a + b, 0);
   const rest = Math.max(0, available - fixed);
   const widths = columns.map((c, i) => {

@@ -32,8 +32,24 @@ export interface TimeFields {
 export function fieldsOf(ms: number, zone: DisplayZone = current): TimeFields {
   const d = new Date(ms);
   return zone === 'utc'
-    ? { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), ms: d.getUTCMilliseconds() }
-    : { year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate(), hour: d.getHours(), minute: d.getMinutes(), second: d.getSeconds(), ms: d.getMilliseconds() };
+    ? {
+        year: d.getUTCFullYear(),
+        month: d.getUTCMonth() + 1,
+        day: d.getUTCDate(),
+        hour: d.getUTCHours(),
+        minute: d.getUTCMinutes(),
+        second: d.getUTCSeconds(),
+        ms: d.getUTCMilliseconds(),
+      }
+    : {
+        year: d.getFullYear(),
+        month: d.getMonth() + 1,
+        day: d.getDate(),
+        hour: d.getHours(),
+        minute: d.getMinutes(),
+        second: d.getSeconds(),
+        ms: d.getMilliseconds(),
+      };
 }
 
 /**
@@ -42,12 +58,14 @@ export function fieldsOf(ms: number, zone: DisplayZone = current): TimeFields {
  * (clocks moved back) is the earlier of the two.
  */
 export function instantOf(f: TimeFields, zone: DisplayZone = current): number {
-  const t = zone === 'utc'
-    ? Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second, f.ms)
-    : new Date(f.year, f.month - 1, f.day, f.hour, f.minute, f.second, f.ms).getTime();
+  const t =
+    zone === 'utc'
+      ? Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second, f.ms)
+      : new Date(f.year, f.month - 1, f.day, f.hour, f.minute, f.second, f.ms).getTime();
   if (Number.isNaN(t)) return Number.NaN;
   const back = fieldsOf(t, zone);
-  const same = back.year === f.year && back.month === f.month && back.day === f.day && back.hour === f.hour && back.minute === f.minute && back.second === f.second;
+  const same =
+    back.year === f.year && back.month === f.month && back.day === f.day && back.hour === f.hour && back.minute === f.minute && back.second === f.second;
   if (!same) return Number.NaN;
   if (zone === 'local') {
     // of two instants with these fields, the earlier (an hour before, when the clocks went back)
@@ -132,7 +150,7 @@ export function isoWidth(zone: DisplayZone = current): number {
  */
 export function formatDateText(text: string | null | undefined, style: TimeStyle, zone: DisplayZone = current): string {
   const t = parseApiDate(text);
-  return Number.isNaN(t) ? text ?? '' : formatTime(t, style, zone);
+  return Number.isNaN(t) ? (text ?? '') : formatTime(t, style, zone);
 }
 
 /** Epoch ms of an API date-time text (no zone: UTC); NaN when it is not one. */

@@ -67,7 +67,11 @@ export function parseTimeInput(raw: string, now: number, zone: DisplayZone): Tim
       return { ok: true, ms: Date.UTC(year, month - 1, day, hour, minute, second, ms) - minutes * 60_000 };
     }
     const t = instantOf({ year, month, day, hour, minute, second, ms }, zone);
-    if (Number.isNaN(t)) return { ok: false, message: `${text} does not exist in ${zoneLabel(Date.UTC(year, month - 1, day), zone)}: the clocks skipped it (daylight saving); add an hour, or give a UTC time with Z` };
+    if (Number.isNaN(t))
+      return {
+        ok: false,
+        message: `${text} does not exist in ${zoneLabel(Date.UTC(year, month - 1, day), zone)}: the clocks skipped it (daylight saving); add an hour, or give a UTC time with Z`,
+      };
     return { ok: true, ms: t };
   }
   return bad(text, 'is not a time');

@@ -26,13 +26,21 @@ const emu = await useEmulator({ now: () => clock, logRate: 0 });
 const base = `${emu.info.baseUrl}/database/v2/databases`;
 
 async function call(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown, key = emu.info.accessKey) {
-  const res = await request(`${base}${path}`, { method, headers: { AccessKey: key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await request(`${base}${path}`, {
+    method,
+    headers: { AccessKey: key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.body.text();
   return { status: res.statusCode, json: text ? (JSON.parse(text) as Record<string, unknown>) : null };
 }
 
 async function pipeline(token: string, url = emu.info.databaseUrl) {
-  const res = await request(`${url.replace(/\/$/, '')}/v2/pipeline`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ requests: [{ type: 'execute', stmt: { sql: 'SELECT 1' } }, { type: 'close' }] }) });
+  const res = await request(`${url.replace(/\/$/, '')}/v2/pipeline`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: JSON.stringify({ requests: [{ type: 'execute', stmt: { sql: 'SELECT 1' } }, { type: 'close' }] }),
+  });
   return { status: res.statusCode, body: await res.body.text() };
 }
 
@@ -41,16 +49,25 @@ test('list and read validate against ListDatabaseV2Response / ReadDatabaseV2Resp
   assert.equal(all.status, 200);
   assert.equal(check('ListDatabaseV2Response', all.json), '');
   const dbs = all.json!.databases as { id: string; name: string; url: string }[];
-  assert.deepEqual(dbs.map((d) => d.name), ['burrow-demo', 'analytics-events', 'inventory-eu']);
+  assert.deepEqual(
+    dbs.map((d) => d.name),
+    ['burrow-demo', 'analytics-events', 'inventory-eu'],
+  );
   assert.equal(dbs[0]!.url, emu.info.databaseUrl, 'the primary database is the database origin');
   assert.deepEqual(all.json!.page_info, { current_page: 1, total_items: 3, has_more_items: false });
   const page2 = await call('GET', '?page=2&per_page=2');
-  assert.deepEqual((page2.json!.databases as { name: string }[]).map((d) => d.name), ['inventory-eu']);
+  assert.deepEqual(
+    (page2.json!.databases as { name: string }[]).map((d) => d.name),
+    ['inventory-eu'],
+  );
   assert.deepEqual(page2.json!.page_info, { current_page: 2, total_items: 3, has_more_items: false });
   const first = await call('GET', '?page=1&per_page=2');
   assert.equal((first.json!.page_info as { has_more_items: boolean }).has_more_items, true);
   const search = await call('GET', '?page=1&search=EVENTS');
-  assert.deepEqual((search.json!.databases as { name: string }[]).map((d) => d.name), ['analytics-events']);
+  assert.deepEqual(
+    (search.json!.databases as { name: string }[]).map((d) => d.name),
+    ['analytics-events'],
+  );
   const one = await call('GET', `/${dbs[1]!.id}`);
   assert.equal(check('ReadDatabaseV2Response', one.json), '');
   assert.equal((one.json!.db as { name: string }).name, 'analytics-events');

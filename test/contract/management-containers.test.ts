@@ -22,7 +22,10 @@ test('GET /mc/limits: 200 and 401', async () => {
 });
 
 test('GET /mc/apps and /mc/regions: pages, 400 and 401', async () => {
-  for (const [path, doc] of [['/mc/apps', '/apps'], ['/mc/regions', '/regions']] as const) {
+  for (const [path, doc] of [
+    ['/mc/apps', '/apps'],
+    ['/mc/regions', '/regions'],
+  ] as const) {
     let cursor: string | null = null;
     let pages = 0;
     do {
@@ -89,7 +92,13 @@ test('PUT region-settings: empty 200 and every error status the document lists t
 interface AppJson {
   status: string;
   regionSettings: { requiredRegionIds: string[]; allowedRegionIds: string[] };
-  containerTemplates: { id: string; imageRegistryId: string; environmentVariables: { name: string; value?: string }[]; endpoints: { id: string }[]; volumeMounts: { name: string }[] }[];
+  containerTemplates: {
+    id: string;
+    imageRegistryId: string;
+    environmentVariables: { name: string; value?: string }[];
+    endpoints: { id: string }[];
+    volumeMounts: { name: string }[];
+  }[];
   containerInstances: { id: string; podId: string; templateId: string }[];
   volumes: { name: string; size: number }[];
   displayEndpoint: { id: string };
@@ -99,10 +108,17 @@ interface OverviewJson {
   desiredInstances: number;
   regions: { region: string; instances: number; pods: { name: string; containers: { id: string }[] }[] }[];
 }
-interface VolumesJson { items: { name: string; size: number; volumeInstances: { region: string; attachedPods: string[] }[] }[] }
+interface VolumesJson {
+  items: { name: string; size: number; volumeInstances: { region: string; attachedPods: string[] }[] }[];
+}
 
 test('an app holds together: templates, instances, endpoints and volumes agree with /overview, /volumes, /endpoints, /registries and the limits', async () => {
-  const limits = obj((await call(emu, 'GET', '/mc/limits')).json) as { maxNumberOfInstancesPerRegion: number; maxNumberOfInstancesPerApplication: number; maxNumberOfVolumesPerApplication: number; maxVolumeSize: number };
+  const limits = obj((await call(emu, 'GET', '/mc/limits')).json) as {
+    maxNumberOfInstancesPerRegion: number;
+    maxNumberOfInstancesPerApplication: number;
+    maxNumberOfVolumesPerApplication: number;
+    maxVolumeSize: number;
+  };
   const registries = await call(emu, 'GET', '/mc/registries');
   assert.equal(registries.status, 200);
   ok(checkResponse('mc', '/registries', 'get', 200, registries.json));
@@ -134,7 +150,10 @@ test('an app holds together: templates, instances, endpoints and volumes agree w
     }
     // The endpoint the list shows is one the app's containers expose, and /endpoints lists them all.
     const listed = (obj(endpoints.json).items as { id: string }[]).map((e) => e.id);
-    assert.deepEqual(listed, app.containerTemplates.flatMap((t) => t.endpoints.map((e) => e.id)));
+    assert.deepEqual(
+      listed,
+      app.containerTemplates.flatMap((t) => t.endpoints.map((e) => e.id)),
+    );
     assert.ok(listed.includes(app.displayEndpoint.id));
 
     // Instances: one per template in each pod the overview reports, every pod in an overview region.
@@ -148,19 +167,30 @@ test('an app holds together: templates, instances, endpoints and volumes agree w
       assert.ok(r.instances <= limits.maxNumberOfInstancesPerRegion, 'within the per-region limit');
     }
     assert.ok(pods.length <= limits.maxNumberOfInstancesPerApplication);
-    const expectedRegions = app.regionSettings.requiredRegionIds.length ? app.regionSettings.requiredRegionIds : app.regionSettings.allowedRegionIds.slice(0, 1);
+    const expectedRegions = app.regionSettings.requiredRegionIds.length
+      ? app.regionSettings.requiredRegionIds
+      : app.regionSettings.allowedRegionIds.slice(0, 1);
     if (app.status === 'active' || app.status === 'progressing') {
       running++;
-      assert.deepEqual(overview.regions.map((r) => r.region), expectedRegions);
+      assert.deepEqual(
+        overview.regions.map((r) => r.region),
+        expectedRegions,
+      );
     } else assert.equal(pods.length, 0, `a ${app.status} app runs nothing`);
 
     // Volumes: the app's templates, mounted by a container, one instance per pod in the pod's region.
     const items = (obj(volumes.json) as unknown as VolumesJson).items;
-    assert.deepEqual(items.map((v) => ({ name: v.name, size: v.size })), app.volumes);
+    assert.deepEqual(
+      items.map((v) => ({ name: v.name, size: v.size })),
+      app.volumes,
+    );
     assert.ok(items.length <= limits.maxNumberOfVolumesPerApplication);
     for (const v of items) {
       assert.ok(v.size <= limits.maxVolumeSize);
-      assert.ok(app.containerTemplates.some((t) => t.volumeMounts.some((m) => m.name === v.name)), `${v.name} is mounted`);
+      assert.ok(
+        app.containerTemplates.some((t) => t.volumeMounts.some((m) => m.name === v.name)),
+        `${v.name} is mounted`,
+      );
       assert.deepEqual(v.volumeInstances.map((i) => i.attachedPods[0]).sort(), [...pods].sort());
       for (const i of v.volumeInstances) assert.ok(overview.regions.find((r) => r.region === i.region)!.pods.some((p) => p.name === i.attachedPods[0]));
     }
@@ -181,10 +211,15 @@ test('an app holds together: templates, instances, endpoints and volumes agree w
 
 test('a region settings change moves the instances and the volumes with it', async () => {
   const target = apps.filter((a) => a.status === 'active').at(-1)!.id;
-  const put = await call(emu, 'PUT', `/mc/apps/${target}/region-settings`, { body: { allowedRegionIds: ['SG', 'JP', 'DE'], requiredRegionIds: ['SG', 'JP'], maxAllowedRegions: 3 } });
+  const put = await call(emu, 'PUT', `/mc/apps/${target}/region-settings`, {
+    body: { allowedRegionIds: ['SG', 'JP', 'DE'], requiredRegionIds: ['SG', 'JP'], maxAllowedRegions: 3 },
+  });
   assert.equal(put.status, 200);
   const overview = obj((await call(emu, 'GET', `/mc/apps/${target}/overview`)).json) as unknown as OverviewJson;
-  assert.deepEqual(overview.regions.map((r) => r.region), ['SG', 'JP']);
+  assert.deepEqual(
+    overview.regions.map((r) => r.region),
+    ['SG', 'JP'],
+  );
   const app = obj((await call(emu, 'GET', `/mc/apps/${target}`)).json) as unknown as AppJson;
   assert.equal(app.containerInstances.length, overview.desiredInstances * app.containerTemplates.length);
 });

@@ -16,7 +16,11 @@ const list = await call(emu, 'GET', `${ZONES}?perPage=100`);
 const zones = obj(list.json).data as { shieldZoneId: number; planType: number }[];
 const basic = zones.find((z) => z.planType === 0)!.shieldZoneId;
 const paid = zones.filter((z) => z.planType !== 0).map((z) => z.shieldZoneId);
-const SMALL_SPEC = JSON.stringify({ openapi: '3.0.0', info: { title: 'Contract', version: '1' }, paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } } });
+const SMALL_SPEC = JSON.stringify({
+  openapi: '3.0.0',
+  info: { title: 'Contract', version: '1' },
+  paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } },
+});
 
 const ok = (why: string) => assert.equal(why, '', why);
 /** Errors that the document does not list for an operation: the envelope must still fit the family's schema. */
@@ -106,7 +110,9 @@ test('POST and PATCH api-guardian/spec: 200, 403, 404, 401 and refusals', async 
   const up = await call(emu, 'POST', `/shield/shield-zone/${fresh}/api-guardian/spec`, { body: { content: SMALL_SPEC } });
   assert.equal(up.status, 200);
   ok(checkResponse('shield', SPEC, 'post', 200, up.json));
-  const rep = await call(emu, 'PATCH', `/shield/shield-zone/${fresh}/api-guardian/spec`, { body: { content: SMALL_SPEC, enforceAuthorizationValidation: false } });
+  const rep = await call(emu, 'PATCH', `/shield/shield-zone/${fresh}/api-guardian/spec`, {
+    body: { content: SMALL_SPEC, enforceAuthorizationValidation: false },
+  });
   assert.equal(rep.status, 200);
   ok(checkResponse('shield', SPEC, 'patch', 200, rep.json));
   for (const method of ['post', 'patch'] as const) {

@@ -76,12 +76,18 @@ function compiled(ref: string): ValidateFunction {
 }
 
 function explain(v: ValidateFunction): string {
-  return (v.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`).join('; ');
+  return (v.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)
+    .join('; ');
 }
 
 /** Validates against components/schemas/NAME of a document; returns '' when valid, else why not. */
 export function checkSchema(docName: DocName, schemaName: string, value: unknown): string {
-  if (!isObj((doc(docName).components as Record<string, unknown>)?.schemas) || !((doc(docName).components as { schemas: Record<string, unknown> }).schemas[schemaName])) {
+  if (
+    !isObj((doc(docName).components as Record<string, unknown>)?.schemas) ||
+    !(doc(docName).components as { schemas: Record<string, unknown> }).schemas[schemaName]
+  ) {
     throw new Error(`${docName} has no component schema ${schemaName}`);
   }
   const v = compiled(`https://burrow.test/${docName}.json#/components/schemas/${schemaName}`);
@@ -93,7 +99,10 @@ export function checkSchema(docName: DocName, schemaName: string, value: unknown
  * e.g. "/shield/shield-zone/{shieldZoneId}"). null when the document gives that status no body.
  */
 export function documentedResponse(docName: DocName, path: string, method: string, status: number): { schema: Record<string, unknown> } | null {
-  const paths = doc(docName).paths as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }> }>>;
+  const paths = doc(docName).paths as Record<
+    string,
+    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }> }>
+  >;
   const op = paths[path]?.[method.toLowerCase()];
   if (!op) throw new Error(`${docName} has no ${method} ${path}`);
   const res = op.responses?.[String(status)];
@@ -108,7 +117,10 @@ export function checkResponse(docName: DocName, path: string, method: string, st
   if (!d) throw new Error(`${docName} ${method} ${path} ${status} has no JSON body in the document`);
   const schema = toJsonSchema(d.schema) as Record<string, unknown>;
   // Local refs point into the document's components, which ajv knows under the document's $id.
-  const rewritten = JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, `"https://burrow.test/${docName}.json#/components/`)) as Record<string, unknown>;
+  const rewritten = JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, `"https://burrow.test/${docName}.json#/components/`)) as Record<
+    string,
+    unknown
+  >;
   const key = `${docName} ${method} ${path} ${status}`;
   let v = cache.get(key);
   if (!v) {

@@ -32,7 +32,10 @@ const CASES: [string[], RegExp][] = [
   [['get', 'nope'], /unknown resource "nope": one of shield-zones, api-guardian/],
   [['get', 'limits', 'extra'], /takes no argument/],
   [['get', 'limits', '-o', 'xml'], /-o xml is not available for get: use table, json, csv, ndjson/],
-  [['get', 'limits', '--bogus'], /^burrow: unknown option --bogus for burrow get \(burrow get --help lists the options; a value that starts with "-" goes after --\)\n$/],
+  [
+    ['get', 'limits', '--bogus'],
+    /^burrow: unknown option --bogus for burrow get \(burrow get --help lists the options; a value that starts with "-" goes after --\)\n$/,
+  ],
   [['get', 'apps', '--output'], /^burrow: --output needs a value \(burrow get --help\)\n$/],
   [['containers', 'regions', 'a', '--dry-run=1'], /^burrow: --dry-run takes no value/],
   // burrow logs: zone, time windows inside the 3-day retention, filters, enums, limits
@@ -122,7 +125,8 @@ test(`${CASES.length} bad inputs through the binary: exit 2, a message saying wh
         const r = await burrow(args);
         const first = r.stderr.split('\n')[0] ?? '';
         if (r.code !== 2) problems.push(`${args.join(' ')}: exit ${r.code}: ${r.stderr.slice(0, 200)}`);
-        else if (!/^burrow: /.test(first) || !message.test(r.stderr)) problems.push(`${args.join(' ')}: message ${JSON.stringify(r.stderr.slice(0, 240))} does not match ${message}`);
+        else if (!/^burrow: /.test(first) || !message.test(r.stderr))
+          problems.push(`${args.join(' ')}: message ${JSON.stringify(r.stderr.slice(0, 240))} does not match ${message}`);
         if (/\n\s+at /.test(r.stderr)) problems.push(`${args.join(' ')}: a stack trace`);
         if (r.stdout !== '') problems.push(`${args.join(' ')}: printed to stdout: ${r.stdout.slice(0, 80)}`);
       }

@@ -61,24 +61,36 @@ const buffers = (tmux: (...args: string[]) => string) => {
   }
 };
 
-test('inside tmux with set-clipboard on, the copy reaches tmux (a plain OSC 52, not a passthrough tmux drops)', { skip: !hasTmux && 'tmux is not installed' }, withTmux(async (tmux, copy) => {
-  tmux('set-option', '-s', 'set-clipboard', 'on');
-  const status = copy('copied-through-tmux');
-  const said = await until('the status line', () => fs.existsSync(status) && fs.readFileSync(status, 'utf8'), 20_000);
-  await until('tmux to hold the copy', () => buffers(tmux).includes('copied-through-tmux'), 20_000);
-  assert.equal(said, 'copied the text (OSC 52 via tmux set-clipboard)');
-}));
+test(
+  'inside tmux with set-clipboard on, the copy reaches tmux (a plain OSC 52, not a passthrough tmux drops)',
+  { skip: !hasTmux && 'tmux is not installed' },
+  withTmux(async (tmux, copy) => {
+    tmux('set-option', '-s', 'set-clipboard', 'on');
+    const status = copy('copied-through-tmux');
+    const said = await until('the status line', () => fs.existsSync(status) && fs.readFileSync(status, 'utf8'), 20_000);
+    await until('tmux to hold the copy', () => buffers(tmux).includes('copied-through-tmux'), 20_000);
+    assert.equal(said, 'copied the text (OSC 52 via tmux set-clipboard)');
+  }),
+);
 
-test('under tmux defaults (set-clipboard external, no passthrough) nothing is claimed: the status says how to enable it', { skip: !hasTmux && 'tmux is not installed' }, withTmux(async (tmux, copy) => {
-  const status = copy('never-arrives');
-  const said = await until('the status line', () => fs.existsSync(status) && fs.readFileSync(status, 'utf8'), 20_000);
-  assert.equal(said, 'not copied: tmux drops OSC 52; set -s set-clipboard on');
-  assert.equal(buffers(tmux).includes('never-arrives'), false);
-}));
+test(
+  'under tmux defaults (set-clipboard external, no passthrough) nothing is claimed: the status says how to enable it',
+  { skip: !hasTmux && 'tmux is not installed' },
+  withTmux(async (tmux, copy) => {
+    const status = copy('never-arrives');
+    const said = await until('the status line', () => fs.existsSync(status) && fs.readFileSync(status, 'utf8'), 20_000);
+    assert.equal(said, 'not copied: tmux drops OSC 52; set -s set-clipboard on');
+    assert.equal(buffers(tmux).includes('never-arrives'), false);
+  }),
+);
 
-test('with allow-passthrough on but set-clipboard external, the wrapped sequence is used', { skip: !hasTmux && 'tmux is not installed' }, withTmux(async (tmux, copy) => {
-  tmux('set-option', '-g', 'allow-passthrough', 'on');
-  const status = copy('x');
-  const said = await until('the status line', () => fs.existsSync(status) && fs.readFileSync(status, 'utf8'), 20_000);
-  assert.equal(said, 'copied the text (OSC 52 via tmux passthrough)');
-}));
+test(
+  'with allow-passthrough on but set-clipboard external, the wrapped sequence is used',
+  { skip: !hasTmux && 'tmux is not installed' },
+  withTmux(async (tmux, copy) => {
+    tmux('set-option', '-g', 'allow-passthrough', 'on');
+    const status = copy('x');
+    const said = await until('the status line', () => fs.existsSync(status) && fs.readFileSync(status, 'utf8'), 20_000);
+    assert.equal(said, 'copied the text (OSC 52 via tmux passthrough)');
+  }),
+);

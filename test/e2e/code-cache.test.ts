@@ -92,7 +92,10 @@ test('a stale cache (another bundle, another build) is not used, and old builds 
   fs.copyFileSync(file!, older);
   fs.rmSync(file!);
   assert.deepEqual((await run(home)).states, ['none', 'written']);
-  assert.deepEqual(cacheFiles(home).map((f) => path.basename(f)), [path.basename(file!)]);
+  assert.deepEqual(
+    cacheFiles(home).map((f) => path.basename(f)),
+    [path.basename(file!)],
+  );
 });
 
 test('a cache file that others could write is never read', async (t) => {
@@ -135,9 +138,14 @@ test('a cache directory that cannot be written: burrow still starts and says not
   assert.deepEqual(debug.states, ['none', 'not written']);
 });
 
-test('--version and --help alone are answered without the bundle, with the bundle\'s own text', async (t) => {
+test("--version and --help alone are answered without the bundle, with the bundle's own text", async (t) => {
   const home = cacheHome(t);
-  for (const [fast, slow] of [[['--version'], ['--no-color', '--version']], [['-v'], ['--no-color', '-v']], [['--help'], ['--no-color', '--help']], [['-h'], ['--no-color', '-h']]]) {
+  for (const [fast, slow] of [
+    [['--version'], ['--no-color', '--version']],
+    [['-v'], ['--no-color', '-v']],
+    [['--help'], ['--no-color', '--help']],
+    [['-h'], ['--no-color', '-h']],
+  ]) {
     const quick = await run(home, fast);
     assert.deepEqual(quick.states, [], `${fast.join(' ')} does not load the bundle`);
     const full = await run(home, slow);
@@ -146,7 +154,7 @@ test('--version and --help alone are answered without the bundle, with the bundl
   }
 });
 
-test('the console\'s cache is used by its next start (the heap flags it sets are set before compiling)', async (t) => {
+test("the console's cache is used by its next start (the heap flags it sets are set before compiling)", async (t) => {
   const home = cacheHome(t);
   const emu = await startEmulator({ port: 0, host: '127.0.0.1' });
   t.after(() => emu.close());

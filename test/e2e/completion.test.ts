@@ -16,7 +16,9 @@ const bin = path.join(dir, 'bin');
 fs.mkdirSync(bin);
 fs.writeFileSync(path.join(bin, 'burrow'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BURROW_BIN)} "$@"\n`, { mode: 0o755 });
 fs.mkdirSync(path.join(dir, 'config', 'burrow'), { recursive: true });
-fs.writeFileSync(path.join(dir, 'config', 'burrow', 'config.yaml'), 'profiles:\n  staging:\n    apiKey: k1\n  prod:\n    apiKey: k2\n    readOnly: true\n', { mode: 0o600 });
+fs.writeFileSync(path.join(dir, 'config', 'burrow', 'config.yaml'), 'profiles:\n  staging:\n    apiKey: k1\n  prod:\n    apiKey: k2\n    readOnly: true\n', {
+  mode: 0o600,
+});
 const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'config') };
 
 const script = (await runBurrow(['completion', 'bash'], { env })).stdout;

@@ -124,8 +124,14 @@ test('every screen at 80x24 fits; nothing drawn, logged, remembered or exported 
   const history = files.filter((f) => f.file.includes('sql-history'));
   assert.ok(history.length >= 1 && history.some((h) => h.text.includes('SELECT * FROM customers LIMIT 40')), 'the SQL history was written');
   for (const f of [debugLog, ...history]) assert.equal(f.mode, 0o600, `${f.file} is 0600, not ${f.mode.toString(8)}`);
-  assert.ok(exported.some((f) => f.file.endsWith('.ndjson') && f.text.length > 100), 'the logs were exported');
-  assert.ok(exported.some((f) => f.file.endsWith('customers.txt') && f.text.includes('@example.com')), '.output wrote the result');
+  assert.ok(
+    exported.some((f) => f.file.endsWith('.ndjson') && f.text.length > 100),
+    'the logs were exported',
+  );
+  assert.ok(
+    exported.some((f) => f.file.endsWith('customers.txt') && f.text.includes('@example.com')),
+    '.output wrote the result',
+  );
 
   const outputs: Collected[] = [
     { where: 'the console screen output (every frame)', text: app.rawOutput() },
@@ -155,7 +161,10 @@ test('burrow sql with a token in the URL, at a terminal: the token is never draw
     app.kill('SIGKILL');
   }
   const files = filesUnder(path.join(dir, 'state'));
-  assert.ok(files.some((f) => f.file.includes('sql-history')), 'history written');
+  assert.ok(
+    files.some((f) => f.file.includes('sql-history')),
+    'history written',
+  );
   assert.deepEqual(leaks([{ where: 'burrow sql screen', text: app.rawOutput() }, ...files.map((f) => ({ where: f.file, text: f.text }))], secrets), []);
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -4,7 +4,7 @@ import { createClient } from '@libsql/client';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
 import { runCommand, startBurrow, tableRows } from '../helpers/pty';
 
-test(':db lists the account\'s databases with regions, size and the rows they served; enter opens :sql on one', async () => {
+test(":db lists the account's databases with regions, size and the rows they served; enter opens :sql on one", async () => {
   const emu = await useEmulator();
   const dbs = await apiFor(emu).databases.list();
   // some reads and writes on the primary database, so its usage is not zero
@@ -18,7 +18,11 @@ test(':db lists the account\'s databases with regions, size and the rows they se
   await runCommand(app, 'db');
   const screen = await app.waitFor(`${dbs.length} databases`);
   const rows = tableRows(screen, 'NAME', ['NAME', 'REGIONS', 'SIZE', 'OF', 'READS 30D', 'WRITES 30D', 'ID']);
-  for (const db of dbs) assert.ok(rows.some((r) => r.NAME === db.name && r.ID === db.id), `${db.name} is listed:\n${screen}`);
+  for (const db of dbs)
+    assert.ok(
+      rows.some((r) => r.NAME === db.name && r.ID === db.id),
+      `${db.name} is listed:\n${screen}`,
+    );
   const demo = rows.find((r) => r.NAME === 'burrow-demo')!;
   assert.equal(demo.REGIONS, 'DE + NY, SG, UK');
   assert.match(demo.SIZE!, /^\d+(\.\d)? [KM]?B$/);

@@ -17,10 +17,16 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const env = envFor(emu);
 
 const burrow = (args: string[], extraEnv: Record<string, string> = env) =>
-  runBurrow(args, { env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...extraEnv } });
+  runBurrow(args, {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...extraEnv },
+  });
 
 /** Runs one statement with a token on a database URL; returns the HTTP status and the first result. */
-async function tryToken(token: string, sql: string, base = emu.info.databaseUrl): Promise<{ status: number; result: { type: string; error?: { code: string } } | null }> {
+async function tryToken(
+  token: string,
+  sql: string,
+  base = emu.info.databaseUrl,
+): Promise<{ status: number; result: { type: string; error?: { code: string } } | null }> {
   const res = await request(`${base.replace(/\/$/, '')}/v2/pipeline`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -65,7 +71,10 @@ test('create --read-only -o json, and --pair with --expiry: the JSON shape, and 
   const pair = await burrow(['db', 'tokens', 'create', '--pair', '--expiry', '1d', '-o', 'json']);
   assert.equal(pair.code, 0, pair.stderr);
   const both = JSON.parse(pair.stdout) as TokenJson[];
-  assert.deepEqual(both.map((t) => t.authorization), ['full-access', 'read-only']);
+  assert.deepEqual(
+    both.map((t) => t.authorization),
+    ['full-access', 'read-only'],
+  );
   for (const t of both) {
     const ms = Date.parse(t.expires_at!) - Date.now();
     assert.ok(ms > 23 * 3_600_000 && ms <= 24 * 3_600_000, t.expires_at!);
@@ -126,7 +135,10 @@ test('invalidate --yes --regenerate: every old token fails on the database at on
   const out = JSON.parse(r.stdout) as { db_id: string; invalidated: boolean; tokens: TokenJson[] };
   assert.equal(out.db_id, 'db_01KCHBG8C5KSFGG0VRNFQ7EK7X');
   assert.equal(out.invalidated, true);
-  assert.deepEqual(out.tokens.map((t) => t.authorization), ['full-access', 'read-only']);
+  assert.deepEqual(
+    out.tokens.map((t) => t.authorization),
+    ['full-access', 'read-only'],
+  );
   const old = [emu.info.databaseToken, emu.info.readOnlyDatabaseToken, ...created.slice(0, 4)];
   for (const t of old) {
     const res = await tryToken(t, 'SELECT 1');

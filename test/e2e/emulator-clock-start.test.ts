@@ -5,8 +5,11 @@ import { request } from 'undici';
 import { BURROW_BIN } from '../helpers/pty';
 
 // `burrow emulator --clock-start`: the emulator's time starts there, so its log records carry it.
-test('--clock-start pins the emulator\'s clock: the records it serves are from that time', async () => {
-  const child = spawn(process.execPath, [BURROW_BIN, 'emulator', '--seed', '4', '--clock-start', '2026-03-02T10:00:00Z'], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+test("--clock-start pins the emulator's clock: the records it serves are from that time", async () => {
+  const child = spawn(process.execPath, [BURROW_BIN, 'emulator', '--seed', '4', '--clock-start', '2026-03-02T10:00:00Z'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '' },
+  });
   try {
     const info = await new Promise<{ loggingUrl: string; accessKey: string; pullZoneIds: number[] }>((resolve, reject) => {
       let out = '';

@@ -102,7 +102,11 @@ async function startEmulatorProcess(args: string[] = []): Promise<{ child: Child
 }
 
 /** One request on a keep-alive agent: the socket stays open, idle, after the answer. */
-function request(agent: http.Agent, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+function request(
+  agent: http.Agent,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { agent, method: init.method ?? 'GET', headers: init.headers }, (res) => {
       let body = '';

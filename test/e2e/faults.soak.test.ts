@@ -184,7 +184,11 @@ test(`soak ${SECONDS}s: console and logs --follow through faults, an outage and 
   assert.equal(duplicates, 0, 'no record printed twice');
   assert.ok(generated.length > 5, `records were generated (${generated.length}; the traffic has quiet stretches)`);
   const when = (ms: number) => `${Math.round((ms - started) / 1000)}s`;
-  assert.equal(missing.length, 0, `${missing.length} of ${generated.length} records between the start and the stop are missing (from ${when(Date.parse(String(missing[0]?.timestamp)))} to ${when(Date.parse(String(missing.at(-1)?.timestamp)))}; outage ${when(recoveredAt - OUTAGE_MS)}-${when(recoveredAt)}); burrow logs said: ${cliErr.slice(-500)}`);
+  assert.equal(
+    missing.length,
+    0,
+    `${missing.length} of ${generated.length} records between the start and the stop are missing (from ${when(Date.parse(String(missing[0]?.timestamp)))} to ${when(Date.parse(String(missing.at(-1)?.timestamp)))}; outage ${when(recoveredAt - OUTAGE_MS)}-${when(recoveredAt)}); burrow logs said: ${cliErr.slice(-500)}`,
+  );
   const times = lines.map((l) => Date.parse((JSON.parse(l) as { timestamp: string }).timestamp));
   let outOfOrder = 0;
   for (let i = 1; i < times.length; i++) if (times[i]! < times[i - 1]!) outOfOrder++;
@@ -200,7 +204,13 @@ test(`soak ${SECONDS}s: console and logs --follow through faults, an outage and 
   const figures = {
     seconds: Math.round((stoppedAt - started) / 1000),
     requests: sum('requests'),
-    faultsDuringMix: { delayed: sum('delayed', mixCounters), errors5xx: sum('errors', mixCounters), resets: sum('resets', mixCounters), malformed: sum('malformed', mixCounters), ratelimited429: sum('ratelimited', mixCounters) },
+    faultsDuringMix: {
+      delayed: sum('delayed', mixCounters),
+      errors5xx: sum('errors', mixCounters),
+      resets: sum('resets', mixCounters),
+      malformed: sum('malformed', mixCounters),
+      ratelimited429: sum('ratelimited', mixCounters),
+    },
     faultsTotal: { delayed: sum('delayed'), errors5xx: sum('errors'), resets: sum('resets'), malformed: sum('malformed'), ratelimited429: sum('ratelimited') },
     errorsShown: { samples: errorSamples, distinct: errorsSeen.size },
     steps: { done: stepsDone, slow: slowSteps },

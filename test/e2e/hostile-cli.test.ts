@@ -41,7 +41,18 @@ async function resourceArgs(): Promise<string[][]> {
   const paid = zones.find((z) => z.planType !== 0)!;
   const app = (await api.containers.listApps()).items[0]!;
   const lb = (await api.loadBalancers.list())[0]!;
-  return [['shield-zones'], ['api-guardian', String(paid.shieldZoneId)], ['limits'], ['apps'], ['region-settings', app.id], ['regions'], ['video-libraries'], ['load-balancers'], ['load-balancer', String(lb.LoadBalancerId)], ['pull-zones']];
+  return [
+    ['shield-zones'],
+    ['api-guardian', String(paid.shieldZoneId)],
+    ['limits'],
+    ['apps'],
+    ['region-settings', app.id],
+    ['regions'],
+    ['video-libraries'],
+    ['load-balancers'],
+    ['load-balancer', String(lb.LoadBalancerId)],
+    ['pull-zones'],
+  ];
 }
 
 function ok(r: CliRun, what: string): void {
@@ -61,9 +72,11 @@ test('burrow get: table shows visible escapes, json/ndjson escape them and keep 
   // three binaries at a time: the 40 runs one by one take most of a minute on a loaded machine
   const queue = [...runs];
   const results: { r: string[]; format: string; out: CliRun }[] = [];
-  await Promise.all(Array.from({ length: 3 }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) results.push({ ...next, out: await burrow(['get', ...next.r, '-o', next.format]) });
-  }));
+  await Promise.all(
+    Array.from({ length: 3 }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) results.push({ ...next, out: await burrow(['get', ...next.r, '-o', next.format]) });
+    }),
+  );
   assert.equal(results.length, runs.length);
   for (const { r, format, out } of results) {
     const what = `get ${r.join(' ')} -o ${format}`;
@@ -78,7 +91,13 @@ test('burrow get: table shows visible escapes, json/ndjson escape them and keep 
       assert.equal(out.stdout.includes(HOSTILE), showsText, `${what} into a pipe keeps the data exact`);
     } else {
       assertNoHostileBytes(out.stdout, what);
-      const docs = format === 'json' ? [JSON.parse(out.stdout) as unknown] : out.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+      const docs =
+        format === 'json'
+          ? [JSON.parse(out.stdout) as unknown]
+          : out.stdout
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l) as unknown);
       const texts = strings(docs);
       assert.ok(texts.length === 0 || texts.some((t) => t.startsWith(HOSTILE)), `${what}: the values are kept exactly`);
     }
@@ -86,7 +105,11 @@ test('burrow get: table shows visible escapes, json/ndjson escape them and keep 
 });
 
 test('errors on stderr: the server Message and ErrorKey, get and db list, shown as visible escapes', { timeout: 60_000 }, async () => {
-  for (const args of [['get', 'video-libraries'], ['get', 'limits', '-o', 'json'], ['db', 'list']]) {
+  for (const args of [
+    ['get', 'video-libraries'],
+    ['get', 'limits', '-o', 'json'],
+    ['db', 'list'],
+  ]) {
     const r = await burrow(args, { ...hostileEnv, BURROW_BASE_URL: failing.url });
     assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
     assertNoHostileBytes(r.stderr, `stderr of burrow ${args.join(' ')}`);
@@ -131,7 +154,14 @@ test('burrow sql: a hostile row in every format, a hostile column name, a trigge
     const r = await burrow(['sql', '-o', format, '-e', query]);
     ok(r, `sql -o ${format}`);
     assertNoHostileBytes(r.stdout, `sql -o ${format}`);
-    const rows = (format === 'json' ? JSON.parse(r.stdout) : r.stdout.trim().split('\n').map((l) => JSON.parse(l))) as Record<string, unknown>[];
+    const rows = (
+      format === 'json'
+        ? JSON.parse(r.stdout)
+        : r.stdout
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l))
+    ) as Record<string, unknown>[];
     assert.deepEqual(rows, [{ id: 1, [`${HOSTILE}col`]: `${HOSTILE}row` }]);
   }
 
@@ -167,7 +197,10 @@ test('burrow shield check-spec: a spec file with hostile title, version, paths a
   const json = await burrow(['shield', 'check-spec', file, '--zone', String(paid.shieldZoneId), '-o', 'json'], envFor(emu));
   assert.equal(json.code, 0, json.stderr);
   assertNoHostileBytes(json.stdout, 'check-spec -o json');
-  assert.ok(strings(JSON.parse(json.stdout)).some((s) => s.startsWith(HOSTILE)), json.stdout);
+  assert.ok(
+    strings(JSON.parse(json.stdout)).some((s) => s.startsWith(HOSTILE)),
+    json.stdout,
+  );
 });
 
 test('burrow db list with hostile database names and URLs: table escaped, json exact', { timeout: 60_000 }, async () => {
@@ -178,7 +211,10 @@ test('burrow db list with hostile database names and URLs: table escaped, json e
   const json = await burrow(['db', 'list', '-o', 'json']);
   ok(json, 'db list -o json');
   assertNoHostileBytes(json.stdout, 'db list -o json');
-  assert.ok(strings(JSON.parse(json.stdout)).some((s) => s.startsWith(HOSTILE)), json.stdout);
+  assert.ok(
+    strings(JSON.parse(json.stdout)).some((s) => s.startsWith(HOSTILE)),
+    json.stdout,
+  );
 });
 
 interface OutputCase {
@@ -210,7 +246,11 @@ async function outputCases(): Promise<OutputCase[]> {
   add('logs, two zones', ['logs', zone, other, '--since', '10m', '--limit', '40'], ['csv', 'text']);
   add('logs --follow', ['logs', zone, '--follow', '--since', '2m', '--limit', '20'], ['csv', 'text', 'ndjson'], { follow: true });
   add('logs --histogram', ['logs', zone, '--since', '10m', '--histogram'], ['table', 'csv', 'json'], { showsText: false });
-  add('logs --sql', ['logs', zone, '--since', '10m', '--limit', '40', '--sql', 'SELECT user_agent, path FROM logs LIMIT 5'], ['table', 'csv', 'json', 'ndjson']);
+  add(
+    'logs --sql',
+    ['logs', zone, '--since', '10m', '--limit', '40', '--sql', 'SELECT user_agent, path FROM logs LIMIT 5'],
+    ['table', 'csv', 'json', 'ndjson'],
+  );
   add('sql -e', ['sql', '-e', query], ['table', 'csv', 'json', 'ndjson']);
   add('db list', ['db', 'list'], ['table', 'json']);
   add('shield check-spec', ['shield', 'check-spec', spec, '--zone', String(paid.shieldZoneId)], ['table', 'json'], { env: envFor(emu) });
@@ -229,7 +269,11 @@ async function atTerminal(c: OutputCase): Promise<void> {
   assert.equal(exitCode, c.follow ? 130 : 0, `${c.what} at a terminal:\n${app.screenText()}`);
   assertNoHostileBytes(app.rawOutput(), `${c.what} at a terminal`);
   const json = c.format === 'json' || c.format === 'ndjson';
-  if (c.showsText) assert.ok(app.rawOutput().includes(json ? '\\u001b]52;c;SFNUSUxF' : HOSTILE_VISIBLE), `${c.what} at a terminal shows the escapes: ${JSON.stringify(app.rawOutput().slice(0, 600))}`);
+  if (c.showsText)
+    assert.ok(
+      app.rawOutput().includes(json ? '\\u001b]52;c;SFNUSUxF' : HOSTILE_VISIBLE),
+      `${c.what} at a terminal shows the escapes: ${JSON.stringify(app.rawOutput().slice(0, 600))}`,
+    );
 }
 
 /** Into a pipe: csv exact and well formed, json the exact values, human formats escaped; stderr clean. */
@@ -237,7 +281,11 @@ async function intoPipe(c: OutputCase): Promise<void> {
   let out: CliRun;
   if (c.follow) {
     const run = spawnBurrow(c.args, { env: { ...baseEnv, ...(c.env ?? hostileEnv) }, timeoutMs: 60_000 });
-    await until(`${c.what}: records`, () => run.out().includes(c.format === 'ndjson' ? '\\u001b]52;c;SFNUSUxF' : c.format === 'csv' ? HOSTILE : HOSTILE_VISIBLE), 60_000);
+    await until(
+      `${c.what}: records`,
+      () => run.out().includes(c.format === 'ndjson' ? '\\u001b]52;c;SFNUSUxF' : c.format === 'csv' ? HOSTILE : HOSTILE_VISIBLE),
+      60_000,
+    );
     run.child.kill('SIGINT');
     out = await run.done;
     assert.equal(out.code, 130, `${c.what}: ${out.stderr}`);
@@ -250,13 +298,27 @@ async function intoPipe(c: OutputCase): Promise<void> {
     const rows = csvRows(out.stdout);
     assert.ok(rows.length > 1, `${c.what}: a header and rows`);
     for (const row of rows) assert.equal(row.length, rows[0]!.length, `${c.what}: every row has the header's cells: ${JSON.stringify(row)}`);
-    if (c.showsText) assert.ok(rows.slice(1).some((r) => r.some((cell) => cell.startsWith(HOSTILE))), `${c.what} into a pipe keeps the data exact`);
+    if (c.showsText)
+      assert.ok(
+        rows.slice(1).some((r) => r.some((cell) => cell.startsWith(HOSTILE))),
+        `${c.what} into a pipe keeps the data exact`,
+      );
     return;
   }
   assertNoHostileBytes(out.stdout, c.what);
   if (c.format === 'json' || c.format === 'ndjson') {
-    const docs = c.format === 'json' ? [JSON.parse(out.stdout) as unknown] : out.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown);
-    if (c.showsText) assert.ok(strings(docs).some((t) => t.startsWith(HOSTILE)), `${c.what}: the values are kept exactly`);
+    const docs =
+      c.format === 'json'
+        ? [JSON.parse(out.stdout) as unknown]
+        : out.stdout
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as unknown);
+    if (c.showsText)
+      assert.ok(
+        strings(docs).some((t) => t.startsWith(HOSTILE)),
+        `${c.what}: the values are kept exactly`,
+      );
   } else if (c.showsText) assert.ok(out.stdout.includes(HOSTILE_VISIBLE), `${c.what}: ${out.stdout.slice(0, 400)}`);
 }
 
@@ -266,8 +328,10 @@ test('every command x format, at a terminal and into a pipe: nothing raw reaches
   // every combination is tried, and every one that fails is listed
   const failures: string[] = [];
   // three at a time: on a loaded machine one by one takes minutes
-  await Promise.all(Array.from({ length: 3 }, async () => {
-    for (let job = jobs.shift(); job; job = jobs.shift()) await job().catch((error: unknown) => failures.push((error as Error).message.split('\n')[0]!));
-  }));
+  await Promise.all(
+    Array.from({ length: 3 }, async () => {
+      for (let job = jobs.shift(); job; job = jobs.shift()) await job().catch((error: unknown) => failures.push((error as Error).message.split('\n')[0]!));
+    }),
+  );
   assert.deepEqual(failures, []);
 });

@@ -65,7 +65,9 @@ test('get runs from its lean bundle, prints what the full bundle prints, and its
   assert.deepEqual(first.states, ['none', 'written']);
   assert.equal(first.preloaded, '', 'no cache, no list');
   // the full bundle, run directly (asynchronously: the emulator answers from this process)
-  const full = await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist', 'cli.cjs'), ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, ...env } });
+  const full = await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist', 'cli.cjs'), ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: home, ...env },
+  });
   assert.equal(first.stdout, full.stdout);
   assert.ok(JSON.parse(first.stdout).maxNumberOfApplications > 0);
 
@@ -135,7 +137,11 @@ test('each lean bundle holds its command and neither the console (React, Ink, yo
     const text = fs.readFileSync(path.join(ROOT, 'dist', launcher.leanBundleName(command)), 'latin1');
     const modules = [...text.matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((m) => m[1]!);
     assert.ok(modules.includes(`src/commands/${command}.ts`) && modules.includes('src/cli.ts'), `the CLI and ${command} are in`);
-    const unwanted = modules.filter((m) => /^node_modules\/(react|react-reconciler|ink|yoga-layout)\/|^src\/(app|screens|components|state)\//.test(m) || (commandFile.test(m) && m !== `src/commands/${command}.ts`));
+    const unwanted = modules.filter(
+      (m) =>
+        /^node_modules\/(react|react-reconciler|ink|yoga-layout)\/|^src\/(app|screens|components|state)\//.test(m) ||
+        (commandFile.test(m) && m !== `src/commands/${command}.ts`),
+    );
     assert.deepEqual(unwanted, [], command);
     assert.doesNotMatch(text, /require\("node:http2"\)/, command);
   }
@@ -153,12 +159,14 @@ test('logs runs from its lean bundle and prints what the full bundle prints', as
   const args = ['logs', zone, '--from', new Date(from).toISOString(), '--to', new Date(from + 600_000).toISOString(), '--limit', '50', '-o', 'ndjson'];
   const lean = await run(env, home, args);
   assert.equal(lean.bundle, 'cli.logs.cjs');
-  const full = await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist', 'cli.cjs'), ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, ...env } });
+  const full = await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist', 'cli.cjs'), ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: home, ...env },
+  });
   assert.ok(lean.stdout.split('\n').length > 10, `records printed: ${lean.stdout.slice(0, 200)}`);
   assert.equal(lean.stdout, full.stdout);
 });
 
-test('a run after the cache was made with HTTPS works the same (Node\'s _tls_wrap preloaded before tls left tls broken)', async (t) => {
+test("a run after the cache was made with HTTPS works the same (Node's _tls_wrap preloaded before tls left tls broken)", async (t) => {
   const home = cacheHome(t);
   // nothing listens on port 1: the TLS socket is made, then the connection is refused
   const env = { BURROW_API_KEY: 'k', BURROW_BASE_URL: 'https://127.0.0.1:1' };

@@ -1,9 +1,8 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after } from 'node:test';
 import { spawnBurrow } from '../helpers/cli';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { until } from '../helpers/wait';
@@ -21,7 +20,8 @@ const iso = (t: number) => new Date(t).toISOString();
 
 // every second of this zone's traffic has successes: a rule certain to fire
 const CERTAIN = 'status=2xx rate>0.1/s over 10s';
-const FIRING = /^burrow alert: FIRING  (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)  status=2xx rate>0\.1\/s over 10s  observed ([\d.]+)\/s \((\d+) records in 10s\)$/;
+const FIRING =
+  /^burrow alert: FIRING  (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)  status=2xx rate>0\.1\/s over 10s  observed ([\d.]+)\/s \((\d+) records in 10s\)$/;
 
 /** A started command whose stderr can be read while it runs. */
 function start(args: string[]) {
@@ -68,7 +68,19 @@ test('without --follow: the rules replayed over the window, each firing at the t
   const records = generatedLogRecords(emu.world, ZONE, FROM, TO) as { statusCode: number; timestamp: string }[];
   const errors = records.filter((g) => g.statusCode >= 500).map((g) => Date.parse(g.timestamp));
   assert.ok(errors.length > 0, 'the emulator wrote some 5xx in the window');
-  const r = await start(['--from', iso(FROM), '--to', iso(TO), '--limit', '100000', '-o', 'ndjson', '--alert', 'status=5xx count>0 over 10s', '--exit-on-alert']).done;
+  const r = await start([
+    '--from',
+    iso(FROM),
+    '--to',
+    iso(TO),
+    '--limit',
+    '100000',
+    '-o',
+    'ndjson',
+    '--alert',
+    'status=5xx count>0 over 10s',
+    '--exit-on-alert',
+  ]).done;
   assert.equal(r.code, 3, r.stderr);
   assert.equal(lines(r.stdout).length > 0, true);
   const events = lines(r.stderr)

@@ -35,7 +35,11 @@ const TO = Date.now() - 25 * 60_000;
 const window = ['--from', iso(FROM), '--to', iso(TO), '--limit', '100000'];
 
 test('logs A B --from --to -o ndjson: the union of the single-zone outputs, in time order, without duplicates, each with its pullZoneId', async () => {
-  const [both, onlyA, onlyB] = await Promise.all([burrow([String(A), String(B), ...window, '-o', 'ndjson']), burrow([String(A), ...window, '-o', 'ndjson']), burrow([String(B), ...window, '-o', 'ndjson'])]);
+  const [both, onlyA, onlyB] = await Promise.all([
+    burrow([String(A), String(B), ...window, '-o', 'ndjson']),
+    burrow([String(A), ...window, '-o', 'ndjson']),
+    burrow([String(B), ...window, '-o', 'ndjson']),
+  ]);
   for (const r of [both, onlyA, onlyB]) assert.equal(r.code, 0, r.stderr);
   const a = parse(onlyA.stdout);
   const b = parse(onlyB.stdout);
@@ -52,7 +56,10 @@ test('logs A B --from --to -o ndjson: the union of the single-zone outputs, in t
 });
 
 test('--limit N across zones: the newest N of the merged window', async () => {
-  const [all, newest] = await Promise.all([burrow([String(A), String(B), ...window, '-o', 'ndjson']), burrow([String(A), String(B), '--from', iso(FROM), '--to', iso(TO), '--limit', '40', '-o', 'ndjson'])]);
+  const [all, newest] = await Promise.all([
+    burrow([String(A), String(B), ...window, '-o', 'ndjson']),
+    burrow([String(A), String(B), '--from', iso(FROM), '--to', iso(TO), '--limit', '40', '-o', 'ndjson']),
+  ]);
   assert.equal(newest.code, 0, newest.stderr);
   assert.deepEqual(parse(newest.stdout), parse(all.stdout).slice(-40));
   assert.match(newest.stderr, /showing the newest 40 matching records of the 2 zones/);
@@ -86,20 +93,31 @@ test('--follow A B: merged live records in time order, no duplicates, both zones
   assert.equal(r.code, 130, r.stderr);
   const recs = parse(r.stdout);
   const times = recs.map((x) => Date.parse(x.timestamp));
-  assert.deepEqual(times, [...times].sort((x, y) => x - y), 'time order across the zones');
+  assert.deepEqual(
+    times,
+    [...times].sort((x, y) => x - y),
+    'time order across the zones',
+  );
   assert.equal(new Set(recs.map((x) => x.requestId)).size, recs.length, 'no duplicates');
   for (const z of [A, B]) {
     const generated = new Set(generatedLogRecords(emu.world, z, startedAt - 31_000, emu.world.now()).map((g) => g.requestId));
     const mine = recs.filter((x) => x.pullZoneId === z);
     assert.ok(mine.length > 0);
-    assert.ok(mine.every((x) => generated.has(x.requestId)), `zone ${z}: records the emulator wrote`);
+    assert.ok(
+      mine.every((x) => generated.has(x.requestId)),
+      `zone ${z}: records the emulator wrote`,
+    );
   }
 });
 
 test('a zone that does not exist or has no logging: the command fails before printing anything, naming the zone (exit 1); bad arguments exit 2', async () => {
   const off = emu.world.pullZones.find((z) => !z.EnableLogging)!.Id;
   const before = loggingStats(emu.world).zone(A).accepted;
-  for (const args of [[String(A), String(off), '--follow'], [String(A), '99999', '--follow'], [String(A), String(off), '--since', '1m']]) {
+  for (const args of [
+    [String(A), String(off), '--follow'],
+    [String(A), '99999', '--follow'],
+    [String(A), String(off), '--since', '1m'],
+  ]) {
     const r = await burrow(args);
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stdout, '');

@@ -42,7 +42,10 @@ test('bounded query, ndjson: the newest N records of the window, oldest first', 
   assert.equal(r.code, 0, r.stderr);
   const recs = lines(r.stdout).map((l) => JSON.parse(l) as { requestId: string; timestamp: string; pullZoneId: number });
   assert.equal(recs.length, 50);
-  assert.deepEqual(recs.map((x) => x.requestId), past.slice(-50).map((x) => x.requestId));
+  assert.deepEqual(
+    recs.map((x) => x.requestId),
+    past.slice(-50).map((x) => x.requestId),
+  );
   assert.ok(recs.every((x) => x.pullZoneId === ZONE));
   assert.match(r.stderr, /showing the newest 50 matching records; there are more/);
 });
@@ -53,7 +56,10 @@ test('bounded query, json with filters: exactly the matching records, as one arr
   const recs = JSON.parse(r.stdout) as { requestId: string; statusCode: number }[];
   const want = past.filter((x) => x.statusCode >= 500 || x.statusCode === 404).map((x) => x.requestId);
   assert.ok(want.length > 0);
-  assert.deepEqual(recs.map((x) => x.requestId), want);
+  assert.deepEqual(
+    recs.map((x) => x.requestId),
+    want,
+  );
   assert.equal(r.stderr, '');
 });
 
@@ -70,7 +76,10 @@ test('bounded query, text: one aligned line per record', async () => {
     assert.match(l.slice(41, 50), /^ *\d+$/, 'bytes right-aligned in 9');
   }
   const want = past.filter((x) => ['HIT', 'MISS'].includes((x as unknown as { cacheStatus: string }).cacheStatus)).slice(-30);
-  assert.deepEqual(ls.map((l) => l.slice(0, 24)), want.map((x) => x.timestamp));
+  assert.deepEqual(
+    ls.map((l) => l.slice(0, 24)),
+    want.map((x) => x.timestamp),
+  );
 });
 
 test('--follow prints new records in order and stops cleanly on SIGINT (exit 130)', async () => {
@@ -84,11 +93,18 @@ test('--follow prints new records in order and stops cleanly on SIGINT (exit 130
   assert.equal(r.code, 130, r.stderr);
   const recs = lines(r.stdout).map((l) => JSON.parse(l) as { requestId: string; timestamp: string });
   const times = recs.map((x) => Date.parse(x.timestamp));
-  assert.deepEqual(times, [...times].sort((a, b) => a - b), 'timestamp order');
+  assert.deepEqual(
+    times,
+    [...times].sort((a, b) => a - b),
+    'timestamp order',
+  );
   assert.equal(new Set(recs.map((x) => x.requestId)).size, recs.length, 'no duplicates');
   assert.ok(times[0]! >= startedAt - 31_000);
   const generated = new Set(generatedLogRecords(live.world, LIVE_ZONE, startedAt - 31_000, live.world.now()).map((g) => g.requestId));
-  assert.ok(recs.every((x) => generated.has(x.requestId)), 'every record is one the emulator wrote');
+  assert.ok(
+    recs.every((x) => generated.has(x.requestId)),
+    'every record is one the emulator wrote',
+  );
 });
 
 test('--follow stops cleanly on SIGTERM with exit 143 (as the console), output flushed whole', async () => {
@@ -103,7 +119,10 @@ test('--follow stops cleanly on SIGTERM with exit 143 (as the console), output f
 });
 
 test('a closed pipe ends the command quietly with exit 0 (bounded and --follow)', async () => {
-  for (const args of [['--since', '1h', '--limit', '20000'], ['--follow', '--since', '1m']]) {
+  for (const args of [
+    ['--since', '1h', '--limit', '20000'],
+    ['--follow', '--since', '1m'],
+  ]) {
     const script = `"${process.execPath}" "${BURROW_BIN}" logs ${ZONE} ${args.join(' ')} -o ndjson | head -1; echo "exit=\${PIPESTATUS[0]}" >&2`;
     const child = spawn('bash', ['-c', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -113,7 +132,7 @@ test('a closed pipe ends the command quietly with exit 0 (bounded and --follow)'
     const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await new Promise((resolve) => child.on('close', resolve));
     clearTimeout(guard);
-    assert.equal(lines(stdout).length, 1, `${args.join(" ")}: ${stderr}`);
+    assert.equal(lines(stdout).length, 1, `${args.join(' ')}: ${stderr}`);
     assert.ok(JSON.parse(lines(stdout)[0]!));
     assert.match(stderr, /exit=0\n/, `${args.join(' ')}: ${stderr}`);
     assert.doesNotMatch(stderr, /EPIPE|Error/);

@@ -13,7 +13,14 @@ const emu = await useEmulator({ seed: 43, logRate: 10, ingestDelayMs: 500 });
 const [ZONE] = emu.info.pullZoneIds as [number];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-histogram-e2e-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
-const env = { PATH: process.env.PATH ?? '', TZ: 'UTC', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...envFor(emu) };
+const env = {
+  PATH: process.env.PATH ?? '',
+  TZ: 'UTC',
+  HOME: dir,
+  XDG_CONFIG_HOME: path.join(dir, 'cfg'),
+  XDG_STATE_HOME: path.join(dir, 'state'),
+  ...envFor(emu),
+};
 const burrow = (args: string[]) => runBurrow(args, { env, timeoutMs: 30_000 });
 const iso = (t: number) => new Date(t).toISOString();
 
@@ -34,7 +41,10 @@ interface Row {
 async function expected(size: number, extra: string[] = []): Promise<Row[]> {
   const r = await burrow(['logs', String(ZONE), '--from', iso(FROM), '--to', iso(TO), '--limit', '1000000', '-o', 'ndjson', ...extra]);
   assert.equal(r.code, 0, r.stderr);
-  const recs = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { timestamp: string; statusCode: number });
+  const recs = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { timestamp: string; statusCode: number });
   assert.ok(recs.length > 100, `a busy window (${recs.length} records)`);
   const first = Math.floor(FROM / size) * size;
   const rows: Row[] = [];
@@ -68,8 +78,14 @@ test('--histogram with a server filter and 10 s buckets, as CSV', async () => {
   });
   const want = await expected(10_000, ['--status', '4xx,5xx']);
   assert.deepEqual(rows, want);
-  assert.ok(rows.some((x) => x.total === 0), 'empty buckets are listed');
-  assert.ok(rows.every((x) => x['2xx'] === 0), 'the filter applies');
+  assert.ok(
+    rows.some((x) => x.total === 0),
+    'empty buckets are listed',
+  );
+  assert.ok(
+    rows.every((x) => x['2xx'] === 0),
+    'the filter applies',
+  );
 });
 
 test('--histogram as a table, with the automatic bucket size', async () => {
@@ -106,5 +122,15 @@ test('--histogram of two zones: each bucket is the sum of the two zones counted 
   };
   const [both, one, two] = [await run([a, b]), await run([a]), await run([b])];
   assert.ok(one.some((r) => r.total > 0) && two.some((r) => r.total > 0), 'both zones have traffic');
-  assert.deepEqual(both, one.map((r, i) => ({ ...r, total: r.total + two[i]!.total, '2xx': r['2xx'] + two[i]!['2xx'], '3xx': r['3xx'] + two[i]!['3xx'], '4xx': r['4xx'] + two[i]!['4xx'], '5xx': r['5xx'] + two[i]!['5xx'] })));
+  assert.deepEqual(
+    both,
+    one.map((r, i) => ({
+      ...r,
+      total: r.total + two[i]!.total,
+      '2xx': r['2xx'] + two[i]!['2xx'],
+      '3xx': r['3xx'] + two[i]!['3xx'],
+      '4xx': r['4xx'] + two[i]!['4xx'],
+      '5xx': r['5xx'] + two[i]!['5xx'],
+    })),
+  );
 });

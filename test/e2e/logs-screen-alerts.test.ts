@@ -44,7 +44,7 @@ async function fastForwardUntil(app: PtySession, pattern: RegExp, maxSteps = 30)
     const before = polls();
     clock.advance(STEP_MS);
     await app.press('screen.refresh');
-    await until('the console to poll after the platform\'s time moved', () => polls() > before, 20_000);
+    await until("the console to poll after the platform's time moved", () => polls() > before, 20_000);
   }
   return app.waitFor(pattern, 5000);
 }

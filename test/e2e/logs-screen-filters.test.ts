@@ -17,7 +17,11 @@ const ROW = /^(\d\d:\d\d:\d\d\.\d{3}) (\d{3}) (\S+)\s+(\S+)/;
 const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-logs-e2e-'));
 after(() => fs.rmSync(cwd, { recursive: true, force: true }));
 
-const rowsOf = (screen: string) => screen.split('\n').map((l) => ROW.exec(l)).filter((m) => m !== null);
+const rowsOf = (screen: string) =>
+  screen
+    .split('\n')
+    .map((l) => ROW.exec(l))
+    .filter((m) => m !== null);
 
 test('server filter status 5xx: refused input first, then only 5xx rows; local regex filter and its errors; export of what is shown', async () => {
   const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 30, cwd });
@@ -41,7 +45,10 @@ test('server filter status 5xx: refused input first, then only 5xx rows; local r
   for (const r of rows) assert.match(r[2]!, /^5\d\d$/, `only 5xx rows: ${r[0]}`);
   const all = generatedLogRecords(emu.world, busy.Id, Date.now() - 3 * 86_400_000, Date.now());
   for (const r of rows) {
-    assert.ok(all.some((g) => String(g.timestamp).slice(11, 23) === r[1] && String(g.statusCode) === r[2]), `${r[0]} is an emulator record`);
+    assert.ok(
+      all.some((g) => String(g.timestamp).slice(11, 23) === r[1] && String(g.statusCode) === r[2]),
+      `${r[0]} is an emulator record`,
+    );
   }
   await app.press('logs.clearFilters');
   await app.waitFor('no server filter');
@@ -72,13 +79,17 @@ test('server filter status 5xx: refused input first, then only 5xx rows; local r
   screen = await app.waitFor(/exported [\d,]+ records? \(NDJSON, [\d.]+[BKM]\) to burrow-logs-\d+-\d{8}-\d{6}\.ndjson/);
   const file = path.join(cwd, /to (burrow-logs-\S+\.ndjson)/.exec(screen)![1]!);
   const count = Number(/exported ([\d,]+)/.exec(screen)![1]!.replace(/,/g, ''));
-  const written = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LogEntry);
+  const written = fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as LogEntry);
   assert.equal(written.length, count);
   assert.ok(written.length > 0);
   const byId = new Map(generatedLogRecords(emu.world, busy.Id, Date.now() - 20 * 60_000, Date.now()).map((r) => [r.requestId as string, r]));
   for (const e of written) {
     assert.match(e.cacheStatus!, /^(MISS|EXPIRED)$/);
-    assert.deepEqual(e, byId.get(e.requestId!), 'the exported record is the emulator\'s record, every field');
+    assert.deepEqual(e, byId.get(e.requestId!), "the exported record is the emulator's record, every field");
   }
   for (let i = 1; i < written.length; i++) assert.ok(written[i - 1]!.timestamp <= written[i]!.timestamp);
 
@@ -126,7 +137,10 @@ test('v1: a past day is checked, fetched, parsed and shown like the live view', 
   assert.ok(rows.length >= 5);
   const newest = want.entries.slice(0, 200);
   const last = rows[rows.length - 1]!;
-  assert.ok(newest.some((e) => e.timestamp.slice(11, 23) === last[1] && String(e.statusCode) === last[2]), 'the newest line of the day is at the bottom');
+  assert.ok(
+    newest.some((e) => e.timestamp.slice(11, 23) === last[1] && String(e.statusCode) === last[2]),
+    'the newest line of the day is at the bottom',
+  );
   assert.match(screen, /zone \d+ shop-assets · v1 file/);
   await app.press('app.back');
   await app.waitFor(/window 15m[\s\S]*● following/);

@@ -21,7 +21,7 @@ function osc52Payloads(raw: string): string[] {
   return [...raw.matchAll(/\x1b\]52;c;([A-Za-z0-9+/=]*)\x07/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'));
 }
 
-test('follow shows the emulator\'s records; pause counts new ones; enter shows one in full; y/Y copy over OSC 52; stats', async () => {
+test("follow shows the emulator's records; pause counts new ones; enter shows one in full; y/Y copy over OSC 52; stats", async () => {
   const app = startBurrow([], { env: envFor(emu), cols: 100, rows: 30 });
   await openLogs(app, String(busy.Id));
   await app.waitFor(`zone ${busy.Id} ${busy.Name}`);
@@ -30,7 +30,10 @@ test('follow shows the emulator\'s records; pause counts new ones; enter shows o
 
   // the rows on screen are records the emulator generated, newest last
   const records = generated(16 * 60_000);
-  const rows = screen.split('\n').map((l) => ROW.exec(l)).filter((m) => m !== null);
+  const rows = screen
+    .split('\n')
+    .map((l) => ROW.exec(l))
+    .filter((m) => m !== null);
   assert.ok(rows.length >= 10, `rows shown:\n${screen}`);
   for (const [, time, status, cache] of rows) {
     // a narrow cache column cuts long values: "REVALIDATED" shows as "REVALID…"
@@ -46,7 +49,14 @@ test('follow shows the emulator\'s records; pause counts new ones; enter shows o
   screen = await app.waitFor(/❚❚ paused · [1-9][\d,]* new/, 10_000);
   const paused = screen.split('\n').filter((l) => ROW.test(l));
   await app.waitFor(/❚❚ paused · [\d,]+ new/);
-  assert.deepEqual(app.screenText().split('\n').filter((l) => ROW.test(l)), paused, 'the paused rows do not move');
+  assert.deepEqual(
+    app
+      .screenText()
+      .split('\n')
+      .filter((l) => ROW.test(l)),
+    paused,
+    'the paused rows do not move',
+  );
   await app.press('nav.bottom');
   await app.waitFor('● following');
   await app.press('screen.pause');
@@ -92,7 +102,11 @@ test('follow shows the emulator\'s records; pause counts new ones; enter shows o
   const m = /hit ratio (\d+\.\d)% HIT of ([\d,]+)/.exec(screen)!;
   const withStatus = [...counts].filter(([k]) => k !== '-' && k !== '(none)').reduce((a, [, v]) => a + v, 0);
   if (!cacheLine.includes('…')) {
-    assert.equal([...counts.values()].reduce((a, b) => a + b, 0), total, 'the cache statuses add up to the records');
+    assert.equal(
+      [...counts.values()].reduce((a, b) => a + b, 0),
+      total,
+      'the cache statuses add up to the records',
+    );
     assert.equal(num(m[2]!), withStatus);
   }
   assert.ok(Math.abs(Number(m[1]) - (100 * counts.get('HIT')!) / num(m[2]!)) < 0.06, 'hit ratio = HIT / with a cache status');

@@ -33,7 +33,10 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
   const axis = lines.findIndex((l) => /─.*┬|┬.*─/.test(l));
   assert.ok(axis > 0, screen);
   // bars above the axis, time labels under it
-  assert.ok(lines.slice(axis - 4, axis).some((l) => l.includes('█')), screen);
+  assert.ok(
+    lines.slice(axis - 4, axis).some((l) => l.includes('█')),
+    screen,
+  );
   assert.match(lines[axis + 1]!, /\d\d:\d\d:\d\d/);
   const auto = header(screen)!;
   assert.equal(auto[1], '▶', 'the panel has the keys');
@@ -76,7 +79,10 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
   await app.press('timeline.jump');
   screen = await app.waitFor(`first record of ${from}–${to}`);
   await app.waitFor(/❚❚ paused/);
-  const rowLines = app.lines().map((l, i) => ({ l, i })).filter(({ l }) => ROW.test(l));
+  const rowLines = app
+    .lines()
+    .map((l, i) => ({ l, i }))
+    .filter(({ l }) => ROW.test(l));
   const selected = rowLines.find(({ i }) => app.isInverse(i, 0));
   assert.ok(selected, app.screenText());
   const time = ROW.exec(selected.l)![1]!;
@@ -85,7 +91,10 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
   // it is the first: the record before it (one row up) is older than the bucket
   await app.press('nav.up');
   await app.waitFor(`row ${(row - 1).toLocaleString('en-US')} of`);
-  const up = app.lines().map((l, i) => ({ l, i })).find(({ l, i }) => ROW.test(l) && app.isInverse(i, 0));
+  const up = app
+    .lines()
+    .map((l, i) => ({ l, i }))
+    .find(({ l, i }) => ROW.test(l) && app.isInverse(i, 0));
   assert.ok(up && secondsAfter(ROW.exec(up.l)![1]!, from) < 0, `${up?.l} is before ${from}`);
 
   // tab: the keys go back to the table: + is a context line again, the panel says who has the keys
@@ -134,10 +143,14 @@ test('the timeline follows the local pattern in filter mode, and moves on while 
   await app.press('timeline.zoomIn', 'timeline.zoomIn', 'timeline.zoomIn', 'timeline.zoomIn', 'timeline.zoomIn');
   screen = await app.waitFor(/▶ timeline · 1s buckets[\s\S]*▲ \d\d:\d\d:\d\d–\d\d:\d\d:\d\d \(newest\)/);
   const newest = cursor(screen)![1]!;
-  const moved = await until('the newest bucket moves on', () => {
-    const now = cursor(app.screenText());
-    return now?.[3] && now[1] !== newest ? now[1] : null;
-  }, 15_000);
+  const moved = await until(
+    'the newest bucket moves on',
+    () => {
+      const now = cursor(app.screenText());
+      return now?.[3] && now[1] !== newest ? now[1] : null;
+    },
+    15_000,
+  );
   assert.notEqual(moved, newest);
   app.kill();
 });

@@ -21,7 +21,14 @@ after(() => fs.rmSync(cwd, { recursive: true, force: true }));
 /** A row: optional mark gutter, time, status, cache, path. */
 const ROW = /^(?:(◆| ) )?(\d\d:\d\d:\d\d\.\d{3}) (\d{3}) (\S+)\s+(\S+)/;
 
-const clock = new Intl.DateTimeFormat('en-GB', { timeZone: TZ, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', fractionalSecondDigits: 3 });
+const clock = new Intl.DateTimeFormat('en-GB', {
+  timeZone: TZ,
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+  fractionalSecondDigits: 3,
+});
 /** "14:05:30.123" in New York. */
 const nyClock = (ms: number) => clock.format(ms);
 
@@ -83,7 +90,10 @@ test('m marks two rows (◆), M and U cycle through them, the stats panel lists 
   await app.press('nav.up', 'nav.up');
   await app.press('logs.mark');
   await app.waitFor(/\(2 marks: M next/);
-  const marked = app.lines().map((l) => ROW.exec(l)).filter((m) => m?.[1] === '◆') as RegExpExecArray[];
+  const marked = app
+    .lines()
+    .map((l) => ROW.exec(l))
+    .filter((m) => m?.[1] === '◆') as RegExpExecArray[];
   assert.equal(marked.length, 2, app.screenText());
   const [older, newer] = marked as [RegExpExecArray, RegExpExecArray];
   assert.equal(selectedRow(app)?.[2], older[2], 'the selection is on the second (older) mark');
@@ -122,7 +132,11 @@ test('m marks two rows (◆), M and U cycle through them, the stats panel lists 
   await app.press('prompt.apply');
   const done = await app.waitFor(/exported 2 records \(NDJSON, [\d.]+[BKM]\) to burrow-logs-\S+\.ndjson/);
   const file = path.join(cwd, /to (burrow-logs-\S+\.ndjson)/.exec(done)![1]!);
-  const written = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LogEntry);
+  const written = fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as LogEntry);
   assert.deepEqual(
     written.map((e) => `${nyClock(Date.parse(e.timestamp))} ${e.statusCode}`),
     [older, newer].map((m) => `${m[2]} ${m[3]}`),
@@ -140,7 +154,7 @@ test('m marks two rows (◆), M and U cycle through them, the stats panel lists 
   await app.waitFor('local pattern highlights: every record is shown');
 });
 
-test('the filter form\'s from/to: refused outside the retention, then a fixed window whose rows are all inside it; 3 follows again', async () => {
+test("the filter form's from/to: refused outside the retention, then a fixed window whose rows are all inside it; 3 follows again", async () => {
   const app = await openBusyZone();
   const from = Math.floor((Date.now() - 12 * 60_000) / 60_000) * 60_000;
   const to = from + 2 * 60_000;
@@ -161,7 +175,10 @@ test('the filter form\'s from/to: refused outside the retention, then a fixed wi
   const count = Number(/· ([\d,]+) records/.exec(screen)![1]!.replace(/,/g, ''));
   const expected = generatedLogRecords(emu.world, busy.Id, from, to).length;
   assert.equal(count, expected, 'every record of the window, no more');
-  const shown = app.lines().map((l) => ROW.exec(l)?.[2]).filter((t): t is string => t !== undefined);
+  const shown = app
+    .lines()
+    .map((l) => ROW.exec(l)?.[2])
+    .filter((t): t is string => t !== undefined);
   assert.ok(shown.length > 5);
   const [a, b] = [nyClock(from), nyClock(to)];
   // (a window across local midnight wraps around on the clock)

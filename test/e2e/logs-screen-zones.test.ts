@@ -16,9 +16,15 @@ async function palette(app: PtySession, text: string): Promise<void> {
   await runCommand(app, text);
 }
 
-const zonesOnScreen = (screen: string) => new Set(screen.split('\n').map((l) => ROW.exec(l)?.[2]).filter((z): z is string => z !== undefined));
+const zonesOnScreen = (screen: string) =>
+  new Set(
+    screen
+      .split('\n')
+      .map((l) => ROW.exec(l)?.[2])
+      .filter((z): z is string => z !== undefined),
+  );
 
-test(':logs A B follows both merged: ZONE column with both zones, time order, a zone strip with each zone\'s state and budget', async () => {
+test(":logs A B follows both merged: ZONE column with both zones, time order, a zone strip with each zone's state and budget", async () => {
   const app = startBurrow([], { env: envFor(emu), cols: 140, rows: 40 });
   await app.waitFor('Screens');
   await palette(app, `logs ${shop.Id} ${video.Id}`);
@@ -98,7 +104,10 @@ test('a zone out of budget (429) shows its backoff in the strip, first, while th
     }
   })();
   try {
-    const screen = await app.waitFor(new RegExp(`${video.Id} video-edge 429 rate limited(, retry in \\d+s)? \\d+/28 · ${shop.Id} shop-assets ● following`), 30_000);
+    const screen = await app.waitFor(
+      new RegExp(`${video.Id} video-edge 429 rate limited(, retry in \\d+s)? \\d+/28 · ${shop.Id} shop-assets ● following`),
+      30_000,
+    );
     assert.match(screen, /● following/, 'the merged view still follows');
   } finally {
     hammering = false;

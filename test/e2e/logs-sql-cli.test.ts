@@ -35,7 +35,15 @@ function expectedByStatus(records: Generated[]): Record<string, { n: number; byt
 }
 
 test('--sql over one zone: GROUP BY status equals the sums over the generated records', async () => {
-  const r = await burrow(['logs', String(ZONE_A), ...window, '--sql', 'SELECT status, count(*) AS n, sum(bytes) AS bytes FROM logs GROUP BY status ORDER BY status', '-o', 'json']);
+  const r = await burrow([
+    'logs',
+    String(ZONE_A),
+    ...window,
+    '--sql',
+    'SELECT status, count(*) AS n, sum(bytes) AS bytes FROM logs GROUP BY status ORDER BY status',
+    '-o',
+    'json',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const rows = JSON.parse(r.stdout) as { status: number; n: number; bytes: number }[];
   const got = Object.fromEntries(rows.map((x) => [String(x.status), { n: Number(x.n), bytes: Number(x.bytes) }]));
@@ -45,17 +53,34 @@ test('--sql over one zone: GROUP BY status equals the sums over the generated re
 });
 
 test('--sql over two zones: each zone fetched, counted under its pull_zone', async () => {
-  const r = await burrow(['logs', String(ZONE_A), String(ZONE_B), ...window, '--sql', 'SELECT pull_zone, count(*) FROM logs GROUP BY 1 ORDER BY 1', '-o', 'csv']);
+  const r = await burrow([
+    'logs',
+    String(ZONE_A),
+    String(ZONE_B),
+    ...window,
+    '--sql',
+    'SELECT pull_zone, count(*) FROM logs GROUP BY 1 ORDER BY 1',
+    '-o',
+    'csv',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const expected = [ZONE_A, ZONE_B].sort((a, b) => a - b).map((z) => `${z},${recordsOf(z).length}`);
   assert.deepEqual(r.stdout.trim().split('\n'), ['pull_zone,count_star()', ...expected]);
 });
 
-test('--sql refuses to change the logs table, and says how to make a table of one\'s own', async () => {
+test("--sql refuses to change the logs table, and says how to make a table of one's own", async () => {
   const r = await burrow(['logs', String(ZONE_A), ...window, '--sql', 'DELETE FROM logs WHERE status = 200']);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /the logs table is read-only: make your own, e\.g\. CREATE TEMP TABLE/);
-  const own = await burrow(['logs', String(ZONE_A), ...window, '--sql', 'CREATE TEMP TABLE e AS SELECT * FROM logs WHERE status >= 400; SELECT count(*) AS n FROM e', '-o', 'ndjson']);
+  const own = await burrow([
+    'logs',
+    String(ZONE_A),
+    ...window,
+    '--sql',
+    'CREATE TEMP TABLE e AS SELECT * FROM logs WHERE status >= 400; SELECT count(*) AS n FROM e',
+    '-o',
+    'ndjson',
+  ]);
   assert.equal(own.code, 0, own.stderr);
   assert.deepEqual(JSON.parse(own.stdout.trim()), { n: recordsOf(ZONE_A).filter((x) => x.statusCode >= 400).length });
 });
@@ -85,7 +110,12 @@ test('--sql: control characters from the data or an error never reach the output
 });
 
 test('--sql: nothing DuckDB prints itself reaches the terminal (profiling and progress-bar pragmas are refused)', async () => {
-  for (const sql of ['PRAGMA enable_profiling; SELECT 1 AS one', 'CALL enable_profiling(); SELECT 1 AS one', "PRAGMA enable_progress_bar; SELECT count(*) FROM logs", 'SELECT 1; PRAGMA enable_profiling = \'json\'; SELECT 2']) {
+  for (const sql of [
+    'PRAGMA enable_profiling; SELECT 1 AS one',
+    'CALL enable_profiling(); SELECT 1 AS one',
+    'PRAGMA enable_progress_bar; SELECT count(*) FROM logs',
+    "SELECT 1; PRAGMA enable_profiling = 'json'; SELECT 2",
+  ]) {
     const r = await burrow(['logs', String(ZONE_A), ...window, '--sql', sql, '-o', 'csv']);
     assert.equal(r.code, 1, sql);
     assert.match(r.stderr, /is not available on the logs table's engine/, sql);

@@ -50,11 +50,25 @@ test('Q opens SQL on the buffer: count matches the header, .schema, INSERT INTO 
 
   await app.type('.schema logs\r');
   const screen = await app.waitFor(/CREATE TABLE logs \(\n[\s\S]*\n\);/);
-  for (const column of ['time', 'time_ms', 'pull_zone', 'status', 'cache_status', 'bytes', 'country', 'edge', 'remote_ip', 'user_agent', 'referer', 'request_id', 'url']) {
+  for (const column of [
+    'time',
+    'time_ms',
+    'pull_zone',
+    'status',
+    'cache_status',
+    'bytes',
+    'country',
+    'edge',
+    'remote_ip',
+    'user_agent',
+    'referer',
+    'request_id',
+    'url',
+  ]) {
     assert.match(screen, new RegExp(`\\b${column} `), `.schema shows ${column}`);
   }
 
-  await app.type("INSERT INTO logs (status) VALUES (500);\r");
+  await app.type('INSERT INTO logs (status) VALUES (500);\r');
   await app.waitFor(/the logs table is read-only/);
   // a refused input is not put back (the next one typed would be added to it): up recalls it
   await app.waitFor(/^logs>\s*$/m);

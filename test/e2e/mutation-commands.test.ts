@@ -35,7 +35,16 @@ test('shield guardian: diff of only the given fields, --dry-run sends nothing, -
   const mode = before.executionMode === 0 ? 'Block' : 'Log';
   const modeValue = before.executionMode === 0 ? 1 : 0;
 
-  const dry = await burrow('shield', 'guardian', String(zone), '--set', `executionMode=${mode.toLowerCase()}`, '--set', `isEnabled=${before.isEnabled}`, '--dry-run');
+  const dry = await burrow(
+    'shield',
+    'guardian',
+    String(zone),
+    '--set',
+    `executionMode=${mode.toLowerCase()}`,
+    '--set',
+    `isEnabled=${before.isEnabled}`,
+    '--dry-run',
+  );
   assert.equal(dry.code, 0, dry.stderr);
   assert.deepEqual(dry.mutations, [], 'a dry run sends nothing');
   assert.match(dry.stdout, new RegExp(`Update the API Guardian of shield zone ${zone} \\(PATCH\\): executionMode ${mode} \\(dry run: nothing is sent\\)`));
@@ -93,9 +102,15 @@ test('without a terminal and without --yes: exit 2 and nothing is sent; read-onl
   after(() => fs.rmSync(xdg, { recursive: true, force: true }));
   fs.mkdirSync(path.join(xdg, 'burrow'));
   fs.writeFileSync(path.join(xdg, 'burrow', 'config.yaml'), `profiles:\n  ops:\n    apiKey: ${emu.info.accessKey}\n    readOnly: true\n`, { mode: 0o600 });
-  const viaProfile = await runBurrow(['--profile', 'ops', 'shield', 'guardian', zone, '--set', 'isEnabled=off', '--yes'], { env: { ...env, XDG_CONFIG_HOME: xdg } });
+  const viaProfile = await runBurrow(['--profile', 'ops', 'shield', 'guardian', zone, '--set', 'isEnabled=off', '--yes'], {
+    env: { ...env, XDG_CONFIG_HOME: xdg },
+  });
   assert.equal(viaProfile.code, 2);
-  assert.match(viaProfile.stderr, /read-only \(profile ops, readOnly: true\): changing the API Guardian/, 'the profile is named, not a flag that was not given');
+  assert.match(
+    viaProfile.stderr,
+    /read-only \(profile ops, readOnly: true\): changing the API Guardian/,
+    'the profile is named, not a flag that was not given',
+  );
   assert.equal(proxy.seen.length, from, 'no request at all');
 });
 
@@ -105,7 +120,9 @@ test('shield spec upload: the plan-limit pre-flight stops an oversized file unle
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-spec-'));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const big = path.join(dir, 'big.json');
-  const paths = Object.fromEntries(Array.from({ length: g.configuration.maxEndpoints + 1 }, (_, i) => [`/p${i}`, { get: { responses: { '200': { description: 'ok' } } } }]));
+  const paths = Object.fromEntries(
+    Array.from({ length: g.configuration.maxEndpoints + 1 }, (_, i) => [`/p${i}`, { get: { responses: { '200': { description: 'ok' } } } }]),
+  );
   fs.writeFileSync(big, JSON.stringify({ openapi: '3.0.0', info: { title: 'Big', version: '1' }, paths }));
 
   let r = await burrow('shield', 'spec', 'upload', String(zone), big, '--yes');
@@ -174,7 +191,10 @@ test('get video-libraries --search --page --per-page: the server searches and pa
   r = await burrow('get', 'video-libraries', '--page', '2', '--per-page', '5', '-o', 'json');
   assert.equal(r.code, 0, r.stderr);
   const page = JSON.parse(r.stdout) as { Id: number }[];
-  assert.deepEqual(page.map((l) => l.Id), all.slice(5, 10).map((l) => l.Id));
+  assert.deepEqual(
+    page.map((l) => l.Id),
+    all.slice(5, 10).map((l) => l.Id),
+  );
 
   r = await burrow('get', 'shield-zones', '--search', 'x');
   assert.equal(r.code, 2);
@@ -195,7 +215,10 @@ test('a lost answer: exit 3, unknown outcome with the command to check, sent onc
     proxy.mode = 'pass';
   }
   assert.equal(r.code, 3, r.stderr);
-  assert.match(r.stderr, new RegExp(`unknown outcome: the request was sent but no answer came \\(it was not retried\\): check with burrow get api-guardian ${zone}`));
+  assert.match(
+    r.stderr,
+    new RegExp(`unknown outcome: the request was sent but no answer came \\(it was not retried\\): check with burrow get api-guardian ${zone}`),
+  );
   assert.deepEqual(r.mutations, [`PATCH /shield/shield-zone/${zone}/api-guardian`], 'exactly once');
   assert.equal((await api.shield.getApiGuardian(zone)).configuration.isEnabled, !before.isEnabled, 'the platform applied it');
 });

@@ -57,7 +57,12 @@ test('videos: d shows the library as the server sent it, keys masked; it scrolls
   await app.press('record.copy');
   await app.waitFor(/copied the record as JSON/);
   const copied = JSON.parse(copiedText(app)) as Record<string, unknown>;
-  const expected = { ...first, ApiKey: maskSecret(apiKey), ReadOnlyApiKey: maskSecret(String(first.ReadOnlyApiKey)), ApiAccessKey: maskSecret(String(first.ApiAccessKey)) };
+  const expected = {
+    ...first,
+    ApiKey: maskSecret(apiKey),
+    ReadOnlyApiKey: maskSecret(String(first.ReadOnlyApiKey)),
+    ApiAccessKey: maskSecret(String(first.ApiAccessKey)),
+  };
   assert.deepEqual(copied, expected);
 
   await app.press('record.close');
@@ -108,7 +113,7 @@ test('load balancers: d on a profile and on an origin group shows its raw record
   assert.match(screen, /wide cols 1-\d+ of 6 ›/);
   await app.press('list.lastColumn');
   screen = await app.waitFor(/wide ‹ cols? (\d+-)?6 of 6$/m);
-  assert.match(screen, /· origins \w+$/m, 'the end of the last column (a group\'s detail) is in view');
+  assert.match(screen, /· origins \w+$/m, "the end of the last column (a group's detail) is in view");
   assert.ok(!screen.includes('GROUP / ORIGIN'), 'the first column scrolled away');
   await app.press('list.firstColumn');
   await app.waitFor(/wide cols 1-\d+ of 6 ›/);

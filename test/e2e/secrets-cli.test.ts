@@ -27,9 +27,11 @@ const burrow = ({ args, env }: Run) => runBurrow(args, { env: { ...baseEnv, ...e
 async function all(runs: Run[]): Promise<({ run: Run } & CliRun)[]> {
   const out: ({ run: Run } & CliRun)[] = [];
   const queue = [...runs];
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    for (let r = queue.shift(); r; r = queue.shift()) out.push({ run: r, ...(await burrow(r)) });
-  }));
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let r = queue.shift(); r; r = queue.shift()) out.push({ run: r, ...(await burrow(r)) });
+    }),
+  );
   return out;
 }
 
@@ -42,12 +44,34 @@ test('no seeded secret in any command output, error, warning or --debug line', {
   const zone = String(emu.info.pullZoneIds[0]);
   const today = new Date();
   const v1Date = `${String(today.getUTCMonth() + 1).padStart(2, '0')}-${String(today.getUTCDate()).padStart(2, '0')}-${String(today.getUTCFullYear() % 100).padStart(2, '0')}`;
-  const resources = [['shield-zones'], ['api-guardian', String(paid.shieldZoneId)], ['limits'], ['apps'], ['region-settings', app.id], ['regions'], ['video-libraries'], ['load-balancers'], ['load-balancer', lbId], ['pull-zones']];
+  const resources = [
+    ['shield-zones'],
+    ['api-guardian', String(paid.shieldZoneId)],
+    ['limits'],
+    ['apps'],
+    ['region-settings', app.id],
+    ['regions'],
+    ['video-libraries'],
+    ['load-balancers'],
+    ['load-balancer', lbId],
+    ['pull-zones'],
+  ];
   const runs: Run[] = [];
   for (const r of resources) for (const o of ['table', 'json', 'csv', 'ndjson']) runs.push({ args: ['get', ...r, '-o', o, '--debug'] });
   for (const o of ['text', 'ndjson', 'json']) runs.push({ args: ['logs', zone, '--since', '10m', '--limit', '200', '-o', o, '--debug'] });
   runs.push({ args: ['logs', zone, '--v1', '--date', v1Date, '--limit', '50', '--debug'] });
-  runs.push({ args: ['sql', `${emu.info.databaseUrl}/?authToken=${emu.info.databaseToken}`, '-e', 'SELECT id, email, avatar FROM customers LIMIT 3', '-o', 'json', '--debug'], env: { SERVICE_DATABASE_URL: '', SERVICE_DATABASE_AUTH_TOKEN: '' } });
+  runs.push({
+    args: [
+      'sql',
+      `${emu.info.databaseUrl}/?authToken=${emu.info.databaseToken}`,
+      '-e',
+      'SELECT id, email, avatar FROM customers LIMIT 3',
+      '-o',
+      'json',
+      '--debug',
+    ],
+    env: { SERVICE_DATABASE_URL: '', SERVICE_DATABASE_AUTH_TOKEN: '' },
+  });
   runs.push({ args: ['sql', `http://127.0.0.1:9/?authToken=${emu.info.readOnlyDatabaseToken}`, '-e', 'SELECT 1', '--debug'] });
   runs.push({ args: ['sql', '-e', 'SELECT * FROM nope', '--debug'] });
   runs.push({ args: ['db', 'list', '--debug'] });
@@ -103,7 +127,10 @@ test('db tokens create prints only the new token once; config files readable by 
   const file = path.join(dir, 'config.yaml');
   fs.writeFileSync(file, `defaultProfile: work\nprofiles:\n  work:\n    apiKey: ${emu.info.accessKey}\n    baseUrl: ${emu.info.baseUrl}\n`, { mode: 0o644 });
   fs.chmodSync(file, 0o644);
-  const r = await burrow({ args: ['get', 'limits', '--debug'], env: { XDG_CONFIG_HOME: path.join(home, 'config-open'), BURROW_API_KEY: '', BURROW_BASE_URL: '' } });
+  const r = await burrow({
+    args: ['get', 'limits', '--debug'],
+    env: { XDG_CONFIG_HOME: path.join(home, 'config-open'), BURROW_API_KEY: '', BURROW_BASE_URL: '' },
+  });
   assert.equal(r.code, 0, r.stderr);
   assert.ok(r.stderr.includes(`warning: ${file} is readable by other users (mode 644)`), r.stderr);
   assert.match(r.stderr, /chmod 600/);

@@ -1,10 +1,9 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after } from 'node:test';
 import { envFor, useEmulator } from '../helpers/emulator';
 import { runCommand, startBurrow } from '../helpers/pty';
 import { SCREENS } from '../../src/app/screens';

@@ -26,7 +26,11 @@ function alive(pid: number): boolean {
 
 const waitUntil = (ok: () => boolean, timeoutMs: number, what: string) => until(what, ok, timeoutMs, 50);
 
-for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
+for (const [signal, code] of [
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+  ['SIGINT', 130],
+] as const) {
   test(`${signal} restores the terminal and exits ${code}`, async () => {
     const emu = await useEmulator();
     const app = startBurrow([], { env: envFor(emu) });

@@ -59,19 +59,41 @@ function writeSpec(name: string, doc: unknown): string {
 const op = { responses: { '200': { description: 'ok' } } };
 const wide = (n: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { type: 'string' }])) });
 const generated = [
-  writeSpec('endpoints-60.yaml', { openapi: '3.0.0', info: { title: 'Many', version: '1' }, paths: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`/r${i}`, { get: op, delete: op }])) }),
+  writeSpec('endpoints-60.yaml', {
+    openapi: '3.0.0',
+    info: { title: 'Many', version: '1' },
+    paths: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`/r${i}`, { get: op, delete: op }])),
+  }),
   writeSpec('fields-75.json', { openapi: '3.0.0', info: { title: 'Wide', version: '1' }, paths: {}, components: { schemas: { W: wide(75) } } }),
   writeSpec('depth-12.yaml', {
     openapi: '3.1.0',
     info: { title: 'Deep', version: '1' },
     paths: { '/d': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/L0' } } } } } } } },
-    components: { schemas: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`L${i}`, i === 5 ? { type: 'string' } : { type: 'object', properties: { next: { $ref: `#/components/schemas/L${i + 1}` } } }])) },
+    components: {
+      schemas: Object.fromEntries(
+        Array.from({ length: 6 }, (_, i) => [
+          `L${i}`,
+          i === 5 ? { type: 'string' } : { type: 'object', properties: { next: { $ref: `#/components/schemas/L${i + 1}` } } },
+        ]),
+      ),
+    },
   }),
-  writeSpec('regex-2500.json', { openapi: '3.0.0', info: { title: 'Regex', version: '1' }, paths: {}, components: { schemas: { R: { type: 'string', pattern: `^${'a?'.repeat(1249)}$` } } } }),
+  writeSpec('regex-2500.json', {
+    openapi: '3.0.0',
+    info: { title: 'Regex', version: '1' },
+    paths: {},
+    components: { schemas: { R: { type: 'string', pattern: `^${'a?'.repeat(1249)}$` } } },
+  }),
 ];
 
 test('check-spec agrees with the emulator on every fixture and plan (exit 0 / 1 / 2)', async () => {
-  const files = [...fs.readdirSync(FIXTURES).filter((f) => f.startsWith('openapi-')).map((f) => path.join(FIXTURES, f)), ...generated];
+  const files = [
+    ...fs
+      .readdirSync(FIXTURES)
+      .filter((f) => f.startsWith('openapi-'))
+      .map((f) => path.join(FIXTURES, f)),
+    ...generated,
+  ];
   const codes = new Set<number>();
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
@@ -98,14 +120,25 @@ test('table output: measured vs allowed and one sentence per problem; json outpu
 
   const json = await burrow(['shield', 'check-spec', path.join(FIXTURES, 'openapi-petstore.yaml'), '--zone', String(advanced.shieldZoneId), '-o', 'json']);
   assert.equal(json.code, 0);
-  const out = JSON.parse(json.stdout) as { withinLimits: boolean; title: string; checks: { limit: string; measured: number; allowed: number }[]; problems: string[] };
+  const out = JSON.parse(json.stdout) as {
+    withinLimits: boolean;
+    title: string;
+    checks: { limit: string; measured: number; allowed: number }[];
+    problems: string[];
+  };
   assert.equal(out.withinLimits, true);
   assert.equal(out.title, 'Petstore');
   assert.deepEqual(out.problems, []);
-  assert.deepEqual(out.checks.map((c) => [c.limit, c.measured, c.allowed]), [
-    ['maxEndpoints', 5, limits.maxEndpoints], ['maxFieldsPerType', 4, limits.maxFieldsPerType], ['maxNestingDepth', 6, limits.maxNestingDepth],
-    ['maxTotalSchemaNodes', 15, limits.maxTotalSchemaNodes], ['maxTotalRegexLength', 22, limits.maxTotalRegexLength],
-  ]);
+  assert.deepEqual(
+    out.checks.map((c) => [c.limit, c.measured, c.allowed]),
+    [
+      ['maxEndpoints', 5, limits.maxEndpoints],
+      ['maxFieldsPerType', 4, limits.maxFieldsPerType],
+      ['maxNestingDepth', 6, limits.maxNestingDepth],
+      ['maxTotalSchemaNodes', 15, limits.maxTotalSchemaNodes],
+      ['maxTotalRegexLength', 22, limits.maxTotalRegexLength],
+    ],
+  );
 });
 
 test('bad input: exit 2 with a message that says what is wrong', async () => {
@@ -114,12 +147,18 @@ test('bad input: exit 2 with a message that says what is wrong', async () => {
   const cases: [string[], RegExp][] = [
     [['shield', 'check-spec', path.join(dir, 'missing.yaml'), '--zone', zone], new RegExp(`^burrow: no such file: ${dir}/missing\\.yaml\\n$`)],
     [['shield', 'check-spec', dir, '--zone', zone], /is a directory/],
-    [['shield', 'check-spec', path.join(FIXTURES, 'openapi-broken.yaml'), '--zone', zone], /openapi-broken\.yaml is not a usable OpenAPI 3 document: neither JSON nor valid YAML/],
+    [
+      ['shield', 'check-spec', path.join(FIXTURES, 'openapi-broken.yaml'), '--zone', zone],
+      /openapi-broken\.yaml is not a usable OpenAPI 3 document: neither JSON nor valid YAML/,
+    ],
     [['shield', 'check-spec', path.join(FIXTURES, 'openapi-swagger2.json'), '--zone', zone], /Swagger 2\.0: API Guardian takes OpenAPI 3\.x documents/],
     [['shield', 'check-spec', good], /--zone ID is required/],
     [['shield', 'check-spec', good, '--zone', 'abc'], /--zone must be a positive whole number up to 2147483647 \(got "abc"\)/],
     [['shield', 'check-spec', good, '--zone', '999'], /cannot read the API Guardian limits of shield zone 999: 404 Not Found shield_zone\.not_found/],
-    [['shield', 'check-spec', good, '--zone', String(basic.shieldZoneId)], /403 Forbidden invalid_plan_type\.api_guardian: API Guardian is not available on the Basic plan/],
+    [
+      ['shield', 'check-spec', good, '--zone', String(basic.shieldZoneId)],
+      /403 Forbidden invalid_plan_type\.api_guardian: API Guardian is not available on the Basic plan/,
+    ],
     [['shield', 'check-spec'], /needs FILE/],
     [['shield', 'lint', good], /unknown shield command "lint": check-spec FILE --zone ID, guardian ZONE --set NAME=VALUE, spec upload ZONE FILE/],
     [['shield', 'check-spec', good, '--zone', zone, '-o', 'csv'], /-o csv is not available for shield: use table, json/],

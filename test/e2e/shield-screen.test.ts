@@ -49,22 +49,38 @@ test('zones table, then a zone: toggle + cycle, the confirm shows only the chang
   assert.match(settingLine(screen, 'Execution mode'), new RegExp(`\\s${WAF_EXECUTION_MODE[before.executionMode]}\\s`));
   assert.match(settingLine(screen, 'Body over limit'), new RegExp(`\\s${WAF_PAYLOAD_LIMIT_ACTION[before.bodyLimitAction]}\\s`));
   assert.match(settingLine(screen, 'Unmatched path'), new RegExp(`\\s${UNMATCHED_PATH_ACTION[before.unmatchedPathAction]}\\s`));
-  assert.match(screen, new RegExp(`Plan limits\\s+endpoints ${before.maxEndpoints} · fields ${before.maxFieldsPerType} · depth ${before.maxNestingDepth} · nodes ${before.maxTotalSchemaNodes} · regex ${before.maxTotalRegexLength}`));
+  assert.match(
+    screen,
+    new RegExp(
+      `Plan limits\\s+endpoints ${before.maxEndpoints} · fields ${before.maxFieldsPerType} · depth ${before.maxNestingDepth} · nodes ${before.maxTotalSchemaNodes} · regex ${before.maxTotalRegexLength}`,
+    ),
+  );
 
   // e toggles, u cycles twice, m cycles twice (back to the server value: not an edit)
   await app.press('shield.toggleEnabled', 'shield.cycleUnmatched', 'shield.cycleUnmatched', 'shield.cycleMode', 'shield.cycleMode');
   const wantUnmatched = (before.unmatchedPathAction + 2) % 3;
   // the final state of all five keys (intermediate frames also say "N edits")
-  screen = await app.waitFor(new RegExp(`Execution mode\\s+\\w+\\s+m\\n[\\s\\S]*Unmatched path\\s+${UNMATCHED_PATH_ACTION[wantUnmatched]} \\(edited[\\s\\S]*2 edits not sent yet`));
+  screen = await app.waitFor(
+    new RegExp(`Execution mode\\s+\\w+\\s+m\\n[\\s\\S]*Unmatched path\\s+${UNMATCHED_PATH_ACTION[wantUnmatched]} \\(edited[\\s\\S]*2 edits not sent yet`),
+  );
   assert.match(settingLine(screen, 'Enabled'), new RegExp(`${onOff(!before.isEnabled)} \\(edited; server: ${onOff(before.isEnabled)}\\)`));
-  assert.match(settingLine(screen, 'Unmatched path'), new RegExp(`${UNMATCHED_PATH_ACTION[wantUnmatched]} \\(edited; server: ${UNMATCHED_PATH_ACTION[before.unmatchedPathAction]}\\)`));
+  assert.match(
+    settingLine(screen, 'Unmatched path'),
+    new RegExp(`${UNMATCHED_PATH_ACTION[wantUnmatched]} \\(edited; server: ${UNMATCHED_PATH_ACTION[before.unmatchedPathAction]}\\)`),
+  );
   assert.doesNotMatch(settingLine(screen, 'Execution mode'), /edited/);
   assert.deepEqual((await api.shield.getApiGuardian(zone.shieldZoneId)).configuration, before, 'nothing is sent while editing');
 
   await app.press('shield.send');
   const confirm = await app.waitFor('What will be sent:');
-  const sent = confirm.split('\n').map((l) => l.replace(/^│\s?|\s*│$/g, '').trim()).filter((l) => l.startsWith('~ ') || l.startsWith('+ ') || l.startsWith('- '));
-  assert.deepEqual(sent, [`~ isEnabled: ${before.isEnabled} → ${!before.isEnabled}`, `~ unmatchedPathAction: ${before.unmatchedPathAction} → ${wantUnmatched}`]);
+  const sent = confirm
+    .split('\n')
+    .map((l) => l.replace(/^│\s?|\s*│$/g, '').trim())
+    .filter((l) => l.startsWith('~ ') || l.startsWith('+ ') || l.startsWith('- '));
+  assert.deepEqual(sent, [
+    `~ isEnabled: ${before.isEnabled} → ${!before.isEnabled}`,
+    `~ unmatchedPathAction: ${before.unmatchedPathAction} → ${wantUnmatched}`,
+  ]);
   assert.match(confirm, new RegExp(`Update the API Guardian of shield zone ${zone.shieldZoneId} \\(PATCH\\)`));
   await app.press('confirm.yes');
   screen = await app.waitFor(/saved; the server's answer: isEnabled (on|off), unmatchedPathAction \w+/);

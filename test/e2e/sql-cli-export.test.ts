@@ -39,19 +39,35 @@ test('a result past the 10 MB answer limit fails on the pipeline, and streams ou
 });
 
 test('json and ndjson stream with the same text as before: exact integers, empty results, several sets', async () => {
-  const json = await burrow(['sql', '-o', 'json', '-e', 'SELECT snowflake_id FROM events ORDER BY id LIMIT 2', '-e', 'SELECT 1 AS x WHERE 0', '-e', "SELECT 'a' AS t"]);
+  const json = await burrow([
+    'sql',
+    '-o',
+    'json',
+    '-e',
+    'SELECT snowflake_id FROM events ORDER BY id LIMIT 2',
+    '-e',
+    'SELECT 1 AS x WHERE 0',
+    '-e',
+    "SELECT 'a' AS t",
+  ]);
   assert.equal(json.code, 0, json.stderr);
   const docs = json.stdout.trimEnd().split(/\n(?=\[)/);
   assert.equal(docs.length, 3);
-  assert.ok([...docs[0]!.matchAll(/"snowflake_id":(\d+)/g)].every((m) => BigInt(m[1]!) > 2n ** 53n), 'exact 64-bit integers');
+  assert.ok(
+    [...docs[0]!.matchAll(/"snowflake_id":(\d+)/g)].every((m) => BigInt(m[1]!) > 2n ** 53n),
+    'exact 64-bit integers',
+  );
   assert.equal(docs[1], '[]');
   assert.deepEqual(JSON.parse(docs[2]!), [{ t: 'a' }]);
   const nd = await burrow(['sql', '-o', 'ndjson', '-e', 'SELECT id FROM wide WHERE id <= 3 ORDER BY id']);
   assert.equal(nd.stdout, '{"id":1}\n{"id":2}\n{"id":3}\n');
 });
 
-test('inside a transaction a query runs on the session\'s stream and sees its uncommitted rows', async () => {
-  const r = await burrow(['sql', '-o', 'csv'], 'BEGIN; INSERT INTO wide (id) VALUES (-7); SELECT id FROM wide WHERE id < 0; ROLLBACK; SELECT count(*) AS n FROM wide WHERE id < 0;');
+test("inside a transaction a query runs on the session's stream and sees its uncommitted rows", async () => {
+  const r = await burrow(
+    ['sql', '-o', 'csv'],
+    'BEGIN; INSERT INTO wide (id) VALUES (-7); SELECT id FROM wide WHERE id < 0; ROLLBACK; SELECT count(*) AS n FROM wide WHERE id < 0;',
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, 'id\n-7\n\nn\n0\n');
 });

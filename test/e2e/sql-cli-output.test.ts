@@ -15,7 +15,9 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-sql-out-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const env = envFor(emu);
 const burrow = (args: string[]) =>
-  runBurrow(args, { env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...env } });
+  runBurrow(args, {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...env },
+  });
 
 const JOIN = 'SELECT c.id, o.id, o.id AS id_2, c.name FROM customers c JOIN orders o ON o.customer_id = c.id ORDER BY o.id LIMIT 2';
 
@@ -37,18 +39,30 @@ test('--debug keeps the statements but hides string and blob literals; --debug-s
   assert.equal(plain.code, 0, plain.stderr);
   const sent = plain.stderr.split('\n').filter((l) => l.startsWith('debug: -> POST'));
   assert.ok(sent.length >= 1, plain.stderr);
-  assert.ok(sent.some((l) => l.includes(`SELECT '…' AS pw, x'…' AS b, 42 AS answer`)), sent.join('\n'));
+  assert.ok(
+    sent.some((l) => l.includes(`SELECT '…' AS pw, x'…' AS b, 42 AS answer`)),
+    sent.join('\n'),
+  );
   assert.doesNotMatch(plain.stderr, /hunter2|c0ffee/i, 'no literal in the debug log');
   assert.match(plain.stdout, /hunter2-password/, 'the result itself is untouched');
 
   const full = await burrow(['--debug-sql', 'sql', '-o', 'json', '-e', SECRET_SQL]);
   assert.equal(full.code, 0, full.stderr);
-  assert.ok(full.stderr.split('\n').some((l) => l.startsWith('debug: -> POST') && l.includes("'hunter2-password'") && l.includes("x'c0ffee'")), full.stderr);
+  assert.ok(
+    full.stderr.split('\n').some((l) => l.startsWith('debug: -> POST') && l.includes("'hunter2-password'") && l.includes("x'c0ffee'")),
+    full.stderr,
+  );
 });
 
 test('a password in a URL is never printed, even with --debug', async () => {
   const r = await runBurrow(['--debug', '--base-url', 'http://alice:s3cr3t-pw@127.0.0.1:9', 'get', 'pull-zones'], {
-    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), BURROW_API_KEY: 'key-for-a-closed-port-0000' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      XDG_CONFIG_HOME: path.join(dir, 'cfg'),
+      XDG_STATE_HOME: path.join(dir, 'state'),
+      BURROW_API_KEY: 'key-for-a-closed-port-0000',
+    },
   });
   assert.equal(r.code, 1);
   assert.match(r.stderr, /debug: -> GET http:\/\/alice:••••••••@127\.0\.0\.1:9\/pullzone/);

@@ -16,7 +16,10 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** The binary with a clean environment: only what `env` says (plus PATH and a temp HOME). */
 const burrow = (args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) =>
-  runBurrow(args, { env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...opts.env }, stdin: opts.stdin });
+  runBurrow(args, {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...opts.env },
+    stdin: opts.stdin,
+  });
 
 const env = envFor(emu);
 
@@ -32,7 +35,10 @@ test('--read-only with -e: reads run; a write is refused with the statement name
   assert.equal(reads.code, 0, reads.stderr);
   assert.match(reads.stdout, new RegExp(`^n\\n${before}\\n`));
 
-  const r = await burrow(['sql', '--read-only', '-e', 'SELECT count(*) AS n FROM customers', '-e', "INSERT INTO customers (name, email) VALUES ('ro', 'ro@example.com')"], { env });
+  const r = await burrow(
+    ['sql', '--read-only', '-e', 'SELECT count(*) AS n FROM customers', '-e', "INSERT INTO customers (name, email) VALUES ('ro', 'ro@example.com')"],
+    { env },
+  );
   assert.equal(r.code, 2, r.stderr);
   assert.equal(r.stdout, '', 'not even the SELECT before it ran');
   assert.match(r.stderr, /statement 2 \(-e 2 line 1\): read-only mode \(--read-only\): "INSERT INTO customers \(name, email\)/);

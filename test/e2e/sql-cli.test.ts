@@ -15,12 +15,24 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** The binary with a clean environment: only what `env` says (plus PATH and a temp HOME). */
 const burrow = (args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) =>
-  runBurrow(args, { env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...opts.env }, stdin: opts.stdin });
+  runBurrow(args, {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'cfg'), XDG_STATE_HOME: path.join(dir, 'state'), ...opts.env },
+    stdin: opts.stdin,
+  });
 
 const env = envFor(emu);
 
 test('-e: each statement in order, table output with NULL and blobs shown distinctly', async () => {
-  const r = await burrow(['sql', '-e', "SELECT id, name, avatar IS NULL AS no_avatar, x'00ff' AS b, NULL AS n FROM customers WHERE id <= 2 ORDER BY id", '-e', 'SELECT count(*) AS orders FROM orders'], { env });
+  const r = await burrow(
+    [
+      'sql',
+      '-e',
+      "SELECT id, name, avatar IS NULL AS no_avatar, x'00ff' AS b, NULL AS n FROM customers WHERE id <= 2 ORDER BY id",
+      '-e',
+      'SELECT count(*) AS orders FROM orders',
+    ],
+    { env },
+  );
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trimEnd().split('\n');
   assert.match(lines[0]!, /^id\s+name\s+no_avatar\s+b\s+n$/);
@@ -31,7 +43,10 @@ test('-e: each statement in order, table output with NULL and blobs shown distin
 
 test('a FILE stops at the first error: exit 1, statement number and line, the rest did not run', async () => {
   const file = path.join(dir, 'script.sql');
-  fs.writeFileSync(file, "-- setup\nCREATE TABLE cli_t (x INTEGER);\nINSERT INTO cli_t VALUES (1);\n\nINSERT INTO cli_t\n  VALUES (nope);\nINSERT INTO cli_t VALUES (3);\n");
+  fs.writeFileSync(
+    file,
+    '-- setup\nCREATE TABLE cli_t (x INTEGER);\nINSERT INTO cli_t VALUES (1);\n\nINSERT INTO cli_t\n  VALUES (nope);\nINSERT INTO cli_t VALUES (3);\n',
+  );
   const r = await burrow(['sql', file], { env });
   assert.equal(r.code, 1);
   assert.match(r.stderr, new RegExp(`statement 3 \\(${file.replace(/[/\\.]/g, '\\$&')} line 5\\): SQL_INPUT_ERROR: SQL input error: no such column: nope`));
@@ -41,14 +56,20 @@ test('a FILE stops at the first error: exit 1, statement number and line, the re
 });
 
 test('SQL on stdin, -o json: exact 64-bit integers, reals with a point, blobs tagged', async () => {
-  const r = await burrow(['sql', '-o', 'json'], { env, stdin: "SELECT snowflake_id, 2.0 AS r, 'ž' AS t, x'0001' AS b FROM events ORDER BY id LIMIT 2;\nSELECT 1 AS one;" });
+  const r = await burrow(['sql', '-o', 'json'], {
+    env,
+    stdin: "SELECT snowflake_id, 2.0 AS r, 'ž' AS t, x'0001' AS b FROM events ORDER BY id LIMIT 2;\nSELECT 1 AS one;",
+  });
   assert.equal(r.code, 0, r.stderr);
   const docs = r.stdout.trim().split(/\n(?=\[)/);
   assert.equal(docs.length, 2);
   const first = docs[0]!;
   const ids = [...first.matchAll(/"snowflake_id":(\d+)/g)].map((m) => BigInt(m[1]!));
   assert.equal(ids.length, 2);
-  assert.ok(ids.every((id) => id > 2n ** 53n), 'printed exactly, not rounded through a double');
+  assert.ok(
+    ids.every((id) => id > 2n ** 53n),
+    'printed exactly, not rounded through a double',
+  );
   assert.match(first, /"r":2\.0,"t":"ž","b":\{"base64":"AAE="\}/);
   assert.deepEqual(JSON.parse(docs[1]!), [{ one: 1 }]);
 });
@@ -56,7 +77,16 @@ test('SQL on stdin, -o json: exact 64-bit integers, reals with a point, blobs ta
 test('-o csv and -o ndjson; 10,000 rows stream out', async () => {
   const csv = await burrow(['sql', '-o', 'csv', '-e', "SELECT 'a,b' AS t, NULL AS n, 1.5 AS f"], { env });
   assert.equal(csv.stdout, 't,n,f\n"a,b",,1.5\n');
-  const big = await burrow(['sql', '-o', 'ndjson', '-e', 'SELECT e.id, e.kind, k.k FROM events e, (SELECT 1 AS k UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4) k LIMIT 10000'], { env });
+  const big = await burrow(
+    [
+      'sql',
+      '-o',
+      'ndjson',
+      '-e',
+      'SELECT e.id, e.kind, k.k FROM events e, (SELECT 1 AS k UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4) k LIMIT 10000',
+    ],
+    { env },
+  );
   assert.equal(big.code, 0, big.stderr);
   const rows = big.stdout.trimEnd().split('\n');
   assert.equal(rows.length, 10000);

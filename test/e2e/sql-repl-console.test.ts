@@ -20,7 +20,7 @@ async function openSql(app: PtySession): Promise<void> {
   await app.waitFor(/^burrow-demo>/m);
 }
 
-test(':sql on the console\'s own emulator: Ctrl-C cancels a long query and the shell stays; leaving asks about the open transaction', async () => {
+test(":sql on the console's own emulator: Ctrl-C cancels a long query and the shell stays; leaving asks about the open transaction", async () => {
   // no credentials: the console starts the emulator as a child process, so a query that keeps
   // the database busy cannot freeze this test
   const app = startBurrow([], { cols: 100, rows: 30 });
@@ -93,7 +93,7 @@ test(':sql against a configured database: multi-line input, completion, history,
   const ro = startBurrow([], { env: envFor(emu, { SERVICE_DATABASE_AUTH_TOKEN: emu.info.readOnlyDatabaseToken }), cols: 100, rows: 30 });
   await openSql(ro);
   assert.match(ro.lines()[1]!, /burrow-demo\s+READ-ONLY/);
-  await ro.type("DELETE FROM products WHERE id = 1;\r");
+  await ro.type('DELETE FROM products WHERE id = 1;\r');
   await ro.waitFor(/BLOCKED/);
   await ro.waitFor(/this database token is read-only: SELECT and other reads work/);
   ro.kill();

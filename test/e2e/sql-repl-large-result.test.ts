@@ -12,7 +12,9 @@ test(':sql shows a SELECT of more than 10 MB and browses to its last row', async
   const emu = await useEmulator();
   const db = new DatabaseSession({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken });
   await db.execute('CREATE TABLE big_result (id INTEGER PRIMARY KEY, pad TEXT)');
-  await db.execute(`INSERT INTO big_result WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${ROWS}) SELECT x, printf('%.90c', 'p') FROM c`);
+  await db.execute(
+    `INSERT INTO big_result WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${ROWS}) SELECT x, printf('%.90c', 'p') FROM c`,
+  );
   await assert.rejects(db.execute('SELECT * FROM big_result'), /too large|RESPONSE_TOO_LARGE/i, 'the whole answer is past the pipeline limit');
   await db.close();
 

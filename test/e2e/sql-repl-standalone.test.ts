@@ -59,7 +59,9 @@ test('multi-line input runs only when complete; history with up and Ctrl-R, kept
   await app.waitFor(/\(reverse-i-search\)'custo': SELECT count\(\*\) AS n FROM customers WHERE name <> 'x; y';/);
   await app.press('enter');
   // enter runs the found entry again: its echo and result come after the last ones
-  await app.waitFor(new RegExp(`SELECT 1 AS one;[\\s\\S]*burrow-demo> SELECT count\\(\\*\\) AS n\\n\\s+\\.\\.\\.> FROM customers[\\s\\S]*\\|\\s+${customers}\\s+\\|`));
+  await app.waitFor(
+    new RegExp(`SELECT 1 AS one;[\\s\\S]*burrow-demo> SELECT count\\(\\*\\) AS n\\n\\s+\\.\\.\\.> FROM customers[\\s\\S]*\\|\\s+${customers}\\s+\\|`),
+  );
 
   await app.type('.quit\r');
   assert.equal((await exited(app)).exitCode, 0);
@@ -121,7 +123,7 @@ test('BEGIN, INSERT, a pause past the idle limit, COMMIT: the row is kept; the p
   const from = emu.databaseStreams().expired;
   const other = new DatabaseSession({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken, keepAliveMs: 0 });
   await other.execute('SELECT 1');
-  await until('every stream but the shell\'s expired', () => emu.databaseStreams().expired > from && emu.databaseStreams().open === 1);
+  await until("every stream but the shell's expired", () => emu.databaseStreams().expired > from && emu.databaseStreams().open === 1);
   await other.close().catch(() => undefined);
   await app.waitFor(/TX open [1-9]s/);
   assert.equal(await scalar("SELECT count(*) FROM repl_e2e_tx WHERE v = 'kept'"), 0n, 'not visible outside the transaction yet');

@@ -62,7 +62,11 @@ test('.dump products: every line of the CREATE TABLE and every INSERT is reachab
     screen = await nextPage(app, 'pgdn', first!);
   }
   for (const line of createLines.slice(0, -1)) assert.ok(seen.has(line), `"${line}" reachable in browse mode`);
-  for (const id of ids) assert.ok([...seen].some((l) => l.startsWith(`INSERT INTO products VALUES(${id},`)), `row ${id} reachable`);
+  for (const id of ids)
+    assert.ok(
+      [...seen].some((l) => l.startsWith(`INSERT INTO products VALUES(${id},`)),
+      `row ${id} reachable`,
+    );
   assert.ok(seen.has('COMMIT;'));
   // the transcript's note and browse mode count the same lines
   assert.equal(total, 2 + createLines.length + ids.length + 1, 'PRAGMA, BEGIN, the CREATE TABLE lines, the INSERTs, COMMIT');

@@ -31,7 +31,10 @@ test('videos: page size, load more near the end, server-side search, sort; detai
   await app.type('10');
   await app.press('prompt.apply');
   screen = await app.waitFor(`10 of ${all.length} loaded · page size 10`);
-  assert.deepEqual(rowsOf(screen).map((r) => Number(r.ID)), all.slice(0, 10).map((l) => l.Id));
+  assert.deepEqual(
+    rowsOf(screen).map((r) => Number(r.ID)),
+    all.slice(0, 10).map((l) => l.Id),
+  );
 
   // Scrolling to the end loads the next page, one page, not everything.
   await app.press('nav.bottom');

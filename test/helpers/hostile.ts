@@ -84,7 +84,8 @@ export async function startHostileProxy(target: string, options: HostileOptions 
         return;
       }
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length', 'accept-encoding'].includes(k)) headers[k] = v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && !['host', 'connection', 'content-length', 'accept-encoding'].includes(k)) headers[k] = v;
       const answer = await fetch(new URL(path, target), { method: req.method, headers, body: body.length ? body : undefined, redirect: 'manual' });
       const text = await answer.text();
       const type = answer.headers.get('content-type') ?? '';
@@ -133,6 +134,9 @@ export function hostileSpec(): unknown {
 
 /** A v1 log file with HOSTILE in front of every line (the cache field), and a line whose status is HOSTILE (its reason is printed). */
 export function poisonV1(body: string): string {
-  const lines = body.split('\n').filter((l) => l !== '').map((l) => HOSTILE + l);
+  const lines = body
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => HOSTILE + l);
   return [...lines, `HIT|${HOSTILE}|0|0|1|-|-|-|-|-|-|-`].join('\n') + '\n';
 }

@@ -9,9 +9,39 @@ import ts from 'typescript';
  */
 export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'cli.ts': ['commands', 'runtime', 'api', 'text', 'config'],
-  commands: ['app', 'state', 'runtime', 'renderers', 'log-records', 'logs-sql', 'log-ship', 'sql-repl', 'shield-spec', 'text', 'api', 'config', 'emulator', 'log-fields', 'log-engine'],
+  commands: [
+    'app',
+    'state',
+    'runtime',
+    'renderers',
+    'log-records',
+    'logs-sql',
+    'log-ship',
+    'sql-repl',
+    'shield-spec',
+    'text',
+    'api',
+    'config',
+    'emulator',
+    'log-fields',
+    'log-engine',
+  ],
   app: ['screens', 'components', 'state', 'keys', 'renderers', 'sql-repl', 'text', 'runtime', 'api', 'config', 'log-engine'],
-  screens: ['components', 'state', 'renderers', 'log-records', 'sql-repl', 'shield-spec', 'clipboard', 'keys', 'text', 'api', 'config', 'log-fields', 'log-engine'],
+  screens: [
+    'components',
+    'state',
+    'renderers',
+    'log-records',
+    'sql-repl',
+    'shield-spec',
+    'clipboard',
+    'keys',
+    'text',
+    'api',
+    'config',
+    'log-fields',
+    'log-engine',
+  ],
   components: ['keys', 'text'],
   state: ['log-records', 'logs-sql', 'log-ship', 'sql-repl', 'shield-spec', 'keys', 'text', 'api', 'config', 'log-fields', 'log-engine'],
   renderers: ['shield-spec', 'text', 'api', 'config'],
@@ -129,7 +159,12 @@ function importsOf(file: string): { spec: string; lazy: boolean }[] {
       out.push({ spec: node.moduleSpecifier.text, lazy: false });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       out.push({ spec: node.moduleSpecifier.text, lazy: false });
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       out.push({ spec: node.arguments[0].text, lazy: true });
     }
     ts.forEachChild(node, visit);

@@ -12,8 +12,14 @@ export const WINDOW_BASE = Date.UTC(2026, 7, 8, 12);
 /** Record n of a fake window, its request id n in hex. */
 export function windowEntry(n: number): LogEntry {
   return logEntry({
-    timestamp: new Date(WINDOW_BASE + n * 10).toISOString(), requestId: n.toString(16).padStart(32, '0'), cacheStatus: 'HIT', bytesSent: 1,
-    scheme: 'https', host: 'h', path: '/', url: 'https://h/',
+    timestamp: new Date(WINDOW_BASE + n * 10).toISOString(),
+    requestId: n.toString(16).padStart(32, '0'),
+    cacheStatus: 'HIT',
+    bytesSent: 1,
+    scheme: 'https',
+    host: 'h',
+    path: '/',
+    url: 'https://h/',
   });
 }
 
@@ -68,7 +74,19 @@ export class LateWindow {
     const limit = q.limit ?? 100;
     const total = this.late + this.records;
     const entries: LogEntry[] = [];
-    for (let i = offset; i < offset + limit && i < total; i++) entries.push(i < this.late ? this.lateEntry(this.late - 1 - i) : windowEntry(this.records - 1 - (i - this.late)));
-    return { entries, times: entries.map((e) => Date.parse(e.timestamp)), offset, limit, returned: entries.length, hasMore: offset + limit < total, from: WINDOW_BASE, to: this.to, order: 'desc', skipped: 0 };
+    for (let i = offset; i < offset + limit && i < total; i++)
+      entries.push(i < this.late ? this.lateEntry(this.late - 1 - i) : windowEntry(this.records - 1 - (i - this.late)));
+    return {
+      entries,
+      times: entries.map((e) => Date.parse(e.timestamp)),
+      offset,
+      limit,
+      returned: entries.length,
+      hasMore: offset + limit < total,
+      from: WINDOW_BASE,
+      to: this.to,
+      order: 'desc',
+      skipped: 0,
+    };
   }
 }

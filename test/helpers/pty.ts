@@ -218,7 +218,9 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
       const text = screenText();
       if (!midFrame && ok(text)) return text;
       if (end.passed()) {
-        throw new Error(`timed out after ${end.describe()} waiting for ${what}${done ? ' (the program has exited)' : ''}; the screen is:\n${'-'.repeat(term.cols)}\n${text}\n${'-'.repeat(term.cols)}`);
+        throw new Error(
+          `timed out after ${end.describe()} waiting for ${what}${done ? ' (the program has exited)' : ''}; the screen is:\n${'-'.repeat(term.cols)}\n${text}\n${'-'.repeat(term.cols)}`,
+        );
       }
       await sleep(25);
     }
@@ -236,7 +238,12 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
     },
     isInverse(row, col) {
       const buf = term.buffer.active;
-      return Boolean(buf.getLine(buf.viewportY + row)?.getCell(col)?.isInverse());
+      return Boolean(
+        buf
+          .getLine(buf.viewportY + row)
+          ?.getCell(col)
+          ?.isInverse(),
+      );
     },
     waitFor: (match, timeoutMs = 10_000) => waitUntil((t) => matches(t, match), `${String(match)} on the screen`, timeoutMs),
     waitForGone: (match, timeoutMs = 10_000) => waitUntil((t) => !matches(t, match), `${String(match)} to leave the screen`, timeoutMs),

@@ -11,7 +11,6 @@ import { runBurrow } from '../helpers/cli';
 // JSON of the wrong shape, a proxy's 502 page. `burrow get` for every resource must print one
 // readable line on stderr and exit 1: no stack trace, no "unexpected error", nothing on stdout.
 
-
 type Mode = 'html' | 'empty' | 'truncated' | 'wrong-shape' | 'json-null' | 'array-of-junk' | 'proxy-502';
 const BODIES: Record<Mode, [number, string, string]> = {
   html: [200, 'text/html; charset=utf-8', '<!DOCTYPE html><html><head><title>Sign in - Corporate Portal</title></head><body><form>...</form></body></html>'],
@@ -20,12 +19,25 @@ const BODIES: Record<Mode, [number, string, string]> = {
   'wrong-shape': [200, 'application/json', '{"unexpected": true, "data": "not what you think", "Items": 7}'],
   'json-null': [200, 'application/json', 'null'],
   'array-of-junk': [200, 'application/json', '[1, "two", null, {"three": 3}]'],
-  'proxy-502': [502, 'text/html', '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>'],
+  'proxy-502': [
+    502,
+    'text/html',
+    '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+  ],
 };
 const RESOURCES: string[][] = [
-  ['get', 'shield-zones'], ['get', 'api-guardian', '42'], ['get', 'limits'], ['get', 'apps'], ['get', 'region-settings', 'app-1'], ['get', 'regions'],
-  ['get', 'video-libraries'], ['get', 'load-balancers'], ['get', 'load-balancer', '7'], ['get', 'pull-zones'],
-  ['db', 'list'], ['logs', '1001', '--since', '1m'],
+  ['get', 'shield-zones'],
+  ['get', 'api-guardian', '42'],
+  ['get', 'limits'],
+  ['get', 'apps'],
+  ['get', 'region-settings', 'app-1'],
+  ['get', 'regions'],
+  ['get', 'video-libraries'],
+  ['get', 'load-balancers'],
+  ['get', 'load-balancer', '7'],
+  ['get', 'pull-zones'],
+  ['db', 'list'],
+  ['logs', '1001', '--since', '1m'],
 ];
 
 let mode: Mode = 'html';
@@ -46,13 +58,24 @@ after(() => {
 });
 
 const burrow = (args: string[]) =>
-  runBurrow(args, { env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, BURROW_API_KEY: 'test-key-0123456789', BURROW_BASE_URL: base, BURROW_LOGGING_URL: base } });
+  runBurrow(args, {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      XDG_CONFIG_HOME: home,
+      BURROW_API_KEY: 'test-key-0123456789',
+      BURROW_BASE_URL: base,
+      BURROW_LOGGING_URL: base,
+    },
+  });
 
 async function pool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
   const queue = [...items];
-  await Promise.all(Array.from({ length: size }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
-  }));
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
+    }),
+  );
 }
 
 for (const m of Object.keys(BODIES) as Mode[]) {
@@ -61,7 +84,9 @@ for (const m of Object.keys(BODIES) as Mode[]) {
     const problems: string[] = [];
     const firstLines: string[] = [];
     // every command meets the four main kinds; the rarer kinds (and the 502, retried with backoff) a sample
-    const resources = ['html', 'empty', 'truncated', 'wrong-shape'].includes(m) ? RESOURCES : RESOURCES.filter((_, i) => i % 4 === Object.keys(BODIES).indexOf(m) % 4);
+    const resources = ['html', 'empty', 'truncated', 'wrong-shape'].includes(m)
+      ? RESOURCES
+      : RESOURCES.filter((_, i) => i % 4 === Object.keys(BODIES).indexOf(m) % 4);
     await pool(resources, 4, async (args) => {
       const r = await burrow([...args, '-o', 'json']);
       const lines = r.stderr.trimEnd().split('\n');

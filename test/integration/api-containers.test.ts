@@ -28,7 +28,10 @@ test('listApps follows cursors; listAllApps matches the limits usage; listAllReg
     pages++;
   } while (cursor);
   assert.equal(pages, Math.ceil(all.length / 4));
-  assert.deepEqual(walked, all.map((a) => a.id));
+  assert.deepEqual(
+    walked,
+    all.map((a) => a.id),
+  );
   const regions = await api.containers.listAllRegions();
   assert.equal(regions.length, 20);
   assert.ok(regions.every((r) => typeof r.id === 'string' && typeof r.hasCapacity === 'boolean'));
@@ -36,7 +39,12 @@ test('listApps follows cursors; listAllApps matches the limits usage; listAllReg
 
 test('region settings round trip: PUT (empty 200) then GET shows the change', async () => {
   const app = (await api.containers.listAllApps()).find((a) => a.status === 'active')!;
-  const result = await api.containers.putRegionSettings(app.id, { allowedRegionIds: ['DE', 'SG'], requiredRegionIds: ['SG'], maxAllowedRegions: 2, nodeSelectors: {} });
+  const result = await api.containers.putRegionSettings(app.id, {
+    allowedRegionIds: ['DE', 'SG'],
+    requiredRegionIds: ['SG'],
+    maxAllowedRegions: 2,
+    nodeSelectors: {},
+  });
   assert.equal(result, undefined);
   const s = await api.containers.getRegionSettings(app.id);
   assert.deepEqual([s.allowedRegionIds, s.requiredRegionIds, s.maxAllowedRegions], [['DE', 'SG'], ['SG'], 2]);
@@ -44,13 +52,19 @@ test('region settings round trip: PUT (empty 200) then GET shows the change', as
 
 test('server validation errors come back with their fields; unknown app is a 404', async () => {
   const app = (await api.containers.listAllApps()).find((a) => a.status === 'active')!;
-  await assert.rejects(api.containers.putRegionSettings(app.id, { allowedRegionIds: ['DE'], requiredRegionIds: ['NY'], maxAllowedRegions: 1 }), (e: unknown) => {
-    assert.ok(e instanceof ApiError);
-    assert.equal(e.status, 400);
-    assert.deepEqual(e.fieldErrors.map((f) => f.field), ['requiredRegionIds']);
-    assert.match(e.message, /required regions must also be allowed: NY/);
-    return true;
-  });
+  await assert.rejects(
+    api.containers.putRegionSettings(app.id, { allowedRegionIds: ['DE'], requiredRegionIds: ['NY'], maxAllowedRegions: 1 }),
+    (e: unknown) => {
+      assert.ok(e instanceof ApiError);
+      assert.equal(e.status, 400);
+      assert.deepEqual(
+        e.fieldErrors.map((f) => f.field),
+        ['requiredRegionIds'],
+      );
+      assert.match(e.message, /required regions must also be allowed: NY/);
+      return true;
+    },
+  );
   await assert.rejects(api.containers.getRegionSettings('NoSuchApp'), (e: unknown) => e instanceof ApiError && e.status === 404 && /not found/.test(e.message));
 });
 

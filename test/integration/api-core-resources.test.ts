@@ -1,8 +1,7 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after } from 'node:test';
 import { apiFor, useEmulator } from '../helpers/emulator';
 import { ApiError } from '../../src/api/errors';
 import { createApi } from '../../src/api/index';
@@ -27,9 +26,15 @@ test('video libraries: page 0 reads the plain-array form, page >= 1 the paginate
   const p3 = await api.videoLibraries.listPage(3, 25);
   assert.equal(p3.form, 'paginated');
   assert.deepEqual([p3.currentPage, p3.totalItems, p3.hasMoreItems], [3, plain.totalItems, true]);
-  assert.deepEqual(p3.items.map((l) => l.Id), plain.items.slice(50, 75).map((l) => l.Id));
+  assert.deepEqual(
+    p3.items.map((l) => l.Id),
+    plain.items.slice(50, 75).map((l) => l.Id),
+  );
   const all = await api.videoLibraries.listAll();
-  assert.deepEqual(all.map((l) => l.Id), plain.items.map((l) => l.Id));
+  assert.deepEqual(
+    all.map((l) => l.Id),
+    plain.items.map((l) => l.Id),
+  );
   // Every field the server sent is kept, not only the typed ones.
   assert.ok('PlayerKeyColor' in all[0]! && 'Bitrate2160p' in all[0]! && 'GoogleWidevineDrm' in all[0]!);
   const word = plain.items[0]!.Name!.split('-')[0]!;
@@ -50,8 +55,14 @@ test('video libraries: a server that answers the plain array for page >= 1 is cu
   after(() => old.close());
   const p2 = await old.videoLibraries.listPage(2, 5);
   assert.deepEqual([p2.form, p2.currentPage, p2.totalItems, p2.hasMoreItems], ['array', 2, 12, true]);
-  assert.deepEqual(p2.items.map((l) => l.Id), [6, 7, 8, 9, 10]);
-  assert.deepEqual((await old.videoLibraries.listAll()).map((l) => l.Id), records.map((r) => r.Id));
+  assert.deepEqual(
+    p2.items.map((l) => l.Id),
+    [6, 7, 8, 9, 10],
+  );
+  assert.deepEqual(
+    (await old.videoLibraries.listAll()).map((l) => l.Id),
+    records.map((r) => r.Id),
+  );
 });
 
 test('video libraries: bad page, perPage or search refused before any request', async () => {
@@ -66,18 +77,31 @@ test('video libraries: bad page, perPage or search refused before any request', 
 test('load balancers: list pages, listAll, get; 404 says which profile; bad ids refused', async () => {
   const all = await api.loadBalancers.listAll();
   assert.equal(all.length, 8);
-  assert.deepEqual((await api.loadBalancers.list(2, 3)).map((l) => l.LoadBalancerId), all.slice(3, 6).map((l) => l.LoadBalancerId));
+  assert.deepEqual(
+    (await api.loadBalancers.list(2, 3)).map((l) => l.LoadBalancerId),
+    all.slice(3, 6).map((l) => l.LoadBalancerId),
+  );
   const one = await api.loadBalancers.get(all[4]!.LoadBalancerId);
   assert.deepEqual(one, all[4]);
   assert.ok(one.OriginGroups.length >= 2 && one.OriginGroups.every((g) => Array.isArray(g.Origins)));
-  await assert.rejects(api.loadBalancers.get(1), (e: unknown) => e instanceof ApiError && e.status === 404 && e.code === 'loadBalancer.not_found' && e.message === 'load balancer 1 was not found (404 loadBalancer.not_found)');
+  await assert.rejects(
+    api.loadBalancers.get(1),
+    (e: unknown) =>
+      e instanceof ApiError &&
+      e.status === 404 &&
+      e.code === 'loadBalancer.not_found' &&
+      e.message === 'load balancer 1 was not found (404 loadBalancer.not_found)',
+  );
   await refusedBeforeSending(() => api.loadBalancers.get(0), /load balancer id must be a positive whole number/);
   await refusedBeforeSending(() => api.loadBalancers.list(1, 0), /count must be a whole number from 1 to 1000/);
 });
 
 test('pull zones: list (all pages) and get, with logging flags; unknown id', async () => {
   const zones = await api.pullZones.list();
-  assert.deepEqual(zones.map((z) => [z.Id, z.EnableLogging]), emu.world.pullZones.map((z) => [z.Id, z.EnableLogging]));
+  assert.deepEqual(
+    zones.map((z) => [z.Id, z.EnableLogging]),
+    emu.world.pullZones.map((z) => [z.Id, z.EnableLogging]),
+  );
   const one = await api.pullZones.get(zones[0]!.Id);
   assert.equal(one.Name, emu.world.pullZones[0]!.Name);
   assert.ok(one.Hostnames.length >= 1);

@@ -21,7 +21,10 @@ test('listZones pages; listAllZones gathers every zone; getZone reads one', asyn
   assert.equal(zones.length, 10);
   const p2 = await api.shield.listZones(2, 4);
   assert.deepEqual(p2.page, { totalCount: 10, totalPages: 3, currentPage: 2, nextPage: 3, pageSize: 4 });
-  assert.deepEqual(p2.zones.map((z) => z.shieldZoneId), zones.slice(4, 8).map((z) => z.shieldZoneId));
+  assert.deepEqual(
+    p2.zones.map((z) => z.shieldZoneId),
+    zones.slice(4, 8).map((z) => z.shieldZoneId),
+  );
   const def = await api.shield.listZones();
   assert.equal(def.page.pageSize, 10);
   const one = await api.shield.getZone(zones[3]!.shieldZoneId);
@@ -32,7 +35,10 @@ test('getApiGuardian, and the 403/404 envelopes as ApiErrors with their errorKey
   const g = await api.shield.getApiGuardian(paid[0]!.shieldZoneId);
   assert.equal(g.configuration.shieldZoneId, paid[0]!.shieldZoneId);
   assert.ok(Array.isArray(g.endpoints));
-  await assert.rejects(api.shield.getApiGuardian(basic.shieldZoneId), (e: unknown) => e instanceof ApiError && e.status === 403 && e.code === 'invalid_plan_type.api_guardian' && /Basic plan/.test(e.message));
+  await assert.rejects(
+    api.shield.getApiGuardian(basic.shieldZoneId),
+    (e: unknown) => e instanceof ApiError && e.status === 403 && e.code === 'invalid_plan_type.api_guardian' && /Basic plan/.test(e.message),
+  );
   await assert.rejects(api.shield.getApiGuardian(12345), (e: unknown) => e instanceof ApiError && e.status === 404 && e.code === 'shield_zone.not_found');
 });
 
@@ -65,7 +71,14 @@ paths:
   assert.equal(rep.configuration.version, '0.0.2');
   const limits = rep.configuration;
   const big = `openapi: 3.0.1\ninfo: {title: Big, version: '1'}\npaths:\n${Array.from({ length: limits.maxEndpoints + 1 }, (_, i) => `  /p${i}: {get: {responses: {}}}`).join('\n')}\n`;
-  await assert.rejects(api.shield.replaceSpec(target, big), (e: unknown) => e instanceof ApiError && e.status === 400 && e.code === 'api_guardian.spec_limit_exceeded' && new RegExp(`maxEndpoints: ${limits.maxEndpoints + 1} endpoints, allowed ${limits.maxEndpoints}`).test(e.message));
+  await assert.rejects(
+    api.shield.replaceSpec(target, big),
+    (e: unknown) =>
+      e instanceof ApiError &&
+      e.status === 400 &&
+      e.code === 'api_guardian.spec_limit_exceeded' &&
+      new RegExp(`maxEndpoints: ${limits.maxEndpoints + 1} endpoints, allowed ${limits.maxEndpoints}`).test(e.message),
+  );
 });
 
 test('bad input is refused before any request, saying what is allowed', async () => {
@@ -73,7 +86,10 @@ test('bad input is refused before any request, saying what is allowed', async ()
   await refusedBeforeSending(() => api.shield.listZones(1, 0), /perPage must be a whole number from 1 to 1000/);
   await refusedBeforeSending(() => api.shield.getZone(-1), /shield zone id must be a positive whole number up to 2147483647/);
   await refusedBeforeSending(() => api.shield.getApiGuardian(2 ** 31), /up to 2147483647/);
-  await refusedBeforeSending(() => api.shield.updateApiGuardian(paid[0]!.shieldZoneId, { executionMode: 3 }), /executionMode must be one of 0 \(Log\), 1 \(Block\)/);
+  await refusedBeforeSending(
+    () => api.shield.updateApiGuardian(paid[0]!.shieldZoneId, { executionMode: 3 }),
+    /executionMode must be one of 0 \(Log\), 1 \(Block\)/,
+  );
   await refusedBeforeSending(() => api.shield.updateApiGuardian(paid[0]!.shieldZoneId, {}), /nothing to update/);
   await refusedBeforeSending(() => api.shield.uploadSpec(paid[0]!.shieldZoneId, '   '), /specification is empty/);
 });

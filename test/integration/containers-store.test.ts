@@ -44,7 +44,10 @@ test('apps: cursor pages on demand, one page at a time; a refresh reloads what i
   await store.getState().refresh();
   const all = await api.containers.listAllApps();
   assert.equal(all.length, 15);
-  assert.deepEqual(store.getState().apps.items.map((a) => a.id), all.slice(0, 5).map((a) => a.id));
+  assert.deepEqual(
+    store.getState().apps.items.map((a) => a.id),
+    all.slice(0, 5).map((a) => a.id),
+  );
   assert.equal(store.getState().apps.totalItems, 15);
   assert.ok(store.getState().apps.cursor);
   assert.ok(store.getState().limits, 'the limits come with the same refresh');
@@ -52,7 +55,10 @@ test('apps: cursor pages on demand, one page at a time; a refresh reloads what i
   await store.getState().loadMoreApps();
   assert.equal(store.getState().apps.items.length, 10);
   await store.getState().loadMoreApps();
-  assert.deepEqual(store.getState().apps.items.map((a) => a.id), all.map((a) => a.id));
+  assert.deepEqual(
+    store.getState().apps.items.map((a) => a.id),
+    all.map((a) => a.id),
+  );
   assert.equal(store.getState().apps.cursor, null, 'the last page has no cursor');
   const before = mgmtRequests(emu);
   await store.getState().loadMoreApps();
@@ -87,7 +93,10 @@ test('region settings: edit, confirm with the diff, PUT, empty 200; the emulator
 
   store.getState().save();
   const lines = await confirm(ui);
-  assert.ok(lines.includes(`~ allowedRegionIds: ${JSON.stringify(current.allowedRegionIds)} → ${JSON.stringify([...current.allowedRegionIds, extra.id])}`), lines.join('\n'));
+  assert.ok(
+    lines.includes(`~ allowedRegionIds: ${JSON.stringify(current.allowedRegionIds)} → ${JSON.stringify([...current.allowedRegionIds, extra.id])}`),
+    lines.join('\n'),
+  );
   assert.ok(lines.includes('+ nodeSelectors.tier: "gpu"'), lines.join('\n'));
   assert.equal(lines.length, 3, `allowed, max and the selector: ${lines.join(' | ')}`);
 
@@ -184,7 +193,10 @@ test('an answer lost after the PUT was sent: reported as an unknown outcome, nev
   await confirm(ui);
   const outcome = store.getState().editor!.outcome;
   assert.equal(outcome?.kind, 'unknown');
-  assert.match(outcome?.kind === 'unknown' ? outcome.message : '', /^unknown outcome: the PUT of the region settings was sent but no answer came \(it was not retried\); refreshed state shown/);
+  assert.match(
+    outcome?.kind === 'unknown' ? outcome.message : '',
+    /^unknown outcome: the PUT of the region settings was sent but no answer came \(it was not retried\); refreshed state shown/,
+  );
   assert.equal(puts, 1, 'the PUT went out exactly once');
   assert.match(ui.getState().status?.text ?? '', /unknown outcome/);
   // Refreshed state shown: this proxy cut the PUT before the platform saw it, so the region is not allowed there.

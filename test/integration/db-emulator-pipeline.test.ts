@@ -25,7 +25,13 @@ async function post(path: string, body: unknown, token: string | null = full, ra
 }
 
 const exec = (sql: string, args: unknown[] = [], extra: Record<string, unknown> = {}) => ({ type: 'execute', stmt: { sql, args, ...extra } });
-const result = (r: Json | undefined) => (r as { response: { result: Json } }).response.result as { cols: { name: string; decltype: string | null }[]; rows: { type: string; value?: unknown; base64?: string }[][]; affected_row_count: number; last_insert_rowid: string | null };
+const result = (r: Json | undefined) =>
+  (r as { response: { result: Json } }).response.result as {
+    cols: { name: string; decltype: string | null }[];
+    rows: { type: string; value?: unknown; base64?: string }[][];
+    affected_row_count: number;
+    last_insert_rowid: string | null;
+  };
 
 test('GET probes: /v2 and /v3 answer text, /v3-protobuf and unknown paths 404 with an empty body', async () => {
   for (const p of ['/v2', '/v3']) {
@@ -68,7 +74,10 @@ test('execute: values are encoded as sqld does (integers as strings, unpadded ba
     { type: 'blob', base64: 'AAE' },
     { type: 'float', value: 2 },
   ]);
-  assert.deepEqual(res.cols.map((c) => c.name), ['big', 'f', 't', 'b', 'n', 'echo_int', 'echo_blob', 'echo_f']);
+  assert.deepEqual(
+    res.cols.map((c) => c.name),
+    ['big', 'f', 't', 'b', 'n', 'echo_int', 'echo_blob', 'echo_f'],
+  );
   assert.equal(res.affected_row_count, 0);
   assert.equal(res.last_insert_rowid, null);
 });
@@ -78,7 +87,7 @@ test('decltypes, affected_row_count and last_insert_rowid follow sqld (INSERT on
     requests: [
       exec('SELECT id, email, lifetime_value, id + 1 FROM customers LIMIT 1'),
       exec("INSERT INTO products (sku, name, price) VALUES ('SKU-T1', 'Tamper', 30.0)"),
-      exec("UPDATE products SET stock = stock + 1 WHERE price < 50"),
+      exec('UPDATE products SET stock = stock + 1 WHERE price < 50'),
       exec('CREATE TABLE IF NOT EXISTS scratch (x)'),
       exec("DELETE FROM products WHERE sku = 'SKU-T1' RETURNING id"),
       { type: 'close' },
@@ -108,19 +117,36 @@ test('errors: primary codes, sqld-specific codes, in-band with HTTP 200', async 
       exec('SELECT nope FROM customers'),
       exec('SELECT 1; SELECT 2'),
       exec('  -- nothing here\n'),
-      exec('SELECT ?', [{ type: 'integer', value: '1' }, { type: 'integer', value: '2' }]),
+      exec('SELECT ?', [
+        { type: 'integer', value: '1' },
+        { type: 'integer', value: '2' },
+      ]),
       exec('SELECT :a', [], { named_args: [{ name: 'b', value: { type: 'null' } }] }),
       exec('SELECT ?', [{ type: 'null' }], { named_args: [{ name: 'a', value: { type: 'null' } }] }),
       exec("INSERT INTO orders (customer_id, status, ordered_at, total) VALUES (999999, 'paid', '2026-01-01', 1)"),
-      exec("SELECT abs(-9223372036854775808)"),
+      exec('SELECT abs(-9223372036854775808)'),
       { type: 'close' },
     ],
   });
   assert.equal(r.status, 200);
-  const errs = r.json!.results!.slice(0, 10).map((x) => (x as { type: string; error: { code: string; message: string } }));
-  assert.ok(errs.every((e) => e.type === 'error'), JSON.stringify(errs));
+  const errs = r.json!.results!.slice(0, 10).map((x) => x as { type: string; error: { code: string; message: string } });
+  assert.ok(
+    errs.every((e) => e.type === 'error'),
+    JSON.stringify(errs),
+  );
   const codes = errs.map((e) => (e as unknown as { error: { code: string } }).error.code);
-  assert.deepEqual(codes, ['SQLITE_CONSTRAINT', 'SQL_PARSE_ERROR', 'SQL_INPUT_ERROR', 'SQL_MANY_STATEMENTS', 'SQL_NO_STATEMENT', 'ARGS_INVALID', 'ARGS_INVALID', 'ARGS_BOTH_POSITIONAL_AND_NAMED', 'SQLITE_CONSTRAINT', 'SQLITE_UNKNOWN']);
+  assert.deepEqual(codes, [
+    'SQLITE_CONSTRAINT',
+    'SQL_PARSE_ERROR',
+    'SQL_INPUT_ERROR',
+    'SQL_MANY_STATEMENTS',
+    'SQL_NO_STATEMENT',
+    'ARGS_INVALID',
+    'ARGS_INVALID',
+    'ARGS_BOTH_POSITIONAL_AND_NAMED',
+    'SQLITE_CONSTRAINT',
+    'SQLITE_UNKNOWN',
+  ]);
   const msg = (i: number) => (errs[i] as unknown as { error: { message: string } }).error.message;
   assert.equal(msg(0), 'SQLite error: UNIQUE constraint failed: customers.id');
   assert.match(msg(2), /^SQL input error: no such column: nope/);
@@ -138,12 +164,22 @@ test('named arguments bind with or without their sigil; ?NNN keeps its number', 
           { name: '$d', value: { type: 'float', value: 4.5 } },
         ],
       }),
-      exec('SELECT ?2, ?, ?1', [{ type: 'text', value: 'one' }, { type: 'text', value: 'two' }, { type: 'text', value: 'three' }]),
+      exec('SELECT ?2, ?, ?1', [
+        { type: 'text', value: 'one' },
+        { type: 'text', value: 'two' },
+        { type: 'text', value: 'three' },
+      ]),
       { type: 'close' },
     ],
   });
-  assert.deepEqual(result(r.json!.results![0]).rows[0]!.map((v) => v.value), ['B', 'A', 'B', '3', 4.5]);
-  assert.deepEqual(result(r.json!.results![1]).rows[0]!.map((v) => v.value), ['two', 'three', 'one']);
+  assert.deepEqual(
+    result(r.json!.results![0]).rows[0]!.map((v) => v.value),
+    ['B', 'A', 'B', '3', 4.5],
+  );
+  assert.deepEqual(
+    result(r.json!.results![1]).rows[0]!.map((v) => v.value),
+    ['two', 'three', 'one'],
+  );
 });
 
 test('batch: conditions ok/error/not/and/or; failing steps go to step_errors and the batch goes on', async () => {
@@ -157,8 +193,26 @@ test('batch: conditions ok/error/not/and/or; failing steps go to step_errors and
             { stmt: { sql: 'SELECT nope' } },
             { condition: { type: 'ok', step: 1 }, stmt: { sql: 'SELECT 3' } },
             { condition: { type: 'error', step: 1 }, stmt: { sql: 'SELECT 4' } },
-            { condition: { type: 'and', conds: [{ type: 'ok', step: 0 }, { type: 'not', cond: { type: 'ok', step: 2 } }] }, stmt: { sql: 'SELECT 5' } },
-            { condition: { type: 'or', conds: [{ type: 'ok', step: 2 }, { type: 'error', step: 2 }] }, stmt: { sql: 'SELECT 6' } },
+            {
+              condition: {
+                type: 'and',
+                conds: [
+                  { type: 'ok', step: 0 },
+                  { type: 'not', cond: { type: 'ok', step: 2 } },
+                ],
+              },
+              stmt: { sql: 'SELECT 5' },
+            },
+            {
+              condition: {
+                type: 'or',
+                conds: [
+                  { type: 'ok', step: 2 },
+                  { type: 'error', step: 2 },
+                ],
+              },
+              stmt: { sql: 'SELECT 6' },
+            },
             { condition: { type: 'is_autocommit' }, stmt: { sql: 'SELECT 7' } },
           ],
         },
@@ -167,8 +221,14 @@ test('batch: conditions ok/error/not/and/or; failing steps go to step_errors and
     ],
   });
   const b = (r.json!.results![0] as { response: { result: { step_results: (Json | null)[]; step_errors: (Json | null)[] } } }).response.result;
-  assert.deepEqual(b.step_results.map((s) => (s ? (s as { rows: { value: string }[][] }).rows[0]![0]!.value : null)), ['1', null, null, '4', '5', null, '7']);
-  assert.deepEqual(b.step_errors.map((e) => (e ? (e as { code: string }).code : null)), [null, 'SQL_INPUT_ERROR', null, null, null, null, null]);
+  assert.deepEqual(
+    b.step_results.map((s) => (s ? (s as { rows: { value: string }[][] }).rows[0]![0]!.value : null)),
+    ['1', null, null, '4', '5', null, '7'],
+  );
+  assert.deepEqual(
+    b.step_errors.map((e) => (e ? (e as { code: string }).code : null)),
+    [null, 'SQL_INPUT_ERROR', null, null, null, null, null],
+  );
 });
 
 test('batch: a statement that does not parse fails the whole batch before any step runs (as sqld)', async () => {
@@ -227,7 +287,12 @@ test('store_sql / close_sql: ids per stream, limits of 50 texts and 5000 bytes',
   assert.equal(result(res[51]).rows[0]![0]!.value, '42');
   assert.equal((res[53] as { type: string }).type, 'ok', 'closing an unknown id is fine');
   assert.equal((res[54] as { error: { code: string } }).error.code, 'SQL_STORE_TOO_LARGE');
-  const dup = await post('/v2/pipeline', { requests: [{ type: 'store_sql', sql_id: 1, sql: 'SELECT 1' }, { type: 'store_sql', sql_id: 1, sql: 'SELECT 2' }] });
+  const dup = await post('/v2/pipeline', {
+    requests: [
+      { type: 'store_sql', sql_id: 1, sql: 'SELECT 1' },
+      { type: 'store_sql', sql_id: 1, sql: 'SELECT 2' },
+    ],
+  });
   assert.equal(dup.status, 400);
 });
 
@@ -244,7 +309,11 @@ test('sequence runs statements until the first error; describe reports params an
   assert.equal(result(r.json!.results![1]).rows[0]![0]!.value, '1');
   assert.deepEqual((r.json!.results![2] as { response: { result: unknown } }).response.result, {
     params: [{ name: ':a' }, { name: null }],
-    cols: [{ name: 'a', decltype: null }, { name: 'b', decltype: null }, { name: 'id', decltype: 'INTEGER' }],
+    cols: [
+      { name: 'a', decltype: null },
+      { name: 'b', decltype: null },
+      { name: 'id', decltype: 'INTEGER' },
+    ],
     is_explain: false,
     is_readonly: true,
   });
@@ -301,7 +370,7 @@ test('auth: bearer required; garbage, unknown scheme and foreign-database tokens
   assert.match(foreign.text, /Authorization forbidden/);
   const unknown = await post('/db/nope/v2/pipeline', { requests: [] });
   assert.equal(unknown.status, 404);
-  assert.deepEqual(unknown.json, { error: 'Namespace `nope` doesn\'t exist' });
+  assert.deepEqual(unknown.json, { error: "Namespace `nope` doesn't exist" });
 });
 
 test('read-only token: reads work, every kind of write is BLOCKED in-band (and cannot switch query_only off)', async () => {
@@ -317,7 +386,11 @@ test('read-only token: reads work, every kind of write is BLOCKED in-band (and c
     'PRAGMA query_only = 0',
     "REPLACE INTO scratch VALUES ('ro')",
   ];
-  const r = await post('/v3/pipeline', { requests: [exec('BEGIN IMMEDIATE'), ...writes.map((w) => exec(w)), exec('SELECT count(*) FROM customers'), exec('COMMIT'), { type: 'close' }] }, ro);
+  const r = await post(
+    '/v3/pipeline',
+    { requests: [exec('BEGIN IMMEDIATE'), ...writes.map((w) => exec(w)), exec('SELECT count(*) FROM customers'), exec('COMMIT'), { type: 'close' }] },
+    ro,
+  );
   assert.equal(r.status, 200);
   const res = r.json!.results!;
   assert.equal((res[0] as { type: string }).type, 'ok', 'BEGIN IMMEDIATE is allowed on a read-only token');
@@ -333,7 +406,7 @@ test('read-only token: reads work, every kind of write is BLOCKED in-band (and c
   assert.equal(result(check.json!.results![1]).rows[0]![0]!.value, '0');
 });
 
-test('a writer waits for another stream\'s write transaction instead of failing at once', async () => {
+test("a writer waits for another stream's write transaction instead of failing at once", async () => {
   const holder = await post('/v3/pipeline', { requests: [exec('BEGIN IMMEDIATE'), exec("INSERT INTO scratch VALUES ('holder')")] });
   const waiting = post('/v2/pipeline', { requests: [exec("INSERT INTO scratch VALUES ('waiter')"), { type: 'close' }] });
   await until('the writer waiting in the engine', () => emu.databaseEngine.inFlight > 0);

@@ -19,7 +19,10 @@ const client = open(emu.info.databaseToken);
 
 test('execute over ws://: stored SQL, 64-bit integers, blobs, unicode', async () => {
   assert.equal(client.protocol, 'ws');
-  const rs = await client.execute({ sql: 'SELECT ? AS big, ? AS t, ? AS b, ? AS n', args: [9223372036854775807n, 'žluťoučký 🐇', new Uint8Array([0, 1, 255]), null] });
+  const rs = await client.execute({
+    sql: 'SELECT ? AS big, ? AS t, ? AS b, ? AS n',
+    args: [9223372036854775807n, 'žluťoučký 🐇', new Uint8Array([0, 1, 255]), null],
+  });
   assert.deepEqual(rs.columns, ['big', 't', 'b', 'n']);
   assert.equal(rs.rows[0]!.big, 9223372036854775807n);
   assert.equal(rs.rows[0]!.t, 'žluťoučký 🐇');
@@ -39,7 +42,10 @@ test('batch in write mode commits, and a failing batch rolls back as a whole', a
   assert.equal(rs[0]!.rowsAffected, 1);
   assert.equal(rs[1]!.rows[0]!.name, 'ws test');
   await assert.rejects(
-    client.batch(["INSERT INTO products (sku, name, price) VALUES ('SKU-WS2', 'x', 1)", "INSERT INTO products (sku, name, price) VALUES ('SKU-WS1', 'dup', 1)"], 'write'),
+    client.batch(
+      ["INSERT INTO products (sku, name, price) VALUES ('SKU-WS2', 'x', 1)", "INSERT INTO products (sku, name, price) VALUES ('SKU-WS1', 'dup', 1)"],
+      'write',
+    ),
     (e: unknown) => e instanceof LibsqlError && e.code === 'SQLITE_CONSTRAINT',
   );
   assert.equal((await client.execute("SELECT count(*) AS n FROM products WHERE sku = 'SKU-WS2'")).rows[0]!.n, 0n);
@@ -66,7 +72,7 @@ test('interactive transactions: commit keeps, rollback and close discard, uncomm
   assert.equal((await client.execute("SELECT count(*) AS n FROM products WHERE sku = 'SKU-WTX3'")).rows[0]!.n, 0n);
 });
 
-test('a writer waiting for another stream\'s lock does not block the other streams on the same socket', async () => {
+test("a writer waiting for another stream's lock does not block the other streams on the same socket", async () => {
   const tx = await client.transaction('write');
   await tx.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-WL1', 'holder', 1)");
   // this write queues behind tx's lock; meanwhile reads and tx's own commit must go through
@@ -93,7 +99,10 @@ test('SQL errors are LibsqlErrors with the server code and the socket stays usab
 test('a read-only token reads but every write is refused with BLOCKED', async () => {
   const ro = open(emu.info.readOnlyDatabaseToken);
   assert.ok(((await ro.execute('SELECT count(*) AS n FROM customers')).rows[0]!.n as bigint) > 0n);
-  await assert.rejects(ro.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-RO', 'no', 1)"), (e: unknown) => e instanceof LibsqlError && e.code === 'BLOCKED');
+  await assert.rejects(
+    ro.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-RO', 'no', 1)"),
+    (e: unknown) => e instanceof LibsqlError && e.code === 'BLOCKED',
+  );
   await assert.rejects(ro.batch(['DELETE FROM products'], 'write'), (e: unknown) => e instanceof LibsqlError && e.code === 'BLOCKED');
   assert.equal((await client.execute("SELECT count(*) AS n FROM products WHERE sku = 'SKU-RO'")).rows[0]!.n, 0n);
 });
@@ -105,7 +114,10 @@ test('a bad or missing token gets hello_error with an AUTH code', async () => {
 });
 
 test('the other databases answer under /db/{name}/ and a token opens only its own database', async () => {
-  await assert.rejects(open(emu.info.databaseToken, `${wsUrl}/db/inventory-eu/`).execute('SELECT 1'), (e: unknown) => e instanceof LibsqlError && e.code === 'AUTH_NAMESPACE_FORBIDDEN');
+  await assert.rejects(
+    open(emu.info.databaseToken, `${wsUrl}/db/inventory-eu/`).execute('SELECT 1'),
+    (e: unknown) => e instanceof LibsqlError && e.code === 'AUTH_NAMESPACE_FORBIDDEN',
+  );
 });
 
 test('handshake: hrana2 is negotiated, an unknown path is 404, no known subprotocol is 400', async () => {
@@ -150,7 +162,12 @@ test('closing the client rolls back its open transactions; a revoked token is re
   const headers = { AccessKey: emu.info.accessKey, 'content-type': 'application/json' };
   const list = (await (await fetch(`${apiUrl}?page=1`, { headers })).json()) as { databases: { id: string; name: string }[] };
   const idOf = (name: string) => list.databases.find((d) => d.name === name)!.id;
-  const tokenFor = async (id: string) => ((await (await fetch(`${apiUrl}/${id}/auth/generate`, { method: 'PUT', headers, body: JSON.stringify({ authorization: 'full-access' }) })).json()) as { token: string }).token;
+  const tokenFor = async (id: string) =>
+    (
+      (await (await fetch(`${apiUrl}/${id}/auth/generate`, { method: 'PUT', headers, body: JSON.stringify({ authorization: 'full-access' }) })).json()) as {
+        token: string;
+      }
+    ).token;
   const own = open(await tokenFor(idOf('burrow-demo')));
   const tx = await own.transaction('write');
   await tx.execute("INSERT INTO products (sku, name, price) VALUES ('SKU-WCLOSE', 'left open', 1)");

@@ -11,7 +11,10 @@ const client = createClient({ url: emu.info.databaseUrl, authToken: emu.info.dat
 after(() => client.close());
 
 test('execute: rows, column types, 64-bit integers, blobs, NULL and unicode', async () => {
-  const rs = await client.execute({ sql: 'SELECT id, name, avatar, country, ? AS big, ? AS f FROM customers WHERE avatar IS NOT NULL ORDER BY id LIMIT 1', args: [9223372036854775807n, 0.25] });
+  const rs = await client.execute({
+    sql: 'SELECT id, name, avatar, country, ? AS big, ? AS f FROM customers WHERE avatar IS NOT NULL ORDER BY id LIMIT 1',
+    args: [9223372036854775807n, 0.25],
+  });
   assert.deepEqual(rs.columns, ['id', 'name', 'avatar', 'country', 'big', 'f']);
   assert.deepEqual(rs.columnTypes, ['INTEGER', 'TEXT', 'BLOB', 'TEXT', '', '']);
   const row = rs.rows[0]!;
@@ -39,7 +42,10 @@ test('batch in write mode: stored SQL, conditions, lastInsertRowid, atomic rollb
   assert.equal(typeof rs[0]!.lastInsertRowid, 'bigint');
   assert.equal(rs[1]!.rows[0]!.name, 'Client test');
   await assert.rejects(
-    client.batch(["INSERT INTO products (sku, name, price) VALUES ('SKU-LC2', 'x', 1)", "INSERT INTO products (sku, name, price) VALUES ('SKU-LC1', 'dup', 1)"], 'write'),
+    client.batch(
+      ["INSERT INTO products (sku, name, price) VALUES ('SKU-LC2', 'x', 1)", "INSERT INTO products (sku, name, price) VALUES ('SKU-LC1', 'dup', 1)"],
+      'write',
+    ),
     (e: unknown) => e instanceof LibsqlError && e.code === 'SQLITE_CONSTRAINT',
   );
   const left = await client.execute("SELECT count(*) AS n FROM products WHERE sku = 'SKU-LC2'");
@@ -80,7 +86,10 @@ test('executeMultiple and read transactions', async () => {
 
 test('errors come back as LibsqlError with the server code', async () => {
   await assert.rejects(client.execute('SELEC 1'), (e: unknown) => e instanceof LibsqlError && e.code === 'SQL_PARSE_ERROR');
-  await assert.rejects(client.execute('SELECT * FROM no_such_table'), (e: unknown) => e instanceof LibsqlError && e.code === 'SQL_INPUT_ERROR' && /no such table/.test(e.message));
+  await assert.rejects(
+    client.execute('SELECT * FROM no_such_table'),
+    (e: unknown) => e instanceof LibsqlError && e.code === 'SQL_INPUT_ERROR' && /no such table/.test(e.message),
+  );
   const ro = createClient({ url: emu.info.databaseUrl, authToken: emu.info.readOnlyDatabaseToken });
   try {
     await assert.rejects(ro.execute('DELETE FROM products'), (e: unknown) => e instanceof LibsqlError && e.code === 'BLOCKED');
@@ -97,7 +106,9 @@ test('errors come back as LibsqlError with the server code', async () => {
 });
 
 test('a non-primary database answers under its /db/{name}/ URL with its own token', async () => {
-  const { databases } = (await (await fetch(`${emu.info.baseUrl}/database/v2/databases?page=1`, { headers: { AccessKey: emu.info.accessKey } })).json()) as { databases: { id: string; name: string; url: string }[] };
+  const { databases } = (await (await fetch(`${emu.info.baseUrl}/database/v2/databases?page=1`, { headers: { AccessKey: emu.info.accessKey } })).json()) as {
+    databases: { id: string; name: string; url: string }[];
+  };
   const analytics = databases.find((d) => d.name === 'analytics-events')!;
   assert.match(analytics.url, /\/db\/analytics-events\/$/);
   const gen = await fetch(`${emu.info.baseUrl}/database/v2/databases/${analytics.id}/auth/generate`, {

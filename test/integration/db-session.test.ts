@@ -52,7 +52,11 @@ async function proxy(opts: { hideV3?: boolean; holdAnswers?: boolean }): Promise
     }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const upstream = await request(`${url}${req.url}`, { method: req.method as 'POST', headers: { 'content-type': 'application/json', authorization: String(req.headers.authorization ?? '') }, body: Buffer.concat(chunks) });
+    const upstream = await request(`${url}${req.url}`, {
+      method: req.method as 'POST',
+      headers: { 'content-type': 'application/json', authorization: String(req.headers.authorization ?? '') },
+      body: Buffer.concat(chunks),
+    });
     const body = Buffer.from(await upstream.body.arrayBuffer());
     if (opts.holdAnswers) {
       held++;
@@ -62,10 +66,13 @@ async function proxy(opts: { hideV3?: boolean; holdAnswers?: boolean }): Promise
     res.writeHead(upstream.statusCode, { 'content-type': String(upstream.headers['content-type'] ?? '') }).end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  after(() => new Promise<void>((r) => {
-    server.closeAllConnections();
-    server.close(() => r());
-  }));
+  after(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, held: () => held };
 }
 
@@ -148,9 +155,39 @@ test('idle stream outside a transaction is replaced silently', async () => {
 test('values round-trip faithfully: 64-bit integers, reals, text, blobs, NULL, booleans', async () => {
   const s = open();
   const blob = new Uint8Array(Array.from({ length: 300 }, (_, i) => (i * 37) % 256));
-  const args = [9223372036854775807n, -9223372036854775808n, 2n ** 53n + 1n, 0.1, -2.5e-300, 1e308, 1, 'žluť 🐇 e\u0301', '', blob, new Uint8Array(0), null, true, false] as const;
+  const args = [
+    9223372036854775807n,
+    -9223372036854775808n,
+    2n ** 53n + 1n,
+    0.1,
+    -2.5e-300,
+    1e308,
+    1,
+    'žluť 🐇 e\u0301',
+    '',
+    blob,
+    new Uint8Array(0),
+    null,
+    true,
+    false,
+  ] as const;
   const r = await s.execute(`SELECT ${args.map(() => '?').join(', ')}`, [...args]);
-  assert.deepEqual(r.rows[0], [9223372036854775807n, -9223372036854775808n, 2n ** 53n + 1n, 0.1, -2.5e-300, 1e308, 1, 'žluť 🐇 e\u0301', '', blob, new Uint8Array(0), null, 1n, 0n]);
+  assert.deepEqual(r.rows[0], [
+    9223372036854775807n,
+    -9223372036854775808n,
+    2n ** 53n + 1n,
+    0.1,
+    -2.5e-300,
+    1e308,
+    1,
+    'žluť 🐇 e\u0301',
+    '',
+    blob,
+    new Uint8Array(0),
+    null,
+    1n,
+    0n,
+  ]);
   const t = await s.execute("SELECT typeof(?), typeof(?), 1.0, 1, x'00ff'", [1, 1n]);
   assert.deepEqual(t.rows[0], ['real', 'integer', 1, 1n, new Uint8Array([0, 255])]);
   assert.equal(typeof t.rows[0]![2], 'number', 'a REAL stays a number');
@@ -183,7 +220,10 @@ test('a read-only token reads, and a write gets a clear explanation', async () =
 
 test('errors carry the server code; a refused token is an HTTP error that names it', async () => {
   const s = open();
-  await assert.rejects(s.execute("INSERT INTO customers (id, email, name, created_at) VALUES (1, 'a@b.c', 'x', 'now')"), (e: unknown) => e instanceof SqlError && e.code === 'SQLITE_CONSTRAINT' && /UNIQUE constraint failed: customers.id/.test(e.message));
+  await assert.rejects(
+    s.execute("INSERT INTO customers (id, email, name, created_at) VALUES (1, 'a@b.c', 'x', 'now')"),
+    (e: unknown) => e instanceof SqlError && e.code === 'SQLITE_CONSTRAINT' && /UNIQUE constraint failed: customers.id/.test(e.message),
+  );
   await assert.rejects(s.execute('SELEC 1'), (e: unknown) => e instanceof SqlError && e.code === 'SQL_PARSE_ERROR');
   const bad = open({ authToken: 'x.y.z' });
   await assert.rejects(bad.execute('SELECT 1'), (e: unknown) => e instanceof ApiError && e.status === 401 && /The JWT is invalid/.test(e.message));

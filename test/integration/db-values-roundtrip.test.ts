@@ -24,7 +24,8 @@ const value: fc.Arbitrary<SqlValue> = fc.oneof(
   fc.uint8Array({ maxLength: 64 }),
   fc.constant(new Uint8Array(0)),
 );
-const sqliteType = (v: SqlValue) => (v === null ? 'null' : typeof v === 'bigint' ? 'integer' : typeof v === 'number' ? 'real' : typeof v === 'string' ? 'text' : 'blob');
+const sqliteType = (v: SqlValue) =>
+  v === null ? 'null' : typeof v === 'bigint' ? 'integer' : typeof v === 'number' ? 'real' : typeof v === 'string' ? 'text' : 'blob';
 
 function same(a: SqlValue, b: SqlValue): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.from(a).equals(Buffer.from(b));

@@ -39,9 +39,18 @@ test('the traffic is counted from the start: the same records around it at any h
   assert.ok(windows[0]!.length > 1000);
   for (let k = 1; k < starts.length; k++) {
     const shift = starts[k]! - starts[0]!;
-    assert.deepEqual(windows[k]!.map((r) => r.requestId), windows[0]!.map((r) => r.requestId));
-    assert.deepEqual(windows[k]!.map((r) => Date.parse(r.timestamp) - shift), windows[0]!.map((r) => Date.parse(r.timestamp)));
-    assert.deepEqual(windows[k]!.map((r) => r.statusCode), windows[0]!.map((r) => r.statusCode));
+    assert.deepEqual(
+      windows[k]!.map((r) => r.requestId),
+      windows[0]!.map((r) => r.requestId),
+    );
+    assert.deepEqual(
+      windows[k]!.map((r) => Date.parse(r.timestamp) - shift),
+      windows[0]!.map((r) => Date.parse(r.timestamp)),
+    );
+    assert.deepEqual(
+      windows[k]!.map((r) => r.statusCode),
+      windows[0]!.map((r) => r.statusCode),
+    );
   }
 });
 

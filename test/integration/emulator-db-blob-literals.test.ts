@@ -14,7 +14,7 @@ test('blob literals that are not UTF-8, direct and through a view, do not bring 
   try {
     const direct = await client.execute("SELECT x'deadbeef' AS b, x'c0ffee' AS c");
     assert.deepEqual([...new Uint8Array(direct.rows[0]!.b as ArrayBuffer)], [0xde, 0xad, 0xbe, 0xef]);
-    await client.execute("CREATE TABLE IF NOT EXISTS blob_literal_t (b BLOB)");
+    await client.execute('CREATE TABLE IF NOT EXISTS blob_literal_t (b BLOB)');
     await client.execute("INSERT INTO blob_literal_t VALUES (x'ff00fe')");
     await client.execute("CREATE VIEW IF NOT EXISTS blob_literal_v AS SELECT x'fffe' AS b, count(*) AS n FROM blob_literal_t");
     const viewed = await client.execute('SELECT b, n FROM blob_literal_v');

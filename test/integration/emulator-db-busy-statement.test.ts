@@ -18,7 +18,7 @@ const file = path.join(dir, 'db.sqlite');
 const limits = { statementTimeoutMs: 5000, maxResponseBytes: 1 << 20 };
 const stmt = (sql: string) => ({ sql, args: [], namedArgs: [], wantRows: true });
 
-test('a statement that met SQLITE_BUSY does not swallow the connection\'s later autocommit writes', async () => {
+test("a statement that met SQLITE_BUSY does not swallow the connection's later autocommit writes", async () => {
   // separate gates: the two connections do not see each other's lock, as two processes would not
   const holder = await Connection.open(file, limits, new WriteGate(5000));
   const victim = await Connection.open(file, limits, new WriteGate(5000));

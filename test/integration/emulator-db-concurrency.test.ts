@@ -34,7 +34,11 @@ test('100 concurrent write batches all commit, while autocommit writes on other 
   const sides = Array.from({ length: 30 }, (_, i) => side.execute({ sql: 'INSERT INTO side (n) VALUES (?)', args: [i] }));
   const settled = await Promise.allSettled([...batches, ...sides]);
   const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
-  assert.deepEqual(failed.map((f) => String(f.reason)), [], 'no batch and no autocommit write failed');
+  assert.deepEqual(
+    failed.map((f) => String(f.reason)),
+    [],
+    'no batch and no autocommit write failed',
+  );
   const check = client();
   const counts = await check.execute('SELECT (SELECT count(*) FROM burst) AS burst, (SELECT count(*) FROM side) AS side');
   assert.deepEqual({ ...counts.rows[0] }, { burst: 100, side: 30 });

@@ -13,9 +13,14 @@ const LIMIT_MS = 1500;
 const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
 /** Its first row comes at once; the second needs the endless count, on the engine's main thread. */
 const RUNAWAY_LATE = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT 1 UNION ALL SELECT count(*) FROM c';
-const ENDLESS_ROWS = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x, printf(\'%0100d\', x) FROM c';
+const ENDLESS_ROWS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x, printf('%0100d', x) FROM c";
 
-type Body = { baton?: string | null; results?: { type: string; error?: { code: string; message: string }; response?: { result?: { rows: { value?: string }[][] }; is_autocommit?: boolean } }[]; message?: string; code?: string };
+type Body = {
+  baton?: string | null;
+  results?: { type: string; error?: { code: string; message: string }; response?: { result?: { rows: { value?: string }[][] }; is_autocommit?: boolean } }[];
+  message?: string;
+  code?: string;
+};
 
 async function pipeline(emu: RunningEmulator, body: unknown, signal?: AbortSignal) {
   const res = await request(`${emu.info.databaseUrl}/v3/pipeline`, {
@@ -128,7 +133,12 @@ test('a client that cancels stops its statement: the write lock it held is freed
   abort.abort();
   assert.ok((await cancelled) instanceof Error);
   // without the interrupt the runaway would hold the write lock for a minute and this would fail SQLITE_BUSY after 5 s
-  const write = await pipeline(slow, { requests: [ex("INSERT INTO products (sku, name, price) VALUES ('SKU-AFTER', 'y', 1)"), ex("SELECT count(*) FROM products WHERE sku IN ('SKU-CANCEL', 'SKU-AFTER')")] });
+  const write = await pipeline(slow, {
+    requests: [
+      ex("INSERT INTO products (sku, name, price) VALUES ('SKU-AFTER', 'y', 1)"),
+      ex("SELECT count(*) FROM products WHERE sku IN ('SKU-CANCEL', 'SKU-AFTER')"),
+    ],
+  });
   assert.equal(write.json!.results![0]!.type, 'ok', write.text.slice(0, 300));
   assert.equal(value(write.json, 1), '1', 'the cancelled transaction was rolled back');
 });

@@ -12,10 +12,29 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const COUNT = Number(process.env.FUZZ_COUNT ?? 900);
 
 const PREFIXES = [
-  '/shield/shield-zones', '/shield/shield-zone/1', '/shield/shield-zone/abc/api-guardian', '/shield/shield-zone/99999999999/api-guardian/spec',
-  '/mc/limits', '/mc/apps', '/mc/apps/x/region-settings', '/mc/regions', '/videolibrary', '/loadbalancer', '/loadbalancer/-1', '/pullzone',
-  '/database/v2/databases', '/database/v2/databases/db_x/auth/generate', '/database/v2/databases/db_x/auth/revoke',
-  '/v2/pullzones/1/logs', '/v2/pullzones/abc/logs', '/11-21-26/1.log', '/99-99-99/1.log', '/v2/pipeline', '/v3/pipeline', '/v3-protobuf', '/',
+  '/shield/shield-zones',
+  '/shield/shield-zone/1',
+  '/shield/shield-zone/abc/api-guardian',
+  '/shield/shield-zone/99999999999/api-guardian/spec',
+  '/mc/limits',
+  '/mc/apps',
+  '/mc/apps/x/region-settings',
+  '/mc/regions',
+  '/videolibrary',
+  '/loadbalancer',
+  '/loadbalancer/-1',
+  '/pullzone',
+  '/database/v2/databases',
+  '/database/v2/databases/db_x/auth/generate',
+  '/database/v2/databases/db_x/auth/revoke',
+  '/v2/pullzones/1/logs',
+  '/v2/pullzones/abc/logs',
+  '/11-21-26/1.log',
+  '/99-99-99/1.log',
+  '/v2/pipeline',
+  '/v3/pipeline',
+  '/v3-protobuf',
+  '/',
 ];
 const SEGMENTS = ['..', '%2e%2e', '%', '%E0%A4%A', 'ünï', '0', '-1', '2147483648', '9'.repeat(40), 'null', 'a'.repeat(300), '%00', '{}', '[]'];
 const QUERY_KEYS = ['page', 'perPage', 'search', 'limit', 'offset', 'from', 'to', 'status', 'order', 'nextCursor', 'count', 'start', 'end', 'sort'];
@@ -24,16 +43,33 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 
 function randomBody(r: Random, accessKey: string): string | undefined {
   switch (r.int(0, 9)) {
-    case 0: return undefined;
-    case 1: return '';
-    case 2: return '{"truncated": tr';
-    case 3: return JSON.stringify({ isEnabled: 'yes', executionMode: 7, extra: [1, 2, { deep: null }] });
-    case 4: return JSON.stringify({ requests: [{ type: r.pick(['execute', 'batch', 'bogus', 'close', 'get_autocommit', 'store_sql']), stmt: { sql: r.pick(['SELECT 1', 'DROP TABLE nope', '', 'SELECT ?']) , args: [{ type: 'integer', value: 'x' }] } }] });
-    case 5: return JSON.stringify({ allowedRegionIds: 'DE', requiredRegionIds: [1, 2], maxAllowedRegions: -1, nodeSelectors: [] });
-    case 6: return JSON.stringify({ content: r.pick(['', 'openapi: 3.0.0', '{"openapi":"3.0.0","paths":{"/a":{"get":{}}}}', ': : :']), key: accessKey.slice(0, 3) });
-    case 7: return JSON.stringify(Array.from({ length: r.int(0, 50) }, () => r.next()));
-    case 8: return '['.repeat(r.int(1, 2000));
-    default: return Buffer.from(Array.from({ length: r.int(1, 200) }, () => r.int(0, 255))).toString('latin1');
+    case 0:
+      return undefined;
+    case 1:
+      return '';
+    case 2:
+      return '{"truncated": tr';
+    case 3:
+      return JSON.stringify({ isEnabled: 'yes', executionMode: 7, extra: [1, 2, { deep: null }] });
+    case 4:
+      return JSON.stringify({
+        requests: [
+          {
+            type: r.pick(['execute', 'batch', 'bogus', 'close', 'get_autocommit', 'store_sql']),
+            stmt: { sql: r.pick(['SELECT 1', 'DROP TABLE nope', '', 'SELECT ?']), args: [{ type: 'integer', value: 'x' }] },
+          },
+        ],
+      });
+    case 5:
+      return JSON.stringify({ allowedRegionIds: 'DE', requiredRegionIds: [1, 2], maxAllowedRegions: -1, nodeSelectors: [] });
+    case 6:
+      return JSON.stringify({ content: r.pick(['', 'openapi: 3.0.0', '{"openapi":"3.0.0","paths":{"/a":{"get":{}}}}', ': : :']), key: accessKey.slice(0, 3) });
+    case 7:
+      return JSON.stringify(Array.from({ length: r.int(0, 50) }, () => r.next()));
+    case 8:
+      return '['.repeat(r.int(1, 2000));
+    default:
+      return Buffer.from(Array.from({ length: r.int(1, 200) }, () => r.int(0, 255))).toString('latin1');
   }
 }
 
@@ -56,11 +92,18 @@ test(`the emulator survives ${COUNT} random requests (seed ${SEED}) without a 50
     if (auth === 3) headers.Authorization = `Bearer ${r.pick([emu.info.databaseToken, emu.info.readOnlyDatabaseToken, 'a.b.c', 'garbage'])}`;
     if (auth === 4) headers.Authorization = r.pick(['Basic Zm9vOmJhcg==', 'Bearer', '']);
     const body = randomBody(r, emu.info.accessKey);
-    if (body !== undefined) headers['content-type'] = r.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']);
+    if (body !== undefined)
+      headers['content-type'] = r.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']);
     const method = r.pick(METHODS);
     const origin = r.pick(origins);
     try {
-      const res = await request(`${origin}${path}`, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body, headersTimeout: 10_000, bodyTimeout: 10_000 });
+      const res = await request(`${origin}${path}`, {
+        method,
+        headers,
+        body: method === 'GET' || method === 'HEAD' ? undefined : body,
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
+      });
       await res.body.dump();
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
       if (res.statusCode >= 500) failures.push(`#${i} ${method} ${origin}${path.slice(0, 200)} -> ${res.statusCode}`);
@@ -94,7 +137,11 @@ function completeResponses(raw: string): number {
 }
 
 /** Writes raw bytes on a new connection; resolves with what came back once `responses` answers are complete, the server closed, or the wait ended. */
-function rawExchange(origin: string, parts: (string | Buffer)[], opts: { gapMs?: number; waitMs?: number; abortAfterWrite?: boolean; responses?: number } = {}): Promise<string> {
+function rawExchange(
+  origin: string,
+  parts: (string | Buffer)[],
+  opts: { gapMs?: number; waitMs?: number; abortAfterWrite?: boolean; responses?: number } = {},
+): Promise<string> {
   const url = new URL(origin);
   return new Promise((resolve) => {
     const socket = net.connect(Number(url.port), url.hostname);
@@ -127,55 +174,94 @@ function rawExchange(origin: string, parts: (string | Buffer)[], opts: { gapMs?:
 
 const statusOf = (raw: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0);
 
-test('raw HTTP abuse (cut-off uploads, bad chunking, oversize bodies, huge headers, pipelining, deep JSON) gets readable answers; the emulator stays up', { timeout: 60_000 }, async () => {
-  const emu = await useEmulator({ logRate: 1, ingestDelayMs: 1000 });
-  const key = emu.info.accessKey;
-  const token = emu.info.databaseToken;
-  const zones = (await (await request(`${emu.info.baseUrl}/shield/shield-zones`, { headers: { AccessKey: key } })).body.json()) as { data: { shieldZoneId: number }[] };
-  const zone = zones.data[0]!.shieldZoneId;
-  const writes: [string, string, string][] = [
-    [emu.info.baseUrl, 'PATCH', `/shield/shield-zone/${zone}/api-guardian`],
-    [emu.info.baseUrl, 'PUT', '/database/v2/databases/db_01KCHBG8C5KSFGG0VRNFQ7EK7X/auth/generate'],
-    [emu.info.databaseUrl, 'POST', '/v2/pipeline'],
-  ];
-  const head = (method: string, path: string, extra: string) => `${method} ${path} HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${extra}\r\n`;
-  const failures: string[] = [];
-  const expect = (what: string, raw: string, ok: (status: number) => boolean) => {
-    if (!ok(statusOf(raw))) failures.push(`${what}: ${raw.split('\r\n')[0] || '(no answer)'}`);
-  };
+test(
+  'raw HTTP abuse (cut-off uploads, bad chunking, oversize bodies, huge headers, pipelining, deep JSON) gets readable answers; the emulator stays up',
+  { timeout: 60_000 },
+  async () => {
+    const emu = await useEmulator({ logRate: 1, ingestDelayMs: 1000 });
+    const key = emu.info.accessKey;
+    const token = emu.info.databaseToken;
+    const zones = (await (await request(`${emu.info.baseUrl}/shield/shield-zones`, { headers: { AccessKey: key } })).body.json()) as {
+      data: { shieldZoneId: number }[];
+    };
+    const zone = zones.data[0]!.shieldZoneId;
+    const writes: [string, string, string][] = [
+      [emu.info.baseUrl, 'PATCH', `/shield/shield-zone/${zone}/api-guardian`],
+      [emu.info.baseUrl, 'PUT', '/database/v2/databases/db_01KCHBG8C5KSFGG0VRNFQ7EK7X/auth/generate'],
+      [emu.info.databaseUrl, 'POST', '/v2/pipeline'],
+    ];
+    const head = (method: string, path: string, extra: string) =>
+      `${method} ${path} HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${extra}\r\n`;
+    const failures: string[] = [];
+    const expect = (what: string, raw: string, ok: (status: number) => boolean) => {
+      if (!ok(statusOf(raw))) failures.push(`${what}: ${raw.split('\r\n')[0] || '(no answer)'}`);
+    };
 
-  for (const [origin, method, path] of writes) {
-    // the client gives up half-way through its upload: nothing to answer, nothing may break
-    await rawExchange(origin, [head(method, path, 'Content-Length: 5000\r\n'), '{"isEnabled": tr'], { abortAfterWrite: true });
-    await rawExchange(origin, [head(method, path, 'Content-Length: 5000\r\n'), '{"requests": ['], { gapMs: 50, abortAfterWrite: true });
-    expect(`${path} bad chunked`, await rawExchange(origin, [head(method, path, 'Transfer-Encoding: chunked\r\n'), 'zz\r\nabc\r\n0\r\n\r\n']), (s) => s === 400);
-    // a client library (undici here) must be able to read the 413, not meet a reset mid-upload
-    const big = await request(`${origin}${path}`, { method: method as 'PUT', headers: { AccessKey: key, authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: Buffer.alloc(3 * 1024 * 1024, 0x61) }).catch((e: Error) => e);
-    if (big instanceof Error || big.statusCode !== 413) failures.push(`${path} oversize body: ${big instanceof Error ? big.message : big.statusCode}`);
-    else await big.body.dump();
-    expect(`${path} slow body`, await rawExchange(origin, [head(method, path, 'Content-Length: 2\r\n'), '{', '}'], { gapMs: 150 }), (s) => s >= 200 && s < 500);
-    expect(`${path} expect 100`, await rawExchange(origin, [head(method, path, 'Expect: 100-continue\r\nContent-Length: 2\r\n'), '{}']), (s) => s === 100);
-    const deep = '['.repeat(1_900_000);
-    const deepAnswer = await request(`${origin}${path}`, { method: method as 'PUT', headers: { AccessKey: key, authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: deep });
-    if (deepAnswer.statusCode !== 400 && deepAnswer.statusCode !== 413) failures.push(`${path} deep JSON: ${deepAnswer.statusCode}`);
-    await deepAnswer.body.dump();
-  }
-  for (const origin of [emu.info.baseUrl, emu.info.loggingUrl, emu.info.databaseUrl]) {
-    // a request line and no more: the server must not wait for ever (nor crash); the test only waits a little
-    await rawExchange(origin, ['GET /mc/limits HTTP/1.1\r\nHost: x\r\n'], { waitMs: 100 });
-    expect(`${origin} huge header`, await rawExchange(origin, [`GET /mc/limits HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`]), (s) => s === 400 || s === 431);
-    expect(`${origin} absolute URL`, await rawExchange(origin, [`GET http://elsewhere/mc/limits HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\n\r\n`]), (s) => s > 0 && s < 500);
-    expect(`${origin} OPTIONS *`, await rawExchange(origin, ['OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n']), (s) => s > 0 && s < 500);
-    expect(`${origin} garbage`, await rawExchange(origin, ['\x00\x01\x02 not http at all\r\n\r\n']), (s) => s === 400);
-    await rawExchange(origin, ['CONNECT elsewhere:443 HTTP/1.1\r\nHost: x\r\n\r\n'], { waitMs: 300 });
-    const pipelined = await rawExchange(origin, [`GET /mc/limits HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\n\r\n`], { responses: 2 });
-    if ((pipelined.match(/HTTP\/1\.1 \d{3}/g) ?? []).length !== 2) failures.push(`${origin} pipelined: ${pipelined.slice(0, 80)}`);
-  }
-  assert.deepEqual(failures, []);
-  const limits = await request(`${emu.info.baseUrl}/mc/limits`, { headers: { AccessKey: key } });
-  assert.equal(limits.statusCode, 200);
-  await limits.body.dump();
-  const sql = await request(`${emu.info.databaseUrl}/v2/pipeline`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{"requests":[{"type":"execute","stmt":{"sql":"SELECT 1"}}]}' });
-  assert.equal(sql.statusCode, 200);
-  await sql.body.dump();
-});
+    for (const [origin, method, path] of writes) {
+      // the client gives up half-way through its upload: nothing to answer, nothing may break
+      await rawExchange(origin, [head(method, path, 'Content-Length: 5000\r\n'), '{"isEnabled": tr'], { abortAfterWrite: true });
+      await rawExchange(origin, [head(method, path, 'Content-Length: 5000\r\n'), '{"requests": ['], { gapMs: 50, abortAfterWrite: true });
+      expect(
+        `${path} bad chunked`,
+        await rawExchange(origin, [head(method, path, 'Transfer-Encoding: chunked\r\n'), 'zz\r\nabc\r\n0\r\n\r\n']),
+        (s) => s === 400,
+      );
+      // a client library (undici here) must be able to read the 413, not meet a reset mid-upload
+      const big = await request(`${origin}${path}`, {
+        method: method as 'PUT',
+        headers: { AccessKey: key, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: Buffer.alloc(3 * 1024 * 1024, 0x61),
+      }).catch((e: Error) => e);
+      if (big instanceof Error || big.statusCode !== 413) failures.push(`${path} oversize body: ${big instanceof Error ? big.message : big.statusCode}`);
+      else await big.body.dump();
+      expect(
+        `${path} slow body`,
+        await rawExchange(origin, [head(method, path, 'Content-Length: 2\r\n'), '{', '}'], { gapMs: 150 }),
+        (s) => s >= 200 && s < 500,
+      );
+      expect(`${path} expect 100`, await rawExchange(origin, [head(method, path, 'Expect: 100-continue\r\nContent-Length: 2\r\n'), '{}']), (s) => s === 100);
+      const deep = '['.repeat(1_900_000);
+      const deepAnswer = await request(`${origin}${path}`, {
+        method: method as 'PUT',
+        headers: { AccessKey: key, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: deep,
+      });
+      if (deepAnswer.statusCode !== 400 && deepAnswer.statusCode !== 413) failures.push(`${path} deep JSON: ${deepAnswer.statusCode}`);
+      await deepAnswer.body.dump();
+    }
+    for (const origin of [emu.info.baseUrl, emu.info.loggingUrl, emu.info.databaseUrl]) {
+      // a request line and no more: the server must not wait for ever (nor crash); the test only waits a little
+      await rawExchange(origin, ['GET /mc/limits HTTP/1.1\r\nHost: x\r\n'], { waitMs: 100 });
+      expect(
+        `${origin} huge header`,
+        await rawExchange(origin, [`GET /mc/limits HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`]),
+        (s) => s === 400 || s === 431,
+      );
+      expect(
+        `${origin} absolute URL`,
+        await rawExchange(origin, [`GET http://elsewhere/mc/limits HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\n\r\n`]),
+        (s) => s > 0 && s < 500,
+      );
+      expect(`${origin} OPTIONS *`, await rawExchange(origin, ['OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n']), (s) => s > 0 && s < 500);
+      expect(`${origin} garbage`, await rawExchange(origin, ['\x00\x01\x02 not http at all\r\n\r\n']), (s) => s === 400);
+      await rawExchange(origin, ['CONNECT elsewhere:443 HTTP/1.1\r\nHost: x\r\n\r\n'], { waitMs: 300 });
+      const pipelined = await rawExchange(
+        origin,
+        [`GET /mc/limits HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\nAccessKey: ${key}\r\n\r\n`],
+        { responses: 2 },
+      );
+      if ((pipelined.match(/HTTP\/1\.1 \d{3}/g) ?? []).length !== 2) failures.push(`${origin} pipelined: ${pipelined.slice(0, 80)}`);
+    }
+    assert.deepEqual(failures, []);
+    const limits = await request(`${emu.info.baseUrl}/mc/limits`, { headers: { AccessKey: key } });
+    assert.equal(limits.statusCode, 200);
+    await limits.body.dump();
+    const sql = await request(`${emu.info.databaseUrl}/v2/pipeline`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: '{"requests":[{"type":"execute","stmt":{"sql":"SELECT 1"}}]}',
+    });
+    assert.equal(sql.statusCode, 200);
+    await sql.body.dump();
+  },
+);

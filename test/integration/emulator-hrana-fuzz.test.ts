@@ -16,12 +16,40 @@ const emu = await useEmulator({ logRate: 0, statementTimeoutMs: 2000, streamIdle
 const batons: string[] = [];
 
 const SQL = [
-  'SELECT 1', 'SELECT ?', 'SELECT ?, ?2, :a, @b, $c', 'SELECT * FROM customers LIMIT 3', 'SELECT id, avatar FROM customers WHERE avatar IS NOT NULL LIMIT 2',
-  'BEGIN', 'BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', 'SAVEPOINT s1', 'RELEASE s1', 'ROLLBACK TO s1', 'END',
-  'CREATE TABLE IF NOT EXISTS fuzz (id INTEGER PRIMARY KEY, v)', 'INSERT INTO fuzz (v) VALUES (?)', 'UPDATE fuzz SET v = ? WHERE id = 1', 'DELETE FROM fuzz WHERE id > 50',
-  'SELECT 1; SELECT 2', '', ';', ' -- only a comment', 'SELEC 1', "SELECT 'unterminated", 'SELECT * FROM nope', 'PRAGMA query_only = 1', 'PRAGMA foreign_keys',
-  'SELECT zeroblob(5000)', 'SELECT 9223372036854775807 + 1', 'SELECT 1e999, -1e999', 'EXPLAIN SELECT 1', "SELECT x'00ff'",
-  'CREATE TRIGGER IF NOT EXISTS t AFTER INSERT ON fuzz BEGIN SELECT 1; END', 'ATTACH DATABASE ? AS x', 'VACUUM',
+  'SELECT 1',
+  'SELECT ?',
+  'SELECT ?, ?2, :a, @b, $c',
+  'SELECT * FROM customers LIMIT 3',
+  'SELECT id, avatar FROM customers WHERE avatar IS NOT NULL LIMIT 2',
+  'BEGIN',
+  'BEGIN IMMEDIATE',
+  'COMMIT',
+  'ROLLBACK',
+  'SAVEPOINT s1',
+  'RELEASE s1',
+  'ROLLBACK TO s1',
+  'END',
+  'CREATE TABLE IF NOT EXISTS fuzz (id INTEGER PRIMARY KEY, v)',
+  'INSERT INTO fuzz (v) VALUES (?)',
+  'UPDATE fuzz SET v = ? WHERE id = 1',
+  'DELETE FROM fuzz WHERE id > 50',
+  'SELECT 1; SELECT 2',
+  '',
+  ';',
+  ' -- only a comment',
+  'SELEC 1',
+  "SELECT 'unterminated",
+  'SELECT * FROM nope',
+  'PRAGMA query_only = 1',
+  'PRAGMA foreign_keys',
+  'SELECT zeroblob(5000)',
+  'SELECT 9223372036854775807 + 1',
+  'SELECT 1e999, -1e999',
+  'EXPLAIN SELECT 1',
+  "SELECT x'00ff'",
+  'CREATE TRIGGER IF NOT EXISTS t AFTER INSERT ON fuzz BEGIN SELECT 1; END',
+  'ATTACH DATABASE ? AS x',
+  'VACUUM',
 ];
 /** Crashes the engine (a libsql panic): rare, so the rest of the fuzz gets an engine most of the time. */
 const CRASH = "SELECT CAST(x'ff' AS TEXT)";
@@ -47,7 +75,10 @@ const safeSql = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...SQL) }, { we
 // never stored with store_sql, so a 500 can only come from a body that holds it
 const sqlText = fc.oneof({ weight: 15, arbitrary: safeSql }, { weight: 1, arbitrary: fc.constant(CRASH) });
 const args = fc.oneof({ weight: 6, arbitrary: fc.array(value, { maxLength: 4 }) }, { weight: 1, arbitrary: jsonish });
-const namedArgs = fc.oneof({ weight: 6, arbitrary: fc.array(fc.record({ name: fc.constantFrom(':a', '@b', '$c', 'a', 'zz'), value }), { maxLength: 3 }) }, { weight: 1, arbitrary: jsonish });
+const namedArgs = fc.oneof(
+  { weight: 6, arbitrary: fc.array(fc.record({ name: fc.constantFrom(':a', '@b', '$c', 'a', 'zz'), value }), { maxLength: 3 }) },
+  { weight: 1, arbitrary: jsonish },
+);
 /** Mostly valid, sometimes not: a wrong field fails the whole body, so most bodies must be right. */
 const mostly = <T, U>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<U>) => fc.oneof({ weight: 10, arbitrary: good }, { weight: 1, arbitrary: bad });
 const stmt = fc.oneof(
@@ -56,7 +87,13 @@ const stmt = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record(
-      { sql: sqlText, sql_id: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constant(2 ** 40), fc.string({ maxLength: 2 })), args, named_args: namedArgs, want_rows: fc.oneof(fc.boolean(), jsonish) },
+      {
+        sql: sqlText,
+        sql_id: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constant(2 ** 40), fc.string({ maxLength: 2 })),
+        args,
+        named_args: namedArgs,
+        want_rows: fc.oneof(fc.boolean(), jsonish),
+      },
       { requiredKeys: [] },
     ),
   },
@@ -64,7 +101,13 @@ const stmt = fc.oneof(
 const { cond } = fc.letrec<{ cond: unknown }>((tie) => ({
   cond: fc.oneof(
     { depthSize: 'small' },
-    { weight: 4, arbitrary: fc.record({ type: fc.constantFrom('ok', 'error'), step: mostly(fc.integer({ min: 0, max: 3 }), fc.oneof(fc.constant(-1), fc.string({ maxLength: 2 }))) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        type: fc.constantFrom('ok', 'error'),
+        step: mostly(fc.integer({ min: 0, max: 3 }), fc.oneof(fc.constant(-1), fc.string({ maxLength: 2 }))),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ type: fc.constant('not'), cond: tie('cond') }) },
     { weight: 2, arbitrary: fc.record({ type: fc.constantFrom('and', 'or'), conds: fc.array(tie('cond'), { maxLength: 3 }) }) },
     { weight: 2, arbitrary: fc.constant({ type: 'is_autocommit' }) },
@@ -73,15 +116,49 @@ const { cond } = fc.letrec<{ cond: unknown }>((tie) => ({
 }));
 const req = fc.oneof(
   { weight: 6, arbitrary: fc.record({ type: fc.constant('execute'), stmt }) },
-  { weight: 3, arbitrary: fc.record({ type: fc.constant('batch'), batch: fc.record({ steps: fc.array(fc.record({ condition: fc.option(cond), stmt }, { requiredKeys: ['stmt'] }), { maxLength: 5 }) }) }) },
-  { weight: 2, arbitrary: fc.record({ type: fc.constantFrom('sequence', 'describe'), sql: sqlText, sql_id: fc.integer({ min: 0, max: 3 }) }, { requiredKeys: ['type'] }) },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant('store_sql'), sql_id: mostly(fc.integer({ min: 0, max: 3 }), jsonish), sql: mostly(safeSql, fc.oneof(fc.constant('x'.repeat(6000)), jsonish)) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant('batch'),
+      batch: fc.record({ steps: fc.array(fc.record({ condition: fc.option(cond), stmt }, { requiredKeys: ['stmt'] }), { maxLength: 5 }) }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constantFrom('sequence', 'describe'), sql: sqlText, sql_id: fc.integer({ min: 0, max: 3 }) }, { requiredKeys: ['type'] }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant('store_sql'),
+      sql_id: mostly(fc.integer({ min: 0, max: 3 }), jsonish),
+      sql: mostly(safeSql, fc.oneof(fc.constant('x'.repeat(6000)), jsonish)),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('close_sql'), sql_id: mostly(fc.integer({ min: 0, max: 3 }), jsonish) }) },
   { weight: 1, arbitrary: fc.constantFrom({ type: 'close' }, { type: 'get_autocommit' }, { type: 'nope' }, {}, [], 'execute', null) },
 );
 const body = fc.oneof(
-  { weight: 10, arbitrary: fc.record({ baton: fc.oneof({ weight: 10, arbitrary: fc.constant(null) }, { weight: 8, arbitrary: fc.constant('from-pool') }, fc.constantFrom('', 'AAAA', 7)), requests: fc.array(req, { maxLength: 4 }) }, { requiredKeys: ['requests'] }).map((b) => JSON.stringify(b)) },
-  { weight: 1, arbitrary: fc.oneof(jsonish.map((j) => JSON.stringify(j)), fc.string({ maxLength: 40 }), fc.constant('{"requests": [')) },
+  {
+    weight: 10,
+    arbitrary: fc
+      .record(
+        {
+          baton: fc.oneof({ weight: 10, arbitrary: fc.constant(null) }, { weight: 8, arbitrary: fc.constant('from-pool') }, fc.constantFrom('', 'AAAA', 7)),
+          requests: fc.array(req, { maxLength: 4 }),
+        },
+        { requiredKeys: ['requests'] },
+      )
+      .map((b) => JSON.stringify(b)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      jsonish.map((j) => JSON.stringify(j)),
+      fc.string({ maxLength: 40 }),
+      fc.constant('{"requests": ['),
+    ),
+  },
 );
 const target = fc.record({
   path: fc.constantFrom('/v2/pipeline', '/v3/pipeline', '/v3/pipeline', '/v3/pipeline', '/v2/pipeline', '/db/analytics-events/v3/pipeline'),
@@ -135,7 +212,10 @@ async function send(text: string, where: { path: string; token: string }): Promi
 }
 
 test(`${RUNS} random pipeline bodies (seed ${SEED}) get sqld-shaped answers; the engine keeps serving`, { timeout: 60_000 }, async () => {
-  await fc.assert(fc.asyncProperty(body, target, async (text, where) => send(text, where)), { seed: SEED, numRuns: RUNS, endOnFailure: true });
+  await fc.assert(
+    fc.asyncProperty(body, target, async (text, where) => send(text, where)),
+    { seed: SEED, numRuns: RUNS, endOnFailure: true },
+  );
   if (process.env.FUZZ_VERBOSE) console.error(JSON.stringify([...seen]));
   assert.ok((seen.get('200') ?? 0) > RUNS / 5, `mostly answered: ${JSON.stringify([...seen])}`);
   assert.ok((seen.get('400') ?? 0) > 0, 'protocol errors were met');

@@ -26,7 +26,11 @@ test('v2 pages (skipping whole chunks by their count) are exactly the slices of 
       for (const offset of [0, r.int(0, Math.max(0, list.length - 1)), Math.max(0, list.length - limit), list.length, list.length + 5]) {
         const got = pageRecords(store, zone, { from, to, now: T, includeShield, match, order, offset, limit });
         const want = list.slice(offset, offset + limit);
-        assert.deepEqual(got.page.map((g) => g.requestId), want.map((g) => g.requestId), `round ${round} ${order} offset ${offset} limit ${limit}`);
+        assert.deepEqual(
+          got.page.map((g) => g.requestId),
+          want.map((g) => g.requestId),
+          `round ${round} ${order} offset ${offset} limit ${limit}`,
+        );
         assert.equal(got.hasMore, offset + limit < list.length, `hasMore, round ${round} ${order} offset ${offset}`);
       }
     }

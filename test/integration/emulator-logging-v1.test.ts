@@ -36,13 +36,31 @@ test('a day as 12-field lines, newest first by default, the same records as v2',
   const parsed = parseV1(a.text, ZONE);
   assert.equal(parsed.skipped, 0);
   const times = parsed.times;
-  assert.deepEqual(times, [...times].sort((x, y) => y - x), 'desc by default');
+  assert.deepEqual(
+    times,
+    [...times].sort((x, y) => y - x),
+    'desc by default',
+  );
   // Everything generated up to a minute ago is there, with the fields v1 carries.
   const byId = new Map(parsed.entries.map((e) => [e.requestId, e]));
   for (const g of generated) {
     const e = byId.get(g.requestId as string);
     assert.ok(e, `missing ${String(g.requestId)}`);
-    for (const k of ['timestamp', 'statusCode', 'bytesSent', 'pullZoneId', 'remoteIp', 'referer', 'url', 'host', 'path', 'edgeLocation', 'userAgent', 'countryCode', 'cacheStatus'] as const) {
+    for (const k of [
+      'timestamp',
+      'statusCode',
+      'bytesSent',
+      'pullZoneId',
+      'remoteIp',
+      'referer',
+      'url',
+      'host',
+      'path',
+      'edgeLocation',
+      'userAgent',
+      'countryCode',
+      'cacheStatus',
+    ] as const) {
       assert.equal(e[k], g[k], `${k} of ${String(g.requestId)}`);
     }
   }
@@ -66,10 +84,16 @@ test('status and search filters', async () => {
   const all = lines((await get(`/${TODAY}/${ZONE}.log`)).text);
   const errors = lines((await get(`/${TODAY}/${ZONE}.log`, { status: '404,5xx' })).text);
   assert.ok(errors.length > 0);
-  assert.deepEqual(errors, all.filter((l) => /^[^|]*\|(404|5\d\d)\|/.test(l)));
+  assert.deepEqual(
+    errors,
+    all.filter((l) => /^[^|]*\|(404|5\d\d)\|/.test(l)),
+  );
   const search = lines((await get(`/${TODAY}/${ZONE}.log`, { search: 'WP-LOGIN' })).text);
   assert.ok(search.length > 0);
-  assert.deepEqual(search, all.filter((l) => l.toLowerCase().includes('wp-login')));
+  assert.deepEqual(
+    search,
+    all.filter((l) => l.toLowerCase().includes('wp-login')),
+  );
 });
 
 test('download and gzip', async () => {

@@ -48,7 +48,9 @@ function sameIds(actual: string[], wanted: string[], what = ''): void {
   if (actual.length === wanted.length && actual.every((id, i) => id === wanted[i])) return;
   const missing = wanted.filter((id) => !actual.includes(id)).length;
   const extra = actual.filter((id) => !wanted.includes(id)).length;
-  assert.fail(`${what} got ${actual.length} ids, expected ${wanted.length} (${missing} missing, ${extra} unexpected${missing + extra === 0 ? ', order differs' : ''})`);
+  assert.fail(
+    `${what} got ${actual.length} ids, expected ${wanted.length} (${missing} missing, ${extra} unexpected${missing + extra === 0 ? ', order differs' : ''})`,
+  );
 }
 
 test('the generator writes realistic traffic: every cache status, IPv4 and IPv6, many countries and edges, errors', () => {
@@ -59,7 +61,10 @@ test('the generator writes realistic traffic: every cache status, IPv4 and IPv6,
   assert.ok(set('edgeLocation').size >= 10);
   assert.ok(all.some((r) => String(r.remoteIp).includes(':')) && all.some((r) => /^\d+\.\d+\.\d+\.\d+$/.test(String(r.remoteIp))));
   assert.ok(all.some((r) => Number(r.statusCode) >= 500) && all.some((r) => Number(r.statusCode) === 404));
-  assert.ok(all.some((r) => String(r.path).includes('?')), 'paths with query strings');
+  assert.ok(
+    all.some((r) => String(r.path).includes('?')),
+    'paths with query strings',
+  );
   assert.ok(all.some((r) => r.referer === null) && all.some((r) => r.userAgent === null));
   assert.ok(all.every((r) => /^[0-9a-f]{32}$/.test(r.requestId)));
   assert.equal(new Set(all.map((r) => r.requestId)).size, all.length, 'request ids are unique');
@@ -75,7 +80,10 @@ test('defaults: last 24 h, newest first, 100 records, the exact envelope', async
   assert.deepEqual(a.body.query, { pullZoneId: ZONE, from: iso(T0 - D), to: iso(T0), order: 'desc' });
   assert.deepEqual(a.body.pagination, { offset: 0, limit: 100, returned: 100, hasMore: true });
   const times = a.body.data!.map((r) => Date.parse(r.timestamp));
-  assert.deepEqual(times, [...times].sort((x, y) => y - x));
+  assert.deepEqual(
+    times,
+    [...times].sort((x, y) => y - x),
+  );
   assert.ok(times.every((t) => t < T0));
   const r = a.body.data![0]!;
   assert.equal(r.url, `${r.scheme}://${r.host}${r.path}`);
@@ -86,10 +94,19 @@ test('a window returns exactly what was generated in it, oldest first with order
   assert.ok(all.length > 1000 && all.length < 10_000, `records in the window: ${all.length}`);
   const a = await logs(windowParams);
   assert.equal(a.body.pagination!.hasMore, false);
-  sameIds(a.body.data!.map((r) => r.requestId), all.map((r) => r.requestId));
-  assert.ok(a.body.data!.every((r, i) => JSON.stringify(r) === JSON.stringify(all[i])), 'every field as generated');
+  sameIds(
+    a.body.data!.map((r) => r.requestId),
+    all.map((r) => r.requestId),
+  );
+  assert.ok(
+    a.body.data!.every((r, i) => JSON.stringify(r) === JSON.stringify(all[i])),
+    'every field as generated',
+  );
   const desc = await logs({ ...windowParams, order: 'desc' });
-  sameIds(desc.body.data!.map((r) => r.requestId), [...all].reverse().map((r) => r.requestId));
+  sameIds(
+    desc.body.data!.map((r) => r.requestId),
+    [...all].reverse().map((r) => r.requestId),
+  );
 });
 
 test('ingestion delay: recent records appear late, after newer ones', async () => {
@@ -111,23 +128,44 @@ test('ingestion delay: recent records appear late, after newer ones', async () =
 });
 
 test('filters: status codes and classes ORed', async () => {
-  sameIds(await ids({ status: '5xx,404' }), expected((r) => Number(r.statusCode) >= 500 || r.statusCode === 404));
-  sameIds(await ids({ status: '200' }), expected((r) => r.statusCode === 200));
+  sameIds(
+    await ids({ status: '5xx,404' }),
+    expected((r) => Number(r.statusCode) >= 500 || r.statusCode === 404),
+  );
+  sameIds(
+    await ids({ status: '200' }),
+    expected((r) => r.statusCode === 200),
+  );
 });
 
 test('filters: cacheStatus (exact, comma list, - included)', async () => {
   const got = await ids({ cacheStatus: 'MISS,-' });
   assert.ok(got.length > 0);
-  sameIds(got, expected((r) => r.cacheStatus === 'MISS' || r.cacheStatus === '-'));
+  sameIds(
+    got,
+    expected((r) => r.cacheStatus === 'MISS' || r.cacheStatus === '-'),
+  );
 });
 
 test('filters: country, edgeLocation, remoteIp (IPv4 and IPv6)', async () => {
-  sameIds(await ids({ country: 'DE,fr' }), expected((r) => r.countryCode === 'DE' || r.countryCode === 'FR'));
-  sameIds(await ids({ edgeLocation: 'WA' }), expected((r) => r.edgeLocation === 'WA'));
+  sameIds(
+    await ids({ country: 'DE,fr' }),
+    expected((r) => r.countryCode === 'DE' || r.countryCode === 'FR'),
+  );
+  sameIds(
+    await ids({ edgeLocation: 'WA' }),
+    expected((r) => r.edgeLocation === 'WA'),
+  );
   const v4 = String(all.find((r) => !String(r.remoteIp).includes(':'))!.remoteIp);
   const v6 = String(all.find((r) => String(r.remoteIp).includes(':'))!.remoteIp);
-  sameIds(await ids({ remoteIp: v4 }), expected((r) => r.remoteIp === v4));
-  sameIds(await ids({ remoteIp: v6.toUpperCase() }), expected((r) => r.remoteIp === v6));
+  sameIds(
+    await ids({ remoteIp: v4 }),
+    expected((r) => r.remoteIp === v4),
+  );
+  sameIds(
+    await ids({ remoteIp: v6.toUpperCase() }),
+    expected((r) => r.remoteIp === v6),
+  );
 });
 
 test('filters: url/user agent/referer contain (case-insensitive; url = host + path)', async () => {
@@ -135,34 +173,77 @@ test('filters: url/user agent/referer contain (case-insensitive; url = host + pa
   const needle = `${host.slice(-4)}/img`.toUpperCase();
   const url = await ids({ urlContains: needle });
   assert.ok(url.length > 0);
-  sameIds(url, expected((r) => `${r.host}${r.path}`.toLowerCase().includes(needle.toLowerCase())));
-  sameIds(await ids({ urlContains: 'https' }), expected((r) => `${r.host}${r.path}`.includes('https')));
-  sameIds(await ids({ userAgentContains: 'cUrL' }), expected((r) => String(r.userAgent ?? '').toLowerCase().includes('curl')));
-  sameIds(await ids({ refererContains: 'GOOGLE' }), expected((r) => String(r.referer ?? '').toLowerCase().includes('google')));
+  sameIds(
+    url,
+    expected((r) => `${r.host}${r.path}`.toLowerCase().includes(needle.toLowerCase())),
+  );
+  sameIds(
+    await ids({ urlContains: 'https' }),
+    expected((r) => `${r.host}${r.path}`.includes('https')),
+  );
+  sameIds(
+    await ids({ userAgentContains: 'cUrL' }),
+    expected((r) =>
+      String(r.userAgent ?? '')
+        .toLowerCase()
+        .includes('curl'),
+    ),
+  );
+  sameIds(
+    await ids({ refererContains: 'GOOGLE' }),
+    expected((r) =>
+      String(r.referer ?? '')
+        .toLowerCase()
+        .includes('google'),
+    ),
+  );
 });
 
 test('filters: search matches ANY token in ANY searched field, never the IP or country', async () => {
   const fields = ['cacheStatus', 'requestId', 'edgeLocation', 'host', 'path', 'userAgent', 'referer', 'contentRange'];
-  const hit = (r: Rec, tokens: string[]) => tokens.some((t) => fields.some((f) => String(r[f] ?? '').toLowerCase().includes(t.toLowerCase())));
+  const hit = (r: Rec, tokens: string[]) =>
+    tokens.some((t) =>
+      fields.some((f) =>
+        String(r[f] ?? '')
+          .toLowerCase()
+          .includes(t.toLowerCase()),
+      ),
+    );
   const tokens = ['jnb', 'wp-login', 'Firefox'];
   const got = await ids({ search: tokens.join(' ') });
   assert.ok(got.length > 0);
-  sameIds(got, expected((r) => hit(r, tokens)));
+  sameIds(
+    got,
+    expected((r) => hit(r, tokens)),
+  );
   const ip = String(all[0]!.remoteIp);
-  sameIds(await ids({ search: ip }), expected((r) => hit(r, [ip])), 'the IP is not searched');
+  sameIds(
+    await ids({ search: ip }),
+    expected((r) => hit(r, [ip])),
+    'the IP is not searched',
+  );
 });
 
 test('filters: requestId fetches one entry; filters are ANDed', async () => {
   const one = all[Math.floor(all.length / 2)]!;
   sameIds(await ids({ requestId: one.requestId }), [one.requestId]);
-  sameIds(await ids({ status: '2xx', country: 'US', cacheStatus: 'HIT' }), expected((r) => Number(r.statusCode) < 300 && r.countryCode === 'US' && r.cacheStatus === 'HIT'));
+  sameIds(
+    await ids({ status: '2xx', country: 'US', cacheStatus: 'HIT' }),
+    expected((r) => Number(r.statusCode) < 300 && r.countryCode === 'US' && r.cacheStatus === 'HIT'),
+  );
 });
 
 test('includeOriginShield adds the origin-shield records (default false)', async () => {
   const withShield = generatedLogRecords(emu.world, ZONE, WINDOW.from, WINDOW.to, true) as Rec[];
   assert.ok(withShield.length > all.length);
-  sameIds(await ids({ includeOriginShield: 'true' }), withShield.map((r) => r.requestId));
-  sameIds(await ids({ includeOriginShield: 'false' }), all.map((r) => r.requestId));
+  sameIds(
+    await ids({ includeOriginShield: 'true' }),
+    withShield.map((r) => r.requestId),
+  );
+  sameIds(
+    await ids({ includeOriginShield: 'false' }),
+    all.map((r) => r.requestId),
+  );
 });
 
 test('paging: offset/limit while hasMore reads every record once', async () => {
@@ -179,7 +260,10 @@ test('paging: offset/limit while hasMore reads every record once', async () => {
     if (!p.hasMore) break;
     assert.equal(p.returned, 250);
   }
-  sameIds(seen, all.map((r) => r.requestId));
+  sameIds(
+    seen,
+    all.map((r) => r.requestId),
+  );
   const past = await logs({ ...windowParams, offset: String(all.length + 5) });
   assert.deepEqual(past.body.pagination, { offset: all.length + 5, limit: 10_000, returned: 0, hasMore: false });
   const capped = await logs({ ...windowParams, limit: '50000' });
@@ -207,7 +291,10 @@ test('bad parameters: 400 invalid_request with per-parameter details', async () 
     const a = await logs(params);
     assert.equal(a.status, 400, JSON.stringify(params));
     assert.equal(a.body.error!.code, 'invalid_request');
-    assert.ok(a.body.error!.details!.some((d) => re.test(d)), `${JSON.stringify(params)}: ${JSON.stringify(a.body.error)}`);
+    assert.ok(
+      a.body.error!.details!.some((d) => re.test(d)),
+      `${JSON.stringify(params)}: ${JSON.stringify(a.body.error)}`,
+    );
   }
   assert.equal((await logs({ search: Array.from({ length: 16 }, (_, i) => `t${i}`).join(' ') })).status, 200);
   assert.equal((await logs({ search: 'x'.repeat(128) })).status, 200);

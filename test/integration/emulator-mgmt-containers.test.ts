@@ -5,9 +5,26 @@ import { call, obj } from '../contract/call';
 
 const emu = await useEmulator();
 
-interface App { id: string; name: string; status: string; displayEndpoint: { type: string } }
-interface Region { id: string; hasCapacity: boolean; hasAnycastSupport: boolean; group: string }
-interface Problem { title: string; status: number; detail: string; instance: string; errors?: { field: string | null; message: string }[]; id?: string }
+interface App {
+  id: string;
+  name: string;
+  status: string;
+  displayEndpoint: { type: string };
+}
+interface Region {
+  id: string;
+  hasCapacity: boolean;
+  hasAnycastSupport: boolean;
+  group: string;
+}
+interface Problem {
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  errors?: { field: string | null; message: string }[];
+  id?: string;
+}
 
 async function walk<T>(path: string, limit: number): Promise<{ items: T[]; pages: number; totals: number[] }> {
   const items: T[] = [];
@@ -50,10 +67,17 @@ test('regions: ~20, some without capacity, some anycast', () => {
 });
 
 test('cursor paging walks every app and region exactly once; default limit is 20', async () => {
-  for (const [path, all] of [['/mc/apps', apps.map((a) => a.id)], ['/mc/regions', regions.map((r) => r.id)]] as const) {
+  for (const [path, all] of [
+    ['/mc/apps', apps.map((a) => a.id)],
+    ['/mc/regions', regions.map((r) => r.id)],
+  ] as const) {
     for (const limit of [1, 4, 7]) {
       const w = await walk<{ id: string }>(path, limit);
-      assert.deepEqual(w.items.map((x) => x.id), all, `${path} limit ${limit}`);
+      assert.deepEqual(
+        w.items.map((x) => x.id),
+        all,
+        `${path} limit ${limit}`,
+      );
       assert.equal(w.pages, Math.ceil(all.length / limit));
       assert.ok(w.totals.every((t) => t === all.length));
     }
@@ -68,7 +92,14 @@ test('cursor paging walks every app and region exactly once; default limit is 20
 });
 
 test('limit and cursor bounds -> 400 ErrorDetails with the field', async () => {
-  for (const [q, field] of [['limit=0', 'limit'], ['limit=1001', 'limit'], ['limit=abc', 'limit'], ['limit=2.5', 'limit'], ['nextCursor=%%%', 'nextCursor'], ['nextCursor=eyJrIjoiYXBwcyIsIm8iOi0xfQ', 'nextCursor']] as const) {
+  for (const [q, field] of [
+    ['limit=0', 'limit'],
+    ['limit=1001', 'limit'],
+    ['limit=abc', 'limit'],
+    ['limit=2.5', 'limit'],
+    ['nextCursor=%%%', 'nextCursor'],
+    ['nextCursor=eyJrIjoiYXBwcyIsIm8iOi0xfQ', 'nextCursor'],
+  ] as const) {
     const a = await call(emu, 'GET', `/mc/apps?${q}`);
     assert.equal(a.status, 400, q);
     const p = obj(a.json) as unknown as Problem;
@@ -85,11 +116,21 @@ test('region settings: GET, PUT answers 200 with an empty body, the change is ke
   assert.ok(Array.isArray(before.allowedRegionIds) && (before.allowedRegionIds as string[]).length > 0);
   assert.ok(['static', 'dynamic'].includes(before.provisioningType as string));
   assert.equal('nodeSelectors' in before, false);
-  const a = await putSettings(active.id, { allowedRegionIds: ['DE', 'UK', 'NY'], requiredRegionIds: ['DE', 'UK'], maxAllowedRegions: 3, nodeSelectors: { tier: 'gpu' } });
+  const a = await putSettings(active.id, {
+    allowedRegionIds: ['DE', 'UK', 'NY'],
+    requiredRegionIds: ['DE', 'UK'],
+    maxAllowedRegions: 3,
+    nodeSelectors: { tier: 'gpu' },
+  });
   assert.equal(a.status, 200);
   assert.equal(a.text, '');
   const after = await getSettings(active.id);
-  assert.deepEqual(after, { allowedRegionIds: ['DE', 'UK', 'NY'], requiredRegionIds: ['DE', 'UK'], maxAllowedRegions: 3, provisioningType: before.provisioningType });
+  assert.deepEqual(after, {
+    allowedRegionIds: ['DE', 'UK', 'NY'],
+    requiredRegionIds: ['DE', 'UK'],
+    maxAllowedRegions: 3,
+    provisioningType: before.provisioningType,
+  });
   const partial = await putSettings(active.id, { maxAllowedRegions: 2, allowedRegionIds: null });
   assert.equal(partial.status, 200);
   assert.deepEqual(await getSettings(active.id), { ...after, maxAllowedRegions: 2 });

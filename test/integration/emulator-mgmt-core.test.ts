@@ -8,9 +8,28 @@ import { call, obj } from '../contract/call';
 
 const emu = await useEmulator();
 
-interface Origin { OriginType: number; HealthStatus: number; StandardOrigin: unknown; StorageZoneId: number | null; EdgeScriptId: number | null; MagicContainersOrigin: { AppId: string } | null }
-interface Group { Priority: number; Weight: number; Latitude: number; Longitude: number; HealthCheckSettings: unknown; Origins: Origin[] }
-interface Profile { LoadBalancerId: number; OriginGroupLoadBalancingMethod: number; StickySessionType: number; OriginGroups: Group[] }
+interface Origin {
+  OriginType: number;
+  HealthStatus: number;
+  StandardOrigin: unknown;
+  StorageZoneId: number | null;
+  EdgeScriptId: number | null;
+  MagicContainersOrigin: { AppId: string } | null;
+}
+interface Group {
+  Priority: number;
+  Weight: number;
+  Latitude: number;
+  Longitude: number;
+  HealthCheckSettings: unknown;
+  Origins: Origin[];
+}
+interface Profile {
+  LoadBalancerId: number;
+  OriginGroupLoadBalancingMethod: number;
+  StickySessionType: number;
+  OriginGroups: Group[];
+}
 
 test('load balancers: ~8 profiles, several groups each, origins of every type with health status', async () => {
   const all = (await call(emu, 'GET', '/loadbalancer')).json as Profile[];
@@ -28,7 +47,11 @@ test('load balancers: ~8 profiles, several groups each, origins of every type wi
     assert.equal(o.StorageZoneId !== null, o.OriginType === 1);
     assert.equal(o.EdgeScriptId !== null, o.OriginType === 2);
     assert.equal(o.MagicContainersOrigin !== null, o.OriginType === 3);
-    if (o.MagicContainersOrigin) assert.ok(apps.some((a) => a.id === o.MagicContainersOrigin!.AppId), 'MC origins point at real apps');
+    if (o.MagicContainersOrigin)
+      assert.ok(
+        apps.some((a) => a.id === o.MagicContainersOrigin!.AppId),
+        'MC origins point at real apps',
+      );
   }
   const groups = all.flatMap((p) => p.OriginGroups);
   assert.ok(groups.every((g) => g.Weight >= 1 && g.Weight <= 255 && g.Priority >= 0 && g.Priority <= 255));
@@ -39,7 +62,10 @@ test('load balancer paging (page/count, plain array) and GET by id; unknown or m
   const all = (await call(emu, 'GET', '/loadbalancer')).json as Profile[];
   const pages = [];
   for (let page = 1; page <= 3; page++) pages.push(...((await call(emu, 'GET', `/loadbalancer?page=${page}&count=3`)).json as Profile[]));
-  assert.deepEqual(pages.map((p) => p.LoadBalancerId), all.map((p) => p.LoadBalancerId));
+  assert.deepEqual(
+    pages.map((p) => p.LoadBalancerId),
+    all.map((p) => p.LoadBalancerId),
+  );
   assert.deepEqual((await call(emu, 'GET', '/loadbalancer?page=9')).json, []);
   for (const q of ['page=0', 'count=0', 'count=1001', 'page=x']) assert.equal((await call(emu, 'GET', `/loadbalancer?${q}`)).status, 400, q);
   assert.deepEqual((await call(emu, 'GET', `/loadbalancer/${all[2]!.LoadBalancerId}`)).json, all[2]);
@@ -52,13 +78,22 @@ test('load balancer paging (page/count, plain array) and GET by id; unknown or m
 
 test('pull zones: the world zones with logging flags, both list forms, search, by id, 404', async () => {
   const all = (await call(emu, 'GET', '/pullzone')).json as { Id: number; Name: string; EnableLogging: boolean; Hostnames: unknown[] }[];
-  assert.deepEqual(all.map((z) => [z.Id, z.Name, z.EnableLogging]), emu.world.pullZones.map((z) => [z.Id, z.Name, z.EnableLogging]));
+  assert.deepEqual(
+    all.map((z) => [z.Id, z.Name, z.EnableLogging]),
+    emu.world.pullZones.map((z) => [z.Id, z.Name, z.EnableLogging]),
+  );
   assert.ok(all.some((z) => z.EnableLogging) && all.some((z) => !z.EnableLogging));
   const paged = obj((await call(emu, 'GET', '/pullzone?page=2&perPage=5')).json);
-  assert.deepEqual((paged.Items as { Id: number }[]).map((z) => z.Id), all.slice(5, 10).map((z) => z.Id));
+  assert.deepEqual(
+    (paged.Items as { Id: number }[]).map((z) => z.Id),
+    all.slice(5, 10).map((z) => z.Id),
+  );
   assert.equal(paged.HasMoreItems, all.length > 10);
   const found = (await call(emu, 'GET', '/pullzone?search=SHOP')).json as { Name: string }[];
-  assert.deepEqual(found.map((z) => z.Name), all.filter((z) => z.Name.includes('shop')).map((z) => z.Name));
+  assert.deepEqual(
+    found.map((z) => z.Name),
+    all.filter((z) => z.Name.includes('shop')).map((z) => z.Name),
+  );
   assert.deepEqual((await call(emu, 'GET', `/pullzone/${all[1]!.Id}`)).json, all[1]);
   const missing = await call(emu, 'GET', '/pullzone/1');
   assert.equal(missing.status, 404);

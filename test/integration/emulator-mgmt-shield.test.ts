@@ -6,9 +6,34 @@ import { call, obj } from '../contract/call';
 
 const emu = await useEmulator();
 
-interface Zone { shieldZoneId: number; pullZoneId: number; planType: number }
-interface Config { [k: string]: unknown; isEnabled: boolean; executionMode: number; bodyLimitAction: number; unmatchedPathAction: number; title: string | null; version: string | null; updatedAt: string | null; maxEndpoints: number; maxFieldsPerType: number; maxNestingDepth: number; maxTotalSchemaNodes: number; maxTotalRegexLength: number }
-interface Endpoint { apiGuardianEndpointId: number; requestMethod: string; requestPath: string; validateAuthorization: boolean; authSchemes: unknown[] | null; availableParameters: Record<string, string[]> }
+interface Zone {
+  shieldZoneId: number;
+  pullZoneId: number;
+  planType: number;
+}
+interface Config {
+  [k: string]: unknown;
+  isEnabled: boolean;
+  executionMode: number;
+  bodyLimitAction: number;
+  unmatchedPathAction: number;
+  title: string | null;
+  version: string | null;
+  updatedAt: string | null;
+  maxEndpoints: number;
+  maxFieldsPerType: number;
+  maxNestingDepth: number;
+  maxTotalSchemaNodes: number;
+  maxTotalRegexLength: number;
+}
+interface Endpoint {
+  apiGuardianEndpointId: number;
+  requestMethod: string;
+  requestPath: string;
+  validateAuthorization: boolean;
+  authSchemes: unknown[] | null;
+  availableParameters: Record<string, string[]>;
+}
 
 const zones = obj((await call(emu, 'GET', '/shield/shield-zones?perPage=1000')).json).data as Zone[];
 const guardian = async (id: number) => {
@@ -63,7 +88,10 @@ test('shield zone paging: defaults 1/10, page sizes, next page, out of range, ba
     assert.deepEqual(a.page, { totalCount: 10, totalPages: 4, currentPage: page, nextPage: page < 4 ? page + 1 : null, pageSize: 3 });
     seen.push(...(a.data as Zone[]).map((z) => z.shieldZoneId));
   }
-  assert.deepEqual(seen, zones.map((z) => z.shieldZoneId));
+  assert.deepEqual(
+    seen,
+    zones.map((z) => z.shieldZoneId),
+  );
   assert.deepEqual(obj((await call(emu, 'GET', '/shield/shield-zones?page=5&perPage=3')).json).data, []);
   for (const q of ['page=0', 'page=-2', 'perPage=0', 'perPage=1001', 'page=x']) {
     const bad = await call(emu, 'GET', `/shield/shield-zones?${q}`);
@@ -98,7 +126,9 @@ test('PATCH api-guardian changes only the given fields; null leaves a field; upd
   const { executionMode: _c, updatedAt: _d, ...restAfter } = after;
   assert.deepEqual(restAfter, restBefore, 'no other field changed');
   assert.deepEqual((await guardian(id)).configuration, after, 'the change is kept');
-  const all = await call(emu, 'PATCH', `/shield/shield-zone/${id}/api-guardian`, { body: { isEnabled: !before.isEnabled, bodyLimitAction: 2, unmatchedPathAction: 1 } });
+  const all = await call(emu, 'PATCH', `/shield/shield-zone/${id}/api-guardian`, {
+    body: { isEnabled: !before.isEnabled, bodyLimitAction: 2, unmatchedPathAction: 1 },
+  });
   const c = obj(obj(all.json).data) as Config;
   assert.deepEqual([c.isEnabled, c.bodyLimitAction, c.unmatchedPathAction, c.executionMode], [!before.isEnabled, 2, 1, mode]);
 });
@@ -128,19 +158,39 @@ test('spec upload within limits: title/version land in the configuration, endpoi
   const id = await zoneWith(1, false);
   const doc = specDoc(
     {
-      '/pets': { get: op, post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } }, responses: { '201': { description: 'c', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } } } },
-      '/pets/{petId}': { parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }], get: { ...op, parameters: [{ name: 'X-Trace', in: 'header', schema: { type: 'string' } }] }, delete: op, summary: 'not a method' },
+      '/pets': {
+        get: op,
+        post: {
+          requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
+          responses: { '201': { description: 'c', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
+        },
+      },
+      '/pets/{petId}': {
+        parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }],
+        get: { ...op, parameters: [{ name: 'X-Trace', in: 'header', schema: { type: 'string' } }] },
+        delete: op,
+        summary: 'not a method',
+      },
       'x-internal': { get: op },
     },
     { Pet: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } },
   );
-  const yamlText = toYaml({ ...doc, security: [{ key: [] }], components: { ...doc.components, securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } } });
+  const yamlText = toYaml({
+    ...doc,
+    security: [{ key: [] }],
+    components: { ...doc.components, securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } },
+  });
   const a = await call(emu, 'POST', `/shield/shield-zone/${id}/api-guardian/spec`, { body: { content: yamlText } });
   assert.equal(a.status, 200, a.text);
   const data = obj(obj(a.json).data) as { configuration: Config; endpoints: Endpoint[] };
   assert.equal(data.configuration.title, 'Test API');
   assert.equal(data.configuration.version, '9.8.7');
-  assert.deepEqual(data.endpoints.map((e) => `${e.requestMethod} ${e.requestPath}`).sort(), ['DELETE /pets/{petId}', 'GET /pets', 'GET /pets/{petId}', 'POST /pets']);
+  assert.deepEqual(data.endpoints.map((e) => `${e.requestMethod} ${e.requestPath}`).sort(), [
+    'DELETE /pets/{petId}',
+    'GET /pets',
+    'GET /pets/{petId}',
+    'POST /pets',
+  ]);
   const getOne = data.endpoints.find((e) => e.requestMethod === 'GET' && e.requestPath === '/pets/{petId}')!;
   assert.deepEqual(getOne.availableParameters, { Path: ['petId'], Query: [], Header: ['X-Trace'], Cookie: [] });
   assert.equal(getOne.validateAuthorization, true, 'enforceAuthorizationValidation defaults to true on upload');
@@ -180,11 +230,31 @@ test('a spec over each plan limit is refused with the limit named, measured vs a
   const regex = { type: 'string', pattern: 'a'.repeat(limits.maxTotalRegexLength + 1) };
   const cases: [string, unknown, RegExp][] = [
     ['maxEndpoints', specDoc(manyPaths), new RegExp(`maxEndpoints: ${limits.maxEndpoints + 1} endpoints, allowed ${limits.maxEndpoints}`)],
-    ['maxFieldsPerType', specDoc({ '/a': { get: op } }, { Wide: wide }), new RegExp(`maxFieldsPerType: ${limits.maxFieldsPerType + 1} properties in one schema \\(components.schemas.Wide\\), allowed ${limits.maxFieldsPerType}`)],
-    ['maxNestingDepth', specDoc({ '/a': { get: op } }, { Deep: deep }), new RegExp(`maxNestingDepth: nesting depth ${limits.maxNestingDepth + 1} .*allowed ${limits.maxNestingDepth}`)],
-    ['maxTotalSchemaNodes', specDoc({ '/a': { get: op } }, nodes), new RegExp(`maxTotalSchemaNodes: ${limits.maxTotalSchemaNodes + 1} schema nodes in components/schemas, allowed ${limits.maxTotalSchemaNodes}`)],
-    ['maxTotalRegexLength', specDoc({ '/a': { get: op } }, { R: regex }), new RegExp(`maxTotalRegexLength: ${limits.maxTotalRegexLength + 1} characters of pattern regexes, allowed ${limits.maxTotalRegexLength}`)],
-    ['recursion', specDoc({ '/a': { get: op } }, { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } } }), /maxNestingDepth: unbounded nesting \(recursive \$ref chain/],
+    [
+      'maxFieldsPerType',
+      specDoc({ '/a': { get: op } }, { Wide: wide }),
+      new RegExp(`maxFieldsPerType: ${limits.maxFieldsPerType + 1} properties in one schema \\(components.schemas.Wide\\), allowed ${limits.maxFieldsPerType}`),
+    ],
+    [
+      'maxNestingDepth',
+      specDoc({ '/a': { get: op } }, { Deep: deep }),
+      new RegExp(`maxNestingDepth: nesting depth ${limits.maxNestingDepth + 1} .*allowed ${limits.maxNestingDepth}`),
+    ],
+    [
+      'maxTotalSchemaNodes',
+      specDoc({ '/a': { get: op } }, nodes),
+      new RegExp(`maxTotalSchemaNodes: ${limits.maxTotalSchemaNodes + 1} schema nodes in components/schemas, allowed ${limits.maxTotalSchemaNodes}`),
+    ],
+    [
+      'maxTotalRegexLength',
+      specDoc({ '/a': { get: op } }, { R: regex }),
+      new RegExp(`maxTotalRegexLength: ${limits.maxTotalRegexLength + 1} characters of pattern regexes, allowed ${limits.maxTotalRegexLength}`),
+    ],
+    [
+      'recursion',
+      specDoc({ '/a': { get: op } }, { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } } }),
+      /maxNestingDepth: unbounded nesting \(recursive \$ref chain/,
+    ],
   ];
   for (const [name, doc, message] of cases) {
     const a = await call(emu, 'PATCH', `/shield/shield-zone/${id}/api-guardian/spec`, { body: { content: JSON.stringify(doc) } });
@@ -193,10 +263,17 @@ test('a spec over each plan limit is refused with the limit named, measured vs a
     assert.match(errorOf(a.json).message, message, name);
   }
   // Exactly at every limit is accepted.
-  const atLimit = specDoc(
-    Object.fromEntries(Array.from({ length: limits.maxEndpoints }, (_, i) => [`/r${i}`, { get: op }])),
-    { W: { type: 'object', properties: Object.fromEntries(Array.from({ length: limits.maxFieldsPerType }, (_, i) => [`f${i}`, { type: 'string', pattern: i === 0 ? 'x'.repeat(limits.maxTotalRegexLength) : undefined }])) } },
-  );
+  const atLimit = specDoc(Object.fromEntries(Array.from({ length: limits.maxEndpoints }, (_, i) => [`/r${i}`, { get: op }])), {
+    W: {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: limits.maxFieldsPerType }, (_, i) => [
+          `f${i}`,
+          { type: 'string', pattern: i === 0 ? 'x'.repeat(limits.maxTotalRegexLength) : undefined },
+        ]),
+      ),
+    },
+  });
   const accepted = await call(emu, 'PATCH', `/shield/shield-zone/${id}/api-guardian/spec`, { body: { content: JSON.stringify(atLimit) } });
   assert.equal(accepted.status, 200, accepted.text);
   assert.equal((obj(obj(accepted.json).data).endpoints as unknown[]).length, limits.maxEndpoints);

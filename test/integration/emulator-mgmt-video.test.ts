@@ -11,12 +11,17 @@ const plain = (await call(emu, 'GET', '/videolibrary')).json as Lib[];
 test('no page (or page=0) answers a plain array of every library, ~420, sorted by id', async () => {
   assert.ok(Array.isArray(plain));
   assert.ok(plain.length >= 400 && plain.length <= 450, String(plain.length));
-  assert.deepEqual(plain.map((l) => l.Id), [...plain.map((l) => l.Id)].sort((a, b) => a - b));
+  assert.deepEqual(
+    plain.map((l) => l.Id),
+    [...plain.map((l) => l.Id)].sort((a, b) => a - b),
+  );
   assert.deepEqual((await call(emu, 'GET', '/videolibrary?page=0&perPage=5')).json, plain, 'page 0 ignores perPage');
 });
 
 test('every record has every field of VideoLibraryModel, realistic and varied', () => {
-  const doc = JSON.parse(readFileSync('/work/shared/openapi/core-api.json', 'utf8')) as { components: { schemas: { VideoLibraryModel: { properties: Record<string, unknown> } } } };
+  const doc = JSON.parse(readFileSync('/work/shared/openapi/core-api.json', 'utf8')) as {
+    components: { schemas: { VideoLibraryModel: { properties: Record<string, unknown> } } };
+  };
   const fields = Object.keys(doc.components.schemas.VideoLibraryModel.properties).sort();
   for (const l of plain) assert.deepEqual(Object.keys(l).sort(), fields, `library ${l.Id}`);
   assert.equal(new Set(plain.map((l) => l.Name)).size, plain.length, 'names are unique');
@@ -28,7 +33,9 @@ test('every record has every field of VideoLibraryModel, realistic and varied', 
   }
   const share = (f: (l: Lib) => boolean) => plain.filter(f).length / plain.length;
   assert.ok(share((l) => l.EnableDRM === true) > 0.05 && share((l) => l.EnableDRM === true) < 0.5, 'DRM on some');
-  assert.ok(plain.some((l) => l.EnableDRM && obj(l.AppleFairPlayDrm).Enabled === true && typeof obj(l.AppleFairPlayDrm).CertificateExpirationDate === 'string'));
+  assert.ok(
+    plain.some((l) => l.EnableDRM && obj(l.AppleFairPlayDrm).Enabled === true && typeof obj(l.AppleFairPlayDrm).CertificateExpirationDate === 'string'),
+  );
   assert.ok(plain.every((l) => (l.EnableDRM ? l.GoogleWidevineDrm !== null : l.GoogleWidevineDrm === null)));
   assert.ok(share((l) => (l.ReplicationRegions as string[]).length > 1) > 0.2);
   assert.ok(share((l) => l.VideoCount === 0) > 0 && Math.max(...plain.map((l) => l.VideoCount as number)) > 5000);
@@ -49,7 +56,11 @@ test('page >= 1 answers {Items, CurrentPage, TotalItems, HasMoreItems}; walking 
       assert.equal(a.HasMoreItems, page * perPage < plain.length);
       if (!a.HasMoreItems) break;
     }
-    assert.deepEqual(ids, plain.map((l) => l.Id), `perPage ${perPage}`);
+    assert.deepEqual(
+      ids,
+      plain.map((l) => l.Id),
+      `perPage ${perPage}`,
+    );
   }
   const defaultPerPage = obj((await call(emu, 'GET', '/videolibrary?page=1')).json);
   assert.equal((defaultPerPage.Items as unknown[]).length, Math.min(1000, plain.length));
@@ -62,17 +73,31 @@ test('search matches names case-insensitively, in both forms', async () => {
   const expected = plain.filter((l) => l.Name.toLowerCase().includes(word.toLowerCase())).map((l) => l.Id);
   assert.ok(expected.length > 1 && expected.length < plain.length);
   const arr = (await call(emu, 'GET', `/videolibrary?search=${encodeURIComponent(word.toUpperCase())}`)).json as Lib[];
-  assert.deepEqual(arr.map((l) => l.Id), expected);
+  assert.deepEqual(
+    arr.map((l) => l.Id),
+    expected,
+  );
   const paged = obj((await call(emu, 'GET', `/videolibrary?page=1&perPage=5&search=${encodeURIComponent(word)}`)).json);
   assert.equal(paged.TotalItems, expected.length);
-  assert.deepEqual((paged.Items as Lib[]).map((l) => l.Id), expected.slice(0, 5));
+  assert.deepEqual(
+    (paged.Items as Lib[]).map((l) => l.Id),
+    expected.slice(0, 5),
+  );
   assert.deepEqual((await call(emu, 'GET', '/videolibrary?search=zz-no-such-library-zz')).json, []);
 });
 
 test('out-of-range or non-integer page/perPage -> 400 {ErrorKey, Field, Message}', async () => {
   const cases: [string, string][] = [
-    ['page=-1', 'page'], ['page=2147483648', 'page'], ['page=abc', 'page'], ['page=1.5', 'page'], ['page=1e3', 'page'],
-    ['perPage=4', 'perPage'], ['perPage=1001', 'perPage'], ['perPage=0', 'perPage'], ['perPage=ten', 'perPage'], ['page=1&perPage=-5', 'perPage'],
+    ['page=-1', 'page'],
+    ['page=2147483648', 'page'],
+    ['page=abc', 'page'],
+    ['page=1.5', 'page'],
+    ['page=1e3', 'page'],
+    ['perPage=4', 'perPage'],
+    ['perPage=1001', 'perPage'],
+    ['perPage=0', 'perPage'],
+    ['perPage=ten', 'perPage'],
+    ['page=1&perPage=-5', 'perPage'],
   ];
   for (const [q, field] of cases) {
     const a = await call(emu, 'GET', `/videolibrary?${q}`);
@@ -82,5 +107,6 @@ test('out-of-range or non-integer page/perPage -> 400 {ErrorKey, Field, Message}
     assert.equal(e.ErrorKey, 'validation.invalid_parameter');
     assert.match(String(e.Message), field === 'page' ? /1 to 2147483647/ : /5 to 1000/);
   }
-  for (const q of ['page=1&perPage=5', 'page=2147483647&perPage=1000', 'perPage=5']) assert.equal((await call(emu, 'GET', `/videolibrary?${q}`)).status, 200, q);
+  for (const q of ['page=1&perPage=5', 'page=2147483647&perPage=1000', 'perPage=5'])
+    assert.equal((await call(emu, 'GET', `/videolibrary?${q}`)).status, 200, q);
 });

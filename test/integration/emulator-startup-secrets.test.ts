@@ -42,7 +42,11 @@ test("one emulator's key and tokens open nothing on the other", async () => {
 });
 
 test('a wrong method without a key gets 401, with the key 405', async () => {
-  for (const [method, path] of [['DELETE', '/videolibrary'], ['POST', '/pullzone'], ['PATCH', '/mc/apps']] as const) {
+  for (const [method, path] of [
+    ['DELETE', '/videolibrary'],
+    ['POST', '/pullzone'],
+    ['PATCH', '/mc/apps'],
+  ] as const) {
     assert.equal((await call(one, method, path, { key: null })).status, 401, `${method} ${path} without a key`);
     assert.equal((await call(one, method, path, { key: 'not-the-key' })).status, 401, `${method} ${path} with a wrong key`);
     assert.equal((await call(one, method, path)).status, 405, `${method} ${path} with the key`);

@@ -100,7 +100,10 @@ test('a redirect is not followed; the error says where it points', async () => {
   const e = await client.request('/moved', { method: 'POST', body: {} }).catch((x: unknown) => x);
   assert.ok(e instanceof ApiError, String(e));
   assert.equal(e.status, 301);
-  assert.equal(e.message, '301 Moved Permanently: the server redirects to https://db.example.net/v2/pipeline (burrow does not follow redirects: if that address is right, use it)');
+  assert.equal(
+    e.message,
+    '301 Moved Permanently: the server redirects to https://db.example.net/v2/pipeline (burrow does not follow redirects: if that address is right, use it)',
+  );
   assert.deepEqual(seen.slice(before), ['POST /moved'], 'not followed');
 });
 

@@ -23,26 +23,41 @@ configureLoggingRateLimit(emu.world, { limit: 1_000_000, windowMs: 10_000 });
 test('query: one typed page, the server window and order', async () => {
   const page = await api.logs.query(ZONE, { from: FROM, to: TO, order: 'asc', limit: 20 });
   assert.equal(page.entries.length, 20);
-  assert.deepEqual(page.entries.map((e) => e.requestId), generated.slice(0, 20).map((g) => g.requestId));
+  assert.deepEqual(
+    page.entries.map((e) => e.requestId),
+    generated.slice(0, 20).map((g) => g.requestId),
+  );
   assert.equal(page.from, FROM);
   assert.equal(page.to, TO);
   assert.equal(page.order, 'asc');
   assert.equal(page.hasMore, true);
   assert.equal(page.skipped, 0);
-  assert.deepEqual(page.times, page.entries.map((e) => Date.parse(e.timestamp)));
+  assert.deepEqual(
+    page.times,
+    page.entries.map((e) => Date.parse(e.timestamp)),
+  );
 });
 
 test('fetchAll: offset paging while hasMore, pinned to one window', async () => {
   const r = await api.logs.fetchAll(ZONE, { from: FROM, to: TO, order: 'asc', limit: 2000, status: '2xx' }, { maxRecords: 1_000_000 });
   const want = generated.filter((g) => g.statusCode < 300).map((g) => g.requestId);
-  assert.deepEqual(r.entries.map((e) => e.requestId), want);
+  assert.deepEqual(
+    r.entries.map((e) => e.requestId),
+    want,
+  );
   assert.equal(r.hasMore, false);
   assert.ok(want.length > 4000, `${want.length} records`);
   assert.equal(r.requests, Math.ceil(want.length / 2000) + (want.length % 2000 === 0 ? 1 : 0));
   const capped = await api.logs.fetchAll(ZONE, { from: FROM, to: TO, order: 'desc', limit: 300 }, { maxRecords: 700 });
   assert.equal(capped.entries.length, 700);
   assert.equal(capped.hasMore, true);
-  assert.deepEqual(capped.entries.map((e) => e.requestId), [...generated].reverse().slice(0, 700).map((g) => g.requestId));
+  assert.deepEqual(
+    capped.entries.map((e) => e.requestId),
+    [...generated]
+      .reverse()
+      .slice(0, 700)
+      .map((g) => g.requestId),
+  );
 });
 
 test('invalid input is refused before anything is sent', async () => {
@@ -58,11 +73,27 @@ test('v1Day: the day file parsed into the same records as v2', async () => {
   const day = await api.logs.v1Day(ZONE, v1Date(T0), { order: 'asc' });
   assert.equal(day.skipped, 0);
   const v2 = await api.logs.fetchAll(ZONE, { from: Date.UTC(2026, 7, 8), order: 'asc', limit: 10_000 }, { maxRecords: 1_000_000 });
-  assert.deepEqual(day.entries.map((e) => e.requestId), v2.entries.map((e) => e.requestId));
+  assert.deepEqual(
+    day.entries.map((e) => e.requestId),
+    v2.entries.map((e) => e.requestId),
+  );
   const byId = new Map(v2.entries.map((e) => [e.requestId, e]));
   for (const e of day.entries.slice(0, 200)) {
     const w = byId.get(e.requestId)!;
-    for (const k of ['timestamp', 'statusCode', 'bytesSent', 'remoteIp', 'referer', 'url', 'host', 'path', 'edgeLocation', 'userAgent', 'countryCode', 'cacheStatus'] as const) {
+    for (const k of [
+      'timestamp',
+      'statusCode',
+      'bytesSent',
+      'remoteIp',
+      'referer',
+      'url',
+      'host',
+      'path',
+      'edgeLocation',
+      'userAgent',
+      'countryCode',
+      'cacheStatus',
+    ] as const) {
       assert.equal(e[k], w[k], k);
     }
   }
@@ -80,11 +111,21 @@ const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 const jwt = (payload: Record<string, unknown>) => `${b64({ alg: 'EdDSA', typ: 'JWT' })}.${b64(payload)}.c2ln`;
 
 test('a configured bearer JWT is sent instead of the API key', async () => {
-  const withToken = createApi({ baseUrl: emu.info.baseUrl, loggingUrl: emu.info.loggingUrl, apiKey: 'wrong-key', loggingToken: jwt({ exp: T0 / 1000 + 3600 }) });
+  const withToken = createApi({
+    baseUrl: emu.info.baseUrl,
+    loggingUrl: emu.info.loggingUrl,
+    apiKey: 'wrong-key',
+    loggingToken: jwt({ exp: T0 / 1000 + 3600 }),
+  });
   after(() => withToken.close());
   const page = await withToken.logs.query(ZONE, { limit: 3 });
   assert.equal(page.entries.length, 3);
-  const expired = createApi({ baseUrl: emu.info.baseUrl, loggingUrl: emu.info.loggingUrl, apiKey: emu.info.accessKey, loggingToken: jwt({ exp: T0 / 1000 - 1 }) });
+  const expired = createApi({
+    baseUrl: emu.info.baseUrl,
+    loggingUrl: emu.info.loggingUrl,
+    apiKey: emu.info.accessKey,
+    loggingToken: jwt({ exp: T0 / 1000 - 1 }),
+  });
   after(() => expired.close());
   await assert.rejects(expired.logs.query(ZONE, { limit: 1 }), (e: unknown) => e instanceof ApiError && e.status === 403 && /expired/.test(e.message));
 });

@@ -98,8 +98,14 @@ test('429 from the server: the shared budget backs off (jitter) and the tail rec
     await engine.stop();
   }
   assert.ok(emu.faultCounters().logging.ratelimited > 0, 'the emulator answered 429s');
-  assert.ok(seen.some((z) => z.state === 'rate-limited'), 'the engine showed it was rate limited');
-  assert.ok(seen.some((z) => z.backoffUntil !== null), 'the backoff deadline was visible');
+  assert.ok(
+    seen.some((z) => z.state === 'rate-limited'),
+    'the engine showed it was rate limited',
+  );
+  assert.ok(
+    seen.some((z) => z.backoffUntil !== null),
+    'the backoff deadline was visible',
+  );
   for (const zone of zones) assert.ok(logs.budget.state(String(zone)).rateLimited > 0);
 });
 
@@ -126,7 +132,12 @@ test('429 from the real limit: backoff keeps the refusals few', async () => {
 });
 
 test('faults (5xx, resets, garbled JSON, latency): the tail retries and loses nothing', async () => {
-  const emu = await useEmulator({ seed: 34, logRate: 8, ingestDelayMs: DELAY, faults: { latencyMs: 30, error: 0.15, reset: 0.1, malformed: 0.2, ratelimit: 0 } });
+  const emu = await useEmulator({
+    seed: 34,
+    logRate: 8,
+    ingestDelayMs: DELAY,
+    faults: { latencyMs: 30, error: 0.15, reset: 0.1, malformed: 0.2, ratelimit: 0 },
+  });
   const logs = logsWith(emu, { limit: 100, windowMs: 10_000 });
   const zones = emu.info.pullZoneIds.slice(1, 3);
   const engine = followLogs(logs, { zones, sinceMs: 10_000, minIntervalMs: 100, maxIntervalMs: 400 });
@@ -155,4 +166,3 @@ test('faults (5xx, resets, garbled JSON, latency): the tail retries and loses no
   assert.ok(kinds.has('http') && kinds.has('malformed'), `errors seen: ${[...kinds].join(', ')}`);
   assert.ok(seen.some((z) => z.state === 'retrying'));
 });
-

@@ -34,13 +34,20 @@ test('two zones backfill and follow together: each within its own budget (28 per
     assert.ok(stats.maxInWindow(A, WINDOW) <= 28, `zone A: ${stats.maxInWindow(A, WINDOW)} in a window`);
     assert.ok(stats.maxInWindow(B, WINDOW) <= 28, `zone B: ${stats.maxInWindow(B, WINDOW)} in a window`);
     // the two budgets were spent at the same time: together more than one zone may send
-    const together = maxInWindow([...a.acceptedAt, ...b.acceptedAt].sort((x, y) => x - y), WINDOW);
+    const together = maxInWindow(
+      [...a.acceptedAt, ...b.acceptedAt].sort((x, y) => x - y),
+      WINDOW,
+    );
     assert.ok(together > 28, `both zones at once: ${together} requests in a window`);
 
     // the buffer: every visible record of both zones in the window, once, in time order
     const held = engine.buffer.toArray();
     const times = held.map((e) => Date.parse(e.timestamp));
-    assert.deepEqual(times, [...times].sort((x, y) => x - y), 'time order across zones');
+    assert.deepEqual(
+      times,
+      [...times].sort((x, y) => x - y),
+      'time order across zones',
+    );
     assert.equal(new Set(held.map((e) => e.requestId)).size, held.length, 'no duplicates');
     const from = engine.status().zones[0]!.backfill!.from;
     const settled = started - 5_000;
@@ -48,7 +55,11 @@ test('two zones backfill and follow together: each within its own budget (28 per
       const want = generatedLogRecords(emu.world, zone, from, settled).map((g) => g.requestId as string);
       const got = new Set(held.filter((e) => e.pullZoneId === zone).map((e) => e.requestId));
       assert.ok(want.length > 1000, `zone ${zone} has records`);
-      assert.deepEqual(want.filter((id) => !got.has(id)), [], `zone ${zone}: every record of the window`);
+      assert.deepEqual(
+        want.filter((id) => !got.has(id)),
+        [],
+        `zone ${zone}: every record of the window`,
+      );
     }
     const st = engine.status();
     assert.equal(st.zones.find((z) => z.zoneId === A)!.records + st.zones.find((z) => z.zoneId === B)!.records, held.length);

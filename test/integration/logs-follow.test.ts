@@ -74,10 +74,15 @@ test('follow: no duplicates, no gaps, order kept, late records caught (all four 
   engine.start();
   try {
     // long enough to have seen the ingestion delay at work in every zone
-    await fastForward(engine, 'late records and a few polls in every zone', () => {
-      const st = engine.status();
-      return st.zones.every((z) => z.requests > 3) && st.zones.reduce((n, z) => n + z.late, 0) > 0 && st.duplicates > 0;
-    }, 30_000);
+    await fastForward(
+      engine,
+      'late records and a few polls in every zone',
+      () => {
+        const st = engine.status();
+        return st.zones.every((z) => z.requests > 3) && st.zones.reduce((n, z) => n + z.late, 0) > 0 && st.duplicates > 0;
+      },
+      30_000,
+    );
     const cut = clock.now() - 500;
     await coveredPast(engine, cut + MAX_LAG + 300);
     const total = assertComplete(emu, engine, zones, start + 1000, cut);
@@ -169,7 +174,7 @@ test('follow: pause stops requests, resume catches up without losing records', a
     // returns. The gate holding is what the counts show.
     engine.pollNow();
     await api.logs.query(zone, { limit: 1 });
-    assert.equal(stats(), before + 1, 'no requests while paused (the one counted is the test\'s own)');
+    assert.equal(stats(), before + 1, "no requests while paused (the one counted is the test's own)");
     engine.resume();
     const cut = clock.now() - 200;
     await coveredPast(engine, cut + MAX_LAG + 300);
@@ -207,6 +212,9 @@ test('follow: a zone without logging fails with its error; the others go on', as
 
 test('follow: bad input is refused before anything is sent', () => {
   assert.throws(() => followLogs(api.logs, { zones: [] }), /at least one pull zone/);
-  assert.throws(() => followLogs(api.logs, { zones: [1], filter: { status: 'nope' } }), (e: unknown) => e instanceof ApiError && e.kind === 'invalid-input');
+  assert.throws(
+    () => followLogs(api.logs, { zones: [1], filter: { status: 'nope' } }),
+    (e: unknown) => e instanceof ApiError && e.kind === 'invalid-input',
+  );
   assert.throws(() => followLogs(api.logs, { zones: [1], sinceMs: 4 * 86_400_000 }), /between 0 and 3 days/);
 });

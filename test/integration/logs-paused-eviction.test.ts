@@ -38,7 +38,10 @@ test('paused with a full buffer while records keep coming: the rows shown stay s
     const v = s().view;
     assert.ok(v.rows.length >= 10, `${when}: rows are shown (${v.rows.length}; row ${v.selected + 1} of ${v.total})`);
     assert.ok(v.selected >= 0 && v.selected < v.total, `${when}: the selection is a row (${v.selected} of ${v.total})`);
-    assert.ok(v.rows.some((r) => r.pos === v.selected), `${when}: the selected row is on screen`);
+    assert.ok(
+      v.rows.some((r) => r.pos === v.selected),
+      `${when}: the selected row is on screen`,
+    );
     assert.ok(v.total <= 1000, `${when}: no more rows than the buffer holds (${v.total})`);
   };
   check('paused, untouched');
@@ -56,7 +59,10 @@ test('paused with a full buffer while records keep coming: the rows shown stay s
   s().move('down');
   check('after a key');
   assert.equal(s().rowsEvicted, false, 'a key acknowledges it: the notice goes');
-  assert.notDeepEqual(s().view.rows.map((r) => r.entry), shown);
+  assert.notDeepEqual(
+    s().view.rows.map((r) => r.entry),
+    shown,
+  );
   assert.ok(s().view.rows.every((r) => r.entry !== selected));
   s().move('pageUp');
   check('after page up');

@@ -15,10 +15,16 @@ const [ZONE] = emu.info.pullZoneIds as [number];
 test('a 429 with Retry-After: the zone backs off exactly that long (not a jittered guess); without one, jitter', async () => {
   configureLoggingRateLimit(emu.world, { limit: 1, windowMs: 4000 });
   // a client budget far above the server's limit: only the server's answer holds it back
-  const logs = new LogsApi(apiFor(emu).logging, { now: clock.now, budgetOptions: { limit: 100, now: clock.now, backoffBaseMs: 50, backoffCapMs: 100, random: () => 0.5 } });
+  const logs = new LogsApi(apiFor(emu).logging, {
+    now: clock.now,
+    budgetOptions: { limit: 100, now: clock.now, backoffBaseMs: 50, backoffCapMs: 100, random: () => 0.5 },
+  });
   await logs.query(ZONE, { limit: 1 }, { retries: 0 });
   clock.advance(1500);
-  const refused = await logs.query(ZONE, { limit: 1 }, { retries: 0 }).then(() => null, (e: unknown) => e);
+  const refused = await logs.query(ZONE, { limit: 1 }, { retries: 0 }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(refused instanceof ApiError && refused.status === 429, String(refused));
   // the first request leaves the server's window 2.5 s from now: "Retry-After: 3"
   assert.equal(refused.retryAfterMs, 3000);

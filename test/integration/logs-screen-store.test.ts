@@ -51,8 +51,14 @@ test('follow: the window is the newest rows of the buffer, stats add up, pause f
   s().toggleStats();
   const stats = await until('stats', () => s().stats);
   assert.ok(stats.records > 0);
-  assert.equal(stats.cache.reduce((n, c) => n + c.count, 0), stats.records);
-  assert.equal(stats.statusClasses.reduce((a, b) => a + b, 0), stats.records);
+  assert.equal(
+    stats.cache.reduce((n, c) => n + c.count, 0),
+    stats.records,
+  );
+  assert.equal(
+    stats.statusClasses.reduce((a, b) => a + b, 0),
+    stats.records,
+  );
 
   s().togglePause();
   assert.equal(s().following, false);
@@ -62,7 +68,11 @@ test('follow: the window is the newest rows of the buffer, stats add up, pause f
   clock.advance(5000);
   s().pollNow();
   await until('new records while paused', () => s().newWhilePaused > 0, 15_000);
-  assert.deepEqual(s().view.rows.map((r) => r.entry), frozen, 'the paused view does not move');
+  assert.deepEqual(
+    s().view.rows.map((r) => r.entry),
+    frozen,
+    'the paused view does not move',
+  );
   const before = s().view.rows.find((r) => r.pos === s().view.selected)!.entry;
   s().move('up');
   // the row above in the buffer as it is now (a late record may have landed in between)
@@ -161,8 +171,16 @@ test('a zone without logging gets a clear message; the picker lists only zones w
   const d2 = s().attach(null);
   await until('zones', () => s().picker.loadedAt);
   d2();
-  const want = emu.world.pullZones.filter((z) => z.EnableLogging).map((z) => z.Id).sort();
-  assert.deepEqual(s().picker.zones.map((z) => z.id).sort(), want);
+  const want = emu.world.pullZones
+    .filter((z) => z.EnableLogging)
+    .map((z) => z.Id)
+    .sort();
+  assert.deepEqual(
+    s()
+      .picker.zones.map((z) => z.id)
+      .sort(),
+    want,
+  );
   assert.equal(s().picker.withoutLogging, emu.world.pullZones.length - want.length);
 });
 
@@ -202,11 +220,18 @@ test('v1 day: date checked, the day parsed into the same view; export writes the
   s().setPromptText(textOf('misses.ndjson'));
   s().submitPrompt();
   const done = await until('export', () => s().lastExport);
-  const lines = fs.readFileSync(path.join(dir, 'misses.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { cacheStatus: string });
+  const lines = fs
+    .readFileSync(path.join(dir, 'misses.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { cacheStatus: string });
   assert.equal(done.records, lines.length);
   assert.equal(lines.length, parsed.entries.filter((e) => e.cacheStatus === 'MISS').length);
   assert.ok(lines.every((l) => l.cacheStatus === 'MISS'));
-  assert.match(ui.getState().status!.text, new RegExp(`exported ${lines.length.toLocaleString('en-US')} records \\(NDJSON, [\\d.]+[BKM]\\) to misses\\.ndjson$`));
+  assert.match(
+    ui.getState().status!.text,
+    new RegExp(`exported ${lines.length.toLocaleString('en-US')} records \\(NDJSON, [\\d.]+[BKM]\\) to misses\\.ndjson$`),
+  );
 
   // again: the file exists, so a question comes before anything is replaced
   s().openExport();
@@ -253,11 +278,18 @@ test('429 from the platform: the status line says the zone is rate limited and b
   s().setViewport(100, 10);
   const live = await until('a 429', () => (s().live && s().live!.rateLimited > 0 ? s().live : null), 15_000);
   assert.ok(loggingStats(strict.world).zone(zone.Id).rateLimited > 0, 'the emulator answered 429');
-  const shown = await until('backoff shown', () => {
-    const parts = liveStatusParts({ following: true, newWhilePaused: 0, newMatchesWhilePaused: 0, filtering: false, live: s().live, windowKey: '15m' }, Date.now());
-    const text = parts.map((p) => p.text).join(' · ');
-    return /rate limited \(429\)/.test(text) ? text : null;
-  }, 10_000);
+  const shown = await until(
+    'backoff shown',
+    () => {
+      const parts = liveStatusParts(
+        { following: true, newWhilePaused: 0, newMatchesWhilePaused: 0, filtering: false, live: s().live, windowKey: '15m' },
+        Date.now(),
+      );
+      const text = parts.map((p) => p.text).join(' · ');
+      return /rate limited \(429\)/.test(text) ? text : null;
+    },
+    10_000,
+  );
   assert.match(shown, /rate limited \(429\)(: backing off \d+(ms|s))?/);
   assert.ok(live.rateLimited > 0);
   await until('records despite the 429s', () => s().view.total > 0, 15_000);

@@ -44,7 +44,8 @@ test('API Guardian PATCH, spec POST and spec PATCH: each sent once, unknown outc
   const s = () => store.getState();
   const zones = await direct.shield.listAllZones();
   let target: number | null = null;
-  for (const z of zones.filter((z) => z.planType !== 0)) if ((await direct.shield.getApiGuardian(z.shieldZoneId)).configuration.title === null) target = z.shieldZoneId;
+  for (const z of zones.filter((z) => z.planType !== 0))
+    if ((await direct.shield.getApiGuardian(z.shieldZoneId)).configuration.title === null) target = z.shieldZoneId;
   assert.ok(target !== null, 'a paid zone without a spec');
   s().openZone(target);
   await s().refresh();
@@ -55,24 +56,38 @@ test('API Guardian PATCH, spec POST and spec PATCH: each sent once, unknown outc
   assert.equal(s().reviewChanges(), true);
   let from = proxy.seen.length;
   await lose(() => confirmYes(ui));
-  assert.deepEqual(proxy.mutationsSince(from).map((r) => r.method), ['PATCH'], 'sent exactly once');
+  assert.deepEqual(
+    proxy.mutationsSince(from).map((r) => r.method),
+    ['PATCH'],
+    'sent exactly once',
+  );
   assert.equal((await direct.shield.getApiGuardian(target)).configuration.isEnabled, !enabled, 'the platform applied it');
   assert.equal(s().guardian!.configuration.isEnabled, !enabled, 'refreshed state shown');
   assert.match(s().lastResult!.text, /^unknown outcome: .*not retried.*refreshed state shown/);
   assert.match(ui.getState().status!.text, /unknown outcome/);
 
   // spec POST, then PATCH
-  for (const [file, method, title] of [['openapi-petstore.yaml', 'POST', 'Petstore'], ['openapi-anchors.yaml', 'PATCH', 'Anchors']] as const) {
+  for (const [file, method, title] of [
+    ['openapi-petstore.yaml', 'POST', 'Petstore'],
+    ['openapi-anchors.yaml', 'PATCH', 'Anchors'],
+  ] as const) {
     s().openSpec();
     s().setSpecInput(textOf(file));
     await s().checkSpec();
     assert.equal(s().reviewSpec(false), true);
     from = proxy.seen.length;
     await lose(() => confirmYes(ui));
-    assert.deepEqual(proxy.mutationsSince(from).map((r) => r.method), [method], `${method} sent exactly once`);
+    assert.deepEqual(
+      proxy.mutationsSince(from).map((r) => r.method),
+      [method],
+      `${method} sent exactly once`,
+    );
     assert.equal((await direct.shield.getApiGuardian(target)).configuration.title, title, 'the platform applied it');
     assert.equal(s().guardian!.configuration.title, title, 'refreshed state shown');
-    assert.match(s().lastResult!.text, new RegExp(`^unknown outcome: the ${method} of ${file.replace('.', '\\.')} was sent but no answer came \\(it was not retried\\); refreshed state shown`));
+    assert.match(
+      s().lastResult!.text,
+      new RegExp(`^unknown outcome: the ${method} of ${file.replace('.', '\\.')} was sent but no answer came \\(it was not retried\\); refreshed state shown`),
+    );
     assert.equal(s().lastResult!.tone, 'warn');
     assert.match(ui.getState().status!.text, /unknown outcome/);
   }
@@ -93,12 +108,19 @@ test('region settings PUT: sent once, unknown outcome, the settings read back an
   s().save();
   const from = proxy.seen.length;
   await lose(() => confirmYes(ui));
-  assert.deepEqual(proxy.mutationsSince(from).map((r) => `${r.method} ${r.path}`), [`PUT /mc/apps/${app.id}/region-settings`], 'sent exactly once');
+  assert.deepEqual(
+    proxy.mutationsSince(from).map((r) => `${r.method} ${r.path}`),
+    [`PUT /mc/apps/${app.id}/region-settings`],
+    'sent exactly once',
+  );
   const after = await direct.containers.getRegionSettings(app.id);
   assert.ok(after.allowedRegionIds.includes(candidate.id), 'the platform applied it');
   assert.deepEqual(s().editor!.settings!.allowedRegionIds, after.allowedRegionIds, 'refreshed state shown');
   assert.equal(s().editor!.outcome?.kind, 'unknown');
-  assert.match(ui.getState().status!.text, /unknown outcome: the PUT of the region settings was sent but no answer came \(it was not retried\); refreshed state shown/);
+  assert.match(
+    ui.getState().status!.text,
+    /unknown outcome: the PUT of the region settings was sent but no answer came \(it was not retried\); refreshed state shown/,
+  );
   assert.equal(ui.getState().status!.level, 'warn');
 });
 
@@ -110,20 +132,38 @@ test('db tokens create and invalidate: sent once, unknown outcome said plainly, 
   let from = proxy.seen.length;
   const created = await lose(() => burrow(['db', 'tokens', 'create', 'burrow-demo']));
   assert.equal(created.code, 1, created.stderr);
-  assert.match(created.stderr, /^burrow: unknown outcome: creating a full-access token for burrow-demo was sent but no answer came \(it was not retried\): a token may have been created/);
-  assert.deepEqual(proxy.mutationsSince(from).map((r) => r.method), ['PUT'], 'generate sent exactly once');
+  assert.match(
+    created.stderr,
+    /^burrow: unknown outcome: creating a full-access token for burrow-demo was sent but no answer came \(it was not retried\): a token may have been created/,
+  );
+  assert.deepEqual(
+    proxy.mutationsSince(from).map((r) => r.method),
+    ['PUT'],
+    'generate sent exactly once',
+  );
   assert.equal(created.stdout, '');
 
   const pipeline = () =>
-    request(`${emu.info.databaseUrl}/v2/pipeline`, { method: 'POST', headers: { authorization: `Bearer ${emu.info.databaseToken}` }, body: '{"requests":[{"type":"execute","stmt":{"sql":"SELECT 1"}}]}' });
+    request(`${emu.info.databaseUrl}/v2/pipeline`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emu.info.databaseToken}` },
+      body: '{"requests":[{"type":"execute","stmt":{"sql":"SELECT 1"}}]}',
+    });
   const ok = await pipeline();
   assert.equal(ok.statusCode, 200);
   await ok.body.dump();
   from = proxy.seen.length;
   const revoked = await lose(() => burrow(['db', 'tokens', 'invalidate', 'burrow-demo', '--yes']));
   assert.equal(revoked.code, 1, revoked.stderr);
-  assert.match(revoked.stderr, /^burrow: unknown outcome: invalidating every token of burrow-demo was sent but no answer came \(it was not retried\): the tokens may or may not be invalidated now/);
-  assert.deepEqual(proxy.mutationsSince(from).map((r) => r.method), ['POST'], 'revoke sent exactly once');
+  assert.match(
+    revoked.stderr,
+    /^burrow: unknown outcome: invalidating every token of burrow-demo was sent but no answer came \(it was not retried\): the tokens may or may not be invalidated now/,
+  );
+  assert.deepEqual(
+    proxy.mutationsSince(from).map((r) => r.method),
+    ['POST'],
+    'revoke sent exactly once',
+  );
   const refused = await pipeline();
   assert.equal(refused.statusCode, 401, 'the platform did revoke them');
   await refused.body.dump();

@@ -39,7 +39,10 @@ test('burrow get -o csv prints, for every resource, the raw values of its render
   const lbs = await api.loadBalancers.listAll();
   const cases: [string[], () => Promise<string[][]>][] = [
     [['shield-zones'], async () => expected(zones, zoneColumns)],
-    [['api-guardian', String(guarded.shieldZoneId)], async () => expected(apiGuardianRows(await api.shield.getApiGuardian(guarded.shieldZoneId)), fieldColumns)],
+    [
+      ['api-guardian', String(guarded.shieldZoneId)],
+      async () => expected(apiGuardianRows(await api.shield.getApiGuardian(guarded.shieldZoneId)), fieldColumns),
+    ],
     [['limits'], async () => expected(limitRows(await api.containers.getLimits()), limitColumns)],
     [['apps'], async () => expected(apps, appColumns)],
     [['region-settings', apps[0]!.id], async () => expected(regionSettingsRows(await api.containers.getRegionSettings(apps[0]!.id)), fieldColumns)],
@@ -64,7 +67,12 @@ function rowPattern<T>(row: T, columns: Column<T>[], width: number): RegExp {
 }
 
 test('the screens show the same cells: shield zones, applications, video libraries and load balancers', async () => {
-  const [zones, apps, libs, lbs] = await Promise.all([api.shield.listZones(1, 10), api.containers.listAllApps(), api.videoLibraries.listAll(null), api.loadBalancers.listAll()]);
+  const [zones, apps, libs, lbs] = await Promise.all([
+    api.shield.listZones(1, 10),
+    api.containers.listAllApps(),
+    api.videoLibraries.listAll(null),
+    api.loadBalancers.listAll(),
+  ]);
   const app = startBurrow([], { env: envFor(emu), cols: 200, rows: 30 });
   await app.waitFor('Screens');
   const open = async (command: string, ready: RegExp | string) => {

@@ -68,19 +68,32 @@ const { schema } = fc.letrec<{ schema: object }>((tie) => ({
   schema: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     { weight: 8, arbitrary: leaf },
-    { weight: 3, arbitrary: fc.dictionary(fc.constantFrom('id', 'name', 'tags', 'owner', 'pattern', 'items', 'meta'), tie('schema'), { maxKeys: 5 }).map((properties) => ({ type: 'object', properties })) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .dictionary(fc.constantFrom('id', 'name', 'tags', 'owner', 'pattern', 'items', 'meta'), tie('schema'), { maxKeys: 5 })
+        .map((properties) => ({ type: 'object', properties })),
+    },
     { weight: 2, arbitrary: tie('schema').map((items) => ({ type: 'array', items })) },
     { weight: 1, arbitrary: fc.array(tie('schema'), { minLength: 1, maxLength: 3 }).map((allOf) => ({ allOf })) },
     { weight: 1, arbitrary: fc.array(tie('schema'), { maxLength: 2 }).map((items) => ({ items })) },
     { weight: 1, arbitrary: tie('schema').map((not) => ({ not })) },
     { weight: 1, arbitrary: tie('schema').map((additionalProperties) => ({ type: 'object', additionalProperties })) },
     // near the limits: a wide object, a deep chain, a bulk of nodes
-    { weight: 1, arbitrary: fc.integer({ min: 45, max: 55 }).map((n) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { type: 'string' }])) })) },
-    { weight: 1, arbitrary: fc.integer({ min: 4, max: 10 }).map((n) => {
-      let s: object = { type: 'string' };
-      for (let i = 0; i < n; i++) s = i % 2 ? { type: 'array', items: s } : { type: 'object', properties: { next: s } };
-      return s;
-    }) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 45, max: 55 })
+        .map((n) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { type: 'string' }])) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 4, max: 10 }).map((n) => {
+        let s: object = { type: 'string' };
+        for (let i = 0; i < n; i++) s = i % 2 ? { type: 'array', items: s } : { type: 'object', properties: { next: s } };
+        return s;
+      }),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 950, max: 1050 }).map((n) => ({ anyOf: Array.from({ length: n }, () => ({ type: 'number' })) })) },
   ),
 }));
@@ -89,9 +102,22 @@ const methods = fc.subarray(['get', 'put', 'post', 'delete', 'options', 'head', 
 const mediaSchema = fc.option(schema, { nil: undefined }).map((s) => (s === undefined ? {} : { content: { 'application/json': { schema: s } } }));
 
 const operation = fc.record({
-  parameters: fc.array(fc.oneof(fc.constant({ $ref: '#/components/parameters/P' }), schema.map((s) => ({ name: 'q', in: 'query', schema: s }))), { maxLength: 2 }),
+  parameters: fc.array(
+    fc.oneof(
+      fc.constant({ $ref: '#/components/parameters/P' }),
+      schema.map((s) => ({ name: 'q', in: 'query', schema: s })),
+    ),
+    { maxLength: 2 },
+  ),
   requestBody: fc.oneof(fc.constant(undefined), fc.constant({ $ref: '#/components/requestBodies/Body' }), mediaSchema),
-  responses: fc.dictionary(fc.constantFrom('200', '201', '404', 'default'), fc.oneof(fc.constant({ $ref: '#/components/responses/R' }), mediaSchema.map((m) => ({ description: 'x', ...m }))), { maxKeys: 2 }),
+  responses: fc.dictionary(
+    fc.constantFrom('200', '201', '404', 'default'),
+    fc.oneof(
+      fc.constant({ $ref: '#/components/responses/R' }),
+      mediaSchema.map((m) => ({ description: 'x', ...m })),
+    ),
+    { maxKeys: 2 },
+  ),
 });
 
 const paths = fc.array(fc.tuple(fc.stringMatching(/^\/[a-z]{1,6}$/), methods, operation), { maxLength: 16 }).map((list) => {
@@ -109,37 +135,47 @@ const breakage = fc.oneof(
   fc.constantFrom('missing-ref', 'external-ref', 'bad-path', 'no-version', 'circular-body', 'swagger'),
 );
 
-const documents = fc.record({
-  schemas: fc.dictionary(fc.constantFrom(...NAMES), schema, { maxKeys: 6 }),
-  paths,
-  param: schema,
-  body: schema,
-  breakage,
-  /** Extra one-method paths, sometimes enough to cross maxEndpoints on their own. */
-  extraPaths: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, fc.integer({ min: 40, max: 60 })),
-  yaml: fc.boolean(),
-}).map(({ schemas, paths, param, body, breakage, extraPaths, yaml }) => {
-  for (let i = 0; i < extraPaths; i++) paths[`/extra/${i}`] = { get: { responses: {} } };
-  // every ref target exists unless the breakage removes one
-  for (const n of NAMES) schemas[n] ??= { type: 'string' };
-  const doc: Record<string, unknown> = {
-    openapi: '3.0.3',
-    info: { title: 'Random', version: breakage === 'no-version' ? undefined : '1' },
-    paths: breakage === 'bad-path' ? { ...paths, nope: {} } : paths,
-    components: {
-      schemas: breakage === 'missing-ref' ? { ...schemas, A: ref('Missing') } : breakage === 'external-ref' ? { ...schemas, A: { $ref: 'common.yaml#/A' } } : schemas,
-      parameters: { P: { name: 'p', in: 'header', schema: param } },
-      requestBodies: breakage === 'circular-body' ? { Body: { $ref: '#/components/requestBodies/Body' } } : { Body: { content: { 'application/json': { schema: body } } } },
-      responses: { R: { description: 'r', content: { 'application/json': { schema: ref('B') } } } },
-    },
-  };
-  if (breakage === 'circular-body') (doc.paths as Record<string, unknown>)['/loop'] = { post: { requestBody: { $ref: '#/components/requestBodies/Body' } } };
-  if (breakage === 'swagger') {
-    delete doc.openapi;
-    doc.swagger = '2.0';
-  }
-  return yaml ? toYaml(doc) : JSON.stringify(doc);
-});
+const documents = fc
+  .record({
+    schemas: fc.dictionary(fc.constantFrom(...NAMES), schema, { maxKeys: 6 }),
+    paths,
+    param: schema,
+    body: schema,
+    breakage,
+    /** Extra one-method paths, sometimes enough to cross maxEndpoints on their own. */
+    extraPaths: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, fc.integer({ min: 40, max: 60 })),
+    yaml: fc.boolean(),
+  })
+  .map(({ schemas, paths, param, body, breakage, extraPaths, yaml }) => {
+    for (let i = 0; i < extraPaths; i++) paths[`/extra/${i}`] = { get: { responses: {} } };
+    // every ref target exists unless the breakage removes one
+    for (const n of NAMES) schemas[n] ??= { type: 'string' };
+    const doc: Record<string, unknown> = {
+      openapi: '3.0.3',
+      info: { title: 'Random', version: breakage === 'no-version' ? undefined : '1' },
+      paths: breakage === 'bad-path' ? { ...paths, nope: {} } : paths,
+      components: {
+        schemas:
+          breakage === 'missing-ref'
+            ? { ...schemas, A: ref('Missing') }
+            : breakage === 'external-ref'
+              ? { ...schemas, A: { $ref: 'common.yaml#/A' } }
+              : schemas,
+        parameters: { P: { name: 'p', in: 'header', schema: param } },
+        requestBodies:
+          breakage === 'circular-body'
+            ? { Body: { $ref: '#/components/requestBodies/Body' } }
+            : { Body: { content: { 'application/json': { schema: body } } } },
+        responses: { R: { description: 'r', content: { 'application/json': { schema: ref('B') } } } },
+      },
+    };
+    if (breakage === 'circular-body') (doc.paths as Record<string, unknown>)['/loop'] = { post: { requestBody: { $ref: '#/components/requestBodies/Body' } } };
+    if (breakage === 'swagger') {
+      delete doc.openapi;
+      doc.swagger = '2.0';
+    }
+    return yaml ? toYaml(doc) : JSON.stringify(doc);
+  });
 
 test('fixture specs: burrow and the emulator agree on every plan', async () => {
   const dir = path.join(import.meta.dirname, '..', 'fixtures');

@@ -83,7 +83,10 @@ test('zones come one page at a time from the page envelope; paging clamps and dr
     assert.deepEqual(store.getState().pageInfo, first.page);
     store.getState().goToPage(2);
     await until('page 2', () => store.getState().pageInfo?.currentPage === 2);
-    assert.deepEqual(store.getState().zones.map((z) => z.shieldZoneId), (await direct.shield.listZones(2, 4)).zones.map((z) => z.shieldZoneId));
+    assert.deepEqual(
+      store.getState().zones.map((z) => z.shieldZoneId),
+      (await direct.shield.listZones(2, 4)).zones.map((z) => z.shieldZoneId),
+    );
     store.getState().goToPage(99);
     await until('the last page', () => store.getState().pageInfo?.currentPage === 3);
     assert.equal(store.getState().zones.length, zones.length - 8);
@@ -116,14 +119,20 @@ test('edits are local; PATCH sends exactly the changed fields; the answer is sho
   assert.equal(seen.filter((r) => r.method === 'PATCH').length, 0, 'nothing sent while editing');
 
   assert.equal(store.getState().reviewChanges(), true);
-  assert.deepEqual(confirmLines(ui).sort(), [`executionMode: ${before.executionMode} -> ${nextMode}`, `unmatchedPathAction: ${before.unmatchedPathAction} -> ${nextUnmatched}`]);
+  assert.deepEqual(confirmLines(ui).sort(), [
+    `executionMode: ${before.executionMode} -> ${nextMode}`,
+    `unmatchedPathAction: ${before.unmatchedPathAction} -> ${nextUnmatched}`,
+  ]);
   const sent = seen.length;
   await confirmYes(ui);
   const patches = seen.slice(sent).filter((r) => r.method === 'PATCH');
   assert.equal(patches.length, 1);
   assert.deepEqual(JSON.parse(patches[0]!.body), { executionMode: nextMode, unmatchedPathAction: nextUnmatched }, 'only the changed fields');
   const server = (await direct.shield.getApiGuardian(id)).configuration;
-  assert.deepEqual([server.executionMode, server.unmatchedPathAction, server.isEnabled, server.bodyLimitAction], [nextMode, nextUnmatched, before.isEnabled, before.bodyLimitAction]);
+  assert.deepEqual(
+    [server.executionMode, server.unmatchedPathAction, server.isEnabled, server.bodyLimitAction],
+    [nextMode, nextUnmatched, before.isEnabled, before.bodyLimitAction],
+  );
   assert.deepEqual(store.getState().guardian!.configuration, server, 'the screen shows the refreshed state');
   assert.deepEqual(store.getState().draft, {});
   assert.equal(store.getState().lastResult?.tone, 'ok');
@@ -178,7 +187,10 @@ test('a PATCH whose answer is lost: unknown outcome, never retried, refreshed st
   assert.equal(server.isEnabled, !before.isEnabled, 'the server did apply it');
   assert.equal(store.getState().guardian!.configuration.isEnabled, server.isEnabled, 'refreshed state shown');
   assert.equal(store.getState().lastResult?.tone, 'warn');
-  assert.match(store.getState().lastResult!.text, /^unknown outcome: PATCH of isEnabled was sent but no answer came \(it was not retried\); refreshed state shown/);
+  assert.match(
+    store.getState().lastResult!.text,
+    /^unknown outcome: PATCH of isEnabled was sent but no answer came \(it was not retried\); refreshed state shown/,
+  );
   assert.match(ui.getState().status?.text ?? '', /^unknown outcome/);
   assert.notEqual(ui.getState().status?.level, 'error');
 });
@@ -216,7 +228,12 @@ test('spec files: clear errors; an over-limit file is refused locally; a good on
   s().setSpecInput(textOf('openapi-recursive.json'));
   await s().checkSpec();
   assert.equal(s().spec!.error, null);
-  assert.deepEqual(s().spec!.check!.checks.filter((c) => c.over).map((c) => c.limit), ['maxNestingDepth']);
+  assert.deepEqual(
+    s()
+      .spec!.check!.checks.filter((c) => c.over)
+      .map((c) => c.limit),
+    ['maxNestingDepth'],
+  );
   const sent = seen.length;
   assert.equal(s().reviewSpec(false), false);
   assert.match(ui.getState().status!.text, /not sent: the spec is over the plan limits \(nesting depth\)/);
@@ -227,7 +244,13 @@ test('spec files: clear errors; an over-limit file is refused locally; a good on
   assert.match(ui.getState().status!.text, /failed: 400 Bad Request api_guardian\.spec_limit_exceeded/);
   assert.equal(s().lastResult?.code, 'api_guardian.spec_limit_exceeded');
   assert.match(s().lastResult!.text, /^spec not uploaded: 400 Bad Request api_guardian\.spec_limit_exceeded: .*maxNestingDepth/);
-  assert.deepEqual(seen.slice(sent).filter((r) => r.method !== 'GET').map((r) => r.method), ['POST']);
+  assert.deepEqual(
+    seen
+      .slice(sent)
+      .filter((r) => r.method !== 'GET')
+      .map((r) => r.method),
+    ['POST'],
+  );
 
   s().setSpecInput(textOf('openapi-petstore.yaml'));
   await s().checkSpec();
@@ -247,7 +270,13 @@ test('spec files: clear errors; an over-limit file is refused locally; a good on
   const n = seen.length;
   assert.equal(s().reviewSpec(false), true);
   await confirmYes(ui);
-  assert.deepEqual(seen.slice(n).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`), [`PATCH /shield/shield-zone/${target}/api-guardian/spec`]);
+  assert.deepEqual(
+    seen
+      .slice(n)
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${r.path}`),
+    [`PATCH /shield/shield-zone/${target}/api-guardian/spec`],
+  );
   assert.equal((await direct.shield.getApiGuardian(target)).configuration.title, 'Anchors');
 });
 
@@ -255,7 +284,13 @@ test('live refresh: polls while watched, pause stops the requests, unwatching (s
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {} });
   const shield = countCalls(api.shield);
   const timers = manualTimers();
-  const store = createShieldStore({ api: { ...api, shield: shield.proxy }, settings: { ...resolveSettings({}, {}, {}), refreshSeconds: 1 }, ui, now: Date.now, timers });
+  const store = createShieldStore({
+    api: { ...api, shield: shield.proxy },
+    settings: { ...resolveSettings({}, {}, {}), refreshSeconds: 1 },
+    ui,
+    now: Date.now,
+    timers,
+  });
   const id = paid[0]!.shieldZoneId;
   const gets = () => seen.filter((r) => r.method === 'GET' && r.path === `/shield/shield-zone/${id}/api-guardian`).length;
   store.getState().openZone(id);

@@ -58,10 +58,15 @@ test('the first pass counts every row, holds at most 16 pages, and a dropped pag
 test('pages asked for while one is read: the last one asked for goes next', async () => {
   const reads: number[] = [];
   let changed = 0;
-  const paged = new PagedRows(async (skip, take) => {
-    reads.push(skip);
-    return Array.from({ length: take }, (_, k) => [BigInt(skip + k)]);
-  }, () => changed++, undefined, 2);
+  const paged = new PagedRows(
+    async (skip, take) => {
+      reads.push(skip);
+      return Array.from({ length: take }, (_, k) => [BigInt(skip + k)]);
+    },
+    () => changed++,
+    undefined,
+    2,
+  );
   paged.append(Array.from({ length: 5 * PAGE_ROWS }, (_, k) => [BigInt(k)]));
   paged.finish();
   assert.equal(paged.pagesHeld(), 2, 'page 0 and the newest');

@@ -40,7 +40,10 @@ async function shell(e: RunningEmulator, opts: { token?: string; readOnly?: bool
   const ui = createUiStore({ readOnly: opts.readOnly ?? false, home: 'home', onQuit: () => {} });
   ui.getState().navigate('sql');
   const settings = { ...resolveSettings({}, {}, {}), databaseUrl: e.info.databaseUrl, databaseToken: opts.token ?? e.info.databaseToken };
-  const store = createSqlStoreWith({ api, settings, ui, now: Date.now }, { env: { XDG_STATE_HOME: path.join(dir, 'state') }, cwd: dir, lookupName: true, ...opts.store });
+  const store = createSqlStoreWith(
+    { api, settings, ui, now: Date.now },
+    { env: { XDG_STATE_HOME: path.join(dir, 'state') }, cwd: dir, lookupName: true, ...opts.store },
+  );
   stores.push(store);
   store.getState().start();
   // the name comes from the management API, once
@@ -50,8 +53,7 @@ async function shell(e: RunningEmulator, opts: { token?: string; readOnly?: bool
     await store.getState().submit(text);
     return store.getState().entries.slice(before);
   };
-  const messages = (level?: string) =>
-    store.getState().entries.flatMap((x) => (x.kind === 'message' && (!level || x.level === level) ? [x.text] : []));
+  const messages = (level?: string) => store.getState().entries.flatMap((x) => (x.kind === 'message' && (!level || x.level === level) ? [x.text] : []));
   return { store, ui, run, messages };
 }
 
@@ -80,7 +82,12 @@ test('several statements on one line each show their own result; values keep the
   assert.deepEqual(count.result.rows, want.rows);
   assert.deepEqual(values.result.rows[0], [1n, 1, null, new Uint8Array([0, 255])]);
   assert.match(count.summary, /^1 row · [\d.]+ ms$/);
-  assert.deepEqual(out[0], { id: out[0]!.id, kind: 'input', prompt: 'burrow-demo>', text: "SELECT count(*) AS n FROM customers; SELECT 1 AS one, 1.0 AS real_one, NULL AS nul, x'00ff' AS b;" });
+  assert.deepEqual(out[0], {
+    id: out[0]!.id,
+    kind: 'input',
+    prompt: 'burrow-demo>',
+    text: "SELECT count(*) AS n FROM customers; SELECT 1 AS one, 1.0 AS real_one, NULL AS nul, x'00ff' AS b;",
+  });
 });
 
 test('an error shows its code and message, stops there; the failed part is recalled by up, never put in front of the next input', async () => {
@@ -134,7 +141,9 @@ test('dot-commands: .tables .schema .indexes .describe .mode .timer, unknown one
   const tables = (await sh.run('.tables')).find((e) => e.kind === 'words');
   assert.ok(tables?.kind === 'words');
   const direct = new DatabaseSession({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken });
-  const names = (await direct.execute("SELECT name FROM sqlite_schema WHERE type IN ('table','view') AND name NOT LIKE 'sqlite_%' ORDER BY name")).rows.map((r) => r[0]);
+  const names = (await direct.execute("SELECT name FROM sqlite_schema WHERE type IN ('table','view') AND name NOT LIKE 'sqlite_%' ORDER BY name")).rows.map(
+    (r) => r[0],
+  );
   const indexes = (await direct.execute("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'orders' ORDER BY name")).rows.map((r) => r[0]);
   const cols = (await direct.execute("SELECT name FROM pragma_table_info('customers')")).rows.map((r) => r[0]);
   await direct.close();
@@ -147,7 +156,10 @@ test('dot-commands: .tables .schema .indexes .describe .mode .timer, unknown one
   assert.deepEqual(idx.words, indexes);
   const desc = results(await sh.run('.describe customers'))[0]!;
   assert.deepEqual(desc.result.columns, ['name', 'type', 'not_null', 'default', 'pk']);
-  assert.deepEqual(desc.result.rows.map((r) => r[0]), cols);
+  assert.deepEqual(
+    desc.result.rows.map((r) => r[0]),
+    cols,
+  );
   await sh.run('.describe nope_table');
   assert.match(sh.messages('error').at(-1)!, /no table or view named nope_table/);
   await sh.run('.mode box');
@@ -175,7 +187,10 @@ test('.output FILE writes results in the current mode until .output alone; .read
   assert.equal(csv.length, 4);
   assert.match(csv[1]!, /^1,[^,]+,$/);
 
-  fs.writeFileSync(path.join(dir, 'script.sql'), 'CREATE TABLE repl_read (a);\nINSERT INTO repl_read VALUES (1);\nINSERT INTO repl_read VALUES (2);\nSELECT sum(a) AS s FROM repl_read;\nSELECT 1');
+  fs.writeFileSync(
+    path.join(dir, 'script.sql'),
+    'CREATE TABLE repl_read (a);\nINSERT INTO repl_read VALUES (1);\nINSERT INTO repl_read VALUES (2);\nSELECT sum(a) AS s FROM repl_read;\nSELECT 1',
+  );
   const out = await sh.run('.read script.sql');
   assert.ok(sh.messages('warn').some((m) => /ends inside a statement \(line 5/.test(m)));
   assert.ok(sh.messages('info').some((m) => /\.read script\.sql: 4 statements/.test(m)));
@@ -344,7 +359,10 @@ test('.output FILE: a new file is 0600; an existing file is replaced only when t
     const viaLink = sh.run(`.output ${link}`);
     await until('the question', () => sh.ui.getState().overlay?.kind === 'confirm');
     const q = sh.ui.getState().overlay;
-    assert.ok(q?.kind === 'confirm' && /link-output\.txt is a symbolic link \(to .*link-target\.txt\)/.test(q.request.title), q?.kind === 'confirm' ? q.request.title : 'no confirm');
+    assert.ok(
+      q?.kind === 'confirm' && /link-output\.txt is a symbolic link \(to .*link-target\.txt\)/.test(q.request.title),
+      q?.kind === 'confirm' ? q.request.title : 'no confirm',
+    );
     await confirmYes(sh.ui);
     await viaLink;
     await sh.run('SELECT 3 AS three;');

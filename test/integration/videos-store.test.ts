@@ -29,7 +29,10 @@ test('video libraries: page by page on demand, page size, server-side search; a 
   await store.getState().refresh();
   let s = store.getState();
   assert.deepEqual([s.items.length, s.pageSize, s.totalItems, s.hasMore, s.form], [100, 100, all.length, true, 'paginated']);
-  assert.deepEqual(s.items.map((l) => l.Id), all.slice(0, 100).map((l) => l.Id));
+  assert.deepEqual(
+    s.items.map((l) => l.Id),
+    all.slice(0, 100).map((l) => l.Id),
+  );
 
   type(store, 'pageSize', '3');
   assert.match(store.getState().field?.error ?? '', /page size must be a whole number from 5 to 1000, got "3"/);
@@ -38,13 +41,20 @@ test('video libraries: page by page on demand, page size, server-side search; a 
   store.getState().applyField();
   assert.equal(store.getState().field, null);
   await until('page 1 with the new size', () => store.getState().loadedAt !== null);
-  assert.deepEqual(store.getState().items.map((l) => l.Id), all.slice(0, 40).map((l) => l.Id));
+  assert.deepEqual(
+    store.getState().items.map((l) => l.Id),
+    all.slice(0, 40).map((l) => l.Id),
+  );
 
   await store.getState().loadMore();
   await store.getState().loadMore();
   s = store.getState();
   assert.deepEqual([s.items.length, s.pagesLoaded], [120, 3]);
-  assert.deepEqual(s.items.map((l) => l.Id), all.slice(0, 120).map((l) => l.Id), 'in order, no duplicates');
+  assert.deepEqual(
+    s.items.map((l) => l.Id),
+    all.slice(0, 120).map((l) => l.Id),
+    'in order, no duplicates',
+  );
 
   const before = emu.faultCounters().management.requests;
   await store.getState().refresh();
@@ -56,7 +66,10 @@ test('video libraries: page by page on demand, page size, server-side search; a 
   const found = await api.videoLibraries.listAll('acme');
   assert.ok(found.length > 0 && found.length < all.length);
   s = store.getState();
-  assert.deepEqual(s.items.map((l) => l.Id), found.slice(0, 40).map((l) => l.Id));
+  assert.deepEqual(
+    s.items.map((l) => l.Id),
+    found.slice(0, 40).map((l) => l.Id),
+  );
   assert.equal(s.totalItems, found.length);
   assert.equal(s.search, 'acme');
 
@@ -84,7 +97,10 @@ test('the plain-array form (a server that ignores page) still pages on demand', 
   await store.getState().loadMore();
   await store.getState().loadMore();
   assert.deepEqual([store.getState().items.length, store.getState().hasMore], [23, false]);
-  assert.deepEqual(store.getState().items.map((l) => l.Id), all.slice(0, 23).map((l) => l.Id));
+  assert.deepEqual(
+    store.getState().items.map((l) => l.Id),
+    all.slice(0, 23).map((l) => l.Id),
+  );
 });
 
 test('a sort covers the whole set: loadAll brings every library in requests of 1000; past the limit it stops and says so', async () => {
@@ -107,7 +123,10 @@ test('a sort covers the whole set: loadAll brings every library in requests of 1
   await store.getState().loadAll();
   let s = store.getState();
   assert.deepEqual(asked, ['1x1000'], 'one request for a few hundred');
-  assert.deepEqual(s.items.map((l) => l.Id), all.map((l) => l.Id));
+  assert.deepEqual(
+    s.items.map((l) => l.Id),
+    all.map((l) => l.Id),
+  );
   assert.deepEqual([s.hasMore, s.loadingAll, s.pagesLoaded], [false, false, Math.ceil(all.length / 100)]);
 
   // a refresh reloads what is loaded in one request too (not one per page of 100)

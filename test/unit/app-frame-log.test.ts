@@ -31,13 +31,23 @@ test('the frame log notes keys as Ink reads them, renders and frame writes, in o
     assert.equal(write('frame'), true);
     log.flush();
     assert.deepEqual(written, ['frame'], 'writes go through unchanged');
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split('\t'));
-    assert.deepEqual(lines.map((l) => l[0]), ['key', 'render', 'write']);
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    assert.deepEqual(
+      lines.map((l) => l[0]),
+      ['key', 'render', 'write'],
+    );
     assert.equal(lines[0]![2], '"j"');
     assert.equal(lines[1]![2], '3.250');
     assert.equal(lines[2]![2], '5');
     const times = lines.map((l) => Number(l[1]));
-    assert.ok(times.every((t) => t >= before - 5 && t <= Date.now() + 5), 'epoch milliseconds');
+    assert.ok(
+      times.every((t) => t >= before - 5 && t <= Date.now() + 5),
+      'epoch milliseconds',
+    );
     assert.ok(times[0]! <= times[1]! && times[1]! <= times[2]!, 'in order');
     assert.equal(typeof stdin.setEncoding, 'function', 'everything else is the real stream');
   } finally {

@@ -16,7 +16,15 @@ test('the desktop notification goes only to terminals known to show it; every te
   assert.equal(route({ TERM: 'xterm-256color', WT_SESSION: 'abc' }), 'osc777', 'Windows Terminal');
   assert.equal(route({ TERM: 'xterm-kitty' }), 'osc99');
   assert.equal(route({ TERM: 'xterm-256color', KITTY_WINDOW_ID: '1' }), 'osc99');
-  for (const env of [{ TERM: 'xterm-256color' } as Record<string, string>, { TERM: 'xterm' }, { TERM: 'linux' }, { TERM: 'dumb' }, { TERM_PROGRAM: 'Apple_Terminal' }, { TERM: 'alacritty' }, {}]) {
+  for (const env of [
+    { TERM: 'xterm-256color' } as Record<string, string>,
+    { TERM: 'xterm' },
+    { TERM: 'linux' },
+    { TERM: 'dumb' },
+    { TERM_PROGRAM: 'Apple_Terminal' },
+    { TERM: 'alacritty' },
+    {},
+  ]) {
     assert.equal(route(env), null, JSON.stringify(env));
     assert.equal(attentionBytes('burrow alert', 'x', env, null), BEL, `${JSON.stringify(env)}: the bell only`);
   }
@@ -24,12 +32,19 @@ test('the desktop notification goes only to terminals known to show it; every te
 });
 
 test('the sequences, and record data in them made harmless', () => {
-  assert.equal(attentionBytes('burrow alert', 'status=5xx rate>2/s over 60s: 3.4/s', { TERM_PROGRAM: 'iTerm.app' }, null), `${BEL}${ESC}]9;burrow alert: status=5xx rate>2/s over 60s: 3.4/s${BEL}`);
-  assert.equal(attentionBytes('burrow alert', 'a;b', { TERM_PROGRAM: 'WezTerm' }, null), `${BEL}${ESC}]777;notify;burrow alert;a,b${BEL}`, '; would end the field');
+  assert.equal(
+    attentionBytes('burrow alert', 'status=5xx rate>2/s over 60s: 3.4/s', { TERM_PROGRAM: 'iTerm.app' }, null),
+    `${BEL}${ESC}]9;burrow alert: status=5xx rate>2/s over 60s: 3.4/s${BEL}`,
+  );
+  assert.equal(
+    attentionBytes('burrow alert', 'a;b', { TERM_PROGRAM: 'WezTerm' }, null),
+    `${BEL}${ESC}]777;notify;burrow alert;a,b${BEL}`,
+    '; would end the field',
+  );
   assert.equal(attentionBytes('t', 'b', { TERM: 'xterm-kitty' }, null), `${BEL}${ESC}]99;;t: b${ESC}\\`);
   const hostile = attentionBytes('burrow alert', `ua~evil${ESC}]52;c;AAAA${BEL}\u009b2J`, { TERM_PROGRAM: 'WezTerm' }, null);
   const inside = hostile.slice(1, -1);
-  assert.equal([...inside].filter((c) => c === ESC).length, 1, 'the only ESC is the sequence\'s own');
+  assert.equal([...inside].filter((c) => c === ESC).length, 1, "the only ESC is the sequence's own");
   assert.ok(!inside.includes(BEL) && !inside.includes('\u009b'));
   assert.match(inside, /\\x1b\]52,c,AAAA\\x07\\x9b2J$/);
   assert.ok(attentionBytes('t', 'x'.repeat(5000), { TERM_PROGRAM: 'WezTerm' }, null).length < 300, 'cut to a length terminals take');
@@ -38,7 +53,10 @@ test('the sequences, and record data in them made harmless', () => {
 test('inside tmux: wrapped in its passthrough only when tmux allows it, for the terminal tmux is attached to', () => {
   const env = { TMUX: '/tmp/tmux-1/default,1,0', TERM: 'tmux-256color', TERM_PROGRAM: 'tmux' };
   const info = (allow: string, name: string, type: string) => parseTmuxNotifyInfo(`${allow}\t${name}\t${type}\n`);
-  assert.equal(attentionBytes('t', 'b', env, info('on', 'xterm-256color', 'WezTerm 20240203-110809')), `${BEL}${ESC}Ptmux;${ESC}${ESC}]777;notify;t;b${BEL}${ESC}\\`);
+  assert.equal(
+    attentionBytes('t', 'b', env, info('on', 'xterm-256color', 'WezTerm 20240203-110809')),
+    `${BEL}${ESC}Ptmux;${ESC}${ESC}]777;notify;t;b${BEL}${ESC}\\`,
+  );
   assert.equal(notifyRoute(env, info('1', 'xterm-kitty', ''))?.protocol, 'osc99');
   assert.equal(notifyRoute(env, info('on', 'xterm-256color', 'iTerm2 3.5.0'))?.protocol, 'osc9');
   assert.equal(attentionBytes('t', 'b', env, info('off', 'xterm-256color', 'WezTerm 20240203')), BEL, 'passthrough off (the default): bell only');

@@ -37,7 +37,15 @@ test('the narrow set: each character is one column and its own grapheme, for str
     assert.equal(stringWidth(c), 1, `width of U+${c.charCodeAt(0).toString(16)}`);
     assert.equal(stringWidth(`a${c}b`), 3, `a U+${c.charCodeAt(0).toString(16)} b`);
     const tokens = tokenize(`a${c}b`);
-    assert.deepEqual(tokens.map((t) => (t.type === 'char' ? [t.value, t.fullWidth] : t.type)), [['a', false], [c, false], ['b', false]], `tokens of U+${c.charCodeAt(0).toString(16)}`);
+    assert.deepEqual(
+      tokens.map((t) => (t.type === 'char' ? [t.value, t.fullWidth] : t.type)),
+      [
+        ['a', false],
+        [c, false],
+        ['b', false],
+      ],
+      `tokens of U+${c.charCodeAt(0).toString(16)}`,
+    );
     assert.equal(sliceAnsi(`a\x1b[31m${c}\x1b[39mb`, 1, 2), `\x1b[31m${c}\x1b[39m`, `slice of U+${c.charCodeAt(0).toString(16)}`);
   }
 });
@@ -95,7 +103,10 @@ process.stdout.write(JSON.stringify(out));
 /** Ink imports the React devtools only in development; an empty module stands in. */
 const noDevtools = {
   name: 'no-devtools',
-  setup(b: { onResolve: (o: { filter: RegExp }, f: () => { path: string; namespace: string }) => void; onLoad: (o: { filter: RegExp; namespace: string }, f: () => { contents: string }) => void }) {
+  setup(b: {
+    onResolve: (o: { filter: RegExp }, f: () => { path: string; namespace: string }) => void;
+    onLoad: (o: { filter: RegExp; namespace: string }, f: () => { contents: string }) => void;
+  }) {
     b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'stub', namespace: 'no-devtools' }));
     b.onLoad({ filter: /.*/, namespace: 'no-devtools' }, () => ({ contents: 'export default {};' }));
   },
@@ -107,7 +118,10 @@ test('patched Ink renders exactly what Ink renders', async () => {
     const entry = path.join(dir, 'entry.mjs');
     fs.writeFileSync(entry, SCRIPT);
     const outputs: string[] = [];
-    for (const [name, plugins] of [['plain', []], ['patched', [inkPatchesPlugin]]] as const) {
+    for (const [name, plugins] of [
+      ['plain', []],
+      ['patched', [inkPatchesPlugin]],
+    ] as const) {
       const outfile = path.join(dir, `${name}.mjs`);
       await build({
         entryPoints: [entry],
@@ -157,9 +171,22 @@ test('styled characters: the same characters and styles as published, with one s
     const entry = path.join(dir, 'entry.mjs');
     fs.writeFileSync(entry, STYLED_CHARS_SCRIPT);
     const results: { chars: unknown; sameMaps: boolean; styleArrays: number; count: number }[] = [];
-    for (const [name, plugins] of [['plain', []], ['patched', [inkPatchesPlugin]]] as const) {
+    for (const [name, plugins] of [
+      ['plain', []],
+      ['patched', [inkPatchesPlugin]],
+    ] as const) {
       const outfile = path.join(dir, `${name}.mjs`);
-      await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', nodePaths: [path.resolve('node_modules')], plugins: [...plugins], logLevel: 'silent' });
+      await build({
+        entryPoints: [entry],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        nodePaths: [path.resolve('node_modules')],
+        plugins: [...plugins],
+        logLevel: 'silent',
+      });
       const r = spawnSync(process.execPath, ['--allow-natives-syntax', outfile], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
       results.push(JSON.parse(r.stdout) as (typeof results)[number]);
@@ -168,7 +195,10 @@ test('styled characters: the same characters and styles as published, with one s
     assert.deepEqual(patched!.chars, plain!.chars);
     assert.equal(plain!.sameMaps, false, 'published: each character has its own shape (if this fails, V8 or the library changed and the patch may go)');
     assert.equal(patched!.sameMaps, true, 'patched: every character has the same shape');
-    assert.ok(patched!.styleArrays < 12 && plain!.styleArrays === plain!.count, `style arrays: ${patched!.styleArrays} patched, ${plain!.styleArrays} published`);
+    assert.ok(
+      patched!.styleArrays < 12 && plain!.styleArrays === plain!.count,
+      `style arrays: ${patched!.styleArrays} patched, ${plain!.styleArrays} published`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -28,7 +28,10 @@ process.stdout.write(JSON.stringify(out));
 
 const noDevtools = {
   name: 'no-devtools',
-  setup(b: { onResolve: (o: { filter: RegExp }, f: () => { path: string; namespace: string }) => void; onLoad: (o: { filter: RegExp; namespace: string }, f: () => { contents: string }) => void }) {
+  setup(b: {
+    onResolve: (o: { filter: RegExp }, f: () => { path: string; namespace: string }) => void;
+    onLoad: (o: { filter: RegExp; namespace: string }, f: () => { contents: string }) => void;
+  }) {
     b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'stub', namespace: 'no-devtools' }));
     b.onLoad({ filter: /.*/, namespace: 'no-devtools' }, () => ({ contents: 'export default {};' }));
   },

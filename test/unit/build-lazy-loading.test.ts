@@ -69,8 +69,13 @@ test('the console and the API clients load neither zod nor undici before a reque
 test('undici is bundled narrowly: its index, fetch, WebSocket, cookies, caches and mocks are left out', async () => {
   const meta = await metafile();
   const undici = Object.keys(meta.inputs).filter((f) => f.startsWith('node_modules/undici/'));
-  assert.ok(undici.some((f) => f.endsWith('lib/dispatcher/agent.js')) && undici.some((f) => f.endsWith('lib/api/api-request.js')), 'the agent and request are in');
-  const unwanted = undici.filter((f) => f === 'node_modules/undici/index.js' || /lib\/(web\/(websocket|cookies|eventsource|cache)|mock|cache|interceptor)\//.test(f));
+  assert.ok(
+    undici.some((f) => f.endsWith('lib/dispatcher/agent.js')) && undici.some((f) => f.endsWith('lib/api/api-request.js')),
+    'the agent and request are in',
+  );
+  const unwanted = undici.filter(
+    (f) => f === 'node_modules/undici/index.js' || /lib\/(web\/(websocket|cookies|eventsource|cache)|mock|cache|interceptor)\//.test(f),
+  );
   assert.deepEqual(unwanted, []);
 });
 

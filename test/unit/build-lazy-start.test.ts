@@ -31,9 +31,23 @@ test('string-width: the RGI_Emoji pattern is made at the first text that needs i
     const entry = path.join(dir, 'entry.mjs');
     fs.writeFileSync(entry, WIDTHS);
     const results: { atLoad: number; afterNarrow: number; end: number; narrow: number[]; widths: number[] }[] = [];
-    for (const [name, plugins] of [['plain', []], ['patched', [inkPatchesPlugin]]] as const) {
+    for (const [name, plugins] of [
+      ['plain', []],
+      ['patched', [inkPatchesPlugin]],
+    ] as const) {
       const outfile = path.join(dir, `${name}.mjs`);
-      await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', nodePaths: [path.resolve('node_modules')], banner: { js: COUNT_RGI }, plugins: [...plugins], logLevel: 'silent' });
+      await build({
+        entryPoints: [entry],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        nodePaths: [path.resolve('node_modules')],
+        banner: { js: COUNT_RGI },
+        plugins: [...plugins],
+        logLevel: 'silent',
+      });
       const r = spawnSync(process.execPath, [outfile], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
       results.push(JSON.parse(r.stdout) as (typeof results)[number]);

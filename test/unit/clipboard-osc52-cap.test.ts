@@ -1,7 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { clipboardRoute, clipboardSequence, clipboardWrite, copyStatus, OSC52_MAX_BYTES, OSC52_MAX_TEXT_BYTES, sequenceLength } from '../../src/clipboard/osc52';
+import {
+  clipboardRoute,
+  clipboardSequence,
+  clipboardWrite,
+  copyStatus,
+  OSC52_MAX_BYTES,
+  OSC52_MAX_TEXT_BYTES,
+  sequenceLength,
+} from '../../src/clipboard/osc52';
 import { parseTmuxOptions } from '../../src/clipboard/tmux';
 
 const TMUX = { TMUX: '/tmp/tmux-1000/default,1,0' };

@@ -58,7 +58,15 @@ test('StatusBar: age, the request error, a message that expires, hints', () => {
   const out = draw(<StatusBar width={80} now={13_000} request={request} message={{ text: 'saved', level: 'info', at: 12_500, ttlMs: 1000 }} hints={hints} />);
   assert.equal(out[0], 'refreshed 3s ago  ✖ GET /mc/limits: connection refused');
   assert.equal(out[1], 'saved', 'the message takes the hints line while the error holds the first');
-  const later = draw(<StatusBar width={80} now={20_000} request={{ ...request, lastError: null, paused: true }} message={{ text: 'saved', level: 'info', at: 12_500, ttlMs: 1000 }} hints={hints} />);
+  const later = draw(
+    <StatusBar
+      width={80}
+      now={20_000}
+      request={{ ...request, lastError: null, paused: true }}
+      message={{ text: 'saved', level: 'info', at: 12_500, ttlMs: 1000 }}
+      hints={hints}
+    />,
+  );
   assert.equal(later[0], 'paused · refreshed 10s ago');
   // the most needed first (ActionDef.priority)
   assert.equal(later[1], '? help  q quit  : command  esc back');
@@ -71,7 +79,12 @@ test('Header without colour: badges stay readable as text; long breadcrumbs keep
   const [long] = draw(<Header width={80} emulator={false} profileName="prod" endpoint="api.bunny.net" readOnly={false} crumbs={crumbs} />);
   assert.equal(long!.length, 80);
   assert.match(long!, /^burrow ‹prod› api\.bunny\.net .*….*screen11$/);
-  const [colored] = renderToString(<ThemeContext.Provider value={{ color: true }}><Header width={80} emulator profileName={null} endpoint="h" readOnly={false} crumbs={['home']} /></ThemeContext.Provider>, { columns: 80 }).split('\n');
+  const [colored] = renderToString(
+    <ThemeContext.Provider value={{ color: true }}>
+      <Header width={80} emulator profileName={null} endpoint="h" readOnly={false} crumbs={['home']} />
+    </ThemeContext.Provider>,
+    { columns: 80 },
+  ).split('\n');
   assert.match(strip(colored!), / EMULATOR /);
 });
 
@@ -115,14 +128,23 @@ test('Table: 100,000 rows render only the window, with the header and position',
   assert.equal(out.length, 12);
   assert.match(out[0]!, /^ {6}ID NAME/);
   assert.equal(out.filter((l) => /row-\d+/.test(l)).length, 10, 'ten data rows, not 100,000');
-  assert.ok(out.some((l) => /99990 row-99990/.test(l)), 'the selected row is in the window');
+  assert.ok(
+    out.some((l) => /99990 row-99990/.test(l)),
+    'the selected row is in the window',
+  );
   assert.match(out[11]!, /99991 of 100000$/);
 });
 
 test('ListTitle: title, loading, count with its noun and hint, errors made safe', () => {
   const { ListTitle } = listTitle;
   assert.equal(draw(<ListTitle title="Databases" loading count={0} noun={['database', 'databases']} />)[0], 'Databases  loading…');
-  assert.equal(draw(<ListTitle title="Databases" loading={false} count={1} noun={['database', 'databases']} hint="enter: SQL" />)[0], 'Databases  1 database · enter: SQL');
-  assert.equal(draw(<ListTitle title="LB" loading={false} count={3} noun={['profile', 'profiles']} errors={[null, 'boom\x1b[2J']} />)[0], 'LB  3 profiles  ✖ boom\\x1b[2J');
+  assert.equal(
+    draw(<ListTitle title="Databases" loading={false} count={1} noun={['database', 'databases']} hint="enter: SQL" />)[0],
+    'Databases  1 database · enter: SQL',
+  );
+  assert.equal(
+    draw(<ListTitle title="LB" loading={false} count={3} noun={['profile', 'profiles']} errors={[null, 'boom\x1b[2J']} />)[0],
+    'LB  3 profiles  ✖ boom\\x1b[2J',
+  );
   assert.equal(draw(<ListTitle title="Videos" loading={false} summary="2 of 9 · scroll for more" />)[0], 'Videos  2 of 9 · scroll for more');
 });

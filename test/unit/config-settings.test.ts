@@ -53,7 +53,10 @@ test('the profile: --profile > BURROW_PROFILE > defaultProfile; its readOnly and
 });
 
 test('a missing profile is an error that lists the profiles; a missing default profile only warns', () => {
-  assert.throws(() => resolveSettings({ profile: 'nope' }, {}, file), (e: unknown) => e instanceof SettingsError && /no profile named "nope" .*\(profiles: prod, staging\)/.test(e.message));
+  assert.throws(
+    () => resolveSettings({ profile: 'nope' }, {}, file),
+    (e: unknown) => e instanceof SettingsError && /no profile named "nope" .*\(profiles: prod, staging\)/.test(e.message),
+  );
   assert.throws(() => resolveSettings({}, { BURROW_PROFILE: 'gone' }, {}), /it has no profiles/);
   const s = resolveSettings({}, {}, { defaultProfile: 'ghost' });
   assert.match(s.warnings.join('\n'), /defaultProfile "ghost" is not defined/);
@@ -114,7 +117,10 @@ test('a config file others can read gets a warning; bad YAML and unknown setting
     fs.chmodSync(p, 0o644);
     assert.match((await loadConfigFile(env)).warnings.join('\n'), /readable by other users \(mode 644\).*chmod 600/);
     fs.writeFileSync(p, 'profiles: [unclosed');
-    await assert.rejects(() => loadConfigFile(env), (e: unknown) => e instanceof ConfigError && /is not valid YAML/.test(e.message));
+    await assert.rejects(
+      () => loadConfigFile(env),
+      (e: unknown) => e instanceof ConfigError && /is not valid YAML/.test(e.message),
+    );
     fs.writeFileSync(p, 'refreshSecs: 3\n');
     await assert.rejects(() => loadConfigFile(env), /has invalid settings/);
     fs.writeFileSync(p, 'keys:\n  nav.down: []\n');

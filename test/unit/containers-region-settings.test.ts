@@ -3,16 +3,26 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ContainerLimits, Region, RegionSettings } from '../../src/api/containers';
 import {
-  baseForDiff, bumpMax, capacityWarnings, deleteSelector, draftBody, draftFrom, hasMessages, isDirty, mapServerErrors,
-  putSelector, toggleAllowed, toggleRequired, validateDraft,
+  baseForDiff,
+  bumpMax,
+  capacityWarnings,
+  deleteSelector,
+  draftBody,
+  draftFrom,
+  hasMessages,
+  isDirty,
+  mapServerErrors,
+  putSelector,
+  toggleAllowed,
+  toggleRequired,
+  validateDraft,
 } from '../../src/state/containers-region-draft';
 import { diffLineText, diffValues } from '../../src/text/diff';
 import { regionRows, idList, maxText, messagesFor } from '../../src/screens/containers/region-editor-view';
 import { appsSummary, nearEnd } from '../../src/screens/containers/apps-view';
 import { appStatusTone, endpointText } from '../../src/renderers/container-apps';
 import { selectedRowOf } from '../../src/state/table-selection';
-import type { Column } from '../../src/text/table-model';
-import { defaultTableView } from '../../src/text/table-model';
+import { type Column, defaultTableView } from '../../src/text/table-model';
 
 const limits = (maxRegions: number | null): ContainerLimits => ({
   maxNumberOfApplications: 25,
@@ -79,7 +89,10 @@ test('validation of node selectors: a key is needed, keys are unique', () => {
   assert.deepEqual(validateDraft(d, limits(10), REGIONS).selectors, ['row 2: key "tier" is listed twice', 'row 3: a node selector needs a key']);
   d = putSelector(d, 1, { key: 'zone', value: 'a' });
   d = deleteSelector(d, 2);
-  assert.deepEqual(d.selectors, [{ key: 'tier', value: 'gpu' }, { key: 'zone', value: 'a' }]);
+  assert.deepEqual(d.selectors, [
+    { key: 'tier', value: 'gpu' },
+    { key: 'zone', value: 'a' },
+  ]);
   assert.equal(validateDraft(d, limits(10), REGIONS).selectors, undefined);
   assert.equal(deleteSelector(d, 9), d, 'deleting a missing row changes nothing');
 });
@@ -94,10 +107,15 @@ test('max allowed regions: +/- stay between 1 and the account limit; from "not s
   assert.equal(bumpMax({ ...d, maxAllowedRegions: 1 }, -1, 10).maxAllowedRegions, 1);
   assert.equal(bumpMax({ ...d, maxAllowedRegions: 10 }, 1, 10).maxAllowedRegions, 10);
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 50 }), fc.integer({ min: -5, max: 5 }), fc.option(fc.integer({ min: 1, max: 60 }), { nil: null }), (start, delta, limit) => {
-      const v = bumpMax({ ...d, maxAllowedRegions: start }, delta, limit).maxAllowedRegions!;
-      return v >= 1 && v <= (limit ?? 1000);
-    }),
+    fc.property(
+      fc.integer({ min: 1, max: 50 }),
+      fc.integer({ min: -5, max: 5 }),
+      fc.option(fc.integer({ min: 1, max: 60 }), { nil: null }),
+      (start, delta, limit) => {
+        const v = bumpMax({ ...d, maxAllowedRegions: start }, delta, limit).maxAllowedRegions!;
+        return v >= 1 && v <= (limit ?? 1000);
+      },
+    ),
   );
 });
 
@@ -116,11 +134,7 @@ test('the confirm diff shows exactly what changes: regions as whole lists, node 
   d = bumpMax(d, 1, 10);
   d = putSelector(d, null, { key: 'tier', value: 'gpu' });
   const lines = diffValues(baseForDiff(s, d), draftBody(d)).map(diffLineText);
-  assert.deepEqual(lines, [
-    '~ allowedRegionIds: ["DE","UK"] → ["DE","UK","FR"]',
-    '~ maxAllowedRegions: 2 → 3',
-    '+ nodeSelectors.tier: "gpu"',
-  ]);
+  assert.deepEqual(lines, ['~ allowedRegionIds: ["DE","UK"] → ["DE","UK","FR"]', '~ maxAllowedRegions: 2 → 3', '+ nodeSelectors.tier: "gpu"']);
   // Selectors burrow sent before are diffed key by key.
   const known = draftFrom(s, [{ key: 'tier', value: 'gpu' }]);
   const changed = putSelector(known, 0, { key: 'tier', value: 'cpu' });
@@ -151,7 +165,10 @@ test('server validation errors go next to their fields, whatever the casing; the
 test('region checklist rows: the live list in order with marks, then ids the list lacks; capacity warnings', () => {
   const d = { ...draftFrom(settings(['UK', 'ZZ'], ['UK', 'ES'], 3)) };
   const rows = regionRows(REGIONS, d);
-  assert.deepEqual(rows.map((r) => `${r.id}:${r.allowed ? 'A' : '-'}${r.required ? 'R' : '-'}`), ['DE:--', 'UK:AR', 'FR:--', 'SE:--', 'ES:-R', 'ZZ:A-']);
+  assert.deepEqual(
+    rows.map((r) => `${r.id}:${r.allowed ? 'A' : '-'}${r.required ? 'R' : '-'}`),
+    ['DE:--', 'UK:AR', 'FR:--', 'SE:--', 'ES:-R', 'ZZ:A-'],
+  );
   assert.equal(rows.at(-1)!.name, '(not in the region list)');
   assert.deepEqual(capacityWarnings(d, REGIONS), ['ES']);
   assert.equal(idList([]), 'none');
@@ -161,7 +178,15 @@ test('region checklist rows: the live list in order with marks, then ids the lis
 });
 
 test('apps list presentation: status colours, endpoint, summary, and when to load more', () => {
-  assert.deepEqual(['active', 'progressing', 'failing', 'suspended', 'inactive', 'unknown', null].map(appStatusTone), ['ok', 'warn', 'error', 'error', 'muted', 'muted', 'muted']);
+  assert.deepEqual(['active', 'progressing', 'failing', 'suspended', 'inactive', 'unknown', null].map(appStatusTone), [
+    'ok',
+    'warn',
+    'error',
+    'error',
+    'muted',
+    'muted',
+    'muted',
+  ]);
   assert.equal(endpointText({ id: 'a', displayEndpoint: { address: 'mc-x.b-cdn.net', type: 'cdn' } }), 'mc-x.b-cdn.net (cdn)');
   assert.equal(endpointText({ id: 'a', displayEndpoint: null }), '');
   const base = { items: Array.from({ length: 20 }, (_, i) => ({ id: `a${i}` })), cursor: 'c', totalItems: 45, loading: false, error: null, loadedAt: 1 };
@@ -175,8 +200,16 @@ test('apps list presentation: status colours, endpoint, summary, and when to loa
 
 test('selectedRowOf applies the table filter and sort like the Table does', () => {
   type R = { n: string; v: number };
-  const rows: R[] = [{ n: 'alpha', v: 3 }, { n: 'beta', v: 1 }, { n: 'gamma', v: 2 }, { n: 'delta', v: 5 }];
-  const cols: Column<R>[] = [{ id: 'n', header: 'N', cell: (r) => r.n }, { id: 'v', header: 'V', cell: (r) => String(r.v), sortValue: (r) => r.v }];
+  const rows: R[] = [
+    { n: 'alpha', v: 3 },
+    { n: 'beta', v: 1 },
+    { n: 'gamma', v: 2 },
+    { n: 'delta', v: 5 },
+  ];
+  const cols: Column<R>[] = [
+    { id: 'n', header: 'N', cell: (r) => r.n },
+    { id: 'v', header: 'V', cell: (r) => String(r.v), sortValue: (r) => r.v },
+  ];
   const ui = (selected: number, filter = '', sortColumn: string | null = null, sortDesc = false) => ({
     views: { k: { ...defaultTableView, selected, sortColumn, sortDesc } },
     filters: { k: { text: { value: filter, cursor: filter.length }, editing: false } },

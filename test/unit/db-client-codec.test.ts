@@ -21,7 +21,11 @@ test('database URLs: libsql:// becomes https, ?authToken= is used, stripped and 
   assert.equal(parseDatabaseUrl('libsql://localhost:8080?tls=0').baseUrl, 'http://localhost:8080/');
   assert.equal(parseDatabaseUrl('wss://h.example/').baseUrl, 'https://h.example/');
   for (const bad of ['ftp://h/', 'not a url', 'https://h/?foo=1', 'https://user:pw@h/', 'libsql://h/?tls=2']) {
-    assert.throws(() => parseDatabaseUrl(bad), (e: unknown) => e instanceof ApiError && e.kind === 'invalid-input', bad);
+    assert.throws(
+      () => parseDatabaseUrl(bad),
+      (e: unknown) => e instanceof ApiError && e.kind === 'invalid-input',
+      bad,
+    );
   }
 });
 
@@ -100,6 +104,9 @@ test('token expiry: durations, RFC 3339, never; anything else is refused with wh
   assert.equal(parseExpiry('2027-03-01T10:00:00Z', now)!.toISOString(), '2027-03-01T10:00:00.000Z');
   assert.equal(parseExpiry('never', now), null);
   assert.throws(() => parseExpiry('2020-01-01T00:00:00Z', now), /in the past/);
-  assert.throws(() => parseExpiry('soon', now), (e: unknown) => e instanceof UsageError && /12h, 30d/.test(e.message));
+  assert.throws(
+    () => parseExpiry('soon', now),
+    (e: unknown) => e instanceof UsageError && /12h, 30d/.test(e.message),
+  );
   assert.throws(() => parseExpiry('0d', now), UsageError);
 });

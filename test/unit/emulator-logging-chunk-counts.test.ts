@@ -25,7 +25,11 @@ test('v2 paging equals the plain list of visible records sliced, at random windo
       const offset = r.bool(0.3) ? 0 : r.int(0, list.length + 10);
       const { page, hasMore } = pageRecords(store, zone, { from, to, now, includeShield, order, offset, limit });
       const want = list.slice(offset, offset + limit);
-      assert.deepEqual(page.map((x) => x.requestId), want.map((x) => x.requestId), `round ${round} ${order} offset ${offset} limit ${limit}`);
+      assert.deepEqual(
+        page.map((x) => x.requestId),
+        want.map((x) => x.requestId),
+        `round ${round} ${order} offset ${offset} limit ${limit}`,
+      );
       assert.equal(hasMore, list.length > offset + limit);
     }
   }
@@ -53,7 +57,8 @@ test('a backfill read newest first while the clock moves generates each chunk ab
   for (let k = 0; k < 60; k++) {
     now += 300;
     for (const offset of [k * 10_000 + 20_000, k * 10_000, k * 10_000 + 10_000, Math.max(0, k - 4) * 10_000]) {
-      for (const x of pageRecords(store, zone, { from: T0 - 3 * 3_600_000, to: T0, now, includeShield: false, order: 'desc', offset, limit: 10_000 }).page) served.add(x.requestId);
+      for (const x of pageRecords(store, zone, { from: T0 - 3 * 3_600_000, to: T0, now, includeShield: false, order: 'desc', offset, limit: 10_000 }).page)
+        served.add(x.requestId);
     }
   }
   assert.ok(served.size > 600_000);

@@ -8,14 +8,47 @@ import { decodeValue, ValueError } from '../../src/api/database/values';
 // gives the status bar something to say.
 
 const ctx = { method: 'PATCH', path: '/shield/shield-zone/1/api-guardian' };
-const contentTypes = fc.constantFrom(null, '', 'application/json', 'application/json; charset=utf-8', 'application/problem+json', 'text/html', 'text/plain', 'application/octet-stream', 'text/html; charset=x');
+const contentTypes = fc.constantFrom(
+  null,
+  '',
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/problem+json',
+  'text/html',
+  'text/plain',
+  'application/octet-stream',
+  'text/html; charset=x',
+);
 
 /** Bodies shaped like the platform's, with every field replaced by anything at all. */
 const shaped = fc.oneof(
-  fc.record({ error: fc.record({ statusCode: fc.anything(), success: fc.anything(), message: fc.anything(), errorKey: fc.anything(), code: fc.anything(), details: fc.anything() }, { requiredKeys: [] }), data: fc.anything() }, { requiredKeys: [] }),
+  fc.record(
+    {
+      error: fc.record(
+        { statusCode: fc.anything(), success: fc.anything(), message: fc.anything(), errorKey: fc.anything(), code: fc.anything(), details: fc.anything() },
+        { requiredKeys: [] },
+      ),
+      data: fc.anything(),
+    },
+    { requiredKeys: [] },
+  ),
   fc.record({ error: fc.anything(), details: fc.anything() }, { requiredKeys: [] }),
   fc.record({ ErrorKey: fc.anything(), Field: fc.anything(), Message: fc.anything() }, { requiredKeys: [] }),
-  fc.record({ title: fc.anything(), status: fc.anything(), detail: fc.anything(), type: fc.anything(), errors: fc.oneof(fc.anything(), fc.array(fc.record({ field: fc.anything(), message: fc.anything() }, { requiredKeys: [] })), fc.dictionary(fc.string(), fc.anything())), id: fc.anything() }, { requiredKeys: [] }),
+  fc.record(
+    {
+      title: fc.anything(),
+      status: fc.anything(),
+      detail: fc.anything(),
+      type: fc.anything(),
+      errors: fc.oneof(
+        fc.anything(),
+        fc.array(fc.record({ field: fc.anything(), message: fc.anything() }, { requiredKeys: [] })),
+        fc.dictionary(fc.string(), fc.anything()),
+      ),
+      id: fc.anything(),
+    },
+    { requiredKeys: [] },
+  ),
   fc.record({ message: fc.anything(), code: fc.anything(), success: fc.anything(), statusCode: fc.anything() }, { requiredKeys: [] }),
 );
 const bodyText = fc.oneof(
@@ -26,7 +59,21 @@ const bodyText = fc.oneof(
   shaped.map((b) => (JSON.stringify(b) ?? '').slice(0, 7)),
   fc.string().map((t) => `<!DOCTYPE html><html><head><title>${t}</title></head><body>${t}</body></html>`),
   fc.string().map((t) => JSON.stringify({ message: `first line\n${t}\r\n\tthird` })),
-  fc.constantFrom('', '   ', '\n', 'null', '""', '[]', '{}', '<html>', '{"error":null}', '{"error":{}}', '{"errors":{}}', '{"Message":""}', JSON.stringify({ detail: 'x'.repeat(100_000) })),
+  fc.constantFrom(
+    '',
+    '   ',
+    '\n',
+    'null',
+    '""',
+    '[]',
+    '{}',
+    '<html>',
+    '{"error":null}',
+    '{"error":{}}',
+    '{"errors":{}}',
+    '{"Message":""}',
+    JSON.stringify({ detail: 'x'.repeat(100_000) }),
+  ),
 );
 
 test('property: parseErrorBody never throws, whatever JSON value it gets', () => {
@@ -60,14 +107,23 @@ test('property: apiErrorFromResponse never throws and always says the status and
 
 test('property: the database value decoder refuses anything off-protocol with a ValueError, never another error', () => {
   fc.assert(
-    fc.property(fc.oneof(fc.anything(), fc.record({ type: fc.constantFrom('null', 'integer', 'float', 'text', 'blob', 'x'), value: fc.anything(), base64: fc.anything() }, { requiredKeys: ['type'] })), (v) => {
-      try {
-        decodeValue(v);
-      } catch (error) {
-        assert.ok(error instanceof ValueError, String(error));
-        assert.ok((error as Error).message.length > 0);
-      }
-    }),
+    fc.property(
+      fc.oneof(
+        fc.anything(),
+        fc.record(
+          { type: fc.constantFrom('null', 'integer', 'float', 'text', 'blob', 'x'), value: fc.anything(), base64: fc.anything() },
+          { requiredKeys: ['type'] },
+        ),
+      ),
+      (v) => {
+        try {
+          decodeValue(v);
+        } catch (error) {
+          assert.ok(error instanceof ValueError, String(error));
+          assert.ok((error as Error).message.length > 0);
+        }
+      },
+    ),
     { numRuns: 3000 },
   );
 });

@@ -5,33 +5,68 @@ import { apiErrorFromResponse, parseErrorBody } from '../../src/api/errors';
 const ctx = { method: 'GET', path: '/x' };
 
 test('shield envelope: message and errorKey from error', () => {
-  const e = apiErrorFromResponse(403, 'application/json', JSON.stringify({ error: { statusCode: 403, success: false, message: 'API Guardian is not in this plan', errorKey: 'invalid_plan_type.api_guardian' }, data: null }), ctx);
+  const e = apiErrorFromResponse(
+    403,
+    'application/json',
+    JSON.stringify({
+      error: { statusCode: 403, success: false, message: 'API Guardian is not in this plan', errorKey: 'invalid_plan_type.api_guardian' },
+      data: null,
+    }),
+    ctx,
+  );
   assert.equal(e.status, 403);
   assert.equal(e.code, 'invalid_plan_type.api_guardian');
   assert.match(e.message, /^403 Forbidden invalid_plan_type\.api_guardian: API Guardian is not in this plan$/);
 });
 
 test('logging envelope with details', () => {
-  const e = apiErrorFromResponse(400, 'application/json', JSON.stringify({ error: { code: 'invalid_request', message: 'bad query', details: ['limit must be <= 10000'] } }), ctx);
+  const e = apiErrorFromResponse(
+    400,
+    'application/json',
+    JSON.stringify({ error: { code: 'invalid_request', message: 'bad query', details: ['limit must be <= 10000'] } }),
+    ctx,
+  );
   assert.equal(e.code, 'invalid_request');
   assert.match(e.message, /bad query/);
   assert.match(e.message, /limit must be <= 10000/);
 });
 
 test('MC validation shape maps errors[] to field errors', () => {
-  const e = apiErrorFromResponse(400, 'application/problem+json', JSON.stringify({ title: 'Validation failed', status: 400, detail: 'One or more fields are invalid', instance: '/mc/apps/x/region-settings', errors: [{ field: 'requiredRegionIds', message: 'must be a subset of allowedRegionIds' }], id: 'x' }), ctx);
+  const e = apiErrorFromResponse(
+    400,
+    'application/problem+json',
+    JSON.stringify({
+      title: 'Validation failed',
+      status: 400,
+      detail: 'One or more fields are invalid',
+      instance: '/mc/apps/x/region-settings',
+      errors: [{ field: 'requiredRegionIds', message: 'must be a subset of allowedRegionIds' }],
+      id: 'x',
+    }),
+    ctx,
+  );
   assert.deepEqual(e.fieldErrors, [{ field: 'requiredRegionIds', message: 'must be a subset of allowedRegionIds' }]);
   assert.match(e.message, /One or more fields are invalid \(requiredRegionIds: must be a subset of allowedRegionIds\)/);
 });
 
 test('ProblemDetails 401', () => {
-  const e = apiErrorFromResponse(401, 'application/json', JSON.stringify({ type: 'https://tools.ietf.org/html/rfc9110#section-15.5.2', title: 'Unauthorized', status: 401 }), ctx);
+  const e = apiErrorFromResponse(
+    401,
+    'application/json',
+    JSON.stringify({ type: 'https://tools.ietf.org/html/rfc9110#section-15.5.2', title: 'Unauthorized', status: 401 }),
+    ctx,
+  );
   assert.equal(e.message, '401 Unauthorized: Unauthorized');
   assert.equal(e.code, null, 'a URL type is not an error code');
 });
 
 test('core ErrorKey/Field/Message', () => {
-  const e = apiErrorFromResponse(404, 'application/json', JSON.stringify({ ErrorKey: 'loadbalancer.not_found', Field: 'Id', Message: 'The load balancer was not found' }), ctx);
+  const e = apiErrorFromResponse(
+    404,
+    'application/json',
+    JSON.stringify({ ErrorKey: 'loadbalancer.not_found', Field: 'Id', Message: 'The load balancer was not found' }),
+    ctx,
+  );
   assert.equal(e.code, 'loadbalancer.not_found');
   assert.deepEqual(e.fieldErrors, [{ field: 'Id', message: 'The load balancer was not found' }]);
   assert.match(e.message, /404 Not Found loadbalancer\.not_found: The load balancer was not found/);

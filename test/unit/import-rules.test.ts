@@ -7,27 +7,43 @@ import { importCycles, layerViolations, MAY_IMPORT, readImports } from '../helpe
  * Imports against the map that other work in progress removes. Each entry must still occur
  * (the test fails on a stale one), so the list only shrinks.
  */
-const KNOWN_VIOLATIONS: readonly string[] = [
-];
+const KNOWN_VIOLATIONS: readonly string[] = [];
 
 /** Import cycles that other work in progress removes; like KNOWN_VIOLATIONS, the list only shrinks. */
-const KNOWN_CYCLES: readonly string[] = [
-];
+const KNOWN_CYCLES: readonly string[] = [];
 
 test('every import in src/ follows the layer order of docs/ARCHITECTURE.md', () => {
   const { edges, unresolved } = readImports('src');
   assert.ok(edges.length > 300, `read the imports of src/ (found ${edges.length})`);
   assert.deepEqual(unresolved, [], 'every relative import resolves to a file');
-  assert.ok(edges.some((e) => e.lazy && e.from === 'src/commands/tui.ts' && e.to === 'src/app/run-console.tsx'), 'import() is read as a lazy edge');
-  assert.ok(edges.some((e) => e.from === 'src/commands/resource.ts' && e.to === 'src/runtime/connect.ts'), 'import type is read');
+  assert.ok(
+    edges.some((e) => e.lazy && e.from === 'src/commands/tui.ts' && e.to === 'src/app/run-console.tsx'),
+    'import() is read as a lazy edge',
+  );
+  assert.ok(
+    edges.some((e) => e.from === 'src/commands/resource.ts' && e.to === 'src/runtime/connect.ts'),
+    'import type is read',
+  );
   const found = layerViolations(edges);
-  assert.deepEqual(found.filter((v) => !KNOWN_VIOLATIONS.some((k) => v.startsWith(`${k} `))), [], 'imports against the layer order');
-  for (const known of KNOWN_VIOLATIONS) assert.ok(found.some((v) => v.startsWith(`${known} `)), `stale entry in KNOWN_VIOLATIONS: ${known}`);
+  assert.deepEqual(
+    found.filter((v) => !KNOWN_VIOLATIONS.some((k) => v.startsWith(`${k} `))),
+    [],
+    'imports against the layer order',
+  );
+  for (const known of KNOWN_VIOLATIONS)
+    assert.ok(
+      found.some((v) => v.startsWith(`${known} `)),
+      `stale entry in KNOWN_VIOLATIONS: ${known}`,
+    );
 });
 
 test('src/ has no import cycles', () => {
   const cycles = importCycles(readImports('src').edges);
-  assert.deepEqual(cycles.filter((c) => !KNOWN_CYCLES.includes(c)), [], 'import cycles');
+  assert.deepEqual(
+    cycles.filter((c) => !KNOWN_CYCLES.includes(c)),
+    [],
+    'import cycles',
+  );
   for (const known of KNOWN_CYCLES) assert.ok(cycles.includes(known), `stale entry in KNOWN_CYCLES: ${known}`);
 });
 
@@ -64,7 +80,10 @@ test('the layer table in docs/ARCHITECTURE.md says what MAY_IMPORT enforces', ()
   const documented: Record<string, string[]> = {};
   for (const line of table.split('\n').slice(2)) {
     if (!line.startsWith('|')) break;
-    const [parts, allowed] = line.split('|').slice(1, 3).map((c) => c.trim());
+    const [parts, allowed] = line
+      .split('|')
+      .slice(1, 3)
+      .map((c) => c.trim());
     const imports = allowed === 'nothing outside themselves' ? [] : allowed!.split(',').map((s) => s.trim());
     for (const part of parts!.split(',')) documented[part.trim().replace(/`/g, '').replace(/\/$/, '')] = imports;
   }

@@ -70,10 +70,23 @@ test('resolution: most specific context first, and only actions that are handled
   ];
   const { keymap } = buildKeymap(actions);
   const chain = contextChain('screen', 'containers');
-  assert.deepEqual(resolveAction(keymap, chain, 'enter', () => true).map((a) => a.id), ['containers.open', 'list.open']);
-  assert.deepEqual(resolveAction(keymap, chain, 'enter', (id) => id !== 'containers.open').map((a) => a.id), ['list.open']);
-  assert.deepEqual(resolveAction(keymap, chain, 'R', () => true).map((a) => a.id), ['containers.restart']);
-  assert.deepEqual(resolveAction(keymap, contextChain('screen', 'home'), 'R', () => true), [], 'another screen does not see it');
+  assert.deepEqual(
+    resolveAction(keymap, chain, 'enter', () => true).map((a) => a.id),
+    ['containers.open', 'list.open'],
+  );
+  assert.deepEqual(
+    resolveAction(keymap, chain, 'enter', (id) => id !== 'containers.open').map((a) => a.id),
+    ['list.open'],
+  );
+  assert.deepEqual(
+    resolveAction(keymap, chain, 'R', () => true).map((a) => a.id),
+    ['containers.restart'],
+  );
+  assert.deepEqual(
+    resolveAction(keymap, contextChain('screen', 'home'), 'R', () => true),
+    [],
+    'another screen does not see it',
+  );
   // findConflicts reports the deliberate shadowing of list.open by a screen action
   assert.deepEqual(findConflicts(keymap), ['"enter": containers.open (containers) and list.open (list)']);
 });

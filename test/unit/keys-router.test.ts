@@ -15,9 +15,26 @@ declare module '../../src/keys/keymap' {
 }
 
 const noKey: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-  super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 };
 const ev = (name: string, text: string | null = null): KeyEvent => ({ name, text });
 
@@ -73,7 +90,10 @@ test('a text layer takes printable keys before any action, and editing keys no a
   let field = textOf('');
   const actions: string[] = [];
   router.addLayer({
-    id: 'palette', priority: PRIORITY.palette, active: () => true, chain: () => contextChain('palette'),
+    id: 'palette',
+    priority: PRIORITY.palette,
+    active: () => true,
+    chain: () => contextChain('palette'),
     text: (e) => {
       const next = editText(field, e);
       if (next) field = next;
@@ -121,7 +141,10 @@ test('read-only: a mutating action is refused (key consumed) and hidden from hel
   assert.equal(router.dispatch(ev('D', 'D')), 'zones.delete');
   assert.equal(deleted, false);
   assert.deepEqual(refused, ['zones.delete']);
-  assert.deepEqual(router.available().map((a) => a.id), ['nav.down']);
+  assert.deepEqual(
+    router.available().map((a) => a.id),
+    ['nav.down'],
+  );
   const rw = setup(false);
   rw.router.addLayer({ id: 'screen:z', priority: 0, active: () => true, chain: () => contextChain('screen', 'zones') });
   rw.router.addHandlers('screen:z', () => ({ 'zones.delete': () => void (deleted = true) }));
@@ -169,7 +192,10 @@ test('a disabled action says why: its key shows the reason instead of running, h
   assert.deepEqual(told, ['list.sortReverse: not sorted yet']);
   assert.equal(router.disabledReason('list.sortReverse'), 'not sorted yet');
   const lines = helpLines([{ title: 'Tables', actions: router.available(), disabledReason: (id) => router.disabledReason(id) }], []);
-  assert.deepEqual(lines.filter((l) => l.disabled).map((l) => l.text.replace(/\s+/g, ' ').trim()), ['S reverse the sort order (not now: not sorted yet)']);
+  assert.deepEqual(
+    lines.filter((l) => l.disabled).map((l) => l.text.replace(/\s+/g, ' ').trim()),
+    ['S reverse the sort order (not now: not sorted yet)'],
+  );
 
   sorted = true;
   router.dispatch(ev('S', 'S'));

@@ -4,11 +4,26 @@ import { z } from 'zod';
 import { LoadBalancerSchema, type LoadBalancer } from '../../src/api/load-balancers';
 import { cellText, cellTone } from '../../src/text/table-model';
 import {
-  groupDetail, groupsByPriority, healthCell, healthCount, lbColumns, originTarget, profileColumns, profileRows, profileSummary,
+  groupDetail,
+  groupsByPriority,
+  healthCell,
+  healthCount,
+  lbColumns,
+  originTarget,
+  profileColumns,
+  profileRows,
+  profileSummary,
 } from '../../src/renderers/load-balancers';
 import { enumName } from '../../src/renderers/format';
 
-const origin = (Id: number, OriginType: number, over: Record<string, unknown> = {}) => ({ Id, Weight: 100, Enabled: true, HealthStatus: 0, OriginType, ...over });
+const origin = (Id: number, OriginType: number, over: Record<string, unknown> = {}) => ({
+  Id,
+  Weight: 100,
+  Enabled: true,
+  HealthStatus: 0,
+  OriginType,
+  ...over,
+});
 const profile = (): LoadBalancer =>
   LoadBalancerSchema.of(z).parse({
     LoadBalancerId: 42,
@@ -16,20 +31,58 @@ const profile = (): LoadBalancer =>
     OriginGroupLoadBalancingMethod: 3,
     StickySessionType: 1,
     OriginGroups: [
-      { Id: 1, Name: 'fallback', Enabled: true, Latitude: 1.35211, Longitude: 103.8198, Weight: 50, Priority: 100, OriginLoadBalancingMethod: 0, HealthCheckSettings: null, Origins: [origin(11, 1, { StorageZoneId: 640001, HealthStatus: 1 })] },
-      { Id: 2, Name: 'primary', Enabled: true, Latitude: 50.1109, Longitude: 8.6821, Weight: 100, Priority: 1, OriginLoadBalancingMethod: 2, HealthCheckSettings: { Enabled: true, Path: '/healthz' }, Origins: [
-        origin(21, 0, { StandardOrigin: { OriginUrl: 'https://o.example.net', HostHeader: 'shop.example.com', VerifySsl: false } }),
-        origin(22, 2, { EdgeScriptId: 777, Enabled: false }),
-        origin(23, 3, { MagicContainersOrigin: { AppId: 'pdZdipupoFrUKG4', EndPointId: '123456' }, HealthStatus: 1 }),
-      ] },
-      { Id: 3, Name: 'secondary', Enabled: false, Latitude: 0, Longitude: 0, Weight: 1, Priority: 1, HealthCheckSettings: { Enabled: false, Path: '/' }, Origins: [] },
+      {
+        Id: 1,
+        Name: 'fallback',
+        Enabled: true,
+        Latitude: 1.35211,
+        Longitude: 103.8198,
+        Weight: 50,
+        Priority: 100,
+        OriginLoadBalancingMethod: 0,
+        HealthCheckSettings: null,
+        Origins: [origin(11, 1, { StorageZoneId: 640001, HealthStatus: 1 })],
+      },
+      {
+        Id: 2,
+        Name: 'primary',
+        Enabled: true,
+        Latitude: 50.1109,
+        Longitude: 8.6821,
+        Weight: 100,
+        Priority: 1,
+        OriginLoadBalancingMethod: 2,
+        HealthCheckSettings: { Enabled: true, Path: '/healthz' },
+        Origins: [
+          origin(21, 0, { StandardOrigin: { OriginUrl: 'https://o.example.net', HostHeader: 'shop.example.com', VerifySsl: false } }),
+          origin(22, 2, { EdgeScriptId: 777, Enabled: false }),
+          origin(23, 3, { MagicContainersOrigin: { AppId: 'pdZdipupoFrUKG4', EndPointId: '123456' }, HealthStatus: 1 }),
+        ],
+      },
+      {
+        Id: 3,
+        Name: 'secondary',
+        Enabled: false,
+        Latitude: 0,
+        Longitude: 0,
+        Weight: 1,
+        Priority: 1,
+        HealthCheckSettings: { Enabled: false, Path: '/' },
+        Origins: [],
+      },
     ],
   });
 
 test('groups by Priority, lower first; equal priorities keep the API order', () => {
-  assert.deepEqual(groupsByPriority(profile()).map((g) => g.Name), ['primary', 'secondary', 'fallback']);
+  assert.deepEqual(
+    groupsByPriority(profile()).map((g) => g.Name),
+    ['primary', 'secondary', 'fallback'],
+  );
   const rows = profileRows(profile());
-  assert.deepEqual(rows.map((r) => (r.kind === 'group' ? `G:${r.group.Name}` : `O:${r.origin.Id}`)), ['G:primary', 'O:21', 'O:22', 'O:23', 'G:secondary', 'G:fallback', 'O:11']);
+  assert.deepEqual(
+    rows.map((r) => (r.kind === 'group' ? `G:${r.group.Name}` : `O:${r.origin.Id}`)),
+    ['G:primary', 'O:21', 'O:22', 'O:23', 'G:secondary', 'G:fallback', 'O:11'],
+  );
 });
 
 test('origins by type with their target; enum names, unknown values said so', () => {
@@ -42,7 +95,9 @@ test('origins by type with their target; enum names, unknown values said so', ()
   assert.equal(originTarget({ Id: 1, OriginType: 9 }), 'origin type 9');
   assert.equal(enumName({ 0: 'Off' }, 5), 'unknown (5)');
   const item = profileColumns.find((c) => c.id === 'item')!;
-  const types = profileRows(p).filter((r) => r.kind === 'origin').map((r) => cellText(item.cell(r)).trim());
+  const types = profileRows(p)
+    .filter((r) => r.kind === 'origin')
+    .map((r) => cellText(item.cell(r)).trim());
   assert.deepEqual(types, ['Standard', 'EdgeScript', 'MagicContainer', 'Storage']);
 });
 
@@ -66,6 +121,9 @@ test('health: counts and colours (all healthy green, some degraded yellow, none 
 
 test('list row and profile summary: method and sticky sessions by name', () => {
   const p = profile();
-  assert.deepEqual(lbColumns.map((c) => cellText(c.cell(p))), ['shop', '42', 'LowestAverageLatency', 'Cookie', '3', '4', '2/4 healthy']);
+  assert.deepEqual(
+    lbColumns.map((c) => cellText(c.cell(p))),
+    ['shop', '42', 'LowestAverageLatency', 'Cookie', '3', '4', '2/4 healthy'],
+  );
   assert.equal(profileSummary(p), 'method LowestAverageLatency · sticky sessions Cookie · 3 groups · 4 origins');
 });

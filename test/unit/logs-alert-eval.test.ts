@@ -10,7 +10,14 @@ const T0 = Date.UTC(2026, 7, 8, 12, 0, 0);
 
 function entry(statusCode: number, cacheStatus = 'HIT'): LogEntry {
   return logEntry({
-    timestamp: '', cacheStatus, statusCode, bytesSent: 1, countryCode: 'DE', edgeLocation: 'WA', scheme: 'https', host: 'a.example',
+    timestamp: '',
+    cacheStatus,
+    statusCode,
+    bytesSent: 1,
+    countryCode: 'DE',
+    edgeLocation: 'WA',
+    scheme: 'https',
+    host: 'a.example',
     path: '/',
   });
 }
@@ -32,7 +39,10 @@ function harness(...rules: string[]) {
     events,
     /** Records with these status codes, spread evenly over [at, at + spanMs). */
     feed(at: number, codes: number[], spanMs = 1000) {
-      set.records(codes.map((c) => entry(c)), codes.map((_, i) => at + Math.floor((i * spanMs) / codes.length)));
+      set.records(
+        codes.map((c) => entry(c)),
+        codes.map((_, i) => at + Math.floor((i * spanMs) / codes.length)),
+      );
     },
     /** Moves the clock to `t`, evaluating once a second on the way (as the screen's frames do). */
     to(t: number) {
@@ -99,12 +109,19 @@ test('hysteresis: a count that dips under and back over does not clear or fire a
   const h = harness('count>=10 over 10s');
   for (let s = 0; s < 10; s++) h.feed(T0 + s * 1000, [200, 200]); // 2/s: 20 in the window
   h.to(T0 + 10_000);
-  assert.deepEqual(h.events.map((e) => e.kind), ['fired']);
+  assert.deepEqual(
+    h.events.map((e) => e.kind),
+    ['fired'],
+  );
   // 5 s of nothing (the count falls under 10), then traffic again
   h.to(T0 + 16_000);
   for (let s = 16; s < 30; s++) h.feed(T0 + s * 1000, [200, 200]);
   h.to(T0 + 30_000);
-  assert.deepEqual(h.events.map((e) => e.kind), ['fired'], 'back over before a whole window under: still the one firing');
+  assert.deepEqual(
+    h.events.map((e) => e.kind),
+    ['fired'],
+    'back over before a whole window under: still the one firing',
+  );
 });
 
 test('several rules at once, each on its own records and window', () => {
@@ -114,10 +131,20 @@ test('several rules at once, each on its own records and window', () => {
   const kinds = h.events.map((e) => `${e.kind}:${e.rule.text}`);
   assert.deepEqual(kinds, ['fired:status=2xx rate>=1/s over 5s', 'fired:status=5xx count>5 over 10s']);
   const st = h.set.status();
-  assert.deepEqual(st.map((s) => s.firing), [true, true, false], 'no MISS record: the third never fires');
-  assert.deepEqual(st.map((s) => s.count), [10, 5, 0]);
+  assert.deepEqual(
+    st.map((s) => s.firing),
+    [true, true, false],
+    'no MISS record: the third never fires',
+  );
+  assert.deepEqual(
+    st.map((s) => s.count),
+    [10, 5, 0],
+  );
   h.set.remove(0);
-  assert.deepEqual(h.set.rules.map((r) => r.text), ['status=2xx rate>=1/s over 5s', 'cache=MISS count>0 over 10s']);
+  assert.deepEqual(
+    h.set.rules.map((r) => r.text),
+    ['status=2xx rate>=1/s over 5s', 'cache=MISS count>0 over 10s'],
+  );
 });
 
 test('nothing is evaluated while the window end is unknown (a backfill), and the clock never goes back', () => {
@@ -159,7 +186,10 @@ test('replay over finished records finds every firing and clearing at its time',
     }
   }
   const events = replayAlerts([rule('status=5xx rate>2/s over 10s')], entries, times, T0 + 180_000);
-  assert.deepEqual(events.map((e) => e.kind), ['fired', 'cleared']);
+  assert.deepEqual(
+    events.map((e) => e.kind),
+    ['fired', 'cleared'],
+  );
   assert.ok(events[0]!.at > T0 + 60_000 && events[0]!.at <= T0 + 66_000, `fired at +${events[0]!.at - T0}`);
   assert.ok(events[1]!.at >= T0 + 80_000 + 10_000, `cleared at +${events[1]!.at - T0}`);
   assert.ok(events[1]!.at <= T0 + 80_000 + 20_000);

@@ -7,9 +7,18 @@ import { logEntry } from '../helpers/log-entry';
 
 function entry(over: Partial<LogEntry> = {}): LogEntry {
   return logEntry({
-    timestamp: '2026-08-08T12:00:00.000Z', requestId: '0'.repeat(32), cacheStatus: 'HIT', remoteIp: '10.0.0.1', countryCode: 'DE',
-    edgeLocation: 'WA', scheme: 'https', host: 'shop.example', path: '/api/cart?x=1', userAgent: 'Mozilla/5.0 curl-ish',
-    referer: 'https://search.example/', ...over,
+    timestamp: '2026-08-08T12:00:00.000Z',
+    requestId: '0'.repeat(32),
+    cacheStatus: 'HIT',
+    remoteIp: '10.0.0.1',
+    countryCode: 'DE',
+    edgeLocation: 'WA',
+    scheme: 'https',
+    host: 'shop.example',
+    path: '/api/cart?x=1',
+    userAgent: 'Mozilla/5.0 curl-ish',
+    referer: 'https://search.example/',
+    ...over,
   });
 }
 

@@ -16,7 +16,11 @@ function setup() {
   let end: number | null = T0;
   const history = { entries: [entry(500), entry(500), entry(200)], times: [T0 - 5000, T0 - 4000, T0 - 3000] };
   const ui = createUiStore({ readOnly: false, home: 'home', onQuit: () => {}, now: () => T0 });
-  const slice = createAlertsSlice({ ui, windowEnd: () => end, history: (from) => ({ entries: history.entries.filter((_, i) => history.times[i]! >= from), times: history.times.filter((t) => t >= from) }) });
+  const slice = createAlertsSlice({
+    ui,
+    windowEnd: () => end,
+    history: (from) => ({ entries: history.entries.filter((_, i) => history.times[i]! >= from), times: history.times.filter((t) => t >= from) }),
+  });
   const a = () => slice.store.getState();
   const add = (rule: string) => {
     a().openPanel();
@@ -34,7 +38,10 @@ test('the panel: a bad rule stays in the field with the message; a good one is a
   a().setText(textOf('status=5xx count>=2 over 10s'));
   assert.equal(a().panel!.error, null, 'typing clears the message');
   assert.equal(a().submit(), true);
-  assert.deepEqual(a().rules.map((r) => r.text), ['status=5xx count>=2 over 10s']);
+  assert.deepEqual(
+    a().rules.map((r) => r.text),
+    ['status=5xx count>=2 over 10s'],
+  );
   assert.equal(a().panel!.text.value, '', 'the field is ready for the next one');
   assert.equal(add('status=5xx count>=2 over 10s'), false);
   assert.match(a().panel!.error!, /already in the list/);
@@ -51,7 +58,10 @@ test('firing calls for attention once and puts a notice up until acknowledged; c
   slice.evaluate();
   assert.equal(ui.getState().attention?.seq, 1);
   assert.equal(ui.getState().attention?.body, 'status=5xx count>=2 over 10s: 2');
-  assert.deepEqual(a().notices.map((n) => n.kind), ['fired']);
+  assert.deepEqual(
+    a().notices.map((n) => n.kind),
+    ['fired'],
+  );
   setEnd(T0 + 1000);
   slice.evaluate();
   assert.equal(ui.getState().attention?.seq, 1, 'no second call while it stays firing');
@@ -65,7 +75,10 @@ test('firing calls for attention once and puts a notice up until acknowledged; c
   }
   const [n] = a().notices;
   assert.equal(n?.kind, 'cleared');
-  assert.equal(noticeText(n!, (ms) => new Date(ms).toISOString().slice(11, 19)), 'cleared status=5xx count>=2 over 10s at 12:00:16 after 16s (now 0)');
+  assert.equal(
+    noticeText(n!, (ms) => new Date(ms).toISOString().slice(11, 19)),
+    'cleared status=5xx count>=2 over 10s at 12:00:16 after 16s (now 0)',
+  );
   assert.equal(ui.getState().attention?.seq, 1, 'clearing rings no bell');
 });
 
@@ -83,6 +96,12 @@ test('removing a rule takes its notice with it; with no end known nothing change
   a().select(-5);
   assert.equal(a().panel!.selected, 0);
   assert.equal(a().removeSelected(), true);
-  assert.deepEqual(a().rules.map((r) => r.text), ['count>0 over 10s']);
-  assert.deepEqual(a().notices.map((n) => n.rule), ['count>0 over 10s']);
+  assert.deepEqual(
+    a().rules.map((r) => r.text),
+    ['count>0 over 10s'],
+  );
+  assert.deepEqual(
+    a().notices.map((n) => n.rule),
+    ['count>0 over 10s'],
+  );
 });

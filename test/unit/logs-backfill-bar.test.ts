@@ -4,8 +4,17 @@ import { backfillBarText } from '../../src/screens/logs/backfill-bar';
 import type { BackfillProgress } from '../../src/log-engine/index';
 
 const progress = (over: Partial<BackfillProgress> = {}): BackfillProgress => ({
-  records: 1_240_000, pages: 124, from: 0, to: 3_600_000, reached: 1_800_000, startedAt: 0, ratePerSecond: 28_000,
-  remaining: 760_000, etaMs: 27_143, done: false, ...over,
+  records: 1_240_000,
+  pages: 124,
+  from: 0,
+  to: 3_600_000,
+  reached: 1_800_000,
+  startedAt: 0,
+  ratePerSecond: 28_000,
+  remaining: 760_000,
+  etaMs: 27_143,
+  done: false,
+  ...over,
 });
 
 test('the history bar: share of the estimated total, records, pages, rate, ETA', () => {
@@ -23,5 +32,8 @@ test('narrow: parts that do not fit are left out from the end; nothing at all on
 });
 
 test('before the density is known: an empty bar and no ETA', () => {
-  assert.equal(backfillBarText(progress({ remaining: null, etaMs: null, records: 10_000, pages: 1 }), 120), 'history ░░░░░░░░░░░░░░░░░░░░ … · 10,000 records · 1 page · 28,000/s · ETA …');
+  assert.equal(
+    backfillBarText(progress({ remaining: null, etaMs: null, records: 10_000, pages: 1 }), 120),
+    'history ░░░░░░░░░░░░░░░░░░░░ … · 10,000 records · 1 page · 28,000/s · ETA …',
+  );
 });

@@ -39,7 +39,10 @@ test('after a page had to be read again, later pages overlap more: a stale page 
     await serve(4_999);
     // missed: read again (the overlap grows to 256 records; pages read later than the one above shrink it slowly)
     await until('the page read again', () => pending.length === 3);
-    assert.deepEqual(pending.map((p) => p.q.offset ?? 0).sort((a, b) => a - b), [9_998, 14_997, 19_996]);
+    assert.deepEqual(
+      pending.map((p) => p.q.offset ?? 0).sort((a, b) => a - b),
+      [9_998, 14_997, 19_996],
+    );
     await serve(9_998);
     await serve(14_997);
     await until('the next page', () => pending.length === 3);

@@ -25,7 +25,15 @@ const arbEntry = fc
     dt: fc.integer({ min: 0, max: 40 }),
     odd: fc.constantFrom('iso', 'iso', 'iso', 'iso', 'noMillis', 'offset', 'feb30', 'nan'),
     pullZoneId: fc.constantFrom(1, 2, 1058, 2 ** 40),
-    requestId: fc.oneof(hexId, hexId, hexId, fc.integer({ min: 0, max: 40 }).map((n) => n.toString(16).padStart(32, '0')), fc.constant(null), hexId.map((s) => s.toUpperCase()), fc.constant('not-hex')),
+    requestId: fc.oneof(
+      hexId,
+      hexId,
+      hexId,
+      fc.integer({ min: 0, max: 40 }).map((n) => n.toString(16).padStart(32, '0')),
+      fc.constant(null),
+      hexId.map((s) => s.toUpperCase()),
+      fc.constant('not-hex'),
+    ),
     cacheStatus: nullable(fc.constantFrom('HIT', 'MISS', 'BYPASS', '-')),
     statusCode: fc.oneof(fc.constantFrom(200, 206, 304, 404, 500, 503), fc.constantFrom(0, 70_000, 99.5)),
     bytesSent: num,
@@ -34,7 +42,12 @@ const arbEntry = fc
     edgeLocation: nullable(text),
     scheme: nullable(fc.constantFrom('https', 'http')),
     host: nullable(fc.constantFrom('a.example', 'b.example', 'ünï.example')),
-    path: nullable(fc.oneof(text.map((s) => `/${s}`), fc.constantFrom('/?q=1', '', '/x?y'))),
+    path: nullable(
+      fc.oneof(
+        text.map((s) => `/${s}`),
+        fc.constantFrom('/?q=1', '', '/x?y'),
+      ),
+    ),
     urlForm: fc.constantFrom('built', 'built', 'other', 'null'),
     userAgent: nullable(text),
     referer: nullable(text),
@@ -48,13 +61,45 @@ const arbEntry = fc
   .map(({ dt, odd, urlForm, ...r }) => {
     const iso = new Date(BASE + dt * 1000 + (dt % 7)).toISOString();
     const timestamp =
-      odd === 'iso' ? iso : odd === 'noMillis' ? iso.replace(/\.\d{3}Z$/, 'Z') : odd === 'offset' ? iso.replace('Z', '+00:00') : odd === 'feb30' ? '2026-02-30T10:00:00.000Z' : 'not a date';
-    const url = urlForm === 'null' ? null : urlForm === 'built' && r.scheme && r.host && r.path !== null ? `${r.scheme}://${r.host}${r.path}` : `https://elsewhere.example${r.path ?? '/'}`;
+      odd === 'iso'
+        ? iso
+        : odd === 'noMillis'
+          ? iso.replace(/\.\d{3}Z$/, 'Z')
+          : odd === 'offset'
+            ? iso.replace('Z', '+00:00')
+            : odd === 'feb30'
+              ? '2026-02-30T10:00:00.000Z'
+              : 'not a date';
+    const url =
+      urlForm === 'null'
+        ? null
+        : urlForm === 'built' && r.scheme && r.host && r.path !== null
+          ? `${r.scheme}://${r.host}${r.path}`
+          : `https://elsewhere.example${r.path ?? '/'}`;
     const { pullZoneId, requestId, cacheStatus, statusCode, bytesSent, remoteIp, countryCode, edgeLocation, scheme, host, path } = r;
     const { userAgent, referer, bodyBytesSent, contentRange, authorizationHeader, ja4Fingerprint, asn, asnOrganization } = r;
     return logEntry({
-      timestamp, pullZoneId, requestId, cacheStatus, statusCode, bytesSent, remoteIp, countryCode, edgeLocation, scheme, host, path, url,
-      userAgent, referer, bodyBytesSent, contentRange, authorizationHeader, ja4Fingerprint, asn, asnOrganization,
+      timestamp,
+      pullZoneId,
+      requestId,
+      cacheStatus,
+      statusCode,
+      bytesSent,
+      remoteIp,
+      countryCode,
+      edgeLocation,
+      scheme,
+      host,
+      path,
+      url,
+      userAgent,
+      referer,
+      bodyBytesSent,
+      contentRange,
+      authorizationHeader,
+      ja4Fingerprint,
+      asn,
+      asnOrganization,
     });
   });
 
@@ -75,36 +120,51 @@ function watch(b: LogBuffer): { added: number[]; evicted: number[]; state: () =>
   return {
     added,
     evicted,
-    state: () => ({ held: b.toArray(), times: Array.from({ length: b.length }, (_, i) => b.time(i)), dropped: b.dropped, duplicates: b.duplicates, evictedUpTo: b.evictedUpTo }),
+    state: () => ({
+      held: b.toArray(),
+      times: Array.from({ length: b.length }, (_, i) => b.time(i)),
+      dropped: b.dropped,
+      duplicates: b.duplicates,
+      evictedUpTo: b.evictedUpTo,
+    }),
   };
 }
 
 test('a page inserted from its columns leaves the store as inserting its records as objects does (dedupe, late records, eviction)', () => {
   const reader = new LogPageReader({ workerThreshold: Number.POSITIVE_INFINITY });
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 40 }), fc.array(fc.array(arbEntry, { maxLength: 30 }), { minLength: 1, maxLength: 8 }), fc.boolean(), (cap, pages, desc) => {
-      const fromColumns = new LogBuffer(cap);
-      const fromObjects = new LogBuffer(cap);
-      const a = watch(fromColumns);
-      const b = watch(fromObjects);
-      for (const records of pages) {
-        const data = desc ? [...records].reverse() : records;
-        const text = bodyOf(data);
-        const page = reader.readSync(text);
-        const addedAt: number[] = [];
-        const addedTimes: number[] = [];
-        const kept = fromColumns.insertBatch(page.batch, addedAt, addedTimes);
-        const entries = data.map((r) => readLogEntry(JSON.parse(JSON.stringify(r)))).filter((e): e is LogEntry => e !== null);
-        const added: LogEntry[] = [];
-        assert.equal(kept, fromObjects.insert(entries, undefined, added));
-        assert.deepEqual(addedAt.map((i) => page.batch.entry(i)), added, 'the batch indexes of the records kept');
-        assert.equal(addedTimes.length, kept);
-        assert.deepEqual(a.state(), b.state());
-        for (const e of entries) assert.equal(fromColumns.has(e.requestId ?? ''), fromObjects.has(e.requestId ?? ''));
-      }
-      assert.deepEqual(a.added, b.added, 'onAdded');
-      assert.deepEqual(a.evicted, b.evicted, 'onEvicted');
-    }),
+    fc.property(
+      fc.integer({ min: 1, max: 40 }),
+      fc.array(fc.array(arbEntry, { maxLength: 30 }), { minLength: 1, maxLength: 8 }),
+      fc.boolean(),
+      (cap, pages, desc) => {
+        const fromColumns = new LogBuffer(cap);
+        const fromObjects = new LogBuffer(cap);
+        const a = watch(fromColumns);
+        const b = watch(fromObjects);
+        for (const records of pages) {
+          const data = desc ? [...records].reverse() : records;
+          const text = bodyOf(data);
+          const page = reader.readSync(text);
+          const addedAt: number[] = [];
+          const addedTimes: number[] = [];
+          const kept = fromColumns.insertBatch(page.batch, addedAt, addedTimes);
+          const entries = data.map((r) => readLogEntry(JSON.parse(JSON.stringify(r)))).filter((e): e is LogEntry => e !== null);
+          const added: LogEntry[] = [];
+          assert.equal(kept, fromObjects.insert(entries, undefined, added));
+          assert.deepEqual(
+            addedAt.map((i) => page.batch.entry(i)),
+            added,
+            'the batch indexes of the records kept',
+          );
+          assert.equal(addedTimes.length, kept);
+          assert.deepEqual(a.state(), b.state());
+          for (const e of entries) assert.equal(fromColumns.has(e.requestId ?? ''), fromObjects.has(e.requestId ?? ''));
+        }
+        assert.deepEqual(a.added, b.added, 'onAdded');
+        assert.deepEqual(a.evicted, b.evicted, 'onEvicted');
+      },
+    ),
     { numRuns: 300 },
   );
 });
@@ -120,9 +180,21 @@ test('dictionary ids learnt from one reader serve several stores, also after a s
     const data = Array.from({ length: 3 }, (_, i) => {
       const n = p * 3 + i;
       return readLogEntry({
-        timestamp: new Date(BASE + n * 1000).toISOString(), pullZoneId: 1 + (p % 2), requestId: n.toString(16).padStart(32, '0'), cacheStatus: 'HIT',
-        statusCode: 200, bytesSent: n, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'FR', scheme: 'https', host: 'a.example', path: `/p/${p % 5}`,
-        url: `https://a.example/p/${p % 5}`, userAgent: agents[(p * 7) % agents.length]!, referer: null,
+        timestamp: new Date(BASE + n * 1000).toISOString(),
+        pullZoneId: 1 + (p % 2),
+        requestId: n.toString(16).padStart(32, '0'),
+        cacheStatus: 'HIT',
+        statusCode: 200,
+        bytesSent: n,
+        remoteIp: '10.0.0.1',
+        countryCode: 'DE',
+        edgeLocation: 'FR',
+        scheme: 'https',
+        host: 'a.example',
+        path: `/p/${p % 5}`,
+        url: `https://a.example/p/${p % 5}`,
+        userAgent: agents[(p * 7) % agents.length]!,
+        referer: null,
       })!;
     });
     want.push(...data);
@@ -199,8 +271,16 @@ test('pages read at the same time go to a second worker thread, with its own dic
 test('a URL that only looks like scheme://host + path because a part is null keeps its own text', () => {
   const reader = new LogPageReader({ workerThreshold: Number.POSITIVE_INFINITY });
   const base = logEntry({
-    timestamp: new Date(BASE).toISOString(), cacheStatus: 'HIT', bytesSent: 1, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'FR',
-    scheme: 'https', host: 'a.example', path: '/p', url: 'https://a.example/p',
+    timestamp: new Date(BASE).toISOString(),
+    cacheStatus: 'HIT',
+    bytesSent: 1,
+    remoteIp: '10.0.0.1',
+    countryCode: 'DE',
+    edgeLocation: 'FR',
+    scheme: 'https',
+    host: 'a.example',
+    path: '/p',
+    url: 'https://a.example/p',
   });
   const data = [
     base,

@@ -9,8 +9,15 @@ const BASE = Date.UTC(2026, 7, 8, 12);
 
 function entry(id: string, t: number): LogEntry {
   return logEntry({
-    timestamp: new Date(t).toISOString(), requestId: id, cacheStatus: 'HIT', bytesSent: 1, edgeLocation: 'WA', scheme: 'https', host: 'h',
-    path: '/', url: 'https://h/',
+    timestamp: new Date(t).toISOString(),
+    requestId: id,
+    cacheStatus: 'HIT',
+    bytesSent: 1,
+    edgeLocation: 'WA',
+    scheme: 'https',
+    host: 'h',
+    path: '/',
+    url: 'https://h/',
   });
 }
 
@@ -56,9 +63,16 @@ test('buffer matches a reference model: order, dedupe, capacity and dropped coun
         const v = b.version;
         const added: LogEntry[] = [];
         const keptBefore = new Set(ids(b));
-        const kept = b.insert(bt.map((r) => entry(r.id, r.t)), undefined, added);
+        const kept = b.insert(
+          bt.map((r) => entry(r.id, r.t)),
+          undefined,
+          added,
+        );
         m.insert(bt);
-        assert.deepEqual(ids(b), m.held.map((h) => h.id));
+        assert.deepEqual(
+          ids(b),
+          m.held.map((h) => h.id),
+        );
         assert.equal(b.dropped, m.dropped);
         assert.equal(b.duplicates, m.duplicates);
         const nowHeld = new Set(ids(b));
@@ -118,8 +132,14 @@ test('index access, bounds, slice and scan', () => {
   assert.equal(b.lowerBound(BASE + 45), 2);
   assert.equal(b.lowerBound(BASE + 50), 2);
   assert.equal(b.upperBound(BASE + 50), 3);
-  assert.deepEqual(b.slice(1, 3).map((e) => e.requestId), ['r4', 'r5']);
-  assert.deepEqual(b.scan((slot) => ['r4', 'r7'].includes(b.columns.requestId(slot) ?? '')), [1, 4]);
+  assert.deepEqual(
+    b.slice(1, 3).map((e) => e.requestId),
+    ['r4', 'r5'],
+  );
+  assert.deepEqual(
+    b.scan((slot) => ['r4', 'r7'].includes(b.columns.requestId(slot) ?? '')),
+    [1, 4],
+  );
 });
 
 test('subscribers hear every change', () => {

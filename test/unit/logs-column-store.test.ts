@@ -24,7 +24,15 @@ const arbEntry = fc
     dt: fc.integer({ min: 0, max: 60_000 }),
     odd: fc.constantFrom('iso', 'iso', 'iso', 'noMillis', 'offset'),
     pullZoneId: fc.constantFrom(1, 2, 1058, 2 ** 40),
-    requestId: fc.oneof(hexId, hexId, hexId, fc.constant(null), hexId.map((s) => s.toUpperCase()), fc.constant('not-hex'), fc.uuid()),
+    requestId: fc.oneof(
+      hexId,
+      hexId,
+      hexId,
+      fc.constant(null),
+      hexId.map((s) => s.toUpperCase()),
+      fc.constant('not-hex'),
+      fc.uuid(),
+    ),
     cacheStatus: nullable(fc.constantFrom('HIT', 'MISS', 'BYPASS', '-')),
     statusCode: fc.oneof(fc.constantFrom(200, 206, 304, 404, 500, 503), fc.constantFrom(0, 70_000, 99.5)),
     bytesSent: num,
@@ -33,7 +41,12 @@ const arbEntry = fc
     edgeLocation: nullable(text),
     scheme: nullable(fc.constantFrom('https', 'http')),
     host: nullable(fc.constantFrom('a.example', 'b.example', 'ünï.example')),
-    path: nullable(fc.oneof(text.map((s) => `/${s}`), fc.constantFrom('/?q=1', '', '/x?y'))),
+    path: nullable(
+      fc.oneof(
+        text.map((s) => `/${s}`),
+        fc.constantFrom('/?q=1', '', '/x?y'),
+      ),
+    ),
     urlForm: fc.constantFrom('built', 'built', 'other', 'null'),
     userAgent: nullable(text),
     referer: nullable(text),
@@ -48,7 +61,12 @@ const arbEntry = fc
     const t = BASE + dt;
     const iso = new Date(t).toISOString();
     const timestamp = odd === 'iso' ? iso : odd === 'noMillis' ? iso.replace(/\.\d{3}Z$/, 'Z') : iso.replace('Z', '+00:00');
-    const url = urlForm === 'null' ? null : urlForm === 'built' && r.scheme && r.host && r.path !== null ? `${r.scheme}://${r.host}${r.path}` : `https://elsewhere.example${r.path ?? '/'}`;
+    const url =
+      urlForm === 'null'
+        ? null
+        : urlForm === 'built' && r.scheme && r.host && r.path !== null
+          ? `${r.scheme}://${r.host}${r.path}`
+          : `https://elsewhere.example${r.path ?? '/'}`;
     return { timestamp, ...r, url };
   });
 
@@ -129,11 +147,19 @@ test('dedupe by request id, late records in time order, eviction of the oldest: 
       b.onEvicted((slot) => evicted.push(b.columns.requestId(slot)!));
       for (const batch of batches) b.insert(batch);
       const want = reference(cap, batches);
-      assert.deepEqual(b.toArray().map((e) => e.requestId), want.held.map((e) => e.requestId));
+      assert.deepEqual(
+        b.toArray().map((e) => e.requestId),
+        want.held.map((e) => e.requestId),
+      );
       assert.equal(b.dropped, want.dropped, 'dropped');
       assert.equal(b.duplicates, want.duplicates, 'duplicates');
       for (const e of want.held) assert.equal(b.has(e.requestId!), true);
-      for (const id of evicted) assert.equal(b.has(id), want.held.some((e) => e.requestId === id), 'an evicted id is no longer held');
+      for (const id of evicted)
+        assert.equal(
+          b.has(id),
+          want.held.some((e) => e.requestId === id),
+          'an evicted id is no longer held',
+        );
       if (b.length) assert.equal(b.oldestTime, parseTimestamp(want.held[0]!.timestamp));
     }),
     { numRuns: 300 },
@@ -141,25 +167,39 @@ test('dedupe by request id, late records in time order, eviction of the oldest: 
 });
 
 const sample: LogEntry = logEntry({
-  timestamp: new Date(BASE).toISOString(), cacheStatus: 'HIT', bytesSent: 1, remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE',
-  scheme: 'https', host: 'h.example', path: '/a', url: 'https://h.example/a', userAgent: 'curl/8.0',
+  timestamp: new Date(BASE).toISOString(),
+  cacheStatus: 'HIT',
+  bytesSent: 1,
+  remoteIp: '10.0.0.1',
+  countryCode: 'DE',
+  edgeLocation: 'DE',
+  scheme: 'https',
+  host: 'h.example',
+  path: '/a',
+  url: 'https://h.example/a',
+  userAgent: 'curl/8.0',
 });
 
 test('the column test of a pattern equals the record test on every stored record (dictionary values tried once, ids reused)', () => {
   const patterns = ['^5', 'hit', 'MISS', '\\.example/', '10\\.0', 'curl', '::', '2026-08-08T12:00:0', 'ünï', '^[0-9a-f]{4}', 'de|fr', '/\\?q'];
   fc.assert(
-    fc.property(fc.constantFrom(...patterns), fc.integer({ min: 5, max: 50 }), fc.array(fc.array(arbEntry, { maxLength: 30 }), { maxLength: 6 }), (source, cap, batches) => {
-      const p = compilePattern(source);
-      assert.ok(p.ok);
-      const b = new LogBuffer(cap);
-      const byColumns = columnTest(p, b.columns);
-      const byRecord = recordTest(p);
-      for (const batch of batches) {
-        b.insert(batch);
-        // tested after every batch: evictions give dictionary ids to new values
-        for (let i = 0; i < b.length; i++) assert.equal(byColumns(b.slotAt(i)), byRecord(b.get(i)!), `${source} on ${JSON.stringify(b.get(i))}`);
-      }
-    }),
+    fc.property(
+      fc.constantFrom(...patterns),
+      fc.integer({ min: 5, max: 50 }),
+      fc.array(fc.array(arbEntry, { maxLength: 30 }), { maxLength: 6 }),
+      (source, cap, batches) => {
+        const p = compilePattern(source);
+        assert.ok(p.ok);
+        const b = new LogBuffer(cap);
+        const byColumns = columnTest(p, b.columns);
+        const byRecord = recordTest(p);
+        for (const batch of batches) {
+          b.insert(batch);
+          // tested after every batch: evictions give dictionary ids to new values
+          for (let i = 0; i < b.length; i++) assert.equal(byColumns(b.slotAt(i)), byRecord(b.get(i)!), `${source} on ${JSON.stringify(b.get(i))}`);
+        }
+      },
+    ),
     { numRuns: 200 },
   );
 });

@@ -10,9 +10,18 @@ const DAY = 86_400_000;
 
 function record(id: number, time: number): LogEntry {
   return logEntry({
-    timestamp: new Date(Math.floor(time)).toISOString(), requestId: id.toString(16).padStart(32, '0'), cacheStatus: 'HIT', bytesSent: id,
-    remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'FR', scheme: 'https', host: 'example.com', path: '/a',
-    url: 'https://example.com/a', userAgent: 'curl/8.0',
+    timestamp: new Date(Math.floor(time)).toISOString(),
+    requestId: id.toString(16).padStart(32, '0'),
+    cacheStatus: 'HIT',
+    bytesSent: id,
+    remoteIp: '10.0.0.1',
+    countryCode: 'DE',
+    edgeLocation: 'FR',
+    scheme: 'https',
+    host: 'example.com',
+    path: '/a',
+    url: 'https://example.com/a',
+    userAgent: 'curl/8.0',
   });
 }
 
@@ -73,11 +82,14 @@ test('a store following for months moves its time base: no time is kept aside, a
   // emptied, then records from years before: a new base, nothing aside
   b.clear();
   const old = Array.from({ length: 50 }, (_, i) => Date.UTC(2019, 0, 1) + i);
-  b.insert(old.map((t) => {
-    const e = record(++id, t);
-    given.set(e.requestId!, { time: t, text: e.timestamp });
-    return e;
-  }), old);
+  b.insert(
+    old.map((t) => {
+      const e = record(++id, t);
+      given.set(e.requestId!, { time: t, text: e.timestamp });
+      return e;
+    }),
+    old,
+  );
   checkHeld(b, given);
   assert.equal(b.length, 50);
   assert.equal(b.memoryBreakdown()['times kept aside'], 0);

@@ -6,7 +6,17 @@ import path from 'node:path';
 import fc from 'fast-check';
 import type { LogEntry } from '../../src/api/logs/entry';
 import {
-  csvCell, csvHeader, csvLine, defaultExportPath, EXPORT_FIELDS, ExportExistsError, formatOfPath, ndjsonLine, parseCsv, withFormat, writeExport,
+  csvCell,
+  csvHeader,
+  csvLine,
+  defaultExportPath,
+  EXPORT_FIELDS,
+  ExportExistsError,
+  formatOfPath,
+  ndjsonLine,
+  parseCsv,
+  withFormat,
+  writeExport,
 } from '../../src/log-records/export';
 import { logEntry } from '../helpers/log-entry';
 
@@ -17,10 +27,23 @@ let seq = 0;
 function rec(over: Partial<LogEntry> = {}): LogEntry {
   seq++;
   return logEntry({
-    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, seq % 60)).toISOString(), pullZoneId: 1058,
-    requestId: seq.toString(16).padStart(32, '0'), cacheStatus: 'HIT', bytesSent: 1234, remoteIp: '10.0.0.1', countryCode: 'DE',
-    edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: '/x?a=1,2', url: 'https://a.example/x?a=1,2',
-    userAgent: 'Mozilla/5.0 (X11; "quoted")', bodyBytesSent: 1000, asn: 3320, asnOrganization: 'DTAG', ...over,
+    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, seq % 60)).toISOString(),
+    pullZoneId: 1058,
+    requestId: seq.toString(16).padStart(32, '0'),
+    cacheStatus: 'HIT',
+    bytesSent: 1234,
+    remoteIp: '10.0.0.1',
+    countryCode: 'DE',
+    edgeLocation: 'DE',
+    scheme: 'https',
+    host: 'a.example',
+    path: '/x?a=1,2',
+    url: 'https://a.example/x?a=1,2',
+    userAgent: 'Mozilla/5.0 (X11; "quoted")',
+    bodyBytesSent: 1000,
+    asn: 3320,
+    asnOrganization: 'DTAG',
+    ...over,
   });
 }
 
@@ -44,7 +67,7 @@ test('CSV cells: quoting, nulls empty, formula prefixes defused, a lone "-" kept
 });
 
 test('CSV lines read back to the same values (hostile strings included)', () => {
-  const hostile = fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', '\r', '=', '-', ' ', 'é', '|') , maxLength: 12 });
+  const hostile = fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', '\r', '=', '-', ' ', 'é', '|'), maxLength: 12 });
   fc.assert(
     fc.property(hostile, fc.option(hostile), (ua, ref) => {
       const e = rec({ userAgent: ua, referer: ref });
@@ -85,7 +108,10 @@ test('writeExport: writes every record, counts them, never replaces a file unles
   const text = fs.readFileSync(file, 'utf8');
   assert.equal(r.bytes, Buffer.byteLength(text));
   assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'exported logs are readable by their owner only');
-  const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as LogEntry);
+  const lines = text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as LogEntry);
   assert.deepEqual(lines, records);
 
   await assert.rejects(writeExport(file, [rec()], { format: 'ndjson' }), (e: unknown) => e instanceof ExportExistsError && e.path === file);

@@ -13,9 +13,18 @@ function rec(over: Partial<LogEntry> & { t?: number } = {}): LogEntry {
   seq++;
   const { t, ...rest } = over;
   return logEntry({
-    timestamp: new Date(t ?? BASE).toISOString(), requestId: seq.toString(16).padStart(32, '0'), cacheStatus: 'HIT', remoteIp: '10.0.0.1',
-    countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: '/x', url: 'https://a.example/x',
-    userAgent: 'curl/8.0', ...rest,
+    timestamp: new Date(t ?? BASE).toISOString(),
+    requestId: seq.toString(16).padStart(32, '0'),
+    cacheStatus: 'HIT',
+    remoteIp: '10.0.0.1',
+    countryCode: 'DE',
+    edgeLocation: 'DE',
+    scheme: 'https',
+    host: 'a.example',
+    path: '/x',
+    url: 'https://a.example/x',
+    userAgent: 'curl/8.0',
+    ...rest,
   });
 }
 
@@ -47,14 +56,27 @@ test('smart case: lower-case patterns ignore case, an upper-case letter makes it
 });
 
 test('a record matches when any field it shows matches; IP, request id and referer count too, the time does not', () => {
-  const e = rec({ statusCode: 503, cacheStatus: 'MISS', path: '/api/v1/orders?id=7', remoteIp: '203.0.113.9', referer: 'https://ref.example/', countryCode: 'FR', edgeLocation: 'PA' });
+  const e = rec({
+    statusCode: 503,
+    cacheStatus: 'MISS',
+    path: '/api/v1/orders?id=7',
+    remoteIp: '203.0.113.9',
+    referer: 'https://ref.example/',
+    countryCode: 'FR',
+    edgeLocation: 'PA',
+  });
   for (const p of ['^503$', 'miss', 'api/v1/orders\\?id', 'a\\.example/api', '203\\.0\\.113', 'ref\\.example', e.requestId!.slice(-6), '^FR$', '^pa$']) {
     assert.equal(recordTest(ok(p))(e), true, p);
   }
   for (const p of ['^404$', 'bypass', 'nowhere', '^US$', e.timestamp.slice(0, 13)]) assert.equal(recordTest(ok(p))(e), false, p);
   // the record test agrees with trying every search field
   const fields = searchFields(e).filter((f): f is string => f !== null);
-  for (const p of ['5\\d\\d', 'xyz', 'https', 'orders']) assert.equal(recordTest(ok(p))(e), fields.some((f) => ok(p).test.test(f)), p);
+  for (const p of ['5\\d\\d', 'xyz', 'https', 'orders'])
+    assert.equal(
+      recordTest(ok(p))(e),
+      fields.some((f) => ok(p).test.test(f)),
+      p,
+    );
 });
 
 test('a pattern is matched against the whole line as shown (path, then country, ...), in the stored columns too', () => {
@@ -77,7 +99,10 @@ test('a pattern is matched against the whole line as shown (path, then country, 
 
 test('a match across fields is marked where the row shows it: the path from the match on, the country up to its end', () => {
   const e = rec({ statusCode: 503, cacheStatus: 'MISS', path: '/api/cart/items', countryCode: 'FR', edgeLocation: 'PA' });
-  const marked = (source: string) => rowSegments(e, streamLayout(160, 'short'), { highlight: ok(source).all }).filter((s) => s.mark).map((s) => s.text);
+  const marked = (source: string) =>
+    rowSegments(e, streamLayout(160, 'short'), { highlight: ok(source).all })
+      .filter((s) => s.mark)
+      .map((s) => s.text);
   assert.deepEqual(marked('cart.*FR'), ['cart/items', 'FR']);
   assert.deepEqual(marked('MISS a\\.example/api'), ['MISS', '/api']);
   // a match inside one field is marked as before
@@ -86,7 +111,11 @@ test('a match across fields is marked where the row shows it: the path from the 
 
 test('match ranges for highlighting: every match, no empty ones, lastIndex left at 0', () => {
   const p = ok('o+');
-  assert.deepEqual(matchRanges(p.all, 'foo boo o'), [[1, 3], [5, 7], [8, 9]]);
+  assert.deepEqual(matchRanges(p.all, 'foo boo o'), [
+    [1, 3],
+    [5, 7],
+    [8, 9],
+  ]);
   assert.equal(p.all.lastIndex, 0);
   assert.deepEqual(matchRanges(ok('z').all, 'abc'), []);
 });
@@ -122,7 +151,12 @@ test('MatchIndex kept incrementally (batches, late records, evictions) equals a 
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 30 }),
-      fc.array(fc.array(fc.record({ dt: fc.integer({ min: 0, max: 20 }), status: fc.constantFrom(200, 500, 503), ua: fc.constantFrom('bot', 'human') }), { maxLength: 15 }), { maxLength: 10 }),
+      fc.array(
+        fc.array(fc.record({ dt: fc.integer({ min: 0, max: 20 }), status: fc.constantFrom(200, 500, 503), ua: fc.constantFrom('bot', 'human') }), {
+          maxLength: 15,
+        }),
+        { maxLength: 10 },
+      ),
       (capacity, batches) => {
         const buffer = new LogBuffer(capacity);
         const test = columnTest(p, buffer.columns);
@@ -136,7 +170,10 @@ test('MatchIndex kept incrementally (batches, late records, evictions) equals a 
         assert.deepEqual(got, want);
         const rebuilt = new MatchIndex(test);
         rebuilt.rebuild(buffer);
-        assert.deepEqual(Array.from({ length: rebuilt.length }, (_, i) => rebuilt.seq(i)), want);
+        assert.deepEqual(
+          Array.from({ length: rebuilt.length }, (_, i) => rebuilt.seq(i)),
+          want,
+        );
         // every match can be found again in the buffer and in the index
         for (let i = 0; i < index.length; i++) {
           const seq = index.seq(i);

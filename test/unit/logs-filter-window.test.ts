@@ -11,7 +11,10 @@ const draft = (from: string, to = '', extra: Record<string, string> = {}) => ({ 
 
 test('from/to: typed like @ (local time), checked against each other, the retention and now', () => {
   setDisplayZone('local');
-  assert.deepEqual(checkWindow(draft('14:05', '14:20'), NOW), { window: { from: Date.parse('2026-11-24T19:05:00Z'), to: Date.parse('2026-11-24T19:20:00Z') }, errors: null });
+  assert.deepEqual(checkWindow(draft('14:05', '14:20'), NOW), {
+    window: { from: Date.parse('2026-11-24T19:05:00Z'), to: Date.parse('2026-11-24T19:20:00Z') },
+    errors: null,
+  });
   assert.deepEqual(checkWindow(draft('-2h'), NOW).window, { from: NOW - 7_200_000, to: null });
   assert.deepEqual(checkWindow(draft(''), NOW), { window: null, errors: null });
 

@@ -21,7 +21,13 @@ const key = (name: string) => `${name}-`.padEnd(32, 'x');
 
 function entry(r: Stored): LogEntry {
   return logEntry({
-    timestamp: new Date(r.t).toISOString(), requestId: r.id, cacheStatus: 'HIT', bytesSent: 1, scheme: 'https', host: 'h', path: '/',
+    timestamp: new Date(r.t).toISOString(),
+    requestId: r.id,
+    cacheStatus: 'HIT',
+    bytesSent: 1,
+    scheme: 'https',
+    host: 'h',
+    path: '/',
     url: 'https://h/',
   });
 }
@@ -40,8 +46,16 @@ function zoneLog(clock: () => number) {
     if (order === 'desc') seen.reverse();
     const page = seen.slice(offset, offset + limit);
     return {
-      entries: page.map(entry), times: page.map((r) => r.t), offset, limit, returned: page.length, hasMore: offset + limit < seen.length,
-      from, to, order, skipped: 0,
+      entries: page.map(entry),
+      times: page.map((r) => r.t),
+      offset,
+      limit,
+      returned: page.length,
+      hasMore: offset + limit < seen.length,
+      from,
+      to,
+      order,
+      skipped: 0,
     };
   };
   return { records, answer };
@@ -70,8 +84,18 @@ test('while the history is read, polls take only what is past the live end; the 
   };
   const api = { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now: () => now } as unknown as LogsApi;
   const engine = new FollowEngine({
-    api, zones: [1], capacity: 10_000, pageLimit: 100, from: BASE, now: () => now, backfillDepth: 1,
-    minIntervalMs: 20, maxIntervalMs: 20, minRecheckMs: 2_000, initialRecheckMs: 2_000, overlapMs: 500,
+    api,
+    zones: [1],
+    capacity: 10_000,
+    pageLimit: 100,
+    from: BASE,
+    now: () => now,
+    backfillDepth: 1,
+    minIntervalMs: 20,
+    maxIntervalMs: 20,
+    minRecheckMs: 2_000,
+    initialRecheckMs: 2_000,
+    overlapMs: 500,
   });
   engine.start();
   const T0 = BASE + 100_000;
@@ -91,7 +115,10 @@ test('while the history is read, polls take only what is past the live end; the 
     assert.ok(during.length >= 10);
     assert.equal(Number(during[0]!.from), T0, 'the first poll starts where the first page ended');
     for (let i = 1; i < during.length; i++) assert.ok(Number(during[i]!.from) >= Number(during[i - 1]!.from), 'no poll goes back behind the live end');
-    assert.ok(engine.buffer.toArray().some((e) => e.requestId === key('new-9')), 'the live end is shown while the history fills in');
+    assert.ok(
+      engine.buffer.toArray().some((e) => e.requestId === key('new-9')),
+      'the live end is shown while the history fills in',
+    );
     assert.ok(!engine.buffer.toArray().some((e) => e.requestId === late.id), 'not re-checked yet');
     // the history is let through
     while (!engine.status().zones[0]!.backfill?.done) {
@@ -117,7 +144,11 @@ test('while the history is read, polls take only what is past the live end; the 
 
 test('while the history is read, the live end is polled when about a page of new records is there: the longest interval for a busy zone, up to three times it for a quiet one', async () => {
   // the first page spans 99 spacings and 1 ms (its newest record is 1 ms before now)
-  for (const [spacingMs, want] of [[5, 1_000], [500, 3_000], [20, 99 * 20 + 1]] as const) {
+  for (const [spacingMs, want] of [
+    [5, 1_000],
+    [500, 3_000],
+    [20, 99 * 20 + 1],
+  ] as const) {
     const now = BASE + 100_000;
     const log = zoneLog(() => now);
     // records `spacingMs` apart up to now: the first page of 100 tells the zone's rate
@@ -130,7 +161,17 @@ test('while the history is read, the live end is polled when about a page of new
       return log.answer(q);
     };
     const api = { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now: () => now } as unknown as LogsApi;
-    const engine = new FollowEngine({ api, zones: [1], capacity: 10_000, pageLimit: 100, from: BASE, now: () => now, backfillDepth: 1, minIntervalMs: 100, maxIntervalMs: 1_000 });
+    const engine = new FollowEngine({
+      api,
+      zones: [1],
+      capacity: 10_000,
+      pageLimit: 100,
+      from: BASE,
+      now: () => now,
+      backfillDepth: 1,
+      minIntervalMs: 100,
+      maxIntervalMs: 1_000,
+    });
     engine.start();
     try {
       await until('a history page asked for', () => held.length > 0);

@@ -36,7 +36,16 @@ test('the backfill stops at the cap in a few requests while new records keep shi
   const win = liveWindow(50_000, 3);
   const budget = new RateBudget({ limit: 10_000, windowMs: 1000 });
   const api = { query: win.query, budget, now: () => BASE + 600_000 } as unknown as LogsApi;
-  const engine = new FollowEngine({ api, zones: [1], capacity: 3_000, pageLimit: 1_000, sinceMs: 3_600_000, now: () => BASE + 600_000, minIntervalMs: 60_000, maxIntervalMs: 60_000 });
+  const engine = new FollowEngine({
+    api,
+    zones: [1],
+    capacity: 3_000,
+    pageLimit: 1_000,
+    sinceMs: 3_600_000,
+    now: () => BASE + 600_000,
+    minIntervalMs: 60_000,
+    maxIntervalMs: 60_000,
+  });
   engine.start();
   try {
     // the first poll is a minute later
@@ -46,7 +55,10 @@ test('the backfill stops at the cap in a few requests while new records keep shi
     assert.equal(engine.buffer.dropped, 0, 'nothing was fetched only to be dropped');
     assert.ok(z.backfillTruncated, 'the backfill says it stopped at the cap');
     assert.ok(win.requests.length <= 5, `${win.requests.length} requests for a 3,000-record backfill in pages of 1,000`);
-    assert.ok(win.requests.every((q) => (q.limit ?? 0) >= 1_000), 'every page asked for at least 1,000 records');
+    assert.ok(
+      win.requests.every((q) => (q.limit ?? 0) >= 1_000),
+      'every page asked for at least 1,000 records',
+    );
     // the newest 3,000 distinct records at the time of each page: nothing older than the cut
     const ids = new Set(engine.buffer.toArray().map((e) => e.requestId));
     assert.equal(ids.size, 3_000);
@@ -74,7 +86,16 @@ test('backfill progress: records, pages, how far back it reached, rate and an es
   };
   const clock = () => now + elapsed;
   const api = { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now: clock } as unknown as LogsApi;
-  const engine = new FollowEngine({ api, zones: [1], capacity: 100_000, pageLimit: 5_000, from: BASE, now: clock, minIntervalMs: 60_000, maxIntervalMs: 60_000 });
+  const engine = new FollowEngine({
+    api,
+    zones: [1],
+    capacity: 100_000,
+    pageLimit: 5_000,
+    from: BASE,
+    now: clock,
+    minIntervalMs: 60_000,
+    maxIntervalMs: 60_000,
+  });
   engine.start();
   let done = 0;
   const release = async (pages: number) => {
@@ -103,8 +124,10 @@ test('backfill progress: records, pages, how far back it reached, rate and an es
     await release(7);
     const end = engine.status().zones[0]!;
     assert.equal(end.state, 'following');
-    assert.deepEqual({ done: end.backfill!.done, records: end.backfill!.records, pages: end.backfill!.pages, remaining: end.backfill!.remaining, etaMs: end.backfill!.etaMs },
-      { done: true, records: TOTAL, pages: 11, remaining: 0, etaMs: 0 });
+    assert.deepEqual(
+      { done: end.backfill!.done, records: end.backfill!.records, pages: end.backfill!.pages, remaining: end.backfill!.remaining, etaMs: end.backfill!.etaMs },
+      { done: true, records: TOTAL, pages: 11, remaining: 0, etaMs: 0 },
+    );
     assert.equal(engine.buffer.length, TOTAL);
   } finally {
     const stopping = engine.stop();
@@ -124,7 +147,11 @@ test('history pages in flight together: one the server answered before the page 
   try {
     await serve(0);
     await until('three pages in flight', () => pending.length === 3);
-    assert.deepEqual(pending.map((p) => p.q.offset), [4_999, 9_998, 14_997], 'pages overlap by one record');
+    assert.deepEqual(
+      pending.map((p) => p.q.offset),
+      [4_999, 9_998, 14_997],
+      'pages overlap by one record',
+    );
     await serve(9_998); // answered first...
     win.late = 100; // ...then 100 late records become visible at the top of the window...
     await serve(4_999); // ...and the page above it is answered after them

@@ -5,7 +5,11 @@ import { KeySet } from '../../src/log-engine/key-set';
 
 test('KeySet behaves as a Set under random adds, deletes and lookups (collisions and growth included)', () => {
   // few distinct short keys: many share a home slot in a small table, so removals shift entries
-  const key = fc.oneof(fc.constantFrom('a', 'b', 'c', 'ab', 'ba', ''), fc.string({ maxLength: 3 }), fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 32, maxLength: 32 }));
+  const key = fc.oneof(
+    fc.constantFrom('a', 'b', 'c', 'ab', 'ba', ''),
+    fc.string({ maxLength: 3 }),
+    fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 32, maxLength: 32 }),
+  );
   const op = fc.oneof(
     fc.record({ kind: fc.constant('add' as const), key }),
     fc.record({ kind: fc.constant('delete' as const), key }),

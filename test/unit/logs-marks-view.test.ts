@@ -7,7 +7,14 @@ import { setDisplayZone } from '../../src/text/time-format';
 setDisplayZone('utc');
 
 const BASE = Date.UTC(2026, 10, 24, 14, 0, 0);
-const rows: MarkRow[] = Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, zone: 1058, time: BASE + i * 1000, status: 200, path: `/p/${i}`, state: i === 0 ? 'evicted' : 'held' }));
+const rows: MarkRow[] = Array.from({ length: 10 }, (_, i) => ({
+  key: `k${i}`,
+  zone: 1058,
+  time: BASE + i * 1000,
+  status: 200,
+  path: `/p/${i}`,
+  state: i === 0 ? 'evicted' : 'held',
+}));
 const text = (lines: { text: string }[][]) => lines.map((l) => l.map((p) => p.text).join(''));
 
 test("the marks list with the keys: the cursor's mark is drawn with › and kept in view, tall and compact", () => {

@@ -14,8 +14,16 @@ let seq = 0;
 function rec(t: number, statusCode: number): LogEntry {
   seq++;
   return logEntry({
-    timestamp: new Date(t).toISOString(), requestId: seq.toString(16).padStart(32, '0'), cacheStatus: 'HIT', statusCode,
-    remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: `/p/${seq}`,
+    timestamp: new Date(t).toISOString(),
+    requestId: seq.toString(16).padStart(32, '0'),
+    cacheStatus: 'HIT',
+    statusCode,
+    remoteIp: '10.0.0.1',
+    countryCode: 'DE',
+    edgeLocation: 'DE',
+    scheme: 'https',
+    host: 'a.example',
+    path: `/p/${seq}`,
     userAgent: 'curl/8.0',
   });
 }
@@ -34,7 +42,12 @@ test('a pattern scanned in slices from any start, with records arriving and evic
   const op = fc.oneof(
     fc.record({ kind: fc.constant('newer' as const), n: fc.integer({ min: 1, max: 7 }) }),
     fc.record({ kind: fc.constant('older' as const), n: fc.integer({ min: 1, max: 7 }) }),
-    fc.record({ kind: fc.constant('fill' as const), at: fc.integer({ min: 0, max: 40 }), dir: fc.constantFrom(1 as const, -1 as const), want: fc.integer({ min: 1, max: 5 }) }),
+    fc.record({
+      kind: fc.constant('fill' as const),
+      at: fc.integer({ min: 0, max: 40 }),
+      dir: fc.constantFrom(1 as const, -1 as const),
+      want: fc.integer({ min: 1, max: 5 }),
+    }),
     fc.record({ kind: fc.constant('arrive' as const), batch: fc.array(record, { maxLength: 8 }) }),
   );
   fc.assert(
@@ -100,7 +113,6 @@ function bigModel(): { model: LogsViewModel; all: LogEntry[]; times: number[] } 
   return { model, all, times };
 }
 
-
 test('view model: a new pattern over a big buffer counts in slices; the window around the record on screen is right at once, n finds the true next match before the count ends', async () => {
   const { model, all, times } = bigModel();
   const truth = all.filter((e) => e.statusCode === 503);
@@ -114,7 +126,14 @@ test('view model: a new pattern over a big buffer counts in slices; the window a
   const anchorAt = model.buffer.lowerBound(times[all.indexOf(anchor)]!);
   const anchorTime = model.buffer.time(anchorAt);
   assert.equal(model.buffer.get(anchorAt)!.requestId, anchor.requestId);
-  const w = model.window({ following: false, anchor: { seq: model.buffer.seqAt(anchorAt), time: anchorTime }, anchorRow: 5, fallback: 0, height: 20, lines: () => 1 });
+  const w = model.window({
+    following: false,
+    anchor: { seq: model.buffer.seqAt(anchorAt), time: anchorTime },
+    anchorRow: 5,
+    fallback: 0,
+    height: 20,
+    lines: () => 1,
+  });
   assert.equal(model.counting, true);
   assert.equal(w.rows.length, 20, 'the screen is full while counting');
   const shown = w.rows.map((r) => r.entry!.requestId);
@@ -165,6 +184,9 @@ test('view model: records arriving and evicted while counting are neither lost n
   const want = model.buffer.toArray().filter((e) => e.statusCode >= 500);
   assert.equal(model.buffer.length, 20_000);
   assert.equal(model.matches, want.length);
-  assert.deepEqual(Array.from({ length: model.total }, (_, i) => model.entryAt(i)), want);
+  assert.deepEqual(
+    Array.from({ length: model.total }, (_, i) => model.entryAt(i)),
+    want,
+  );
   assert.equal(new Set(want.map((e) => e.requestId)).size, want.length, 'no record twice');
 });

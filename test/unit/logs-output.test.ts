@@ -8,17 +8,24 @@ import { logEntry } from '../helpers/log-entry';
 
 function rec(over: Partial<LogEntry> = {}): LogEntry {
   return logEntry({
-    timestamp: '2026-08-08T14:32:11.265Z', requestId: '648fd832dbc1b102134949e15a9fdb2d', cacheStatus: 'HIT', bytesSent: 412,
-    remoteIp: '163.172.53.229', countryCode: 'DE', edgeLocation: 'WA', scheme: 'https', host: 'cdn.example.com', path: '/a.jpg',
-    url: 'https://cdn.example.com/a.jpg', userAgent: 'curl/8', ...over,
+    timestamp: '2026-08-08T14:32:11.265Z',
+    requestId: '648fd832dbc1b102134949e15a9fdb2d',
+    cacheStatus: 'HIT',
+    bytesSent: 412,
+    remoteIp: '163.172.53.229',
+    countryCode: 'DE',
+    edgeLocation: 'WA',
+    scheme: 'https',
+    host: 'cdn.example.com',
+    path: '/a.jpg',
+    url: 'https://cdn.example.com/a.jpg',
+    userAgent: 'curl/8',
+    ...over,
   });
 }
 
 test('text line: fixed columns', () => {
-  assert.equal(
-    textLine(rec(), false),
-    '2026-08-08T14:32:11.265Z 200 HIT               412 DE WA   163.172.53.229  https://cdn.example.com/a.jpg "curl/8"',
-  );
+  assert.equal(textLine(rec(), false), '2026-08-08T14:32:11.265Z 200 HIT               412 DE WA   163.172.53.229  https://cdn.example.com/a.jpg "curl/8"');
   assert.equal(textLine(rec({ cacheStatus: 'REVALIDATED', countryCode: null, userAgent: null }), false).slice(25, 60), '200 REVALIDATED       412 -- WA   1');
 });
 
@@ -58,9 +65,16 @@ test('ordered release: any arrival order gives sorted output when released at th
     fc.property(fc.array(fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 20 }), { maxLength: 20 }), (batches) => {
       const out: number[] = [];
       const r = new OrderedRelease((_, t) => out.push(t));
-      for (const b of batches) r.add(b.map(() => rec()), b);
+      for (const b of batches)
+        r.add(
+          b.map(() => rec()),
+          b,
+        );
       r.flush();
-      assert.deepEqual(out, batches.flat().sort((a, b) => a - b));
+      assert.deepEqual(
+        out,
+        batches.flat().sort((a, b) => a - b),
+      );
     }),
   );
 });

@@ -13,9 +13,27 @@ import { logEntry } from '../helpers/log-entry';
 // reordered fields, odd numbers, duplicate ids, cut or damaged bytes).
 
 const FIELDS = [
-  'timestamp', 'pullZoneId', 'requestId', 'cacheStatus', 'statusCode', 'bytesSent', 'remoteIp', 'countryCode', 'edgeLocation',
-  'scheme', 'host', 'path', 'url', 'userAgent', 'referer', 'bodyBytesSent', 'contentRange', 'authorizationHeader',
-  'ja4Fingerprint', 'asn', 'asnOrganization',
+  'timestamp',
+  'pullZoneId',
+  'requestId',
+  'cacheStatus',
+  'statusCode',
+  'bytesSent',
+  'remoteIp',
+  'countryCode',
+  'edgeLocation',
+  'scheme',
+  'host',
+  'path',
+  'url',
+  'userAgent',
+  'referer',
+  'bodyBytesSent',
+  'contentRange',
+  'authorizationHeader',
+  'ja4Fingerprint',
+  'asn',
+  'asnOrganization',
 ] as const;
 type Field = (typeof FIELDS)[number];
 const NUMERIC = new Set<string>(['pullZoneId', 'statusCode', 'bytesSent', 'bodyBytesSent', 'asn']);
@@ -35,17 +53,53 @@ const pool: Record<string, fc.Arbitrary<string>> = {
     // IPv6 in canonical form and not: leading zeros, upper case, one zero group compressed, the
     // wrong run compressed, IPv4-mapped, and not addresses at all
     fc.constantFrom(
-      '2001:0db8::1', '0:0:0:0:0:0:0:1', '2001:db8::01', '2001:Db8::1', 'FE80::1', '::FFFF:1.2.3.4', '::ffff:1.2.3.4', '::ffff:102:304',
-      '1:0:2:3:4:5:6:7', '1::2:3:4:5:6:7', '1:0:0:2:0:0:3:4', '1::2:0:0:3:4', '1:0:0:2::3:4', '1::2:0:0:0:3', '1:0:0:2::3', '::2:3:4:5:6:7:8',
-      '0:2:3:4:5:6:7:8', '1:2:3:4:5:6::', '1:2:3:4:5:6:0:0', '1:2:3:4:5:6:7::', '::1:2:3:4:5:6:7', ':::', '1:::2', '1:2', '12345::', ':1::', '1::2::3',
-      'g::1', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7:8:', ':1:2:3:4:5:6:7:8', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '0000::', '::0', '::', '::1', '1::',
+      '2001:0db8::1',
+      '0:0:0:0:0:0:0:1',
+      '2001:db8::01',
+      '2001:Db8::1',
+      'FE80::1',
+      '::FFFF:1.2.3.4',
+      '::ffff:1.2.3.4',
+      '::ffff:102:304',
+      '1:0:2:3:4:5:6:7',
+      '1::2:3:4:5:6:7',
+      '1:0:0:2:0:0:3:4',
+      '1::2:0:0:3:4',
+      '1:0:0:2::3:4',
+      '1::2:0:0:0:3',
+      '1:0:0:2::3',
+      '::2:3:4:5:6:7:8',
+      '0:2:3:4:5:6:7:8',
+      '1:2:3:4:5:6::',
+      '1:2:3:4:5:6:0:0',
+      '1:2:3:4:5:6:7::',
+      '::1:2:3:4:5:6:7',
+      ':::',
+      '1:::2',
+      '1:2',
+      '12345::',
+      ':1::',
+      '1::2::3',
+      'g::1',
+      '1:2:3:4:5:6:7:8:9',
+      '1:2:3:4:5:6:7:8:',
+      ':1:2:3:4:5:6:7:8',
+      'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+      '0000::',
+      '::0',
+      '::',
+      '::1',
+      '1::',
     ),
   ),
   countryCode: fc.constantFrom('DE', 'FR', 'US', 'JP'),
   edgeLocation: fc.constantFrom('FRA', 'NYC', 'TYO'),
   scheme: fc.constantFrom('https', 'http'),
   host: fc.constantFrom('shop.example.com', 'api.example.com'),
-  path: fc.oneof(fc.constantFrom('/', '/cart', '/p/1?q=2'), fc.integer({ min: 0, max: 50 }).map((i) => `/p/${i}`)),
+  path: fc.oneof(
+    fc.constantFrom('/', '/cart', '/p/1?q=2'),
+    fc.integer({ min: 0, max: 50 }).map((i) => `/p/${i}`),
+  ),
   userAgent: fc.constantFrom('curl/8.5.0', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', 'Go-http-client/1.1', 'x'.repeat(300)),
   referer: fc.constantFrom('https://example.com/', '-'),
   contentRange: fc.constantFrom('bytes 0-99/1000'),
@@ -55,7 +109,10 @@ const pool: Record<string, fc.Arbitrary<string>> = {
 };
 const timestamp = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2026, 0, 1, 0, 3) }).map((t) => new Date(t).toISOString()) },
-  { weight: 1, arbitrary: fc.constantFrom('2026-08-08T14:32:11Z', '2026-02-31T10:00:00.000Z', '2026-13-40T99:99:99.999Z', 'not a date', '+012026-01-01T00:00:00.000Z') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('2026-08-08T14:32:11Z', '2026-02-31T10:00:00.000Z', '2026-13-40T99:99:99.999Z', 'not a date', '+012026-01-01T00:00:00.000Z'),
+  },
 );
 const number = fc.oneof(
   { weight: 8, arbitrary: fc.integer({ min: 0, max: 2 ** 40 }) },
@@ -69,7 +126,11 @@ const record = fc
       Object.fromEntries(
         FIELDS.map((f) => [
           f,
-          f === 'timestamp' ? timestamp : NUMERIC.has(f) ? number : fc.oneof({ weight: 8, arbitrary: pool[f] ?? fc.constant('x') }, { weight: 1, arbitrary: odd }),
+          f === 'timestamp'
+            ? timestamp
+            : NUMERIC.has(f)
+              ? number
+              : fc.oneof({ weight: 8, arbitrary: pool[f] ?? fc.constant('x') }, { weight: 1, arbitrary: odd }),
         ]),
       ) as Record<Field, fc.Arbitrary<string | number>>,
     ),
@@ -79,7 +140,12 @@ const record = fc
   })
   .map(({ values, nulls, url, shape }) => {
     const r: Record<string, unknown> = { ...values };
-    r.url = url === 'built' ? `${String(r.scheme)}://${String(r.host)}${String(r.path)}` : url === 'prefix' ? `${String(r.scheme)}://${String(r.host)}` : 'https://elsewhere/x';
+    r.url =
+      url === 'built'
+        ? `${String(r.scheme)}://${String(r.host)}${String(r.path)}`
+        : url === 'prefix'
+          ? `${String(r.scheme)}://${String(r.host)}`
+          : 'https://elsewhere/x';
     for (const f of nulls) r[f] = null;
     let text = JSON.stringify(r);
     if (shape === 'missing') text = JSON.stringify({ ...r, host: undefined });
@@ -94,7 +160,11 @@ const element = fc.oneof({ weight: 14, arbitrary: record }, { weight: 1, arbitra
 
 /** Byte damage: most pages have none. */
 const damage = fc.array(
-  fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), kind: fc.constantFrom('flip', 'insert', 'delete'), byte: fc.constantFrom(0xff, 0xc3, 0xe2, 0x80, 0x5c, 0x22, 0x20, 0x00, 0x7d, 0x2c, 0x31) }),
+  fc.record({
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    kind: fc.constantFrom('flip', 'insert', 'delete'),
+    byte: fc.constantFrom(0xff, 0xc3, 0xe2, 0x80, 0x5c, 0x22, 0x20, 0x00, 0x7d, 0x2c, 0x31),
+  }),
   { maxLength: 2 },
 );
 
@@ -106,15 +176,24 @@ const page = fc.record({
   damage: fc.oneof({ weight: 4, arbitrary: fc.constant<{ at: number; kind: string; byte: number }[]>([]) }, { weight: 1, arbitrary: damage }),
 });
 
-function bytesOf(p: { elements: string[]; duplicate: boolean; order: string; bom: boolean; damage: readonly { at: number; kind: string; byte: number }[] }): Uint8Array {
+function bytesOf(p: {
+  elements: string[];
+  duplicate: boolean;
+  order: string;
+  bom: boolean;
+  damage: readonly { at: number; kind: string; byte: number }[];
+}): Uint8Array {
   const elements = p.duplicate && p.elements.length > 0 ? [...p.elements, p.elements[0]!] : p.elements;
   const data = `[${elements.join(',')}]`;
   const pagination = '"pagination":{"offset":0,"limit":100,"hasMore":false}';
   const text =
-    p.order === 'data-first' ? `{"data":${data},${pagination}}`
-    : p.order === 'data-last' ? `{${pagination},"data":${data}}`
-    : p.order === 'data-twice' ? `{"data":${data},"data":[]}`
-    : `{${pagination}}`;
+    p.order === 'data-first'
+      ? `{"data":${data},${pagination}}`
+      : p.order === 'data-last'
+        ? `{${pagination},"data":${data}}`
+        : p.order === 'data-twice'
+          ? `{"data":${data},"data":[]}`
+          : `{${pagination}}`;
   const bytes = [...(p.bom ? [0xef, 0xbb, 0xbf] : []), ...Buffer.from(text)];
   for (const d of p.damage) {
     const i = Math.floor(d.at * bytes.length);
@@ -149,19 +228,40 @@ for (const limit of [20_000, 3]) {
 }
 
 test('platform pages are read on the byte path (few strings made) and decode to what JSON.parse + readLogEntry give', () => {
-  const data = Array.from({ length: 600 }, (_, i) => (logEntry({
-    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i * 211)).toISOString(), pullZoneId: 1058,
-    requestId: i.toString(16).padStart(32, '0'), cacheStatus: ['HIT', 'MISS'][i % 2]!, statusCode: [200, 404, 503][i % 3]!,
-    bytesSent: i * 1000, remoteIp: `10.0.${i >> 8}.${i & 255}`, countryCode: 'DE', edgeLocation: 'FRA', scheme: 'https',
-    host: 'shop.example.com', path: `/p/${i % 40}`, url: `https://shop.example.com/p/${i % 40}`, userAgent: 'curl/8.5.0',
-    bodyBytesSent: i % 3 ? null : i, ja4Fingerprint: 't13d1516h2_8daaf6152771_02713d6af862', asn: 3320,
-    asnOrganization: 'Deutsche Telekom AG',
-  })));
+  const data = Array.from({ length: 600 }, (_, i) =>
+    logEntry({
+      timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i * 211)).toISOString(),
+      pullZoneId: 1058,
+      requestId: i.toString(16).padStart(32, '0'),
+      cacheStatus: ['HIT', 'MISS'][i % 2]!,
+      statusCode: [200, 404, 503][i % 3]!,
+      bytesSent: i * 1000,
+      remoteIp: `10.0.${i >> 8}.${i & 255}`,
+      countryCode: 'DE',
+      edgeLocation: 'FRA',
+      scheme: 'https',
+      host: 'shop.example.com',
+      path: `/p/${i % 40}`,
+      url: `https://shop.example.com/p/${i % 40}`,
+      userAgent: 'curl/8.5.0',
+      bodyBytesSent: i % 3 ? null : i,
+      ja4Fingerprint: 't13d1516h2_8daaf6152771_02713d6af862',
+      asn: 3320,
+      asnOrganization: 'Deutsche Telekom AG',
+    }),
+  );
   const text = JSON.stringify({ data, pagination: { offset: 0, limit: 600, hasMore: true } });
   let scanned = 0;
   const counting = () => {
     const r = createByteRecordReader(CODEC_FIELDS);
-    return { ...r, scan: (b: Uint8Array, p: number) => { const end = r.scan(b, p); if (end >= 0) scanned++; return end; } };
+    return {
+      ...r,
+      scan: (b: Uint8Array, p: number) => {
+        const end = r.scan(b, p);
+        if (end >= 0) scanned++;
+        return end;
+      },
+    };
   };
   const encoder = createPageEncoder(CODEC_FIELDS, undefined, counting);
   const decoder = new PageDecoder();
@@ -171,7 +271,10 @@ test('platform pages are read on the byte path (few strings made) and decode to 
   decoder.decode(again);
   const want = data.map((d) => readLogEntry(d));
   assert.deepEqual(batch.entries(), want);
-  assert.deepEqual(Array.from(batch.times), data.map((d) => parseTimestamp(d.timestamp)));
+  assert.deepEqual(
+    Array.from(batch.times),
+    data.map((d) => parseTimestamp(d.timestamp)),
+  );
   assert.deepEqual(first.envelope, { pagination: { offset: 0, limit: 600, hasMore: true } });
   assert.equal(first.joined.join(''), '', 'every value in a column or a dictionary');
   assert.equal(again.newValues.length, 0, 'a page of known values adds no dictionary value');
@@ -192,7 +295,11 @@ test('two values whose bytes hash the same keep their own dictionary ids', () =>
   const mix = (h: number): number => Math.imul(h, 16777619);
   const basis = -2128831035;
   const word = (text: string): number => Buffer.from(text, 'latin1').readInt32LE(0);
-  const textOf = (w: number): string => { const b = Buffer.alloc(4); b.writeInt32LE(w); return b.toString('latin1'); };
+  const textOf = (w: number): string => {
+    const b = Buffer.alloc(4);
+    b.writeInt32LE(w);
+    return b.toString('latin1');
+  };
   const printable = (t: string): boolean => [...t].every((ch) => ch >= ' ' && ch <= '~' && ch !== '"' && ch !== '\\');
   const first = '/abc/xyz';
   const target = mix(basis ^ word(first.slice(0, 4))) ^ word(first.slice(4));
@@ -208,13 +315,26 @@ test('two values whose bytes hash the same keep their own dictionary ids', () =>
   const decoder = new PageDecoder();
   const data = [pair[0], pair[1], pair[1], pair[0]].map((path) => ({ ...base, path }));
   const batch = decoder.decode(encoder.encodeBytes(Buffer.from(JSON.stringify({ data }))));
-  assert.deepEqual(batch.entries().map((e) => e.path), [pair[0], pair[1], pair[1], pair[0]]);
+  assert.deepEqual(
+    batch.entries().map((e) => e.path),
+    [pair[0], pair[1], pair[1], pair[0]],
+  );
 });
 
 test('hostile bodies never throw from the byte path: a syntax error says what JSON.parse says', () => {
   const encoder = createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader);
   const good = '{"data":[{"timestamp":"2026-08-08T12:00:00.000Z","pullZoneId":1,"requestId":null,"cacheStatus":"HIT","statusCode":200,"bytesSent":1}]}';
-  const bodies = [good.slice(0, 40), good.slice(0, -2), `${good}x`, '\u00ff{', '{"data":[{"timestamp":"\u0000"}]}', '', '[]', 'null', '{"data":[' + '['.repeat(10000)];
+  const bodies = [
+    good.slice(0, 40),
+    good.slice(0, -2),
+    `${good}x`,
+    '\u00ff{',
+    '{"data":[{"timestamp":"\u0000"}]}',
+    '',
+    '[]',
+    'null',
+    '{"data":[' + '['.repeat(10000),
+  ];
   for (const t of bodies) {
     const bytes = Buffer.from(t, 'latin1');
     let message: string | undefined;
@@ -229,22 +349,75 @@ test('hostile bodies never throw from the byte path: a syntax error says what JS
 });
 
 test('an IPv6 address read from the bytes is kept as 16 bytes exactly when it is in canonical form', () => {
-  const canonical = ['2001:db8::1', '::', '::1', '1::', 'fe80::1:0:0:1', '1:0:2:3:4:5:6:7', '1::2:0:0:3:4', '1:0:0:2::3', '0:2:3:4:5:6:7:8', '1:2:3:4:5:6::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '::ffff:102:304'];
+  const canonical = [
+    '2001:db8::1',
+    '::',
+    '::1',
+    '1::',
+    'fe80::1:0:0:1',
+    '1:0:2:3:4:5:6:7',
+    '1::2:0:0:3:4',
+    '1:0:0:2::3',
+    '0:2:3:4:5:6:7:8',
+    '1:2:3:4:5:6::',
+    'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+    '::ffff:102:304',
+  ];
   const other = [
-    '2001:0db8::1', '2001:db8::01', '0:0:0:0:0:0:0:1', '2001:DB8::1', 'FE80::1', '::ffff:1.2.3.4', '1::2:3:4:5:6:7', '1:0:0:2:0:0:3:4', '1:0:0:2::3:4', '1::2:0:0:0:3',
-    '1:2:3:4:5:6:0:0', '::2:3:4:5:6:7:8', '1:2:3:4:5:6:7::', '::1:2:3:4:5:6:7', ':::', '1:::2', '1:2', '12345::', ':1::', '1::2::3', 'g::1', '1:2:3:4:5:6:7:8:9',
-    '1:2:3:4:5:6:7:8:', ':1:2:3:4:5:6:7:8', '0000::', '::0', '1:2:3:4:5:6:7:8::',
+    '2001:0db8::1',
+    '2001:db8::01',
+    '0:0:0:0:0:0:0:1',
+    '2001:DB8::1',
+    'FE80::1',
+    '::ffff:1.2.3.4',
+    '1::2:3:4:5:6:7',
+    '1:0:0:2:0:0:3:4',
+    '1:0:0:2::3:4',
+    '1::2:0:0:0:3',
+    '1:2:3:4:5:6:0:0',
+    '::2:3:4:5:6:7:8',
+    '1:2:3:4:5:6:7::',
+    '::1:2:3:4:5:6:7',
+    ':::',
+    '1:::2',
+    '1:2',
+    '12345::',
+    ':1::',
+    '1::2::3',
+    'g::1',
+    '1:2:3:4:5:6:7:8:9',
+    '1:2:3:4:5:6:7:8:',
+    ':1:2:3:4:5:6:7:8',
+    '0000::',
+    '::0',
+    '1:2:3:4:5:6:7:8::',
   ];
   const ips = [...canonical, ...other];
-  const data = ips.map((remoteIp, i) => (logEntry({
-    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i)).toISOString(), cacheStatus: 'HIT', bytesSent: 1, remoteIp,
-  })));
+  const data = ips.map((remoteIp, i) =>
+    logEntry({
+      timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i)).toISOString(),
+      cacheStatus: 'HIT',
+      bytesSent: 1,
+      remoteIp,
+    }),
+  );
   const text = JSON.stringify({ data });
   const fromBytes = createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader).encodeBytes(Buffer.from(text));
   same(fromBytes, createPageEncoder(CODEC_FIELDS).encode(text), 'the byte path equals the text path');
   const ipCodes = ips.map((_, i) => fromBytes.codes[i * 16 + 3]);
-  assert.deepEqual(ipCodes.map((c) => c === IPV6_CODE), ips.map((ip) => canonical.includes(ip)), 'IPv6 code for the canonical forms only');
-  assert.deepEqual(new PageDecoder().decode(fromBytes).entries().map((e) => e.remoteIp), ips, 'every address reads back as written');
+  assert.deepEqual(
+    ipCodes.map((c) => c === IPV6_CODE),
+    ips.map((ip) => canonical.includes(ip)),
+    'IPv6 code for the canonical forms only',
+  );
+  assert.deepEqual(
+    new PageDecoder()
+      .decode(fromBytes)
+      .entries()
+      .map((e) => e.remoteIp),
+    ips,
+    'every address reads back as written',
+  );
 });
 
 test('a dictionary value guessed from its first words is taken only when all its bytes and its end match', () => {
@@ -255,10 +428,17 @@ test('a dictionary value guessed from its first words is taken only when all its
   const paths = ['/img/products/1.jpg', '/img/products/1.jpg?w=1', '/img/products/1.jp', '/img/products/2.jpg', '/img/products/1.jpg'];
   const hosts = ['a.example.com', 'a.example.co', 'a.example.comm', 'a.example.com'];
   const data = agents.flatMap((userAgent, i) =>
-    paths.map((path, j) => (logEntry({
-      timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i * 10 + j)).toISOString(), cacheStatus: 'HIT', bytesSent: 1, scheme: 'https',
-      host: hosts[(i + j) % hosts.length]!, path, userAgent,
-    }))),
+    paths.map((path, j) =>
+      logEntry({
+        timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i * 10 + j)).toISOString(),
+        cacheStatus: 'HIT',
+        bytesSent: 1,
+        scheme: 'https',
+        host: hosts[(i + j) % hosts.length]!,
+        path,
+        userAgent,
+      }),
+    ),
   );
   const text = JSON.stringify({ data });
   const fromBytes = createPageEncoder(CODEC_FIELDS, undefined, createByteRecordReader);
@@ -268,7 +448,11 @@ test('a dictionary value guessed from its first words is taken only when all its
     const page = fromBytes.encodeBytes(Buffer.from(text));
     same(page, fromText.encode(text), `round ${round}`);
     const entries = decoder.decode(page).entries();
-    assert.deepEqual(entries.map((e) => [e.userAgent, e.path, e.host]), data.map((d) => [d.userAgent, d.path, d.host]), `round ${round}`);
+    assert.deepEqual(
+      entries.map((e) => [e.userAgent, e.path, e.host]),
+      data.map((d) => [d.userAgent, d.path, d.host]),
+      `round ${round}`,
+    );
   }
   // a known value followed by a byte where its closing quote should be (the quote lost): not JSON
   const broken = text.replace(`"userAgent":"${long}x","referer"`, `"userAgent":"${long}x,"referer"`);

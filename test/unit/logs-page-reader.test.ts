@@ -11,9 +11,27 @@ import { logEntry } from '../helpers/log-entry';
 // whitespace, escapes, wrong types, and bodies that are not JSON at all.
 
 const FIELDS = [
-  'timestamp', 'pullZoneId', 'requestId', 'cacheStatus', 'statusCode', 'bytesSent', 'remoteIp', 'countryCode', 'edgeLocation',
-  'scheme', 'host', 'path', 'url', 'userAgent', 'referer', 'bodyBytesSent', 'contentRange', 'authorizationHeader',
-  'ja4Fingerprint', 'asn', 'asnOrganization',
+  'timestamp',
+  'pullZoneId',
+  'requestId',
+  'cacheStatus',
+  'statusCode',
+  'bytesSent',
+  'remoteIp',
+  'countryCode',
+  'edgeLocation',
+  'scheme',
+  'host',
+  'path',
+  'url',
+  'userAgent',
+  'referer',
+  'bodyBytesSent',
+  'contentRange',
+  'authorizationHeader',
+  'ja4Fingerprint',
+  'asn',
+  'asnOrganization',
 ] as const;
 const NUMERIC = new Set(['pullZoneId', 'statusCode', 'bytesSent', 'bodyBytesSent', 'asn']);
 
@@ -62,7 +80,12 @@ const number = fc.oneof(
 /** A record: usually a LogEntry, sometimes with a wrong type, a missing or extra field, or not an object. */
 const record = fc
   .record({
-    values: fc.record(Object.fromEntries(FIELDS.map((f) => [f, f === 'timestamp' ? timestamp : NUMERIC.has(f) ? number : text])) as Record<(typeof FIELDS)[number], fc.Arbitrary<string | number>>),
+    values: fc.record(
+      Object.fromEntries(FIELDS.map((f) => [f, f === 'timestamp' ? timestamp : NUMERIC.has(f) ? number : text])) as Record<
+        (typeof FIELDS)[number],
+        fc.Arbitrary<string | number>
+      >,
+    ),
     nulls: fc.array(fc.constantFrom(...FIELDS), { maxLength: 4 }),
     missing: fc.array(fc.constantFrom(...FIELDS), { maxLength: 2 }),
     wrongType: fc.option(fc.constantFrom(...FIELDS), { freq: 8 }),
@@ -91,10 +114,13 @@ function body(p: { data: unknown[]; order: string; indent: number | undefined })
   const pagination = { offset: 0, limit: 100, returned: p.data.length, hasMore: false };
   const query = { pullZoneId: 7, from: '2026-08-08T12:00:00.000Z', to: '2026-08-08T13:00:00.000Z', order: 'asc' };
   const obj =
-    p.order === 'data-first' ? { data: p.data, pagination, query }
-    : p.order === 'data-last' ? { pagination, query, data: p.data }
-    : p.order === 'data-null' ? { data: null, pagination }
-    : { pagination, query };
+    p.order === 'data-first'
+      ? { data: p.data, pagination, query }
+      : p.order === 'data-last'
+        ? { pagination, query, data: p.data }
+        : p.order === 'data-null'
+          ? { data: null, pagination }
+          : { pagination, query };
   return JSON.stringify(obj, null, p.indent);
 }
 
@@ -118,17 +144,36 @@ test('platform-layout records read on the fast path equal the reference, across 
   // a dictionary of 3 values per field fills at once: the rest travels in the joined string
   const encoder = createPageEncoder(CODEC_FIELDS, 3);
   const decoder = new PageDecoder();
-  const agents = ['curl/8.5.0', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/138.0.0.0 Safari/537.36', 'Go-http-client/1.1', 'Wget/1.21', 'python-requests/2.32'];
+  const agents = [
+    'curl/8.5.0',
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/138.0.0.0 Safari/537.36',
+    'Go-http-client/1.1',
+    'Wget/1.21',
+    'python-requests/2.32',
+  ];
   for (let p = 0; p < 6; p++) {
-    const data = Array.from({ length: 50 }, (_, i) => (logEntry({
-      timestamp: new Date(Date.UTC(2026, 7, 8, 12, p, i % 60, i * 7)).toISOString(), pullZoneId: 1058,
-      requestId: `${p}`.padStart(2, '0') + `${i}`.padStart(30, '0'), cacheStatus: ['HIT', 'MISS', 'BYPASS', 'STALE'][i % 4]!,
-      statusCode: [200, 404, 503][i % 3]!, bytesSent: i * 1000, remoteIp: `10.0.${p}.${i}`,
-      countryCode: ['DE', 'FR', 'US', 'JP', 'BR'][i % 5]!, edgeLocation: 'DE', scheme: i % 2 ? 'https' : 'http', host: 'shop.example.com',
-      path: `/p/${i}?q=${p}`, url: `https://shop.example.com/p/${i}?q=${p}`, userAgent: i % 7 ? agents[i % agents.length]! : null,
-      bodyBytesSent: i % 3 ? null : i, ja4Fingerprint: 't13d1516h2_8daaf6152771_02713d6af862', asn: i % 2 ? 3320 : null,
-      asnOrganization: 'Deutsche Telekom AG',
-    })));
+    const data = Array.from({ length: 50 }, (_, i) =>
+      logEntry({
+        timestamp: new Date(Date.UTC(2026, 7, 8, 12, p, i % 60, i * 7)).toISOString(),
+        pullZoneId: 1058,
+        requestId: `${p}`.padStart(2, '0') + `${i}`.padStart(30, '0'),
+        cacheStatus: ['HIT', 'MISS', 'BYPASS', 'STALE'][i % 4]!,
+        statusCode: [200, 404, 503][i % 3]!,
+        bytesSent: i * 1000,
+        remoteIp: `10.0.${p}.${i}`,
+        countryCode: ['DE', 'FR', 'US', 'JP', 'BR'][i % 5]!,
+        edgeLocation: 'DE',
+        scheme: i % 2 ? 'https' : 'http',
+        host: 'shop.example.com',
+        path: `/p/${i}?q=${p}`,
+        url: `https://shop.example.com/p/${i}?q=${p}`,
+        userAgent: i % 7 ? agents[i % agents.length]! : null,
+        bodyBytesSent: i % 3 ? null : i,
+        ja4Fingerprint: 't13d1516h2_8daaf6152771_02713d6af862',
+        asn: i % 2 ? 3320 : null,
+        asnOrganization: 'Deutsche Telekom AG',
+      }),
+    );
     // a required field null: not a LogEntry, left out on the fast path too
     const required = ['timestamp', 'pullZoneId', 'statusCode', 'bytesSent'];
     Object.assign(data[10 + p]!, { [required[p % required.length]!]: null });
@@ -148,8 +193,15 @@ test('platform-layout records read on the fast path equal the reference, across 
 test('a page of more than one chunk (256 records) decodes the same, values cut at the right places', () => {
   const reader = new LogPageReader({ workerThreshold: Number.POSITIVE_INFINITY });
   const data = Array.from({ length: 700 }, (_, i) => ({
-    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i)).toISOString(), pullZoneId: 7, requestId: `${i}`.padStart(32, 'a'), cacheStatus: 'HIT',
-    statusCode: 200 + (i % 5), bytesSent: i * 3, remoteIp: `10.1.${i >> 8}.${i & 255}`, path: `/p/${'x'.repeat(i % 17)}${i}`, url: i % 3 ? null : `https://h/${i}`,
+    timestamp: new Date(Date.UTC(2026, 7, 8, 12, 0, 0, i)).toISOString(),
+    pullZoneId: 7,
+    requestId: `${i}`.padStart(32, 'a'),
+    cacheStatus: 'HIT',
+    statusCode: 200 + (i % 5),
+    bytesSent: i * 3,
+    remoteIp: `10.1.${i >> 8}.${i & 255}`,
+    path: `/p/${'x'.repeat(i % 17)}${i}`,
+    url: i % 3 ? null : `https://h/${i}`,
   }));
   const t = JSON.stringify({ data, pagination: { offset: 0, limit: 700, returned: 700, hasMore: false } });
   assert.deepEqual(plain(reader.readSync(t)), reference(t));
@@ -157,7 +209,11 @@ test('a page of more than one chunk (256 records) decodes the same, values cut a
 
 test('bodies that are not JSON are refused as JSON.parse refuses them', () => {
   const reader = new LogPageReader({ workerThreshold: Number.POSITIVE_INFINITY });
-  const good = body({ data: [{ timestamp: '2026-08-08T12:00:00.000Z', pullZoneId: 1, statusCode: 200, bytesSent: 1 }], order: 'data-first', indent: undefined });
+  const good = body({
+    data: [{ timestamp: '2026-08-08T12:00:00.000Z', pullZoneId: 1, statusCode: 200, bytesSent: 1 }],
+    order: 'data-first',
+    indent: undefined,
+  });
   const bad = [
     '{"data": [{"truncated": tr', // the emulator's malformed fault
     '<html><body>502 Bad Gateway</body></html>',
@@ -179,7 +235,14 @@ test('the worker thread gives the same pages, in order, and a closed reader read
   const pages = fc.sample(page, { numRuns: 40, seed: 7 }).map(body);
   const notJson = '{"data":[{"timestamp":';
   try {
-    const results = await Promise.all([...pages, notJson].map((t, i) => threaded.read(i % 2 ? Buffer.from(t) : t).then((r) => ({ ok: r }), (e: unknown) => ({ err: e }))));
+    const results = await Promise.all(
+      [...pages, notJson].map((t, i) =>
+        threaded.read(i % 2 ? Buffer.from(t) : t).then(
+          (r) => ({ ok: r }),
+          (e: unknown) => ({ err: e }),
+        ),
+      ),
+    );
     for (let i = 0; i < pages.length; i++) assert.deepEqual(plain((results[i] as { ok: ReadPage }).ok), plain(local.readSync(pages[i]!)));
     const last = results[pages.length] as { err?: unknown };
     assert.ok(last.err instanceof SyntaxError, 'a body that is not JSON rejects with a SyntaxError');

@@ -23,9 +23,22 @@ function invalid(fn: () => unknown): ApiError {
 test('query builder: canonical parameters', () => {
   const q = buildLogQuery(
     {
-      from: NOW - H + 250, to: NOW - 1500, status: ' 5xx, 404 ,', cacheStatus: ['hit', '-'], country: 'de,Fr', edgeLocation: 'wa',
-      remoteIp: '2001:db8::1', urlContains: '/img', userAgentContains: 'curl', refererContains: 'google', search: '  a   b ',
-      requestId: 'ABCDEF0123456789ABCDEF0123456789', includeOriginShield: true, limit: 10_000, offset: 20, order: 'asc',
+      from: NOW - H + 250,
+      to: NOW - 1500,
+      status: ' 5xx, 404 ,',
+      cacheStatus: ['hit', '-'],
+      country: 'de,Fr',
+      edgeLocation: 'wa',
+      remoteIp: '2001:db8::1',
+      urlContains: '/img',
+      userAgentContains: 'curl',
+      refererContains: 'google',
+      search: '  a   b ',
+      requestId: 'ABCDEF0123456789ABCDEF0123456789',
+      includeOriginShield: true,
+      limit: 10_000,
+      offset: 20,
+      order: 'asc',
     },
     NOW,
   );
@@ -61,13 +74,17 @@ test('query builder: status list syntax', () => {
 
 test('query builder: search is at most 16 tokens of at most 128 characters', () => {
   assert.equal(buildLogQuery({ search: Array.from({ length: 16 }, (_, i) => `t${i}`).join(' ') }, NOW).params.search!.split(' ').length, 16);
-  assert.match(invalid(() => buildLogQuery({ search: Array.from({ length: 17 }, (_, i) => `t${i}`).join(' ') }, NOW)).message, /at most 16 search tokens, got 17/);
+  assert.match(
+    invalid(() => buildLogQuery({ search: Array.from({ length: 17 }, (_, i) => `t${i}`).join(' ') }, NOW)).message,
+    /at most 16 search tokens, got 17/,
+  );
   buildLogQuery({ search: 'x'.repeat(128) }, NOW);
   assert.match(invalid(() => buildLogQuery({ search: `ok ${'x'.repeat(129)}` }, NOW)).message, /at most 128 characters/);
 });
 
 test('query builder: limit, offset, order', () => {
-  for (const limit of [0, -1, 10_001, 1.5, Number.NaN]) assert.match(invalid(() => buildLogQuery({ limit }, NOW)).message, /limit: must be a whole number from 1 to 10000/);
+  for (const limit of [0, -1, 10_001, 1.5, Number.NaN])
+    assert.match(invalid(() => buildLogQuery({ limit }, NOW)).message, /limit: must be a whole number from 1 to 10000/);
   assert.match(invalid(() => buildLogQuery({ offset: -3 }, NOW)).message, /offset/);
   assert.match(invalid(() => buildLogQuery({ order: 'up' as 'asc' }, NOW)).message, /order: must be asc or desc/);
 });
@@ -100,7 +117,11 @@ test('times are sent in whole seconds, with milliseconds only when there are som
 const optStr = fc.option(fc.oneof(fc.string(), fc.constant(undefined), fc.integer(), fc.boolean()), { nil: null });
 const rawEntry = fc.record(
   {
-    timestamp: fc.oneof(fc.date({ min: new Date(0), max: new Date(Date.UTC(2100, 0, 1)), noInvalidDate: true }).map((d) => d.toISOString()), fc.string(), fc.integer()),
+    timestamp: fc.oneof(
+      fc.date({ min: new Date(0), max: new Date(Date.UTC(2100, 0, 1)), noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.string(),
+      fc.integer(),
+    ),
     pullZoneId: fc.oneof(fc.integer(), fc.string()),
     requestId: optStr,
     cacheStatus: optStr,
@@ -141,15 +162,28 @@ test('timestamps: the hand reader equals Date.parse on the platform form and ref
 
 function rec(over: Partial<LogEntry>): LogEntry {
   return logEntry({
-    timestamp: '2026-08-08T14:32:11.265Z', requestId: '648fd832dbc1b102134949e15a9fdb2d', cacheStatus: 'HIT', bytesSent: 10,
-    remoteIp: '1.2.3.4', countryCode: 'DE', edgeLocation: 'WA', scheme: 'https', host: 'cdn.example.com', path: '/img/a.jpg?x=1',
-    url: 'https://cdn.example.com/img/a.jpg?x=1', userAgent: 'curl/8', ...over,
+    timestamp: '2026-08-08T14:32:11.265Z',
+    requestId: '648fd832dbc1b102134949e15a9fdb2d',
+    cacheStatus: 'HIT',
+    bytesSent: 10,
+    remoteIp: '1.2.3.4',
+    countryCode: 'DE',
+    edgeLocation: 'WA',
+    scheme: 'https',
+    host: 'cdn.example.com',
+    path: '/img/a.jpg?x=1',
+    url: 'https://cdn.example.com/img/a.jpg?x=1',
+    userAgent: 'curl/8',
+    ...over,
   });
 }
 
 test('local filter: the server semantics', () => {
   const status = compileFilter({ status: '5xx,404' });
-  assert.deepEqual([200, 404, 403, 500, 503].map((s) => status(rec({ statusCode: s }))), [false, true, false, true, true]);
+  assert.deepEqual(
+    [200, 404, 403, 500, 503].map((s) => status(rec({ statusCode: s }))),
+    [false, true, false, true, true],
+  );
   assert.equal(compileFilter({ cacheStatus: 'miss,-' })(rec({ cacheStatus: '-' })), true);
   assert.equal(compileFilter({ cacheStatus: 'miss' })(rec({})), false);
   assert.equal(compileFilter({ country: 'fr,de' })(rec({})), true);

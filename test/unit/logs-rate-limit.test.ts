@@ -51,8 +51,18 @@ test('sliding window: never more than the limit in any window, callers served in
   await time.runUntil(() => grants.length === 12);
   await all;
   assert.equal(grants.length, 12);
-  assert.deepEqual(grants.map((g) => g.i), [...Array(12).keys()], 'first come, first served');
-  assert.ok(maxInWindow(grants.map((g) => g.at), 300) <= 5, `grants: ${grants.map((g) => g.at - grants[0]!.at).join(',')}`);
+  assert.deepEqual(
+    grants.map((g) => g.i),
+    [...Array(12).keys()],
+    'first come, first served',
+  );
+  assert.ok(
+    maxInWindow(
+      grants.map((g) => g.at),
+      300,
+    ) <= 5,
+    `grants: ${grants.map((g) => g.at - grants[0]!.at).join(',')}`,
+  );
   // 12 requests at 5 per 300 ms cannot take less than two full windows.
   assert.ok(grants[11]!.at - grants[0]!.at >= 600, 'the budget made callers wait');
   const s = budget.state('z');
@@ -65,7 +75,10 @@ test('keys are independent', async () => {
   await budget.acquire('a');
   await budget.acquire('a');
   let third = false;
-  const pending = budget.acquire('a').then(() => (third = true), () => undefined);
+  const pending = budget.acquire('a').then(
+    () => (third = true),
+    () => undefined,
+  );
   // with one budget for both keys this would wait the 10 s window out
   await budget.acquire('b');
   assert.equal(third, false, 'key a is out of budget for 10 s');

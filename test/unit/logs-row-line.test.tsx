@@ -35,13 +35,28 @@ function Nested({ segments, selected, color }: { segments: Segment[]; selected: 
 
 function rec(statusCode: number, path: string, ua: string): LogEntry {
   return logEntry({
-    timestamp: '2026-08-08T12:34:56.789Z', requestId: 'ab'.repeat(16), cacheStatus: 'MISS', statusCode, bytesSent: 123_456,
-    remoteIp: '203.0.113.9', countryCode: 'DE', edgeLocation: 'FR', scheme: 'https', host: 'a.example', path, userAgent: ua,
+    timestamp: '2026-08-08T12:34:56.789Z',
+    requestId: 'ab'.repeat(16),
+    cacheStatus: 'MISS',
+    statusCode,
+    bytesSent: 123_456,
+    remoteIp: '203.0.113.9',
+    countryCode: 'DE',
+    edgeLocation: 'FR',
+    scheme: 'https',
+    host: 'a.example',
+    path,
+    userAgent: ua,
   });
 }
 
 test('a row as one string with SGR codes draws exactly what the nested <Text> per segment drew (tones, matches, selection, no colour, cut at the width)', () => {
-  const records = [rec(200, '/assets/site.css?v=3', 'Mozilla/5.0 css'), rec(404, '/missing', 'curl/8.0'), rec(503, '/api/\u001b[31mx', 'bot'), rec(302, '/' + 'x'.repeat(200), 'ua')];
+  const records = [
+    rec(200, '/assets/site.css?v=3', 'Mozilla/5.0 css'),
+    rec(404, '/missing', 'curl/8.0'),
+    rec(503, '/api/\u001b[31mx', 'bot'),
+    rec(302, '/' + 'x'.repeat(200), 'ua'),
+  ];
   const p = compilePattern('css|x');
   assert.ok(p.ok);
   let compared = 0;
@@ -65,7 +80,16 @@ test('a row as one string with SGR codes draws exactly what the nested <Text> pe
   assert.equal(compared, 3 * 4 * 2 * 2 * 2);
   // and the codes are there: a 503 is red, a match is inverse bold accent, a selected row is inverse
   const segs = rowSegments(records[2]!, streamLayout(120, 'short'), { highlight: p.all });
-  assert.match(rowLine(segs, false, (t) => (t ? TONES[t] : undefined)), /\x1b\[31m503\x1b\[39m/);
-  assert.match(rowLine(segs, false, (t) => (t ? TONES[t] : undefined)), /\x1b\[7m\x1b\[1m\x1b\[36mx\x1b\[39m\x1b\[22m\x1b\[27m/);
-  assert.match(rowLine(segs, true, () => undefined), /^\x1b\[7m.*\x1b\[27m$/);
+  assert.match(
+    rowLine(segs, false, (t) => (t ? TONES[t] : undefined)),
+    /\x1b\[31m503\x1b\[39m/,
+  );
+  assert.match(
+    rowLine(segs, false, (t) => (t ? TONES[t] : undefined)),
+    /\x1b\[7m\x1b\[1m\x1b\[36mx\x1b\[39m\x1b\[22m\x1b\[27m/,
+  );
+  assert.match(
+    rowLine(segs, true, () => undefined),
+    /^\x1b\[7m.*\x1b\[27m$/,
+  );
 });

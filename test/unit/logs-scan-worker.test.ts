@@ -26,7 +26,12 @@ const arbEntry = (spanMs: number, offset: number) =>
       countryCode: nullable(fc.constantFrom('DE', 'US', 'FR')),
       edgeLocation: nullable(text),
       host: nullable(fc.constantFrom('a.example', 'b.example', 'ünï.example')),
-      path: nullable(fc.oneof(text.map((s) => `/${s}`), fc.constantFrom('/wp-login.php', '/index.php?x=1', '/a/b.css'))),
+      path: nullable(
+        fc.oneof(
+          text.map((s) => `/${s}`),
+          fc.constantFrom('/wp-login.php', '/index.php?x=1', '/a/b.css'),
+        ),
+      ),
       urlForm: fc.constantFrom('built', 'built', 'built', 'built', 'other', 'null'),
       userAgent: nullable(text),
       referer: nullable(text),
@@ -36,10 +41,25 @@ const arbEntry = (spanMs: number, offset: number) =>
       const iso = new Date(t).toISOString();
       const timestamp = odd === 'iso' ? iso : iso.replace(/\.\d{3}Z$/, 'Z');
       const scheme = 'https';
-      const url = urlForm === 'null' ? null : urlForm === 'built' && r.host && r.path !== null ? `${scheme}://${r.host}${r.path}` : `https://elsewhere.example${r.path ?? '/'}`;
+      const url =
+        urlForm === 'null'
+          ? null
+          : urlForm === 'built' && r.host && r.path !== null
+            ? `${scheme}://${r.host}${r.path}`
+            : `https://elsewhere.example${r.path ?? '/'}`;
       return {
-        timestamp, pullZoneId: 1, bytesSent: 1, scheme, url, bodyBytesSent: null, contentRange: null, authorizationHeader: null,
-        ja4Fingerprint: null, asn: null, asnOrganization: null, ...r,
+        timestamp,
+        pullZoneId: 1,
+        bytesSent: 1,
+        scheme,
+        url,
+        bodyBytesSent: null,
+        contentRange: null,
+        authorizationHeader: null,
+        ja4Fingerprint: null,
+        asn: null,
+        asnOrganization: null,
+        ...r,
       };
     });
 
@@ -85,7 +105,7 @@ const PATTERNS = ['^5', 'wp-login|\\.php', 'HIT|de', '1\\.2', '12:0[3-5]', '[0-9
 test('the worker scan (two threads) over shared columns finds the same matches as a plain-array reference, for any pattern and start (rare field forms tested here)', async () => {
   const initial = records(14_000, 1);
   for (const [k, source] of PATTERNS.entries()) {
-    const start = k % 3 === 0 ? null : BASE + (k * 61_000) % 600_000;
+    const start = k % 3 === 0 ? null : BASE + ((k * 61_000) % 600_000);
     const { buffer, index, scan, p } = setUp(30_000, initial, source, start);
     let progress = 0;
     scan.runInWorker(worker, buffer, p.test, 4, () => progress++, STRETCH);
@@ -103,13 +123,20 @@ test('records evicted and records arriving (newer and late) while the worker sca
     const newer = records(4_000, 20 + k, 60_000, 600_001);
     const late = records(1_000, 30 + k);
     let step = 0;
-    scan.runInWorker(worker, buffer, p.test, 4, () => {
-      // between stretches: the oldest go (their slots are reused by new records) and late ones land in place
-      step++;
-      if (step === 1) buffer.insert(newer.slice(0, 2_000));
-      if (step === 2) buffer.insert(late);
-      if (step === 3) buffer.insert(newer.slice(2_000));
-    }, STRETCH);
+    scan.runInWorker(
+      worker,
+      buffer,
+      p.test,
+      4,
+      () => {
+        // between stretches: the oldest go (their slots are reused by new records) and late ones land in place
+        step++;
+        if (step === 1) buffer.insert(newer.slice(0, 2_000));
+        if (step === 2) buffer.insert(late);
+        if (step === 3) buffer.insert(newer.slice(2_000));
+      },
+      STRETCH,
+    );
     await until(`the scan of /${source}/ done`, () => scan.done);
     assert.ok(step >= 3, 'records came while the scan ran');
     assert.ok(buffer.dropped > 0, 'records were evicted while the scan ran');
@@ -123,15 +150,22 @@ test('a cancelled scan stops changing its index; the next pattern scans from scr
   let afterCancel = 0;
   let cancelled = false;
   let versionAtCancel = -1;
-  first.scan.runInWorker(worker, first.buffer, first.p.test, 4, () => {
-    if (cancelled) {
-      afterCancel++;
-      return;
-    }
-    cancelled = true;
-    first.scan.cancel();
-    versionAtCancel = first.index.version;
-  }, STRETCH);
+  first.scan.runInWorker(
+    worker,
+    first.buffer,
+    first.p.test,
+    4,
+    () => {
+      if (cancelled) {
+        afterCancel++;
+        return;
+      }
+      cancelled = true;
+      first.scan.cancel();
+      versionAtCancel = first.index.version;
+    },
+    STRETCH,
+  );
   await until('the first stretch', () => cancelled);
   const second = setUp(30_000, initial, 'HIT|de', BASE + 1000);
   second.scan.runInWorker(worker, second.buffer, second.p.test, 4, () => undefined, STRETCH);
@@ -167,7 +201,7 @@ test('which per-record texts a pattern could match at all, and when one run over
   for (const source of ['^a', 'a$', '\\bx', '\\Bx', 'a(?=b)', 'a(?!b)', '(?<=a)b', '(?<!a)b', '[^a]']) assert.equal(spanOnly(source), false, source);
 });
 
-test('the worker matches in linear time too: a catastrophic pattern over hostile user agents ends, with the reference\'s matches', async () => {
+test("the worker matches in linear time too: a catastrophic pattern over hostile user agents ends, with the reference's matches", async () => {
   // JavaScript's RegExp takes about 2^40 steps for /(a+)+$/ on each of these user agents
   const hostile = records(3_000, 99).map((e, i) => ({ ...e, userAgent: i % 3 ? `${'a'.repeat(40)}b${i}` : `${'a'.repeat(40)}` }));
   const { buffer, index, scan, p } = setUp(4_000, hostile, '(a+)+$', null);

@@ -7,21 +7,35 @@ import { logEntry } from '../helpers/log-entry';
 
 const BASE = Date.UTC(2026, 10, 24, 14, 0, 0);
 
-const entryArb: fc.Arbitrary<LogEntry> = fc.record({
-  offsetMs: fc.integer({ min: 0, max: 3_600_000 }),
-  pullZoneId: fc.constantFrom(1058, 1199),
-  statusCode: fc.constantFrom(200, 204, 301, 304, 404, 429, 500, 503),
-  cacheStatus: fc.option(fc.constantFrom('HIT', 'MISS', 'BYPASS', '-'), { nil: null }),
-  bytesSent: fc.integer({ min: 0, max: 5_000_000 }),
-  countryCode: fc.option(fc.constantFrom('DE', 'US', 'FR', 'JP'), { nil: null }),
-  path: fc.option(fc.constantFrom('/', '/a.js', '/img/x.png', '/api?q=1'), { nil: null }),
-  // any text, lone surrogates and controls included: the engine must take it, never abort
-  userAgent: fc.option(fc.string({ unit: 'binary', maxLength: 30 }), { nil: null }),
-}).map((r) => (logEntry({
-  timestamp: new Date(BASE + r.offsetMs).toISOString(), pullZoneId: r.pullZoneId, cacheStatus: r.cacheStatus, statusCode: r.statusCode,
-  bytesSent: r.bytesSent, remoteIp: '198.51.100.7', countryCode: r.countryCode, edgeLocation: 'DE', scheme: 'https', host: 'zone.b-cdn.net',
-  path: r.path, url: r.path === null ? null : `https://zone.b-cdn.net${r.path}`, userAgent: r.userAgent,
-})));
+const entryArb: fc.Arbitrary<LogEntry> = fc
+  .record({
+    offsetMs: fc.integer({ min: 0, max: 3_600_000 }),
+    pullZoneId: fc.constantFrom(1058, 1199),
+    statusCode: fc.constantFrom(200, 204, 301, 304, 404, 429, 500, 503),
+    cacheStatus: fc.option(fc.constantFrom('HIT', 'MISS', 'BYPASS', '-'), { nil: null }),
+    bytesSent: fc.integer({ min: 0, max: 5_000_000 }),
+    countryCode: fc.option(fc.constantFrom('DE', 'US', 'FR', 'JP'), { nil: null }),
+    path: fc.option(fc.constantFrom('/', '/a.js', '/img/x.png', '/api?q=1'), { nil: null }),
+    // any text, lone surrogates and controls included: the engine must take it, never abort
+    userAgent: fc.option(fc.string({ unit: 'binary', maxLength: 30 }), { nil: null }),
+  })
+  .map((r) =>
+    logEntry({
+      timestamp: new Date(BASE + r.offsetMs).toISOString(),
+      pullZoneId: r.pullZoneId,
+      cacheStatus: r.cacheStatus,
+      statusCode: r.statusCode,
+      bytesSent: r.bytesSent,
+      remoteIp: '198.51.100.7',
+      countryCode: r.countryCode,
+      edgeLocation: 'DE',
+      scheme: 'https',
+      host: 'zone.b-cdn.net',
+      path: r.path,
+      url: r.path === null ? null : `https://zone.b-cdn.net${r.path}`,
+      userAgent: r.userAgent,
+    }),
+  );
 
 /** GROUP BY in plain TypeScript: key -> [count, sum of bytes]. */
 function groupBy(entries: LogEntry[], key: (e: LogEntry) => string): Map<string, [number, number]> {
@@ -47,7 +61,10 @@ test('GROUP BY status, country over random records equals the same sums in TypeS
         loaded = loaded.concat(batch);
         const [result] = await engine.run('SELECT status, country, count(*) AS n, sum(bytes) AS bytes FROM logs GROUP BY 1, 2');
         const got = new Map(result!.rows.map((r) => [`${r[0]}|${r[1] ?? ''}`, [Number(r[2]), Number(r[3])] as [number, number]]));
-        assert.deepEqual(got, groupBy(loaded, (e) => `${e.statusCode}|${e.countryCode ?? ''}`));
+        assert.deepEqual(
+          got,
+          groupBy(loaded, (e) => `${e.statusCode}|${e.countryCode ?? ''}`),
+        );
         assert.equal(engine.rowCount, loaded.length);
       }),
       { numRuns: 40 },
@@ -66,8 +83,18 @@ test('time columns, filters and top-N agree with TypeScript', async () => {
     const [late] = await engine.run(`SELECT count(*) FROM logs WHERE cache_status = 'MISS' AND time_ms >= ${cut}`);
     assert.equal(Number(late!.rows[0]![0]), entries.filter((e) => e.cacheStatus === 'MISS' && Date.parse(e.timestamp) >= cut).length);
     const [top] = await engine.run('SELECT path, sum(bytes) AS b FROM logs WHERE path IS NOT NULL GROUP BY path ORDER BY b DESC, path LIMIT 2');
-    const expected = [...groupBy(entries.filter((e) => e.path !== null), (e) => e.path!)].sort((a, b) => b[1][1] - a[1][1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2);
-    assert.deepEqual(top!.rows.map((r) => [r[0], Number(r[1])]), expected.map(([p, [, b]]) => [p, b]));
+    const expected = [
+      ...groupBy(
+        entries.filter((e) => e.path !== null),
+        (e) => e.path!,
+      ),
+    ]
+      .sort((a, b) => b[1][1] - a[1][1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 2);
+    assert.deepEqual(
+      top!.rows.map((r) => [r[0], Number(r[1])]),
+      expected.map(([p, [, b]]) => [p, b]),
+    );
     const [times] = await engine.run(`SELECT time, time_ms, strftime(ts, '%Y-%m-%dT%H:%M:%S.%g') FROM logs ORDER BY time_ms LIMIT 1`);
     const first = [...entries].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp))[0]!;
     assert.deepEqual(times!.rows[0], [first.timestamp, BigInt(Date.parse(first.timestamp)), first.timestamp.slice(0, -1)]);
@@ -77,7 +104,7 @@ test('time columns, filters and top-N agree with TypeScript', async () => {
   }
 });
 
-test('the logs table is read-only; tables and views of the user\'s own are not', async () => {
+test("the logs table is read-only; tables and views of the user's own are not", async () => {
   const engine = await LogsSqlEngine.open();
   try {
     await engine.append(fc.sample(entryArb, { numRuns: 50, seed: 1 }));
@@ -117,8 +144,8 @@ test('the engine cannot reach files, settings or extensions', async () => {
       "COPY (SELECT 1) TO '/tmp/burrow-logs-sql-test.csv'",
       "ATTACH '/tmp/burrow-logs-sql-test.duckdb' AS x",
       'SET enable_external_access = true',
-      "INSTALL httpfs",
-      "LOAD httpfs",
+      'INSTALL httpfs',
+      'LOAD httpfs',
       "EXPORT DATABASE '/tmp/burrow-logs-sql-export'",
     ]) {
       await assert.rejects(engine.run(sql), Error, sql);

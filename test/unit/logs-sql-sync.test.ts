@@ -14,42 +14,80 @@ import { logEntry } from '../helpers/log-entry';
 const BASE = Date.UTC(2026, 10, 24, 14, 0, 0);
 const hex = fc.stringMatching(/^[0-9a-f]{32}$/);
 
-const entryArb: fc.Arbitrary<LogEntry> = fc.record({
-  offsetMs: fc.integer({ min: 0, max: 600_000 }),
-  pullZoneId: fc.constantFrom(1058, 1199, 4_000_000_000),
-  // mostly ids of 32 hex digits; some other text and none (those go through the row appender)
-  requestId: fc.oneof({ weight: 8, arbitrary: hex }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('req-1', 'XYZ') }),
-  statusCode: fc.constantFrom(200, 204, 301, 304, 404, 429, 500, 503),
-  cacheStatus: fc.option(fc.constantFrom('HIT', 'MISS', 'BYPASS', 'REVALIDATED', '-'), { nil: null }),
-  bytesSent: fc.integer({ min: 0, max: 5_000_000_000 }),
-  remoteIp: fc.oneof(
-    { weight: 6, arbitrary: fc.ipV4() },
-    { weight: 1, arbitrary: fc.constantFrom('2001:db8::1', '::1') },
-    { weight: 1, arbitrary: fc.constant(null) },
-  ),
-  countryCode: fc.option(fc.constantFrom('DE', 'US', 'FR', 'JP'), { nil: null }),
-  edgeLocation: fc.option(fc.constantFrom('DE', 'NY', 'SG'), { nil: null }),
-  host: fc.constantFrom('zone.b-cdn.net', 'cdn.example.com'),
-  path: fc.option(fc.oneof(fc.constantFrom('/', '/a.js', '/img/x.png', "/api?q='1'"), fc.string({ maxLength: 40 }).map((s) => `/${s}`)), { nil: null }),
-  userAgent: fc.option(fc.string({ maxLength: 60 }), { nil: null }),
-  referer: fc.option(fc.constantFrom('https://example.com/', 'https://a.test/p?x=1'), { nil: null }),
-  asn: fc.option(fc.integer({ min: 1, max: 400_000 }), { nil: null }),
-}).map((r) => (logEntry({
-  timestamp: new Date(BASE + r.offsetMs).toISOString(), pullZoneId: r.pullZoneId, requestId: r.requestId, cacheStatus: r.cacheStatus,
-  statusCode: r.statusCode, bytesSent: r.bytesSent, remoteIp: r.remoteIp, countryCode: r.countryCode, edgeLocation: r.edgeLocation,
-  scheme: 'https', host: r.host, path: r.path, url: r.path === null ? null : `https://${r.host}${r.path}`, userAgent: r.userAgent,
-  referer: r.referer, asn: r.asn,
-})));
+const entryArb: fc.Arbitrary<LogEntry> = fc
+  .record({
+    offsetMs: fc.integer({ min: 0, max: 600_000 }),
+    pullZoneId: fc.constantFrom(1058, 1199, 4_000_000_000),
+    // mostly ids of 32 hex digits; some other text and none (those go through the row appender)
+    requestId: fc.oneof({ weight: 8, arbitrary: hex }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('req-1', 'XYZ') }),
+    statusCode: fc.constantFrom(200, 204, 301, 304, 404, 429, 500, 503),
+    cacheStatus: fc.option(fc.constantFrom('HIT', 'MISS', 'BYPASS', 'REVALIDATED', '-'), { nil: null }),
+    bytesSent: fc.integer({ min: 0, max: 5_000_000_000 }),
+    remoteIp: fc.oneof(
+      { weight: 6, arbitrary: fc.ipV4() },
+      { weight: 1, arbitrary: fc.constantFrom('2001:db8::1', '::1') },
+      { weight: 1, arbitrary: fc.constant(null) },
+    ),
+    countryCode: fc.option(fc.constantFrom('DE', 'US', 'FR', 'JP'), { nil: null }),
+    edgeLocation: fc.option(fc.constantFrom('DE', 'NY', 'SG'), { nil: null }),
+    host: fc.constantFrom('zone.b-cdn.net', 'cdn.example.com'),
+    path: fc.option(
+      fc.oneof(
+        fc.constantFrom('/', '/a.js', '/img/x.png', "/api?q='1'"),
+        fc.string({ maxLength: 40 }).map((s) => `/${s}`),
+      ),
+      { nil: null },
+    ),
+    userAgent: fc.option(fc.string({ maxLength: 60 }), { nil: null }),
+    referer: fc.option(fc.constantFrom('https://example.com/', 'https://a.test/p?x=1'), { nil: null }),
+    asn: fc.option(fc.integer({ min: 1, max: 400_000 }), { nil: null }),
+  })
+  .map((r) =>
+    logEntry({
+      timestamp: new Date(BASE + r.offsetMs).toISOString(),
+      pullZoneId: r.pullZoneId,
+      requestId: r.requestId,
+      cacheStatus: r.cacheStatus,
+      statusCode: r.statusCode,
+      bytesSent: r.bytesSent,
+      remoteIp: r.remoteIp,
+      countryCode: r.countryCode,
+      edgeLocation: r.edgeLocation,
+      scheme: 'https',
+      host: r.host,
+      path: r.path,
+      url: r.path === null ? null : `https://${r.host}${r.path}`,
+      userAgent: r.userAgent,
+      referer: r.referer,
+      asn: r.asn,
+    }),
+  );
 
-const COLUMNS = 'time, time_ms, pull_zone, status, cache_status, scheme, host, path, bytes, country, edge, remote_ip, user_agent, referer, request_id, asn, url';
+const COLUMNS =
+  'time, time_ms, pull_zone, status, cache_status, scheme, host, path, bytes, country, edge, remote_ip, user_agent, referer, request_id, asn, url';
 
 /** The row the table should hold for a record, computed in TypeScript. */
 function expectedRow(e: LogEntry): unknown[] {
   const ms = Date.parse(e.timestamp);
   const url = e.scheme === null || e.host === null || e.path === null ? null : `${e.scheme}://${e.host}${e.path}`;
   return [
-    new Date(ms).toISOString(), BigInt(ms), BigInt(e.pullZoneId), BigInt(e.statusCode), e.cacheStatus, e.scheme, e.host, e.path,
-    BigInt(e.bytesSent), e.countryCode, e.edgeLocation, e.remoteIp, e.userAgent, e.referer, e.requestId, e.asn === null ? null : BigInt(e.asn), url,
+    new Date(ms).toISOString(),
+    BigInt(ms),
+    BigInt(e.pullZoneId),
+    BigInt(e.statusCode),
+    e.cacheStatus,
+    e.scheme,
+    e.host,
+    e.path,
+    BigInt(e.bytesSent),
+    e.countryCode,
+    e.edgeLocation,
+    e.remoteIp,
+    e.userAgent,
+    e.referer,
+    e.requestId,
+    e.asn === null ? null : BigInt(e.asn),
+    url,
   ];
 }
 
@@ -69,33 +107,41 @@ async function assertMirrors(engine: LogsSqlEngine, buffer: LogBuffer, when: str
 
 test('the logs table mirrors the buffer through loads, appends and evictions, on random records', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.array(entryArb, { minLength: 1, maxLength: 120 }), { minLength: 2, maxLength: 5 }), fc.integer({ min: 20, max: 150 }), async (batches, capacity) => {
-      const engine = await LogsSqlEngine.open();
-      let buffer = new LogBuffer(capacity);
-      // the first batch is there before the shell opens
-      buffer.insert(batches[0]!);
-      const sync = new LogsTableSync(engine, () => buffer, async () => undefined);
-      try {
-        let report = await sync.sync();
-        assert.equal(report.reloaded, true);
-        await assertMirrors(engine, buffer, 'first load');
-        for (const batch of batches.slice(1)) {
-          buffer.insert(batch);
+    fc.asyncProperty(
+      fc.array(fc.array(entryArb, { minLength: 1, maxLength: 120 }), { minLength: 2, maxLength: 5 }),
+      fc.integer({ min: 20, max: 150 }),
+      async (batches, capacity) => {
+        const engine = await LogsSqlEngine.open();
+        let buffer = new LogBuffer(capacity);
+        // the first batch is there before the shell opens
+        buffer.insert(batches[0]!);
+        const sync = new LogsTableSync(
+          engine,
+          () => buffer,
+          async () => undefined,
+        );
+        try {
+          let report = await sync.sync();
+          assert.equal(report.reloaded, true);
+          await assertMirrors(engine, buffer, 'first load');
+          for (const batch of batches.slice(1)) {
+            buffer.insert(batch);
+            report = await sync.sync();
+            assert.equal(report.rebuilt, false, 'appends and evictions are mirrored without making the table again');
+            await assertMirrors(engine, buffer, `after a batch of ${batch.length}`);
+          }
+          // a new query: a new buffer, the table made again from it
+          buffer = new LogBuffer(capacity);
+          buffer.insert(batches[batches.length - 1]!);
           report = await sync.sync();
-          assert.equal(report.rebuilt, false, 'appends and evictions are mirrored without making the table again');
-          await assertMirrors(engine, buffer, `after a batch of ${batch.length}`);
+          assert.equal(report.reloaded, true);
+          await assertMirrors(engine, buffer, 'a new buffer');
+        } finally {
+          sync.detach();
+          engine.close();
         }
-        // a new query: a new buffer, the table made again from it
-        buffer = new LogBuffer(capacity);
-        buffer.insert(batches[batches.length - 1]!);
-        report = await sync.sync();
-        assert.equal(report.reloaded, true);
-        await assertMirrors(engine, buffer, 'a new buffer');
-      } finally {
-        sync.detach();
-        engine.close();
-      }
-    }),
+      },
+    ),
     { numRuns: 25, endOnFailure: true },
   );
 });
@@ -126,9 +172,12 @@ test('GROUP BY status, country over a loaded buffer equals the same sums in Type
 });
 
 test('a record that leaves the store while a sliced load waits is not loaded as another', async () => {
-  const regular = fc.sample(entryArb, { numRuns: 15_000, seed: 5 }).filter((e) => e.requestId !== null && /^[0-9a-f]{32}$/.test(e.requestId) && e.remoteIp !== null && !e.remoteIp.includes(':'));
+  const regular = fc
+    .sample(entryArb, { numRuns: 15_000, seed: 5 })
+    .filter((e) => e.requestId !== null && /^[0-9a-f]{32}$/.test(e.requestId) && e.remoteIp !== null && !e.remoteIp.includes(':'));
   // three generations of 3000 records, each newer than the last
-  const generation = (g: number) => regular.slice(g * 3000, g * 3000 + 3000).map((e, i) => ({ ...e, timestamp: new Date(BASE + g * 3_600_000 + i).toISOString() }));
+  const generation = (g: number) =>
+    regular.slice(g * 3000, g * 3000 + 3000).map((e, i) => ({ ...e, timestamp: new Date(BASE + g * 3_600_000 + i).toISOString() }));
   assert.ok(regular.length >= 9000);
   const buffer = new LogBuffer(3000);
   buffer.insert(generation(0));
@@ -137,11 +186,16 @@ test('a record that leaves the store while a sliced load waits is not loaded as 
   let moved = 0;
   // between two slices of a load, the follow brings newer records: the ones being loaded leave
   // and their slots hold other records
-  const sync = new LogsTableSync(engine, () => buffer, async () => {
-    if (!moveUnder) return;
-    moveUnder = false;
-    moved = buffer.insert(generation(2));
-  }, 0);
+  const sync = new LogsTableSync(
+    engine,
+    () => buffer,
+    async () => {
+      if (!moveUnder) return;
+      moveUnder = false;
+      moved = buffer.insert(generation(2));
+    },
+    0,
+  );
   try {
     assert.equal((await sync.sync()).rebuilt, false);
     buffer.insert(generation(1));

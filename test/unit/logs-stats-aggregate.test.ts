@@ -13,8 +13,17 @@ function rec(over: Partial<LogEntry> & { t?: number } = {}): LogEntry {
   seq++;
   const { t: _t, ...rest } = over;
   return logEntry({
-    timestamp: new Date(t).toISOString(), requestId: seq.toString(16).padStart(32, '0'), cacheStatus: 'HIT', remoteIp: '10.0.0.1',
-    countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: '/x', url: 'https://a.example/x', userAgent: 'ua',
+    timestamp: new Date(t).toISOString(),
+    requestId: seq.toString(16).padStart(32, '0'),
+    cacheStatus: 'HIT',
+    remoteIp: '10.0.0.1',
+    countryCode: 'DE',
+    edgeLocation: 'DE',
+    scheme: 'https',
+    host: 'a.example',
+    path: '/x',
+    url: 'https://a.example/x',
+    userAgent: 'ua',
     ...rest,
   });
 }
@@ -27,7 +36,10 @@ function naive(entries: LogEntry[], top = 5) {
     return m;
   };
   const sorted = (m: Map<string, number>, n: number) =>
-    [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([key, count]) => ({ key, count }));
+    [...m]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, n)
+      .map(([key, count]) => ({ key, count }));
   const cache = count((e) => e.cacheStatus ?? NO_CACHE_STATUS);
   const cacheable = entries.filter((e) => e.cacheStatus !== null && e.cacheStatus !== '-').length;
   const classes = [0, 0, 0, 0, 0, 0];
@@ -42,9 +54,18 @@ function naive(entries: LogEntry[], top = 5) {
     cache: sorted(cache, cache.size),
     hitRatio: cacheable ? entries.filter((e) => e.cacheStatus === 'HIT').length / cacheable : null,
     topPaths: sorted(count(pathKey), top),
-    topIps: sorted(count((e) => e.remoteIp ?? '(none)'), top),
-    topCountries: sorted(count((e) => e.countryCode ?? '(none)'), top),
-    topEdges: sorted(count((e) => e.edgeLocation ?? '(none)'), top),
+    topIps: sorted(
+      count((e) => e.remoteIp ?? '(none)'),
+      top,
+    ),
+    topCountries: sorted(
+      count((e) => e.countryCode ?? '(none)'),
+      top,
+    ),
+    topEdges: sorted(
+      count((e) => e.edgeLocation ?? '(none)'),
+      top,
+    ),
   };
 }
 
@@ -69,7 +90,18 @@ test('incremental stats over a ring buffer equal the stats recomputed from what 
       // as the view model does: records in and out read from the columns
       buffer.onAdded((slots) => stats.applySlots(buffer.columns, slots, 1));
       for (const batch of batches) {
-        const entries = batch.map((r) => rec({ t: BASE + r.dt, statusCode: r.status, cacheStatus: r.cache, remoteIp: r.ip, path: r.path, countryCode: r.cc, edgeLocation: r.edge, bytesSent: r.bytes }));
+        const entries = batch.map((r) =>
+          rec({
+            t: BASE + r.dt,
+            statusCode: r.status,
+            cacheStatus: r.cache,
+            remoteIp: r.ip,
+            path: r.path,
+            countryCode: r.cc,
+            edgeLocation: r.edge,
+            bytesSent: r.bytes,
+          }),
+        );
         buffer.insert(entries);
       }
       const held = buffer.toArray();
@@ -88,7 +120,10 @@ test('incremental stats over a ring buffer equal the stats recomputed from what 
       if (held.length) {
         const end = Math.floor(Date.parse(held[held.length - 1]!.timestamp) / 1000);
         const inSeries = held.filter((e) => Math.floor(Date.parse(e.timestamp) / 1000) > end - snap.rate.length).length;
-        assert.equal(snap.rate.reduce((a, b) => a + b, 0), inSeries);
+        assert.equal(
+          snap.rate.reduce((a, b) => a + b, 0),
+          inSeries,
+        );
         assert.equal(snap.rateEnd, end);
       } else {
         assert.deepEqual(snap.rate, []);
@@ -103,8 +138,14 @@ test('every cache status is listed (the none and "-" too) and the hit ratio is H
   const entries = [
     ...Array.from({ length: 6 }, () => rec({ cacheStatus: 'HIT' })),
     ...Array.from({ length: 2 }, () => rec({ cacheStatus: 'MISS' })),
-    rec({ cacheStatus: 'EXPIRED' }), rec({ cacheStatus: 'STALE' }), rec({ cacheStatus: 'UPDATING' }), rec({ cacheStatus: 'REVALIDATED' }),
-    rec({ cacheStatus: 'BYPASS' }), rec({ cacheStatus: '-' }), rec({ cacheStatus: '-' }), rec({ cacheStatus: null }),
+    rec({ cacheStatus: 'EXPIRED' }),
+    rec({ cacheStatus: 'STALE' }),
+    rec({ cacheStatus: 'UPDATING' }),
+    rec({ cacheStatus: 'REVALIDATED' }),
+    rec({ cacheStatus: 'BYPASS' }),
+    rec({ cacheStatus: '-' }),
+    rec({ cacheStatus: '-' }),
+    rec({ cacheStatus: null }),
   ];
   stats.add(entries);
   const s = stats.snapshot();
@@ -132,8 +173,17 @@ test('rate series: per second, ends at the given time, counts only its seconds',
 });
 
 test('topOf keeps the n largest, ties by key', () => {
-  const m = new Map([['b', 2], ['a', 2], ['c', 5], ['d', 1]]);
-  assert.deepEqual(topOf(m, 3), [{ key: 'c', count: 5 }, { key: 'a', count: 2 }, { key: 'b', count: 2 }]);
+  const m = new Map([
+    ['b', 2],
+    ['a', 2],
+    ['c', 5],
+    ['d', 1],
+  ]);
+  assert.deepEqual(topOf(m, 3), [
+    { key: 'c', count: 5 },
+    { key: 'a', count: 2 },
+    { key: 'b', count: 2 },
+  ]);
   assert.deepEqual(topOf(m, 0), []);
 });
 

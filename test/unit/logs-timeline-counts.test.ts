@@ -20,57 +20,83 @@ function reference(held: Map<number, { t: number; status: number }>, first: numb
 }
 
 const op = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('add' as const), dt: fc.integer({ min: -7_200_000, max: 7_200_000 }), status: fc.constantFrom(200, 204, 301, 404, 429, 500, 503, 101, 0, 999) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('add' as const),
+      dt: fc.integer({ min: -7_200_000, max: 7_200_000 }),
+      status: fc.constantFrom(200, 204, 301, 404, 429, 500, 503, 101, 0, 999),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }) },
 );
 
 test('bucket counts equal a plain count of the records held, after any adds and removes, at every bucket size', () => {
   fc.assert(
-    fc.property(fc.array(op, { maxLength: 300 }), fc.constantFrom(...BUCKET_STEPS, 2000, 90_000, 86_400_000), fc.integer({ min: -7_300_000, max: 7_300_000 }), fc.integer({ min: 1, max: 200 }), (ops, size, startOffset, n) => {
-      const counts = new TimelineCounts();
-      const held = new Map<number, { t: number; status: number }>();
-      let id = 0;
-      for (const o of ops) {
-        if (o.kind === 'add') {
-          const r = { t: BASE + o.dt, status: o.status };
-          held.set(id++, r);
-          counts.add(r.t, statusClassOf(r.status));
-        } else if (held.size) {
-          const key = [...held.keys()][o.pick % held.size]!;
-          const r = held.get(key)!;
-          held.delete(key);
-          counts.remove(r.t, statusClassOf(r.status));
+    fc.property(
+      fc.array(op, { maxLength: 300 }),
+      fc.constantFrom(...BUCKET_STEPS, 2000, 90_000, 86_400_000),
+      fc.integer({ min: -7_300_000, max: 7_300_000 }),
+      fc.integer({ min: 1, max: 200 }),
+      (ops, size, startOffset, n) => {
+        const counts = new TimelineCounts();
+        const held = new Map<number, { t: number; status: number }>();
+        let id = 0;
+        for (const o of ops) {
+          if (o.kind === 'add') {
+            const r = { t: BASE + o.dt, status: o.status };
+            held.set(id++, r);
+            counts.add(r.t, statusClassOf(r.status));
+          } else if (held.size) {
+            const key = [...held.keys()][o.pick % held.size]!;
+            const r = held.get(key)!;
+            held.delete(key);
+            counts.remove(r.t, statusClassOf(r.status));
+          }
         }
-      }
-      const first = Math.floor((BASE + startOffset) / size) * size;
-      assert.deepEqual([...counts.buckets(first, size, n)], reference(held, first, size, n));
-      assert.equal(counts.records, held.size);
-      if (held.size === 0) assert.equal(counts.chunks, 0, 'emptied chunks are let go');
-    }),
+        const first = Math.floor((BASE + startOffset) / size) * size;
+        assert.deepEqual([...counts.buckets(first, size, n)], reference(held, first, size, n));
+        assert.equal(counts.records, held.size);
+        if (held.size === 0) assert.equal(counts.chunks, 0, 'emptied chunks are let go');
+      },
+    ),
     { numRuns: 300 },
   );
 });
 
 test('a window of random records: every bucket of the histogram, empty ones too, matches the reference', () => {
   fc.assert(
-    fc.property(fc.array(fc.record({ dt: fc.integer({ min: -60_000, max: 3_700_000 }), status: fc.constantFrom(200, 302, 404, 500, 100) }), { maxLength: 400 }), fc.constantFrom(10_000, 60_000, 300_000), (recs, size) => {
-      const from = BASE + 7_000;
-      const to = BASE + 3_600_000;
-      const rows = histogram(recs.map((r) => BASE + r.dt), recs.map((r) => r.status), from, to, size);
-      const { first, n } = windowBuckets(from, to, size);
-      assert.equal(rows.length, n);
-      const inside = new Map<number, { t: number; status: number }>();
-      recs.forEach((r, i) => {
-        if (BASE + r.dt >= from && BASE + r.dt < to) inside.set(i, { t: BASE + r.dt, status: r.status });
-      });
-      const ref = reference(inside, first, size, n);
-      rows.forEach((row, b) => {
-        assert.equal(Date.parse(row.start), first + b * size);
-        assert.deepEqual([row['2xx'], row['3xx'], row['4xx'], row['5xx']], ref.slice(b * CLASS_SLOTS, b * CLASS_SLOTS + 4));
-        assert.equal(row.total, bucketTotal(ref, b));
-      });
-      assert.equal(rows.reduce((s, r) => s + r.total, 0), inside.size);
-    }),
+    fc.property(
+      fc.array(fc.record({ dt: fc.integer({ min: -60_000, max: 3_700_000 }), status: fc.constantFrom(200, 302, 404, 500, 100) }), { maxLength: 400 }),
+      fc.constantFrom(10_000, 60_000, 300_000),
+      (recs, size) => {
+        const from = BASE + 7_000;
+        const to = BASE + 3_600_000;
+        const rows = histogram(
+          recs.map((r) => BASE + r.dt),
+          recs.map((r) => r.status),
+          from,
+          to,
+          size,
+        );
+        const { first, n } = windowBuckets(from, to, size);
+        assert.equal(rows.length, n);
+        const inside = new Map<number, { t: number; status: number }>();
+        recs.forEach((r, i) => {
+          if (BASE + r.dt >= from && BASE + r.dt < to) inside.set(i, { t: BASE + r.dt, status: r.status });
+        });
+        const ref = reference(inside, first, size, n);
+        rows.forEach((row, b) => {
+          assert.equal(Date.parse(row.start), first + b * size);
+          assert.deepEqual([row['2xx'], row['3xx'], row['4xx'], row['5xx']], ref.slice(b * CLASS_SLOTS, b * CLASS_SLOTS + 4));
+          assert.equal(row.total, bucketTotal(ref, b));
+        });
+        assert.equal(
+          rows.reduce((s, r) => s + r.total, 0),
+          inside.size,
+        );
+      },
+    ),
     { numRuns: 200 },
   );
 });
@@ -88,7 +114,8 @@ test('bucket sizes read and print as durations; bad ones get a message', () => {
   assert.deepEqual(parseBucket('1m'), { ms: 60_000 });
   assert.deepEqual(parseBucket(' 30s '), { ms: 30_000 });
   assert.deepEqual(parseBucket('1d'), { ms: 86_400_000 });
-  for (const bad of ['0s', '1x', 'm', '2d', '1.5m', '-1m', '']) assert.match((parseBucket(bad) as { error: string }).error, /--bucket ".*": use a duration like 1s/);
+  for (const bad of ['0s', '1x', 'm', '2d', '1.5m', '-1m', ''])
+    assert.match((parseBucket(bad) as { error: string }).error, /--bucket ".*": use a duration like 1s/);
   assert.deepEqual(BUCKET_STEPS.map(formatBucket), ['1s', '5s', '10s', '30s', '1m', '5m', '15m', '1h']);
   assert.equal(formatBucket(90_000), '90s');
 });

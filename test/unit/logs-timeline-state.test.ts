@@ -15,8 +15,17 @@ let id = 0;
 function rec(t: number, status: number, cache: string): LogEntry {
   id++;
   return logEntry({
-    timestamp: new Date(t).toISOString(), requestId: id.toString(16).padStart(32, '0'), cacheStatus: cache, statusCode: status,
-    remoteIp: '10.0.0.1', countryCode: 'DE', edgeLocation: 'DE', scheme: 'https', host: 'a.example', path: '/x', url: 'https://a.example/x',
+    timestamp: new Date(t).toISOString(),
+    requestId: id.toString(16).padStart(32, '0'),
+    cacheStatus: cache,
+    statusCode: status,
+    remoteIp: '10.0.0.1',
+    countryCode: 'DE',
+    edgeLocation: 'DE',
+    scheme: 'https',
+    host: 'a.example',
+    path: '/x',
+    url: 'https://a.example/x',
     userAgent: 'ua',
   });
 }
@@ -43,36 +52,44 @@ const turn = () => new Promise<void>((r) => setImmediate(r));
 
 test('the timeline counts follow the store through inserts in any order and evictions of a full buffer, and the local pattern in filter mode (its counts built a few matches a slice while records come and go)', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 3 }), fc.constantFrom(...BUCKET_STEPS.slice(0, 6)), async (batches, patternAt, size) => {
-      // a small store, so evictions (of matches too) happen in most runs
-      const model = new LogsViewModel(25);
-      const source = new TimelineSource(model, () => {}, { step: 3, sliceMs: 0 });
-      source.sync();
-      const pattern = compilePattern('MISS');
-      if (!pattern.ok) throw new Error(pattern.message);
-      const first = Math.floor(BASE / size) * size;
-      const n = Math.ceil(600_001 / size) + 1;
-      const check = () => {
-        const { counts, filtered } = source.counts();
-        if (!counts) return false;
-        const keep = filtered ? (e: LogEntry) => searchFields(e).some((f) => f !== null && /MISS/i.test(f)) : undefined;
-        assert.deepEqual([...counts.buckets(first, size, n)], reference(model.buffer.toArray(), first, size, n, keep));
-        return true;
-      };
-      for (const [i, b] of batches.entries()) {
-        if (i === patternAt) {
-          model.setMode('filter');
-          model.setPattern(pattern);
+    fc.asyncProperty(
+      fc.array(batch, { minLength: 1, maxLength: 12 }),
+      fc.integer({ min: 0, max: 3 }),
+      fc.constantFrom(...BUCKET_STEPS.slice(0, 6)),
+      async (batches, patternAt, size) => {
+        // a small store, so evictions (of matches too) happen in most runs
+        const model = new LogsViewModel(25);
+        const source = new TimelineSource(model, () => {}, { step: 3, sliceMs: 0 });
+        source.sync();
+        const pattern = compilePattern('MISS');
+        if (!pattern.ok) throw new Error(pattern.message);
+        const first = Math.floor(BASE / size) * size;
+        const n = Math.ceil(600_001 / size) + 1;
+        const check = () => {
+          const { counts, filtered } = source.counts();
+          if (!counts) return false;
+          const keep = filtered ? (e: LogEntry) => searchFields(e).some((f) => f !== null && /MISS/i.test(f)) : undefined;
+          assert.deepEqual([...counts.buckets(first, size, n)], reference(model.buffer.toArray(), first, size, n, keep));
+          return true;
+        };
+        for (const [i, b] of batches.entries()) {
+          if (i === patternAt) {
+            model.setMode('filter');
+            model.setPattern(pattern);
+          }
+          model.load(
+            b.map((r) => rec(BASE + r.dt, r.status, r.cache)),
+            b.map((r) => BASE + r.dt),
+          );
+          assert.equal(source.counts().filtered, i >= patternAt);
+          // one slice of the walk, then the next batch comes in
+          await turn();
+          check();
         }
-        model.load(b.map((r) => rec(BASE + r.dt, r.status, r.cache)), b.map((r) => BASE + r.dt));
-        assert.equal(source.counts().filtered, i >= patternAt);
-        // one slice of the walk, then the next batch comes in
-        await turn();
-        check();
-      }
-      for (let k = 0; k < 100 && !check(); k++) await turn();
-      assert.ok(check(), 'the match counts were finished');
-    }),
+        for (let k = 0; k < 100 && !check(); k++) await turn();
+        assert.ok(check(), 'the match counts were finished');
+      },
+    ),
     { numRuns: 60 },
   );
 });
@@ -93,7 +110,10 @@ test('the view: the automatic zoom fits the columns, and a zoomed-in view scroll
   const model = new LogsViewModel(1000);
   const source = new TimelineSource(model);
   const times = Array.from({ length: 600 }, (_, i) => BASE + i * 1000);
-  model.load(times.map((t) => rec(t, 200, 'HIT')), times);
+  model.load(
+    times.map((t) => rec(t, 200, 'HIT')),
+    times,
+  );
   const counts = source.counts().counts!;
   const start = BASE;
   const end = BASE + 599_000;
@@ -128,7 +148,10 @@ test('a bar: height by total, cells by class with the rounding to the largest re
     fc.property(fc.array(fc.nat({ max: 500 }), { minLength: 5, maxLength: 5 }), fc.integer({ min: 1, max: 8 }), (counts, h) => {
       const cells = barCells(counts, 0, h);
       const total = counts.reduce((a, b) => a + b, 0);
-      assert.equal(cells.reduce((a, b) => a + b, 0), total === 0 ? 0 : h);
+      assert.equal(
+        cells.reduce((a, b) => a + b, 0),
+        total === 0 ? 0 : h,
+      );
       cells.forEach((c, k) => assert.ok(counts[k] === 0 ? c === 0 : true));
     }),
   );

@@ -9,7 +9,26 @@ const EDGE = /^[A-Z][A-Z0-9-]{1,7}$/;
 
 // Pieces of hostile text: pipes, quotes, escapes, unicode, control characters, look-alikes.
 const hostilePiece = fc.oneof(
-  fc.constantFrom('|', '||', ' ', '"', "'", '\\', '\t', '-', 'é', '😀', '中文', '\u0000', '\u001b[31m', '%7C', '?a=1&b=|2', 'Mozilla/5.0 (X11; Linux)', 'WA', 'https:'),
+  fc.constantFrom(
+    '|',
+    '||',
+    ' ',
+    '"',
+    "'",
+    '\\',
+    '\t',
+    '-',
+    'é',
+    '😀',
+    '中文',
+    '\u0000',
+    '\u001b[31m',
+    '%7C',
+    '?a=1&b=|2',
+    'Mozilla/5.0 (X11; Linux)',
+    'WA',
+    'https:',
+  ),
   fc.string({ unit: 'grapheme', maxLength: 12 }).filter((s) => !/[\r\n]/.test(s)),
 );
 const hostile = (minLength = 0) => fc.array(hostilePiece, { minLength, maxLength: 12 }).map((a) => a.join(''));
@@ -26,21 +45,45 @@ const entryArb: fc.Arbitrary<LogEntry> = fc
     zone: fc.integer({ min: 1, max: 2 ** 31 }),
     ip: fc.option(fc.oneof(fc.ipV4(), fc.ipV6()), { nil: null }),
     // A referer's later pieces must not start with a scheme (else the line is ambiguous).
-    referer: fc.option(hostile().map((h) => `https://ref.example/${h}`).filter((r) => later(r).every((p) => !/^https?:\/\//i.test(p))), { nil: null }),
+    referer: fc.option(
+      hostile()
+        .map((h) => `https://ref.example/${h}`)
+        .filter((r) => later(r).every((p) => !/^https?:\/\//i.test(p))),
+      { nil: null },
+    ),
     scheme: fc.constantFrom('http', 'https'),
     host: fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,30}$/),
     // A URL's later pieces must not be bare edge codes (else the line is ambiguous).
-    path: hostile().map((h) => `/${h}`).filter((p) => later(p).every((x) => !EDGE.test(x))),
+    path: hostile()
+      .map((h) => `/${h}`)
+      .filter((p) => later(p).every((x) => !EDGE.test(x))),
     edge: fc.stringMatching(EDGE),
-    ua: fc.option(hostile(1).filter((u) => u !== '-' && u !== ''), { nil: null }),
+    ua: fc.option(
+      hostile(1).filter((u) => u !== '-' && u !== ''),
+      { nil: null },
+    ),
     id: fc.option(fc.stringMatching(/^[0-9a-f]{32}$/), { nil: null }),
     country: fc.option(fc.stringMatching(/^[A-Z]{2}$/), { nil: null }),
   })
-  .map((r) => (logEntry({
-    timestamp: new Date(r.t).toISOString(), pullZoneId: r.zone, requestId: r.id, cacheStatus: r.cache, statusCode: r.status,
-    bytesSent: r.bytes, remoteIp: r.ip, countryCode: r.country, edgeLocation: r.edge, scheme: r.scheme, host: r.host, path: r.path,
-    url: `${r.scheme}://${r.host}${r.path}`, userAgent: r.ua, referer: r.referer,
-  })));
+  .map((r) =>
+    logEntry({
+      timestamp: new Date(r.t).toISOString(),
+      pullZoneId: r.zone,
+      requestId: r.id,
+      cacheStatus: r.cache,
+      statusCode: r.status,
+      bytesSent: r.bytes,
+      remoteIp: r.ip,
+      countryCode: r.country,
+      edgeLocation: r.edge,
+      scheme: r.scheme,
+      host: r.host,
+      path: r.path,
+      url: `${r.scheme}://${r.host}${r.path}`,
+      userAgent: r.ua,
+      referer: r.referer,
+    }),
+  );
 
 test('v1 round trip: format then parse gives the same record, hostile fields included', () => {
   fc.assert(
@@ -56,15 +99,23 @@ test('v1 round trip: format then parse gives the same record, hostile fields inc
 
 test('v1 file round trip with LF, CRLF and lone CR line ends, blank lines and a BOM', () => {
   fc.assert(
-    fc.property(fc.array(entryArb, { maxLength: 30 }), fc.array(fc.constantFrom('\n', '\r\n', '\r', '\n\n', '\r\n\r\n')), fc.boolean(), (entries, ends, bom) => {
-      let text = bom ? '\ufeff' : '';
-      entries.forEach((e, i) => (text += formatV1Line(e) + (ends.length ? ends[i % ends.length]! : '\n')));
-      const r = parseV1(text);
-      assert.equal(r.skipped, 0, JSON.stringify(r.problems));
-      assert.equal(r.lines, entries.length);
-      assert.deepEqual(r.entries, entries);
-      assert.deepEqual(r.times, entries.map((e) => Date.parse(e.timestamp)));
-    }),
+    fc.property(
+      fc.array(entryArb, { maxLength: 30 }),
+      fc.array(fc.constantFrom('\n', '\r\n', '\r', '\n\n', '\r\n\r\n')),
+      fc.boolean(),
+      (entries, ends, bom) => {
+        let text = bom ? '\ufeff' : '';
+        entries.forEach((e, i) => (text += formatV1Line(e) + (ends.length ? ends[i % ends.length]! : '\n')));
+        const r = parseV1(text);
+        assert.equal(r.skipped, 0, JSON.stringify(r.problems));
+        assert.equal(r.lines, entries.length);
+        assert.deepEqual(r.entries, entries);
+        assert.deepEqual(
+          r.times,
+          entries.map((e) => Date.parse(e.timestamp)),
+        );
+      },
+    ),
     { numRuns: 300 },
   );
 });
@@ -74,7 +125,10 @@ test('v1 parser never throws and accounts for every non-blank line', () => {
     fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (text) => {
       const r = parseV1(text);
       assert.equal(r.entries.length + r.skipped, r.lines);
-      const nonBlank = text.replace(/^\ufeff/, '').split(/\r\n|\r|\n/).filter((l) => l.trim() !== '').length;
+      const nonBlank = text
+        .replace(/^\ufeff/, '')
+        .split(/\r\n|\r|\n/)
+        .filter((l) => l.trim() !== '').length;
       assert.equal(r.lines, nonBlank);
     }),
     { numRuns: 1000 },
@@ -95,7 +149,10 @@ test('v1 parser: garbage between good lines is skipped and reported with its lin
   const r = parseV1(text, 390);
   assert.equal(r.entries.length, 2);
   assert.equal(r.skipped, 3);
-  assert.deepEqual(r.problems.map((p) => p.line), [2, 3, 4]);
+  assert.deepEqual(
+    r.problems.map((p) => p.line),
+    [2, 3, 4],
+  );
   assert.match(r.problems[0]!.reason, /truncated/);
   assert.match(r.problems[1]!.reason, /status/);
   assert.match(r.problems[2]!.reason, /timestamp/);

@@ -29,8 +29,15 @@ function rng(seed: number): () => number {
 
 function record(zone: number, n: number, t: number): LogEntry {
   return logEntry({
-    timestamp: new Date(t).toISOString(), pullZoneId: zone, requestId: (zone * 1_000_000 + n).toString(16).padStart(32, '0'),
-    cacheStatus: 'HIT', bytesSent: 1, scheme: 'https', host: 'h', path: '/', url: 'https://h/',
+    timestamp: new Date(t).toISOString(),
+    pullZoneId: zone,
+    requestId: (zone * 1_000_000 + n).toString(16).padStart(32, '0'),
+    cacheStatus: 'HIT',
+    bytesSent: 1,
+    scheme: 'https',
+    host: 'h',
+    path: '/',
+    url: 'https://h/',
   });
 }
 
@@ -76,17 +83,27 @@ test('mergeByTime: random zones, duplicates inside and across pages, a window: t
     const to = BASE + 540_000;
     const got = mergeByTime(sources, from, to);
     const want = reference(zones.flat().filter((r) => r.t >= from && r.t < to));
-    assert.deepEqual(got.entries.map((e) => e.requestId), want, `seed ${seed}`);
-    assert.deepEqual(got.times, got.entries.map((e) => Date.parse(e.timestamp)));
+    assert.deepEqual(
+      got.entries.map((e) => e.requestId),
+      want,
+      `seed ${seed}`,
+    );
+    assert.deepEqual(
+      got.times,
+      got.entries.map((e) => Date.parse(e.timestamp)),
+    );
   }
 });
 
-test('mergeByTime: equal times keep the server\'s order within a zone, then the zones in the order given', () => {
+test("mergeByTime: equal times keep the server's order within a zone, then the zones in the order given", () => {
   const t = BASE + 1000;
   const a = [record(1, 1, t), record(1, 2, t), record(1, 3, t)];
   const b = [record(2, 1, t)];
   // newest-first pages list a tie in reverse of the server's ascending order
-  const got = mergeByTime([{ entries: [...a].reverse(), times: [t, t, t] }, { entries: b, times: [t] }]);
+  const got = mergeByTime([
+    { entries: [...a].reverse(), times: [t, t, t] },
+    { entries: b, times: [t] },
+  ]);
   assert.deepEqual(got.entries, [...a, ...b]);
 });
 
@@ -98,7 +115,11 @@ test('mergeByTime: equal times keep the server\'s order within a zone, then the 
  */
 function simulate(seed: number, lateness: number[], assumedLag: number) {
   const random = rng(seed);
-  const zones = zonesOf(random, lateness.map((_, i) => 1000 + i), 300);
+  const zones = zonesOf(
+    random,
+    lateness.map((_, i) => 1000 + i),
+    300,
+  );
   const buffer = new LogBuffer(10_000);
   const released: string[] = [];
   const release = new OrderedRelease((e) => released.push(e.requestId!));
@@ -118,7 +139,12 @@ function simulate(seed: number, lateness: number[], assumedLag: number) {
     deliveredTo[z] = clock;
     const added: LogEntry[] = [];
     const addedTimes: number[] = [];
-    buffer.insert(batch.map((r) => r.e), batch.map((r) => r.t), added, addedTimes);
+    buffer.insert(
+      batch.map((r) => r.e),
+      batch.map((r) => r.t),
+      added,
+      addedTimes,
+    );
     release.add(added, addedTimes);
     release.release(Math.min(...deliveredTo.map((d) => d - assumedLag)));
   }
@@ -130,7 +156,11 @@ test('several zones into one buffer, random interleavings, duplicates and late r
   for (let seed = 1; seed <= 20; seed++) {
     const { zones, buffer, released, stragglers } = simulate(seed, [20_000, 5_000, 1_000], 20_000);
     const want = reference(zones.flat());
-    assert.deepEqual(buffer.toArray().map((e) => e.requestId), want, `buffer, seed ${seed}`);
+    assert.deepEqual(
+      buffer.toArray().map((e) => e.requestId),
+      want,
+      `buffer, seed ${seed}`,
+    );
     assert.equal(stragglers, 0, `seed ${seed}: nothing later than the assumed lag`);
     assert.deepEqual(released, want, `ordered output, seed ${seed}`);
   }
@@ -154,7 +184,18 @@ function oneZoneDown(now: () => number) {
     const entries: LogEntry[] = [];
     for (let t = Math.ceil(from / 100) * 100; t < to; t += 100) entries.push(record(1, t, t));
     if (q.order !== 'asc') entries.reverse();
-    return { entries, times: entries.map((e) => Date.parse(e.timestamp)), offset: 0, limit: 10_000, returned: entries.length, hasMore: false, from, to, order: q.order ?? 'desc', skipped: 0 };
+    return {
+      entries,
+      times: entries.map((e) => Date.parse(e.timestamp)),
+      offset: 0,
+      limit: 10_000,
+      returned: entries.length,
+      hasMore: false,
+      from,
+      to,
+      order: q.order ?? 'desc',
+      skipped: 0,
+    };
   };
   return { query, budget: new RateBudget({ limit: 10_000, windowMs: 1000 }), now } as unknown as LogsApi;
 }

@@ -33,7 +33,11 @@ test('input checks say what is allowed', () => {
 
 test('API Guardian patch: only given fields, enum values and names checked, unknown fields and empty patches refused', () => {
   assert.deepEqual(checkApiGuardianPatch({ executionMode: 1, isEnabled: undefined }), { executionMode: 1 });
-  assert.deepEqual(checkApiGuardianPatch({ isEnabled: false, bodyLimitAction: 2, unmatchedPathAction: 0 }), { isEnabled: false, bodyLimitAction: 2, unmatchedPathAction: 0 });
+  assert.deepEqual(checkApiGuardianPatch({ isEnabled: false, bodyLimitAction: 2, unmatchedPathAction: 0 }), {
+    isEnabled: false,
+    bodyLimitAction: 2,
+    unmatchedPathAction: 0,
+  });
   invalid(() => checkApiGuardianPatch({ executionMode: 2 }), /executionMode must be one of 0 \(Log\), 1 \(Block\) \(got 2\)/);
   invalid(() => checkApiGuardianPatch({ bodyLimitAction: 3 }), /0 \(Block\), 1 \(Log\), 2 \(Ignore\)/);
   invalid(() => checkApiGuardianPatch({ title: 'x' } as never), /"title" cannot be changed/);
@@ -51,10 +55,24 @@ test('region settings update: shapes checked before sending', () => {
 
 const guardian: ApiGuardian = {
   configuration: {
-    shieldZoneId: 9, isEnabled: true, executionMode: 1, bodyLimitAction: 2, unmatchedPathAction: 0, title: null, version: null,
-    maxEndpoints: 50, maxFieldsPerType: 40, maxNestingDepth: 8, maxTotalSchemaNodes: 1000, maxTotalRegexLength: 2000, createdAt: '2026-01-01T00:00:00Z', updatedAt: null,
+    shieldZoneId: 9,
+    isEnabled: true,
+    executionMode: 1,
+    bodyLimitAction: 2,
+    unmatchedPathAction: 0,
+    title: null,
+    version: null,
+    maxEndpoints: 50,
+    maxFieldsPerType: 40,
+    maxNestingDepth: 8,
+    maxTotalSchemaNodes: 1000,
+    maxTotalRegexLength: 2000,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: null,
   },
-  endpoints: [{ apiGuardianEndpointId: 1, requestMethod: 'GET', requestPath: '/a', validateAuthorization: true, isEnabled: false, validateRequestBodySchema: false }],
+  endpoints: [
+    { apiGuardianEndpointId: 1, requestMethod: 'GET', requestPath: '/a', validateAuthorization: true, isEnabled: false, validateRequestBodySchema: false },
+  ],
 };
 
 test('api-guardian rows: enum names, no-spec note, limits and one row per endpoint', () => {
@@ -72,13 +90,31 @@ const lb: LoadBalancer = {
   Name: 'x',
   OriginGroups: [
     { Id: 2, Name: 'late', Priority: 10, Origins: [{ Id: 20, OriginType: 1, StorageZoneId: 7, HealthStatus: 1 }] },
-    { Id: 3, Name: 'first', Priority: 1, Origins: [{ Id: 30, OriginType: 0, StandardOrigin: { OriginUrl: 'https://o' }, HealthStatus: 0 }, { Id: 31, OriginType: 3, MagicContainersOrigin: { AppId: 'A', EndPointId: 'E' }, HealthStatus: 0 }] },
+    {
+      Id: 3,
+      Name: 'first',
+      Priority: 1,
+      Origins: [
+        { Id: 30, OriginType: 0, StandardOrigin: { OriginUrl: 'https://o' }, HealthStatus: 0 },
+        { Id: 31, OriginType: 3, MagicContainersOrigin: { AppId: 'A', EndPointId: 'E' }, HealthStatus: 0 },
+      ],
+    },
     { Id: 4, Name: 'empty', Priority: 5, Origins: [] },
   ],
 };
 
 test('load balancer rows: groups by priority, each followed by its origins, empty groups kept; targets', () => {
-  assert.deepEqual(profileRows(lb).map((r) => [r.group.Name, r.kind === 'origin' ? r.origin.Id : null]), [['first', null], ['first', 30], ['first', 31], ['empty', null], ['late', null], ['late', 20]]);
+  assert.deepEqual(
+    profileRows(lb).map((r) => [r.group.Name, r.kind === 'origin' ? r.origin.Id : null]),
+    [
+      ['first', null],
+      ['first', 30],
+      ['first', 31],
+      ['empty', null],
+      ['late', null],
+      ['late', 20],
+    ],
+  );
   assert.equal(originTarget(lb.OriginGroups[1]!.Origins[1]!), 'app A · endpoint E');
   assert.equal(originTarget(lb.OriginGroups[0]!.Origins[0]!), 'storage zone 7');
 });
@@ -92,7 +128,13 @@ test('formatting helpers', () => {
   assert.equal(formatDay('2025-03-04T05:06:07Z'), '2025-03-04');
   assert.equal(drmText({ Id: 1, EnableDRM: true, DrmVersion: 1 }), 'Enterprise');
   assert.equal(drmText({ Id: 1, EnableDRM: false, DrmVersion: 1 }), 'off');
-  assert.deepEqual(regionSettingsRows({ allowedRegionIds: ['DE', 'UK'], requiredRegionIds: ['DE'], maxAllowedRegions: null, provisioningType: 'static' }).map((r) => r.value), ['DE UK (2)', 'DE (1)', 'not set', 'static']);
+  assert.deepEqual(
+    regionSettingsRows({ allowedRegionIds: ['DE', 'UK'], requiredRegionIds: ['DE'], maxAllowedRegions: null, provisioningType: 'static' }).map((r) => r.value),
+    ['DE UK (2)', 'DE (1)', 'not set', 'static'],
+  );
   assert.equal(parseIdArg('ID', '12'), 12);
-  assert.throws(() => parseIdArg('shield zone ID', '0', 2147483647), (e: unknown) => e instanceof UsageError && /positive whole number up to 2147483647 \(got "0"\)/.test(e.message));
+  assert.throws(
+    () => parseIdArg('shield zone ID', '0', 2147483647),
+    (e: unknown) => e instanceof UsageError && /positive whole number up to 2147483647 \(got "0"\)/.test(e.message),
+  );
 });

@@ -6,13 +6,24 @@ import { SCREENS } from '../../src/app/screens';
 const commands = paletteCommands(SCREENS);
 const names = (text: string) => suggest(commands, text).map((s) => s.matched);
 
-test('the palette knows the issue\'s commands and aliases', () => {
+test("the palette knows the issue's commands and aliases", () => {
   const expected: Record<string, string> = {
-    shield: 'shield', zones: 'shield', waf: 'shield',
-    containers: 'containers', mc: 'containers', apps: 'containers',
-    videos: 'videos', libraries: 'videos', vl: 'videos',
-    lb: 'lb', loadbalancers: 'lb',
-    logs: 'logs', sql: 'sql', help: 'help', q: 'q', quit: 'q',
+    shield: 'shield',
+    zones: 'shield',
+    waf: 'shield',
+    containers: 'containers',
+    mc: 'containers',
+    apps: 'containers',
+    videos: 'videos',
+    libraries: 'videos',
+    vl: 'videos',
+    lb: 'lb',
+    loadbalancers: 'lb',
+    logs: 'logs',
+    sql: 'sql',
+    help: 'help',
+    q: 'q',
+    quit: 'q',
   };
   for (const [typed, name] of Object.entries(expected)) {
     const r = parseCommand(commands, typed);

@@ -6,8 +6,20 @@ import { isSecretField, maskSecret, registerSecret } from '../../src/config/reda
 import { recordJson, recordLines } from '../../src/text/raw-record';
 import { hasTerminalControls } from '../../src/text/terminal-safe';
 
-const Origin = z.looseObject({ Id: z.number(), Weight: z.number().nullish().transform((v) => v ?? 100) });
-const Group = z.looseObject({ Id: z.number(), Origins: z.array(Origin).nullish().transform((v) => v ?? []) });
+const Origin = z.looseObject({
+  Id: z.number(),
+  Weight: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? 100),
+});
+const Group = z.looseObject({
+  Id: z.number(),
+  Origins: z
+    .array(Origin)
+    .nullish()
+    .transform((v) => v ?? []),
+});
 const Page = z.object({ Items: z.array(Group), HasMore: z.boolean() });
 
 test('the raw JSON is kept beside each parsed record, at every level a table draws', () => {
@@ -24,10 +36,23 @@ test('the raw JSON is kept beside each parsed record, at every level a table dra
 });
 
 test('secret-named fields: the usual names and names that end like one', () => {
-  for (const name of ['ApiKey', 'ReadOnlyApiKey', 'ApiAccessKey', 'password', 'StoragePassword', 'ZoneSecurityKey', 'AWSSigningSecret', 'authorizationHeader', 'readOnlyDatabaseToken', 'api_key', 'refresh_token']) {
+  for (const name of [
+    'ApiKey',
+    'ReadOnlyApiKey',
+    'ApiAccessKey',
+    'password',
+    'StoragePassword',
+    'ZoneSecurityKey',
+    'AWSSigningSecret',
+    'authorizationHeader',
+    'readOnlyDatabaseToken',
+    'api_key',
+    'refresh_token',
+  ]) {
     assert.ok(isSecretField(name), name);
   }
-  for (const name of ['Name', 'PlayerKeyColor', 'errorKey', 'publicKey', 'PlayerTokenAuthenticationEnabled', 'tokens', 'Id']) assert.ok(!isSecretField(name), name);
+  for (const name of ['Name', 'PlayerKeyColor', 'errorKey', 'publicKey', 'PlayerTokenAuthenticationEnabled', 'tokens', 'Id'])
+    assert.ok(!isSecretField(name), name);
 });
 
 test('the raw view JSON: pretty, secret fields masked at any depth, known secrets masked anywhere, exact integers and blobs', () => {
@@ -64,7 +89,10 @@ test('the raw view JSON: pretty, secret fields masked at any depth, known secret
 test('raw view lines: long lines continue indented, each fits the width', () => {
   const json = recordJson({ userAgent: 'x'.repeat(70), short: 1 });
   const lines = recordLines(json, 40);
-  assert.ok(lines.every((l) => l.length <= 40), lines.join('\n'));
+  assert.ok(
+    lines.every((l) => l.length <= 40),
+    lines.join('\n'),
+  );
   assert.equal(lines[0], '{');
   assert.ok(lines[1]!.startsWith('  "userAgent": "xxx'));
   assert.ok(lines[2]!.startsWith('    x'), 'continued two cells deeper');

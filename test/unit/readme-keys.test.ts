@@ -19,7 +19,10 @@ test('the README keys table is exactly what scripts/keys-doc.ts prints (regenera
 test('the README opens with what burrow is, then exactly the two set-up lines', () => {
   const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme);
   assert.ok(firstBlock);
-  const lines = firstBlock[1]!.trim().split('\n').map((l) => l.replace(/\s+#.*$/, ''));
+  const lines = firstBlock[1]!
+    .trim()
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, ''));
   assert.deepEqual(lines, ['npm install && npm start', 'npm test']);
   assert.ok(readme.indexOf('```sh') < readme.indexOf('## '), 'before any section');
 });

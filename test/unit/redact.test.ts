@@ -44,14 +44,34 @@ test('--debug SQL: string and blob literals hidden; identifiers, comments, numbe
   const body = {
     baton: null,
     requests: [
-      { type: 'execute', stmt: { sql: "SELECT ?, :n, 'a'", args: [{ type: 'text', value: 'secret' }, { type: 'integer', value: '7' }], named_args: [{ name: ':n', value: { type: 'blob', base64: 'AAE=' } }] } },
+      {
+        type: 'execute',
+        stmt: {
+          sql: "SELECT ?, :n, 'a'",
+          args: [
+            { type: 'text', value: 'secret' },
+            { type: 'integer', value: '7' },
+          ],
+          named_args: [{ name: ':n', value: { type: 'blob', base64: 'AAE=' } }],
+        },
+      },
       { type: 'batch', batch: { steps: [{ stmt: { sql: "UPDATE t SET pw = 'x'" } }] } },
     ],
   };
   assert.deepEqual(redactPipelineBody(body), {
     baton: null,
     requests: [
-      { type: 'execute', stmt: { sql: "SELECT ?, :n, '…'", args: [{ type: 'text', value: '…' }, { type: 'integer', value: '7' }], named_args: [{ name: ':n', value: { type: 'blob', base64: '…' } }] } },
+      {
+        type: 'execute',
+        stmt: {
+          sql: "SELECT ?, :n, '…'",
+          args: [
+            { type: 'text', value: '…' },
+            { type: 'integer', value: '7' },
+          ],
+          named_args: [{ name: ':n', value: { type: 'blob', base64: '…' } }],
+        },
+      },
       { type: 'batch', batch: { steps: [{ stmt: { sql: "UPDATE t SET pw = '…'" } }] } },
     ],
   });

@@ -24,15 +24,55 @@ test(`isComplete agrees with sqlite3 ${fixture.sqlite_version} on every fixture 
 
 // Pieces that stress the tokenizer: quotes, brackets, comments, trigger keywords, non-ASCII.
 const piece = fc.constantFrom(
-  ';', ';', ' ', '\n', '\t', "'", '"', '`', '[', ']', '--', '-', '/*', '*/', '/', 'SELECT 1', 'x', 'CREATE', 'TEMP', 'TRIGGER',
-  'END', 'EXPLAIN', 'BEGIN', 'CASE', "'a;b'", '"c;d"', '[e;f]', '-- c;\n', '/* ; */', 'é', '🐇', 'end', 'temporary', '$x', '_',
-  'CREATE TRIGGER t BEGIN SELECT 1', 'create temp trigger t begin ', ';END;', '; end ;', ';\nEND',
+  ';',
+  ';',
+  ' ',
+  '\n',
+  '\t',
+  "'",
+  '"',
+  '`',
+  '[',
+  ']',
+  '--',
+  '-',
+  '/*',
+  '*/',
+  '/',
+  'SELECT 1',
+  'x',
+  'CREATE',
+  'TEMP',
+  'TRIGGER',
+  'END',
+  'EXPLAIN',
+  'BEGIN',
+  'CASE',
+  "'a;b'",
+  '"c;d"',
+  '[e;f]',
+  '-- c;\n',
+  '/* ; */',
+  'é',
+  '🐇',
+  'end',
+  'temporary',
+  '$x',
+  '_',
+  'CREATE TRIGGER t BEGIN SELECT 1',
+  'create temp trigger t begin ',
+  ';END;',
+  '; end ;',
+  ';\nEND',
 );
 const sqlText = fc.array(piece, { maxLength: 18 }).map((a) => a.join(''));
 
 test('property: sqlite3 itself agrees on random inputs (python3 sqlite3.complete_statement)', (t) => {
   const inputs = fc.sample(sqlText, { numRuns: 3000, seed: 424242 });
-  const py = spawnSync('python3', ['-c', 'import json,sys,sqlite3; print(json.dumps([bool(sqlite3.complete_statement(s)) for s in json.load(sys.stdin)]))'], { input: JSON.stringify(inputs), encoding: 'utf8' });
+  const py = spawnSync('python3', ['-c', 'import json,sys,sqlite3; print(json.dumps([bool(sqlite3.complete_statement(s)) for s in json.load(sys.stdin)]))'], {
+    input: JSON.stringify(inputs),
+    encoding: 'utf8',
+  });
   if (py.error || py.status !== 0) {
     t.skip('python3 with sqlite3 is not available here; the committed fixture still covers this');
     return;
@@ -80,7 +120,10 @@ test('property: joining well-formed statements and splitting them gives them bac
     fc.property(fc.array(stmt, { minLength: 1, maxLength: 6 }), fc.constantFrom(';\n', '; ', ';\n\n-- note\n', ';/* c */'), (stmts, sep) => {
       const sql = stmts.join(sep) + ';';
       const parts = splitStatements(sql);
-      assert.deepEqual(parts.map((p) => p.text), stmts.map((s) => `${s};`));
+      assert.deepEqual(
+        parts.map((p) => p.text),
+        stmts.map((s) => `${s};`),
+      );
       assert.ok(isComplete(sql));
     }),
     { numRuns: 500, seed: 11 },

@@ -12,11 +12,14 @@ test('distinctKeys: repeats get _2, _3..., skipping names another column already
   assert.deepEqual(distinctKeys(['x', 'x_2', 'x', 'x']), ['x', 'x_2', 'x_3', 'x_4']);
 });
 
-test('the shell\'s .mode json (file and screen) keeps every column of a result with repeated names', () => {
+test("the shell's .mode json (file and screen) keeps every column of a result with repeated names", () => {
   const result = { columns: ['id', 'id', 'name'], rows: [[1n, 2n, 'a']] };
   const fileText = [...resultText(result, 'json')].join('\n');
   assert.deepEqual(JSON.parse(fileText), [{ id: 1, id_2: 2, name: 'a' }]);
   const screen = screenSource(result, 'json');
-  const line = screen.line(0, 0).map((s) => s.text).join('');
+  const line = screen
+    .line(0, 0)
+    .map((s) => s.text)
+    .join('');
   assert.deepEqual(JSON.parse(line), [{ id: 1, id_2: 2, name: 'a' }]);
 });

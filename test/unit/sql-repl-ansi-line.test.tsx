@@ -25,9 +25,29 @@ function Nested({ line }: { line: ViewLine }): React.JSX.Element {
 }
 
 const lines: ViewLine[] = [
-  [{ text: '|', kind: 'border' }, { text: ' id ', kind: 'header' }, { text: '|', kind: 'border' }, { text: ' 名前 ', kind: 'header' }, { text: '|', kind: 'border' }],
-  [{ text: '|', kind: 'border' }, { text: '  1 ', kind: 'number' }, { text: '|', kind: 'border' }, { text: ' NULL ', kind: 'null' }, { text: '|', kind: 'border' }, { text: " x'00ff' (2 B) ", kind: 'blob' }, { text: '…', kind: 'text' }],
-  [{ text: 'db> ', kind: 'prompt' }, { text: 'SELE', kind: 'text' }, { text: 'C', kind: 'cursor' }, { text: '', kind: 'text' }, { text: 'T 1;', kind: 'text' }],
+  [
+    { text: '|', kind: 'border' },
+    { text: ' id ', kind: 'header' },
+    { text: '|', kind: 'border' },
+    { text: ' 名前 ', kind: 'header' },
+    { text: '|', kind: 'border' },
+  ],
+  [
+    { text: '|', kind: 'border' },
+    { text: '  1 ', kind: 'number' },
+    { text: '|', kind: 'border' },
+    { text: ' NULL ', kind: 'null' },
+    { text: '|', kind: 'border' },
+    { text: " x'00ff' (2 B) ", kind: 'blob' },
+    { text: '…', kind: 'text' },
+  ],
+  [
+    { text: 'db> ', kind: 'prompt' },
+    { text: 'SELE', kind: 'text' },
+    { text: 'C', kind: 'cursor' },
+    { text: '', kind: 'text' },
+    { text: 'T 1;', kind: 'text' },
+  ],
   [{ text: 'no such table: x', kind: 'error' }],
 ];
 

@@ -35,7 +35,7 @@ test('columns: of the tables the statement names, before tables and keywords', (
   assert.ok(at('SELECT tot').candidates.includes('total'));
 });
 
-test('qualified names: t.col and alias.col give that table\'s columns', () => {
+test("qualified names: t.col and alias.col give that table's columns", () => {
   assert.deepEqual(at('SELECT o.st').candidates, [], 'an unknown alias gives nothing');
   const text = 'SELECT o.st FROM orders o';
   assert.deepEqual(complete(text, 'SELECT o.st'.length, schema).candidates, ['status']);

@@ -49,12 +49,30 @@ test('markdown mode', () => {
 });
 
 test('line mode: one value per line, names right-aligned, a blank line between rows', () => {
-  assert.equal(text('line'), ['    id = 1', '  name = Ann', ' score = 2.5', 'avatar = NULL', '', '    id = 12345678901234567', '  name = Bo "B", Jr', ' score = 1.0', "avatar = x'00ff'"].join('\n'));
+  assert.equal(
+    text('line'),
+    [
+      '    id = 1',
+      '  name = Ann',
+      ' score = 2.5',
+      'avatar = NULL',
+      '',
+      '    id = 12345678901234567',
+      '  name = Bo "B", Jr',
+      ' score = 1.0',
+      "avatar = x'00ff'",
+    ].join('\n'),
+  );
 });
 
 test('csv mode: RFC 4180 quoting, NULL empty; json: exact integers, reals as reals, blobs as base64', () => {
   assert.equal(text('csv'), ['id,name,score,avatar', '1,Ann,2.5,', `12345678901234567,"Bo ""B"", Jr",1.0,x'00ff'`].join('\n'));
-  assert.equal(text('json'), ['[{"id":1,"name":"Ann","score":2.5,"avatar":null},', '{"id":12345678901234567,"name":"Bo \\"B\\", Jr","score":1.0,"avatar":{"base64":"AP8="}}]'].join('\n'));
+  assert.equal(
+    text('json'),
+    ['[{"id":1,"name":"Ann","score":2.5,"avatar":null},', '{"id":12345678901234567,"name":"Bo \\"B\\", Jr","score":1.0,"avatar":{"base64":"AP8="}}]'].join(
+      '\n',
+    ),
+  );
   const parsed = JSON.parse(text('json').replace(/12345678901234567/, '"big"')) as unknown[];
   assert.equal(parsed.length, 2, 'the json text is valid JSON');
   assert.equal([...resultText({ columns: ['a'], rows: [] }, 'json')].join(''), '[]');
@@ -88,7 +106,9 @@ test('on screen: a 100,000-row result makes only the lines asked for', () => {
   for (let i = 0; i < 100_000; i++) rows.push([BigInt(i), `name ${i}`]);
   let reads = 0;
   // rows outside the measured sample (the first 1000, the last 200) count their reads
-  const counted = rows.map((r, i) => (i < 1000 || i >= 99_800 ? r : new Proxy(r, { get: (t, p) => (typeof p === 'string' && /^\d+$/.test(p) && reads++, Reflect.get(t, p)) })));
+  const counted = rows.map((r, i) =>
+    i < 1000 || i >= 99_800 ? r : new Proxy(r, { get: (t, p) => (typeof p === 'string' && /^\d+$/.test(p) && reads++, Reflect.get(t, p)) }),
+  );
   const src = screenSource({ columns: ['id', 'name'], rows: counted }, 'box');
   assert.equal(src.count, 100_004);
   assert.equal(reads, 0, 'the widths come from a sample of the rows');
@@ -103,7 +123,10 @@ test('on screen: a 100,000-row result makes only the lines asked for', () => {
 test('summaries: rows, affected rows with the last rowid, or done; timing with the timer on', () => {
   assert.equal(summaryText({ columns: ['a'], rowCount: 15000, rowsAffected: 0, lastInsertRowid: null, durationMs: 12.4 }, true), '15,000 rows · 12 ms');
   assert.equal(summaryText({ columns: ['a'], rowCount: 1, rowsAffected: 0, lastInsertRowid: null, durationMs: 12.4 }, false), '1 row');
-  assert.equal(summaryText({ columns: [], rowCount: 0, rowsAffected: 3, lastInsertRowid: 42n, durationMs: 1500 }, true), '3 rows affected · last insert rowid 42 · 1.50 s');
+  assert.equal(
+    summaryText({ columns: [], rowCount: 0, rowsAffected: 3, lastInsertRowid: 42n, durationMs: 1500 }, true),
+    '3 rows affected · last insert rowid 42 · 1.50 s',
+  );
   assert.equal(summaryText({ columns: [], rowCount: 0, rowsAffected: 0, lastInsertRowid: null, durationMs: 0.25 }, true), 'done · 0.25 ms');
 });
 
@@ -113,9 +136,25 @@ test('gridWidths caps at the maximum and measures the header', () => {
 
 test('sqlLiteral reads back as the same value and type in SQLite', () => {
   const db = new Database(':memory:');
-  const values: SqlValue[] = [null, 0n, -9223372036854775808n, 9223372036854775807n, 1.5, 1, -0.000001, 1e300, "it's", 'ünï\ncode', new Uint8Array([0, 1, 255])];
+  const values: SqlValue[] = [
+    null,
+    0n,
+    -9223372036854775808n,
+    9223372036854775807n,
+    1.5,
+    1,
+    -0.000001,
+    1e300,
+    "it's",
+    'ünï\ncode',
+    new Uint8Array([0, 1, 255]),
+  ];
   for (const v of values) {
-    const row = db.prepare(`SELECT ${sqlLiteral(v)} AS v, typeof(${sqlLiteral(v)}) AS t`).raw().safeIntegers().get() as unknown[];
+    const row = db
+      .prepare(`SELECT ${sqlLiteral(v)} AS v, typeof(${sqlLiteral(v)}) AS t`)
+      .raw()
+      .safeIntegers()
+      .get() as unknown[];
     const want = v === null ? 'null' : typeof v === 'bigint' ? 'integer' : typeof v === 'number' ? 'real' : typeof v === 'string' ? 'text' : 'blob';
     assert.equal(row[1], want, `type of ${sqlLiteral(v)}`);
     if (v instanceof Uint8Array) assert.deepEqual(new Uint8Array(row[0] as Buffer), v);
@@ -132,19 +171,29 @@ test('dumpLines rebuilds the same database in SQLite', async () => {
     CREATE INDEX t_name ON t (name);
     CREATE VIEW v AS SELECT name FROM t;
     CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END;`);
-  const objects = src.prepare("SELECT type, name, tbl_name AS tblName, sql FROM sqlite_schema WHERE sql NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid").all() as { type: string; name: string; tblName: string; sql: string }[];
+  const objects = src
+    .prepare("SELECT type, name, tbl_name AS tblName, sql FROM sqlite_schema WHERE sql NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+    .all() as { type: string; name: string; tblName: string; sql: string }[];
   const rowsOf = async (t: string) => src.prepare(`SELECT * FROM "${t}"`).raw().safeIntegers().all() as SqlValue[][];
   const seq = src.prepare('SELECT name, seq FROM sqlite_sequence').raw().safeIntegers().all() as SqlValue[][];
   const lines: string[] = [];
-  for await (const l of dumpLines(objects.map((o) => ({ ...o, b: undefined })), async (t) => (await rowsOf(t)).map((r) => r.map((v) => (Buffer.isBuffer(v) ? new Uint8Array(v) : v))), seq)) lines.push(l);
+  for await (const l of dumpLines(
+    objects.map((o) => ({ ...o, b: undefined })),
+    async (t) => (await rowsOf(t)).map((r) => r.map((v) => (Buffer.isBuffer(v) ? new Uint8Array(v) : v))),
+    seq,
+  ))
+    lines.push(l);
   assert.equal(lines[0], 'PRAGMA foreign_keys=OFF;');
   assert.equal(lines[1], 'BEGIN TRANSACTION;');
   assert.equal(lines[lines.length - 1], 'COMMIT;');
   const copy = new Database(':memory:');
   copy.exec(lines.join('\n'));
-  const dumpOf = (db: Database.Database) => JSON.stringify(db.prepare("SELECT quote(id), quote(name), quote(b), quote(r) FROM t ORDER BY id").raw().all());
+  const dumpOf = (db: Database.Database) => JSON.stringify(db.prepare('SELECT quote(id), quote(name), quote(b), quote(r) FROM t ORDER BY id').raw().all());
   assert.equal(dumpOf(copy), dumpOf(src));
-  assert.deepEqual(copy.prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").raw().all(), src.prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").raw().all());
+  assert.deepEqual(
+    copy.prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").raw().all(),
+    src.prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").raw().all(),
+  );
   assert.deepEqual(copy.prepare('SELECT seq FROM sqlite_sequence').raw().all(), [[3]], 'AUTOINCREMENT counter kept');
   src.close();
   copy.close();

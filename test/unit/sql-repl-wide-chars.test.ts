@@ -28,7 +28,10 @@ const plain = (l: readonly { text: string }[]) => l.map((s) => s.text).join('');
 const widths = (lines: string[]) => lines.map((l) => stringWidth(l));
 const allEqual = (lines: string[]) => {
   const w = widths(lines);
-  assert.ok(w.every((x) => x === w[0]), `lines of different widths ${JSON.stringify(w)}:\n${lines.join('\n')}`);
+  assert.ok(
+    w.every((x) => x === w[0]),
+    `lines of different widths ${JSON.stringify(w)}:\n${lines.join('\n')}`,
+  );
 };
 
 test('cellWidth agrees with string-width; the fast path too', () => {
@@ -64,7 +67,10 @@ test('.output / file text: table, box and markdown rows all take the same cells'
   for (const mode of ['table', 'box', 'markdown'] as const) {
     const lines = [...resultText(wide, mode)];
     allEqual(lines);
-    assert.ok(lines.some((l) => l.includes('李小龍')), 'nothing cut in files');
+    assert.ok(
+      lines.some((l) => l.includes('李小龍')),
+      'nothing cut in files',
+    );
   }
   // line mode: the names are right-aligned by cells
   const line = [...resultText({ columns: ['名前', 'id'], rows: [['王', 1n]] }, 'line')];
@@ -85,11 +91,27 @@ test('on screen (the REPL transcript and the results view): grid lines align and
   assert.match(plain(narrow.line(3, 0)), /\| 日… \|/);
 });
 
-const statement = (r: ResultSet): StatementResult => ({ columns: r.columns, decltypes: r.columns.map(() => null), rows: r.rows, rowsAffected: 0, lastInsertRowid: null, durationMs: 1 });
-const entry = (mode: 'table' | 'box', result: ResultSet): Entry => ({ id: 1, kind: 'result', mode, summary: `${result.rows.length} rows`, result: statement(result) });
+const statement = (r: ResultSet): StatementResult => ({
+  columns: r.columns,
+  decltypes: r.columns.map(() => null),
+  rows: r.rows,
+  rowsAffected: 0,
+  lastInsertRowid: null,
+  durationMs: 1,
+});
+const entry = (mode: 'table' | 'box', result: ResultSet): Entry => ({
+  id: 1,
+  kind: 'result',
+  mode,
+  summary: `${result.rows.length} rows`,
+  result: statement(result),
+});
 
 test('the transcript and the browsed result: every line fits the screen, grid lines equally wide', () => {
-  const many: ResultSet = { columns: wide.columns, rows: Array.from({ length: 40 }, (_, i) => wide.rows[i % wide.rows.length]!.map((v, k) => (k === 0 ? BigInt(i) : v))) };
+  const many: ResultSet = {
+    columns: wide.columns,
+    rows: Array.from({ length: 40 }, (_, i) => wide.rows[i % wide.rows.length]!.map((v, k) => (k === 0 ? BigInt(i) : v))),
+  };
   for (const width of [30, 31, 33, 80]) {
     const t = transcriptWindow([entry('box', many)], width, 20, 0, 15);
     const grid = t.lines.map(plain).filter((l) => /^[│├┌└]/.test(l));
@@ -107,7 +129,10 @@ test('the transcript and the browsed result: every line fits the screen, grid li
 });
 
 test('clipLine: a wide character at the edge is left out whole, the last cell is …', () => {
-  const line = [{ text: 'ab日本', kind: 'text' as const }, { text: '|', kind: 'border' as const }];
+  const line = [
+    { text: 'ab日本', kind: 'text' as const },
+    { text: '|', kind: 'border' as const },
+  ];
   assert.equal(plain(clipLine(line, 7)), 'ab日本|');
   assert.equal(plain(clipLine(line, 6)), 'ab日 …', '本 would take cells 5-6 with … in 6: a space instead');
   assert.equal(plain(clipLine(line, 5)), 'ab日…');
@@ -137,7 +162,14 @@ test('burrow sql -o table: columns align by display width', async () => {
   };
   const expected = starts(lines[0]!, wide.columns);
   wide.rows.forEach((row, r) => {
-    assert.deepEqual(starts(lines[r + 1]!, row.map((v) => (v === null ? 'NULL' : String(v)))), expected, `row ${r + 1}:\n${lines.join('\n')}`);
+    assert.deepEqual(
+      starts(
+        lines[r + 1]!,
+        row.map((v) => (v === null ? 'NULL' : String(v))),
+      ),
+      expected,
+      `row ${r + 1}:\n${lines.join('\n')}`,
+    );
   });
 });
 
@@ -166,11 +198,16 @@ test('the input line: wide characters fit by cells and the cursor stays in view'
 
 test('a grid line made only up to the screen width cuts to the same text as the whole line', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 120 }), fc.integer({ min: 0, max: 3 }), fc.constantFrom('table' as const, 'box' as const, 'markdown' as const), (width, h, mode) => {
-      const src = screenSource(wide, mode, { maxColumnWidth: 12 });
-      for (let i = 0; i < src.count; i++) {
-        assert.equal(plain(clipLine(src.line(i, h, width), width)), plain(clipLine(src.line(i, h), width)), `line ${i} at ${width} cells, column ${h + 1}`);
-      }
-    }),
+    fc.property(
+      fc.integer({ min: 1, max: 120 }),
+      fc.integer({ min: 0, max: 3 }),
+      fc.constantFrom('table' as const, 'box' as const, 'markdown' as const),
+      (width, h, mode) => {
+        const src = screenSource(wide, mode, { maxColumnWidth: 12 });
+        for (let i = 0; i < src.count; i++) {
+          assert.equal(plain(clipLine(src.line(i, h, width), width)), plain(clipLine(src.line(i, h), width)), `line ${i} at ${width} cells, column ${h + 1}`);
+        }
+      },
+    ),
   );
 });

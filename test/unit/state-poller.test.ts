@@ -16,7 +16,16 @@ function manualTimers() {
       cleared += 1;
     },
   };
-  return { timers, tick: () => fn?.(), get armed() { return fn !== null; }, get cleared() { return cleared; } };
+  return {
+    timers,
+    tick: () => fn?.(),
+    get armed() {
+      return fn !== null;
+    },
+    get cleared() {
+      return cleared;
+    },
+  };
 }
 
 /** A task whose calls the test resolves or rejects by hand. */
@@ -82,7 +91,13 @@ test('stop aborts the request in flight, drops its result, and clears the timer'
   const t = manualTimers();
   const m = manualTask<number>();
   const seen: number[] = [];
-  const p = createPoller({ intervalMs: 1000, task: m.task, timers: t.timers, onSuccess: (v) => seen.push(v), onError: (e) => seen.push(-1 * Number(Boolean(e))) });
+  const p = createPoller({
+    intervalMs: 1000,
+    task: m.task,
+    timers: t.timers,
+    onSuccess: (v) => seen.push(v),
+    onError: (e) => seen.push(-1 * Number(Boolean(e))),
+  });
   p.start();
   p.stop();
   assert.equal(m.calls[0]!.signal.aborted, true);

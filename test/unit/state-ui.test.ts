@@ -15,17 +15,30 @@ test('navigation: push, go back to a screen already on the stack, esc pops, home
   const s = () => ui.getState();
   s().navigate('containers');
   s().navigate('shield');
-  assert.deepEqual(s().stack.map((x) => x.id), ['home', 'containers', 'shield']);
+  assert.deepEqual(
+    s().stack.map((x) => x.id),
+    ['home', 'containers', 'shield'],
+  );
   s().navigate('shield');
   assert.equal(s().stack.length, 3, 'the screen on top again is a no-op');
   s().navigate('containers');
-  assert.deepEqual(s().stack.map((x) => x.id), ['home', 'containers'], 'back to it, not a second copy');
+  assert.deepEqual(
+    s().stack.map((x) => x.id),
+    ['home', 'containers'],
+    'back to it, not a second copy',
+  );
   s().navigate('logs', '123');
   s().navigate('logs', '456');
-  assert.deepEqual(s().stack.map((x) => `${x.id}${x.arg ?? ''}`), ['home', 'containers', 'logs123', 'logs456']);
+  assert.deepEqual(
+    s().stack.map((x) => `${x.id}${x.arg ?? ''}`),
+    ['home', 'containers', 'logs123', 'logs456'],
+  );
   assert.equal(topScreen(s()).arg, '456');
   while (s().back());
-  assert.deepEqual(s().stack.map((x) => x.id), ['home']);
+  assert.deepEqual(
+    s().stack.map((x) => x.id),
+    ['home'],
+  );
   assert.equal(s().back(), false);
 });
 
@@ -84,7 +97,11 @@ test('the mutation path: diff, confirm, send, pending while sending, status afte
     before: { wafEnabled: false, mode: 0, name: 'x' },
     after: { wafEnabled: true, mode: 0 },
     patch: true,
-    send: () => new Promise<void>((resolve) => { sent.push('PATCH'); release = resolve; }),
+    send: () =>
+      new Promise<void>((resolve) => {
+        sent.push('PATCH');
+        release = resolve;
+      }),
   });
   assert.equal(opened, true);
   const o = ui.getState().overlay;
@@ -117,7 +134,14 @@ test('read-only: the mutation path refuses before any confirm; no change: nothin
 
 test('a failed mutation leaves an error message', async () => {
   const { ui } = store();
-  ui.getState().confirmMutation({ title: 'Save', before: { a: 1 }, after: { a: 2 }, send: async () => { throw new Error('400 Bad Request: requiredRegionIds: must be a subset'); } });
+  ui.getState().confirmMutation({
+    title: 'Save',
+    before: { a: 1 },
+    after: { a: 2 },
+    send: async () => {
+      throw new Error('400 Bad Request: requiredRegionIds: must be a subset');
+    },
+  });
   const o = ui.getState().overlay;
   assert.ok(o?.kind === 'confirm');
   await o.request.onYes();
@@ -132,7 +156,10 @@ test('a mutation whose answer was lost is a warning that says so, never "failed"
     before: { a: 1 },
     after: { a: 2 },
     send: async () => {
-      throw new ApiError({ kind: 'unknown-outcome', message: 'unknown outcome: PUT /x timed out after it was sent; it was not retried. Refresh to see the current state.' });
+      throw new ApiError({
+        kind: 'unknown-outcome',
+        message: 'unknown outcome: PUT /x timed out after it was sent; it was not retried. Refresh to see the current state.',
+      });
     },
   });
   const o = ui.getState().overlay;
@@ -148,12 +175,7 @@ test('diff: nested fields, arrays whole, secrets masked, removed fields in full 
     { name: 'a', ApiKey: 'secret-key-abcdef', regions: ['DE'], nested: { x: 1, y: 2 } },
     { name: 'b', ApiKey: 'secret-key-zzzzzz', regions: ['DE', 'UK'], nested: { x: 1 } },
   ).map(diffLineText);
-  assert.deepEqual(lines, [
-    '~ name: "a" → "b"',
-    '~ ApiKey: ••••••••cdef → ••••••••zzzz',
-    '~ regions: ["DE"] → ["DE","UK"]',
-    '- nested.y: 2',
-  ]);
+  assert.deepEqual(lines, ['~ name: "a" → "b"', '~ ApiKey: ••••••••cdef → ••••••••zzzz', '~ regions: ["DE"] → ["DE","UK"]', '- nested.y: 2']);
 });
 
 test('filters and table views are kept per view key', () => {

@@ -1,7 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  clampViewport, columnWidths, filterRows, formatRow, moveViewport, nextSortColumn, sortRows, visibleRange, type Column,
+  clampViewport,
+  columnWidths,
+  filterRows,
+  formatRow,
+  moveViewport,
+  nextSortColumn,
+  sortRows,
+  visibleRange,
+  type Column,
 } from '../../src/text/table-model';
 import { fit } from '../../src/text/fit';
 
@@ -50,7 +58,11 @@ test('100,000 rows: the window is at most the height, filter and sort work on in
     { id: 'name', header: 'NAME', cell: (r) => r.name },
     { id: 'state', header: 'STATE', width: 8, cell: (r) => ({ text: r.state, tone: r.state === 'failing' ? 'error' : 'ok' }) },
   ];
-  for (const v of [{ selected: 0, offset: 0 }, { selected: 99_999, offset: 0 }, { selected: 50_000, offset: 49_990 }]) {
+  for (const v of [
+    { selected: 0, offset: 0 },
+    { selected: 99_999, offset: 0 },
+    { selected: 50_000, offset: 49_990 },
+  ]) {
     const [start, end] = visibleRange(v, rows.length, 20);
     assert.ok(end - start <= 20);
     assert.ok(start <= clampViewport(v, rows.length, 20).selected && clampViewport(v, rows.length, 20).selected < end);

@@ -2,7 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  terminalSafeOutput, hasTerminalControls, jsonTerminalSafe, terminalSafe, terminalSafeKeepingStyles, terminalSafeLines,
+  terminalSafeOutput,
+  hasTerminalControls,
+  jsonTerminalSafe,
+  terminalSafe,
+  terminalSafeKeepingStyles,
+  terminalSafeLines,
 } from '../../src/text/terminal-safe';
 
 // What a terminal would act on: C0, DEL, C1, and the bidi overrides/isolates that reorder a line.
@@ -11,13 +16,15 @@ const ACTED_ON = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 // eslint-disable-next-line no-control-regex
 const ACTED_ON_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-const unsafeChar = fc.oneof(
-  fc.integer({ min: 0, max: 0x1f }),
-  fc.constant(0x7f),
-  fc.integer({ min: 0x80, max: 0x9f }),
-  fc.integer({ min: 0x202a, max: 0x202e }),
-  fc.integer({ min: 0x2066, max: 0x2069 }),
-).map((c) => String.fromCharCode(c));
+const unsafeChar = fc
+  .oneof(
+    fc.integer({ min: 0, max: 0x1f }),
+    fc.constant(0x7f),
+    fc.integer({ min: 0x80, max: 0x9f }),
+    fc.integer({ min: 0x202a, max: 0x202e }),
+    fc.integer({ min: 0x2066, max: 0x2069 }),
+  )
+  .map((c) => String.fromCharCode(c));
 const payload = fc.constantFrom('\x1b]52;c;aGFja2Vk\x07', '\x1b]0;pwned\x07', '\x1b[2J', '\x1b[H', '\u202e', '\x9b2J', '\x9d0;t\x9c', '\x1bP+q\x1b\\');
 /** Text with hostile characters spread through it: any string, with unsafe characters and whole sequences mixed in. */
 const hostile = fc.array(fc.oneof(fc.string({ unit: 'binary' }), fc.string(), unsafeChar, payload), { maxLength: 12 }).map((parts) => parts.join(''));

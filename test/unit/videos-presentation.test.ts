@@ -70,19 +70,42 @@ const lib = (over: Partial<VideoLibrary> & Record<string, unknown> = {}): VideoL
 test('list columns: the cells a user reads, DRM by name, numbers sorted as numbers', () => {
   const row = libraryColumns.map((c) => cellText(c.cell(lib())));
   assert.deepEqual(row, ['acme-demo', '7', '12', '3.0 GiB', '0 B', '2023-01-02', 'DE NY', 'off']);
-  assert.equal(drmText(lib({ EnableDRM: true, DrmVersion: 1, AppleFairPlayDrm: { Enabled: true }, GoogleWidevineDrm: { Enabled: false } })), 'Enterprise (FairPlay)');
+  assert.equal(
+    drmText(lib({ EnableDRM: true, DrmVersion: 1, AppleFairPlayDrm: { Enabled: true }, GoogleWidevineDrm: { Enabled: false } })),
+    'Enterprise (FairPlay)',
+  );
   assert.equal(drmText(lib({ EnableDRM: true, DrmVersion: 9 })), 'version 9');
   const rows = [lib({ Id: 1, StorageUsage: 10 * 1024 }), lib({ Id: 2, StorageUsage: 2 * 1024 ** 3 }), lib({ Id: 3, StorageUsage: 900 })];
   const storage = libraryColumns.find((c) => c.id === 'storage')!;
-  assert.deepEqual(sortRows(rows, null, storage, false).map((i) => rows[i]!.Id), [3, 1, 2], 'by bytes, not by the text "10.0 KiB" < "2.0 GiB" < "900 B"');
-  assert.deepEqual(sortRows(rows, null, storage, true).map((i) => rows[i]!.Id), [2, 1, 3]);
+  assert.deepEqual(
+    sortRows(rows, null, storage, false).map((i) => rows[i]!.Id),
+    [3, 1, 2],
+    'by bytes, not by the text "10.0 KiB" < "2.0 GiB" < "900 B"',
+  );
+  assert.deepEqual(
+    sortRows(rows, null, storage, true).map((i) => rows[i]!.Id),
+    [2, 1, 3],
+  );
   const created = libraryColumns.find((c) => c.id === 'created')!;
   const dated = [lib({ Id: 1, DateCreated: '2024-01-01T00:00:00' }), lib({ Id: 2, DateCreated: '2020-06-01T00:00:00Z' })];
-  assert.deepEqual(sortRows(dated, null, created, false).map((i) => dated[i]!.Id), [2, 1]);
+  assert.deepEqual(
+    sortRows(dated, null, created, false).map((i) => dated[i]!.Id),
+    [2, 1],
+  );
 });
 
 test('list summary: loaded of total, page size, search, more to come', () => {
-  const base = { items: [lib()], totalItems: 420, hasMore: true, pageSize: 100, search: '', loadingMore: false, loadingAll: false, reloading: false, loadedAt: 1 };
+  const base = {
+    items: [lib()],
+    totalItems: 420,
+    hasMore: true,
+    pageSize: 100,
+    search: '',
+    loadingMore: false,
+    loadingAll: false,
+    reloading: false,
+    loadedAt: 1,
+  };
   assert.equal(listSummary(base), '1 of 420 loaded · page size 100 · scroll for more');
   assert.equal(listSummary({ ...base, search: 'acme', hasMore: false, totalItems: 27 }), 'search "acme" · 27 libraries · page size 100');
   assert.equal(listSummary({ ...base, loadingMore: true }), '1 of 420 loaded · page size 100 · loading more…');
@@ -90,7 +113,17 @@ test('list summary: loaded of total, page size, search, more to come', () => {
 });
 
 test('list summary with a sort says what the sort covers: all of it, loading the rest, or only the loaded part', () => {
-  const base = { items: [lib()], totalItems: 420, hasMore: true, pageSize: 100, search: '', loadingMore: false, loadingAll: false, reloading: false, loadedAt: 1 };
+  const base = {
+    items: [lib()],
+    totalItems: 420,
+    hasMore: true,
+    pageSize: 100,
+    search: '',
+    loadingMore: false,
+    loadingAll: false,
+    reloading: false,
+    loadedAt: 1,
+  };
   assert.equal(listSummary({ ...base, loadingAll: true }, 'videos'), 'sorting by videos needs all 420: loading them… · page size 100');
   assert.equal(listSummary(base, 'videos'), 'sorted by videos: only the 1 loaded of 420 (search to narrow) · page size 100 · scroll for more');
   assert.equal(listSummary({ ...base, hasMore: false }, 'videos'), '420 libraries · page size 100');
@@ -110,13 +143,22 @@ test('page size and search input checks say what is allowed', () => {
 });
 
 test('detail: every field exactly once, in its group; unknown fields under "other"; objects opened', () => {
-  const record = lib({ AppleFairPlayDrm: { Enabled: true, CertificateId: 12, CertificateExpirationDate: '2027-01-01T00:00:00Z', Provider: 'X' }, SomethingNew: 'hello', Bitrate720p: 2800, EncodingTier: 1 });
+  const record = lib({
+    AppleFairPlayDrm: { Enabled: true, CertificateId: 12, CertificateExpirationDate: '2027-01-01T00:00:00Z', Provider: 'X' },
+    SomethingNew: 'hello',
+    Bitrate720p: 2800,
+    EncodingTier: 1,
+  });
   const rows = libraryDetailRows(record);
   const fields = rows.filter((r) => r.kind === 'field').map((r) => (r.kind === 'field' ? r.name : ''));
   assert.equal(new Set(fields).size, fields.length, 'no field twice');
   for (const key of Object.keys(record)) {
     const value = (record as Record<string, unknown>)[key];
-    if (value && typeof value === 'object' && !Array.isArray(value)) assert.ok(fields.some((f) => f.startsWith(`${key}.`)), key);
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      assert.ok(
+        fields.some((f) => f.startsWith(`${key}.`)),
+        key,
+      );
     else assert.ok(fields.includes(key), `${key} is shown`);
   }
   const groupOf = (name: string) => {
@@ -128,7 +170,10 @@ test('detail: every field exactly once, in its group; unknown fields under "othe
   assert.equal(groupOf('Bitrate720p'), 'encoding');
   const titles = rows.filter((r) => r.kind === 'group').map((r) => (r.kind === 'group' ? r.title : ''));
   assert.deepEqual(titles, ['general', 'keys', 'encoding', 'DRM', 'other'], 'groups with no field present are left out');
-  assert.deepEqual(DETAIL_GROUPS.map((g) => g.title), ['general', 'keys', 'player', 'encoding', 'security', 'DRM', 'transcribing', 'billing']);
+  assert.deepEqual(
+    DETAIL_GROUPS.map((g) => g.title),
+    ['general', 'keys', 'player', 'encoding', 'security', 'DRM', 'transcribing', 'billing'],
+  );
 });
 
 test('detail values: enum names, sizes with bytes, UTC dates, yes/no, lists; keys masked unless revealed', () => {
@@ -149,7 +194,8 @@ test('detail values: enum names, sizes with bytes, UTC dates, yes/no, lists; key
   const value = detailColumns(null)[1]!;
   for (const r of rows) {
     const text = cellText(value.cell(r));
-    for (const secret of ['aaaaaaaa-1111', 'bbbbbbbb-1111', 'cccccccc-1111']) assert.ok(!text.includes(secret), `no key in the cell of ${r.kind === 'field' ? r.name : r.title}`);
+    for (const secret of ['aaaaaaaa-1111', 'bbbbbbbb-1111', 'cccccccc-1111'])
+      assert.ok(!text.includes(secret), `no key in the cell of ${r.kind === 'field' ? r.name : r.title}`);
   }
 });
 
@@ -165,7 +211,12 @@ test('OSC 52: base64 of the UTF-8 text between ESC ] 52 ; c ; and BEL; tmux pass
       if (!m || Buffer.from(m[1]!, 'base64').toString('utf8') !== text) return false;
       const wrapped = clipboardSequence(text, 'tmux-passthrough');
       const inner = wrapped.slice('\x1bPtmux;'.length, -2);
-      return wrapped.startsWith('\x1bPtmux;') && wrapped.endsWith('\x1b\\') && inner.replace(/\x1b\x1b/g, '\x1b') === osc52(text) && !/\x1b(?!\x1b)/.test(inner.replace(/\x1b\x1b/g, ''));
+      return (
+        wrapped.startsWith('\x1bPtmux;') &&
+        wrapped.endsWith('\x1b\\') &&
+        inner.replace(/\x1b\x1b/g, '\x1b') === osc52(text) &&
+        !/\x1b(?!\x1b)/.test(inner.replace(/\x1b\x1b/g, ''))
+      );
     }),
   );
 });

@@ -61,7 +61,10 @@ test('burrow get -o table: columns start at the same cell on every line with wid
 
 test('burrow get -o table: 300,000 rows do not overflow the stack', () => {
   const rows = Array.from({ length: 300_000 }, (_, i) => i);
-  const out = renderTable(rows, [{ header: 'N', value: (r) => r }, { header: 'SQUARE', value: (r) => r * r }]);
+  const out = renderTable(rows, [
+    { header: 'N', value: (r) => r },
+    { header: 'SQUARE', value: (r) => r * r },
+  ]);
   assert.equal(out.split('\n').length, 300_002);
   assert.ok(out.startsWith('N       SQUARE\n'), out.slice(0, 40));
 });

@@ -1,7 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  clampOffset, maxOffset, moveSideways, naturalWidths, shownColumns, sidewaysIndicator, sliceCells, wideLayout, windowPieces,
+  clampOffset,
+  maxOffset,
+  moveSideways,
+  naturalWidths,
+  shownColumns,
+  sidewaysIndicator,
+  sliceCells,
+  wideLayout,
+  windowPieces,
 } from '../../src/text/wide-columns';
 
 // columns 10, 4, 30, 6 cells with a gap of 1: starts 0, 11, 16, 47; the line is 53 cells
@@ -17,7 +25,13 @@ test('the layout: where each column starts and how long the full line is', () =>
 });
 
 test('natural widths: the widest shown text or header, CJK as two cells, never narrower than before', () => {
-  const widths = naturalWidths(['NAME', 'ID'], [['origin-group-frankfurt-fallback', '7'], ['東京', '12345']]);
+  const widths = naturalWidths(
+    ['NAME', 'ID'],
+    [
+      ['origin-group-frankfurt-fallback', '7'],
+      ['東京', '12345'],
+    ],
+  );
   assert.deepEqual(widths, [31, 5]);
   assert.deepEqual(naturalWidths(['NAME', 'ID'], [['a', '1']], widths), [31, 5], 'kept from the last frame');
   assert.deepEqual(naturalWidths(['NAME', 'ID'], [['東京東京東京', '1']]), [12, 2]);
@@ -56,11 +70,17 @@ test('a row in the window: the visible piece of each cell, padded and aligned, n
   const texts = ['alpha', '42', 'a long text that is thirty ch.', 'x'];
   const aligns = [undefined, 'right' as const, undefined, undefined];
   const at0 = windowPieces(texts, layout, aligns, 0, 20, 1);
-  assert.deepEqual(at0.map((p) => p.column), [0, 1, 2]);
+  assert.deepEqual(
+    at0.map((p) => p.column),
+    [0, 1, 2],
+  );
   assert.equal(at0.map((p) => p.text).join(''), 'alpha        42 a lo');
   assert.equal(at0.map((p) => p.text).join('').length, 20);
   const at33 = windowPieces(texts, layout, aligns, 33, 20, 1);
-  assert.deepEqual(at33.map((p) => p.column), [2, 3]);
+  assert.deepEqual(
+    at33.map((p) => p.column),
+    [2, 3],
+  );
   assert.equal(at33.map((p) => p.text).join(''), 'is thirty ch. x     ');
   assert.equal(sliceCells('東京abc', 1, 4), ' 京a', 'a wide character cut in half becomes a space');
   assert.equal(sliceCells('abc', 0, 6), 'abc   ');

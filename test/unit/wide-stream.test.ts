@@ -5,17 +5,33 @@ import { sliceSegments, wideStream } from '../../src/log-records/wide-stream';
 import type { LogEntry } from '../../src/api/logs/entry';
 import { logEntry } from '../helpers/log-entry';
 
-const entry = (over: Partial<LogEntry>): LogEntry => (logEntry({
-  timestamp: '2026-11-24T14:05:00.123Z', requestId: 'r1', cacheStatus: 'HIT', bytesSent: 512, remoteIp: '10.0.0.1', countryCode: 'DE',
-  edgeLocation: 'FRA', scheme: 'https', host: 'a.example', path: '/', userAgent: 'curl/8', ...over,
-}));
+const entry = (over: Partial<LogEntry>): LogEntry =>
+  logEntry({
+    timestamp: '2026-11-24T14:05:00.123Z',
+    requestId: 'r1',
+    cacheStatus: 'HIT',
+    bytesSent: 512,
+    remoteIp: '10.0.0.1',
+    countryCode: 'DE',
+    edgeLocation: 'FRA',
+    scheme: 'https',
+    host: 'a.example',
+    path: '/',
+    userAgent: 'curl/8',
+    ...over,
+  });
 
 test('wide stream: every column, as wide as its longest shown cell; nothing cut; columns never shrink while shown', () => {
   const longPath = `/img/${'p'.repeat(150)}.jpg`;
   const a = wideStream([entry({ path: longPath }), entry({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' })], 'short', null);
-  assert.deepEqual(a.layout.columns.map((c) => c.id), ['time', 'status', 'cache', 'path', 'bytes', 'country', 'edge', 'ip', 'ua']);
+  assert.deepEqual(
+    a.layout.columns.map((c) => c.id),
+    ['time', 'status', 'cache', 'path', 'bytes', 'country', 'edge', 'ip', 'ua'],
+  );
   assert.equal(a.layout.columns.find((c) => c.id === 'path')!.width, longPath.length);
-  const line = rowSegments(entry({ path: longPath }), a.layout).map((s) => s.text).join('');
+  const line = rowSegments(entry({ path: longPath }), a.layout)
+    .map((s) => s.text)
+    .join('');
   assert.ok(line.includes(longPath), 'the path whole');
   assert.equal(line.length, a.wide.total);
   const b = wideStream([entry({})], 'short', a);

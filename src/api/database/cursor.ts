@@ -39,8 +39,6 @@ export class CursorUnsupportedError extends ApiError {
   }
 }
 
-
-
 interface WireColumn {
   name?: unknown;
   decltype?: unknown;
@@ -119,14 +117,26 @@ export async function* cursorStatement(options: CursorOptions, sql: string, args
       switch (e.type) {
         case 'step_begin': {
           const cols = Array.isArray(e.cols) ? (e.cols as WireColumn[]) : [];
-          return { type: 'begin', columns: cols.map((c) => (typeof c.name === 'string' ? c.name : '')), decltypes: cols.map((c) => (typeof c.decltype === 'string' ? c.decltype : null)) };
+          return {
+            type: 'begin',
+            columns: cols.map((c) => (typeof c.name === 'string' ? c.name : '')),
+            decltypes: cols.map((c) => (typeof c.decltype === 'string' ? c.decltype : null)),
+          };
         }
         case 'step_end':
-          return { type: 'end', rowsAffected: typeof e.affected_row_count === 'number' ? e.affected_row_count : 0, lastInsertRowid: rowidFrom(line, e.last_insert_rowid) };
+          return {
+            type: 'end',
+            rowsAffected: typeof e.affected_row_count === 'number' ? e.affected_row_count : 0,
+            lastInsertRowid: rowidFrom(line, e.last_insert_rowid),
+          };
         case 'step_error':
         case 'error': {
           const err = (e.error ?? {}) as { message?: unknown; code?: unknown };
-          throw new SqlError(typeof err.message === 'string' ? err.message : 'the statement failed', typeof err.code === 'string' ? err.code : null, readOnlyToken);
+          throw new SqlError(
+            typeof err.message === 'string' ? err.message : 'the statement failed',
+            typeof err.code === 'string' ? err.code : null,
+            readOnlyToken,
+          );
         }
         default:
           // replication_index, and entries of later protocol versions

@@ -118,7 +118,10 @@ function decodeResponse(v: unknown, expected: string): WireResponse {
         type: 'describe',
         result: {
           params: r.params.map((p) => (isObj(p) && typeof p.name === 'string' ? p.name : null)),
-          columns: r.cols.map((c) => ({ name: isObj(c) && typeof c.name === 'string' ? c.name : '', decltype: isObj(c) && typeof c.decltype === 'string' ? c.decltype : null })),
+          columns: r.cols.map((c) => ({
+            name: isObj(c) && typeof c.name === 'string' ? c.name : '',
+            decltype: isObj(c) && typeof c.decltype === 'string' ? c.decltype : null,
+          })),
           isExplain: r.is_explain === true,
           isReadonly: r.is_readonly === true,
         },

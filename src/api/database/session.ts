@@ -3,7 +3,16 @@ import { ApiError } from '../errors';
 import { registerSecret } from '../../config/redact';
 import { redactPipelineBody } from './debug-sql';
 import { SqlError, StreamLostError, type StreamLoss } from './errors';
-import { decodePipeline, ProtocolViolation, type DescribeInfo, type PipelineAnswer, type RawStmt, type StatementResult, type WireRequest, type WireResult } from './protocol';
+import {
+  decodePipeline,
+  ProtocolViolation,
+  type DescribeInfo,
+  type PipelineAnswer,
+  type RawStmt,
+  type StatementResult,
+  type WireRequest,
+  type WireResult,
+} from './protocol';
 import { leadingTokens, type SqlStatement } from './split';
 import { parseDatabaseUrl, tokenAccess } from './url';
 import { encodeArg, ValueError, type SqlArg } from './values';
@@ -191,7 +200,11 @@ export class DatabaseSession {
       while (i < texts.length && !outcome.failed) {
         const chunk: string[] = [];
         let size = 0;
-        while (i + chunk.length < texts.length && chunk.length < this.opts.statementsPerRequest && (chunk.length === 0 || size + texts[i + chunk.length]!.length <= MAX_REQUEST_SQL)) {
+        while (
+          i + chunk.length < texts.length &&
+          chunk.length < this.opts.statementsPerRequest &&
+          (chunk.length === 0 || size + texts[i + chunk.length]!.length <= MAX_REQUEST_SQL)
+        ) {
           size += texts[i + chunk.length]!.length;
           chunk.push(texts[i + chunk.length]!);
         }
@@ -354,7 +367,7 @@ export class DatabaseSession {
       if (r.response.type === 'batch') for (const s of r.response.stepResults) if (s && Number.isNaN(s.durationMs)) s.durationMs = share;
     }
     if (answer.autocommit !== null) {
-      this.setTx(answer.autocommit ? null : this.txSince ?? this.now());
+      this.setTx(answer.autocommit ? null : (this.txSince ?? this.now()));
     } else if (sqls.length) {
       this.infer(this.outcomes(answer.results, sqls, batch));
     }
@@ -429,14 +442,19 @@ export class DatabaseSession {
   }
 
   /** One HTTP round trip; on v3 it also asks get_autocommit when SQL ran. */
-  private async pipelineOnce(requests: WireRequest[], signal: AbortSignal | undefined, wantState: boolean): Promise<PipelineAnswer & { autocommit: boolean | null }> {
+  private async pipelineOnce(
+    requests: WireRequest[],
+    signal: AbortSignal | undefined,
+    wantState: boolean,
+  ): Promise<PipelineAnswer & { autocommit: boolean | null }> {
     for (;;) {
       const version = this.version ?? 3;
       const askState = version === 3 && (wantState || requests.length === 0);
       const all: WireRequest[] = askState ? [...requests, { type: 'get_autocommit' }] : requests;
       let json: unknown;
       try {
-        json = (await this.http.request<unknown>(`/v${version}/pipeline`, { method: 'POST', body: { baton: this.baton, requests: all }, signal, retry: false })).data;
+        json = (await this.http.request<unknown>(`/v${version}/pipeline`, { method: 'POST', body: { baton: this.baton, requests: all }, signal, retry: false }))
+          .data;
       } catch (error) {
         if (this.version === null && error instanceof ApiError && error.kind === 'http' && (error.status === 404 || error.status === 405)) {
           // no v3 on this server: the request did not run; send it again on v2
@@ -447,7 +465,10 @@ export class DatabaseSession {
       }
       let answer: PipelineAnswer;
       try {
-        answer = decodePipeline(json, all.map((r) => r.type));
+        answer = decodePipeline(
+          json,
+          all.map((r) => r.type),
+        );
       } catch (error) {
         if (error instanceof ProtocolViolation) throw this.malformed(error.message);
         throw error;
@@ -515,7 +536,11 @@ export class DatabaseSession {
       } catch (probeError) {
         this.baton = null;
         const why = probeError instanceof ApiError && probeError.kind === 'http' ? this.goneReason(probeError) : 'the server could not be reached to check it';
-        const loss = this.lose(error.kind === 'aborted' ? `the request was cancelled after the server took it, so its stream can no longer be reached; the server rolls it back when the stream expires` : why);
+        const loss = this.lose(
+          error.kind === 'aborted'
+            ? `the request was cancelled after the server took it, so its stream can no longer be reached; the server rolls it back when the stream expires`
+            : why,
+        );
         return new StreamLostError(loss, error.kind === 'aborted' ? 'cancelled; ' : `${error.message}; `);
       }
     }

@@ -41,7 +41,8 @@ export function parseDatabaseUrl(input: string, fallbackToken: string | null = n
   const tls = url.searchParams.get('tls');
   url.searchParams.delete('tls');
   const extra = [...url.searchParams.keys()];
-  if (extra.length) throw invalid(`unsupported query parameter${extra.length > 1 ? 's' : ''} in the database URL: ${extra.join(', ')} (only authToken and tls are understood)`);
+  if (extra.length)
+    throw invalid(`unsupported query parameter${extra.length > 1 ? 's' : ''} in the database URL: ${extra.join(', ')} (only authToken and tls are understood)`);
   if (url.username || url.password) throw invalid('put the token in ?authToken= or SERVICE_DATABASE_AUTH_TOKEN, not as user:password in the database URL');
   let protocol: 'http:' | 'https:';
   switch (url.protocol) {

@@ -7,9 +7,9 @@ type ExtendedField = Extract<(typeof LOG_FIELDS)[number], { extended: true }>;
 export type { LogEntry } from '../../log-fields/fields';
 
 /** The fields only extended logging fills, all null: for records made from fewer fields (a v1 line, a test). */
-export const NO_EXTENDED_FIELDS = Object.freeze(
-  Object.fromEntries(LOG_FIELDS.filter((f) => f.extended).map((f) => [f.name, null])),
-) as { readonly [F in ExtendedField as F['name']]: null };
+export const NO_EXTENDED_FIELDS = Object.freeze(Object.fromEntries(LOG_FIELDS.filter((f) => f.extended).map((f) => [f.name, null]))) as {
+  readonly [F in ExtendedField as F['name']]: null;
+};
 
 /**
  * The zod definition of LogEntry (from the field table): the reference the fast reader below is

@@ -93,7 +93,10 @@ export class LogsApi {
   readonly pages: PageBodyReader;
   readonly random: () => number;
 
-  constructor(private readonly http: HttpClient, options: LogsApiOptions = {}) {
+  constructor(
+    private readonly http: HttpClient,
+    options: LogsApiOptions = {},
+  ) {
     this.pages = options.pageReader ?? plainPageReader;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
@@ -155,7 +158,11 @@ export class LogsApi {
   }
 
   /** Pages through a query (offset paging while hasMore), up to maxRecords. */
-  async fetchAll(zoneId: number, q: LogQuery = {}, opts: FetchAllOptions = {}): Promise<{ entries: LogEntry[]; times: number[]; hasMore: boolean; requests: number }> {
+  async fetchAll(
+    zoneId: number,
+    q: LogQuery = {},
+    opts: FetchAllOptions = {},
+  ): Promise<{ entries: LogEntry[]; times: number[]; hasMore: boolean; requests: number }> {
     const max = opts.maxRecords ?? 10_000;
     const entries: LogEntry[] = [];
     const times: number[] = [];
@@ -205,10 +212,15 @@ export class LogsApi {
       return await this.send(
         zoneId,
         async (signal, answered) => {
-          const pieces = new V1PieceReader(this.pages, zoneId, async (piece, progress) => {
-            delivered = true;
-            await opts.onPiece(piece, progress);
-          }, opts.pieceBytes);
+          const pieces = new V1PieceReader(
+            this.pages,
+            zoneId,
+            async (piece, progress) => {
+              delivered = true;
+              await opts.onPiece(piece, progress);
+            },
+            opts.pieceBytes,
+          );
           try {
             await this.http.stream(`/${date}/${zoneId}.log`, {
               query,
@@ -258,23 +270,35 @@ export class LogsApi {
  * A v2 200 body (the bytes as received) as a LogPage: what query() does after the request. Throws
  * a 'malformed' ApiError when the body is not a page.
  */
-export async function readLogPage<B extends PageBatch>(reader: PageBodyReader<B>, bytes: Buffer, path: string, requestedOrder: 'asc' | 'desc' = 'desc'): Promise<LogPage<B>> {
+export async function readLogPage<B extends PageBatch>(
+  reader: PageBodyReader<B>,
+  bytes: Buffer,
+  path: string,
+  requestedOrder: 'asc' | 'desc' = 'desc',
+): Promise<LogPage<B>> {
   return toPage(await readBody(reader, bytes, path), requestedOrder);
 }
 
 /** A 200 body as a page: records read by the page reader, the rest checked by logPageSchema. */
-async function readBody<B extends PageBatch>(reader: PageBodyReader<B>, bytes: Buffer, path: string): Promise<ReadPage<B> & { body: Infer<typeof logPageSchema> }> {
+async function readBody<B extends PageBatch>(
+  reader: PageBodyReader<B>,
+  bytes: Buffer,
+  path: string,
+): Promise<ReadPage<B> & { body: Infer<typeof logPageSchema> }> {
   const malformed = (message: string) => new ApiError({ kind: 'malformed', status: 200, method: 'GET', path, message });
   const looksHtml = /^\s*</.test(bytes.subarray(0, 64).toString('latin1'));
   let page: ReadPage<B>;
   try {
     page = await reader.read(bytes);
   } catch (error) {
-    if (error instanceof SyntaxError) throw malformed(`GET ${path} answered 200 with a body that is not JSON${looksHtml ? ' (an HTML page: is the URL right?)' : ''}`);
+    if (error instanceof SyntaxError)
+      throw malformed(`GET ${path} answered 200 with a body that is not JSON${looksHtml ? ' (an HTML page: is the URL right?)' : ''}`);
     throw malformed(`GET ${path}: ${(error as Error).message}`);
   }
   const envelope = page.envelope;
-  const checked = (await logPageSchema.load()).safeParse(page.hasData && typeof envelope === 'object' && envelope !== null ? { ...envelope, data: [] } : envelope);
+  const checked = (await logPageSchema.load()).safeParse(
+    page.hasData && typeof envelope === 'object' && envelope !== null ? { ...envelope, data: [] } : envelope,
+  );
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const where = issue && issue.path.length ? issue.path.join('.') : 'body';

@@ -1,6 +1,14 @@
 import { isIP } from 'node:net';
 import { ApiError, type FieldError } from '../errors';
-import { CACHE_STATUS_VALUES, fieldGetter, FILTERED_FIELDS, LOG_FIELDS, type FilteredField, type FilterMatch, type ServerFilterDef } from '../../log-fields/fields';
+import {
+  CACHE_STATUS_VALUES,
+  fieldGetter,
+  FILTERED_FIELDS,
+  LOG_FIELDS,
+  type FilteredField,
+  type FilterMatch,
+  type ServerFilterDef,
+} from '../../log-fields/fields';
 import type { LogEntry } from './entry';
 
 type FilterValue<M extends FilterMatch> = M extends 'status' ? string | readonly (string | number)[] : M extends 'list' ? string | readonly string[] : string;
@@ -175,7 +183,8 @@ export function buildLogQuery(q: LogQuery, now: number): BuiltQuery {
   if (q.limit !== undefined && (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > MAX_LIMIT)) {
     errors.push({ field: 'limit', message: `must be a whole number from 1 to ${MAX_LIMIT}, got ${q.limit}` });
   }
-  if (q.offset !== undefined && (!Number.isSafeInteger(q.offset) || q.offset < 0)) errors.push({ field: 'offset', message: `must be a whole number >= 0, got ${q.offset}` });
+  if (q.offset !== undefined && (!Number.isSafeInteger(q.offset) || q.offset < 0))
+    errors.push({ field: 'offset', message: `must be a whole number >= 0, got ${q.offset}` });
   if (q.order !== undefined && q.order !== 'asc' && q.order !== 'desc') errors.push({ field: 'order', message: `must be asc or desc, got ${String(q.order)}` });
   throwIfAny(errors);
   const params: Record<string, string> = {};

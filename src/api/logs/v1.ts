@@ -22,8 +22,21 @@ export const V1_FIELDS = 12;
 
 /** The columns of a v1 line in order, then the parts of its URL: the values createV1Reader reads from a line. */
 const V1_VALUES = [
-  'cache', 'status', 'timestamp-ms', 'bytes', 'pullzone', 'ip', 'referer', 'url', 'edge', 'user-agent', 'request-id', 'country',
-  'url scheme', 'url host', 'url path',
+  'cache',
+  'status',
+  'timestamp-ms',
+  'bytes',
+  'pullzone',
+  'ip',
+  'referer',
+  'url',
+  'edge',
+  'user-agent',
+  'request-id',
+  'country',
+  'url scheme',
+  'url host',
+  'url path',
 ] as const satisfies readonly V1Source[];
 
 /** Each field of a record (the field table's order) and the v1 value it comes from (null: v1 has none). */
@@ -76,8 +89,21 @@ export function createV1Reader(sources: readonly (readonly [string, string | nul
   const FIELDS = 12;
   // V1_VALUES (this function refers to nothing outside its body)
   const VALUES = [
-    'cache', 'status', 'timestamp-ms', 'bytes', 'pullzone', 'ip', 'referer', 'url', 'edge', 'user-agent', 'request-id', 'country',
-    'url scheme', 'url host', 'url path',
+    'cache',
+    'status',
+    'timestamp-ms',
+    'bytes',
+    'pullzone',
+    'ip',
+    'referer',
+    'url',
+    'edge',
+    'user-agent',
+    'request-id',
+    'country',
+    'url scheme',
+    'url host',
+    'url path',
   ];
   // The record from a line's values, its fields in the table's order: written out once, as one
   // would by hand (a loop per line over the sources was slower).
@@ -149,8 +175,21 @@ export function createV1Reader(sources: readonly (readonly [string, string | nul
     if (Number.isNaN(date.getTime())) return `timestamp ${tsText} is out of range`;
     // in VALUES' order
     return makeEntry(
-      cache === '' ? null : cache, Number(statusText), date.toISOString(), bytes, zone, nullish(ip), nullish(referer), urlValue, nullish(edge),
-      nullish(ua), nullish(requestId), nullish(country), scheme, host, path,
+      cache === '' ? null : cache,
+      Number(statusText),
+      date.toISOString(),
+      bytes,
+      zone,
+      nullish(ip),
+      nullish(referer),
+      urlValue,
+      nullish(edge),
+      nullish(ua),
+      nullish(requestId),
+      nullish(country),
+      scheme,
+      host,
+      path,
     );
   }
 
@@ -212,7 +251,12 @@ export function parseV1(text: string, zoneId: number | null = null): V1ParseResu
 const fieldOf = (value: V1Source) => V1_SOURCES.find(([, v]) => v === value)?.[0] as keyof LogEntry;
 /** The fields of a v1 line, in its order. */
 const LINE_FIELDS = V1_VALUES.slice(0, V1_FIELDS).map((v) => ({ name: fieldOf(v), value: v }));
-const [URL_AT, SCHEME_AT, HOST_AT, PATH_AT] = (['url', 'url scheme', 'url host', 'url path'] as const).map(fieldOf) as [keyof LogEntry, keyof LogEntry, keyof LogEntry, keyof LogEntry];
+const [URL_AT, SCHEME_AT, HOST_AT, PATH_AT] = (['url', 'url scheme', 'url host', 'url path'] as const).map(fieldOf) as [
+  keyof LogEntry,
+  keyof LogEntry,
+  keyof LogEntry,
+  keyof LogEntry,
+];
 
 /** The v1 line of an entry (the inverse of parseV1Line for the fields v1 carries). */
 export function formatV1Line(e: LogEntry): string {

@@ -12,7 +12,8 @@ export const regionSettingsResource = defineResource<RegionSettings, FieldRow>({
   summary: 'allowed and required regions of a container application (APP is its id)',
   single: true,
   parseArg(arg) {
-    if (!APP_ID.test(arg)) throw new UsageError(`APP must be an application id: 1 to 64 letters, digits, "-" or "_" (see burrow get apps), got "${arg.slice(0, 40)}"`);
+    if (!APP_ID.test(arg))
+      throw new UsageError(`APP must be an application id: 1 to 64 letters, digits, "-" or "_" (see burrow get apps), got "${arg.slice(0, 40)}"`);
   },
   async fetch(platform, arg, signal) {
     return [await platform.api.containers.getRegionSettings(arg ?? '', signal)];

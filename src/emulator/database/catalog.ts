@@ -15,7 +15,12 @@ export class HostedDatabase {
   /** What the engine process needs to open (and first seed) this database. */
   readonly ref: DbRef;
 
-  constructor(readonly def: DatabaseDef, dir: string, random: Random, private readonly engine: EngineSupervisor) {
+  constructor(
+    readonly def: DatabaseDef,
+    dir: string,
+    random: Random,
+    private readonly engine: EngineSupervisor,
+  ) {
     this.file = path.join(dir, `${def.name}.db`);
     this.ref = { name: def.name, file: this.file, seedState: random.snapshot() };
   }

@@ -34,9 +34,11 @@ function parseCursorBody(text: string): CursorBody {
   } catch (error) {
     throw new ProtocolError(`Cannot deserialize client message from JSON: ${(error as Error).message}`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ProtocolError('Cannot deserialize client message from JSON: expected an object with "batch"');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new ProtocolError('Cannot deserialize client message from JSON: expected an object with "batch"');
   const o = json as Record<string, unknown>;
-  if (o.baton !== undefined && o.baton !== null && typeof o.baton !== 'string') throw new ProtocolError('Cannot deserialize client message from JSON: baton: expected a string or null');
+  if (o.baton !== undefined && o.baton !== null && typeof o.baton !== 'string')
+    throw new ProtocolError('Cannot deserialize client message from JSON: baton: expected a string or null');
   if (o.batch === undefined) throw new ProtocolError('Cannot deserialize client message from JSON: missing field `batch`');
   return { baton: (o.baton as string | null | undefined) ?? null, batch: o.batch };
 }
@@ -77,7 +79,9 @@ export async function serveCursor(ctx: Ctx, db: HostedDatabase, deps: CursorHttp
     if (!(error instanceof EngineFailure)) throw error;
     streams.destroy(stream);
     const code = error.reason === 'unavailable' ? 'ENGINE_UNAVAILABLE' : 'ENGINE_RESTARTED';
-    res.write(`${JSON.stringify({ type: 'error', error: { message: `The database engine failed while running this cursor (${error.message}); this stream and its open transaction, if any, are gone`, code } })}\n`);
+    res.write(
+      `${JSON.stringify({ type: 'error', error: { message: `The database engine failed while running this cursor (${error.message}); this stream and its open transaction, if any, are gone`, code } })}\n`,
+    );
   } finally {
     res.off('close', onClose);
     streams.end(stream);

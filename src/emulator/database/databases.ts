@@ -17,8 +17,24 @@ export interface DatabaseDef {
 
 export const DATABASES: DatabaseDef[] = [
   { ...PRIMARY_DATABASE, storageRegion: 'eu-central-1', primaryRegions: ['DE'], replicasRegions: ['NY', 'SG', 'UK'], primary: true, seed: seedShop },
-  { id: 'db_01KCHD2M7Q9X4T6V8W0Y3Z5N1P', name: 'analytics-events', storageRegion: 'us-east-1', primaryRegions: ['NY'], replicasRegions: ['LA'], primary: false, seed: seedAnalytics },
-  { id: 'db_01KD0R5S7T9V1W3X5Y7Z9A2B4C', name: 'inventory-eu', storageRegion: 'eu-central-1', primaryRegions: ['AMS'], replicasRegions: [], primary: false, seed: (db, r) => seedInventory(db, r) },
+  {
+    id: 'db_01KCHD2M7Q9X4T6V8W0Y3Z5N1P',
+    name: 'analytics-events',
+    storageRegion: 'us-east-1',
+    primaryRegions: ['NY'],
+    replicasRegions: ['LA'],
+    primary: false,
+    seed: seedAnalytics,
+  },
+  {
+    id: 'db_01KD0R5S7T9V1W3X5Y7Z9A2B4C',
+    name: 'inventory-eu',
+    storageRegion: 'eu-central-1',
+    primaryRegions: ['AMS'],
+    replicasRegions: [],
+    primary: false,
+    seed: (db, r) => seedInventory(db, r),
+  },
 ];
 
 /** "Now" as far as the seeded data is concerned. */

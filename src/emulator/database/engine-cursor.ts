@@ -1,10 +1,9 @@
 import { singleStatement, type Connection, type RowSink, type StmtResult } from './engine';
 import { StmtError } from './stmt-error';
-import type { Cond, EngineStmt } from './engine-protocol';
+import type { Cond, EngineStmt, EngineUsage } from './engine-protocol';
 import { evalCond, withBusyWait } from './engine-run';
 import { encodeValue } from './values';
 import { addStatement, noUsage } from './engine-usage';
-import type { EngineUsage } from './engine-protocol';
 
 /*
  * Runs in the engine process: a cursor (Hrana `/v3/cursor`), a batch whose entries are sent to

@@ -13,8 +13,8 @@ import type { Token } from './sql-text';
 
 /** Scalar, aggregate and window functions SQL may call (libsql 0.5.29 has 230; these are the safe ones). */
 export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set(
+  // core
   (
-    // core
     'abs changes char coalesce concat concat_ws format glob hex ifnull iif instr last_insert_rowid length like likelihood likely ' +
     'lower ltrim max min nullif octet_length printf quote random randomblob replace round rtrim sign soundex ' +
     'sqlite_compileoption_get sqlite_compileoption_used sqlite_source_id sqlite_version substr substring subtype total_changes trim ' +
@@ -47,8 +47,22 @@ export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set(
 
 /** Virtual table modules SQL may name (as an eponymous table or in CREATE VIRTUAL TABLE ... USING). */
 export const ALLOWED_MODULES: ReadonlySet<string> = new Set([
-  'dbstat', 'fts3', 'fts3tokenize', 'fts4', 'fts4aux', 'fts5', 'fts5vocab', 'generate_series', 'geopoly', 'json_each',
-  'json_tree', 'pragma_module_list', 'rtree', 'rtree_i32', 'sqlite_stmt', 'vector_top_k',
+  'dbstat',
+  'fts3',
+  'fts3tokenize',
+  'fts4',
+  'fts4aux',
+  'fts5',
+  'fts5vocab',
+  'generate_series',
+  'geopoly',
+  'json_each',
+  'json_tree',
+  'pragma_module_list',
+  'rtree',
+  'rtree_i32',
+  'sqlite_stmt',
+  'vector_top_k',
 ]);
 
 /**
@@ -121,7 +135,13 @@ export function checkStatementText(tokens: Token[], verb: string, catalog: Engin
  * cannot call them ("no such function"), only the program SQLite compiles for an ALTER does, so
  * they may appear in a listing without opening anything.
  */
-const ALTER_INTERNALS: ReadonlySet<string> = new Set(['sqlite_rename_column', 'sqlite_rename_table', 'sqlite_rename_test', 'sqlite_rename_quotefix', 'sqlite_drop_column']);
+const ALTER_INTERNALS: ReadonlySet<string> = new Set([
+  'sqlite_rename_column',
+  'sqlite_rename_table',
+  'sqlite_rename_test',
+  'sqlite_rename_quotefix',
+  'sqlite_drop_column',
+]);
 
 const FUNCTION_OPS = new Set(['Function', 'PureFunc', 'AggStep', 'AggStep1', 'AggInverse', 'AggValue', 'AggFinal']);
 

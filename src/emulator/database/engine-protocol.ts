@@ -20,11 +20,7 @@ export interface EngineStmt {
   wantRows: boolean;
 }
 
-export type Cond =
-  | { type: 'ok' | 'error'; step: number }
-  | { type: 'not'; cond: Cond }
-  | { type: 'and' | 'or'; conds: Cond[] }
-  | { type: 'is_autocommit' };
+export type Cond = { type: 'ok' | 'error'; step: number } | { type: 'not'; cond: Cond } | { type: 'and' | 'or'; conds: Cond[] } | { type: 'is_autocommit' };
 
 /** A pipeline request that needs the engine, with its SQL already resolved (no sql_id). */
 export type EngineRequest =

@@ -4,7 +4,10 @@ import type { Cond, DbRef, EngineLimits, EngineRequest, EngineStmt, EngineUsage,
 
 /** The engine could not answer: it died (and was restarted), or it was stuck and had to be killed. */
 export class EngineFailure extends Error {
-  constructor(message: string, readonly reason: 'crashed' | 'stuck' | 'unavailable') {
+  constructor(
+    message: string,
+    readonly reason: 'crashed' | 'stuck' | 'unavailable',
+  ) {
     super(message);
   }
 }
@@ -261,17 +264,20 @@ export class EngineSupervisor {
     this.channelRef(true);
     if (this.watchdog) return;
     const limit = this.opts.limits.statementTimeoutMs + this.graceMs;
-    this.watchdog = setInterval(() => {
-      const child = this.child;
-      if (!child || this.pending.size === 0) return this.stopWatchdog();
-      if (Date.now() - this.lastHeard > limit) {
-        this.stats.killedStuck++;
-        this.killedFor = `stuck: the engine did not answer for ${limit} ms (a statement past the ${this.opts.limits.statementTimeoutMs} ms limit that could not be interrupted)`;
-        child.kill('SIGKILL');
-        return;
-      }
-      this.post({ op: 'ping' });
-    }, Math.min(250, Math.max(20, Math.floor(limit / 4))));
+    this.watchdog = setInterval(
+      () => {
+        const child = this.child;
+        if (!child || this.pending.size === 0) return this.stopWatchdog();
+        if (Date.now() - this.lastHeard > limit) {
+          this.stats.killedStuck++;
+          this.killedFor = `stuck: the engine did not answer for ${limit} ms (a statement past the ${this.opts.limits.statementTimeoutMs} ms limit that could not be interrupted)`;
+          child.kill('SIGKILL');
+          return;
+        }
+        this.post({ op: 'ping' });
+      },
+      Math.min(250, Math.max(20, Math.floor(limit / 4))),
+    );
     this.watchdog.unref();
   }
 

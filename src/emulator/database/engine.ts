@@ -2,7 +2,7 @@ import LibsqlPromise from 'libsql/promise';
 import { performance } from 'node:perf_hooks';
 import { classify, parameters, splitStatements, SqlTextError, touchesQueryOnly, type StatementText } from './sql-text';
 import { encodeValue, type EngineValue, type WireValue } from './values';
-import type { EngineLimits } from './engine-protocol';
+import type { EngineLimits, EngineStmt as BoundStmt } from './engine-protocol';
 import { checkProgram, checkStatementText, unlistedFacts, type EngineCatalog, type ProgramFacts } from './engine-policy';
 import { cachedVerdict, COUNTER_SQL, createsTemp, rememberVerdict, SCHEMA_SQL, schemaState, setsConnectionState, type SchemaState } from './engine-schema';
 import type { WriteGate } from './write-gate';
@@ -146,16 +146,33 @@ export interface RowSink {
 }
 
 export type { EngineStmt as BoundStmt } from './engine-protocol';
-import type { EngineStmt as BoundStmt } from './engine-protocol';
 
 export const BLOCKED_MESSAGE = "Operation was blocked: SQL write operations are forbidden (current session doesn't have write permission)";
 
 const PRIMARY: Record<number, string> = {
-  2: 'SQLITE_INTERNAL', 3: 'SQLITE_PERM', 4: 'SQLITE_ABORT', 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED', 7: 'SQLITE_NOMEM',
-  8: 'SQLITE_READONLY', 9: 'SQLITE_INTERRUPT', 10: 'SQLITE_IOERR', 11: 'SQLITE_CORRUPT', 12: 'SQLITE_NOTFOUND',
-  13: 'SQLITE_FULL', 14: 'SQLITE_CANTOPEN', 15: 'SQLITE_PROTOCOL', 17: 'SQLITE_SCHEMA', 18: 'SQLITE_TOOBIG',
-  19: 'SQLITE_CONSTRAINT', 20: 'SQLITE_MISMATCH', 21: 'SQLITE_MISUSE', 22: 'SQLITE_NOLFS', 23: 'SQLITE_AUTH',
-  25: 'SQLITE_RANGE', 26: 'SQLITE_NOTADB',
+  2: 'SQLITE_INTERNAL',
+  3: 'SQLITE_PERM',
+  4: 'SQLITE_ABORT',
+  5: 'SQLITE_BUSY',
+  6: 'SQLITE_LOCKED',
+  7: 'SQLITE_NOMEM',
+  8: 'SQLITE_READONLY',
+  9: 'SQLITE_INTERRUPT',
+  10: 'SQLITE_IOERR',
+  11: 'SQLITE_CORRUPT',
+  12: 'SQLITE_NOTFOUND',
+  13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN',
+  15: 'SQLITE_PROTOCOL',
+  17: 'SQLITE_SCHEMA',
+  18: 'SQLITE_TOOBIG',
+  19: 'SQLITE_CONSTRAINT',
+  20: 'SQLITE_MISMATCH',
+  21: 'SQLITE_MISUSE',
+  22: 'SQLITE_NOLFS',
+  23: 'SQLITE_AUTH',
+  25: 'SQLITE_RANGE',
+  26: 'SQLITE_NOTADB',
 };
 
 const PARSE_ERROR = /syntax error|incomplete input|unrecognized token/;
@@ -422,7 +439,13 @@ export class Connection {
       entry.runs++;
       if (dml || insert) meta = await this.metaRow();
       const changed = dml && meta ? Number(meta[0]) : 0;
-      rowsRead = kind.explain ? 0 : await this.rowsRead(sql, entry, quick(parsed.tokens, kind) && kind.verb === 'SELECT' ? 0 : produced + (kind.verb === 'UPDATE' || kind.verb === 'DELETE' ? changed : 0));
+      rowsRead = kind.explain
+        ? 0
+        : await this.rowsRead(
+            sql,
+            entry,
+            quick(parsed.tokens, kind) && kind.verb === 'SELECT' ? 0 : produced + (kind.verb === 'UPDATE' || kind.verb === 'DELETE' ? changed : 0),
+          );
     } catch (error) {
       this.prepared.delete(sql);
       throw await this.runFailure(error, reading || leavesStatementActive(error));
@@ -553,10 +576,13 @@ export class Connection {
     this.cancelPending = false;
     if (this.cancelled) throw new StmtError('interrupted', 'SQLITE_INTERRUPT');
     this.running = true;
-    const timer = setTimeout(() => {
-      this.timedOut = true;
-      this.db.interrupt();
-    }, Math.max(0, deadline - performance.now()));
+    const timer = setTimeout(
+      () => {
+        this.timedOut = true;
+        this.db.interrupt();
+      },
+      Math.max(0, deadline - performance.now()),
+    );
     try {
       return await work();
     } finally {
@@ -760,7 +786,9 @@ export class Connection {
     try {
       const [name, type] = (await this.schemaStmt(COUNTER_SQL.btree)).get([root]) as [string, string];
       const pages = await this.schemaStmt(COUNTER_SQL.pages);
-      const it = await this.offThread(performance.now() + Math.min(1000, this.limits.statementTimeoutMs), () => pages.iterate([name, type === 'index' ? 1 : 0]));
+      const it = await this.offThread(performance.now() + Math.min(1000, this.limits.statementTimeoutMs), () =>
+        pages.iterate([name, type === 'index' ? 1 : 0]),
+      );
       const first = it.next();
       while (!it.next().done);
       return first.done ? 0 : Number((first.value as unknown[])[0]);

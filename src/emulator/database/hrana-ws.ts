@@ -108,7 +108,10 @@ function asWsResponse(requestId: number, json: string): string {
 
 function engineFailureError(error: EngineFailure): { message: string; code: string } {
   if (error.reason === 'unavailable') return { message: `The database engine is unavailable: ${error.message}`, code: 'ENGINE_UNAVAILABLE' };
-  return { message: `The database engine restarted while running this request (${error.message}); this stream and its open transaction, if any, are gone`, code: 'ENGINE_RESTARTED' };
+  return {
+    message: `The database engine restarted while running this request (${error.message}); this stream and its open transaction, if any, are gone`,
+    code: 'ENGINE_RESTARTED',
+  };
 }
 
 export function createHranaWs(deps: HranaWsDeps): HranaWs {
@@ -136,7 +139,8 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
     const db = req.method === 'GET' ? deps.databaseAt(path) : null;
     if (db === null) return refuse(socket, 404, 'Not Found', '');
     const protocol = chooseProtocol(req.headers['sec-websocket-protocol']);
-    if (protocol === null) return refuse(socket, 400, 'Bad Request', 'None of the offered WebSocket subprotocols is supported (this server speaks hrana2 and hrana1)');
+    if (protocol === null)
+      return refuse(socket, 400, 'Bad Request', 'None of the offered WebSocket subprotocols is supported (this server speaks hrana2 and hrana1)');
     server.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       ws.once('close', () => sockets.delete(ws));
@@ -177,7 +181,10 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
           : { message: 'Authentication failed: The JWT is invalid', code: 'AUTH_JWT_INVALID' };
       }
       if (checked.claims.db !== db.def.id) {
-        return { message: `Authorization forbidden: Current session doesn't not have Read permission to namespace ${db.def.name}`, code: 'AUTH_NAMESPACE_FORBIDDEN' };
+        return {
+          message: `Authorization forbidden: Current session doesn't not have Read permission to namespace ${db.def.name}`,
+          code: 'AUTH_NAMESPACE_FORBIDDEN',
+        };
       }
       access = checked.claims.access;
       return null;
@@ -185,7 +192,8 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
 
     function hello(msg: Record<string, unknown>): void {
       if (helloState !== 'none' && version < 2) return ws.close(1008, 'Hello message can only be sent once in protocol version 1');
-      if (msg.jwt !== undefined && msg.jwt !== null && typeof msg.jwt !== 'string') return ws.close(1007, 'Cannot deserialize client message: jwt must be a string');
+      if (msg.jwt !== undefined && msg.jwt !== null && typeof msg.jwt !== 'string')
+        return ws.close(1007, 'Cannot deserialize client message: jwt must be a string');
       token = typeof msg.jwt === 'string' ? msg.jwt : null;
       const refused = authError();
       if (refused) {
@@ -230,7 +238,10 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
       if (refusedAuth) return respondError(requestId, refusedAuth.message, refusedAuth.code);
       if (stream.conn !== null && stream.generation !== deps.engine.generation) {
         stream.conn = null;
-        stream.broken = { message: 'The database engine restarted since this stream last ran SQL: the stream and its transaction are gone', code: 'STREAM_NOT_OPEN' };
+        stream.broken = {
+          message: 'The database engine restarted since this stream last ran SQL: the stream and its transaction are gone',
+          code: 'STREAM_NOT_OPEN',
+        };
         live.delete(stream);
         return respondError(requestId, stream.broken.message, stream.broken.code);
       }
@@ -280,7 +291,10 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
     }
 
     const sqlOf = (r: Record<string, unknown>) =>
-      resolveStoredSql({ sql: typeof r.sql === 'string' ? r.sql : r.sql == null ? null : badSql(), sqlId: r.sql_id == null ? null : int32(r.sql_id, 'sql_id') }, sqls);
+      resolveStoredSql(
+        { sql: typeof r.sql === 'string' ? r.sql : r.sql == null ? null : badSql(), sqlId: r.sql_id == null ? null : int32(r.sql_id, 'sql_id') },
+        sqls,
+      );
 
     /** Protocol errors are thrown before anything is queued; the caller closes the socket. */
     function request(requestId: number, r: Record<string, unknown>): void {
@@ -339,7 +353,8 @@ export function createHranaWs(deps: HranaWsDeps): HranaWs {
           const id = int32(r.sql_id, 'sql_id');
           if (typeof r.sql !== 'string') throw new ProtocolError('store_sql: `sql` must be a string');
           if (sqls.has(id)) throw new ProtocolError(`SQL text ${id} already exists`);
-          if (sqls.size >= MAX_STORED_SQL) return respondError(requestId, `Too many stored SQL texts: the limit is ${MAX_STORED_SQL} per connection`, 'SQL_STORE_TOO_MANY');
+          if (sqls.size >= MAX_STORED_SQL)
+            return respondError(requestId, `Too many stored SQL texts: the limit is ${MAX_STORED_SQL} per connection`, 'SQL_STORE_TOO_MANY');
           sqls.set(id, r.sql);
           return respondOk(requestId, { type: 'store_sql' });
         }

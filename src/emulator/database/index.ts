@@ -58,7 +58,10 @@ function engineFailure(ctx: Ctx, error: EngineFailure, limitMs: number): void {
     error.reason === 'stuck'
       ? `A statement did not stop at the ${limitMs} ms limit, so the database engine was restarted`
       : `The database engine crashed while running this request and was restarted (${error.message})`;
-  sendJson(ctx, 500, { message: `${what}. This stream and its open transaction, if any, are gone: the next request starts a new stream.`, code: 'ENGINE_RESTARTED' });
+  sendJson(ctx, 500, {
+    message: `${what}. This stream and its open transaction, if any, are gone: the next request starts a new stream.`,
+    code: 'ENGINE_RESTARTED',
+  });
 }
 
 /**
@@ -130,7 +133,11 @@ export function createDatabaseArea(world: World): DatabaseArea {
   }
 
   /** Auth, body and the baton's stream (opened when there is none); answers and returns null when refused. */
-  async function requestStream<T extends { baton: string | null }>(ctx: Ctx, db: HostedDatabase, parse: (text: string) => T): Promise<{ body: T; stream: Stream } | null> {
+  async function requestStream<T extends { baton: string | null }>(
+    ctx: Ctx,
+    db: HostedDatabase,
+    parse: (text: string) => T,
+  ): Promise<{ body: T; stream: Stream } | null> {
     const access = authorize(ctx, db);
     if (access === null) return null;
     let text: string;
@@ -237,15 +244,36 @@ export function createDatabaseArea(world: World): DatabaseArea {
       const db = pick(ctx);
       if (db) await fn(ctx, db);
     };
-    router.get(`${prefix}/v2`, withDb((ctx) => sendPlain(ctx, 200, HELLO)));
-    router.get(`${prefix}/v3`, withDb((ctx) => sendPlain(ctx, 200, HELLO)));
+    router.get(
+      `${prefix}/v2`,
+      withDb((ctx) => sendPlain(ctx, 200, HELLO)),
+    );
+    router.get(
+      `${prefix}/v3`,
+      withDb((ctx) => sendPlain(ctx, 200, HELLO)),
+    );
     // no Protobuf here: a 2xx would make clients switch to it
     router.get(`${prefix}/v3-protobuf`, (ctx) => ctx.send(404));
-    router.get(`${prefix}/health`, withDb((ctx) => ctx.send(200)));
-    router.get(`${prefix}/version`, withDb((ctx) => sendPlain(ctx, 200, VERSION)));
-    router.post(`${prefix}/v2/pipeline`, withDb((ctx, db) => pipeline(ctx, 2, db)));
-    router.post(`${prefix}/v3/pipeline`, withDb((ctx, db) => pipeline(ctx, 3, db)));
-    router.post(`${prefix}/v3/cursor`, withDb((ctx, db) => serveCursor(ctx, db, cursorDeps)));
+    router.get(
+      `${prefix}/health`,
+      withDb((ctx) => ctx.send(200)),
+    );
+    router.get(
+      `${prefix}/version`,
+      withDb((ctx) => sendPlain(ctx, 200, VERSION)),
+    );
+    router.post(
+      `${prefix}/v2/pipeline`,
+      withDb((ctx, db) => pipeline(ctx, 2, db)),
+    );
+    router.post(
+      `${prefix}/v3/pipeline`,
+      withDb((ctx, db) => pipeline(ctx, 3, db)),
+    );
+    router.post(
+      `${prefix}/v3/cursor`,
+      withDb((ctx, db) => serveCursor(ctx, db, cursorDeps)),
+    );
   };
   mount('', () => catalog.primary);
   mount('/db/:name', (ctx) => {

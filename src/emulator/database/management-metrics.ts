@@ -74,7 +74,15 @@ export function registerDatabaseMetrics(router: Router, catalog: Catalog, usage:
       return appError(ctx, 422, 'Failed to deserialize the JSON body into the target type: db_ids: expected an array of database ids', { field: 'db_ids' });
     }
     const header = ctx.req.headers['db-ids'];
-    const wanted = [...(ids as string[]), ...(typeof header === 'string' ? header.split(',').map((s) => s.trim()).filter(Boolean) : [])];
+    const wanted = [
+      ...(ids as string[]),
+      ...(typeof header === 'string'
+        ? header
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : []),
+    ];
     const live: Record<string, unknown> = {};
     for (const id of wanted.slice(0, 1000)) {
       const db = catalog.byId(id);
@@ -114,7 +122,10 @@ export function registerDatabaseMetrics(router: Router, catalog: Catalog, usage:
       row_write_count: { unit: 'NoUnit', data: series((b) => b.rowsWritten) },
       delegated_write_requests: { unit: 'NoUnit', data: series(() => 0) },
       storage: { unit: 'megabyte', data: series(() => Math.round(sizeMb * 100) / 100) },
-      latency: { unit: 'milliseconds', data: { [db.def.primaryRegions[0] ?? 'DE']: { data: series((b) => (b.queries ? Math.round((b.latencyMs / b.queries) * 100) / 100 : 0)) } } },
+      latency: {
+        unit: 'milliseconds',
+        data: { [db.def.primaryRegions[0] ?? 'DE']: { data: series((b) => (b.queries ? Math.round((b.latencyMs / b.queries) * 100) / 100 : 0)) } },
+      },
       query_count: { unit: 'NoUnit', data: series((b) => b.queries) },
     });
   });

@@ -1,5 +1,4 @@
-import type { Ctx, Router } from '../http-kit';
-import { BodyError } from '../http-kit';
+import { type Ctx, type Router, BodyError } from '../http-kit';
 import type { Catalog, HostedDatabase } from './catalog';
 import type { TokenAccess, TokenStore } from './tokens';
 
@@ -7,8 +6,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}
 const DEFAULT_PER_PAGE = 25;
 const MAX_PER_PAGE = 1000;
 
-const appError = (ctx: Ctx, status: number, error: string, details?: unknown) =>
-  ctx.send(status, details === undefined ? { error } : { error, details });
+const appError = (ctx: Ctx, status: number, error: string, details?: unknown) => ctx.send(status, details === undefined ? { error } : { error, details });
 
 /** The `Database` record of the v2 API. */
 function record(db: HostedDatabase, url: string) {
@@ -41,7 +39,13 @@ function uintParam(ctx: Ctx, name: string, min: number, max: number): number | n
  * Database management on the management origin (`/database/v2/...`, AccessKey checked by the
  * origin). Errors use the API's AppError `{error, details?}`.
  */
-export function registerDatabaseManagement(router: Router, catalog: Catalog, tokens: TokenStore, urlOf: (db: HostedDatabase) => string, now: () => number): void {
+export function registerDatabaseManagement(
+  router: Router,
+  catalog: Catalog,
+  tokens: TokenStore,
+  urlOf: (db: HostedDatabase) => string,
+  now: () => number,
+): void {
   const find = (ctx: Ctx): HostedDatabase | null => {
     const db = catalog.byId(ctx.params.db_id ?? '');
     if (!db) appError(ctx, 404, `Database ${String(ctx.params.db_id).slice(0, 80)} not found`);
@@ -85,15 +89,24 @@ export function registerDatabaseManagement(router: Router, catalog: Catalog, tok
       if (error instanceof BodyError) return appError(ctx, error.status, `Failed to parse the request body as JSON: ${error.message}`);
       throw error;
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return appError(ctx, 422, 'Failed to deserialize the JSON body into the target type: expected an object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return appError(ctx, 422, 'Failed to deserialize the JSON body into the target type: expected an object');
     const b = body as Record<string, unknown>;
     if (b.authorization !== 'full-access' && b.authorization !== 'read-only') {
-      return appError(ctx, 422, 'Failed to deserialize the JSON body into the target type: authorization: expected `full-access` or `read-only`', { field: 'authorization', received: b.authorization ?? null });
+      return appError(ctx, 422, 'Failed to deserialize the JSON body into the target type: authorization: expected `full-access` or `read-only`', {
+        field: 'authorization',
+        received: b.authorization ?? null,
+      });
     }
     let expires: Date | null = null;
     if (b.expires_at !== undefined && b.expires_at !== null) {
       if (typeof b.expires_at !== 'string' || !RFC3339.test(b.expires_at) || Number.isNaN(Date.parse(b.expires_at))) {
-        return appError(ctx, 422, 'Failed to deserialize the JSON body into the target type: expires_at: expected an RFC 3339 date-time, e.g. 2026-12-31T23:59:59Z', { field: 'expires_at' });
+        return appError(
+          ctx,
+          422,
+          'Failed to deserialize the JSON body into the target type: expires_at: expected an RFC 3339 date-time, e.g. 2026-12-31T23:59:59Z',
+          { field: 'expires_at' },
+        );
       }
       expires = new Date(Date.parse(b.expires_at));
       if (expires.getTime() <= now()) return appError(ctx, 400, 'expires_at must be in the future', { field: 'expires_at' });

@@ -25,7 +25,6 @@ export interface PipelineBody {
   requests: Request[];
 }
 
-
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const bad = (what: string) => new ProtocolError(`Cannot deserialize client message from JSON: ${what}`);
 const MAX_STORED_SQL = 50;
@@ -116,7 +115,9 @@ function parseRequest(v: unknown, i: number): Request {
     case 'get_autocommit':
       return { type: v.type };
     default:
-      throw bad(`${where}: unknown variant \`${v.type.slice(0, 40)}\`, expected one of \`close\`, \`execute\`, \`batch\`, \`sequence\`, \`describe\`, \`store_sql\`, \`close_sql\`, \`get_autocommit\``);
+      throw bad(
+        `${where}: unknown variant \`${v.type.slice(0, 40)}\`, expected one of \`close\`, \`execute\`, \`batch\`, \`sequence\`, \`describe\`, \`store_sql\`, \`close_sql\`, \`get_autocommit\``,
+      );
   }
 }
 

@@ -4,12 +4,97 @@ import type { Random } from '../random';
 type Db = InstanceType<typeof Database>;
 type Row = (string | number | bigint | Buffer | null)[];
 
-const FIRST = ['Anna', 'Žofie', 'Jiří', 'Zoë', 'Ørjan', 'Ana', 'José', 'Björn', 'Chloé', 'Mateusz', 'Aiko', 'Hiroshi', 'Li', 'Wei', 'Fatima', 'Omar', 'Olivia', 'Liam', 'Noah', 'Emma', 'Søren', 'Ilse', 'Dmitri', 'Şule', 'Nguyễn', 'Priya', 'Arjun', 'Lucía', 'Maëlle', 'Kwame'];
-const LAST = ['Nováková', 'Dvořák', 'Smith', 'García', 'Müller', 'Rossi', 'Kowalski', 'Tanaka', '李', '王', 'Haddad', 'Andersen', 'O\'Brien', 'Ivanov', 'Yılmaz', 'Văn An', 'Patel', 'Fernández', 'Lefèvre', 'Mensah', 'de la Cruz', 'Nakamura', 'Schmidt', 'Jensen'];
+const FIRST = [
+  'Anna',
+  'Žofie',
+  'Jiří',
+  'Zoë',
+  'Ørjan',
+  'Ana',
+  'José',
+  'Björn',
+  'Chloé',
+  'Mateusz',
+  'Aiko',
+  'Hiroshi',
+  'Li',
+  'Wei',
+  'Fatima',
+  'Omar',
+  'Olivia',
+  'Liam',
+  'Noah',
+  'Emma',
+  'Søren',
+  'Ilse',
+  'Dmitri',
+  'Şule',
+  'Nguyễn',
+  'Priya',
+  'Arjun',
+  'Lucía',
+  'Maëlle',
+  'Kwame',
+];
+const LAST = [
+  'Nováková',
+  'Dvořák',
+  'Smith',
+  'García',
+  'Müller',
+  'Rossi',
+  'Kowalski',
+  'Tanaka',
+  '李',
+  '王',
+  'Haddad',
+  'Andersen',
+  "O'Brien",
+  'Ivanov',
+  'Yılmaz',
+  'Văn An',
+  'Patel',
+  'Fernández',
+  'Lefèvre',
+  'Mensah',
+  'de la Cruz',
+  'Nakamura',
+  'Schmidt',
+  'Jensen',
+];
 const COUNTRIES = ['CZ', 'DE', 'US', 'GB', 'FR', 'ES', 'PL', 'JP', 'CN', 'NO', 'SE', 'TR', 'VN', 'IN', 'GH', 'BR', null];
-const PRODUCTS = ['Espresso beans 1 kg', 'Pour-over kettle', 'Ceramic mug ☕', 'Grinder (burr)', 'Paper filters ×100', 'Cold brew jar', 'Milk frother', 'Tamper 58 mm', 'Scale 0.1 g', 'Gift card', 'Descaler', 'Travel tumbler', 'Dripper V60', 'Chemex 6-cup', 'Moka pot', 'Knock box'];
-const STATUSES: [string, number][] = [['delivered', 60], ['shipped', 12], ['paid', 10], ['pending', 8], ['cancelled', 6], ['refunded', 4]];
-const CURRENCIES: [string, number][] = [['EUR', 60], ['USD', 25], ['GBP', 10], ['CZK', 5]];
+const PRODUCTS = [
+  'Espresso beans 1 kg',
+  'Pour-over kettle',
+  'Ceramic mug ☕',
+  'Grinder (burr)',
+  'Paper filters ×100',
+  'Cold brew jar',
+  'Milk frother',
+  'Tamper 58 mm',
+  'Scale 0.1 g',
+  'Gift card',
+  'Descaler',
+  'Travel tumbler',
+  'Dripper V60',
+  'Chemex 6-cup',
+  'Moka pot',
+  'Knock box',
+];
+const STATUSES: [string, number][] = [
+  ['delivered', 60],
+  ['shipped', 12],
+  ['paid', 10],
+  ['pending', 8],
+  ['cancelled', 6],
+  ['refunded', 4],
+];
+const CURRENCIES: [string, number][] = [
+  ['EUR', 60],
+  ['USD', 25],
+  ['GBP', 10],
+  ['CZK', 5],
+];
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const money = (n: number) => Math.round(n * 100) / 100;
@@ -97,11 +182,34 @@ export function seedShop(db: Db, random: Random, now: number): void {
     const last = random.pick(LAST);
     const created = start + random.int(0, 700) * day + random.int(0, day - 1);
     const avatar = random.bool(0.15) ? Buffer.from(Array.from({ length: random.int(8, 48) }, () => random.int(0, 255))) : null;
-    const notes = random.bool(0.1) ? random.pick(['VIP — call before shipping', 'prefers email', 'wholesale account', 'uses a 🧾 invoice address', 'line one\nline two', "quote's test"]) : null;
-    customers.push([id, `${first.toLowerCase().normalize('NFD').replace(/[^a-z]/g, '') || 'user'}.${id}@example.com`, `${first} ${last}`, random.pick(COUNTRIES), iso(created), 0, avatar, notes]);
+    const notes = random.bool(0.1)
+      ? random.pick(['VIP — call before shipping', 'prefers email', 'wholesale account', 'uses a 🧾 invoice address', 'line one\nline two', "quote's test"])
+      : null;
+    customers.push([
+      id,
+      `${
+        first
+          .toLowerCase()
+          .normalize('NFD')
+          .replace(/[^a-z]/g, '') || 'user'
+      }.${id}@example.com`,
+      `${first} ${last}`,
+      random.pick(COUNTRIES),
+      iso(created),
+      0,
+      avatar,
+      notes,
+    ]);
   }
   insertAll(db, 'INSERT INTO customers (id, email, name, country, created_at, lifetime_value, avatar, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', customers);
-  const products: Row[] = PRODUCTS.map((name, i) => [i + 1, `SKU-${String(1000 + i * 7)}`, name, money(random.int(300, 25_000) / 100), random.bool(0.1) ? null : money(random.int(50, 4000) / 1000), random.int(0, 500)]);
+  const products: Row[] = PRODUCTS.map((name, i) => [
+    i + 1,
+    `SKU-${String(1000 + i * 7)}`,
+    name,
+    money(random.int(300, 25_000) / 100),
+    random.bool(0.1) ? null : money(random.int(50, 4000) / 1000),
+    random.int(0, 500),
+  ]);
   insertAll(db, 'INSERT INTO products (id, sku, name, price, weight_kg, stock) VALUES (?, ?, ?, ?, ?, ?)', products);
   const orders: Row[] = [];
   const items: Row[] = [];
@@ -124,7 +232,16 @@ export function seedShop(db: Db, random: Random, now: number): void {
     orders.push([id, customer, status, iso(at), money(total), random.weighted(CURRENCIES), null]);
     if (status !== 'pending' && status !== 'cancelled') {
       const paid = status === 'paid' || status === 'shipped' || status === 'delivered' || status === 'refunded';
-      invoices.push([id, id, `INV-${new Date(at).getUTCFullYear()}-${String(id).padStart(6, '0')}`, iso(at + 3_600_000), iso(at + 30 * day), money(total), paid && random.bool(0.97) ? iso(at + random.int(1, 20) * day) : null, random.bool(0.3) ? Buffer.from(`%PDF-1.7\n% invoice ${id}\n`) : null]);
+      invoices.push([
+        id,
+        id,
+        `INV-${new Date(at).getUTCFullYear()}-${String(id).padStart(6, '0')}`,
+        iso(at + 3_600_000),
+        iso(at + 30 * day),
+        money(total),
+        paid && random.bool(0.97) ? iso(at + random.int(1, 20) * day) : null,
+        random.bool(0.3) ? Buffer.from(`%PDF-1.7\n% invoice ${id}\n`) : null,
+      ]);
     }
   }
   insertAll(db, 'INSERT INTO orders (id, customer_id, status, ordered_at, total, currency, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', orders);
@@ -135,11 +252,18 @@ export function seedShop(db: Db, random: Random, now: number): void {
   for (let id = 1; id <= 2500; id++) {
     const at = start + Math.floor((id / 2500) * 719 * day) + random.int(0, 3_600_000);
     const kind = random.pick(kinds);
-    const payload = kind === 'view_product' ? JSON.stringify({ product: random.int(1, products.length), ms: random.int(40, 4000) }) : random.bool(0.5) ? null : JSON.stringify({ ua: random.pick(['Mozilla/5.0', 'curl/8.5.0', 'okhttp/4.12']) });
+    const payload =
+      kind === 'view_product'
+        ? JSON.stringify({ product: random.int(1, products.length), ms: random.int(40, 4000) })
+        : random.bool(0.5)
+          ? null
+          : JSON.stringify({ ua: random.pick(['Mozilla/5.0', 'curl/8.5.0', 'okhttp/4.12']) });
     events.push([id, snowflake(at, id), random.bool(0.9) ? random.int(1, 1200) : null, kind, payload, iso(at)]);
   }
   insertAll(db, 'INSERT INTO events (id, snowflake_id, customer_id, kind, payload, at) VALUES (?, ?, ?, ?, ?, ?)', events);
-  db.exec(`UPDATE customers SET lifetime_value = coalesce((SELECT round(sum(total), 2) FROM orders WHERE customer_id = customers.id AND status NOT IN ('cancelled','refunded')), 0)`);
+  db.exec(
+    `UPDATE customers SET lifetime_value = coalesce((SELECT round(sum(total), 2) FROM orders WHERE customer_id = customers.id AND status NOT IN ('cancelled','refunded')), 0)`,
+  );
   db.exec('COMMIT');
 }
 
@@ -183,7 +307,13 @@ export function seedInventory(db: Db, random: Random): void {
     );
   `);
   db.exec('BEGIN');
-  const warehouses: Row[] = [['PRG1', 'Praha', 'CZ'], ['BER2', 'Berlin', 'DE'], ['MAD1', 'Madrid', 'ES'], ['WAW1', 'Warszawa', 'PL'], ['OSL1', 'Oslo', 'NO']];
+  const warehouses: Row[] = [
+    ['PRG1', 'Praha', 'CZ'],
+    ['BER2', 'Berlin', 'DE'],
+    ['MAD1', 'Madrid', 'ES'],
+    ['WAW1', 'Warszawa', 'PL'],
+    ['OSL1', 'Oslo', 'NO'],
+  ];
   insertAll(db, 'INSERT INTO warehouses (code, city, country) VALUES (?, ?, ?)', warehouses);
   const rows: Row[] = [];
   for (const [code] of warehouses) for (let i = 0; i < 60; i++) rows.push([code!, `SKU-${1000 + i * 7}`, random.int(0, 900), random.int(0, 40)]);

@@ -19,9 +19,7 @@ export interface Stream {
   timer: NodeJS.Timeout | null;
 }
 
-export type Lookup =
-  | { ok: true; stream: Stream }
-  | { ok: false; reason: 'invalid' | 'reused' | 'expired' };
+export type Lookup = { ok: true; stream: Stream } | { ok: false; reason: 'invalid' | 'reused' | 'expired' };
 
 /** How long an expired stream's baton still gets STREAM_EXPIRED instead of "invalid" (sqld: 300 s). */
 const TOMBSTONE_MS = 300_000;

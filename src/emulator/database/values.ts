@@ -11,7 +11,11 @@ export type WireValue =
 
 /** A body that does not match the protocol: the whole HTTP request fails with 400, as in sqld. */
 export class ProtocolError extends Error {
-  constructor(message: string, readonly json = false, readonly code: string | null = null) {
+  constructor(
+    message: string,
+    readonly json = false,
+    readonly code: string | null = null,
+  ) {
     super(message);
   }
 }
@@ -21,7 +25,8 @@ const I64_MAX = 2n ** 63n - 1n;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function decodeValue(v: unknown, where: string): EngineValue {
-  if (!isObj(v) || typeof v.type !== 'string') throw new ProtocolError(`Cannot deserialize client message from JSON: ${where}: expected a value object with a "type"`);
+  if (!isObj(v) || typeof v.type !== 'string')
+    throw new ProtocolError(`Cannot deserialize client message from JSON: ${where}: expected a value object with a "type"`);
   switch (v.type) {
     case 'null':
       return null;
@@ -51,7 +56,9 @@ export function decodeValue(v: unknown, where: string): EngineValue {
       return Buffer.from(b, 'base64');
     }
     default:
-      throw new ProtocolError(`Cannot deserialize client message from JSON: ${where}: unknown variant \`${String(v.type).slice(0, 40)}\`, expected one of \`null\`, \`integer\`, \`float\`, \`text\`, \`blob\``);
+      throw new ProtocolError(
+        `Cannot deserialize client message from JSON: ${where}: unknown variant \`${String(v.type).slice(0, 40)}\`, expected one of \`null\`, \`integer\`, \`float\`, \`text\`, \`blob\``,
+      );
   }
 }
 

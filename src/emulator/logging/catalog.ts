@@ -135,5 +135,16 @@ export const PROBE_PATHS: readonly string[] = [
 ];
 
 export const SEARCH_TERMS: readonly string[] = [
-  'shoes', 'rate+limit', 'caching', 'sale', 'gift%20card', 'installation', 'token', 'webhooks', 'red+dress', 'laptop', 'edge', 'tls',
+  'shoes',
+  'rate+limit',
+  'caching',
+  'sale',
+  'gift%20card',
+  'installation',
+  'token',
+  'webhooks',
+  'red+dress',
+  'laptop',
+  'edge',
+  'tls',
 ];

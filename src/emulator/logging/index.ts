@@ -117,7 +117,14 @@ function admitZone(world: World, ctx: Ctx, rawId: string, version: 'v1' | 'v2'):
     const { limit, windowMs } = stateOf(world).limiter.config;
     // whole seconds, rounded up: a client that waits this long finds room
     const retryAfter = String(Math.ceil(admitted.retryAfterMs / 1000));
-    sendError(ctx, 429, 'rate_limited', `rate limit exceeded for pull zone ${id}: at most ${limit} requests per ${windowMs / 1000} s; retry after ${retryAfter} s`, undefined, { 'retry-after': retryAfter });
+    sendError(
+      ctx,
+      429,
+      'rate_limited',
+      `rate limit exceeded for pull zone ${id}: at most ${limit} requests per ${windowMs / 1000} s; retry after ${retryAfter} s`,
+      undefined,
+      { 'retry-after': retryAfter },
+    );
     return null;
   }
   if (zone.Suspended || !zone.Enabled) {
@@ -139,7 +146,14 @@ function handleV2(world: World, ctx: Ctx): void {
   if (!parsed.ok) return sendError(ctx, 400, 'invalid_request', 'one or more query parameters failed validation', parsed.details);
   const q = parsed.query;
   const { page, hasMore } = pageRecords(stateOf(world).store, zone, {
-    from: q.from, to: q.to, now, includeShield: q.includeShield, match: q.match, order: q.order, offset: q.offset, limit: q.limit,
+    from: q.from,
+    to: q.to,
+    now,
+    includeShield: q.includeShield,
+    match: q.match,
+    order: q.order,
+    offset: q.offset,
+    limit: q.limit,
   });
   ctx.send(200, {
     data: page.map(toLogEntry),

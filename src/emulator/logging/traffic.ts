@@ -1,7 +1,16 @@
 import type { Random } from '../random';
 import type { PullZoneSeed, World } from '../world';
 import {
-  BROWSER_AGENTS, CACHE_STATUSES, COUNTRIES, HOSTING_ASNS, JA4, PROBE_PATHS, REFERER_SITES, SEARCH_TERMS, TOOL_AGENTS, ZONE_PATHS,
+  BROWSER_AGENTS,
+  CACHE_STATUSES,
+  COUNTRIES,
+  HOSTING_ASNS,
+  JA4,
+  PROBE_PATHS,
+  REFERER_SITES,
+  SEARCH_TERMS,
+  TOOL_AGENTS,
+  ZONE_PATHS,
   type PathKind,
 } from './catalog';
 
@@ -245,10 +254,33 @@ class Table<T> {
   }
 }
 
-const CACHEABLE_STATUS = new Table<string>([['HIT', 70], ['MISS', 14], ['REVALIDATED', 5], ['STALE', 2], ['UPDATING', 3], ['BYPASS', 3], ['-', 1]]);
-const DYNAMIC_STATUS = new Table<string>([['BYPASS', 48], ['MISS', 34], ['-', 16], ['HIT', 2]]);
-const ERROR_5XX = new Table<number>([[502, 4], [503, 3], [504, 2], [500, 1]]);
-const ERROR_4XX = new Table<number>([[404, 6], [403, 2], [401, 1], [429, 1]]);
+const CACHEABLE_STATUS = new Table<string>([
+  ['HIT', 70],
+  ['MISS', 14],
+  ['REVALIDATED', 5],
+  ['STALE', 2],
+  ['UPDATING', 3],
+  ['BYPASS', 3],
+  ['-', 1],
+]);
+const DYNAMIC_STATUS = new Table<string>([
+  ['BYPASS', 48],
+  ['MISS', 34],
+  ['-', 16],
+  ['HIT', 2],
+]);
+const ERROR_5XX = new Table<number>([
+  [502, 4],
+  [503, 3],
+  [504, 2],
+  [500, 1],
+]);
+const ERROR_4XX = new Table<number>([
+  [404, 6],
+  [403, 2],
+  [401, 1],
+  [429, 1],
+]);
 
 export class TrafficStore {
   private readonly models = new Map<number, ZoneModel>();
@@ -290,7 +322,13 @@ export class TrafficStore {
 
   private episode(zone: PullZoneSeed, chunk: number): Episode {
     const r = this.base.fork(`episode:${zone.Id}:${Math.floor(chunk / 4)}`);
-    const kind = r.weighted([['normal', 66], ['burst', 10], ['quiet', 12], ['5xx', 6], ['4xx', 6]] as const);
+    const kind = r.weighted([
+      ['normal', 66],
+      ['burst', 10],
+      ['quiet', 12],
+      ['5xx', 6],
+      ['4xx', 6],
+    ] as const);
     const hot = r.int(0, 1 << 30);
     if (kind === 'burst') return { mult: 2.5 + r.next() * 2.5, errors: 'none', hot };
     if (kind === 'quiet') return { mult: 0.1 + r.next() * 0.2, errors: 'none', hot };

@@ -1,6 +1,5 @@
 import { isIP } from 'node:net';
-import type { GenRecord } from './traffic';
-import { RETENTION_MS } from './traffic';
+import { type GenRecord, RETENTION_MS } from './traffic';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 10_000;
@@ -36,7 +35,10 @@ export function parseDateTime(text: string): number {
 
 function list(value: string | null): string[] {
   if (value === null) return [];
-  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** Parses a comma list of codes (404) and classes (5xx) into a test; pushes what is wrong to `errors`. */
@@ -91,7 +93,8 @@ export function parseV2Query(q: URLSearchParams, now: number): { ok: true; query
   if (orderRaw !== '' && orderRaw !== 'asc' && orderRaw !== 'desc') errors.push(`order: "${q.get('order')}" must be asc or desc`);
   const order = orderRaw === 'asc' ? 'asc' : 'desc';
   const shieldRaw = (q.get('includeOriginShield') ?? '').trim().toLowerCase();
-  if (shieldRaw !== '' && !['true', 'false', '1', '0'].includes(shieldRaw)) errors.push(`includeOriginShield: "${q.get('includeOriginShield')}" must be true or false`);
+  if (shieldRaw !== '' && !['true', 'false', '1', '0'].includes(shieldRaw))
+    errors.push(`includeOriginShield: "${q.get('includeOriginShield')}" must be true or false`);
   const includeShield = shieldRaw === 'true' || shieldRaw === '1';
 
   const status = parseStatusList(q.get('status'), 'status', errors);
@@ -106,7 +109,10 @@ export function parseV2Query(q: URLSearchParams, now: number): { ok: true; query
   const ua = lower(q.get('userAgentContains'));
   const ref = lower(q.get('refererContains'));
   const requestId = (q.get('requestId') ?? '').trim().toLowerCase();
-  const tokens = (q.get('search') ?? '').split(/\s+/).filter((t) => t !== '').map((t) => t.toLowerCase());
+  const tokens = (q.get('search') ?? '')
+    .split(/\s+/)
+    .filter((t) => t !== '')
+    .map((t) => t.toLowerCase());
   if (tokens.length > MAX_SEARCH_TOKENS) errors.push(`search: at most ${MAX_SEARCH_TOKENS} tokens (got ${tokens.length})`);
   for (const t of tokens) if (t.length > MAX_TOKEN_LENGTH) errors.push(`search: tokens are at most ${MAX_TOKEN_LENGTH} characters (one has ${t.length})`);
   if (errors.length) return { ok: false, details: errors };
@@ -123,13 +129,28 @@ export function parseV2Query(q: URLSearchParams, now: number): { ok: true; query
     if (ref && !lower(r.referer).includes(ref)) return false;
     if (tokens.length) {
       // ANY token in ANY searched field; IP, country and the auth header are not searched.
-      const hay = `${r.cacheStatus}\n${r.requestId}\n${r.edgeLocation}\n${r.host}\n${r.path}\n${r.userAgent ?? ''}\n${r.referer ?? ''}\n${r.contentRange ?? ''}`.toLowerCase();
+      const hay =
+        `${r.cacheStatus}\n${r.requestId}\n${r.edgeLocation}\n${r.host}\n${r.path}\n${r.userAgent ?? ''}\n${r.referer ?? ''}\n${r.contentRange ?? ''}`.toLowerCase();
       let any = false;
-      for (const t of tokens) if (hay.includes(t)) { any = true; break; }
+      for (const t of tokens)
+        if (hay.includes(t)) {
+          any = true;
+          break;
+        }
       if (!any) return false;
     }
     return true;
   };
-  const filtered = status !== null || cache.size > 0 || country.size > 0 || edge !== '' || ip !== '' || requestId !== '' || url !== '' || ua !== '' || ref !== '' || tokens.length > 0;
+  const filtered =
+    status !== null ||
+    cache.size > 0 ||
+    country.size > 0 ||
+    edge !== '' ||
+    ip !== '' ||
+    requestId !== '' ||
+    url !== '' ||
+    ua !== '' ||
+    ref !== '' ||
+    tokens.length > 0;
   return { ok: true, query: { from, to, order, limit, offset, includeShield, match: filtered ? match : undefined } };
 }

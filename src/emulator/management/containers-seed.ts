@@ -78,8 +78,20 @@ const STATUSES: AppStatus[] = ['active', 'progressing', 'inactive', 'failing', '
 export function seedApps(r: Random): McApp[] {
   return APPS.map(([name, description], i) => {
     // Every status at least once, then mostly active.
-    const status = i < STATUSES.length ? STATUSES[i]! : r.weighted<AppStatus>([['active', 6], ['progressing', 1], ['failing', 1], ['inactive', 1]]);
-    const type = r.weighted<'cdn' | 'anycast' | 'publicIp'>([['cdn', 6], ['anycast', 2], ['publicIp', 2]]);
+    const status =
+      i < STATUSES.length
+        ? STATUSES[i]!
+        : r.weighted<AppStatus>([
+            ['active', 6],
+            ['progressing', 1],
+            ['failing', 1],
+            ['inactive', 1],
+          ]);
+    const type = r.weighted<'cdn' | 'anycast' | 'publicIp'>([
+      ['cdn', 6],
+      ['anycast', 2],
+      ['publicIp', 2],
+    ]);
     const ip = `${r.pick([185, 188, 84, 45])}.${r.int(1, 254)}.${r.int(1, 254)}.${r.int(1, 254)}`;
     const address = type === 'cdn' ? `mc-${r.alnum(10).toLowerCase()}.b-cdn.net` : type === 'anycast' ? ip : `${ip}:${r.pick([80, 443, 8080, 3000])}`;
     return {

@@ -72,7 +72,8 @@ export function sendPage<T>(ctx: Ctx, kind: string, all: T[]): void {
   const rawLimit = ctx.query.get('limit');
   if (rawLimit !== null && rawLimit !== '') {
     const n = parseWhole(rawLimit.trim());
-    if (n === null || n < 1 || n > 1000) errors.push({ field: 'limit', message: `limit must be a whole number from 1 to 1000, got "${rawLimit.slice(0, 40)}"` });
+    if (n === null || n < 1 || n > 1000)
+      errors.push({ field: 'limit', message: `limit must be a whole number from 1 to 1000, got "${rawLimit.slice(0, 40)}"` });
     else limit = n;
   }
   let offset = 0;
@@ -130,10 +131,17 @@ export function registerContainers(router: Router, world: World): void {
     if (!read.ok) return;
     const body = read.value;
     if (!isPlainObject(body)) {
-      return mcError(ctx, 400, 'The request body must be a JSON object.', [{ field: null, message: `expected an object with ${SETTINGS_FIELDS.join(', ')}` }], app.id);
+      return mcError(
+        ctx,
+        400,
+        'The request body must be a JSON object.',
+        [{ field: null, message: `expected an object with ${SETTINGS_FIELDS.join(', ')}` }],
+        app.id,
+      );
     }
     const errors: McFieldError[] = [];
-    for (const k of Object.keys(body)) if (!SETTINGS_FIELDS.includes(k)) errors.push({ field: k.slice(0, 60), message: `unknown field; allowed: ${SETTINGS_FIELDS.join(', ')}` });
+    for (const k of Object.keys(body))
+      if (!SETTINGS_FIELDS.includes(k)) errors.push({ field: k.slice(0, 60), message: `unknown field; allowed: ${SETTINGS_FIELDS.join(', ')}` });
     const allowedIn = stringList(body.allowedRegionIds, 'allowedRegionIds', errors);
     const requiredIn = stringList(body.requiredRegionIds, 'requiredRegionIds', errors);
     const max = body.maxAllowedRegions;
@@ -143,7 +151,9 @@ export function registerContainers(router: Router, world: World): void {
     const selectors = body.nodeSelectors;
     if (selectors !== undefined && selectors !== null) {
       if (!isPlainObject(selectors)) errors.push({ field: 'nodeSelectors', message: 'nodeSelectors must be an object of string keys to string values' });
-      else for (const [k, v] of Object.entries(selectors)) if (typeof v !== 'string') errors.push({ field: `nodeSelectors.${k.slice(0, 40)}`, message: 'node selector values must be strings' });
+      else
+        for (const [k, v] of Object.entries(selectors))
+          if (typeof v !== 'string') errors.push({ field: `nodeSelectors.${k.slice(0, 40)}`, message: 'node selector values must be strings' });
     }
     if (errors.length) return mcError(ctx, 400, 'One or more fields are invalid.', errors, app.id);
 
@@ -153,16 +163,21 @@ export function registerContainers(router: Router, world: World): void {
     const maxAllowed = typeof max === 'number' ? max : current.maxAllowedRegions;
     const known = new Set(state.regions.map((x) => x.id));
     const unknown = (list: string[]) => list.filter((id) => !known.has(id));
-    if (allowedIn && unknown(allowedIn).length) errors.push({ field: 'allowedRegionIds', message: `unknown region ids: ${unknown(allowedIn).slice(0, 5).join(', ')} (GET /mc/regions lists them)` });
-    if (requiredIn && unknown(requiredIn).length) errors.push({ field: 'requiredRegionIds', message: `unknown region ids: ${unknown(requiredIn).slice(0, 5).join(', ')} (GET /mc/regions lists them)` });
+    if (allowedIn && unknown(allowedIn).length)
+      errors.push({ field: 'allowedRegionIds', message: `unknown region ids: ${unknown(allowedIn).slice(0, 5).join(', ')} (GET /mc/regions lists them)` });
+    if (requiredIn && unknown(requiredIn).length)
+      errors.push({ field: 'requiredRegionIds', message: `unknown region ids: ${unknown(requiredIn).slice(0, 5).join(', ')} (GET /mc/regions lists them)` });
     if (allowed.length === 0) errors.push({ field: 'allowedRegionIds', message: 'at least one region must be allowed' });
     const outside = required.filter((id) => !allowed.includes(id));
-    if (outside.length) errors.push({ field: 'requiredRegionIds', message: `required regions must also be allowed: ${outside.join(', ')} not in allowedRegionIds` });
+    if (outside.length)
+      errors.push({ field: 'requiredRegionIds', message: `required regions must also be allowed: ${outside.join(', ')} not in allowedRegionIds` });
     const limit = state.limits.maxNumberOfRegionsPerApplication;
     if (maxAllowed !== null) {
       if (maxAllowed < 1) errors.push({ field: 'maxAllowedRegions', message: 'maxAllowedRegions must be at least 1' });
-      else if (limit !== null && maxAllowed > limit) errors.push({ field: 'maxAllowedRegions', message: `maxAllowedRegions ${maxAllowed} is over the account limit of ${limit} regions per application` });
-      if (maxAllowed < required.length) errors.push({ field: 'maxAllowedRegions', message: `maxAllowedRegions ${maxAllowed} is less than the ${required.length} required regions` });
+      else if (limit !== null && maxAllowed > limit)
+        errors.push({ field: 'maxAllowedRegions', message: `maxAllowedRegions ${maxAllowed} is over the account limit of ${limit} regions per application` });
+      if (maxAllowed < required.length)
+        errors.push({ field: 'maxAllowedRegions', message: `maxAllowedRegions ${maxAllowed} is less than the ${required.length} required regions` });
     } else if (limit !== null && required.length > limit) {
       errors.push({ field: 'requiredRegionIds', message: `${required.length} required regions is over the account limit of ${limit}` });
     }
@@ -170,7 +185,13 @@ export function registerContainers(router: Router, world: World): void {
     if (app.status === 'suspended') return mcError(ctx, 403, 'The application is suspended; its settings cannot be changed.', null, app.id);
     const full = required.filter((id) => state.regions.find((x) => x.id === id)?.hasCapacity === false);
     if (requiredIn && full.length) {
-      return mcError(ctx, 422, 'Some required regions have no capacity.', full.map((id) => ({ field: 'requiredRegionIds', message: `region ${id} has no capacity at the moment` })), app.id);
+      return mcError(
+        ctx,
+        422,
+        'Some required regions have no capacity.',
+        full.map((id) => ({ field: 'requiredRegionIds', message: `region ${id} has no capacity at the moment` })),
+        app.id,
+      );
     }
     state.regionSettings.set(app.id, {
       allowedRegionIds: [...allowed],

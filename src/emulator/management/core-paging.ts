@@ -18,7 +18,13 @@ export function readCorePaging(ctx: Ctx): CorePaging | null {
   if (rawPage !== null && rawPage.trim() !== '') {
     const n = parseWhole(rawPage.trim());
     if (n === null || n < 0 || n > INT32_MAX) {
-      coreError(ctx, 400, 'validation.invalid_parameter', 'page', `page must be a whole number from 1 to ${INT32_MAX} (or 0 / left out for the plain list), got "${rawPage.slice(0, 40)}"`);
+      coreError(
+        ctx,
+        400,
+        'validation.invalid_parameter',
+        'page',
+        `page must be a whole number from 1 to ${INT32_MAX} (or 0 / left out for the plain list), got "${rawPage.slice(0, 40)}"`,
+      );
       return null;
     }
     page = n;

@@ -68,9 +68,21 @@ function authSchemes(spec: ParsedSpec, op: SpecOperation): AuthScheme[] | null {
         const where = def.in === 'query' ? 'Query' : def.in === 'cookie' ? 'Cookie' : 'Header';
         out.push({ schemeName: name, schemeType: 'ApiKey', location: where, credentialName: typeof def.name === 'string' ? def.name : null, httpScheme: null });
       } else if (type === 'http') {
-        out.push({ schemeName: name, schemeType: 'Http', location: 'Header', credentialName: 'Authorization', httpScheme: typeof def.scheme === 'string' ? def.scheme.toLowerCase() : null });
+        out.push({
+          schemeName: name,
+          schemeType: 'Http',
+          location: 'Header',
+          credentialName: 'Authorization',
+          httpScheme: typeof def.scheme === 'string' ? def.scheme.toLowerCase() : null,
+        });
       } else if (type === 'oauth2' || type === 'openIdConnect') {
-        out.push({ schemeName: name, schemeType: type === 'oauth2' ? 'OAuth2' : 'OpenIdConnect', location: 'Header', credentialName: 'Authorization', httpScheme: 'bearer' });
+        out.push({
+          schemeName: name,
+          schemeType: type === 'oauth2' ? 'OAuth2' : 'OpenIdConnect',
+          location: 'Header',
+          credentialName: 'Authorization',
+          httpScheme: 'bearer',
+        });
       }
     }
   }

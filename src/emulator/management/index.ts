@@ -8,7 +8,8 @@ import { registerVideoLibraries } from './video-libraries';
 import { registerLoadBalancers } from './load-balancers';
 import { registerPullZones } from './pull-zones';
 
-const HTML_404 = '<!DOCTYPE html><html><head><title>404 - Page Not Found</title></head><body><h1>404</h1><p>The page you are looking for could not be found.</p></body></html>';
+const HTML_404 =
+  '<!DOCTYPE html><html><head><title>404 - Page Not Found</title></head><body><h1>404</h1><p>The page you are looking for could not be found.</p></body></html>';
 
 /**
  * The management origin (api.bunny.net): core, shield, Magic Containers and database management.
@@ -46,7 +47,13 @@ export function sendUnauthorized(ctx: Ctx): void {
     // The one shield operation whose document declares UnauthorizedResult {statusCode} for 401.
     ctx.send(401, { statusCode: 401 });
   } else if (ctx.path.startsWith('/shield/') || ctx.path.startsWith('/mc/')) {
-    ctx.send(401, { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.2', title: 'Unauthorized', status: 401, detail: 'The AccessKey header is missing or invalid.', instance: ctx.path });
+    ctx.send(401, {
+      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.2',
+      title: 'Unauthorized',
+      status: 401,
+      detail: 'The AccessKey header is missing or invalid.',
+      instance: ctx.path,
+    });
   } else if (ctx.path.startsWith('/database/')) {
     ctx.send(401, { error: 'unauthorized: missing or invalid AccessKey' });
   } else {

@@ -42,9 +42,16 @@ export interface LoadBalancerProfile {
 const PROFILES = ['shop-global', 'api-failover', 'media-origins', 'eu-only', 'partner-gateway', 'docs-static', 'game-servers', 'canary-rollout'];
 // [name, lat, long]
 const SITES: [string, number, number][] = [
-  ['frankfurt', 50.1109, 8.6821], ['london', 51.5072, -0.1276], ['amsterdam', 52.3676, 4.9041], ['new-york', 40.7128, -74.006],
-  ['ashburn', 39.0438, -77.4874], ['los-angeles', 34.0522, -118.2437], ['singapore', 1.3521, 103.8198], ['tokyo', 35.6762, 139.6503],
-  ['sydney', -33.8688, 151.2093], ['sao-paulo', -23.5558, -46.6396],
+  ['frankfurt', 50.1109, 8.6821],
+  ['london', 51.5072, -0.1276],
+  ['amsterdam', 52.3676, 4.9041],
+  ['new-york', 40.7128, -74.006],
+  ['ashburn', 39.0438, -77.4874],
+  ['los-angeles', 34.0522, -118.2437],
+  ['singapore', 1.3521, 103.8198],
+  ['tokyo', 35.6762, 139.6503],
+  ['sydney', -33.8688, 151.2093],
+  ['sao-paulo', -23.5558, -46.6396],
 ];
 const HOSTS = ['origin', 'app', 'web', 'api', 'static', 'edge'];
 
@@ -64,7 +71,15 @@ export function seedLoadBalancers(r: Random, apps: McApp[]): LoadBalancerProfile
       const origins: LbOrigin[] = [];
       for (let o = 0; o < originCount; o++) {
         // The first profile shows every origin type in its first group.
-        const type = p === 0 && g === 0 ? o % 4 : r.weighted([[0, 6], [1, 2], [2, 1], [3, cdnApps.length ? 1 : 0]]);
+        const type =
+          p === 0 && g === 0
+            ? o % 4
+            : r.weighted([
+                [0, 6],
+                [1, 2],
+                [2, 1],
+                [3, cdnApps.length ? 1 : 0],
+              ]);
         const app = type === 3 ? r.pick(cdnApps) : null;
         const host = `${r.pick(HOSTS)}-${site}-${o + 1}.example.net`;
         origins.push({

@@ -64,7 +64,11 @@ export function registerPullZones(router: Router, world: World): void {
     if (!paging) return;
     const { search } = paging;
     const zones = world.pullZones.filter((z) => search === null || z.Name.toLowerCase().includes(search));
-    sendCoreList(ctx, paging, zones.map((z) => pullZoneRecord(world, z)));
+    sendCoreList(
+      ctx,
+      paging,
+      zones.map((z) => pullZoneRecord(world, z)),
+    );
   });
   router.get('/pullzone/:id', (ctx) => {
     const id = parseWhole(ctx.params.id ?? '');

@@ -129,7 +129,10 @@ export function demoSpecText(r: Random, resourceCount: number): string {
         owner: { $ref: '#/components/schemas/Owner' },
       },
     };
-    const list = { type: 'object', properties: { items: { type: 'array', items: { $ref: `#/components/schemas/${T}` } }, nextCursor: { type: 'string', nullable: true } } };
+    const list = {
+      type: 'object',
+      properties: { items: { type: 'array', items: { $ref: `#/components/schemas/${T}` } }, nextCursor: { type: 'string', nullable: true } },
+    };
     const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
     paths[`/v1/${name}`] = {
       get: {
@@ -149,7 +152,10 @@ export function demoSpecText(r: Random, resourceCount: number): string {
     const idParam = { name: `${singular(name)}Id`, in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9]{12}$' } };
     paths[`/v1/${name}/{${singular(name)}Id}`] = {
       parameters: [idParam],
-      get: { operationId: `get${T}`, responses: { '200': { description: 'OK', ...json({ $ref: `#/components/schemas/${T}` }) }, '404': { description: 'Not found' } } },
+      get: {
+        operationId: `get${T}`,
+        responses: { '200': { description: 'OK', ...json({ $ref: `#/components/schemas/${T}` }) }, '404': { description: 'Not found' } },
+      },
       patch: {
         operationId: `update${T}`,
         parameters: [{ name: 'If-Match', in: 'header', schema: { type: 'string' } }],

@@ -108,7 +108,12 @@ export function registerShield(router: Router, world: World): void {
     if (!zone) return null;
     const g = state().guardian.get(zone.shieldZoneId);
     if (!g) {
-      shieldError(ctx, 403, 'invalid_plan_type.api_guardian', `API Guardian is not available on the Basic plan of shield zone ${zone.shieldZoneId}: upgrade the zone to Advanced or higher`);
+      shieldError(
+        ctx,
+        403,
+        'invalid_plan_type.api_guardian',
+        `API Guardian is not available on the Basic plan of shield zone ${zone.shieldZoneId}: upgrade the zone to Advanced or higher`,
+      );
       return null;
     }
     return g;
@@ -155,7 +160,13 @@ export function registerShield(router: Router, world: World): void {
     const read = await readJson(ctx, (message, status) => shieldError(ctx, status, 'api_guardian.invalid_body', message));
     if (!read.ok) return;
     const body = read.value;
-    if (!isPlainObject(body)) return shieldError(ctx, 400, 'api_guardian.invalid_body', 'the body must be a JSON object with any of: isEnabled, executionMode, bodyLimitAction, unmatchedPathAction');
+    if (!isPlainObject(body))
+      return shieldError(
+        ctx,
+        400,
+        'api_guardian.invalid_body',
+        'the body must be a JSON object with any of: isEnabled, executionMode, bodyLimitAction, unmatchedPathAction',
+      );
     if (unknownField(ctx, body, PATCH_FIELDS)) return;
     if (body.isEnabled !== undefined && body.isEnabled !== null && typeof body.isEnabled !== 'boolean') {
       return shieldError(ctx, 400, 'api_guardian.invalid_value', `isEnabled must be true, false or null, got ${show(body.isEnabled)}`);
@@ -180,7 +191,13 @@ export function registerShield(router: Router, world: World): void {
     const read = await readJson(ctx, (message, status) => shieldError(ctx, status, 'api_guardian.invalid_body', message));
     if (!read.ok) return;
     const body = read.value;
-    if (!isPlainObject(body)) return shieldError(ctx, 400, 'api_guardian.invalid_body', 'the body must be a JSON object: {"content": "<OpenAPI text>", "enforceAuthorizationValidation": true}');
+    if (!isPlainObject(body))
+      return shieldError(
+        ctx,
+        400,
+        'api_guardian.invalid_body',
+        'the body must be a JSON object: {"content": "<OpenAPI text>", "enforceAuthorizationValidation": true}',
+      );
     if (unknownField(ctx, body, SPEC_FIELDS)) return;
     const enforce = body.enforceAuthorizationValidation;
     if (enforce !== undefined && enforce !== null && typeof enforce !== 'boolean') {
@@ -191,7 +208,12 @@ export function registerShield(router: Router, world: World): void {
     }
     const c = g.configuration;
     if (mode === 'upload' && g.specContent !== null) {
-      return shieldError(ctx, 400, 'api_guardian.spec_already_exists', `shield zone ${c.shieldZoneId} already has a specification (${c.title} ${c.version}): replace it with PATCH`);
+      return shieldError(
+        ctx,
+        400,
+        'api_guardian.spec_already_exists',
+        `shield zone ${c.shieldZoneId} already has a specification (${c.title} ${c.version}): replace it with PATCH`,
+      );
     }
     if (mode === 'replace' && g.specContent === null) {
       return shieldError(ctx, 404, 'api_guardian.spec_not_found', `shield zone ${c.shieldZoneId} has no specification to replace: upload one with POST`);
@@ -201,7 +223,12 @@ export function registerShield(router: Router, world: World): void {
       spec = parseSpecText(body.content);
       const violations = limitViolations(measureSpec(spec), c);
       if (violations.length) {
-        return shieldError(ctx, 400, 'api_guardian.spec_limit_exceeded', `the specification exceeds the plan limits of shield zone ${c.shieldZoneId}: ${violations.map((v) => v.text).join('; ')}`);
+        return shieldError(
+          ctx,
+          400,
+          'api_guardian.spec_limit_exceeded',
+          `the specification exceeds the plan limits of shield zone ${c.shieldZoneId}: ${violations.map((v) => v.text).join('; ')}`,
+        );
       }
     } catch (error) {
       if (error instanceof SpecError) return shieldError(ctx, 400, 'api_guardian.invalid_spec', `the specification could not be read: ${error.message}`);

@@ -118,7 +118,8 @@ export function parseSpecText(content: string): ParsedSpec {
     }
     if (typeof value === 'object' && value !== null) {
       // A recursive alias also shows up here, as unbounded depth.
-      if (rawDepthExceeds(value, MAX_RAW_DEPTH)) throw new SpecError(`the specification is nested more than ${MAX_RAW_DEPTH} levels deep (or has a recursive YAML alias)`);
+      if (rawDepthExceeds(value, MAX_RAW_DEPTH))
+        throw new SpecError(`the specification is nested more than ${MAX_RAW_DEPTH} levels deep (or has a recursive YAML alias)`);
       // Expands aliases into copies, so every object below has exactly one parent.
       value = JSON.parse(JSON.stringify(value));
     }
@@ -127,7 +128,9 @@ export function parseSpecText(content: string): ParsedSpec {
   if (rawDepthExceeds(value, MAX_RAW_DEPTH)) throw new SpecError(`the specification is nested more than ${MAX_RAW_DEPTH} levels deep`);
   const doc = value;
   if (typeof doc.openapi !== 'string' || !doc.openapi.startsWith('3.')) {
-    throw new SpecError(typeof doc.swagger === 'string' ? 'Swagger 2.0 is not supported: upload an OpenAPI 3.x document' : 'the document has no "openapi" version 3.x');
+    throw new SpecError(
+      typeof doc.swagger === 'string' ? 'Swagger 2.0 is not supported: upload an OpenAPI 3.x document' : 'the document has no "openapi" version 3.x',
+    );
   }
   const info = doc.info;
   if (!isObj(info) || typeof info.title !== 'string' || typeof info.version !== 'string') {
@@ -203,7 +206,10 @@ function checkRefs(doc: Obj): void {
 export function schemaChildren(s: Obj): Obj[] {
   const out: Obj[] = [];
   if (isObj(s.properties)) for (const v of Object.values(s.properties)) if (isObj(v)) out.push(v);
-  if (Array.isArray(s.items)) for (const v of s.items) { if (isObj(v)) out.push(v); }
+  if (Array.isArray(s.items))
+    for (const v of s.items) {
+      if (isObj(v)) out.push(v);
+    }
   else if (isObj(s.items)) out.push(s.items);
   if (isObj(s.additionalProperties)) out.push(s.additionalProperties);
   for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
@@ -221,7 +227,8 @@ interface Root {
 
 function contentSchemas(content: Json | undefined, where: string, out: Root[]): void {
   if (!isObj(content)) return;
-  for (const [type, media] of Object.entries(content)) if (isObj(media) && isObj(media.schema)) out.push({ where: `${where}.content["${type}"].schema`, schema: media.schema });
+  for (const [type, media] of Object.entries(content))
+    if (isObj(media) && isObj(media.schema)) out.push({ where: `${where}.content["${type}"].schema`, schema: media.schema });
 }
 
 export function schemaRoots(spec: ParsedSpec): { components: Root[]; operations: Root[] } {
@@ -380,7 +387,9 @@ export function limitViolations(m: SpecMeasures, limits: PlanLimits): LimitViola
   add(
     'maxNestingDepth',
     m.nestingDepth,
-    m.nestingDepth === Number.POSITIVE_INFINITY ? `unbounded nesting (${m.nestingNote})` : `nesting depth ${m.nestingDepth > MAX_FOLLOWED_DEPTH ? `more than ${MAX_FOLLOWED_DEPTH}` : m.nestingDepth}${m.nestingNote ? ` (${m.nestingNote})` : ''}`,
+    m.nestingDepth === Number.POSITIVE_INFINITY
+      ? `unbounded nesting (${m.nestingNote})`
+      : `nesting depth ${m.nestingDepth > MAX_FOLLOWED_DEPTH ? `more than ${MAX_FOLLOWED_DEPTH}` : m.nestingDepth}${m.nestingNote ? ` (${m.nestingNote})` : ''}`,
   );
   add('maxTotalSchemaNodes', m.totalSchemaNodes, `${m.totalSchemaNodes} schema nodes in components/schemas`);
   add('maxTotalRegexLength', m.totalRegexLength, `${m.totalRegexLength} characters of pattern regexes`);

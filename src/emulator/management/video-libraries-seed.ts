@@ -93,8 +93,48 @@ interface DrmInfo {
   Provider: string | null;
 }
 
-const BRANDS = ['acme', 'northwind', 'globex', 'initech', 'umbrella', 'hooli', 'stark', 'wayne', 'tyrell', 'soylent', 'vandelay', 'pied-piper', 'wonka', 'cyberdyne', 'aperture', 'gringotts', 'oscorp', 'duff', 'monarch', 'sirius'];
-const TOPICS = ['tutorials', 'product-demos', 'webinars', 'courses', 'livestream-archive', 'marketing', 'support-videos', 'onboarding', 'podcasts', 'trailers', 'user-uploads', 'ads', 'training', 'events', 'news', 'recipes', 'fitness', 'lectures'];
+const BRANDS = [
+  'acme',
+  'northwind',
+  'globex',
+  'initech',
+  'umbrella',
+  'hooli',
+  'stark',
+  'wayne',
+  'tyrell',
+  'soylent',
+  'vandelay',
+  'pied-piper',
+  'wonka',
+  'cyberdyne',
+  'aperture',
+  'gringotts',
+  'oscorp',
+  'duff',
+  'monarch',
+  'sirius',
+];
+const TOPICS = [
+  'tutorials',
+  'product-demos',
+  'webinars',
+  'courses',
+  'livestream-archive',
+  'marketing',
+  'support-videos',
+  'onboarding',
+  'podcasts',
+  'trailers',
+  'user-uploads',
+  'ads',
+  'training',
+  'events',
+  'news',
+  'recipes',
+  'fitness',
+  'lectures',
+];
 const SUFFIXES = ['', '', '', ' EU', ' US', ' APAC', ' (staging)', ' 2024', ' 2025', ' HD', ' archive'];
 const REGIONS = ['UK', 'SE', 'NY', 'LA', 'SG', 'SYD', 'BR', 'JH', 'HK', 'JP', 'DE', 'CZ', 'ES', 'MI', 'WA'];
 const RESOLUTIONS = ['240p', '360p', '480p', '720p', '1080p', '1440p', '2160p'];
@@ -193,9 +233,23 @@ export function seedVideoLibraries(world: World, r: Random, count = 420): VideoL
       AllowDirectPlay: r.bool(0.8),
       EnableDRM: drm,
       DrmVersion: drm ? (enterpriseDrm ? 1 : r.pick([0, 2])) : 0,
-      AppleFairPlayDrm: drm ? { Enabled: enterpriseDrm, CertificateId: enterpriseDrm ? r.int(1000, 9999) : null, CertificateExpirationDate: enterpriseDrm ? certDate() : null, Provider: enterpriseDrm ? 'MediaCage' : null } : null,
+      AppleFairPlayDrm: drm
+        ? {
+            Enabled: enterpriseDrm,
+            CertificateId: enterpriseDrm ? r.int(1000, 9999) : null,
+            CertificateExpirationDate: enterpriseDrm ? certDate() : null,
+            Provider: enterpriseDrm ? 'MediaCage' : null,
+          }
+        : null,
       GoogleWidevineDrm: drm
-        ? { Enabled: enterpriseDrm || r.bool(0.5), CertificateId: enterpriseDrm ? r.int(1000, 9999) : null, CertificateExpirationDate: enterpriseDrm ? certDate() : null, Provider: enterpriseDrm ? 'MediaCage' : null, SdOnlyForL3: r.bool(0.5), MinClientSecurityLevel: enterpriseDrm ? r.int(0, 3) : null }
+        ? {
+            Enabled: enterpriseDrm || r.bool(0.5),
+            CertificateId: enterpriseDrm ? r.int(1000, 9999) : null,
+            CertificateExpirationDate: enterpriseDrm ? certDate() : null,
+            Provider: enterpriseDrm ? 'MediaCage' : null,
+            SdOnlyForL3: r.bool(0.5),
+            MinClientSecurityLevel: enterpriseDrm ? r.int(0, 3) : null,
+          }
         : null,
       Bitrate240p: 600,
       Bitrate360p: 800,

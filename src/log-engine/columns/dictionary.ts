@@ -47,7 +47,7 @@ export class Dictionary {
   }
 
   value(id: number): string | null {
-    return id === 0 ? null : this.values[id] ?? null;
+    return id === 0 ? null : (this.values[id] ?? null);
   }
 
   /** The values by id as they are now (a copy; undefined for ids not in use). */

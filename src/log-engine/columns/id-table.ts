@@ -8,7 +8,10 @@ export class IdTable {
   private table: Int32Array;
   private mask: number;
 
-  constructor(records: number, private readonly words: Uint32Array) {
+  constructor(
+    records: number,
+    private readonly words: Uint32Array,
+  ) {
     let size = 16;
     while (size < records * 2) size *= 2;
     this.table = new Int32Array(size);

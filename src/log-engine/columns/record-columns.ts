@@ -76,7 +76,6 @@ const enum Num {
   Status = 3,
 }
 
-
 /** Writes a text with its length in front; returns where the next one goes. */
 function putText(bytes: Buffer, at: number, text: string): number {
   const n = Buffer.byteLength(text, 'utf8');
@@ -214,7 +213,14 @@ export class RecordColumns {
     }
     const diff = bytesSent - body;
     // the diff must give the body back exactly: bytes sent as stored, a whole number in range
-    if (this.bytesSent[slot] !== BIG_NUM && this.bytesSent[slot] !== NULL_NUM && Number.isInteger(diff) && diff >= 0 && diff < BIG_DIFF && !Object.is(body, -0)) {
+    if (
+      this.bytesSent[slot] !== BIG_NUM &&
+      this.bytesSent[slot] !== NULL_NUM &&
+      Number.isInteger(diff) &&
+      diff >= 0 &&
+      diff < BIG_DIFF &&
+      !Object.is(body, -0)
+    ) {
       this.bodyDiff[slot] = diff;
     } else {
       this.bodyDiff[slot] = BIG_DIFF;
@@ -689,14 +695,36 @@ export class RecordColumns {
     const contentRange = flags & RANGE ? texts[k++]! : null;
     const authorizationHeader = flags & AUTH ? texts[k++]! : null;
     // in OWN_FIELDS' order
-    return makeEntry(this, slot, timestamp, requestId, this.statusCode(slot), this.bytesSentOf(slot), remoteIp, url, this.bodyBytesOf(slot), contentRange, authorizationHeader, this.asnOf(slot));
+    return makeEntry(
+      this,
+      slot,
+      timestamp,
+      requestId,
+      this.statusCode(slot),
+      this.bytesSentOf(slot),
+      remoteIp,
+      url,
+      this.bodyBytesOf(slot),
+      contentRange,
+      authorizationHeader,
+      this.asnOf(slot),
+    );
   }
 
   /** The columns a pattern's scan reads, as they are now (an id column is replaced when it widens). */
   scanColumns(): SharedScanColumns {
     const ids = {} as Record<DictField, Uint8Array | Uint16Array | Uint32Array>;
     for (const f of DICT_FIELDS) ids[f] = this.idCols[f].array;
-    return { timeOffsets: this.timeOffsets, timeBase: this.timeBase, seqs: this.seqs, flags: this.flags, status: this.status, ip4: this.ip4, rid: this.ridBytes, ids };
+    return {
+      timeOffsets: this.timeOffsets,
+      timeBase: this.timeBase,
+      seqs: this.seqs,
+      flags: this.flags,
+      status: this.status,
+      ip4: this.ip4,
+      rid: this.ridBytes,
+      ids,
+    };
   }
 
   /** Bytes held per column (typed arrays at their capacity, the arena's chunks, dictionary texts roughly): for the memory benchmark. */

@@ -59,10 +59,12 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
   const selectedRegion = () => {
     const st = s();
     const inRegions = instancesByRegion(st.editor?.workload.overview ?? null);
-    return selectedRowOf(ui.getState(), tableViewKey(instance.key, REGIONS_TABLE), regionRows(st.regions, st.editor?.draft ?? null, inRegions), regionColumns)?.row ?? null;
+    return (
+      selectedRowOf(ui.getState(), tableViewKey(instance.key, REGIONS_TABLE), regionRows(st.regions, st.editor?.draft ?? null, inRegions), regionColumns)
+        ?.row ?? null
+    );
   };
-  const selectedSelector = () =>
-    selectedRowOf(ui.getState(), tableViewKey(instance.key, SELECTORS_TABLE), s().editor?.draft?.selectors ?? [], selectorColumns);
+  const selectedSelector = () => selectedRowOf(ui.getState(), tableViewKey(instance.key, SELECTORS_TABLE), s().editor?.draft?.selectors ?? [], selectorColumns);
   const focusIs = (f: 'regions' | 'selectors') => s().editor?.focus === f && !s().editor?.showDetails;
 
   useActions({
@@ -125,7 +127,9 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
   if (!editor.settings || !draft) {
     return (
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
-        <Text bold wrap="truncate">{title}</Text>
+        <Text bold wrap="truncate">
+          {title}
+        </Text>
         {editor.settingsError ? (
           <Text color={tone('error')} wrap="truncate">{`✖ could not load the region settings: ${editor.settingsError} (r retries, esc goes back)`}</Text>
         ) : (
@@ -141,11 +145,13 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
   const lines: React.ReactNode[] = [];
   const label = (text: string) => <Text bold>{text.padEnd(10)}</Text>;
   const messageLines = (key: string, messages: string[]) =>
-    messages.map((m, i) => (
-      <Text key={`${key}${i}`} color={tone('error')} wrap="truncate">{`${' '.repeat(10)}✖ ${m}`}</Text>
-    ));
+    messages.map((m, i) => <Text key={`${key}${i}`} color={tone('error')} wrap="truncate">{`${' '.repeat(10)}✖ ${m}`}</Text>);
 
-  const state = [readOnly ? 'read-only' : '', dirty ? 'modified' : 'unchanged', editor.settings.provisioningType ? `provisioning ${editor.settings.provisioningType}` : '']
+  const state = [
+    readOnly ? 'read-only' : '',
+    dirty ? 'modified' : 'unchanged',
+    editor.settings.provisioningType ? `provisioning ${editor.settings.provisioningType}` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
   lines.push(
@@ -158,22 +164,57 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
   const templates = w.detail?.containerTemplates ?? [];
   const muted = (text: string) => <Text color={tone('muted')}>{terminalSafe(text)}</Text>;
   if (!w.detail) {
-    lines.push(<Text key="tpl" wrap="truncate">{label('runs')}{muted(w.error ? '' : 'loading…')}</Text>);
+    lines.push(
+      <Text key="tpl" wrap="truncate">
+        {label('runs')}
+        {muted(w.error ? '' : 'loading…')}
+      </Text>,
+    );
   }
   templates.slice(0, TEMPLATE_LINES).forEach((t, i) => {
     const more = i === TEMPLATE_LINES - 1 && templates.length > TEMPLATE_LINES ? ` (+${templates.length - TEMPLATE_LINES} more: i)` : '';
-    lines.push(<Text key={`tpl${i}`} wrap="truncate">{label(i === 0 ? 'runs' : '')}{terminalSafe(templateSummary(t))}{more}</Text>);
+    lines.push(
+      <Text key={`tpl${i}`} wrap="truncate">
+        {label(i === 0 ? 'runs' : '')}
+        {terminalSafe(templateSummary(t))}
+        {more}
+      </Text>,
+    );
   });
-  lines.push(<Text key="inst" wrap="truncate">{label('instances')}{terminalSafe(instancesSummary(w.overview, w.detail?.status ?? app.status))}</Text>);
-  lines.push(<Text key="vol" wrap="truncate">{label('volumes')}{terminalSafe(volumesSummary(w.volumes))}</Text>);
+  lines.push(
+    <Text key="inst" wrap="truncate">
+      {label('instances')}
+      {terminalSafe(instancesSummary(w.overview, w.detail?.status ?? app.status))}
+    </Text>,
+  );
+  lines.push(
+    <Text key="vol" wrap="truncate">
+      {label('volumes')}
+      {terminalSafe(volumesSummary(w.volumes))}
+    </Text>,
+  );
   if (w.error) lines.push(<Text key="werr" color={tone('error')} wrap="truncate">{`${' '.repeat(10)}✖ ${terminalSafe(w.error)}`}</Text>);
-  lines.push(<Text key="allowed" wrap="truncate">{label('allowed')}{idList(draft.allowed)}</Text>);
+  lines.push(
+    <Text key="allowed" wrap="truncate">
+      {label('allowed')}
+      {idList(draft.allowed)}
+    </Text>,
+  );
   lines.push(...messageLines('allowed', messagesFor('allowed', problems, server)));
-  lines.push(<Text key="required" wrap="truncate">{label('required')}{idList(draft.required)}</Text>);
+  lines.push(
+    <Text key="required" wrap="truncate">
+      {label('required')}
+      {idList(draft.required)}
+    </Text>,
+  );
   lines.push(...messageLines('required', messagesFor('required', problems, server)));
   if (noCapacity.length) {
     lines.push(
-      <Text key="capacity" color={tone('warn')} wrap="truncate">{`${' '.repeat(10)}⚠ no capacity now: ${noCapacity.join(', ')} (the platform may refuse a required region without capacity)`}</Text>,
+      <Text
+        key="capacity"
+        color={tone('warn')}
+        wrap="truncate"
+      >{`${' '.repeat(10)}⚠ no capacity now: ${noCapacity.join(', ')} (the platform may refuse a required region without capacity)`}</Text>,
     );
   }
   lines.push(
@@ -186,7 +227,13 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
   lines.push(...messageLines('max', messagesFor('max', problems, server)));
   const outcome = editor.outcome;
   if (outcome?.kind === 'saved') {
-    lines.push(<Text key="outcome" color={tone('ok')} wrap="truncate">{`✔ saved ${formatAge(now - outcome.at)}; the platform answered 200 (no body); showing the settings read back`}</Text>);
+    lines.push(
+      <Text
+        key="outcome"
+        color={tone('ok')}
+        wrap="truncate"
+      >{`✔ saved ${formatAge(now - outcome.at)}; the platform answered 200 (no body); showing the settings read back`}</Text>,
+    );
   } else if (outcome?.kind === 'unknown') {
     lines.push(<Text key="outcome" color={tone('warn')} wrap="truncate">{`⚠ outcome unknown (not retried): ${outcome.message}`}</Text>);
   }
@@ -195,11 +242,12 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
 
   const selectorMessages = messagesFor('selectors', problems, server);
   const edit = editor.selectorEdit;
-  const selectorNote = draft.knownSelectors === null && !draft.selectorsTouched
-    ? 'not returned by the API; rows you add replace the whole set when saved'
-    : draft.selectorsTouched
-      ? 'changed: the whole set is sent'
-      : 'as burrow last sent them';
+  const selectorNote =
+    draft.knownSelectors === null && !draft.selectorsTouched
+      ? 'not returned by the API; rows you add replace the whole set when saved'
+      : draft.selectorsTouched
+        ? 'changed: the whole set is sent'
+        : 'as burrow last sent them';
   const selectorRows = draft.selectors.length;
   const selectorsHeight = Math.min(6, Math.max(3, selectorRows + 2));
   const fixedBelow = 1 + selectorMessages.length + (edit ? 1 : 0) + selectorsHeight;
@@ -240,7 +288,9 @@ export function RegionEditor({ store, width, height, now }: RegionEditorProps): 
         }}
       />
       <Text wrap="truncate">
-        <Text bold color={tone(focus === 'selectors' ? 'accent' : undefined)}>{'node selectors'}</Text>
+        <Text bold color={tone(focus === 'selectors' ? 'accent' : undefined)}>
+          {'node selectors'}
+        </Text>
         <Text color={tone('muted')}>{`  ${selectorNote}`}</Text>
       </Text>
       {selectorMessages.map((m, i) => (

@@ -34,7 +34,16 @@ export function regionRows(regions: readonly Region[] | null, draft: RegionDraft
   const listed = new Set(rows.map((r) => r.id));
   const extra = [...new Set([...(draft?.allowed ?? []), ...(draft?.required ?? []), ...instances.keys()])].filter((id) => !listed.has(id));
   for (const id of extra) {
-    rows.push({ id, name: '(not in the region list)', group: '', hasCapacity: null, anycast: null, allowed: allowed.has(id), required: required.has(id), instances: instances.get(id) ?? 0 });
+    rows.push({
+      id,
+      name: '(not in the region list)',
+      group: '',
+      hasCapacity: null,
+      anycast: null,
+      allowed: allowed.has(id),
+      required: required.has(id),
+      instances: instances.get(id) ?? 0,
+    });
   }
   return rows;
 }
@@ -45,10 +54,29 @@ const mark = (on: boolean) => (on ? '[x]' : '[ ]');
 const asRegion = (r: RegionRow): Region => ({ id: r.id, name: r.name, group: r.group, hasCapacity: r.hasCapacity, hasAnycastSupport: r.anycast });
 
 export const regionColumns: Column<RegionRow>[] = [
-  { id: 'allowed', header: 'ALLOW', width: 5, cell: (r) => ({ text: mark(r.allowed), tone: r.allowed ? 'ok' : undefined }), sortValue: (r) => (r.allowed ? 0 : 1) },
-  { id: 'required', header: 'REQ', width: 4, cell: (r) => ({ text: mark(r.required), tone: r.required ? (r.allowed ? 'accent' : 'error') : undefined }), sortValue: (r) => (r.required ? 0 : 1) },
+  {
+    id: 'allowed',
+    header: 'ALLOW',
+    width: 5,
+    cell: (r) => ({ text: mark(r.allowed), tone: r.allowed ? 'ok' : undefined }),
+    sortValue: (r) => (r.allowed ? 0 : 1),
+  },
+  {
+    id: 'required',
+    header: 'REQ',
+    width: 4,
+    cell: (r) => ({ text: mark(r.required), tone: r.required ? (r.allowed ? 'accent' : 'error') : undefined }),
+    sortValue: (r) => (r.required ? 0 : 1),
+  },
   ...columnsOver(regionListColumns, asRegion),
-  { id: 'instances', header: 'RUNNING', width: 7, align: 'right', cell: (r) => (r.instances ? { text: String(r.instances), tone: 'ok' } : ''), sortValue: (r) => -r.instances },
+  {
+    id: 'instances',
+    header: 'RUNNING',
+    width: 7,
+    align: 'right',
+    cell: (r) => (r.instances ? { text: String(r.instances), tone: 'ok' } : ''),
+    sortValue: (r) => -r.instances,
+  },
 ];
 
 export const selectorColumns: Column<SelectorRow>[] = [

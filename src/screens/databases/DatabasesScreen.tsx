@@ -30,7 +30,11 @@ export function DatabasesScreen({ width, height }: ScreenProps): React.JSX.Eleme
       }
       // the message is about the shell opened: set once it is the screen shown
       ui.getState().navigate('sql');
-      ui.getState().setStatus(`${row.db.name}: ${made.access} session token, expires ${made.expiresAt ? formatDateText(made.expiresAt, 'dateTime') : 'never'}; left to expire (revoking would revoke every token of the database)`, 'info', 15_000);
+      ui.getState().setStatus(
+        `${row.db.name}: ${made.access} session token, expires ${made.expiresAt ? formatDateText(made.expiresAt, 'dateTime') : 'never'}; left to expire (revoking would revoke every token of the database)`,
+        'info',
+        15_000,
+      );
     })();
   };
   usePolledList(store);

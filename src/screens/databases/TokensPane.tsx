@@ -46,9 +46,11 @@ export function TokensPane({ store, name, expiryLabel, width, height }: Props): 
       {made.length === 0 ? (
         <Text color={tone('muted')}>no tokens made here yet</Text>
       ) : (
-        made.slice(0, listRows).map((t, i) => (
-          <Text key={i} wrap="truncate">{`${t.access.padEnd(12)} expires ${t.expiresAt ? formatDateText(t.expiresAt, 'dateTime') : 'never'}`}</Text>
-        ))
+        made
+          .slice(0, listRows)
+          .map((t, i) => (
+            <Text key={i} wrap="truncate">{`${t.access.padEnd(12)} expires ${t.expiresAt ? formatDateText(t.expiresAt, 'dateTime') : 'never'}`}</Text>
+          ))
       )}
     </Box>
   );

@@ -21,6 +21,13 @@ export const databaseColumns: Column<DatabaseRow>[] = [
   { id: 'size', header: 'SIZE', width: 10, align: 'right', cell: (r) => r.db.current_size ?? '' },
   { id: 'max', header: 'OF', width: 10, align: 'right', cell: (r) => r.db.size_max ?? '' },
   { id: 'reads', header: 'READS 30D', width: 9, align: 'right', cell: (r) => countText(r.usage?.rows_read), sortValue: (r) => r.usage?.rows_read ?? null },
-  { id: 'writes', header: 'WRITES 30D', width: 10, align: 'right', cell: (r) => countText(r.usage?.rows_written), sortValue: (r) => r.usage?.rows_written ?? null },
+  {
+    id: 'writes',
+    header: 'WRITES 30D',
+    width: 10,
+    align: 'right',
+    cell: (r) => countText(r.usage?.rows_written),
+    sortValue: (r) => r.usage?.rows_written ?? null,
+  },
   { id: 'id', header: 'ID', width: 30, cell: (r) => r.db.id },
 ];

@@ -21,14 +21,7 @@ export function HomeScreen({ width, height }: ScreenProps): React.JSX.Element {
   return (
     <Box flexDirection="column" width={width} height={height}>
       <ListTitle title="Screens" loading={false} hint="enter opens · : then a command · ? keys" />
-      <Table
-        id="screens"
-        rows={rows}
-        columns={columns}
-        width={width}
-        height={Math.max(3, height - 1)}
-        onOpen={(d) => ui.getState().navigate(d.id, null)}
-      />
+      <Table id="screens" rows={rows} columns={columns} width={width} height={Math.max(3, height - 1)} onOpen={(d) => ui.getState().navigate(d.id, null)} />
     </Box>
   );
 }

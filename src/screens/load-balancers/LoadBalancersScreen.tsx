@@ -48,7 +48,11 @@ export function LoadBalancersScreen({ width, height }: ScreenProps): React.JSX.E
           width={width}
           height={Math.max(3, height - 2 - (profileError ? 1 : 0))}
           emptyText={profile ? 'no origin groups' : 'loading…'}
-          record={(r) => (r.kind === 'group' ? serverRecord(`origin group ${r.group.Id} ${r.group.Name ?? ''}`, r.group) : serverRecord(`origin ${r.origin.Id} of group ${r.group.Name ?? r.group.Id}`, r.origin))}
+          record={(r) =>
+            r.kind === 'group'
+              ? serverRecord(`origin group ${r.group.Id} ${r.group.Name ?? ''}`, r.group)
+              : serverRecord(`origin ${r.origin.Id} of group ${r.group.Name ?? r.group.Id}`, r.origin)
+          }
         />
       </Box>
     );

@@ -62,9 +62,10 @@ export function AlertPanel({ alerts, width, height }: { alerts: AlertsStore; wid
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text bold wrap="truncate">
-        Alert rules <Text color={tone('muted')}>(on the records of this screen, while it follows; a banner, the bell and a desktop notification when one fires)</Text>
+        Alert rules{' '}
+        <Text color={tone('muted')}>(on the records of this screen, while it follows; a banner, the bell and a desktop notification when one fires)</Text>
       </Text>
-      {rules.length === 0 ? <Text color={tone('muted')}>  no rules yet</Text> : null}
+      {rules.length === 0 ? <Text color={tone('muted')}>{'  no rules yet'}</Text> : null}
       {rules.slice(first, first + listRoom).map((r, k) => {
         const i = first + k;
         const chosen = i === panel.selected;

@@ -8,5 +8,9 @@ import { backfillBarText } from './backfill-bar';
 export function BackfillBar({ progress, width }: { progress: BackfillProgress | null; width: number }): React.JSX.Element | null {
   const tone = useTone();
   const text = backfillBarText(progress, width);
-  return text ? <Text color={tone('info')} wrap="truncate">{text}</Text> : null;
+  return text ? (
+    <Text color={tone('info')} wrap="truncate">
+      {text}
+    </Text>
+  ) : null;
 }

@@ -1,13 +1,13 @@
 import React, { useEffect, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenDef, ScreenProps } from '../screen-def';
+import { type ScreenDef, type ScreenProps, useScreenInstance } from '../screen-def';
 import { useCopy } from '../../clipboard/use-clipboard';
 import { TextField } from '../../components/TextField';
 import { useTone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { PRIORITY } from '../../keys/input-router';
-import { contextChain } from '../../keys/keymap';
-import { useActions, useInputLayer, useTextInput } from '../../keys/input-hooks';
+import { contextChain, keysOf } from '../../keys/keymap';
+import { useActions, useInputLayer, useTextInput, useInputRouter } from '../../keys/input-hooks';
 import { editText } from '../../keys/text-edit';
 import { compilePattern } from '../../log-records/filter';
 import { createLogsStore, FILTER_FIELDS, maskFor, type LogsStore, type WindowKey } from '../../state/logs/store';
@@ -24,8 +24,6 @@ import { BackfillBar } from './BackfillBar';
 import { AlertBanner, bannerHeight } from './AlertBanner';
 import { AlertPanel, useAlertPanelKeys } from './AlertPanel';
 import { displayKey } from '../../keys/key-event';
-import { keysOf } from '../../keys/keymap';
-import { useInputRouter } from '../../keys/input-hooks';
 import { StreamView } from './StreamView';
 import { Timeline, TIMELINE_LINES } from './Timeline';
 import { ZonePicker } from './ZonePicker';
@@ -34,7 +32,6 @@ import { parseZoneList } from '../../state/logs/zone-set';
 import { exportLabel, MARK_GUTTER, withMarks } from './marks-view';
 import { TIME_FORMS_HINT } from '../../text/time-parse';
 import { zoneLabel } from '../../text/time-format';
-import { useScreenInstance } from '../screen-def';
 import { SCREEN_ALIASES } from '../../renderers/screen-names';
 import { useCrumb } from '../use-crumb';
 
@@ -119,9 +116,10 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   const room = height - 3 - strip - below - banner;
   const timelineHeight = timelineOpen && room >= TIMELINE_LINES + 4 ? TIMELINE_LINES : 0;
   // open but without room: one line says so, rather than the panel vanishing without a word
-  const timelineNote = timelineOpen && timelineHeight === 0 && room >= 4
-    ? `timeline hidden: ${TIMELINE_LINES + 4 - room} more row${TIMELINE_LINES + 4 - room === 1 ? '' : 's'} needed${below ? ' (i closes the stats below)' : ''} · T closes it`
-    : null;
+  const timelineNote =
+    timelineOpen && timelineHeight === 0 && room >= 4
+      ? `timeline hidden: ${TIMELINE_LINES + 4 - room} more row${TIMELINE_LINES + 4 - room === 1 ? '' : 's'} needed${below ? ' (i closes the stats below)' : ''} · T closes it`
+      : null;
   const mainHeight = Math.max(2, height - 3 - strip - below - banner - timelineHeight - (timelineNote ? 1 : 0));
   const rowsHeight = Math.max(1, mainHeight - 1);
 
@@ -162,10 +160,20 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     run();
     return true;
   };
-  const sideways = useStreamSideways({ store, instanceKey: instance.key, rows: view.rows, timeMode: layout.timeMode, width: streamWidth, zones: zones.length > 1 });
+  const sideways = useStreamSideways({
+    store,
+    instanceKey: instance.key,
+    rows: view.rows,
+    timeMode: layout.timeMode,
+    width: streamWidth,
+    zones: zones.length > 1,
+  });
 
   useActions({
-    'screen.pause': { disabledReason: () => (s().source === 'v1' ? 'a past day is a fixed file: there is no follow to pause' : null), run: () => s().togglePause() },
+    'screen.pause': {
+      disabledReason: () => (s().source === 'v1' ? 'a past day is a fixed file: there is no follow to pause' : null),
+      run: () => s().togglePause(),
+    },
     'screen.refresh': () => s().pollNow(),
     'nav.down': () => nav('down', 1),
     'nav.up': () => nav('up', -1),
@@ -213,7 +221,10 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     'logs.ackAlert': () => alerts.getState().acknowledge(),
     'logs.pickZone': { run: () => undefined, disabledReason: () => 'space selects zones in the zone picker (:logs without an id)' },
     'logs.timeline': () => s().toggleTimeline(),
-    'logs.timelineFocus': { disabledReason: () => (s().timeline.open ? null : 'the timeline is closed: T opens it'), run: () => void s().switchTimelineFocus() },
+    'logs.timelineFocus': {
+      disabledReason: () => (s().timeline.open ? null : 'the timeline is closed: T opens it'),
+      run: () => void s().switchTimelineFocus(),
+    },
     'timeline.older': panel(() => s().moveTimelineCursor(-1)),
     'timeline.newer': panel(() => s().moveTimelineCursor(1)),
     'timeline.zoomIn': panel(() => s().zoomTimeline(-1)),
@@ -277,12 +288,40 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
     { 'prompt.apply': () => void s().applyForm(), 'prompt.cancel': () => s().cancelForm() },
   );
 
-  const title = zoneId === null ? [] : titleParts({ zoneId, zoneName, zones, zoneNames, source, windowKey, serverFilter: describeDraft(filter), windowText: absolute ? describeWindow(absolute, now) : undefined, local, wrap });
-  const status = source === 'v1' && v1
-    ? v1StatusParts(v1, following)
-    : fixed
-      ? fixedStatusParts(fixed, following)
-      : liveStatusParts({ following, newWhilePaused, evictedWhilePaused, rowsEvicted, newMatchesWhilePaused: newMatches, filtering: local.pattern !== null && local.mode === 'filter', live, windowKey, compact: width < 100 }, now);
+  const title =
+    zoneId === null
+      ? []
+      : titleParts({
+          zoneId,
+          zoneName,
+          zones,
+          zoneNames,
+          source,
+          windowKey,
+          serverFilter: describeDraft(filter),
+          windowText: absolute ? describeWindow(absolute, now) : undefined,
+          local,
+          wrap,
+        });
+  const status =
+    source === 'v1' && v1
+      ? v1StatusParts(v1, following)
+      : fixed
+        ? fixedStatusParts(fixed, following)
+        : liveStatusParts(
+            {
+              following,
+              newWhilePaused,
+              evictedWhilePaused,
+              rowsEvicted,
+              newMatchesWhilePaused: newMatches,
+              filtering: local.pattern !== null && local.mode === 'filter',
+              live,
+              windowKey,
+              compact: width < 100,
+            },
+            now,
+          );
 
   if (zoneProblem) {
     return (
@@ -296,14 +335,45 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
   let main: React.JSX.Element;
   if (alertPanel) main = <AlertPanel alerts={alerts} width={streamWidth} height={mainHeight} />;
   else if (form) main = <FilterForm form={form} width={streamWidth} height={mainHeight} />;
-  else if (detail) main = <DetailView entry={detail.entry} scroll={detail.scroll} width={streamWidth} height={mainHeight} mask={maskFor(showSecrets)} zoneName={zoneNames[detail.entry.pullZoneId] ?? (zones.length === 1 ? zoneName : null)} />;
+  else if (detail)
+    main = (
+      <DetailView
+        entry={detail.entry}
+        scroll={detail.scroll}
+        width={streamWidth}
+        height={mainHeight}
+        mask={maskFor(showSecrets)}
+        zoneName={zoneNames[detail.entry.pullZoneId] ?? (zones.length === 1 ? zoneName : null)}
+      />
+    );
   else {
-    const empty = source === 'v1' && v1?.loading
-      ? `reading the v1 day ${v1.date}…`
-      : local.pattern !== null && local.mode === 'filter'
-        ? local.counting ? `looking for /${local.pattern}/…` : `no record matches /${local.pattern}/ (esc clears it, H shows every record)`
-        : fixed ? (fixed.loading ? 'loading…' : 'no records in this window') : live?.state === 'backfilling' || live === null ? 'loading…' : 'no records in this window yet';
-    main = <StreamView rows={view.rows} selected={view.selected} layout={layout} wrap={wrap} highlight={highlight} height={rowsHeight} emptyText={empty} side={sideways.side} marked={gutter ? (e) => s().isMarked(e) : null} />;
+    const empty =
+      source === 'v1' && v1?.loading
+        ? `reading the v1 day ${v1.date}…`
+        : local.pattern !== null && local.mode === 'filter'
+          ? local.counting
+            ? `looking for /${local.pattern}/…`
+            : `no record matches /${local.pattern}/ (esc clears it, H shows every record)`
+          : fixed
+            ? fixed.loading
+              ? 'loading…'
+              : 'no records in this window'
+            : live?.state === 'backfilling' || live === null
+              ? 'loading…'
+              : 'no records in this window yet';
+    main = (
+      <StreamView
+        rows={view.rows}
+        selected={view.selected}
+        layout={layout}
+        wrap={wrap}
+        highlight={highlight}
+        height={rowsHeight}
+        emptyText={empty}
+        side={sideways.side}
+        marked={gutter ? (e) => s().isMarked(e) : null}
+      />
+    );
   }
 
   return (
@@ -311,7 +381,9 @@ function ZoneLogs({ store, arg, width, height }: { store: LogsStore; arg: string
       <PartsLine parts={joinParts(title)} bold />
       <AlertBanner notices={notices} ackKey={displayKey(keysOf(router.keymap, 'logs.ackAlert')[0] ?? 'a')} width={width} />
       <PartsLine parts={joinParts(status)} />
-      {strip ? <PartsLine parts={live?.zones?.length ? zoneStripParts(live.zones, zoneNames, now) : [{ text: `${zones.length} zones: starting…`, tone: 'muted' }]} /> : null}
+      {strip ? (
+        <PartsLine parts={live?.zones?.length ? zoneStripParts(live.zones, zoneNames, now) : [{ text: `${zones.length} zones: starting…`, tone: 'muted' }]} />
+      ) : null}
       {timelineHeight > 0 ? <Timeline store={store} width={streamWidth} height={timelineHeight} /> : null}
       {timelineNote ? <PartsLine parts={[{ text: timelineNote, tone: 'muted' }]} /> : null}
       <Box flexDirection="row" height={mainHeight} overflow="hidden">
@@ -349,13 +421,7 @@ function Footer({ store, width, wideText }: { store: LogsStore; width: number; w
   if (prompt) {
     // the long export label makes room for a message (a path can be long) in its shortest form
     const label =
-      prompt.kind === 'time'
-        ? 'jump to time: '
-        : prompt.kind !== 'export'
-          ? 'v1 day (MM-dd-yy, UTC): '
-          : prompt.error
-            ? 'to: '
-            : exportLabel(prompt);
+      prompt.kind === 'time' ? 'jump to time: ' : prompt.kind !== 'export' ? 'v1 day (MM-dd-yy, UTC): ' : prompt.error ? 'to: ' : exportLabel(prompt);
     // with a message to show, the field is as wide as its text, so the message fits after it
     const fieldWidth = Math.max(12, Math.min(width - label.length - 2, prompt.error || prompt.kind === 'time' ? prompt.text.value.length + 1 : 60));
     return (
@@ -367,7 +433,9 @@ function Footer({ store, width, wideText }: { store: LogsStore; width: number; w
         <Box flexShrink={0} width={fieldWidth}>
           <TextField state={prompt.text} width={fieldWidth} />
         </Box>
-        <Text color={prompt.error ? tone('error') : tone('muted')} wrap="truncate">{prompt.error ? ` ✖ ${prompt.error}` : prompt.kind === 'time' ? ` ${TIME_FORMS_HINT} (${zoneLabel(Date.now())})` : ''}</Text>
+        <Text color={prompt.error ? tone('error') : tone('muted')} wrap="truncate">
+          {prompt.error ? ` ✖ ${prompt.error}` : prompt.kind === 'time' ? ` ${TIME_FORMS_HINT} (${zoneLabel(Date.now())})` : ''}
+        </Text>
       </Box>
     );
   }
@@ -385,19 +453,33 @@ function Footer({ store, width, wideText }: { store: LogsStore; width: number; w
     );
   }
   // while a new pattern is counting, the filtered rows' positions are not known yet
-  let where = local.counting && local.pattern !== null && local.mode === 'filter'
-    ? 'counting matches…'
-    : view.total === 0 ? '' : `${following ? 'newest' : `row ${(view.selected + 1).toLocaleString('en-US')}`} of ${view.total.toLocaleString('en-US')}`;
-  const pattern = local.pattern !== null ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · H mode · +/- context · n/N next/prev · esc clears` : '';
+  let where =
+    local.counting && local.pattern !== null && local.mode === 'filter'
+      ? 'counting matches…'
+      : view.total === 0
+        ? ''
+        : `${following ? 'newest' : `row ${(view.selected + 1).toLocaleString('en-US')}`} of ${view.total.toLocaleString('en-US')}`;
+  const pattern =
+    local.pattern !== null
+      ? `/${local.pattern}/ ${local.mode}${local.mode === 'filter' && local.context ? ` ±${local.context}` : ''} · H mode · +/- context · n/N next/prev · esc clears`
+      : '';
   if (wideText) where = where ? `${wideText} · ${where}` : wideText;
   const room = Math.max(0, width - where.length - 2);
   return (
     <Box height={1} width={width} overflow="hidden">
       <Box width={room} overflow="hidden">
-        {pattern ? <Text color={tone('accent')} wrap="truncate">{pattern}</Text> : <BackfillBar progress={backfill} width={room} />}
+        {pattern ? (
+          <Text color={tone('accent')} wrap="truncate">
+            {pattern}
+          </Text>
+        ) : (
+          <BackfillBar progress={backfill} width={room} />
+        )}
       </Box>
       <Box flexGrow={1} justifyContent="flex-end">
-        <Text color={tone('muted')} wrap="truncate">{where}</Text>
+        <Text color={tone('muted')} wrap="truncate">
+          {where}
+        </Text>
       </Box>
     </Box>
   );

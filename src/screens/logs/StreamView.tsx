@@ -41,7 +41,11 @@ interface RowProps {
 /** The glyph column before a row while there are marks. */
 function Gutter({ marked }: { marked: boolean }): React.JSX.Element {
   const tone = useTone();
-  return <Text color={tone('accent')} bold>{marked ? `${MARK_GLYPH} ` : '  '}</Text>;
+  return (
+    <Text color={tone('accent')} bold>
+      {marked ? `${MARK_GLYPH} ` : '  '}
+    </Text>
+  );
 }
 
 /** One record (or a context separator); re-rendered only when one of its props changes. */
@@ -105,7 +109,19 @@ function cachedLine(entry: LogEntry, selected: boolean, layout: StreamLayout, hi
 }
 
 /** A record in wide mode: the part of its full line inside the window. */
-const WideRow = React.memo(function WideRow({ entry, selected, side, width, highlight }: { entry: LogEntry | null; selected: boolean; side: NonNullable<StreamViewProps['side']>; width: number; highlight: RegExp | null }): React.JSX.Element {
+const WideRow = React.memo(function WideRow({
+  entry,
+  selected,
+  side,
+  width,
+  highlight,
+}: {
+  entry: LogEntry | null;
+  selected: boolean;
+  side: NonNullable<StreamViewProps['side']>;
+  width: number;
+  highlight: RegExp | null;
+}): React.JSX.Element {
   const tone = useTone();
   if (entry === null) return <Text color={tone('muted')}>--</Text>;
   const segments = sliceSegments(rowSegments(entry, side.stream.layout, { highlight }), side.offset, width);
@@ -123,7 +139,10 @@ export function StreamView({ rows, selected, layout, wrap, highlight, height, em
     return (
       <Box flexDirection="column" width={layout.width + gutter.length} height={height + 1} overflow="hidden">
         <Text bold wrap="truncate">
-          {gutter + sliceSegments([{ text: headerText(side.stream.layout) }], side.offset, layout.width).map((x) => x.text).join('')}
+          {gutter +
+            sliceSegments([{ text: headerText(side.stream.layout) }], side.offset, layout.width)
+              .map((x) => x.text)
+              .join('')}
         </Text>
         <Box flexDirection="column" height={height} overflow="hidden">
           {rows.map((r, i) => {
@@ -154,7 +173,15 @@ export function StreamView({ rows, selected, layout, wrap, highlight, height, em
           // one line per row: keyed by the screen line, so a new page updates the rows' texts
           // instead of replacing their elements (and Yoga nodes); wrapped rows keep their record
           rows.map((r, i) => (
-            <Row key={wrap ? (r.entry ? r.entry.requestId ?? `p${r.pos}` : `sep${r.pos}`) : i} entry={r.entry} selected={r.pos === selected} layout={layout} wrap={wrap} highlight={highlight} marked={marked && r.entry ? marked(r.entry) : marked ? false : null} />
+            <Row
+              key={wrap ? (r.entry ? (r.entry.requestId ?? `p${r.pos}`) : `sep${r.pos}`) : i}
+              entry={r.entry}
+              selected={r.pos === selected}
+              layout={layout}
+              wrap={wrap}
+              highlight={highlight}
+              marked={marked && r.entry ? marked(r.entry) : marked ? false : null}
+            />
           ))
         )}
       </Box>

@@ -20,7 +20,10 @@ export const Timeline = memo(function Timeline({ store, width, height }: { store
   const timeline = useSelect(store, (x) => x.timeline);
   const pattern = useSelect(store, (x) => x.local.pattern);
   const lines = useMemo(
-    () => timelineLines({ timeline, color, pattern }).slice(0, Math.min(height, TIMELINE_LINES)).map((parts) => rowLine(parts, false, tone)),
+    () =>
+      timelineLines({ timeline, color, pattern })
+        .slice(0, Math.min(height, TIMELINE_LINES))
+        .map((parts) => rowLine(parts, false, tone)),
     [timeline, color, pattern, height], // eslint-disable-line react-hooks/exhaustive-deps
   );
   return (

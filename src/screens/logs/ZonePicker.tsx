@@ -55,7 +55,9 @@ export function ZonePicker({ store, width, height }: { store: LogsStore; width: 
     },
   });
   const note = picker.withoutLogging ? ` · ${picker.withoutLogging} zone${picker.withoutLogging === 1 ? '' : 's'} without logging not listed` : '';
-  const hint = picked.length ? `  ${picked.length} selected (${picked.join(', ')}) · enter: follow them merged · space: select/unselect` : '  enter: follow its logs';
+  const hint = picked.length
+    ? `  ${picked.length} selected (${picked.join(', ')}) · enter: follow them merged · space: select/unselect`
+    : '  enter: follow its logs';
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text wrap="truncate">
@@ -63,7 +65,9 @@ export function ZonePicker({ store, width, height }: { store: LogsStore; width: 
         <Text color={tone(picked.length ? 'accent' : 'muted')}>{hint}</Text>
         <Text color={tone('muted')}>{`${note}${picked.length ? '' : ' · space: select several'}`}</Text>
       </Text>
-      {picker.error ? <Text color={tone('error')} wrap="truncate">{`could not list the pull zones: ${picker.error} (r retries; :logs ID opens a zone directly)`}</Text> : null}
+      {picker.error ? (
+        <Text color={tone('error')} wrap="truncate">{`could not list the pull zones: ${picker.error} (r retries; :logs ID opens a zone directly)`}</Text>
+      ) : null}
       <Table
         id={TABLE_ID}
         rows={picker.zones}

@@ -45,7 +45,9 @@ export function marksLines(rows: readonly MarkRow[], room: number, tall: boolean
   if (!tall || room < 2) {
     // compact: with the cursor, the line starts at its mark
     const from = at ?? 0;
-    const shown = rows.slice(from).flatMap((m, i) => [...(i ? [{ text: ' · ' }] : []), ...(at !== null && i === 0 ? [{ text: CURSOR, tone: 'accent' as const }] : []), ...markLine(m)]);
+    const shown = rows
+      .slice(from)
+      .flatMap((m, i) => [...(i ? [{ text: ' · ' }] : []), ...(at !== null && i === 0 ? [{ text: CURSOR, tone: 'accent' as const }] : []), ...markLine(m)]);
     return [[title, { text: ' ' }, ...(from > 0 ? [{ text: '… ', tone: 'muted' as const }] : []), ...shown]];
   }
   const hint = at === null ? " M/U next/prev · ' list · C clears" : ' ↑↓ choose · enter selects · esc table';
@@ -63,7 +65,15 @@ export function marksLines(rows: readonly MarkRow[], room: number, tall: boolean
 type StatsLines = (s: StatsSnapshot | null, width: number, height: number, tall: boolean) => Part[][];
 
 /** The stats panel with the marks after the statistics (the marks get up to a third of a tall panel, one line below the stream). */
-export function withMarks(stats: StatsLines, snapshot: StatsSnapshot | null, rows: readonly MarkRow[], cursor: number | null, width: number, height: number, tall: boolean): Part[][] {
+export function withMarks(
+  stats: StatsLines,
+  snapshot: StatsSnapshot | null,
+  rows: readonly MarkRow[],
+  cursor: number | null,
+  width: number,
+  height: number,
+  tall: boolean,
+): Part[][] {
   if (rows.length === 0) return stats(snapshot, width, height, tall);
   const room = tall ? Math.min(rows.length + 1, Math.max(2, Math.floor(height / 3))) : 1;
   const marks = marksLines(rows, room, tall, cursor);
@@ -72,7 +82,7 @@ export function withMarks(stats: StatsLines, snapshot: StatsSnapshot | null, row
 
 /** The export prompt's label: how many records, which format, what tab and ctrl-t switch. */
 export function exportLabel(p: Extract<Prompt, { kind: 'export' }>): string {
-  const n = p.markedOnly ? p.marked ?? 0 : p.records;
+  const n = p.markedOnly ? (p.marked ?? 0) : p.records;
   const which = p.markedOnly ? 'marked ' : '';
   const toggle = p.markedOnly ? 'ctrl-t: all shown' : p.marked ? `ctrl-t: the ${p.marked} marked only` : '';
   return `export ${n.toLocaleString('en-US')} ${which}record${n === 1 ? '' : 's'} (${p.format.toUpperCase()}, tab switches${toggle ? `; ${toggle}` : ''}) to: `;

@@ -1,8 +1,7 @@
 import { sparkline } from '../../components/Sparkline';
 import { formatBytes } from '../../log-records/rows';
 import type { CountRow, StatsSnapshot } from '../../log-records/stats';
-import type { Part } from './status-view';
-import { duration } from './status-view';
+import { type Part, duration } from './status-view';
 
 /**
  * The statistics panel as lines of parts, for a given size: beside the stream (tall: top lists
@@ -22,7 +21,10 @@ export function statsLines(s: StatsSnapshot | null, width: number, height: numbe
   if (!s) return [[{ text: 'statistics: waiting for records…', tone: 'muted' }]];
   const lines: Part[][] = [];
   const span = s.oldest !== null && s.newest !== null ? duration(s.newest - s.oldest) : '0s';
-  lines.push([{ text: 'Stats', tone: 'accent' }, { text: ` ${n(s.records)} record${s.records === 1 ? '' : 's'} over ${span} · ${formatBytes(s.bytes)} served`, tone: 'muted' }]);
+  lines.push([
+    { text: 'Stats', tone: 'accent' },
+    { text: ` ${n(s.records)} record${s.records === 1 ? '' : 's'} over ${span} · ${formatBytes(s.bytes)} served`, tone: 'muted' },
+  ]);
   const rateLabel = `req/s ${s.ratePerSecond.toFixed(1)} `;
   lines.push([{ text: rateLabel }, { text: sparkline(s.rate, Math.max(4, width - rateLabel.length), { fromZero: true }), tone: 'accent' }]);
   const classes: Part[] = [{ text: 'status ' }];
@@ -34,7 +36,10 @@ export function statsLines(s: StatsSnapshot | null, width: number, height: numbe
   lines.push(classes);
   lines.push([
     { text: 'hit ratio ' },
-    { text: s.hitRatio === null ? '—' : pct(s.hitRatio), tone: s.hitRatio === null ? 'muted' : s.hitRatio >= 0.8 ? 'ok' : s.hitRatio >= 0.5 ? 'warn' : 'error' },
+    {
+      text: s.hitRatio === null ? '—' : pct(s.hitRatio),
+      tone: s.hitRatio === null ? 'muted' : s.hitRatio >= 0.8 ? 'ok' : s.hitRatio >= 0.5 ? 'warn' : 'error',
+    },
     { text: ` HIT of ${n(s.cacheable)} with a cache status`, tone: 'muted' },
   ]);
   if (tall) {

@@ -60,7 +60,8 @@ export function liveStatusParts(s: StatusInput, now: number): Part[] {
       : `${n(s.newWhilePaused)} new`;
     const gone = s.evictedWhilePaused ? ` · ${n(s.evictedWhilePaused)} evicted (buffer full)` : '';
     parts.push({ text: `❚❚ paused · ${fresh}${gone}`, tone: 'warn' });
-    if (s.rowsEvicted) parts.push({ text: 'the rows you were reading were evicted (buffer full): showing the oldest held; G jumps to the newest', tone: 'warn' });
+    if (s.rowsEvicted)
+      parts.push({ text: 'the rows you were reading were evicted (buffer full): showing the oldest held; G jumps to the newest', tone: 'warn' });
   } else parts.push({ text: '● following', tone: 'ok' });
   if (backoff > 0 || live.state === 'rate-limited') {
     parts.push({ text: `rate limited (429)${backoff > 0 ? `: backing off ${duration(backoff)}` : ''}`, tone: 'warn' });
@@ -69,8 +70,12 @@ export function liveStatusParts(s: StatusInput, now: number): Part[] {
   }
   const c = s.compact ?? false;
   if (live.coveredTo !== null) parts.push({ text: `lag ${duration(Math.max(0, now - live.coveredTo))}` });
-  if (live.recheckMs > 0 && live.state !== 'failed') parts.push({ text: c ? `re-check ${Math.round(live.recheckMs / 1000)}s` : `re-checking last ${Math.round(live.recheckMs / 1000)} s`, tone: 'muted' });
-  parts.push({ text: `budget ${live.budgetUsed}/${live.budgetLimit}${live.budgetWaiting ? ` +${live.budgetWaiting}` : ''}`, tone: live.budgetUsed >= live.budgetLimit ? 'warn' : 'muted' });
+  if (live.recheckMs > 0 && live.state !== 'failed')
+    parts.push({ text: c ? `re-check ${Math.round(live.recheckMs / 1000)}s` : `re-checking last ${Math.round(live.recheckMs / 1000)} s`, tone: 'muted' });
+  parts.push({
+    text: `budget ${live.budgetUsed}/${live.budgetLimit}${live.budgetWaiting ? ` +${live.budgetWaiting}` : ''}`,
+    tone: live.budgetUsed >= live.budgetLimit ? 'warn' : 'muted',
+  });
   parts.push({ text: `${n(live.buffered)} ${c ? 'buf' : 'buffered'}` });
   const oldest = live.dropped > 0 && live.oldest !== null ? `, oldest held ${clock(live.oldest)}` : '';
   parts.push({ text: `${n(live.dropped)} dropped${oldest}`, tone: live.dropped > 0 ? 'warn' : 'muted' });
@@ -93,7 +98,10 @@ export function v1ReadText(v1: V1State): string {
 export function v1StatusParts(v1: V1State, following: boolean): Part[] {
   if (v1.error) {
     const kept = v1.kept ? ` (${n(v1.kept)} records read before it are shown)` : '';
-    return [{ text: `✖ v1 ${v1.date}: ${v1.error}${kept}`, tone: 'error' }, { text: 'esc: back to live', tone: 'muted' }];
+    return [
+      { text: `✖ v1 ${v1.date}: ${v1.error}${kept}`, tone: 'error' },
+      { text: 'esc: back to live', tone: 'muted' },
+    ];
   }
   if (v1.loading) {
     // what matters while reading first (the line may be cut at the right): how far, and how to stop
@@ -146,7 +154,7 @@ export function titleParts(t: TitleInput): Part[] {
       ? { text: `${several.length} zones ${several.map(named).join(', ')}`, tone: 'accent' }
       : { text: `zone ${t.zoneId}${t.zoneName ? ` ${terminalSafe(t.zoneName)}` : ''}`, tone: 'accent' },
   ];
-  parts.push({ text: t.source === 'v1' ? 'v1 file' : t.windowText ?? `window ${t.windowKey}`, tone: t.windowText && t.source !== 'v1' ? 'info' : undefined });
+  parts.push({ text: t.source === 'v1' ? 'v1 file' : (t.windowText ?? `window ${t.windowKey}`), tone: t.windowText && t.source !== 'v1' ? 'info' : undefined });
   parts.push({ text: t.serverFilter ? `server: ${t.serverFilter}` : 'no server filter', tone: t.serverFilter ? 'info' : 'muted' });
   if (t.local.pattern !== null) {
     const how = t.local.mode === 'filter' ? `filter${t.local.context ? ` ±${t.local.context}` : ''}` : 'highlight';
@@ -163,7 +171,11 @@ export function titleParts(t: TitleInput): Part[] {
 export function fixedStatusParts(f: FixedWindowState, following: boolean): Part[] {
   if (f.store) return storeWindowParts(f, f.store, following);
   if (f.loading) return [{ text: 'reading the window…', tone: 'info' }];
-  if (f.error) return [{ text: `✖ ${f.error}`, tone: 'error' }, { text: 'r tries again · X clears the window', tone: 'muted' }];
+  if (f.error)
+    return [
+      { text: `✖ ${f.error}`, tone: 'error' },
+      { text: 'r tries again · X clears the window', tone: 'muted' },
+    ];
   const parts: Part[] = [{ text: '■ fixed window (not following)', tone: 'accent' }];
   if (!following) parts.push({ text: '❚❚ paused', tone: 'warn' });
   parts.push({ text: `${n(f.records)} record${f.records === 1 ? '' : 's'}` });
@@ -184,7 +196,10 @@ function storeWindowParts(f: FixedWindowState, p: NonNullable<FixedWindowState['
   if (f.error) {
     const kept = f.records ? ` (${n(f.records)} records read before it are shown)` : '';
     // ClickHouse's own message: the server's text
-    return [{ text: `✖ ${terminalSafe(f.error)}${kept}`, tone: 'error' }, { text: 'r tries again · X clears the window', tone: 'muted' }];
+    return [
+      { text: `✖ ${terminalSafe(f.error)}${kept}`, tone: 'error' },
+      { text: 'r tries again · X clears the window', tone: 'muted' },
+    ];
   }
   if (f.loading) {
     const parts: Part[] = [

@@ -12,7 +12,14 @@ import type { TimeMode } from '../../log-records/rows';
  * live in the ui store's table views (as for every Table), so they are kept per screen visit.
  * Wide and wrap exclude each other: turning one on turns the other off.
  */
-export function useStreamSideways(options: { store: LogsStore; instanceKey: string; rows: readonly ViewRow[]; timeMode: TimeMode; width: number; zones?: boolean }): {
+export function useStreamSideways(options: {
+  store: LogsStore;
+  instanceKey: string;
+  rows: readonly ViewRow[];
+  timeMode: TimeMode;
+  width: number;
+  zones?: boolean;
+}): {
   side: { stream: WideStream; offset: number } | null;
   indicator: string;
   handlers: ActionHandlers;

@@ -152,7 +152,9 @@ export function timelineLines({ timeline: t, color, pattern }: TimelineLinesInpu
     { text: `▲ ${clock(b.start, seconds)}–${clock(b.end, seconds)}${v.cursorLive ? ' (newest)' : ''} · `, tone: 'accent' },
     { text: `${n(b.total)} request${b.total === 1 ? '' : 's'}` },
   ];
-  STATUS_CLASSES.forEach((name, k) => cursor.push({ text: ` · ${name} `, tone: 'muted' }, { text: n(b.classes[k]!), tone: b.classes[k]! > 0 ? TONES[k] : 'muted' }));
+  STATUS_CLASSES.forEach((name, k) =>
+    cursor.push({ text: ` · ${name} `, tone: 'muted' }, { text: n(b.classes[k]!), tone: b.classes[k]! > 0 ? TONES[k] : 'muted' }),
+  );
   if (v.spanned > v.n) cursor.push({ text: ` · buckets ${n(v.offset + 1)}–${n(v.offset + v.n)} of ${n(v.spanned)}`, tone: 'muted' });
   return [head, ...barLines(v, color), ...axisLines(v), cursor];
 }

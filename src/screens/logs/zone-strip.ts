@@ -11,7 +11,14 @@ import { duration, type Part } from './status-view';
 
 /** Zones in trouble go first; the others keep their order (a backfill ending does not move a zone). */
 const TROUBLE: Record<ZoneLive['state'], number> = {
-  failed: 0, 'rate-limited': 1, retrying: 2, starting: 3, backfilling: 3, paused: 3, following: 3, stopped: 3,
+  failed: 0,
+  'rate-limited': 1,
+  retrying: 2,
+  starting: 3,
+  backfilling: 3,
+  paused: 3,
+  following: 3,
+  stopped: 3,
 };
 
 function historyShare(z: ZoneLive): string {

@@ -10,8 +10,7 @@ import { keysOf } from '../../keys/keymap';
 import { useActions, useInputRouter, useTextInput } from '../../keys/input-hooks';
 import { emptyText } from '../../keys/text-edit';
 import { useSelect, useUiStore, useUi } from '../../state/store-hooks';
-import type { ShieldStore } from '../../state/shield-store';
-import { hasSpec } from '../../state/shield-store';
+import { type ShieldStore, hasSpec } from '../../state/shield-store';
 import { endpointColumns, limitsText, settingRows, specSummary } from './guardian-view';
 import { SPEC_PANEL_LINES, SpecPanel } from './SpecPanel';
 import { enumName } from '../../renderers/format';
@@ -62,7 +61,7 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
     if (!e) return 'the API Guardian settings are still loading';
     return e.status === 403 && z
       ? `zone ${zoneId} is on the ${enumName(SHIELD_PLAN_TYPE, z.planType)} plan: API Guardian needs Advanced or higher`
-      : 'this zone\'s API Guardian could not be read: nothing to edit';
+      : "this zone's API Guardian could not be read: nothing to edit";
   };
   const whenLoaded = (run: () => void) => ({ disabledReason: notLoaded, run });
   const endpointsView = `${instance.key}:endpoints`;
@@ -144,8 +143,16 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
     </Box>
   );
   let notice: { text: string; tone: 'ok' | 'warn' | 'error' | 'muted' } | null = null;
-  if (edits > 0) notice = { text: `${edits} edit${edits === 1 ? '' : 's'} not sent yet: ${keyOf('shield.send')} review and send · ${keyOf('shield.discard')} discard`, tone: 'warn' };
-  else if (lastResult) notice = { text: `${lastResult.text}${lastResult.code && !lastResult.text.includes(lastResult.code) ? ` (errorKey ${lastResult.code})` : ''} · ${formatAge(now - lastResult.at)}`, tone: lastResult.tone };
+  if (edits > 0)
+    notice = {
+      text: `${edits} edit${edits === 1 ? '' : 's'} not sent yet: ${keyOf('shield.send')} review and send · ${keyOf('shield.discard')} discard`,
+      tone: 'warn',
+    };
+  else if (lastResult)
+    notice = {
+      text: `${lastResult.text}${lastResult.code && !lastResult.text.includes(lastResult.code) ? ` (errorKey ${lastResult.code})` : ''} · ${formatAge(now - lastResult.at)}`,
+      tone: lastResult.tone,
+    };
   else if (readOnly) notice = { text: 'read-only: settings and spec cannot be changed here', tone: 'muted' };
   const top = 1 + rows.length + 3 + (notice ? 1 : 0) + (error ? 1 : 0) + 1;
   const rest = Math.max(0, height - top);
@@ -187,7 +194,15 @@ export function GuardianPanel({ store, zoneId, width, height }: GuardianPanelPro
       {spec ? (
         <SpecPanel spec={spec} replace={hasSpec(guardian)} readOnly={readOnly} width={width} height={Math.min(rest, SPEC_PANEL_LINES)} />
       ) : (
-        <Table id="endpoints" rows={guardian.endpoints} columns={endpointColumns} width={width} height={rest} emptyText="no endpoints: no spec uploaded" record={(e) => serverRecord('API Guardian endpoint', e)} />
+        <Table
+          id="endpoints"
+          rows={guardian.endpoints}
+          columns={endpointColumns}
+          width={width}
+          height={rest}
+          emptyText="no endpoints: no spec uploaded"
+          record={(e) => serverRecord('API Guardian endpoint', e)}
+        />
       )}
     </Box>
   );

@@ -71,7 +71,9 @@ export function SpecPanel({ spec, replace, readOnly, width, height }: SpecPanelP
           })}
           {verdict ? (
             <Text color={tone(verdict.tone)} wrap="truncate">
-              {readOnly ? `${verdict.tone === 'ok' ? 'within the plan limits' : verdict.text.split(':')[0]} (read-only: uploading is off)` : terminalSafe(verdict.text)}
+              {readOnly
+                ? `${verdict.tone === 'ok' ? 'within the plan limits' : verdict.text.split(':')[0]} (read-only: uploading is off)`
+                : terminalSafe(verdict.text)}
             </Text>
           ) : null}
         </>

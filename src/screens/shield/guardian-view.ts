@@ -58,14 +58,16 @@ export function specSummary(g: ApiGuardian): string {
 }
 
 /** The plan limits in one line. */
-export function limitsText(c: Pick<ApiGuardianConfiguration, 'maxEndpoints' | 'maxFieldsPerType' | 'maxNestingDepth' | 'maxTotalSchemaNodes' | 'maxTotalRegexLength'>): string {
+export function limitsText(
+  c: Pick<ApiGuardianConfiguration, 'maxEndpoints' | 'maxFieldsPerType' | 'maxNestingDepth' | 'maxTotalSchemaNodes' | 'maxTotalRegexLength'>,
+): string {
   return `endpoints ${c.maxEndpoints} · fields ${c.maxFieldsPerType} · depth ${c.maxNestingDepth} · nodes ${c.maxTotalSchemaNodes} · regex ${c.maxTotalRegexLength}`;
 }
 
 /** The line under the table: what can be done with the checked file. */
 export function specVerdict(check: SpecCheck, replace: boolean): { text: string; tone: Tone } {
   const over = check.checks.filter((c) => c.over);
-  const how = replace ? 'replace the zone\'s spec (PATCH)' : 'upload it (POST)';
+  const how = replace ? "replace the zone's spec (PATCH)" : 'upload it (POST)';
   if (over.length === 0) return { text: `within the plan limits: c to ${how}`, tone: 'ok' };
   return {
     text: `over ${over.length === 1 ? 'a limit' : `${over.length} limits`} (${over.map((c) => c.label).join(', ')}): the zone would refuse it; fix the file (F sends anyway)`,

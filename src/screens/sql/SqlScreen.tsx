@@ -1,6 +1,6 @@
 import React, { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenProps } from '../screen-def';
+import { type ScreenProps, useScreenInstance } from '../screen-def';
 import { useTheme, useTone, type Tone } from '../../components/theme';
 import { useNow } from '../../components/use-now';
 import { PRIORITY } from '../../keys/input-router';
@@ -15,7 +15,6 @@ import { ansiLine } from './ansi-line';
 import { terminalSafe } from '../../text/terminal-safe';
 import { browseWindow, browsedEntry, editorLines, markSelected, transcriptWindow, type ViewKind, type ViewLine } from './transcript-view';
 import { clampRow, moveRow, rowLayout, type RowMove } from './row-cursor';
-import { useScreenInstance } from '../screen-def';
 import { LEAVE_HINT } from '../../state/sql/editor-keys';
 
 /** `burrow sql` gives the screen its own store (standalone options); the console uses the session's. */
@@ -55,7 +54,14 @@ function useLogsTable(store: SqlStore, onLogs: boolean): { noLogsScreen: boolean
 }
 
 const TONES: Partial<Record<ViewKind, Tone>> = {
-  prompt: 'accent', ok: 'ok', info: 'info', warn: 'warn', error: 'error', muted: 'muted', border: 'muted', blob: 'accent',
+  prompt: 'accent',
+  ok: 'ok',
+  info: 'info',
+  warn: 'warn',
+  error: 'error',
+  muted: 'muted',
+  border: 'muted',
+  blob: 'accent',
 };
 
 function Line({ line }: { line: ViewLine }): React.JSX.Element {
@@ -86,7 +92,15 @@ const Row = React.memo(function Row({ text }: { text: string }): React.JSX.Eleme
 const NO_LINES: ReadonlySet<number> = new Set();
 
 /** The selected row's lines are drawn in reverse video; without colours they start with `>`. */
-const Lines = React.memo(function Lines({ lines, height, selected = NO_LINES }: { lines: ViewLine[]; height: number; selected?: ReadonlySet<number> }): React.JSX.Element {
+const Lines = React.memo(function Lines({
+  lines,
+  height,
+  selected = NO_LINES,
+}: {
+  lines: ViewLine[];
+  height: number;
+  selected?: ReadonlySet<number>;
+}): React.JSX.Element {
   const tone = useTone();
   const { color: styled } = useTheme();
   const color = (kind: ViewKind) => tone(TONES[kind]);
@@ -180,21 +194,24 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
       'app.interrupt': () => get().interrupt(),
     },
   );
-  useInputLayer({
-    id: `sql:leave:${instance.key}`,
-    priority: PRIORITY.field + 1,
-    active: () => get().leavePrompt !== null,
-    chain: () => ['always'],
-    text: (ev) => {
-      const k = ev.text?.toLowerCase() ?? ev.name;
-      if (k === 'c') void get().answerLeave('commit');
-      else if (k === 'r') void get().answerLeave('rollback');
-      else if (k === 's' || k === 'esc' || k === 'n') void get().answerLeave('stay');
-      return true;
+  useInputLayer(
+    {
+      id: `sql:leave:${instance.key}`,
+      priority: PRIORITY.field + 1,
+      active: () => get().leavePrompt !== null,
+      chain: () => ['always'],
+      text: (ev) => {
+        const k = ev.text?.toLowerCase() ?? ev.name;
+        if (k === 'c') void get().answerLeave('commit');
+        else if (k === 'r') void get().answerLeave('rollback');
+        else if (k === 's' || k === 'esc' || k === 'n') void get().answerLeave('stay');
+        return true;
+      },
     },
-  }, {
-    'app.interrupt': () => get().interruptLeave(),
-  });
+    {
+      'app.interrupt': () => get().interruptLeave(),
+    },
+  );
 
   const promptText = `${label}${status?.transaction ? '*' : ''}>`;
   const inEditor = focus === 'editor';
@@ -369,7 +386,7 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
     const waiting = queued > 0 ? ` · ${queued} input${queued === 1 ? '' : 's'} queued behind it` : '';
     extra = (
       <Text color={tone('warn')} wrap="truncate">
-        {`${SPINNER[Math.floor(now / 500) % SPINNER.length]} running ${((Math.max(0, now - running.since)) / 1000).toFixed(1)} s: ${terminalSafe(running.what.replace(/\s+/g, ' '))}${waiting} · ctrl-c cancels`}
+        {`${SPINNER[Math.floor(now / 500) % SPINNER.length]} running ${(Math.max(0, now - running.since) / 1000).toFixed(1)} s: ${terminalSafe(running.what.replace(/\s+/g, ' '))}${waiting} · ctrl-c cancels`}
       </Text>
     );
   } else if (inEditor && queued > 0) {
@@ -379,11 +396,13 @@ export function SqlScreen({ width, height }: ScreenProps): React.JSX.Element {
   let editorView: ViewLine[] = [];
   if (inEditor && search) {
     const match = search.match >= 0 ? history[search.match]!.replace(/\s*\n\s*/g, ' ') : '';
-    editorView = [[
-      { text: `(${search.failed ? 'failed ' : ''}reverse-i-search)'`, kind: 'prompt' },
-      { text: search.query, kind: 'text' },
-      { text: `': ${match}`, kind: search.failed ? 'warn' : 'text' },
-    ]];
+    editorView = [
+      [
+        { text: `(${search.failed ? 'failed ' : ''}reverse-i-search)'`, kind: 'prompt' },
+        { text: search.query, kind: 'text' },
+        { text: `': ${match}`, kind: search.failed ? 'warn' : 'text' },
+      ],
+    ];
   } else if (inEditor) {
     editorView = editorLines(editor, promptText, width, maxEditor, leavePrompt === null);
   }

@@ -173,7 +173,13 @@ export function entryLines(entry: Entry, width: number, preview: number): ViewLi
  * reach into the window are laid out. Returns the lines (padded at the top when short) and the
  * scroll actually used (it cannot go above the first line).
  */
-export function transcriptWindow(entries: readonly Entry[], width: number, height: number, scroll: number, preview: number): { lines: ViewLine[]; scroll: number } {
+export function transcriptWindow(
+  entries: readonly Entry[],
+  width: number,
+  height: number,
+  scroll: number,
+  preview: number,
+): { lines: ViewLine[]; scroll: number } {
   const need = height + scroll;
   const collected: ViewLine[][] = [];
   let total = 0;
@@ -244,11 +250,27 @@ const NONE: ReadonlySet<number> = new Set();
  */
 export function browseWindow(entry: Entry | null, width: number, height: number, top: number, h: number, maxColumnWidth = 60, row = 0): BrowseView {
   const bodyHeight = Math.max(1, height - 1);
-  if (!entry) return { lines: [[seg('no result yet: run a query first (i goes back to the input)', 'muted')]], footer: '', maxTop: 0, hPositions: 1, bodyHeight, top: 0, room: bodyHeight, row: null, selected: NONE };
+  if (!entry)
+    return {
+      lines: [[seg('no result yet: run a query first (i goes back to the input)', 'muted')]],
+      footer: '',
+      maxTop: 0,
+      hPositions: 1,
+      bodyHeight,
+      top: 0,
+      room: bodyHeight,
+      row: null,
+      selected: NONE,
+    };
   let src: LineSource;
   if (entry.kind === 'result') src = resultSource(entry, maxColumnWidth);
   else {
-    const lines = entry.kind === 'text' ? screenTextLines(entry.lines) : entry.kind === 'words' ? columnsLayout(entry.words.map(terminalSafe), width) : entryLines(entry, width, 1000).map((l) => l.map((s) => s.text).join(''));
+    const lines =
+      entry.kind === 'text'
+        ? screenTextLines(entry.lines)
+        : entry.kind === 'words'
+          ? columnsLayout(entry.words.map(terminalSafe), width)
+          : entryLines(entry, width, 1000).map((l) => l.map((s) => s.text).join(''));
     src = { count: lines.length, sticky: 0, hPositions: 1, line: (i) => [{ text: terminalSafe(lines[i]!), kind: 'text' }] };
   }
   const room = Math.max(1, bodyHeight - src.sticky);
@@ -281,9 +303,12 @@ export function browseWindow(entry: Entry | null, width: number, height: number,
     const perRow = entry.mode === 'line' ? entry.result.columns.length + 1 : 1;
     const first = rows === 0 ? 0 : Math.floor(t / perRow) + 1;
     const last = Math.min(rows, Math.ceil(Math.min(bodyCount, t + room) / perRow));
-    const sideways = entry.mode === 'table' || entry.mode === 'box' || entry.mode === 'markdown'
-      ? `column ${hh + 1} of ${entry.result.columns.length}`
-      : hp > 1 ? `shifted ${hh * 8} cells` : '';
+    const sideways =
+      entry.mode === 'table' || entry.mode === 'box' || entry.mode === 'markdown'
+        ? `column ${hh + 1} of ${entry.result.columns.length}`
+        : hp > 1
+          ? `shifted ${hh * 8} cells`
+          : '';
     const on = selectedRow === null ? '' : ` · on row ${(selectedRow + 1).toLocaleString('en-US')}`;
     footer = `rows ${first}–${last} of ${rows.toLocaleString('en-US')}${on}${sideways ? ` · ${sideways}` : ''} · ${entry.summary}`;
   } else {
@@ -349,12 +374,7 @@ export function editorLines(editor: EditorState, prompt: string, width: number, 
     while (end < chars.length && (end <= col || used + w[end]! <= room)) used += w[end++]!;
     const visible = chars.slice(start, end);
     const at = col - start;
-    out.push([
-      seg(p, 'prompt'),
-      seg(visible.slice(0, at).join(''), 'text'),
-      seg(visible[at] ?? ' ', 'cursor'),
-      seg(visible.slice(at + 1).join(''), 'text'),
-    ]);
+    out.push([seg(p, 'prompt'), seg(visible.slice(0, at).join(''), 'text'), seg(visible[at] ?? ' ', 'cursor'), seg(visible.slice(at + 1).join(''), 'text')]);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import React, { useEffect, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import type { ScreenDef, ScreenProps } from '../screen-def';
+import { type ScreenDef, type ScreenProps, useScreenInstance } from '../screen-def';
 import { useCopy } from '../../clipboard/use-clipboard';
 import { Table } from '../../components/Table';
 import { TextField } from '../../components/TextField';
@@ -17,7 +17,6 @@ import { detailColumns, formatDetailValue, libraryDetailRows, type DetailRow } f
 import { terminalSafe } from '../../text/terminal-safe';
 import { listSummary } from './list-view';
 import { libraryColumns } from '../../renderers/video-libraries';
-import { useScreenInstance } from '../screen-def';
 import { serverRecord } from '../server-record';
 import { SCREEN_ALIASES } from '../../renderers/screen-names';
 import { emptyListText, ListTitle } from '../../components/ListTitle';
@@ -48,7 +47,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
   const field = useSelect(store, (s) => s.field);
   const detailId = useSelect(store, (s) => s.detailId);
   const revealed = useSelect(store, (s) => s.revealed);
-  const library = useMemo(() => (detailId === null ? null : items.find((l) => l.Id === detailId) ?? null), [items, detailId]);
+  const library = useMemo(() => (detailId === null ? null : (items.find((l) => l.Id === detailId) ?? null)), [items, detailId]);
   const revealedField = revealed && library && revealed.libraryId === library.Id && now < revealed.until ? revealed.field : null;
   const detailRows = useMemo(() => (library ? libraryDetailRows(library) : []), [library]);
   const columns = useMemo(() => detailColumns(revealedField), [revealedField]);
@@ -63,7 +62,7 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
   /** The detail row selected right now (read from the stores, so it is right for fast keys). */
   const selectedDetail = (): { row: DetailRow; library: NonNullable<typeof library> } | null => {
     const st = s();
-    const lib = st.detailId === null ? null : st.items.find((l) => l.Id === st.detailId) ?? null;
+    const lib = st.detailId === null ? null : (st.items.find((l) => l.Id === st.detailId) ?? null);
     if (!lib) return null;
     const r = st.revealed;
     const shown = r && r.libraryId === lib.Id && Date.now() < r.until ? r.field : null;
@@ -141,7 +140,14 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
           <Text color={tone('muted')}>{'  keys are masked · esc back'}</Text>
         </Text>
         {library ? (
-          <Table id={DETAIL_TABLE} rows={detailRows} columns={columns} width={width} height={Math.max(3, height - 1)} record={() => serverRecord(`video library ${library.Id} ${library.Name ?? ''}`, library)} />
+          <Table
+            id={DETAIL_TABLE}
+            rows={detailRows}
+            columns={columns}
+            width={width}
+            height={Math.max(3, height - 1)}
+            record={() => serverRecord(`video library ${library.Id} ${library.Name ?? ''}`, library)}
+          />
         ) : (
           <Text color={tone('warn')}>{`library ${detailId} is no longer in the list (esc goes back)`}</Text>
         )}
@@ -157,11 +163,18 @@ export function VideosScreen({ width, height }: ScreenProps): React.JSX.Element 
       {field ? (
         <Text wrap="truncate">
           <Text color={tone('accent')}>{fieldLabel}</Text>
-          <TextField state={field.text} width={field.kind === 'pageSize' ? 6 : Math.floor(width / 3)} focused placeholder={field.kind === 'pageSize' ? String(s().pageSize) : undefined} />
+          <TextField
+            state={field.text}
+            width={field.kind === 'pageSize' ? 6 : Math.floor(width / 3)}
+            focused
+            placeholder={field.kind === 'pageSize' ? String(s().pageSize) : undefined}
+          />
           {field.error ? (
             <Text color={tone('error')}>{`  ✖ ${field.error}`}</Text>
           ) : (
-            <Text color={tone('muted')}>{field.kind === 'pageSize' ? `  ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} · enter applies · esc cancels` : '  enter applies · esc cancels'}</Text>
+            <Text color={tone('muted')}>
+              {field.kind === 'pageSize' ? `  ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} · enter applies · esc cancels` : '  enter applies · esc cancels'}
+            </Text>
           )}
         </Text>
       ) : null}

@@ -3,48 +3,113 @@ import { maskSecret } from '../../config/redact';
 import type { Column } from '../../text/table-model';
 import { formatBytes, formatCount, formatDateTime } from '../../renderers/format';
 
-export type DetailRow =
-  | { kind: 'group'; title: string }
-  | { kind: 'field'; group: string; name: string; value: unknown; secret: boolean };
+export type DetailRow = { kind: 'group'; title: string } | { kind: 'field'; group: string; name: string; value: unknown; secret: boolean };
 
 /** Groups of the detail view, in order; each lists the fields it shows (dots reach into objects). */
 export const DETAIL_GROUPS: readonly { title: string; fields: readonly string[] }[] = [
-  { title: 'general', fields: ['Id', 'Name', 'VideoCount', 'StorageUsage', 'TrafficUsage', 'DateCreated', 'DateModified', 'ReplicationRegions', 'PullZoneId', 'PullZoneType', 'StorageZoneId', 'WebhookUrl'] },
+  {
+    title: 'general',
+    fields: [
+      'Id',
+      'Name',
+      'VideoCount',
+      'StorageUsage',
+      'TrafficUsage',
+      'DateCreated',
+      'DateModified',
+      'ReplicationRegions',
+      'PullZoneId',
+      'PullZoneType',
+      'StorageZoneId',
+      'WebhookUrl',
+    ],
+  },
   { title: 'keys', fields: ['ApiKey', 'ReadOnlyApiKey', 'ApiAccessKey'] },
   {
     title: 'player',
     fields: [
-      'PlayerVersion', 'UILanguage', 'Controls', 'PlaybackSpeeds', 'PlayerKeyColor', 'FontFamily', 'CaptionsFontSize', 'CaptionsFontColor',
-      'CaptionsBackground', 'ShowHeatmap', 'RememberPlayerPosition', 'EnableCompactControls', 'AllowEarlyPlay', 'EnableCaptionsInPlaylist',
-      'EnableMultiAudioTrackSupport', 'CustomHTML', 'VastTagUrl', 'ViAiPublisherId', 'HasWatermark', 'WatermarkPositionLeft',
-      'WatermarkPositionTop', 'WatermarkWidth', 'WatermarkHeight', 'WatermarkVersion',
+      'PlayerVersion',
+      'UILanguage',
+      'Controls',
+      'PlaybackSpeeds',
+      'PlayerKeyColor',
+      'FontFamily',
+      'CaptionsFontSize',
+      'CaptionsFontColor',
+      'CaptionsBackground',
+      'ShowHeatmap',
+      'RememberPlayerPosition',
+      'EnableCompactControls',
+      'AllowEarlyPlay',
+      'EnableCaptionsInPlaylist',
+      'EnableMultiAudioTrackSupport',
+      'CustomHTML',
+      'VastTagUrl',
+      'ViAiPublisherId',
+      'HasWatermark',
+      'WatermarkPositionLeft',
+      'WatermarkPositionTop',
+      'WatermarkWidth',
+      'WatermarkHeight',
+      'WatermarkVersion',
     ],
   },
   {
     title: 'encoding',
     fields: [
-      'EncodingTier', 'EnabledResolutions', 'OutputCodecs', 'Bitrate240p', 'Bitrate360p', 'Bitrate480p', 'Bitrate720p', 'Bitrate1080p',
-      'Bitrate1440p', 'Bitrate2160p', 'KeepOriginalFiles', 'EnableMP4Fallback', 'JitEncodingEnabled', 'UseSeparateAudioStream',
-      'RemoveMetadataFromFallbackVideos', 'ScaleVideoUsingBothDimensions', 'EnableContentTagging',
+      'EncodingTier',
+      'EnabledResolutions',
+      'OutputCodecs',
+      'Bitrate240p',
+      'Bitrate360p',
+      'Bitrate480p',
+      'Bitrate720p',
+      'Bitrate1080p',
+      'Bitrate1440p',
+      'Bitrate2160p',
+      'KeepOriginalFiles',
+      'EnableMP4Fallback',
+      'JitEncodingEnabled',
+      'UseSeparateAudioStream',
+      'RemoveMetadataFromFallbackVideos',
+      'ScaleVideoUsingBothDimensions',
+      'EnableContentTagging',
     ],
   },
   {
     title: 'security',
-    fields: ['PlayerTokenAuthenticationEnabled', 'AllowedReferrers', 'BlockedReferrers', 'BlockNoneReferrer', 'AllowDirectPlay', 'ExposeOriginals', 'ExposeVideoMetadata'],
+    fields: [
+      'PlayerTokenAuthenticationEnabled',
+      'AllowedReferrers',
+      'BlockedReferrers',
+      'BlockNoneReferrer',
+      'AllowDirectPlay',
+      'ExposeOriginals',
+      'ExposeVideoMetadata',
+    ],
   },
   { title: 'DRM', fields: ['EnableDRM', 'DrmVersion', 'AppleFairPlayDrm', 'GoogleWidevineDrm'] },
   {
     title: 'transcribing',
     fields: [
-      'EnableTranscribing', 'EnableTranscribingTitleGeneration', 'EnableTranscribingDescriptionGeneration', 'EnableTranscribingChaptersGeneration',
-      'EnableTranscribingMomentsGeneration', 'TranscribingCaptionLanguages',
+      'EnableTranscribing',
+      'EnableTranscribingTitleGeneration',
+      'EnableTranscribingDescriptionGeneration',
+      'EnableTranscribingChaptersGeneration',
+      'EnableTranscribingMomentsGeneration',
+      'TranscribingCaptionLanguages',
     ],
   },
   {
     title: 'billing',
     fields: [
-      'MonthlyChargesPremiumEncoding', 'MonthlyChargesTranscribing', 'MonthlyChargesEnterpriseDrm', 'PremiumEncodingPriceOverride',
-      'TranscribingPriceOverride', 'DrmBasePriceOverride', 'DrmCostPerLicenseOverride',
+      'MonthlyChargesPremiumEncoding',
+      'MonthlyChargesTranscribing',
+      'MonthlyChargesEnterpriseDrm',
+      'PremiumEncodingPriceOverride',
+      'TranscribingPriceOverride',
+      'DrmBasePriceOverride',
+      'DrmCostPerLicenseOverride',
     ],
   },
 ];
@@ -133,7 +198,8 @@ export function detailColumns(revealedField: string | null): Column<DetailRow>[]
       cell: (r) => {
         if (r.kind === 'group') return '';
         const text = detailValueText(r, revealedField);
-        if (r.secret) return revealedField === r.name ? { text: `${text}  (shown for a few seconds)`, tone: 'warn' } : { text: `${text}  (masked)`, tone: 'muted' };
+        if (r.secret)
+          return revealedField === r.name ? { text: `${text}  (shown for a few seconds)`, tone: 'warn' } : { text: `${text}  (masked)`, tone: 'muted' };
         return text;
       },
     },

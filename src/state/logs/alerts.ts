@@ -160,7 +160,10 @@ export function createAlertsSlice(deps: AlertsDeps): AlertsSlice {
     for (const e of events) {
       noticeId++;
       // one notice per rule: a clearing replaces the firing it ends (acknowledged or not)
-      notices = [...notices.filter((n) => n.rule !== e.rule.text), { id: noticeId, kind: e.kind, rule: e.rule.text, observed: e.observed, at: e.at, durationMs: e.durationMs }];
+      notices = [
+        ...notices.filter((n) => n.rule !== e.rule.text),
+        { id: noticeId, kind: e.kind, rule: e.rule.text, observed: e.observed, at: e.at, durationMs: e.durationMs },
+      ];
       if (e.kind === 'fired') {
         deps.ui.getState().callAttention('burrow alert', `${e.rule.text}: ${e.observed}`);
       }

@@ -130,7 +130,10 @@ export class EngineLink {
   /** Several zones: the line for all of them, and each zone for the zone strip. */
   private severalStatus(st: ReturnType<FollowEngine['status']>): LiveStatus {
     const budget = this.api.logs.budget;
-    const zones = (this.shownZones = reuseZones(this.shownZones, st.zones.map((z) => zoneLive(z, budget.state(String(z.zoneId))))));
+    const zones = (this.shownZones = reuseZones(
+      this.shownZones,
+      st.zones.map((z) => zoneLive(z, budget.state(String(z.zoneId)))),
+    ));
     const { state, error } = combinedState(st.zones);
     const backfill = combinedBackfill(st.zones);
     if (!sameBackfill(backfill, this.shownBackfill)) this.shownBackfill = backfill;

@@ -24,7 +24,11 @@ export async function runExport(ctx: ExportContext, file: string, format: Export
     const rel = path.relative(ctx.cwd, file);
     const shown = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
     const missed = records.missed ? ` (${records.missed.toLocaleString('en-US')} evicted from the full buffer before they were written)` : '';
-    ui.getState().setStatus(`exported ${r.records.toLocaleString('en-US')} record${r.records === 1 ? '' : 's'} (${format.toUpperCase()}, ${formatBytes(r.bytes)}) to ${shown}${missed}`, 'info', 20_000);
+    ui.getState().setStatus(
+      `exported ${r.records.toLocaleString('en-US')} record${r.records === 1 ? '' : 's'} (${format.toUpperCase()}, ${formatBytes(r.bytes)}) to ${shown}${missed}`,
+      'info',
+      20_000,
+    );
   } catch (error) {
     if (error instanceof ExportExistsError) {
       // a link is named as one: replacing it replaces the link, never what it points to

@@ -6,7 +6,11 @@ type FilterFormActions = Pick<LogsState, 'openForm' | 'setFormText' | 'focusFiel
 
 /** The logs store's server filters (`f`): the form, its checks, and a new query when they change. */
 /** `pastRetention`: a log store is configured, so from/to may reach past the platform's 3 days. */
-export function logsFilterFormActions(ctx: Pick<LogsSliceContext, 'get' | 'set' | 'ui' | 'now'>, restart: () => void, pastRetention = () => false): FilterFormActions {
+export function logsFilterFormActions(
+  ctx: Pick<LogsSliceContext, 'get' | 'set' | 'ui' | 'now'>,
+  restart: () => void,
+  pastRetention = () => false,
+): FilterFormActions {
   const { get, set, ui, now } = ctx;
   return {
     openForm() {

@@ -1,8 +1,7 @@
 import type { FieldError } from '../../api/errors';
 import { FILTERED_FIELDS, type FilteredField } from '../../log-fields/fields';
-import { MAX_SEARCH_TOKENS, MAX_TOKEN_LENGTH, normalizeFilter, type LogFilter } from '../../api/logs/query';
+import { MAX_SEARCH_TOKENS, MAX_TOKEN_LENGTH, normalizeFilter, type LogFilter, RETENTION_MS } from '../../api/logs/query';
 import { textOf, type TextState } from '../../keys/text-edit';
-import { RETENTION_MS } from '../../api/logs/query';
 import { displayZone, formatTime, zoneLabel } from '../../text/time-format';
 import { parseTimeInput } from '../../text/time-parse';
 
@@ -70,7 +69,9 @@ export function validateDraft(draft: FilterDraft, now: number, pastRetention = f
 
 /** "status=5xx cache=MISS ..." for the title line; "" when there is no filter. */
 export function describeDraft(draft: FilterDraft): string {
-  return FILTER_FIELDS.filter((f) => !WINDOW_IDS.includes(f.id) && draft[f.id].trim() !== '').map((f) => `${f.short}=${draft[f.id].trim()}`).join(' ');
+  return FILTER_FIELDS.filter((f) => !WINDOW_IDS.includes(f.id) && draft[f.id].trim() !== '')
+    .map((f) => `${f.short}=${draft[f.id].trim()}`)
+    .join(' ');
 }
 
 /** An absolute window from the form: epoch ms; `to` null = up to now, following. */
@@ -84,7 +85,11 @@ export interface AbsoluteWindow {
  * to, from within the 3-day retention (or older, `pastRetention`: a log store holds it), to not after
  * now. No from: no absolute window.
  */
-export function checkWindow(draft: FilterDraft, now: number, pastRetention = false): { window: AbsoluteWindow | null; errors: Partial<Record<FilterFieldId, string>> | null } {
+export function checkWindow(
+  draft: FilterDraft,
+  now: number,
+  pastRetention = false,
+): { window: AbsoluteWindow | null; errors: Partial<Record<FilterFieldId, string>> | null } {
   const errors: Partial<Record<FilterFieldId, string>> = {};
   const fromText = draft.from.trim();
   const toText = draft.to.trim();
@@ -93,10 +98,12 @@ export function checkWindow(draft: FilterDraft, now: number, pastRetention = fal
   if (from && !from.ok) errors.from = from.message;
   if (to && !to.ok) errors.to = to.message;
   if (to && !from) errors.to = 'an end needs a start: fill in from too';
-  if (from?.ok && from.ms < now - RETENTION_MS && !pastRetention) errors.from = `${formatTime(from.ms, 'dateTime')} is older than the 3-day retention (the oldest is ${formatTime(now - RETENTION_MS, 'dateTime')}); a log store (BURROW_LOG_STORE) reads older windows`;
+  if (from?.ok && from.ms < now - RETENTION_MS && !pastRetention)
+    errors.from = `${formatTime(from.ms, 'dateTime')} is older than the 3-day retention (the oldest is ${formatTime(now - RETENTION_MS, 'dateTime')}); a log store (BURROW_LOG_STORE) reads older windows`;
   if (from?.ok && from.ms >= now) errors.from = `${formatTime(from.ms, 'dateTime')} is in the future`;
   if (to?.ok && to.ms > now) errors.to = `${formatTime(to.ms, 'dateTime')} is in the future: leave to empty to follow up to now`;
-  if (from?.ok && to?.ok && to.ms <= from.ms && !errors.to) errors.to = `the end ${formatTime(to.ms, 'dateTime')} is not after the start ${formatTime(from.ms, 'dateTime')}`;
+  if (from?.ok && to?.ok && to.ms <= from.ms && !errors.to)
+    errors.to = `the end ${formatTime(to.ms, 'dateTime')} is not after the start ${formatTime(from.ms, 'dateTime')}`;
   if (Object.keys(errors).length) return { window: null, errors };
   if (!from?.ok) return { window: null, errors: null };
   // past the retention the window is read from the log store, once: it ends now when no end is given
@@ -113,6 +120,7 @@ export function pinWindow(draft: FilterDraft, window: AbsoluteWindow | null): Fi
 /** "from 2026-11-24 14:05:00 to 15:05:00 (UTC-05:00)" for the title line. */
 export function describeWindow(window: AbsoluteWindow, now: number): string {
   const from = formatTime(window.from, 'dateTime');
-  const to = window.to === null ? 'now (following)' : formatTime(window.to, formatTime(window.to, 'day') === formatTime(window.from, 'day') ? 'clock' : 'dateTime');
+  const to =
+    window.to === null ? 'now (following)' : formatTime(window.to, formatTime(window.to, 'day') === formatTime(window.from, 'day') ? 'clock' : 'dateTime');
   return `from ${from} to ${to} (${zoneLabel(window.to ?? now)})`;
 }

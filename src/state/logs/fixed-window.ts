@@ -17,7 +17,12 @@ export interface FixedWindowState {
 
 /** The records of [from, to), oldest first; `hasMore` when more were there than `max`. */
 export async function readWindow(
-  api: Api, zoneId: number, filter: LogFilter, window: AbsoluteWindow & { to: number }, max: number, signal: AbortSignal,
+  api: Api,
+  zoneId: number,
+  filter: LogFilter,
+  window: AbsoluteWindow & { to: number },
+  max: number,
+  signal: AbortSignal,
 ): Promise<{ entries: LogEntry[]; times: number[]; hasMore: boolean }> {
   const r = await api.logs.fetchAll(zoneId, { ...filter, from: window.from, to: window.to, order: 'desc', limit: 10_000 }, { signal, maxRecords: max });
   const entries: LogEntry[] = [];

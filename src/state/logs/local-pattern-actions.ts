@@ -43,7 +43,7 @@ export function logsLocalPatternActions(ctx: LogsSliceContext): LocalPatternActi
       }
       model.setMode(s.local.mode);
       // matched outward from the record on screen (paused) or from the newest (following)
-      model.setPattern(p, s.following ? null : pause.anchor?.time ?? null);
+      model.setPattern(p, s.following ? null : (pause.anchor?.time ?? null));
       refreshView({ local: { ...s.local, editing: false, error: null, pattern: p.source, matches: model.matches } });
     },
 
@@ -64,7 +64,13 @@ export function logsLocalPatternActions(ctx: LogsSliceContext): LocalPatternActi
       const mode: LocalMode = s.local.mode === 'filter' ? 'highlight' : 'filter';
       model.setMode(mode);
       refreshView({ local: { ...s.local, mode } });
-      infoStatus(ctx, mode === 'filter' ? 'local pattern filters: only matches (and context lines) are shown' : 'local pattern highlights: every record is shown, n/N jump between matches', 4000);
+      infoStatus(
+        ctx,
+        mode === 'filter'
+          ? 'local pattern filters: only matches (and context lines) are shown'
+          : 'local pattern highlights: every record is shown, n/N jump between matches',
+        4000,
+      );
     },
 
     changeContext(delta) {

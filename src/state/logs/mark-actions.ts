@@ -98,7 +98,10 @@ export function logsMarkActions(ctx: MarkActionsContext) {
         set({ prompt: null });
         ctx.select('pos' in target ? target.pos : target.nearest);
         const at = model.timeAt(get().view.selected);
-        status(`${'pos' in target ? 'at' : 'nearest to'} ${formatTime(parsed.ms, 'dateTime')}: the record of ${formatTime(at, 'clockMs')} (G follows again)`, 6000);
+        status(
+          `${'pos' in target ? 'at' : 'nearest to'} ${formatTime(parsed.ms, 'dateTime')}: the record of ${formatTime(at, 'clockMs')} (G follows again)`,
+          6000,
+        );
         return;
       }
       set({ prompt: { ...p, error: target.message, offer: 'nearest' in target ? text : null } });

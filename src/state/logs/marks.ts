@@ -55,7 +55,9 @@ export class LogMarks {
     }
     const self = entry !== null && this.set.has(entry) ? 1 : 0;
     if (skipped === 0) return { message: 'this is the only mark' };
-    return { message: `no other mark to go to: ${skipped} mark${skipped === 1 ? '' : 's'} ${self ? 'besides this one ' : ''}are evicted or hidden by the filters (i lists them)` };
+    return {
+      message: `no other mark to go to: ${skipped} mark${skipped === 1 ? '' : 's'} ${self ? 'besides this one ' : ''}are evicted or hidden by the filters (i lists them)`,
+    };
   }
 
   /** The marked records the store still holds, oldest first, built as they are written. */
@@ -87,7 +89,15 @@ export function timeTarget(model: LogsViewModel, t: number): { pos: number } | {
   const oldest = model.timeAt(first);
   const newest = model.timeAt(last);
   const range = `newest ${formatTime(newest, 'dateTime')}`;
-  if (t < oldest) return { nearest: first, message: `${formatTime(t, 'dateTime')} is before the oldest record held, ${formatTime(oldest, 'dateTime')} (${range}): enter again goes to it` };
-  if (t > newest) return { nearest: last, message: `${formatTime(t, 'dateTime')} is after the newest record held, ${formatTime(newest, 'dateTime')}: enter again goes to it` };
+  if (t < oldest)
+    return {
+      nearest: first,
+      message: `${formatTime(t, 'dateTime')} is before the oldest record held, ${formatTime(oldest, 'dateTime')} (${range}): enter again goes to it`,
+    };
+  if (t > newest)
+    return {
+      nearest: last,
+      message: `${formatTime(t, 'dateTime')} is after the newest record held, ${formatTime(newest, 'dateTime')}: enter again goes to it`,
+    };
   return { pos: model.realRow(model.positionOf(0, t), 1) };
 }

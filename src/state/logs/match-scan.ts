@@ -217,14 +217,14 @@ export class MatchScan {
     };
     const plan: { side: 1 | -1; from: number; to: number; edge: number }[] = [];
     const newer: typeof plan = [];
-    for (let a = at(this.hi); a < n && !this.newerDone; ) {
+    for (let a = at(this.hi); a < n && !this.newerDone;) {
       let b = Math.min(n, a + stretch);
       while (b < n && time(b) === time(b - 1)) b++;
       newer.push({ side: 1, from: a, to: b, edge: b < n && time(b) <= this.end ? time(b) : Number.POSITIVE_INFINITY });
       a = b;
     }
     const older: typeof plan = [];
-    for (let b = at(this.lo); b > 0 && !this.olderDone; ) {
+    for (let b = at(this.lo); b > 0 && !this.olderDone;) {
       let a = Math.max(0, b - stretch);
       while (a > 0 && time(a - 1) === time(a)) a--;
       older.push({ side: -1, from: a, to: b, edge: time(a) });

@@ -18,7 +18,10 @@ export function logsNavigationActions(ctx: LogsSliceContext): NavigationActions 
       // Positions now (records may have come or gone since the last frame).
       const w = ctx.computeWindow();
       const visibleRows = Math.max(1, w.rows.length);
-      const row = Math.max(0, w.rows.findIndex((r) => r.pos === w.selected));
+      const row = Math.max(
+        0,
+        w.rows.findIndex((r) => r.pos === w.selected),
+      );
       let target = w.selected;
       let targetRow = row;
       // while a new pattern is counting, the rows a move needs are matched first

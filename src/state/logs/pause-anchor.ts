@@ -25,7 +25,10 @@ export class PauseAnchor {
   remember(w: ViewWindow): void {
     const seq = this.model.seqAt(w.selected);
     this.anchor = seq ? { seq, time: this.model.timeAt(w.selected) } : null;
-    this.row = Math.max(0, w.rows.findIndex((r) => r.pos === w.selected));
+    this.row = Math.max(
+      0,
+      w.rows.findIndex((r) => r.pos === w.selected),
+    );
   }
 
   /** Anchors at view position `pos`, shown at `row`. */

@@ -30,7 +30,17 @@ export function logsPromptActions(ctx: PromptContext): PromptActions {
     showSecrets: ctx.showSecrets,
     done: (r: ExportResult) => set({ lastExport: r }),
     askAgain: (file: string, format: ExportFormat, records: number) =>
-      set({ prompt: { kind: 'export', text: textOf(file), format, error: 'that file exists: change the name, or enter again to be asked to replace it', records, markedOnly: exportMarked, marked: marks.size } }),
+      set({
+        prompt: {
+          kind: 'export',
+          text: textOf(file),
+          format,
+          error: 'that file exists: change the name, or enter again to be asked to replace it',
+          records,
+          markedOnly: exportMarked,
+          marked: marks.size,
+        },
+      }),
   };
 
   function submitExport(p: Extract<Prompt, { kind: 'export' }>, value: string): void {
@@ -53,7 +63,17 @@ export function logsPromptActions(ctx: PromptContext): PromptActions {
       model.finishScan();
       const records = model.filtering ? model.matches : model.buffer.length;
       const label = s.source === 'v1' && s.v1 ? `${s.zoneId}-v1-${s.v1.date}` : s.zones.join('+');
-      set({ prompt: { kind: 'export', text: textOf(defaultExportPath(cwd, label, 'ndjson', now())), format: 'ndjson', error: null, records, markedOnly: false, marked: marks.size } });
+      set({
+        prompt: {
+          kind: 'export',
+          text: textOf(defaultExportPath(cwd, label, 'ndjson', now())),
+          format: 'ndjson',
+          error: null,
+          records,
+          markedOnly: false,
+          marked: marks.size,
+        },
+      });
     },
 
     openV1() {

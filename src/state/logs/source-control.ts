@@ -117,7 +117,9 @@ export class LogsSource {
       const name = z.Name ?? null;
       set({ zoneName: name });
       if (z.EnableLogging === false) {
-        set({ zoneProblem: `logging is not enabled for pull zone ${id}${name ? ` (${name})` : ''}: turn on logging in the pull zone's settings to see its CDN logs (:logs without an id lists the zones that have it)` });
+        set({
+          zoneProblem: `logging is not enabled for pull zone ${id}${name ? ` (${name})` : ''}: turn on logging in the pull zone's settings to see its CDN logs (:logs without an id lists the zones that have it)`,
+        });
         this.zoneChecked = id;
         return;
       }
@@ -156,7 +158,10 @@ export class LogsSource {
     set({
       source: 'v1',
       v1: { date, loading: true, error: null, lines: 0, skipped: 0, problems: [], kept: 0, evicted: 0, bytes: 0, totalBytes: null, rate: 0, stopped: false },
-      following: true, detail: null, stats: null, ...pause.resetCounts(),
+      following: true,
+      detail: null,
+      stats: null,
+      ...pause.resetCounts(),
     });
     this.ctx.onReset();
     this.ctx.refreshView();
@@ -166,13 +171,21 @@ export class LogsSource {
     const publish = (p: V1ReadProgress, patch: Partial<V1State> = {}) => {
       const elapsed = now() - started;
       set((s) => ({
-        v1: s.v1 && s.v1.date === date
-          ? {
-              ...s.v1, lines: p.lines, skipped: p.skipped, problems: p.problems, bytes: p.bytes, totalBytes: p.totalBytes,
-              kept: model.buffer.length, evicted: Math.max(0, p.matched - model.buffer.length),
-              rate: elapsed >= 1000 ? Math.round((p.lines / elapsed) * 1000) : 0, ...patch,
-            }
-          : s.v1,
+        v1:
+          s.v1 && s.v1.date === date
+            ? {
+                ...s.v1,
+                lines: p.lines,
+                skipped: p.skipped,
+                problems: p.problems,
+                bytes: p.bytes,
+                totalBytes: p.totalBytes,
+                kept: model.buffer.length,
+                evicted: Math.max(0, p.matched - model.buffer.length),
+                rate: elapsed >= 1000 ? Math.round((p.lines / elapsed) * 1000) : 0,
+                ...patch,
+              }
+            : s.v1,
       }));
     };
     try {
@@ -268,7 +281,13 @@ export class LogsSource {
     pause.clear();
     this.ctx.onReset();
     const progress = { read: 0, total: null as number | null, stopped: false };
-    set({ fixed: { from, to, loading: true, error: null, records: 0, truncated: false, store: progress }, following: true, detail: null, stats: null, ...pause.resetCounts() });
+    set({
+      fixed: { from, to, loading: true, error: null, records: 0, truncated: false, store: progress },
+      following: true,
+      detail: null,
+      stats: null,
+      ...pause.resetCounts(),
+    });
     this.ctx.refreshView();
     let shownAt = 0;
     const same = () => get().fixed?.from === from && get().fixed?.to === to;

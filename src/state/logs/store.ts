@@ -49,7 +49,10 @@ export type { FixedWindowState } from './fixed-window';
  */
 
 const sameRows = (a: ViewWindow, b: ViewWindow) =>
-  a.total === b.total && a.selected === b.selected && a.offset === b.offset && a.rows.length === b.rows.length &&
+  a.total === b.total &&
+  a.selected === b.selected &&
+  a.offset === b.offset &&
+  a.rows.length === b.rows.length &&
   a.rows.every((r, i) => r.seq === b.rows[i]!.seq && r.match === b.rows[i]!.match && r.lines === b.rows[i]!.lines && r.pos === b.rows[i]!.pos);
 
 function shallowEqual<T extends object>(a: T | null, b: T | null): boolean {
@@ -58,7 +61,6 @@ function shallowEqual<T extends object>(a: T | null, b: T | null): boolean {
   const ka = Object.keys(a) as (keyof T)[];
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
-
 
 /** `@` past the retention opens this much either side of the time from the log store. */
 const PAST_HALF_MS = 30 * 60_000;
@@ -104,7 +106,9 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
     });
 
     const timeline = createTimelineSlice({
-      model, get, set,
+      model,
+      get,
+      set,
       schedule: () => frames.schedule(),
       columns: () => viewport.width,
       settledBefore: () => (get().source === 'live' ? link.settledBefore() : null),
@@ -131,7 +135,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       pause.remember(w);
       viewDirty = false;
       const s = get();
-      set({ view: sameRows(w, s.view) ? s.view : { ...w, version: s.view.version + 1 }, local: { ...s.local, matches: model.matches, counting: model.counting, progress: model.progress } });
+      set({
+        view: sameRows(w, s.view) ? s.view : { ...w, version: s.view.version + 1 },
+        local: { ...s.local, matches: model.matches, counting: model.counting, progress: model.progress },
+      });
       const tl = timeline.frame();
       if (tl) set({ timeline: tl });
     }
@@ -184,7 +191,12 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
 
     const ctx: LogsSliceContext = { model, pause, ui, now, get, set, computeWindow, refreshView, viewportHeight: () => viewport.height };
     const source = new LogsSource({
-      ...ctx, api, link, v1File, history, capacity,
+      ...ctx,
+      api,
+      link,
+      v1File,
+      history,
+      capacity,
       onReset: () => {
         lastStatsVersion = -1;
       },
@@ -203,7 +215,12 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
     };
 
     const { submitTimeJump, ...markActions } = logsMarkActions({
-      model, marks, ui, now, get, set,
+      model,
+      marks,
+      ui,
+      now,
+      get,
+      set,
       selected: () => computeWindow().selected,
       select: (pos) => selectPaused(ctx, pos),
       openPast: history.configured
@@ -219,7 +236,10 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
         : undefined,
     });
     const markList = logsMarkListActions({
-      marks, ui, get, set,
+      marks,
+      ui,
+      get,
+      set,
       selectedTime: () => model.timeAt(computeWindow().selected),
       select: (pos) => selectPaused(ctx, pos),
       showStats: () => {
@@ -228,11 +248,13 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
       blurTimeline: () => void timeline.actions.switchTimelineFocus('table'),
     });
     // one panel has the keys at a time: the timeline taking them takes them from the marks list
-    const withTimelineKeys = <A extends unknown[], R>(run: (...args: A) => R) => (...args: A): R => {
-      const r = run(...args);
-      if (get().timeline.focus === 'timeline') set({ markCursor: null });
-      return r;
-    };
+    const withTimelineKeys =
+      <A extends unknown[], R>(run: (...args: A) => R) =>
+      (...args: A): R => {
+        const r = run(...args);
+        if (get().timeline.focus === 'timeline') set({ markCursor: null });
+        return r;
+      };
 
     /** What the session file keeps of the zone set on screen. */
     function captureSession(): ZoneSetSession {
@@ -332,8 +354,25 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
           model.setPattern(null);
           pause.clear();
           set({
-            zoneId: id, zones, zoneNames: {}, zoneName: null, zoneProblem: null, source: 'live', layout: streamLayout(viewport.width, get().timeMode, zones), filter: emptyDraft(), absolute: null, fixed: null, form: null, v1: null, detail: null, prompt: null,
-            following: true, ...pause.resetCounts(), stats: null, live: null, local: initialLocal(),
+            zoneId: id,
+            zones,
+            zoneNames: {},
+            zoneName: null,
+            zoneProblem: null,
+            source: 'live',
+            layout: streamLayout(viewport.width, get().timeMode, zones),
+            filter: emptyDraft(),
+            absolute: null,
+            fixed: null,
+            form: null,
+            v1: null,
+            detail: null,
+            prompt: null,
+            following: true,
+            ...pause.resetCounts(),
+            stats: null,
+            live: null,
+            local: initialLocal(),
           });
           // marks belong to the zones they were made on: another zone set sees none of them
           marks.set.setZones(zones);
@@ -437,7 +476,11 @@ export function createLogsStore(deps: StoreDeps, options: LogsStoreOptions = {})
 
       ...logsNavigationActions(ctx),
       ...logsLocalPatternActions(ctx),
-      ...logsFilterFormActions(ctx, () => source.restart(), () => history.configured),
+      ...logsFilterFormActions(
+        ctx,
+        () => source.restart(),
+        () => history.configured,
+      ),
       ...logsDetailActions(ctx, settings.showSecrets),
       ...logsPromptActions({ ...ctx, marks, cwd, showSecrets: settings.showSecrets, submitTimeJump, loadV1: (date) => source.loadV1(date) }),
       ...markActions,

@@ -264,4 +264,3 @@ export function checkV1Date(text: string, now: number): { day: number } | { erro
   if (day + DAY_MS <= now - RETENTION_MS) return { error: `${text.trim()} is older than the 3-day retention: pick a day from ${range}` };
   return { day };
 }
-

@@ -252,8 +252,7 @@ export class LogsViewModel {
     if (req.following) {
       while (scan.newer());
       scan.fill(Number.POSITIVE_INFINITY, -1, want, FILL_MS);
-    }
-    else if (req.anchor) {
+    } else if (req.anchor) {
       scan.reachTime(req.anchor.time);
       scan.fill(req.anchor.time, 1, want + Math.max(0, req.height - req.anchorRow), FILL_MS);
       scan.fill(req.anchor.time, -1, want, FILL_MS);
@@ -344,7 +343,7 @@ export class LogsViewModel {
   /** The record at a view position, built from the store (null for a separator or out of range). */
   entryAt(pos: number): LogEntry | null {
     const b = this.bufferIndexAt(pos);
-    return b < 0 ? null : this.buffer.get(b) ?? null;
+    return b < 0 ? null : (this.buffer.get(b) ?? null);
   }
 
   /** The sequence number of the record at a view position (0 for a separator or out of range). */
@@ -375,8 +374,7 @@ export class LogsViewModel {
     else if (this.contextValue === 0) {
       const { from, to } = this.range();
       p = Math.max(0, Math.min(to, this.index!.lowerBound(time)) - from);
-    }
-    else {
+    } else {
       const rows = this.contextTable();
       let lo = 0;
       let hi = rows.length;

@@ -1,8 +1,6 @@
 import type { DatabaseSession, StatementResult } from '../../api/database/index';
 import type { Schema } from '../../sql-repl/completion';
-import {
-  DESCRIBE_QUERY, INDEXES_QUERY, SCHEMA_QUERY, SCHEMA_TEXT_QUERY, schemaFromRows, TABLES_QUERY,
-} from '../../sql-repl/schema-sql';
+import { DESCRIBE_QUERY, INDEXES_QUERY, SCHEMA_QUERY, SCHEMA_TEXT_QUERY, schemaFromRows, TABLES_QUERY } from '../../sql-repl/schema-sql';
 
 /**
  * What the shell asks about the engine it runs on, whichever it is: the database over Hrana

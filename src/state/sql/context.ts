@@ -43,12 +43,7 @@ export interface SqlContext {
   confirm(title: string, detail: string, yesLabel: string): Promise<boolean>;
 }
 
-export function createSqlContext(
-  get: () => SqlState,
-  set: StoreApi<SqlState>['setState'],
-  deps: StoreDeps,
-  options: SqlStoreOptions,
-): SqlContext {
+export function createSqlContext(get: () => SqlState, set: StoreApi<SqlState>['setState'], deps: StoreDeps, options: SqlStoreOptions): SqlContext {
   let nextId = 1;
   const ctx: SqlContext = {
     get,

@@ -3,7 +3,6 @@ import { leadingTokens, type StatementResult } from '../../api/database/index';
 import type { SqlValue } from '../../api/database/values';
 import { PAGE_ROWS, PagedRows, pagedRowsView } from './paged-rows';
 
-
 /** A statement that only reads: its rows can come through a cursor (its own stream, so outside a transaction). */
 export function isPlainRead(sql: string): boolean {
   const word = (leadingTokens(sql, 1)[0] ?? '').toUpperCase();
@@ -42,7 +41,11 @@ export interface CursorResultHooks {
  */
 export async function runCursorResult(target: CursorOptions, sql: string, hooks: CursorResultHooks): Promise<boolean> {
   const started = hooks.now();
-  const paged = new PagedRows((skip, take) => readRows({ ...target, signal: undefined }, sql, skip, take), () => hooks.changed(), (e) => hooks.pageFailed(e));
+  const paged = new PagedRows(
+    (skip, take) => readRows({ ...target, signal: undefined }, sql, skip, take),
+    () => hooks.changed(),
+    (e) => hooks.pageFailed(e),
+  );
   let result: StatementResult | null = null;
   let columns: string[] | null = null;
   let decltypes: (string | null)[] | null = null;
@@ -84,4 +87,3 @@ export async function runCursorResult(target: CursorOptions, sql: string, hooks:
   }
   return true;
 }
-

@@ -134,16 +134,28 @@ export function createDotRunner(ctx: SqlContext, output: OutputFile, statements:
       case 'describe': {
         const r = await catalog.describe(cmd.table, signal);
         if (r.rows.length === 0) message('error', `no table or view named ${cmd.table} (.tables lists them)`);
-        else push({ kind: 'result', result: r, mode: get().mode === 'box' ? 'box' : 'table', summary: `${cmd.table}: ${r.rows.length} column${r.rows.length === 1 ? '' : 's'}` });
+        else
+          push({
+            kind: 'result',
+            result: r,
+            mode: get().mode === 'box' ? 'box' : 'table',
+            summary: `${cmd.table}: ${r.rows.length} column${r.rows.length === 1 ? '' : 's'}`,
+          });
         return;
       }
       case 'dump': {
         if (ctx.store) {
-          message('error', '.dump writes a database out as SQL: not for the log store. Export rows with .mode csv and .output FILE, then SELECT ... FROM the table');
+          message(
+            'error',
+            '.dump writes a database out as SQL: not for the log store. Export rows with .mode csv and .output FILE, then SELECT ... FROM the table',
+          );
           return;
         }
         if (!ctx.db) {
-          message('error', '.dump writes a database out as SQL: not for the logs table. Export rows with .mode csv and .output FILE, then SELECT ... FROM logs');
+          message(
+            'error',
+            '.dump writes a database out as SQL: not for the logs table. Export rows with .mode csv and .output FILE, then SELECT ... FROM logs',
+          );
           return;
         }
         const db = ctx.db;

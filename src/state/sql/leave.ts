@@ -1,6 +1,5 @@
-import type { SessionStatus } from '../../api/database/index';
+import { type SessionStatus, StreamLostError } from '../../api/database/index';
 import { errorMessage } from '../domain-stores';
-import { StreamLostError } from '../../api/database/index';
 import type { SqlContext } from './context';
 import type { LeaveThen, SqlState } from './types';
 

@@ -109,7 +109,12 @@ export class LogsBackend {
    * a page is held as the hosted database's grid holds one: a window of pages, each read again
    * (the statement run again) when wanted; `whole` (for .output) keeps every row instead.
    */
-  async run(sql: string, signal: AbortSignal, onResult: (r: StatementResult, paged: PagedRows | null) => void, options: { whole?: boolean; onPageError?: (e: unknown) => void; onPage?: () => void } = {}): Promise<void> {
+  async run(
+    sql: string,
+    signal: AbortSignal,
+    onResult: (r: StatementResult, paged: PagedRows | null) => void,
+    options: { whole?: boolean; onPageError?: (e: unknown) => void; onPage?: () => void } = {},
+  ): Promise<void> {
     const engine = await this.opened;
     const stop = () => engine.interrupt();
     signal.addEventListener('abort', stop);
@@ -151,7 +156,11 @@ export class LogsBackend {
       index === null
         ? Promise.reject(new Error('this result is not a read, so its rows cannot be read again: run it again'))
         : this.sync!.exclusive(() => engine.readRows(sql, index, skip, take));
-    const paged = new PagedRows(read, () => options.onPage?.(), (e) => options.onPageError?.(e));
+    const paged = new PagedRows(
+      read,
+      () => options.onPage?.(),
+      (e) => options.onPageError?.(e),
+    );
     paged.append(r.rows);
     paged.skip(r.rowCount - r.rows.length);
     paged.finish();
@@ -165,7 +174,8 @@ export class LogsBackend {
     schema: async () => schemaFromRows((await this.internal(LOGS_SCHEMA_QUERY)).rows),
     tables: async (pattern) => (await this.internal(tablesQuery(pattern))).rows.map((row) => String(row[0])),
     indexes: async (pattern) => (await this.internal(indexesQuery(pattern))).rows.map((row) => String(row[0])),
-    schemaText: async (pattern) => (await this.internal(schemaTextQuery(pattern))).rows.map((row) => formatCreate(String(row[0]).replace(/;\s*$/, ''), COLUMN_DOCS)),
+    schemaText: async (pattern) =>
+      (await this.internal(schemaTextQuery(pattern))).rows.map((row) => formatCreate(String(row[0]).replace(/;\s*$/, ''), COLUMN_DOCS)),
     describe: (table) => this.internal(describeQuery(table)),
   };
 

@@ -113,18 +113,20 @@ export class PagedRows {
       return;
     }
     this.loading = p;
-    this.read(p * PAGE_ROWS, PAGE_ROWS).then(
-      (rows) => {
-        this.keep(p, rows);
-        this.onChange();
-      },
-      (error: unknown) => this.onError(error),
-    ).finally(() => {
-      this.loading = null;
-      const n = this.next;
-      this.next = null;
-      if (n !== null && !this.pages.has(n)) this.want(n);
-    });
+    this.read(p * PAGE_ROWS, PAGE_ROWS)
+      .then(
+        (rows) => {
+          this.keep(p, rows);
+          this.onChange();
+        },
+        (error: unknown) => this.onError(error),
+      )
+      .finally(() => {
+        this.loading = null;
+        const n = this.next;
+        this.next = null;
+        if (n !== null && !this.pages.has(n)) this.want(n);
+      });
   }
 }
 

@@ -14,7 +14,8 @@ import type { OutputFile } from './output-file';
 import type { PagedRows } from './paged-rows';
 
 export function explainHttp(error: ApiError): string {
-  if (error.status === 401) return `${error.message}: the database refused the token (revoked, expired or for another database); create one with burrow db tokens create`;
+  if (error.status === 401)
+    return `${error.message}: the database refused the token (revoked, expired or for another database); create one with burrow db tokens create`;
   if (error.status === 403) return `${error.message}: the token is not allowed to do this on this database`;
   return error.message;
 }
@@ -61,7 +62,10 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
 
   const showResult = (r: StatementResult) => {
     const { mode, timer, outputFile } = get();
-    const summary = summaryText({ columns: r.columns, rowCount: r.rows.length, rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid, durationMs: r.durationMs }, timer);
+    const summary = summaryText(
+      { columns: r.columns, rowCount: r.rows.length, rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid, durationMs: r.durationMs },
+      timer,
+    );
     if (r.columns.length === 0) {
       message('ok', summary);
       return;
@@ -117,8 +121,15 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
 
   /** Tables and views made in the logs shell live only as long as the console: quitting asks first. */
   const guardOwnTables = () => {
-    const own = get().schema.tables.filter((t) => t.name !== 'logs').map((t) => terminalSafe(t.name));
-    const text = own.length === 0 ? null : own.length === 1 ? `table ${own[0]} in :sql logs` : `${own.length} tables in :sql logs (${own.slice(0, 3).join(', ')}${own.length > 3 ? ', …' : ''})`;
+    const own = get()
+      .schema.tables.filter((t) => t.name !== 'logs')
+      .map((t) => terminalSafe(t.name));
+    const text =
+      own.length === 0
+        ? null
+        : own.length === 1
+          ? `table ${own[0]} in :sql logs`
+          : `${own.length} tables in :sql logs (${own.slice(0, 3).join(', ')}${own.length > 3 ? ', …' : ''})`;
     ctx.deps.ui.getState().setPending('sql:logs-tables', text);
   };
 
@@ -153,7 +164,11 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
     const repeated = statements.filter((s) => uncertain.has(s.text));
     if (repeated.length === 0) return false;
     const what = repeated.length > 1 ? `${repeated.length} statements` : `"${oneLine(repeated[0]!.text)}"`;
-    const yes = await ctx.confirm(`${what} may already have run: the last time, the connection failed after sending it`, 'Send it again? Check the data first: running a write twice applies it twice.', 'send again');
+    const yes = await ctx.confirm(
+      `${what} may already have run: the last time, the connection failed after sending it`,
+      'Send it again? Check the data first: running a write twice applies it twice.',
+      'send again',
+    );
     if (!yes) {
       message('warn', 'not sent again');
       return true;
@@ -261,7 +276,10 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
           const { result, rows } = shown;
           if (rows.stopped) return `${rows.count.toLocaleString('en-US')} rows read before it stopped: run it again for the rest`;
           if (!rows.done) return `${rows.count.toLocaleString('en-US')} rows so far…`;
-          return summaryText({ columns: result.columns, rowCount: rows.count, rowsAffected: 0, lastInsertRowid: null, durationMs: result.durationMs }, get().timer);
+          return summaryText(
+            { columns: result.columns, rowCount: rows.count, rowsAffected: 0, lastInsertRowid: null, durationMs: result.durationMs },
+            get().timer,
+          );
         };
         const refresh = () => set({ entries: get().entries.map((e) => (e.id === id && e.kind === 'result' ? { ...e, summary: summary() } : e)) });
         const { mode, outputFile } = get();
@@ -367,14 +385,19 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
         // never back into the input: one Enter (or text typed after it) would send it again
         const sent = statements.slice(ran);
         for (const s of sent) uncertain.remember(s.text);
-        message('error', `${error.message}${sent.length > 1 ? ` (statements ${ran + 1} to ${statements.length} of this input)` : ''} It is not put back in the input: check the data before running it again (sending it again asks first).`);
+        message(
+          'error',
+          `${error.message}${sent.length > 1 ? ` (statements ${ran + 1} to ${statements.length} of this input)` : ''} It is not put back in the input: check the data before running it again (sending it again asks first).`,
+        );
       } else if (error.kind === 'aborted') {
         // a write cancelled after it left may still run on the server: the same rule as a lost answer
         const writes = statements.slice(ran).filter((s) => uncertain.remember(s.text)).length;
         const done = statements.length > 1 ? ` (${ran} of ${statements.length} statements had finished)` : '';
-        message('warn', `cancelled${done}${writes ? `: the server may have run ${writes > 1 ? 'the writes' : 'the write'} anyway; sending ${writes > 1 ? 'them' : 'it'} again asks first` : ''}`);
-      }
-      else {
+        message(
+          'warn',
+          `cancelled${done}${writes ? `: the server may have run ${writes > 1 ? 'the writes' : 'the write'} anyway; sending ${writes > 1 ? 'them' : 'it'} again asks first` : ''}`,
+        );
+      } else {
         message('error', failureText(error, ''));
         if (origin === null) recallInput(source.slice(statements[ran]?.start ?? 0));
       }

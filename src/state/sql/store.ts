@@ -62,7 +62,8 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
     /** After a failed input, what was typed behind it is not run as if nothing happened. */
     const skipQueued = () => {
       const skipped = jobs.clear();
-      if (skipped) ctx.message('warn', `${skipped} queued input${skipped === 1 ? '' : 's'} skipped: the one before failed (↑ recalls ${skipped === 1 ? 'it' : 'them'})`);
+      if (skipped)
+        ctx.message('warn', `${skipped} queued input${skipped === 1 ? '' : 's'} skipped: the one before failed (↑ recalls ${skipped === 1 ? 'it' : 'them'})`);
     };
 
     const onStatus = (s: SessionStatus) => {
@@ -176,7 +177,10 @@ export function createSqlStoreWith(deps: StoreDeps, options: SqlStoreOptions = {
           ctx.catalog = logs.catalog;
           set({ phase: 'ready', url: 'logs', label: 'logs', logs: logs.state });
           history.open(historyPath(stateDir(ctx.env), 'logs-table'));
-          ctx.message('info', "SQL on the logs screen's records: the table logs (.schema logs lists its columns; your own TEMP tables and views are allowed) · .help lists the commands");
+          ctx.message(
+            'info',
+            "SQL on the logs screen's records: the table logs (.schema logs lists its columns; your own TEMP tables and views are allowed) · .help lists the commands",
+          );
           void statements.loadSchema();
           return;
         }
