@@ -8,6 +8,10 @@ import type { ShipMetrics } from './metrics';
 import { StoreError, type LogStore } from './store';
 import { ZoneShipper, type ZoneShipStatus } from './zone-shipper';
 import { statusLine } from './status-line';
+import { InFlight } from './in-flight';
+
+/** The platform's largest page. */
+const PAGE_RECORDS = 10_000;
 
 export interface ShipperOptions {
   zones: readonly number[];
@@ -17,9 +21,14 @@ export interface ShipperOptions {
   sinceMs: number;
   settleMs: number;
   depth?: number;
-  segmentRecords?: number;
+  /** Records per page asked of the platform (default and at most 10,000). */
+  pageRecords?: number;
+  /** Records per insert (whole pages until it holds this many; default 30,000). */
+  batchRecords?: number;
   pollMs?: number;
   logFormat: 'logfmt' | 'json';
+  /** Also the debug lines (one per insert). */
+  debug?: boolean;
   /** Where event lines go (stderr). */
   write: (text: string) => void;
   /** Draw a live status line (stderr is a terminal). */
@@ -68,6 +77,9 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
     emit(event: string, fields: EventFields, level = 'info') {
       clearStatus();
       o.write(`${eventLine(o.logFormat, Date.now(), level, event, fields)}\n`);
+    },
+    debug(event: string, fields: EventFields) {
+      if (o.debug) this.emit(event, fields, 'debug');
     },
     request(zone, status) {
       o.metrics?.requests.inc({ zone: String(zone), status: String(status) });
@@ -123,8 +135,8 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
   if (stop.aborted) onStop();
   else stop.addEventListener('abort', onStop, { once: true });
 
-  // every zone reads ahead, but at most one more segment than zones is held at once over all of them
-  const inFlight = { count: 0, max: Math.max(2, Math.min(8, o.zones.length + 1)) };
+  // every zone reads ahead, but at most one more batch than zones is held at once over all of them
+  const inFlight = new InFlight(Math.max(2, Math.min(8, o.zones.length + 1)));
   const shippers = o.zones.map(
     (zone) =>
       new ZoneShipper(
@@ -138,7 +150,8 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
           settleMs: o.settleMs,
           depth: o.depth ?? 3,
           inFlight,
-          segmentRecords: o.segmentRecords ?? 6000,
+          pageRecords: Math.min(PAGE_RECORDS, o.pageRecords ?? PAGE_RECORDS),
+          batchRecords: o.batchRecords ?? 25_000,
           pollMs: o.pollMs ?? 2000,
           sleep,
         },

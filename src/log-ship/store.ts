@@ -126,8 +126,8 @@ export class LogStore {
     return rows.map((r) => r.h);
   }
 
-  /** Stores JSONEachRow lines; resolves when ClickHouse acknowledged them. */
-  async insert(lines: Buffer, signal?: AbortSignal): Promise<void> {
+  /** Stores JSONEachRow lines (in one or more pieces, each whole lines); resolves when ClickHouse acknowledged them. */
+  async insert(lines: Buffer | readonly Buffer[], signal?: AbortSignal): Promise<void> {
     await this.run('ClickHouse insert', () =>
       this.insertLines(this.records, lines, signal, {
         input_format_skip_unknown_fields: 1,
@@ -138,10 +138,15 @@ export class LogStore {
   }
 
   /** The bytes as they are (the client would encode objects again: JSON formats want object streams). */
-  private async insertLines(table: string, lines: Buffer, signal: AbortSignal | undefined, settings: Record<string, number>): Promise<void> {
+  private async insertLines(
+    table: string,
+    lines: Buffer | readonly Buffer[],
+    signal: AbortSignal | undefined,
+    settings: Record<string, number>,
+  ): Promise<void> {
     const result = await this.client.exec({
       query: `INSERT INTO ${table} FORMAT JSONEachRow`,
-      values: Readable.from([lines], { objectMode: false }),
+      values: Readable.from(Buffer.isBuffer(lines) ? [lines] : lines, { objectMode: false }),
       abort_signal: signal,
       clickhouse_settings: settings,
     });
