@@ -13,6 +13,8 @@ export interface ShipEvents {
   /** Records acknowledged by ClickHouse; `newest` their newest time (epoch ms). */
   stored(zone: number, count: number, newest: number): void;
   insertError(zone: number): void;
+  /** Records ClickHouse refused, put aside. */
+  rejected(zone: number, count: number): void;
 }
 
 const needsQuotes = /[\s"=\\]/;

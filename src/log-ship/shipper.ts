@@ -87,6 +87,9 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
     stored(zone, count) {
       o.metrics?.stored.inc({ zone: String(zone) }, count);
     },
+    rejected(zone, count) {
+      o.metrics?.rejected.inc({ zone: String(zone) }, count);
+    },
     insertError(zone) {
       o.metrics?.insertErrors.inc({ zone: String(zone) });
     },
@@ -230,6 +233,7 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
       events.emit(st.state === 'done' ? 'done' : 'stopped', {
         zone: st.zone,
         stored: st.stored,
+        rejected: st.rejected,
         skipped_stored_already: st.skipped,
         checkpoint: new Date(st.checkpoint).toISOString(),
       });

@@ -3,7 +3,7 @@ import { RETENTION_MS } from '../api/logs/query';
 import type { LogsApi } from '../api/logs/index';
 import { linesOf, pageLines, releaseLines, type PageLines } from './page-lines';
 import type { InFlight } from './in-flight';
-import { StoreError, type LogStore } from './store';
+import { StoreError, type LogStore, type RejectedRow } from './store';
 import type { ShipEvents } from './ship-events';
 
 /**
@@ -64,6 +64,8 @@ export interface ZoneShipStatus {
   backlog: number;
   /** Records the platform sent that were stored already (late overlap, restarts). */
   skipped: number;
+  /** Records ClickHouse refused (a data error), put aside in the rejected table. */
+  rejected: number;
   error: string | null;
 }
 
@@ -101,7 +103,7 @@ export class ZoneShipper {
     private readonly stop: AbortSignal,
     private readonly fetchStop: AbortSignal,
   ) {
-    this.status = { zone: o.zone, state: 'starting', cursor: 0, checkpoint: 0, stored: 0, backlog: 0, skipped: 0, error: null };
+    this.status = { zone: o.zone, state: 'starting', cursor: 0, checkpoint: 0, stored: 0, backlog: 0, skipped: 0, rejected: 0, error: null };
     this.kind = o.window ? `checkpoint:${o.window.from}:${o.window.to}` : 'checkpoint';
   }
 
@@ -348,11 +350,12 @@ export class ZoneShipper {
       try {
         let lines: Buffer[];
         let count = batch.records;
+        let stored: ReadonlySet<string> | null = null;
         // only what may be stored already is checked: records older than the newest stored one,
         // or all of the batch after an insert of it failed (it may have been applied)
         const checkTo = mayBeStored ? maxT : Math.min(maxT, checkBelow);
         if (minT <= checkTo) {
-          const stored = await this.o.store.storedIds(this.o.zone, minT, checkTo);
+          stored = await this.o.store.storedIds(this.o.zone, minT, checkTo);
           const kept = keepMissing(batch.pages, stored);
           lines = [kept.lines];
           this.status.skipped += batch.records - kept.count;
@@ -363,10 +366,15 @@ export class ZoneShipper {
           mayBeStored = true;
           this.storedMax = Math.max(this.storedMax, maxT);
           this.o.events.debug('insert', { zone: this.o.zone, records: count });
-          await this.o.store.insert(lines);
+          try {
+            await this.o.store.insert(lines);
+            this.status.stored += count;
+            this.o.events.stored(this.o.zone, count, maxT);
+          } catch (error) {
+            if (!(error instanceof StoreError) || error.kind !== 'data') throw error;
+            await this.storeRefused(rowsOf(batch.pages, stored), error);
+          }
           this.o.events.debug('inserted', { zone: this.o.zone, records: count });
-          this.status.stored += count;
-          this.o.events.stored(this.o.zone, count, maxT);
         }
         if (this.status.state === 'waiting for ClickHouse') {
           this.status.state = 'backfilling';
@@ -386,6 +394,72 @@ export class ZoneShipper {
         await this.o.sleep(wait, this.stop).catch(() => {});
       }
     }
+  }
+
+  /**
+   * Rows ClickHouse refused together (a data error): they are sent again in parts, the row the
+   * server named (or halves when it named none) apart, down to the single rows it refuses, which
+   * are put aside in the rejected table. A transient failure on the way throws: the batch is then
+   * retried whole and checked, so what went in meanwhile (stored or put aside) is not sent again.
+   */
+  private async storeRefused(rows: Row[], first: StoreError): Promise<void> {
+    const refused: RejectedRow[] = [];
+    const send = async (part: Row[], known: StoreError | null): Promise<void> => {
+      let rest = part;
+      let error = known;
+      while (rest.length > 0) {
+        if (!error) {
+          try {
+            await this.o.store.insert(Buffer.concat(rest.map((r) => r.line)));
+            this.status.stored += rest.length;
+            this.o.events.stored(this.o.zone, rest.length, rest[rest.length - 1]!.time);
+            return;
+          } catch (e) {
+            if (!(e instanceof StoreError) || e.kind !== 'data') throw e;
+            error = e;
+          }
+        }
+        if (rest.length === 1) {
+          const r = rest[0]!;
+          refused.push({
+            zone: this.o.zone,
+            timeMs: r.time,
+            requestId: r.id,
+            line: r.line.toString('utf8').replace(/\n$/, ''),
+            error: error.message.slice(0, 2000),
+          });
+          return;
+        }
+        const at = error.row !== null && error.row <= rest.length ? error.row : null;
+        error = null;
+        if (at !== null) {
+          // the row the server named alone, those before it (read fine) in one go
+          if (at > 1) await send(rest.slice(0, at - 1), null);
+          await send([rest[at - 1]!], null);
+          rest = rest.slice(at);
+        } else {
+          const mid = rest.length >> 1;
+          await send(rest.slice(0, mid), null);
+          rest = rest.slice(mid);
+        }
+      }
+    };
+    await send(rows, first);
+    if (refused.length === 0) return;
+    await this.o.store.insertRejected(refused);
+    this.status.rejected += refused.length;
+    this.o.events.rejected(this.o.zone, refused.length);
+    this.o.events.emit(
+      'rejected',
+      {
+        zone: this.o.zone,
+        records: refused.length,
+        first_request_id: refused[0]!.requestId,
+        error: refused[0]!.error.slice(0, 300),
+        put_aside_in: this.o.store.rejectedTable,
+      },
+      'warn',
+    );
   }
 
   private async saveCheckpoint(force: boolean): Promise<void> {
@@ -465,6 +539,26 @@ function subset(page: PageLines, keep: readonly number[]): PageLines {
     page.returned,
     page.hasMore,
   );
+}
+
+/** One record's line, for sending rows apart. */
+interface Row {
+  line: Buffer;
+  time: number;
+  id: string;
+}
+
+/** The batch's records not in `stored`, one by one. */
+function rowsOf(pages: readonly PageLines[], stored: ReadonlySet<string> | null): Row[] {
+  const rows: Row[] = [];
+  for (const p of pages) {
+    for (let i = 0; i < p.count; i++) {
+      const id = p.idAt(i);
+      if (stored && id !== '' && stored.has(id)) continue;
+      rows.push({ line: p.bytes.subarray(p.starts[i]!, p.starts[i + 1]!), time: p.times[i]!, id });
+    }
+  }
+  return rows;
 }
 
 /** The lines of records whose id is not stored (a record without an id is always kept). */
