@@ -129,8 +129,7 @@ test(
       assert.equal(again.code, 0, again.stderr);
       await assertExactlyOnce(store, z1, from, to);
     } catch (error) {
-      (error as Error).message = `kill seed ${seed} (BURROW_KILL_SEED), kills: ${kills.join(', ')}: ${(error as Error).message}`;
-      throw error;
+      throw new Error(`kill seed ${seed} (BURROW_KILL_SEED), kills: ${kills.join(', ')}: ${(error as Error).message}`, { cause: error });
     }
   },
 );
