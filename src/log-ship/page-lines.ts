@@ -34,7 +34,7 @@ const ID_KEY = Buffer.from('"requestId":"');
  * first time costs a page fault per 4 KiB and new large buffers bring on garbage collections.
  */
 const pool: Buffer[] = [];
-const POOL_MAX = 6;
+const POOL_MAX = 4;
 
 function takeBuffer(size: number): Buffer {
   for (let i = 0; i < pool.length; i++) if (pool[i]!.length >= size) return pool.splice(i, 1)[0]!;
@@ -200,7 +200,7 @@ type Envelope = { pagination?: { returned?: unknown; hasMore?: unknown } };
 
 /** The records of `{"data":[` from p on; with `bySeparator`, null when the page is not cut that way. */
 function cutRecords(body: Buffer, p: number, zoneId: number, form: TableForm, bySeparator: boolean): PageLines | null {
-  const w = new LineWriter(body.length + (body.length >> 3));
+  const w = new LineWriter(body.length + (body.length >> 5));
   while (p < body.length && body[p] !== 0x5d) {
     let end = bySeparator ? body.indexOf(SEP, p) + 1 : 0;
     if (end <= 0) {

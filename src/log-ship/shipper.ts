@@ -23,7 +23,7 @@ export interface ShipperOptions {
   depth?: number;
   /** Records per page asked of the platform (default and at most 10,000). */
   pageRecords?: number;
-  /** Records per insert (whole pages until it holds this many; default 30,000). */
+  /** Records per insert (whole pages until it holds this many; default 20,000). */
   batchRecords?: number;
   pollMs?: number;
   logFormat: 'logfmt' | 'json';
@@ -138,8 +138,9 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
   if (stop.aborted) onStop();
   else stop.addEventListener('abort', onStop, { once: true });
 
-  // every zone reads ahead, but at most one more batch than zones is held at once over all of them
-  const inFlight = new InFlight(Math.max(2, Math.min(8, o.zones.length + 1)));
+  // a zone reads ahead while it stores, but no more batches than zones (2 to 8) are held at once
+  // over all of them: with four zones and batches of two pages, about 60 MB of records
+  const inFlight = new InFlight(Math.max(2, Math.min(8, o.zones.length)));
   const shippers = o.zones.map(
     (zone) =>
       new ZoneShipper(
@@ -154,7 +155,7 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
           depth: o.depth ?? 3,
           inFlight,
           pageRecords: Math.min(PAGE_RECORDS, o.pageRecords ?? PAGE_RECORDS),
-          batchRecords: o.batchRecords ?? 25_000,
+          batchRecords: o.batchRecords ?? 20_000,
           pollMs: o.pollMs ?? 2000,
           sleep,
         },
