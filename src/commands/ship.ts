@@ -154,7 +154,7 @@ async function run(ctx: CommandContext): Promise<number> {
         metrics,
         depth: Number(ctx.io.env.BURROW_SHIP_DEPTH ?? 3) || 3,
         // smaller batches (and pages) for the tests that stop a run between inserts
-        batchRecords: Number(ctx.io.env.BURROW_SHIP_BATCH ?? 20_000) || 20_000,
+        batchRecords: Number(ctx.io.env.BURROW_SHIP_BATCH ?? 10_000) || 10_000,
         pageRecords: Number(ctx.io.env.BURROW_SHIP_BATCH ?? 10_000) || 10_000,
         pollMs: Number(ctx.io.env.BURROW_SHIP_POLL_MS ?? 2000) || 2000,
       },

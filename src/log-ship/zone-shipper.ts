@@ -45,7 +45,7 @@ export interface ZoneShipOptions {
   inFlight: InFlight;
   /** Records per page asked of the platform (10,000 at most). */
   pageRecords: number;
-  /** Records a batch (one insert) aims at: whole pages until it holds this many. */
+  /** Records a batch (one insert) aims at: whole pages until the platform sent this many. */
   batchRecords: number;
   /** Between polls at the live end. */
   pollMs: number;
@@ -287,9 +287,12 @@ export class ZoneShipper {
     const pages: PageLines[] = [];
     let records = 0;
     let readAt = NaN;
-    while (!stream.done && records < this.o.batchRecords) {
+    // counted as the platform sent them (a page repeats the records of the last millisecond read)
+    let sent = 0;
+    while (!stream.done && sent < this.o.batchRecords) {
       const at = this.now;
-      const page = await this.readPage(stream, signal);
+      const { page, count } = await this.readPage(stream, signal);
+      sent += count;
       // the platform time of the batch's first read: whatever was visible then is in it
       if (readAt !== readAt) readAt = at;
       if (page.count > 0) pages.push(page);
@@ -299,7 +302,7 @@ export class ZoneShipper {
   }
 
   /** One page from the platform at the stream's position (records already read left out); transient failures retried. */
-  private async readPage(stream: PageStream, signal: AbortSignal): Promise<PageLines> {
+  private async readPage(stream: PageStream, signal: AbortSignal): Promise<{ page: PageLines; count: number }> {
     for (let attempt = 0; ;) {
       let page: PageLines;
       const from = stream.from;
@@ -335,7 +338,7 @@ export class ZoneShipper {
         }
         for (let i = page.count - 1; i >= 0 && page.times[i] === stream.from; i--) stream.atFrom.add(page.idAt(i));
       }
-      return kept;
+      return { page: kept, count: page.count };
     }
   }
 
