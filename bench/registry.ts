@@ -17,6 +17,7 @@ import { logsSqlFollowBench } from './logs-sql-follow';
 import { logsSqlFirstQueryBench } from './logs-sql-first-query';
 import { v1DayBench } from './v1-day';
 import { shipBench } from './ship';
+import { shipFollowBench } from './ship-follow';
 
 export interface Bench {
   id: string;
@@ -24,4 +25,24 @@ export interface Bench {
 }
 
 /** Every benchmark; each lives in its own file in bench/. */
-export const benches: Bench[] = [startupBench, logEngineBench, sqlRoundTripsBench, sqlBatchTextsBench, sqlExportBench, sqlExport1mBench, keystrokeBench, keystrokeTimelineBench, followBench, memoryBench, logStoreBench, logsSqlBench, logsSqlFirstQueryBench, logsSqlFollowBench, backfillBench, emulatorRateBench, v1DayBench, shipBench];
+export const benches: Bench[] = [
+  startupBench,
+  logEngineBench,
+  sqlRoundTripsBench,
+  sqlBatchTextsBench,
+  sqlExportBench,
+  sqlExport1mBench,
+  keystrokeBench,
+  keystrokeTimelineBench,
+  followBench,
+  memoryBench,
+  logStoreBench,
+  logsSqlBench,
+  logsSqlFirstQueryBench,
+  logsSqlFollowBench,
+  backfillBench,
+  emulatorRateBench,
+  v1DayBench,
+  shipBench,
+  shipFollowBench,
+];

@@ -28,6 +28,12 @@ export class ShipMetrics {
     labelNames: ['zone'],
     registers: [this.registry],
   });
+  readonly rejected = new Counter({
+    name: 'burrow_ship_records_rejected_total',
+    help: 'Records ClickHouse refused (data errors), put aside in the <table>_rejected table',
+    labelNames: ['zone'],
+    registers: [this.registry],
+  });
   readonly backlog = new Gauge({
     name: 'burrow_ship_backlog_records',
     help: 'Records read but not yet stored',

@@ -73,6 +73,29 @@ export function stateTableName(names: TableNames): string {
   return `${names.table}_ship`;
 }
 
+/** Records ClickHouse refused (a data error: a value it cannot parse into its column), put aside. */
+export function rejectedTableName(names: TableNames): string {
+  return `${names.table}_rejected`;
+}
+
+/**
+ * CREATE TABLE of the records put aside: the line as it was sent, and the server's error. Time
+ * in seconds in both forms (it is only looked up by range, to skip what was put aside before).
+ * On the node the shipper talks to, also under a cluster: it is small.
+ */
+export function rejectedTableSql(names: TableNames): string {
+  return (
+    `CREATE TABLE IF NOT EXISTS ${q(names.database, rejectedTableName(names))}\n(\n` +
+    '  pullZoneId UInt32,\n' +
+    "  timestamp DateTime('UTC'),\n" +
+    '  requestId String,\n' +
+    "  line String COMMENT 'the JSONEachRow line ClickHouse refused',\n" +
+    "  error String COMMENT 'what ClickHouse said',\n" +
+    "  rejectedAt DateTime('UTC')\n" +
+    ')\nENGINE = MergeTree\nPARTITION BY toYYYYMMDD(timestamp)\nORDER BY (pullZoneId, timestamp, requestId)'
+  );
+}
+
 /** CREATE TABLE for the records (on one node; under a cluster this is the local table). */
 export function recordsTableSql(names: TableNames, form: TableForm): string {
   const cols = tableColumns(form)

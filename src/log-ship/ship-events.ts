@@ -5,12 +5,16 @@ export type EventFields = Record<string, string | number | boolean | null | unde
 
 /** What the zones report: one line per event, and the counters the status line and metrics show. */
 export interface ShipEvents {
-  emit(event: string, fields: EventFields, level?: 'info' | 'warn' | 'error'): void;
+  emit(event: string, fields: EventFields, level?: 'debug' | 'info' | 'warn' | 'error'): void;
+  /** A line only with --log-level debug (BURROW_SHIP_DEBUG=1): every insert, for tests and tracing. */
+  debug(event: string, fields: EventFields): void;
   /** A platform request ended with this status (0: no answer). */
   request(zone: number, status: number): void;
   /** Records acknowledged by ClickHouse; `newest` their newest time (epoch ms). */
   stored(zone: number, count: number, newest: number): void;
   insertError(zone: number): void;
+  /** Records ClickHouse refused, put aside. */
+  rejected(zone: number, count: number): void;
 }
 
 const needsQuotes = /[\s"=\\]/;

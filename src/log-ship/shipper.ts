@@ -8,6 +8,10 @@ import type { ShipMetrics } from './metrics';
 import { StoreError, type LogStore } from './store';
 import { ZoneShipper, type ZoneShipStatus } from './zone-shipper';
 import { statusLine } from './status-line';
+import { InFlight } from './in-flight';
+
+/** The platform's largest page. */
+const PAGE_RECORDS = 10_000;
 
 export interface ShipperOptions {
   zones: readonly number[];
@@ -17,9 +21,14 @@ export interface ShipperOptions {
   sinceMs: number;
   settleMs: number;
   depth?: number;
-  segmentRecords?: number;
+  /** Records per page asked of the platform (default and at most 10,000). */
+  pageRecords?: number;
+  /** Records per insert (whole pages until it holds this many; default 10,000: one full page). */
+  batchRecords?: number;
   pollMs?: number;
   logFormat: 'logfmt' | 'json';
+  /** Also the debug lines (one per insert). */
+  debug?: boolean;
   /** Where event lines go (stderr). */
   write: (text: string) => void;
   /** Draw a live status line (stderr is a terminal). */
@@ -69,11 +78,17 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
       clearStatus();
       o.write(`${eventLine(o.logFormat, Date.now(), level, event, fields)}\n`);
     },
+    debug(event: string, fields: EventFields) {
+      if (o.debug) this.emit(event, fields, 'debug');
+    },
     request(zone, status) {
       o.metrics?.requests.inc({ zone: String(zone), status: String(status) });
     },
     stored(zone, count) {
       o.metrics?.stored.inc({ zone: String(zone) }, count);
+    },
+    rejected(zone, count) {
+      o.metrics?.rejected.inc({ zone: String(zone) }, count);
     },
     insertError(zone) {
       o.metrics?.insertErrors.inc({ zone: String(zone) });
@@ -123,8 +138,11 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
   if (stop.aborted) onStop();
   else stop.addEventListener('abort', onStop, { once: true });
 
-  // every zone reads ahead, but at most one more segment than zones is held at once over all of them
-  const inFlight = { count: 0, max: Math.max(2, Math.min(8, o.zones.length + 1)) };
+  // a zone reads ahead while it stores, but no more batches than zones (2 to 8) are held at once
+  // over all of them: with four zones, about 30 MB of records. Inserts of one full page: larger
+  // ones (two pages) took the resident memory of four zones past 250 MB (page bodies freed but
+  // not yet collected grow with them)
+  const inFlight = new InFlight(Math.max(2, Math.min(8, o.zones.length)));
   const shippers = o.zones.map(
     (zone) =>
       new ZoneShipper(
@@ -138,7 +156,8 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
           settleMs: o.settleMs,
           depth: o.depth ?? 3,
           inFlight,
-          segmentRecords: o.segmentRecords ?? 6000,
+          pageRecords: Math.min(PAGE_RECORDS, o.pageRecords ?? PAGE_RECORDS),
+          batchRecords: o.batchRecords ?? 10_000,
           pollMs: o.pollMs ?? 2000,
           sleep,
         },
@@ -217,6 +236,7 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
       events.emit(st.state === 'done' ? 'done' : 'stopped', {
         zone: st.zone,
         stored: st.stored,
+        rejected: st.rejected,
         skipped_stored_already: st.skipped,
         checkpoint: new Date(st.checkpoint).toISOString(),
       });

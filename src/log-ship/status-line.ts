@@ -23,7 +23,8 @@ export function statusLine(
   const parts = zones.map((z) => {
     const b = budget(z.zone);
     const state = z.state === 'following' || z.state === 'backfilling' ? '' : ` ${z.state}`;
-    return `${z.zone}${state}: lag ${duration(now - z.cursor)} ${human(rate(z.zone))}/s stored ${human(z.stored)} backlog ${human(z.backlog)} budget ${b.used}/${b.limit}`;
+    const rejected = z.rejected > 0 ? ` rejected ${human(z.rejected)}` : '';
+    return `${z.zone}${state}: lag ${duration(now - z.cursor)} ${human(rate(z.zone))}/s stored ${human(z.stored)}${rejected} backlog ${human(z.backlog)} budget ${b.used}/${b.limit}`;
   });
   return fit(parts.join(' | '), Math.max(20, columns - 1));
 }

@@ -6,6 +6,8 @@ import {
   localTableName,
   qualified,
   recordsTableSql,
+  rejectedTableName,
+  rejectedTableSql,
   stateTableName,
   stateTableSql,
   type TableForm,
@@ -14,8 +16,43 @@ import {
 import { sqlIdentifier, sqlLiteral } from './sql-text';
 import { httpBase, parseStoreUrl, type StoreUrl } from './store-url';
 
+/**
+ * ClickHouse error codes that say the data is wrong, not the server: a value it cannot parse
+ * into its column (CANNOT_PARSE_*, TYPE_MISMATCH, TOO_LARGE_STRING_SIZE, INCORRECT_DATA...).
+ * The same rows fail again however often they are sent; anything else is retried.
+ */
+const DATA_ERRORS = new Set([6, 25, 26, 27, 32, 33, 38, 41, 53, 69, 70, 72, 117, 130, 131, 321, 349]);
+
 /** A failure talking to ClickHouse (down, refusing, or an error answer). */
-export class StoreError extends Error {}
+export class StoreError extends Error {
+  constructor(
+    message: string,
+    /** `data`: ClickHouse refused the rows themselves; `transient`: anything else (retried). */
+    readonly kind: 'transient' | 'data' = 'transient',
+    /** For a data error: the row (1-based) the server named, when it did. */
+    readonly row: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The StoreError for a ClickHouse answer: its code (`Code: 27, ...`) tells a data error. */
+export function storeErrorOf(what: string, message: string): StoreError {
+  const text = `${what}: ${message.split('\n')[0]}`;
+  const code = Number(/\bCode: (\d+)/.exec(message)?.[1] ?? NaN);
+  if (!DATA_ERRORS.has(code)) return new StoreError(text);
+  const row = Number(/\(at row (\d+)\)/.exec(message)?.[1] ?? NaN);
+  return new StoreError(text, 'data', Number.isSafeInteger(row) && row > 0 ? row : null);
+}
+
+/** A record put aside: ClickHouse refused it. */
+export interface RejectedRow {
+  zone: number;
+  timeMs: number;
+  requestId: string;
+  line: string;
+  error: string;
+}
 
 export interface StoreOptions {
   url: StoreUrl;
@@ -47,12 +84,14 @@ export class LogStore {
   private readonly client: ClickHouseClient;
   private readonly records: string;
   private readonly state: string;
+  private readonly rejected: string;
 
   constructor(private readonly options: StoreOptions) {
     this.names = { database: options.url.database, table: options.table, cluster: options.cluster };
     this.client = this.clientFor(options.url.host);
     this.records = qualified(this.names.database, this.names.table);
     this.state = qualified(this.names.database, stateTableName(this.names));
+    this.rejected = qualified(this.names.database, rejectedTableName(this.names));
   }
 
   private clientFor(host: string): ClickHouseClient {
@@ -74,7 +113,7 @@ export class LogStore {
     } catch (error) {
       if (error instanceof StoreError) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      throw new StoreError(`${what}: ${message.split('\n')[0]}`);
+      throw storeErrorOf(what, message);
     }
   }
 
@@ -115,6 +154,7 @@ export class LogStore {
       await this.command(recordsTableSql(this.names, this.form));
     }
     await this.command(stateTableSql(this.names));
+    await this.command(rejectedTableSql(this.names));
   }
 
   /** Every node of the cluster (each is reached on the store URL's HTTP port). */
@@ -126,8 +166,8 @@ export class LogStore {
     return rows.map((r) => r.h);
   }
 
-  /** Stores JSONEachRow lines; resolves when ClickHouse acknowledged them. */
-  async insert(lines: Buffer, signal?: AbortSignal): Promise<void> {
+  /** Stores JSONEachRow lines (in one or more pieces, each whole lines); resolves when ClickHouse acknowledged them. */
+  async insert(lines: Buffer | readonly Buffer[], signal?: AbortSignal): Promise<void> {
     await this.run('ClickHouse insert', () =>
       this.insertLines(this.records, lines, signal, {
         input_format_skip_unknown_fields: 1,
@@ -138,10 +178,15 @@ export class LogStore {
   }
 
   /** The bytes as they are (the client would encode objects again: JSON formats want object streams). */
-  private async insertLines(table: string, lines: Buffer, signal: AbortSignal | undefined, settings: Record<string, number>): Promise<void> {
+  private async insertLines(
+    table: string,
+    lines: Buffer | readonly Buffer[],
+    signal: AbortSignal | undefined,
+    settings: Record<string, number>,
+  ): Promise<void> {
     const result = await this.client.exec({
       query: `INSERT INTO ${table} FORMAT JSONEachRow`,
-      values: Readable.from([lines], { objectMode: false }),
+      values: Readable.from(Buffer.isBuffer(lines) ? [lines] : lines, { objectMode: false }),
       abort_signal: signal,
       clickhouse_settings: settings,
     });
@@ -149,19 +194,48 @@ export class LogStore {
     for await (const chunk of result.stream) void chunk;
   }
 
-  /** The request ids stored for a zone with timestamps in [fromMs, toMs] (whole seconds around it). */
+  /** The request ids stored (or put aside as rejected) for a zone with timestamps in [fromMs, toMs] (whole seconds around it). */
   async storedIds(zone: number, fromMs: number, toMs: number): Promise<Set<string>> {
+    const where = `WHERE pullZoneId = ${sqlLiteral(zone)} AND ${this.timeRange(fromMs, toMs)}`;
     const rows = await this.rows<{ r: string }>(
-      `SELECT requestId AS r FROM ${this.records} WHERE pullZoneId = ${sqlLiteral(zone)} AND ${this.timeRange(fromMs, toMs)}`,
+      `SELECT requestId AS r FROM ${this.records} ${where} UNION ALL SELECT requestId AS r FROM ${this.rejected} ${where}`,
     );
     return new Set(rows.map((x) => x.r));
   }
 
-  /** Newest stored record time of a zone (epoch ms), or null. */
+  /** Newest stored (or rejected) record time of a zone (epoch ms), or null. */
   async newestStored(zone: number): Promise<number | null> {
     const ms = this.form === 'current' ? 'toUnixTimestamp64Milli(max(timestamp))' : 'max(toUInt64(timestamp) * 1000 + timestampMs)';
     const [row] = await this.rows<{ t: string; n: string }>(`SELECT ${ms} AS t, count() AS n FROM ${this.records} WHERE pullZoneId = ${sqlLiteral(zone)}`);
-    return row && Number(row.n) > 0 ? Number(row.t) : null;
+    const [rej] = await this.rows<{ t: string; n: string }>(
+      `SELECT max(toUInt64(timestamp)) * 1000 + 999 AS t, count() AS n FROM ${this.rejected} WHERE pullZoneId = ${sqlLiteral(zone)}`,
+    );
+    const stored = row && Number(row.n) > 0 ? Number(row.t) : null;
+    const rejected = rej && Number(rej.n) > 0 ? Number(rej.t) : null;
+    return stored === null ? rejected : rejected === null ? stored : Math.max(stored, rejected);
+  }
+
+  /** `db`.`<table>_rejected`, where refused records are put aside. */
+  get rejectedTable(): string {
+    return `${this.names.database}.${rejectedTableName(this.names)}`;
+  }
+
+  /** Puts records ClickHouse refused into the rejected table. */
+  async insertRejected(rows: readonly RejectedRow[]): Promise<void> {
+    const at = Math.floor(Date.now() / 1000);
+    const lines = rows.map(
+      (r) =>
+        `${JSON.stringify({ pullZoneId: r.zone, timestamp: Math.floor(r.timeMs / 1000), requestId: r.requestId, line: r.line, error: r.error, rejectedAt: at })}\n`,
+    );
+    await this.run('ClickHouse insert of rejected records', () => this.insertLines(this.rejected, Buffer.from(lines.join('')), undefined, {}));
+  }
+
+  /** How many records of a zone were put aside, with times in [fromMs, toMs) (whole seconds). */
+  async rejectedCount(zone: number, fromMs: number, toMs: number): Promise<number> {
+    const [row] = await this.rows<{ c: string }>(
+      `SELECT count() AS c FROM ${this.rejected} WHERE pullZoneId = ${sqlLiteral(zone)} AND timestamp >= toDateTime(${sqlLiteral(Math.floor(fromMs / 1000))}) AND timestamp < toDateTime(${sqlLiteral(Math.ceil(toMs / 1000))})`,
+    );
+    return Number(row?.c ?? 0);
   }
 
   private timeRange(fromMs: number, toMs: number): string {

@@ -1,8 +1,9 @@
 import { ApiError } from '../api/errors';
 import { RETENTION_MS } from '../api/logs/query';
 import type { LogsApi } from '../api/logs/index';
-import { pageLines, type PageLines } from './page-lines';
-import { StoreError, type LogStore } from './store';
+import { linesOf, pageLines, releaseLines, type PageLines } from './page-lines';
+import type { InFlight } from './in-flight';
+import { StoreError, type LogStore, type RejectedRow } from './store';
 import type { ShipEvents } from './ship-events';
 
 /**
@@ -38,12 +39,14 @@ export interface ZoneShipOptions {
   window: { from: number; to: number } | null;
   /** How long the platform may take to show a record (the checkpoint trails the live end by this). */
   settleMs: number;
-  /** Segments read ahead of the one being stored. */
+  /** Batches of the zone held at once: the one being stored and those read ahead. */
   depth: number;
-  /** Segments read and not yet stored, over every zone: what bounds memory when many zones ship. */
-  inFlight: { count: number; max: number };
-  /** Records a segment aims at (one page: 10,000 at most). */
-  segmentRecords: number;
+  /** Batches read and not yet stored, over every zone: what bounds memory when many zones ship. */
+  inFlight: InFlight;
+  /** Records per page asked of the platform (10,000 at most). */
+  pageRecords: number;
+  /** Records a batch (one insert) aims at: whole pages until the platform sent this many. */
+  batchRecords: number;
   /** Between polls at the live end. */
   pollMs: number;
   /** Wall clock for waiting (tests speed the platform's clock, not this one). */
@@ -61,19 +64,29 @@ export interface ZoneShipStatus {
   backlog: number;
   /** Records the platform sent that were stored already (late overlap, restarts). */
   skipped: number;
+  /** Records ClickHouse refused (a data error), put aside in the rejected table. */
+  rejected: number;
   error: string | null;
 }
 
-interface Segment {
+/** Records of [a, b) read from the platform in one go (every record before b was read). */
+interface Batch {
   a: number;
   b: number;
-  /** Platform time when its last page was read. */
+  /** Platform time when its first page was read. */
   readAt: number;
   pages: PageLines[];
   records: number;
 }
 
-const PAGE = 10_000;
+/** Where a zone's reading of [from, to) stands: paging by time, `offset` records into `from`, whose ids read are `atFrom`. */
+interface PageStream {
+  from: number;
+  to: number;
+  offset: number;
+  atFrom: Set<string>;
+  done: boolean;
+}
 
 /** How far behind its checkpoint a zone shipped before is read again (and checked) on restart. */
 export const RESTART_OVERLAP_MS = 10 * 60_000;
@@ -81,7 +94,6 @@ export const RESTART_OVERLAP_MS = 10 * 60_000;
 export class ZoneShipper {
   readonly status: ZoneShipStatus;
   private storedMax = -Infinity;
-  private density = 0; // records per ms, from the last segment read
   private lastCheckpointWrite = 0;
   private checkpointWritten = -Infinity;
   private readonly kind: string;
@@ -91,7 +103,7 @@ export class ZoneShipper {
     private readonly stop: AbortSignal,
     private readonly fetchStop: AbortSignal,
   ) {
-    this.status = { zone: o.zone, state: 'starting', cursor: 0, checkpoint: 0, stored: 0, backlog: 0, skipped: 0, error: null };
+    this.status = { zone: o.zone, state: 'starting', cursor: 0, checkpoint: 0, stored: 0, backlog: 0, skipped: 0, rejected: 0, error: null };
     this.kind = o.window ? `checkpoint:${o.window.from}:${o.window.to}` : 'checkpoint';
   }
 
@@ -171,129 +183,201 @@ export class ZoneShipper {
     return (await this.o.store.readState(this.o.zone, this.kind))?.value ?? null;
   }
 
-  /** Reads [a, b) in segments (up to `depth` ahead) and stores them in order. `advance`: moves the cursor. */
+  /**
+   * Reads [a, b) as one stream of pages, cut into batches, and stores the batches in order while
+   * the next ones are read (up to `depth` batches of the zone held, fewer when the zones together
+   * hold `inFlight.max`). `advance`: moves the cursor.
+   */
   private async ship(a: number, b: number, advance: boolean): Promise<void> {
     if (this.status.state === 'starting' || this.status.state === 'following' || this.status.state === 'settling') {
       this.status.state = b - a > 5 * 60_000 ? 'backfilling' : this.o.window ? 'backfilling' : 'following';
     }
-    const pending: { seg: Promise<Segment>; a: number; b: number }[] = [];
-    let next = a;
-    const shared = this.o.inFlight;
-    const launch = () => {
-      // the first segment of a zone always goes: a zone is never starved by the others
-      while (pending.length < this.o.depth && next < b && !this.fetchStop.aborted && (pending.length === 0 || shared.count < shared.max)) {
-        const end = Math.min(b, next + this.segmentLength());
-        shared.count++;
-        const seg = this.fetch(next, end);
-        seg.catch(() => {}); // awaited in order below
-        pending.push({ seg, a: next, b: end });
-        next = end;
+    // records newer than this were never stored: only the older part of a batch is checked
+    const checkBelow = this.storedMax;
+    const stream: PageStream = { from: a, to: b, offset: 0, atFrom: new Set(), done: false };
+    const local = new AbortController();
+    const onStop = () => local.abort();
+    if (this.fetchStop.aborted) local.abort();
+    else this.fetchStop.addEventListener('abort', onStop, { once: true });
+    const slots = this.o.inFlight;
+    const ready: Batch[] = [];
+    let held = 0; // batches of this zone being read, waiting or being stored
+    let ended = false;
+    let failure: unknown = null;
+    let wake: (() => void) | null = null;
+    const signal = () => {
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    const produce = async () => {
+      let start = a;
+      try {
+        while (!stream.done && !local.signal.aborted) {
+          // the first batch of a zone always goes: a zone is never starved by the others
+          await slots.take(() => held === 0 || (held < this.o.depth && slots.count < slots.max), local.signal);
+          held++;
+          let batch: Batch;
+          try {
+            batch = await this.readBatch(stream, start, local.signal);
+          } catch (error) {
+            held--;
+            slots.release();
+            throw error;
+          }
+          start = batch.b;
+          if (batch.records === 0) {
+            held--;
+            slots.release();
+            if (advance) this.status.cursor = Math.max(this.status.cursor, batch.b);
+            this.moveCheckpoint(batch);
+            continue;
+          }
+          ready.push(batch);
+          this.status.backlog += batch.records;
+          signal();
+        }
+      } catch (error) {
+        if (!local.signal.aborted) failure = error;
+      } finally {
+        ended = true;
+        signal();
       }
     };
-    launch();
-    while (pending.length > 0) {
-      const head = pending.shift()!;
-      let seg: Segment;
-      try {
-        seg = await head.seg;
-      } catch (error) {
-        shared.count--;
-        if (this.fetchStop.aborted) break;
-        throw error;
+    const producer = produce();
+    try {
+      for (;;) {
+        while (ready.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
+        const batch = ready.shift();
+        if (!batch) break;
+        try {
+          await this.store(batch, checkBelow);
+          for (const page of batch.pages) releaseLines(page);
+        } finally {
+          held--;
+          this.status.backlog = Math.max(0, this.status.backlog - batch.records);
+          slots.release();
+        }
+        if (advance) this.status.cursor = Math.max(this.status.cursor, batch.b);
+        this.moveCheckpoint(batch);
+        await this.saveCheckpoint(false);
+        if (this.stop.aborted) break;
       }
-      launch();
-      this.status.backlog = seg.records + pending.length * Math.round(this.segmentLength() * this.density);
-      try {
-        await this.store(seg);
-      } finally {
-        shared.count--;
+      if (failure) throw failure;
+    } finally {
+      local.abort();
+      this.fetchStop.removeEventListener('abort', onStop);
+      await producer;
+      for (const left of ready.splice(0)) {
+        held--;
+        slots.release();
+        this.status.backlog = Math.max(0, this.status.backlog - left.records);
       }
-      if (advance) this.status.cursor = Math.max(this.status.cursor, seg.b);
-      // settled when read: nothing more will come for it; the checkpoint moves over it
-      if (seg.b <= seg.readAt - this.o.settleMs && seg.a <= this.status.checkpoint) this.status.checkpoint = Math.max(this.status.checkpoint, seg.b);
-      await this.saveCheckpoint(false);
-      if (this.stop.aborted) break;
     }
-    shared.count -= pending.length;
     this.status.backlog = 0;
   }
 
-  private segmentLength(): number {
-    if (this.density <= 0) return 30_000;
-    return Math.min(10 * 60_000, Math.max(1000, Math.round(this.o.segmentRecords / this.density)));
+  /** Settled when read (nothing more will come for it): the checkpoint moves over it. */
+  private moveCheckpoint(batch: Batch): void {
+    if (batch.b <= batch.readAt - this.o.settleMs && batch.a <= this.status.checkpoint) this.status.checkpoint = Math.max(this.status.checkpoint, batch.b);
   }
 
-  /** One segment from the platform: pages by time, oldest first; transient failures retried. */
-  private async fetch(a: number, b: number): Promise<Segment> {
+  /** The next pages of the stream, up to `batchRecords` records: [start, b) where b is where the stream stands. */
+  private async readBatch(stream: PageStream, start: number, signal: AbortSignal): Promise<Batch> {
     const pages: PageLines[] = [];
-    let from = a;
-    let offset = 0;
-    let atFrom = new Set<string>();
     let records = 0;
-    let readAt = this.now;
+    let readAt = NaN;
+    // counted as the platform sent them (a page repeats the records of the last millisecond read)
+    let sent = 0;
+    while (!stream.done && sent < this.o.batchRecords) {
+      const at = this.now;
+      const { page, count } = await this.readPage(stream, signal);
+      sent += count;
+      // the platform time of the batch's first read: whatever was visible then is in it
+      if (readAt !== readAt) readAt = at;
+      if (page.count > 0) pages.push(page);
+      records += page.count;
+    }
+    return { a: start, b: stream.done ? stream.to : stream.from, readAt: readAt === readAt ? readAt : this.now, pages, records };
+  }
+
+  /** One page from the platform at the stream's position (records already read left out); transient failures retried. */
+  private async readPage(stream: PageStream, signal: AbortSignal): Promise<{ page: PageLines; count: number }> {
     for (let attempt = 0; ;) {
       let page: PageLines;
+      const from = stream.from;
       try {
-        readAt = this.now;
-        const body = await this.o.logs.queryBytes(this.o.zone, { from, to: b, order: 'asc', limit: PAGE, offset }, { signal: this.fetchStop, retries: 3 });
+        const body = await this.o.logs.queryBytes(
+          this.o.zone,
+          { from, to: stream.to, order: 'asc', limit: this.o.pageRecords, offset: stream.offset },
+          { signal, retries: 3 },
+        );
         page = pageLines(body, this.o.zone, this.o.store.form);
         this.o.events.request(this.o.zone, 200);
-        attempt = 0;
+        this.o.events.debug('page', { zone: this.o.zone, records: page.count });
       } catch (error) {
-        if (this.fetchStop.aborted) throw error;
+        if (signal.aborted) throw error;
         const status = error instanceof ApiError ? (error.status ?? 0) : 0;
         this.o.events.request(this.o.zone, status);
         if (error instanceof ApiError && !(error.transient || error.kind === 'malformed')) throw error;
         attempt++;
         const wait = Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5));
         this.o.events.emit('platform-retry', { zone: this.o.zone, error: (error as Error).message, retry_in_ms: wait });
-        await this.o.sleep(wait, this.fetchStop);
+        await this.o.sleep(wait, signal);
         continue;
       }
-      const kept = dropSeen(page, from, atFrom);
-      if (kept.count > 0) pages.push(kept);
-      records += kept.count;
-      if (!page.hasMore || page.count === 0) break;
-      const last = page.times[page.count - 1]!;
-      if (last === from) offset += page.returned;
+      const kept = dropSeen(page, from, stream.atFrom);
+      if (!page.hasMore || page.count === 0) stream.done = true;
       else {
-        from = last;
-        offset = 0;
-        atFrom = new Set();
+        const last = page.times[page.count - 1]!;
+        if (last === from) stream.offset += page.returned;
+        else {
+          stream.from = last;
+          stream.offset = 0;
+          stream.atFrom = new Set();
+        }
+        for (let i = page.count - 1; i >= 0 && page.times[i] === stream.from; i--) stream.atFrom.add(page.idAt(i));
       }
-      for (let i = page.count - 1; i >= 0 && page.times[i] === from; i--) atFrom.add(page.ids[i]!);
+      return { page: kept, count: page.count };
     }
-    const span = Math.max(1000, b - a);
-    this.density = records / span;
-    return { a, b, readAt, pages, records };
   }
 
-  /** Stores a segment's records that are not stored yet; retries until ClickHouse takes them. */
-  private async store(seg: Segment): Promise<void> {
-    if (seg.records === 0) return;
-    let minT = Infinity;
-    let maxT = -Infinity;
-    for (const p of seg.pages) {
-      minT = Math.min(minT, p.times[0]!);
-      maxT = Math.max(maxT, p.times[p.count - 1]!);
-    }
+  /** Stores a batch's records that are not stored yet; retries until ClickHouse takes them. */
+  private async store(batch: Batch, checkBelow: number): Promise<void> {
+    if (batch.records === 0) return;
+    const minT = batch.pages[0]!.times[0]!;
+    const lastPage = batch.pages[batch.pages.length - 1]!;
+    const maxT = lastPage.times[lastPage.count - 1]!;
+    let mayBeStored = false;
     for (let attempt = 0; ; attempt++) {
       try {
-        let lines: Buffer;
-        let count = seg.records;
-        if (minT <= this.storedMax) {
-          const stored = await this.o.store.storedIds(this.o.zone, minT, maxT);
-          const kept = keepMissing(seg.pages, stored);
-          lines = kept.lines;
-          this.status.skipped += seg.records - kept.count;
+        let lines: Buffer[];
+        let count = batch.records;
+        let stored: ReadonlySet<string> | null = null;
+        // only what may be stored already is checked: records older than the newest stored one,
+        // or all of the batch after an insert of it failed (it may have been applied)
+        const checkTo = mayBeStored ? maxT : Math.min(maxT, checkBelow);
+        if (minT <= checkTo) {
+          stored = await this.o.store.storedIds(this.o.zone, minT, checkTo);
+          const kept = keepMissing(batch.pages, stored);
+          lines = [kept.lines];
+          this.status.skipped += batch.records - kept.count;
           count = kept.count;
-        } else lines = seg.pages.length === 1 ? seg.pages[0]!.bytes : Buffer.concat(seg.pages.map((p) => p.bytes));
+        } else lines = batch.pages.map((p) => p.bytes);
         if (count > 0) {
           // from here on a retry must check: this insert may be applied even if its answer is lost
+          mayBeStored = true;
           this.storedMax = Math.max(this.storedMax, maxT);
-          await this.o.store.insert(lines);
-          this.status.stored += count;
-          this.o.events.stored(this.o.zone, count, maxT);
+          this.o.events.debug('insert', { zone: this.o.zone, records: count });
+          try {
+            await this.o.store.insert(lines);
+            this.status.stored += count;
+            this.o.events.stored(this.o.zone, count, maxT);
+          } catch (error) {
+            if (!(error instanceof StoreError) || error.kind !== 'data') throw error;
+            await this.storeRefused(rowsOf(batch.pages, stored), error);
+          }
+          this.o.events.debug('inserted', { zone: this.o.zone, records: count });
         }
         if (this.status.state === 'waiting for ClickHouse') {
           this.status.state = 'backfilling';
@@ -307,12 +391,78 @@ export class ZoneShipper {
         this.status.state = 'waiting for ClickHouse';
         this.status.error = error.message;
         this.o.events.insertError(this.o.zone);
-        this.o.events.emit('store-retry', { zone: this.o.zone, error: error.message, retry_in_ms: wait, waiting_records: seg.records });
+        this.o.events.emit('store-retry', { zone: this.o.zone, error: error.message, retry_in_ms: wait, waiting_records: batch.records });
         // stopping: one try is owed to the records in flight, no more
         if (this.stop.aborted) throw error;
         await this.o.sleep(wait, this.stop).catch(() => {});
       }
     }
+  }
+
+  /**
+   * Rows ClickHouse refused together (a data error): they are sent again in parts, the row the
+   * server named (or halves when it named none) apart, down to the single rows it refuses, which
+   * are put aside in the rejected table. A transient failure on the way throws: the batch is then
+   * retried whole and checked, so what went in meanwhile (stored or put aside) is not sent again.
+   */
+  private async storeRefused(rows: Row[], first: StoreError): Promise<void> {
+    const refused: RejectedRow[] = [];
+    const send = async (part: Row[], known: StoreError | null): Promise<void> => {
+      let rest = part;
+      let error = known;
+      while (rest.length > 0) {
+        if (!error) {
+          try {
+            await this.o.store.insert(Buffer.concat(rest.map((r) => r.line)));
+            this.status.stored += rest.length;
+            this.o.events.stored(this.o.zone, rest.length, rest[rest.length - 1]!.time);
+            return;
+          } catch (e) {
+            if (!(e instanceof StoreError) || e.kind !== 'data') throw e;
+            error = e;
+          }
+        }
+        if (rest.length === 1) {
+          const r = rest[0]!;
+          refused.push({
+            zone: this.o.zone,
+            timeMs: r.time,
+            requestId: r.id,
+            line: r.line.toString('utf8').replace(/\n$/, ''),
+            error: error.message.slice(0, 2000),
+          });
+          return;
+        }
+        const at = error.row !== null && error.row <= rest.length ? error.row : null;
+        error = null;
+        if (at !== null) {
+          // the row the server named alone, those before it (read fine) in one go
+          if (at > 1) await send(rest.slice(0, at - 1), null);
+          await send([rest[at - 1]!], null);
+          rest = rest.slice(at);
+        } else {
+          const mid = rest.length >> 1;
+          await send(rest.slice(0, mid), null);
+          rest = rest.slice(mid);
+        }
+      }
+    };
+    await send(rows, first);
+    if (refused.length === 0) return;
+    await this.o.store.insertRejected(refused);
+    this.status.rejected += refused.length;
+    this.o.events.rejected(this.o.zone, refused.length);
+    this.o.events.emit(
+      'rejected',
+      {
+        zone: this.o.zone,
+        records: refused.length,
+        first_request_id: refused[0]!.requestId,
+        error: refused[0]!.error.slice(0, 300),
+        put_aside_in: this.o.store.rejectedTable,
+      },
+      'warn',
+    );
   }
 
   private async saveCheckpoint(force: boolean): Promise<void> {
@@ -355,8 +505,23 @@ export class ZoneShipper {
 function dropSeen(page: PageLines, from: number, seen: ReadonlySet<string>): PageLines {
   if (seen.size === 0 || page.count === 0 || page.times[0] !== from) return page;
   const keep: number[] = [];
-  for (let i = 0; i < page.count; i++) if (!(page.times[i] === from && seen.has(page.ids[i]!))) keep.push(i);
-  return keep.length === page.count ? page : subset(page, keep);
+  for (let i = 0; i < page.count; i++) if (!(page.times[i] === from && seen.has(page.idAt(i)))) keep.push(i);
+  if (keep.length === page.count) return page;
+  // the usual case: the records read already are the first ones; the rest is a view, not a copy
+  const first = keep[0] ?? page.count;
+  if (keep.length === page.count - first) return tail(page, first);
+  return subset(page, keep);
+}
+
+function tail(page: PageLines, first: number): PageLines {
+  const base = page.starts[first]!;
+  return linesOf(
+    page.bytes.subarray(base),
+    page.starts.subarray(first).map((x) => x - base),
+    page.times.subarray(first),
+    page.returned,
+    page.hasMore,
+  );
 }
 
 function subset(page: PageLines, keep: readonly number[]): PageLines {
@@ -370,15 +535,33 @@ function subset(page: PageLines, keep: readonly number[]): PageLines {
     len += line.length;
   });
   starts[keep.length] = len;
-  return {
-    bytes: Buffer.concat(parts, len),
+  return linesOf(
+    Buffer.concat(parts, len),
     starts,
-    times: Float64Array.from(keep, (i) => page.times[i]!),
-    ids: keep.map((i) => page.ids[i]!),
-    count: keep.length,
-    returned: page.returned,
-    hasMore: page.hasMore,
-  };
+    Float64Array.from(keep, (i) => page.times[i]!),
+    page.returned,
+    page.hasMore,
+  );
+}
+
+/** One record's line, for sending rows apart. */
+interface Row {
+  line: Buffer;
+  time: number;
+  id: string;
+}
+
+/** The batch's records not in `stored`, one by one. */
+function rowsOf(pages: readonly PageLines[], stored: ReadonlySet<string> | null): Row[] {
+  const rows: Row[] = [];
+  for (const p of pages) {
+    for (let i = 0; i < p.count; i++) {
+      const id = p.idAt(i);
+      if (stored && id !== '' && stored.has(id)) continue;
+      rows.push({ line: p.bytes.subarray(p.starts[i]!, p.starts[i + 1]!), time: p.times[i]!, id });
+    }
+  }
+  return rows;
 }
 
 /** The lines of records whose id is not stored (a record without an id is always kept). */
@@ -387,7 +570,7 @@ function keepMissing(pages: readonly PageLines[], stored: ReadonlySet<string>): 
   let count = 0;
   for (const p of pages) {
     for (let i = 0; i < p.count; i++) {
-      const id = p.ids[i]!;
+      const id = p.idAt(i);
       if (id !== '' && stored.has(id)) continue;
       parts.push(p.bytes.subarray(p.starts[i]!, p.starts[i + 1]!));
       count++;

@@ -9,6 +9,7 @@ import { EmulatorClock } from '../../src/emulator/clock';
 import { pageLines } from '../../src/log-ship/page-lines';
 import { recordsTableSql } from '../../src/log-ship/schema';
 import { LOG_FIELDS } from '../../src/log-fields/fields';
+import { generatedLogRecords } from '../../src/emulator/logging/index';
 import type { LogStore } from '../../src/log-ship/store';
 
 const skip = clickhouseSkip();
@@ -145,4 +146,47 @@ test('--metrics: Prometheus text from prom-client with records stored, lag, requ
   } finally {
     served.server.close();
   }
+});
+
+test('records ClickHouse refuses are put aside in <table>_rejected and the zone completes: stored + rejected = the platform count', { skip }, async () => {
+  const { ShipMetrics } = await import('../../src/log-ship/metrics');
+  const emu = await useEmulator({ logRate: 20 });
+  const api = apiFor(emu);
+  const zone = emu.info.pullZoneIds[0]!;
+  const s = store('refusing');
+  await s.prepare();
+  // a column that takes no value longer than 10 bytes: the server refuses every REVALIDATED record
+  await s.command('ALTER TABLE refusing MODIFY COLUMN cacheStatus Nullable(FixedString(10))');
+  const from = Math.floor(emu.world.now() / 1000) * 1000 - 80 * 60_000;
+  const to = from + 2 * 60_000;
+  const platform = generatedLogRecords(emu.world, zone, from, to);
+  const refusable = platform.filter((r) => String(r.cacheStatus ?? '').length > 10).map((r) => String(r.requestId));
+  assert.ok(refusable.length > 0 && refusable.length < platform.length / 4, `some records will be refused (${refusable.length} of ${platform.length})`);
+
+  const metrics = new ShipMetrics();
+  const run = shipInProcess(api.logs, s, { zones: [zone], window: { from, to }, metrics });
+  assert.equal(await run.done, 0, run.lines.join(''));
+  const stored = await storedIds(s, zone, from, to);
+  const rejected = await s.rows<{ r: string; line: string; error: string }>('SELECT requestId AS r, line, error FROM refusing_rejected');
+  assert.deepEqual(rejected.map((x) => x.r).sort(), [...refusable].sort(), 'exactly the records the server refuses are put aside');
+  assert.equal(stored.length + rejected.length, platform.length, 'stored + rejected = the platform count');
+  assert.equal(new Set([...stored, ...rejected.map((x) => x.r)]).size, platform.length, 'each record once, in one of the two tables');
+  for (const x of rejected) {
+    const line = JSON.parse(x.line) as Record<string, unknown>;
+    assert.equal(line.requestId, x.r, 'the line as it was sent');
+    assert.equal(line.cacheStatus, 'REVALIDATED');
+    assert.match(x.error, /FixedString/);
+  }
+  const events = run.lines.filter((l) => l.includes('"event":"rejected"'));
+  assert.ok(events.length > 0, 'said on stderr');
+  assert.match(events[0]!, /refusing_rejected/);
+  assert.match(run.lines.join(''), new RegExp(`"event":"done".*"rejected":${refusable.length}`));
+  const text = await metrics.registry.metrics();
+  assert.match(text, new RegExp(`burrow_ship_records_rejected_total\\{zone="${zone}"\\} ${refusable.length}\\b`));
+
+  // run again: nothing stored or put aside twice
+  const again = shipInProcess(api.logs, s, { zones: [zone], window: { from, to } });
+  assert.equal(await again.done, 0, again.lines.join(''));
+  assert.equal((await storedIds(s, zone, from, to)).length, stored.length);
+  assert.equal(Number((await s.rows<{ c: string }>('SELECT count() AS c FROM refusing_rejected'))[0]!.c), rejected.length);
 });

@@ -101,3 +101,23 @@ test('an empty page, and bodies that are not pages', () => {
   assert.throws(() => pageLines(Buffer.from('{"data":[{"timestamp":"x"'), ZONE, 'legacy'), SyntaxError);
   assert.throws(() => pageLines(Buffer.from('{"data":[]}'), ZONE, 'legacy'), SyntaxError, 'no pagination');
 });
+
+test('records are cut at their boundaries only: a value holding the separator, a record in another layout between two', () => {
+  const sneaky = record(9, { userAgent: '},{"timestamp":"2026-08-08T14:32:11.009Z","requestId":"x"}', path: '\\"},{"timestamp":"' });
+  const reordered = Object.fromEntries(Object.entries(record(10)).reverse());
+  const recs = [record(8), sneaky, reordered, record(11), { ...record(12), requestId: 'back\\slash"quote' }];
+  const out = pageLines(page(recs), ZONE, 'legacy');
+  assert.equal(out.count, recs.length);
+  const back = lines(out.bytes);
+  assert.deepEqual(
+    back.map((l) => l.requestId),
+    recs.map((r) => r.requestId),
+  );
+  assert.equal(back[1]!.userAgent, sneaky.userAgent);
+  assert.equal(back[1]!.path, sneaky.path);
+  assert.deepEqual(
+    [...out.ids],
+    recs.map((r) => r.requestId),
+  );
+  assert.equal(out.idAt(4), 'back\\slash"quote', 'an escaped id is read as JSON');
+});

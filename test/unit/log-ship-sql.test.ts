@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sqlIdentifier, sqlLiteral } from '../../src/log-ship/sql-text';
 import { parseStoreUrl, showStoreUrl, StoreUrlError } from '../../src/log-ship/store-url';
-import { columnType, distributedTableSql, formForVersion, recordsTableSql, stateTableSql, tableColumns } from '../../src/log-ship/schema';
+import { columnType, distributedTableSql, formForVersion, recordsTableSql, rejectedTableSql, stateTableSql, tableColumns } from '../../src/log-ship/schema';
+import { storeErrorOf } from '../../src/log-ship/store';
 import { LOG_FIELDS } from '../../src/log-fields/fields';
 
 test('sqlLiteral: whole numbers as they are, anything else refused', () => {
@@ -93,6 +94,35 @@ test('the DDL of both forms: day partitions, the sorting key, comments from the 
   assert.match(recordsTableSql(clustered, 'legacy'), /`logs`\.`cdn_logs_local`/);
   assert.match(distributedTableSql(clustered, 'current'), /ENGINE = Distributed\(`logs_cluster`, `logs`, `cdn_logs_local`, pullZoneId\)$/);
   assert.match(stateTableSql(names), /`logs`\.`cdn_logs_ship`[\s\S]*ReplacingMergeTree\(writtenMs\)/);
+  // the records put aside: the same in both forms (seconds are enough to find them again), and on
+  // the node the shipper talks to under a cluster too
+  const rejected = rejectedTableSql(names);
+  assert.equal(rejectedTableSql(clustered), rejected);
+  assert.match(rejected, /^CREATE TABLE IF NOT EXISTS `logs`\.`cdn_logs_rejected`/);
+  assert.match(rejected, /timestamp DateTime\('UTC'\)[\s\S]*line String[\s\S]*error String/);
+  assert.match(rejected, /ORDER BY \(pullZoneId, timestamp, requestId\)$/);
+});
+
+test('ClickHouse errors: a data error (the rows themselves, with the row named) or anything else, retried', () => {
+  const parse = storeErrorOf(
+    'ClickHouse insert',
+    'Code: 27, e.displayText() = DB::Exception: Cannot parse input: expected " before: zz: (while read the value of key a): (at row 2)\n, e.what() = DB::Exception\n',
+  );
+  assert.equal(parse.kind, 'data');
+  assert.equal(parse.row, 2);
+  assert.match(parse.message, /^ClickHouse insert: Code: 27, .*\(at row 2\)$/);
+  const tooLong = storeErrorOf('x', 'Code: 131, e.displayText() = DB::Exception: Too large value for FixedString(3): (while read the value of key f)');
+  assert.equal(tooLong.kind, 'data');
+  assert.equal(tooLong.row, null, 'no row named: the rows are halved');
+  for (const transient of [
+    'Code: 241, e.displayText() = DB::Exception: Memory limit (for query) exceeded',
+    'Code: 252, e.displayText() = DB::Exception: Too many parts (300). Merges are processing significantly slower than inserts',
+    'Code: 60, e.displayText() = DB::Exception: Table default.cdn_logs does not exist',
+    'connect ECONNREFUSED 127.0.0.1:8123',
+    'Timeout error.',
+  ]) {
+    assert.equal(storeErrorOf('x', transient).kind, 'transient', transient);
+  }
 });
 
 test('the log store setting: env before profile, and its password masked as keys are', async () => {
