@@ -2,10 +2,11 @@ import { normalizeFilter, type LogFilter } from '../../api/logs/index';
 import type { Settings } from '../../config/settings';
 import { openLogStore } from '../../log-ship/store';
 import { readStoredPieces } from '../../log-ship/store-read';
+import { StoppableRead, type ReadOutcome } from './stoppable-read';
 import type { LogsViewModel } from './view-model';
 
 /** How a read of a window from the store ended. */
-export type StoreReadOutcome = 'done' | 'stopped' | 'cancelled';
+export type StoreReadOutcome = ReadOutcome;
 
 /** What the screen shows of a read from the store. */
 export interface StoreReadProgress {
@@ -26,35 +27,18 @@ export const STORE_TABLE = 'cdn_logs';
  * columnar store, oldest first in pieces (the newest `capacity` of the window only), with the
  * screen's server filters asked of ClickHouse. `stop` ends a read and keeps what was read.
  */
-export class StoreWindow {
-  private current: { ctl: AbortController; stopped: boolean } | null = null;
-
+export class StoreWindow extends StoppableRead {
   constructor(
     private readonly settings: Settings,
     private readonly model: LogsViewModel,
     private readonly pieceSize = PIECE,
-  ) {}
+  ) {
+    super();
+  }
 
   /** A store is configured (BURROW_LOG_STORE or logStore: in the profile). */
   get configured(): boolean {
     return this.settings.logStore !== null;
-  }
-
-  get reading(): boolean {
-    return this.current !== null;
-  }
-
-  cancel(): void {
-    this.current?.ctl.abort();
-    this.current = null;
-  }
-
-  stop(): boolean {
-    const read = this.current;
-    if (!read) return false;
-    read.stopped = true;
-    read.ctl.abort();
-    return true;
   }
 
   /** Reads [from, to) of the zones into the model (which the caller emptied); errors are thrown, what was read kept. */
@@ -67,9 +51,8 @@ export class StoreWindow {
   ): Promise<StoreReadOutcome> {
     this.cancel();
     if (this.settings.logStore === null) throw new Error('no log store configured (BURROW_LOG_STORE or logStore: in the profile)');
-    const ctl = new AbortController();
-    const read = { ctl, stopped: false };
-    this.current = read;
+    const read = this.begin();
+    const ctl = read.ctl;
     const store = openLogStore(this.settings.logStore, this.settings.logStorePassword ?? '', STORE_TABLE);
     const progress: StoreReadProgress = { read: 0, total: null };
     try {
@@ -89,12 +72,12 @@ export class StoreWindow {
         },
         ctl.signal,
       );
-      return ctl.signal.aborted ? (read.stopped ? 'stopped' : 'cancelled') : 'done';
+      return ctl.signal.aborted ? this.ended(read) : 'done';
     } catch (error) {
-      if (ctl.signal.aborted) return read.stopped ? 'stopped' : 'cancelled';
+      if (ctl.signal.aborted) return this.ended(read);
       throw error;
     } finally {
-      if (this.current === read) this.current = null;
+      this.finish(read);
       await store.close();
     }
   }

@@ -1,10 +1,11 @@
 import type { Api } from '../../api/index';
 import { compileFilter, type LogEntry, type LogFilter, type V1Progress } from '../../api/logs/index';
+import { StoppableRead, type ReadOutcome } from './stoppable-read';
 import type { LogsViewModel } from './view-model';
 import { RecordBatch } from '../../log-engine/record-batch';
 
 /** How a read of a day ended. */
-export type V1Outcome = 'done' | 'stopped' | 'cancelled';
+export type V1Outcome = ReadOutcome;
 
 /** What the store shows while a day is read and after. */
 export interface V1ReadProgress extends V1Progress {
@@ -25,32 +26,12 @@ function filtering(filter: LogFilter): boolean {
  * and eviction as for live records). The server filters are applied to each piece as it comes;
  * changing them reads the day again. `stop` ends a read and keeps what was read.
  */
-export class V1Archive {
-  private current: { ctl: AbortController; stopped: boolean } | null = null;
-
+export class V1Archive extends StoppableRead {
   constructor(
     private readonly api: Api,
     private readonly model: LogsViewModel,
-  ) {}
-
-  /** Whether a day is being read. */
-  get reading(): boolean {
-    return this.current !== null;
-  }
-
-  /** Ends a read, forgetting it (a new read or leaving the day). */
-  cancel(): void {
-    this.current?.ctl.abort();
-    this.current = null;
-  }
-
-  /** Ends a read and keeps the records read so far; false when nothing is being read. */
-  stop(): boolean {
-    const read = this.current;
-    if (!read) return false;
-    read.stopped = true;
-    read.ctl.abort();
-    return true;
+  ) {
+    super();
   }
 
   /**
@@ -58,11 +39,9 @@ export class V1Archive {
    * stored. API errors are thrown, with what was read so far kept in the model.
    */
   async read(zoneId: number, date: string, filter: LogFilter, onPiece: (progress: V1ReadProgress, added: number) => void): Promise<V1Outcome> {
-    this.cancel();
-    const ctl = new AbortController();
-    const read = { ctl, stopped: false };
-    this.current = read;
-    const ended = (): V1Outcome => (read.stopped ? 'stopped' : 'cancelled');
+    const read = this.begin();
+    const ctl = read.ctl;
+    const ended = (): V1Outcome => this.ended(read);
     const test = filtering(filter) ? compileFilter(filter) : null;
     let matched = 0;
     try {
@@ -101,7 +80,7 @@ export class V1Archive {
       if (ctl.signal.aborted) return ended();
       throw error;
     } finally {
-      if (this.current === read) this.current = null;
+      this.finish(read);
     }
   }
 }

@@ -187,19 +187,26 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
     return !yes;
   };
 
+  /** Asks the destructive check, then marks the run as started: its abort, or null when refused (the input given back). */
+  const beginRun = async (source: string, statements: SqlStatement[], origin: string | null): Promise<AbortController | null> => {
+    if (await destructiveRefused(statements)) {
+      if (origin === null) restoreInput(source);
+      return null;
+    }
+    const abort = new AbortController();
+    ctx.abort = abort;
+    set({ running: { since: ctx.deps.now(), what: statements.length > 1 ? `${statements.length} statements` : statements[0]!.text.slice(0, 60) } });
+    return abort;
+  };
+
   /**
    * The logs table's engine: local, so no read-only mode (nothing reaches the platform), no
    * transaction and no lost answers; the destructive check still asks (about the user's own tables).
    */
   const runOnLogs = async (source: string, statements: SqlStatement[], origin: string | null) => {
     const logs = ctx.logs!;
-    if (await destructiveRefused(statements)) {
-      if (origin === null) restoreInput(source);
-      return false;
-    }
-    const abort = new AbortController();
-    ctx.abort = abort;
-    set({ running: { since: ctx.deps.now(), what: statements.length > 1 ? `${statements.length} statements` : statements[0]!.text.slice(0, 60) } });
+    const abort = await beginRun(source, statements, origin);
+    if (!abort) return false;
     let ddl = false;
     try {
       await logs.refresh();
@@ -254,13 +261,8 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
    */
   const runOnStore = async (source: string, statements: SqlStatement[], origin: string | null) => {
     const store = ctx.store!;
-    if (await destructiveRefused(statements)) {
-      if (origin === null) restoreInput(source);
-      return false;
-    }
-    const abort = new AbortController();
-    ctx.abort = abort;
-    set({ running: { since: ctx.deps.now(), what: statements.length > 1 ? `${statements.length} statements` : statements[0]!.text.slice(0, 60) } });
+    const abort = await beginRun(source, statements, origin);
+    if (!abort) return false;
     let ddl = false;
     try {
       for (let i = 0; i < statements.length; i++) {
@@ -347,13 +349,8 @@ export function createStatementRunner(ctx: SqlContext, output: OutputFile, recal
       return false;
     }
     if (await repeatRefused(statements)) return false;
-    if (await destructiveRefused(statements)) {
-      if (origin === null) restoreInput(source);
-      return false;
-    }
-    const abort = new AbortController();
-    ctx.abort = abort;
-    set({ running: { since: ctx.deps.now(), what: statements.length > 1 ? `${statements.length} statements` : statements[0]!.text.slice(0, 60) } });
+    const abort = await beginRun(source, statements, origin);
+    if (!abort) return false;
     let ran = 0;
     let ddl = false;
     let ok = true;
