@@ -49,7 +49,8 @@ export function storeErrorOf(what: string, message: string): StoreError {
 export interface RejectedRow {
   zone: number;
   timeMs: number;
-  requestId: string;
+  /** Its request id. */
+  id: string;
   line: string;
   error: string;
 }
@@ -225,7 +226,7 @@ export class LogStore {
     const at = Math.floor(Date.now() / 1000);
     const lines = rows.map(
       (r) =>
-        `${JSON.stringify({ pullZoneId: r.zone, timestamp: Math.floor(r.timeMs / 1000), requestId: r.requestId, line: r.line, error: r.error, rejectedAt: at })}\n`,
+        `${JSON.stringify({ pullZoneId: r.zone, timestamp: Math.floor(r.timeMs / 1000), requestId: r.id, line: r.line, error: r.error, rejectedAt: at })}\n`,
     );
     await this.run('ClickHouse insert of rejected records', () => this.insertLines(this.rejected, Buffer.from(lines.join('')), undefined, {}));
   }

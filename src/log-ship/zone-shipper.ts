@@ -427,7 +427,7 @@ export class ZoneShipper {
           refused.push({
             zone: this.o.zone,
             timeMs: r.time,
-            requestId: r.id,
+            id: r.id,
             line: r.line.toString('utf8').replace(/\n$/, ''),
             error: error.message.slice(0, 2000),
           });
@@ -457,7 +457,7 @@ export class ZoneShipper {
       {
         zone: this.o.zone,
         records: refused.length,
-        first_request_id: refused[0]!.requestId,
+        first_request_id: refused[0]!.id,
         error: refused[0]!.error.slice(0, 300),
         put_aside_in: this.o.store.rejectedTable,
       },

@@ -64,7 +64,7 @@ test(
     assert.match(grid, /3 rows/);
 
     await app.type('.tables\r');
-    await app.waitFor(/^cdn_logs\s+cdn_logs_ship\s*$/m);
+    await app.waitFor(/^cdn_logs\s+cdn_logs_rejected\s+cdn_logs_ship\s*$/m);
     await app.type('.schema cdn_logs\r');
     await app.waitFor(/CREATE TABLE default\.cdn_logs \(\n\s+timestamp DateTime\('UTC'\) COMMENT/);
 
