@@ -84,8 +84,10 @@ async function session(extraEnv: Record<string, string>): Promise<Session> {
     };
   } finally {
     run.kill();
+    // the console saves its session as it exits: its home goes once it is gone (at most 10 s)
+    await Promise.race([run.exited, sleep(10_000)]);
     await emu.close();
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 }); // the console may still be saving its session as it exits
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
   }
 }
 

@@ -10,6 +10,8 @@ export interface PtyRun {
   /** Resolves with the time (performance.now) at which `pattern` first appears on screen. */
   waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<number>;
   kill: () => void;
+  /** Resolves when the program has exited (after `kill`, once it has saved what it saves on exit). */
+  exited: Promise<void>;
 }
 
 export function runInPty(command: string, args: string[], env: Record<string, string>, cols = 120, rows = 40): PtyRun {
@@ -21,6 +23,7 @@ export function runInPty(command: string, args: string[], env: Record<string, st
     cwd: process.cwd(),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8', TERM: 'xterm-256color', ...env },
   });
+  const exited = new Promise<void>((resolve) => pty.onExit(() => resolve()));
   let total = 0;
   const waiters: { pattern: RegExp; resolve: (t: number) => void }[] = [];
   const screen = () => {
@@ -61,6 +64,7 @@ export function runInPty(command: string, args: string[], env: Record<string, st
         });
       });
     },
+    exited,
     kill: () => {
       try {
         pty.kill('SIGTERM');
