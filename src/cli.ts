@@ -12,6 +12,7 @@ import { setDisplayZone } from './text/time-format';
 import { isNotInThisBundle } from './runtime/bundle';
 import { didYouMean } from './text/did-you-mean';
 import { commandIo } from './runtime/terminal-output';
+import { installInputAck } from './runtime/input-ack';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 
@@ -196,6 +197,7 @@ export async function main(argv: string[]): Promise<'other-bundle' | undefined> 
       stdout: process.stdout,
       stderr: process.stderr,
       get stdin() {
+        installInputAck(process.stdin, process.stdout, process.env);
         return process.stdin;
       },
       env: process.env,

@@ -26,6 +26,7 @@ import { spawn as spawnPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { appKeymap } from '../../src/app/app-keymap';
 import { keysOf, type Keymap } from '../../src/keys/keymap';
+import { INPUT_ACK_OSC } from '../../src/runtime/input-ack';
 import { deadline } from './wait';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -121,9 +122,9 @@ export interface PtySession {
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
   /** Waits until `match` is no longer on the screen. */
   waitForGone(match: string | RegExp, timeoutMs?: number): Promise<string>;
-  /** Sends keys one by one, pausing briefly after each (esc longer, so it is not read as alt-). */
+  /** Sends keys one by one, each once the program has read the one before (an esc is not read as alt-). */
   press(...keys: string[]): Promise<void>;
-  /** Sends text as one write (like a paste). */
+  /** Sends text as one write (like a paste) and waits until the program has read it. */
   type(text: string): Promise<void>;
   /** Resizes the pseudo-terminal and the headless screen (the program gets SIGWINCH). */
   resize(cols: number, rows: number): void;
@@ -159,6 +160,9 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
     XDG_CONFIG_HOME: path.join(home, 'config'),
     XDG_STATE_HOME: path.join(home, 'state'),
     XDG_CACHE_HOME: TEST_CACHE_HOME,
+    // the program says when it has read each key (src/runtime/input-ack.ts): press() waits for it
+    BURROW_TEST: '1',
+    BURROW_INPUT_ACK: '1',
   };
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];
@@ -172,6 +176,12 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
   const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
   let raw = '';
   let done = false;
+  let bytesWritten = 0;
+  let bytesRead = 0;
+  term.parser.registerOscHandler(INPUT_ACK_OSC, (data) => {
+    bytesRead += Number(data) || 0;
+    return true;
+  });
   proc.onData((d) => {
     raw += d;
     term.write(d);
@@ -207,6 +217,27 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
   };
   const screenText = () => lines().join('\n');
   const flush = () => new Promise<void>((resolve) => term.write('', resolve));
+
+  /**
+   * Writes the bytes and waits until the program has read them (its acks, counted by the OSC
+   * handler above), so that the next write is a read of its own, as a person's next keystroke is:
+   * bytes read together are one paste to the input parser, and an esc read with what follows is
+   * alt-. The wait is on the program, not on a pause that holds only on an idle machine.
+   */
+  async function send(bytes: string, what: string): Promise<void> {
+    bytesWritten += Buffer.byteLength(bytes);
+    proc.write(bytes);
+    const end = deadline(10_000);
+    for (;;) {
+      if (done) return;
+      await flush();
+      if (bytesRead >= bytesWritten) return;
+      if (end.passed()) {
+        throw new Error(`the program did not read ${what} within ${end.describe()} (read ${bytesRead} of ${bytesWritten} bytes sent)`);
+      }
+      await sleep(5);
+    }
+  }
 
   async function waitUntil(ok: (text: string) => boolean, what: string, timeoutMs: number): Promise<string> {
     const end = deadline(timeoutMs);
@@ -248,19 +279,10 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
     waitFor: (match, timeoutMs = 10_000) => waitUntil((t) => matches(t, match), `${String(match)} on the screen`, timeoutMs),
     waitForGone: (match, timeoutMs = 10_000) => waitUntil((t) => !matches(t, match), `${String(match)} to leave the screen`, timeoutMs),
     async press(...keys) {
-      for (const k of keys) {
-        const bytes = keyBytes(k);
-        proc.write(bytes);
-        // Pacing is the point here: a key must reach the program as its own read, as a person's
-        // keystrokes do (bytes read together are one paste to the input parser, and an esc read
-        // with what follows is alt-). Nothing on the screen says a read happened to wait on.
-        await sleep(bytes === '\x1b' ? 60 : 20);
-      }
+      for (const k of keys) await send(keyBytes(k), k);
     },
     async type(text) {
-      proc.write(text);
-      // as in press(): the next keys must not be read in the same chunk as this text
-      await sleep(20);
+      await send(text, JSON.stringify(text));
     },
     resize(c, r) {
       proc.resize(c, r);
