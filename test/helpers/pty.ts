@@ -128,7 +128,7 @@ export interface PtySession {
   type(text: string): Promise<void>;
   /** Resizes the pseudo-terminal and the headless screen (the program gets SIGWINCH). */
   resize(cols: number, rows: number): void;
-  /** Everything the program wrote so far, escape sequences included. */
+  /** Everything the program wrote so far, escape sequences included (its input acks left out). */
   rawOutput(): string;
   /** Resolves when the program exits. */
   readonly exited: Promise<ExitInfo>;
@@ -141,6 +141,9 @@ export interface PtySession {
 function matches(text: string, match: string | RegExp): boolean {
   return typeof match === 'string' ? text.includes(match) : match.test(text);
 }
+
+/** The program's input acks (src/runtime/input-ack.ts): the harness's own, not part of what a test reads. */
+const INPUT_ACKS = new RegExp(`\\x1b\\]${INPUT_ACK_OSC};(?:\\d+|raw=[01])\\x07`, 'g');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -176,10 +179,12 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
   const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
   let raw = '';
   let done = false;
-  let bytesWritten = 0;
   let bytesRead = 0;
+  // cooked mode until the program says raw (a shell, a y/N question): the terminal holds the line
+  let rawMode = false;
   term.parser.registerOscHandler(INPUT_ACK_OSC, (data) => {
-    bytesRead += Number(data) || 0;
+    if (data.startsWith('raw=')) rawMode = data === 'raw=1';
+    else bytesRead += Number(data) || 0;
     return true;
   });
   proc.onData((d) => {
@@ -225,15 +230,20 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
    * alt-. The wait is on the program, not on a pause that holds only on an idle machine.
    */
   async function send(bytes: string, what: string): Promise<void> {
-    bytesWritten += Buffer.byteLength(bytes);
+    await flush();
+    const target = bytesRead + Buffer.byteLength(bytes);
     proc.write(bytes);
+    // in cooked mode the line discipline holds the input until enter (and acts on some keys itself)
+    if (!rawMode) return;
     const end = deadline(10_000);
     for (;;) {
       if (done) return;
       await flush();
-      if (bytesRead >= bytesWritten) return;
+      if (bytesRead >= target) return;
       if (end.passed()) {
-        throw new Error(`the program did not read ${what} within ${end.describe()} (read ${bytesRead} of ${bytesWritten} bytes sent)`);
+        throw new Error(
+          `the program did not read ${what} within ${end.describe()} (read ${bytesRead - target + Buffer.byteLength(bytes)} of its ${Buffer.byteLength(bytes)} bytes)`,
+        );
       }
       await sleep(5);
     }
@@ -288,7 +298,7 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
       proc.resize(c, r);
       term.resize(c, r);
     },
-    rawOutput: () => raw,
+    rawOutput: () => raw.replace(INPUT_ACKS, ''),
     exited,
     kill(signal = 'SIGTERM') {
       if (!done) proc.kill(signal);

@@ -55,3 +55,19 @@ test('nothing is written without both variables, or when stdout is not a termina
     assert.deepEqual(out.written, [], JSON.stringify({ env, tty }));
   }
 });
+
+test('turning raw mode on and off is said too, after it took effect', () => {
+  const stdin = Object.assign(new PassThrough(), {
+    modes: [] as boolean[],
+    setRawMode(mode: boolean) {
+      this.modes.push(mode);
+      return this;
+    },
+  });
+  const out = terminalOut();
+  installInputAck(stdin, out, ON);
+  stdin.setRawMode(true);
+  stdin.setRawMode(false);
+  assert.deepEqual(stdin.modes, [true, false]);
+  assert.deepEqual(out.written, [`\x1b]${INPUT_ACK_OSC};raw=1\x07`, `\x1b]${INPUT_ACK_OSC};raw=0\x07`]);
+});
