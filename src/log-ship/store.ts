@@ -14,7 +14,7 @@ import {
   type TableNames,
 } from './schema';
 import { sqlIdentifier, sqlLiteral } from './sql-text';
-import { httpBase, parseStoreUrl, type StoreUrl } from './store-url';
+import { parseStoreUrl, storeConnection, type StoreUrl } from '../config/store-url';
 
 /**
  * ClickHouse error codes that say the data is wrong, not the server: a value it cannot parse
@@ -97,9 +97,7 @@ export class LogStore {
 
   private clientFor(host: string): ClickHouseClient {
     return createClient({
-      url: httpBase(this.options.url, host),
-      username: this.options.url.user,
-      password: this.options.password,
+      ...storeConnection(this.options.url, this.options.password, host),
       request_timeout: this.options.timeoutMs ?? 60_000,
       compression: { request: false, response: false },
       max_open_connections: 8,
