@@ -3,9 +3,11 @@ import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickh
 import {
   formForVersion,
   distributedTableSql,
+  keyColumn,
   localTableName,
   qualified,
   recordsTableSql,
+  rejectedRowLine,
   rejectedTableName,
   rejectedTableSql,
   stateTableName,
@@ -133,7 +135,7 @@ export class LogStore {
     this.version = row?.v ?? '';
     this.form = formForVersion(this.version);
     const existing = await this.rows<{ type: string }>(
-      `SELECT type FROM system.columns WHERE database = ${sqlLiteral(this.names.database)} AND table = ${sqlLiteral(localTableName(this.names))} AND name = 'timestamp'`,
+      `SELECT type FROM system.columns WHERE database = ${sqlLiteral(this.names.database)} AND table = ${sqlLiteral(localTableName(this.names))} AND name = ${sqlLiteral(keyColumn('time'))}`,
     );
     // a table made by an older server keeps its form after an upgrade
     if (existing[0]) this.form = existing[0].type.startsWith('DateTime64') ? 'current' : 'legacy';
@@ -222,10 +224,7 @@ export class LogStore {
   /** Puts records ClickHouse refused into the rejected table. */
   async insertRejected(rows: readonly RejectedRow[]): Promise<void> {
     const at = Math.floor(Date.now() / 1000);
-    const lines = rows.map(
-      (r) =>
-        `${JSON.stringify({ pullZoneId: r.zone, timestamp: Math.floor(r.timeMs / 1000), requestId: r.id, line: r.line, error: r.error, rejectedAt: at })}\n`,
-    );
+    const lines = rows.map((r) => rejectedRowLine(r, at));
     await this.run('ClickHouse insert of rejected records', () => this.insertLines(this.rejected, Buffer.from(lines.join('')), undefined, {}));
   }
 
@@ -262,7 +261,7 @@ export class LogStore {
   }
 
   async writeState(zone: number, kind: string, row: StateRow): Promise<void> {
-    const line = JSON.stringify({ pullZoneId: zone, kind, value: row.value, owner: row.owner, host: row.host, pid: row.pid, writtenMs: row.writtenMs });
+    const line = JSON.stringify({ [keyColumn('zone')]: zone, kind, value: row.value, owner: row.owner, host: row.host, pid: row.pid, writtenMs: row.writtenMs });
     await this.run('ClickHouse state write', async () => {
       await this.insertLines(this.state, Buffer.from(`${line}\n`), undefined, {});
     });
