@@ -90,9 +90,9 @@ const FILE_BUDGET: Record<string, number> = {
   pullZoneId: 9,
   requestId: 10,
   statusCode: 11,
-  host: 21,
-  path: 21,
-  url: 19,
+  host: 20,
+  path: 20,
+  url: 18,
 };
 
 const LOG_FOLDER = /\/(api\/logs|log-engine|log-records|logs-sql|log-ship|state\/logs|screens\/logs)\//;
