@@ -90,7 +90,7 @@ const FILE_BUDGET: Record<string, number> = {
   pullZoneId: 9,
   requestId: 10,
   statusCode: 11,
-  host: 20,
+  host: 19,
   path: 20,
   url: 18,
 };
