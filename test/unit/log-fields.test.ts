@@ -92,7 +92,7 @@ const FILE_BUDGET: Record<string, number> = {
   statusCode: 11,
   host: 19,
   path: 20,
-  url: 18,
+  url: 17,
 };
 
 const LOG_FOLDER = /\/(api\/logs|log-engine|log-records|logs-sql|log-ship|state\/logs|screens\/logs)\//;
