@@ -13,10 +13,14 @@ const placeOf = (f: LineField) => f.line - 1;
 /** The fields of a record's line, in its order (the field table's `line`). */
 const LINE_FIELDS = LOG_FIELDS.filter((f): f is LineField => f.line !== null).sort((a, b) => a.line - b.line);
 
-/** The field of the line the store keeps as `storage` (one each: the status, the url, the IP, the request id). */
+/**
+ * The field of the line the store keeps as `storage`. Besides dictionaries the worker reads one
+ * each (the status, the url, the IP, the request id): another line field kept otherwise needs
+ * its code here, so it fails now rather than be left out of the line.
+ */
 function linePlace(storage: FieldStorage): number {
-  const field = LINE_FIELDS.find((f) => f.storage === storage);
-  if (!field) throw new Error(`no field of the record's line is kept as ${storage}`);
+  const [field, ...more] = LINE_FIELDS.filter((f) => f.storage === storage);
+  if (!field || more.length) throw new Error(`the scan worker reads one field of the line kept as ${storage}, the table has ${more.length + (field ? 1 : 0)}`);
   return placeOf(field);
 }
 
@@ -41,6 +45,9 @@ export interface ScanLayout {
 }
 
 const LINE_DICTS = LINE_FIELDS.filter((f): f is LineDictField => f.storage === 'dictionary');
+const OWN_KINDS: readonly FieldStorage[] = ['number', 'derived', 'address', 'id'];
+const other = LINE_FIELDS.find((f) => f.storage !== 'dictionary' && !OWN_KINDS.includes(f.storage));
+if (other) throw new Error(`the scan worker cannot read ${other.name} (kept as ${other.storage}) for the line`);
 const SCAN_LAYOUT: ScanLayout = {
   dicts: LINE_DICTS.map((f) => f.name),
   dictPlaces: LINE_DICTS.map(placeOf),
