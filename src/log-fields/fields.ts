@@ -615,6 +615,16 @@ export const FILTERED_FIELDS: readonly FilteredField[] = LOG_FIELDS.filter((f): 
   (a, b) => a.serverFilter.order - b.serverFilter.order,
 );
 
+/** A part of the URL a field holds when the platform sends the URL apart (its `v1` says which). */
+export type UrlPart = Extract<V1Source, `url ${string}`>;
+
+/** The field that holds a part of the URL (url = scheme://host + path). */
+export function urlPartField<P extends UrlPart>(part: P): Extract<Field, { v1: P }> {
+  const field = LOG_FIELDS.find((f): f is Extract<Field, { v1: P }> => f.v1 === part);
+  if (!field) throw new Error(`no field holds the URL's ${part}`);
+  return field;
+}
+
 /**
  * A function that reads one field of a record, with a property access of its own: a closure over
  * the name (`(e) => e[name]`) shares one keyed load among every field it is made for, which V8

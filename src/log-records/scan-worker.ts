@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { makeLinearRegExp, type LinearRegExp } from './linear-regexp';
 import { RECORD_FLAGS, STATUS_ASIDE, TIME_ASIDE, type DictField, type SharedScanColumns } from '../log-engine/columns/record-columns';
 import { lineOf, matchesLine, mayCrossFields } from './record-line';
-import { LOG_FIELDS, type FieldStorage, type V1Source } from '../log-fields/fields';
+import { LOG_FIELDS, urlPartField, type FieldStorage } from '../log-fields/fields';
 
 type LineField = Extract<(typeof LOG_FIELDS)[number], { line: number }>;
 type LineDictField = Extract<LineField, { storage: 'dictionary' }>;
@@ -22,13 +22,6 @@ function linePlace(storage: FieldStorage): number {
   const [field, ...more] = LINE_FIELDS.filter((f) => f.storage === storage);
   if (!field || more.length) throw new Error(`the scan worker reads one field of the line kept as ${storage}, the table has ${more.length + (field ? 1 : 0)}`);
   return placeOf(field);
-}
-
-/** The dictionary field that holds a part of the URL (the field table's `v1`: 'url host', 'url path'). */
-function urlPart(part: Extract<V1Source, `url ${string}`>): DictField {
-  const field = LOG_FIELDS.find((f): f is Extract<(typeof LOG_FIELDS)[number], { storage: 'dictionary' }> => f.v1 === part && f.storage === 'dictionary');
-  if (!field) throw new Error(`no dictionary field is the URL's ${part}`);
-  return field.name;
 }
 
 /**
@@ -51,8 +44,8 @@ if (other) throw new Error(`the scan worker cannot read ${other.name} (kept as $
 const SCAN_LAYOUT: ScanLayout = {
   dicts: LINE_DICTS.map((f) => f.name),
   dictPlaces: LINE_DICTS.map(placeOf),
-  urlHost: urlPart('url host'),
-  urlPath: urlPart('url path'),
+  urlHost: urlPartField('url host').name,
+  urlPath: urlPartField('url path').name,
   places: { status: linePlace('number'), url: linePlace('derived'), ip: linePlace('address'), id: linePlace('id'), count: LINE_FIELDS.length },
 };
 

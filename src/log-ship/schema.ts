@@ -126,12 +126,7 @@ export function recordsTableSql(names: TableNames, form: TableForm): string {
   const cols = tableColumns(form)
     .map((c) => `  ${sqlIdentifier(c.name)} ${c.type} COMMENT ${sqlLiteral(c.doc)}`)
     .join(',\n');
-  return (
-    `CREATE TABLE IF NOT EXISTS ${q(names.database, localTableName(names))}\n(\n${cols}\n)\n` +
-    'ENGINE = MergeTree\n' +
-    `${DAY_PARTITIONS}\n` +
-    SORTING_KEY
-  );
+  return `CREATE TABLE IF NOT EXISTS ${q(names.database, localTableName(names))}\n(\n${cols}\n)\nENGINE = MergeTree\n${DAY_PARTITIONS}\n${SORTING_KEY}`;
 }
 
 /** CREATE TABLE of the Distributed table over every node's local table, sharded by zone. */

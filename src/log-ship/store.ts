@@ -47,6 +47,9 @@ export function storeErrorOf(what: string, message: string): StoreError {
   return new StoreError(text, 'data', Number.isSafeInteger(row) && row > 0 ? row : null);
 }
 
+/** The state table's zone column (as the records table's). */
+const ZONE_COLUMN = keyColumn('zone');
+
 /** A record put aside: ClickHouse refused it. */
 export interface RejectedRow {
   zone: number;
@@ -261,7 +264,7 @@ export class LogStore {
   }
 
   async writeState(zone: number, kind: string, row: StateRow): Promise<void> {
-    const line = JSON.stringify({ [keyColumn('zone')]: zone, kind, value: row.value, owner: row.owner, host: row.host, pid: row.pid, writtenMs: row.writtenMs });
+    const line = JSON.stringify({ [ZONE_COLUMN]: zone, kind, value: row.value, owner: row.owner, host: row.host, pid: row.pid, writtenMs: row.writtenMs });
     await this.run('ClickHouse state write', async () => {
       await this.insertLines(this.state, Buffer.from(`${line}\n`), undefined, {});
     });

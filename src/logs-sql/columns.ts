@@ -1,5 +1,5 @@
 import type { LogEntry } from '../api/logs/entry';
-import { LOG_FIELDS, type V1Source } from '../log-fields/fields';
+import { LOG_FIELDS, urlPartField, type UrlPart } from '../log-fields/fields';
 
 /** A stored column of the `logs` table: its SQL type and how a record fills it. */
 export interface StoredColumn {
@@ -26,12 +26,8 @@ export const STORED_COLUMNS: readonly StoredColumn[] = LOG_FIELDS.flatMap((f): S
   return [{ name: f.duckdb.column, type: f.duckdb.type, doc, value }];
 });
 
-/** The stored column of a part of the URL (the field table's `v1`: 'url scheme', 'url host', 'url path'). */
-function urlPartColumn(part: Extract<V1Source, `url ${string}`>): string {
-  const field = LOG_FIELDS.find((f) => f.v1 === part);
-  if (!field?.duckdb) throw new Error(`no stored column holds the URL's ${part}`);
-  return field.duckdb.column;
-}
+/** The stored column of a part of the URL. */
+const urlPartColumn = (part: UrlPart): string => urlPartField(part).duckdb.column;
 
 /** The field DuckDB computes instead of storing (the URL, scheme://host + path), named as the field. */
 const derived = LOG_FIELDS.find((f) => f.storage === 'derived' && f.duckdb === null);
