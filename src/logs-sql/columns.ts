@@ -29,7 +29,7 @@ export const STORED_COLUMNS: readonly StoredColumn[] = LOG_FIELDS.flatMap((f): S
 /** The stored column of a part of the URL. */
 const urlPartColumn = (part: UrlPart): string => urlPartField(part).duckdb.column;
 
-/** The field DuckDB computes instead of storing (the URL, scheme://host + path), named as the field. */
+/** The field DuckDB computes instead of storing (the URL, from its scheme, host and path), named as the field. */
 const derived = LOG_FIELDS.find((f) => f.storage === 'derived' && f.duckdb === null);
 if (!derived) throw new Error('the field table has no derived field for the logs table');
 
