@@ -4,7 +4,7 @@ import { readStoredWindow, type StoreSelection } from '../log-ship/store-read';
 import { storedBucketCounts } from '../log-ship/store-histogram';
 import { StoreFollower } from '../log-ship/store-follow';
 import { LogStore, StoreError } from '../log-ship/store';
-import { parseStoreUrl, StoreUrlError } from '../log-ship/store-url';
+import { parseStoreUrl, StoreUrlError } from '../config/store-url';
 import { BUCKET_STEPS, chooseStep } from '../log-records/timeline';
 import { checkBucketCount } from '../log-records/timeline-histogram';
 import { ALERT_EXIT_CODE, alertOptions, drained, reportReplay, watchFollow, type AlertOptions } from './logs-alerts';

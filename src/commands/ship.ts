@@ -3,7 +3,7 @@ import { RETENTION_MS } from '../api/logs/query';
 import { ShipMetrics } from '../log-ship/metrics';
 import { runShipper } from '../log-ship/shipper';
 import { LogStore } from '../log-ship/store';
-import { parseStoreUrl, showStoreUrl, StoreUrlError } from '../log-ship/store-url';
+import { parseStoreUrl, showStoreUrl, StoreUrlError } from '../config/store-url';
 import { connectNonInteractive } from '../runtime/connect';
 import { displayZone } from '../text/time-format';
 import { parseTimeInput } from '../text/time-parse';

@@ -4,7 +4,7 @@ import { StoreSql, StoreSqlError } from '../log-ship/store-sql';
 import { readOnlyWords } from '../sql-repl/read-only';
 import { terminalSafeLines } from '../text/terminal-safe';
 import { ResultPrinter, type SqlOutputFormat } from './sql-output';
-import { parseStoreUrl, StoreUrlError, type StoreUrl } from '../log-ship/store-url';
+import { parseStoreUrl, StoreUrlError, type StoreUrl } from '../config/store-url';
 import { type CommandContext, UsageError } from './types';
 
 /** The log store of the flags and settings: --store-url, else BURROW_LOG_STORE or logStore: (as `burrow logs --store` reads it). */

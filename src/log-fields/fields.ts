@@ -27,6 +27,12 @@ export type FieldStorage =
 /** ClickHouse column type of a field, before the server's version picks the concrete form. */
 export type ClickHouseKind = 'time-ms' | 'UInt64' | 'UInt32' | 'UInt16' | 'String' | 'LowString';
 
+/**
+ * A field's part in the log store's sorting key (ClickHouse `ORDER BY (zone, time, id)`): what a
+ * record is looked up, deduplicated and sharded by. The key's columns take no Nullable.
+ */
+export type StoreKey = 'zone' | 'time' | 'id';
+
 /** How a server filter matches its field (the platform's semantics, also applied locally). */
 export type FilterMatch =
   /** codes and classes, ORed: 5xx,404 */
@@ -82,6 +88,8 @@ export interface LogFieldDef {
   /** Its column in the DuckDB table `logs`, if stored there. */
   readonly duckdb: { readonly column: string; readonly type: 'VARCHAR' | 'BIGINT' | 'INTEGER' | 'UINTEGER' | 'TIMESTAMP' } | null;
   readonly clickhouse: ClickHouseKind;
+  /** Its part in the log store's sorting key, if it is in it. */
+  readonly storeKey: StoreKey | null;
   /** Short label: the detail view's row and the column header (upper-cased) where shown. */
   readonly label: string;
   /** What it holds, for SQL catalogs and docs. */
@@ -155,6 +163,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: { column: 'ts', type: 'TIMESTAMP' },
     clickhouse: 'time-ms',
+    storeKey: 'time',
     label: 'time',
     doc: 'ISO 8601, UTC, millisecond precision',
     text: column(1, 'TIME', 24),
@@ -172,6 +181,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: { column: 'pull_zone', type: 'UINTEGER' },
     clickhouse: 'UInt32',
+    storeKey: 'zone',
     label: 'pull zone',
     doc: 'pull zone id',
     text: column(2, 'ZONE', 7),
@@ -198,6 +208,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: { column: 'request_id', type: 'VARCHAR' },
     clickhouse: 'String',
+    storeKey: 'id',
     label: 'request id',
     doc: 'request id (32 hex characters)',
     text: null,
@@ -224,6 +235,7 @@ export const LOG_FIELDS = [
     filterKey: 'cache',
     duckdb: { column: 'cache_status', type: 'VARCHAR' },
     clickhouse: 'LowString',
+    storeKey: null,
     label: 'cache status',
     doc: 'HIT, MISS, BYPASS, REVALIDATED, STALE, UPDATING, EXPIRED or -',
     text: column(4, 'CACHE', 11),
@@ -250,6 +262,7 @@ export const LOG_FIELDS = [
     filterKey: 'status',
     duckdb: { column: 'status', type: 'INTEGER' },
     clickhouse: 'UInt16',
+    storeKey: null,
     label: 'status',
     doc: 'HTTP status code',
     text: column(3, 'STATUS', 3),
@@ -267,6 +280,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: { column: 'bytes', type: 'BIGINT' },
     clickhouse: 'UInt64',
+    storeKey: null,
     label: 'bytes sent',
     doc: 'bytes sent (headers and body)',
     text: column(5, 'BYTES', 9, '', { right: true }),
@@ -293,6 +307,7 @@ export const LOG_FIELDS = [
     filterKey: 'ip',
     duckdb: { column: 'remote_ip', type: 'VARCHAR' },
     clickhouse: 'String',
+    storeKey: null,
     label: 'remote ip',
     doc: 'client IP',
     text: column(8, 'IP', 15, '-'),
@@ -319,6 +334,7 @@ export const LOG_FIELDS = [
     filterKey: 'country',
     duckdb: { column: 'country', type: 'VARCHAR' },
     clickhouse: 'LowString',
+    storeKey: null,
     label: 'country',
     doc: 'ISO country code of the client',
     text: column(6, 'CC', 2, '--'),
@@ -345,6 +361,7 @@ export const LOG_FIELDS = [
     filterKey: 'edge',
     duckdb: { column: 'edge', type: 'VARCHAR' },
     clickhouse: 'LowString',
+    storeKey: null,
     label: 'edge location',
     doc: 'edge location',
     text: column(7, 'EDGE', 4, '-'),
@@ -362,6 +379,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: { column: 'scheme', type: 'VARCHAR' },
     clickhouse: 'LowString',
+    storeKey: null,
     label: 'scheme',
     doc: 'http or https',
     text: null,
@@ -379,6 +397,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: { column: 'host', type: 'VARCHAR' },
     clickhouse: 'LowString',
+    storeKey: null,
     label: 'host',
     doc: 'requested host',
     text: null,
@@ -396,6 +415,7 @@ export const LOG_FIELDS = [
     filterKey: 'path',
     duckdb: { column: 'path', type: 'VARCHAR' },
     clickhouse: 'String',
+    storeKey: null,
     label: 'path',
     doc: 'path with the query string',
     text: null,
@@ -413,6 +433,7 @@ export const LOG_FIELDS = [
     filterKey: 'url',
     duckdb: null,
     clickhouse: 'String',
+    storeKey: null,
     label: 'url',
     doc: 'the full URL (scheme, host and path)',
     text: column(9, 'URL', 0),
@@ -430,6 +451,7 @@ export const LOG_FIELDS = [
     filterKey: 'ua',
     duckdb: { column: 'user_agent', type: 'VARCHAR' },
     clickhouse: 'String',
+    storeKey: null,
     label: 'user agent',
     doc: 'User-Agent',
     text: column(10, 'USER AGENT', 0, '-', { quoted: true }),
@@ -447,6 +469,7 @@ export const LOG_FIELDS = [
     filterKey: 'referer',
     duckdb: { column: 'referer', type: 'VARCHAR' },
     clickhouse: 'String',
+    storeKey: null,
     label: 'referer',
     doc: 'Referer',
     text: null,
@@ -464,6 +487,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: null,
     clickhouse: 'UInt64',
+    storeKey: null,
     label: 'body bytes sent',
     doc: 'body bytes sent (extended logging)',
     text: null,
@@ -481,6 +505,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: null,
     clickhouse: 'String',
+    storeKey: null,
     label: 'content range',
     doc: 'Content-Range (extended logging)',
     text: null,
@@ -498,6 +523,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: null,
     clickhouse: 'String',
+    storeKey: null,
     label: 'authorization',
     doc: 'Authorization header (a secret: masked when shown)',
     text: null,
@@ -515,6 +541,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: null,
     clickhouse: 'String',
+    storeKey: null,
     label: 'ja4 fingerprint',
     doc: 'JA4 TLS fingerprint (extended logging)',
     text: null,
@@ -532,6 +559,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: { column: 'asn', type: 'UINTEGER' },
     clickhouse: 'UInt32',
+    storeKey: null,
     label: 'asn',
     doc: 'autonomous system number (extended logging)',
     text: null,
@@ -549,6 +577,7 @@ export const LOG_FIELDS = [
     filterKey: null,
     duckdb: null,
     clickhouse: 'LowString',
+    storeKey: null,
     label: 'asn organization',
     doc: 'organization of the autonomous system (extended logging)',
     text: null,
@@ -585,6 +614,16 @@ export type FilteredField = Extract<Field, { serverFilter: ServerFilterDef }>;
 export const FILTERED_FIELDS: readonly FilteredField[] = LOG_FIELDS.filter((f): f is FilteredField => f.serverFilter !== null).sort(
   (a, b) => a.serverFilter.order - b.serverFilter.order,
 );
+
+/** A part of the URL a field holds when the platform sends the URL apart (its `v1` says which). */
+export type UrlPart = Extract<V1Source, `url ${string}`>;
+
+/** The field that holds a part of the URL (url = scheme://host + path). */
+export function urlPartField<P extends UrlPart>(part: P): Extract<Field, { v1: P }> {
+  const field = LOG_FIELDS.find((f): f is Extract<Field, { v1: P }> => f.v1 === part);
+  if (!field) throw new Error(`no field holds the URL's ${part}`);
+  return field;
+}
 
 /**
  * A function that reads one field of a record, with a property access of its own: a closure over

@@ -1,7 +1,7 @@
 import type { FieldError } from '../api/errors';
 import type { LogEntry } from '../api/logs/entry';
 import { compileFilter, normalizeFilter, type LogFilter } from '../api/logs/query';
-import { compilePattern } from './filter';
+import { compilePattern, urlText } from './filter';
 import { fieldGetter, LOG_FIELDS } from '../log-fields/fields';
 
 /**
@@ -66,16 +66,21 @@ export type ParsedRule = { ok: true; rule: AlertRule } | { ok: false; error: Rul
 export const MAX_WINDOW_MS = 24 * 3_600_000;
 const UNIT_MS: Record<RateUnit, number> = { s: 1000, m: 60_000, h: 3_600_000 };
 
-const urlText = (e: LogEntry): string | null => (e.host !== null && e.path !== null ? e.host + e.path : (e.url ?? e.path));
-
 type KeyedField = Extract<(typeof LOG_FIELDS)[number], { filterKey: string }>;
+/** How `key=value` is tested: by the LogFilter key it sets, or as a substring of a field's text (any case). */
+type EqualTest = { param: keyof LogFilter } | { text: (e: LogEntry) => string | null };
 /**
- * Equality fields (each field's filterKey in the field table) and the LogFilter key each one sets
- * (its serverFilter; path, which has none, is tested here), then `search`.
+ * Equality fields (each field's filterKey in the field table) and how each is tested: by its
+ * serverFilter, or here for one the server does not filter (path); then `search`.
  */
-const EQUAL_FIELDS: Record<string, keyof LogFilter | 'path'> = {
-  ...Object.fromEntries(LOG_FIELDS.filter((f): f is KeyedField => f.filterKey !== null).map((f) => [f.filterKey, f.serverFilter?.param ?? 'path'] as const)),
-  search: 'search',
+const EQUAL_FIELDS: Record<string, EqualTest> = {
+  ...Object.fromEntries(
+    LOG_FIELDS.filter((f): f is KeyedField => f.filterKey !== null).map((f): [string, EqualTest] => [
+      f.filterKey,
+      f.serverFilter ? { param: f.serverFilter.param } : { text: fieldGetter(f.name) as (e: LogEntry) => string | null },
+    ]),
+  ),
+  search: { param: 'search' },
 };
 /**
  * Fields a regular expression (`~`) can test: the keyed ones the server filters by substring,
@@ -176,13 +181,17 @@ function parseCondition(tok: Token): { ok: true; condition: AlertCondition; test
       return s !== null && re.test(s);
     };
   } else {
-    const key = EQUAL_FIELDS[field];
-    if (!key) return err(`"${field}" is not a field (${FIELD_LIST})`, fieldSpan);
-    if (key === 'path') {
+    const how = EQUAL_FIELDS[field];
+    if (!how) return err(`"${field}" is not a field (${FIELD_LIST})`, fieldSpan);
+    if ('text' in how) {
       const needle = value.toLowerCase();
-      test = (e) => e.path !== null && e.path.toLowerCase().includes(needle);
+      const text = how.text;
+      test = (e) => {
+        const s = text(e);
+        return s !== null && s.toLowerCase().includes(needle);
+      };
     } else {
-      const filter: LogFilter = { [key]: value };
+      const filter: LogFilter = { [how.param]: value };
       const errors: FieldError[] = [];
       const normalized = normalizeFilter(filter, errors, false);
       if (errors.length) return err(errors.map((x) => x.message).join('; '), valueSpan);

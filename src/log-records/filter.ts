@@ -61,7 +61,7 @@ type LineField = Extract<(typeof LOG_FIELDS)[number], { line: number }>;
 const LINE_FIELDS: readonly LineField[] = LOG_FIELDS.filter((f): f is LineField => f.line !== null).sort((a, b) => a.line - b.line);
 
 /** The url as the pattern sees it: host + path when the record has both. */
-const urlText = (e: LogEntry): string | null => (e.host !== null && e.path !== null ? e.host + e.path : (e.url ?? e.path));
+export const urlText = (e: LogEntry): string | null => (e.host !== null && e.path !== null ? e.host + e.path : (e.url ?? e.path));
 
 const TEXTS: readonly ((e: LogEntry) => string | null)[] = LINE_FIELDS.map((f) => {
   if (f.storage === 'derived') return urlText;

@@ -4,10 +4,54 @@ import { createRequire } from 'node:module';
 import { makeLinearRegExp, type LinearRegExp } from './linear-regexp';
 import { RECORD_FLAGS, STATUS_ASIDE, TIME_ASIDE, type DictField, type SharedScanColumns } from '../log-engine/columns/record-columns';
 import { lineOf, matchesLine, mayCrossFields } from './record-line';
+import { LOG_FIELDS, urlPartField, type FieldStorage } from '../log-fields/fields';
+
+type LineField = Extract<(typeof LOG_FIELDS)[number], { line: number }>;
+type LineDictField = Extract<LineField, { storage: 'dictionary' }>;
+const placeOf = (f: LineField) => f.line - 1;
+
+/** The fields of a record's line, in its order (the field table's `line`). */
+const LINE_FIELDS = LOG_FIELDS.filter((f): f is LineField => f.line !== null).sort((a, b) => a.line - b.line);
+
+/**
+ * The field of the line the store keeps as `storage`. Besides dictionaries the worker reads one
+ * each (the status, the url, the IP, the request id): another line field kept otherwise needs
+ * its code here, so it fails now rather than be left out of the line.
+ */
+function linePlace(storage: FieldStorage): number {
+  const [field, ...more] = LINE_FIELDS.filter((f) => f.storage === storage);
+  if (!field || more.length) throw new Error(`the scan worker reads one field of the line kept as ${storage}, the table has ${more.length + (field ? 1 : 0)}`);
+  return placeOf(field);
+}
+
+/**
+ * What the worker needs of the field table, as data (its source text cannot import): the
+ * dictionary fields of the line, tried in its order, their places, the URL's host and path
+ * (tried together as host + path), and the places of the line's other parts.
+ */
+export interface ScanLayout {
+  dicts: readonly DictField[];
+  dictPlaces: readonly number[];
+  urlHost: DictField;
+  urlPath: DictField;
+  places: { status: number; url: number; ip: number; id: number; count: number };
+}
+
+const LINE_DICTS = LINE_FIELDS.filter((f): f is LineDictField => f.storage === 'dictionary');
+const OWN_KINDS: readonly FieldStorage[] = ['number', 'derived', 'address', 'id'];
+const other = LINE_FIELDS.find((f) => f.storage !== 'dictionary' && !OWN_KINDS.includes(f.storage));
+if (other) throw new Error(`the scan worker cannot read ${other.name} (kept as ${other.storage}) for the line`);
+const SCAN_LAYOUT: ScanLayout = {
+  dicts: LINE_DICTS.map((f) => f.name),
+  dictPlaces: LINE_DICTS.map(placeOf),
+  urlHost: urlPartField('url host').name,
+  urlPath: urlPartField('url path').name,
+  places: { status: linePlace('number'), url: linePlace('derived'), ip: linePlace('address'), id: linePlace('id'), count: LINE_FIELDS.length },
+};
 
 /** The dictionary fields a pattern is tried on (host and path together, as host + path). */
-export const SCAN_DICT_FIELDS = ['cacheStatus', 'countryCode', 'edgeLocation', 'userAgent', 'referer', 'host', 'path'] as const satisfies readonly DictField[];
-export type ScanDictField = (typeof SCAN_DICT_FIELDS)[number];
+export const SCAN_DICT_FIELDS: readonly DictField[] = [...SCAN_LAYOUT.dicts, SCAN_LAYOUT.urlHost, SCAN_LAYOUT.urlPath];
+export type ScanDictField = DictField;
 
 /** Dictionary values by id, as they were when the scan started. */
 export type ScanDictionaries = Record<ScanDictField, (string | undefined)[]>;
@@ -110,7 +154,9 @@ export function mayMatchWithin(source: string, ignoreCase: boolean, alphabet: st
  * per id. Self-contained but for spanOnly, mayMatchWithin and record-line.ts: its source text (and
  * theirs) is what the worker evaluates.
  */
-function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): void {
+function scanWorkerMain(port: MessagePort, layout: ScanLayout): void {
+  const fields = [...layout.dicts, layout.urlHost, layout.urlPath];
+  const nd = layout.dicts.length;
   let pieces: { id: number; dicts: ScanDictionaries } = { id: -1, dicts: {} as ScanDictionaries };
 
   /** Record texts of a stretch side by side, `stride` bytes each (the last one a newline). */
@@ -152,24 +198,20 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
     const v6May = crossing || mayMatchWithin(m.source, m.flags.includes('i'), '0123456789abcdef:.');
     const hard = B.RID_TEXT | B.IP_TEXT | (v6May ? B.IP_V6 : 0) | (crossing ? B.URL_TEXT : 0);
     const ids = m.cols.ids;
-    const cacheIds = ids.cacheStatus;
-    const countryIds = ids.countryCode;
-    const edgeIds = ids.edgeLocation;
-    const uaIds = ids.userAgent;
-    const refererIds = ids.referer;
-    const hostIds = ids.host;
-    const pathIds = ids.path;
-    // per dictionary: 0 not tried yet, 1 matches, 2 does not, 3 unknown id (undecided)
     const dicts = pieces.dicts;
     for (const f of fields) dicts[f] ??= [];
+    // the line's dictionary fields, in its order: ids by slot, values by id
+    const dictIds = layout.dicts.map((f) => ids[f]);
+    const dictValues = layout.dicts.map((f) => dicts[f]);
+    const hostIds = ids[layout.urlHost];
+    const pathIds = ids[layout.urlPath];
+    const hostValues = dicts[layout.urlHost];
+    const pathValues = dicts[layout.urlPath];
+    // per dictionary: 0 not tried yet, 1 matches, 2 does not, 3 unknown id (undecided)
     const memo = (values: (string | undefined)[]) => new Uint8Array(values.length + 1);
-    const cacheHit = memo(dicts.cacheStatus);
-    const countryHit = memo(dicts.countryCode);
-    const edgeHit = memo(dicts.edgeLocation);
-    const uaHit = memo(dicts.userAgent);
-    const refererHit = memo(dicts.referer);
-    const pathHit = memo(dicts.path);
-    const pathHost = new Int32Array(dicts.path.length + 1);
+    const dictHits = dictValues.map(memo);
+    const pathHit = memo(pathValues);
+    const pathHost = new Int32Array(pathValues.length + 1);
     const statusHit = new Uint8Array(65536);
     const byValue = (hit: Uint8Array, values: (string | undefined)[], id: number): number => {
       if (id === 0) return 2;
@@ -216,20 +258,24 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
         }
         let result = s === 1 ? 1 : 0;
         if (result === 0) {
-          const c = byValue(cacheHit, dicts.cacheStatus, cacheIds[slot]!);
-          const co = c === 1 ? 1 : byValue(countryHit, dicts.countryCode, countryIds[slot]!);
-          const e = co === 1 ? 1 : byValue(edgeHit, dicts.edgeLocation, edgeIds[slot]!);
-          const u = e === 1 ? 1 : byValue(uaHit, dicts.userAgent, uaIds[slot]!);
-          const r = u === 1 ? 1 : byValue(refererHit, dicts.referer, refererIds[slot]!);
-          if (r === 1) result = 1;
-          else if (c === 3 || co === 3 || e === 3 || u === 3 || r === 3) result = 3;
+          // the first that matches decides; else one not known here leaves it to the main thread
+          let unknown = false;
+          for (let d = 0; d < nd; d++) {
+            const h = byValue(dictHits[d]!, dictValues[d]!, dictIds[d]![slot]!);
+            if (h === 1) {
+              result = 1;
+              break;
+            }
+            if (h === 3) unknown = true;
+          }
+          if (result === 0 && unknown) result = 3;
         }
         if (result === 0) {
           const pid = pathIds[slot]!;
           const hid = hostIds[slot]!;
           if (pid !== 0 && hid !== 0) {
-            const path = pid < dicts.path.length ? dicts.path[pid] : undefined;
-            const host = hid < dicts.host.length ? dicts.host[hid] : undefined;
+            const path = pid < pathValues.length ? pathValues[pid] : undefined;
+            const host = hid < hostValues.length ? hostValues[hid] : undefined;
             if (path === undefined || host === undefined) result = 3;
             else {
               if (pathHit[pid] === 0 || pathHost[pid] !== hid) {
@@ -240,7 +286,7 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
             }
           } else if (fl & B.URL_TEXT) result = 3;
           else if (pid !== 0) {
-            const path = pid < dicts.path.length ? dicts.path[pid] : undefined;
+            const path = pid < pathValues.length ? pathValues[pid] : undefined;
             if (path === undefined) result = 3;
             else if (re.test(path)) result = 1;
           }
@@ -318,16 +364,15 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
       const value = (values: (string | undefined)[], id: number): string | null | undefined => (id === 0 ? null : id < values.length ? values[id] : undefined);
       const pid = pathIds[slot]!;
       const hid = hostIds[slot]!;
-      const path = value(dicts.path, pid);
-      const host = value(dicts.host, hid);
-      const parts = [
-        value(dicts.cacheStatus, cacheIds[slot]!),
-        value(dicts.countryCode, countryIds[slot]!),
-        value(dicts.edgeLocation, edgeIds[slot]!),
-        value(dicts.userAgent, uaIds[slot]!),
-        value(dicts.referer, refererIds[slot]!),
-      ];
-      if (path === undefined || host === undefined || parts.includes(undefined)) return 3;
+      const path = value(pathValues, pid);
+      const host = value(hostValues, hid);
+      const parts: (string | null | undefined)[] = new Array<string | null | undefined>(layout.places.count).fill(null);
+      for (let d = 0; d < nd; d++) {
+        const v = value(dictValues[d]!, dictIds[d]![slot]!);
+        if (v === undefined) return 3;
+        parts[layout.dictPlaces[d]!] = v;
+      }
+      if (path === undefined || host === undefined) return 3;
       const fl = flags[slot]!;
       let ip: string | null = null;
       if (fl & B.IP_V4) {
@@ -339,8 +384,11 @@ function scanWorkerMain(port: MessagePort, fields: readonly ScanDictField[]): vo
         id = '';
         for (let j = slot * 16; j < slot * 16 + 16; j++) id += rid[j]!.toString(16).padStart(2, '0');
       }
-      const where = path !== null && host !== null ? host + path : path;
-      const line = lineOf([String(status[slot]!), parts[0], where, parts[1], parts[2], ip, parts[3], parts[4], id]);
+      parts[layout.places.status] = String(status[slot]!);
+      parts[layout.places.url] = path !== null && host !== null ? host + path : path;
+      parts[layout.places.ip] = ip;
+      parts[layout.places.id] = id;
+      const line = lineOf(parts);
       return matchesLine(re, line) ? 1 : 2;
     }
 
@@ -404,7 +452,7 @@ ${mayMatchWithin.toString()}
 ${lineOf.toString()}
 ${mayCrossFields.toString()}
 ${matchesLine.toString()}
-(${scanWorkerMain.toString()})(parentPort, ${JSON.stringify(SCAN_DICT_FIELDS)});
+(${scanWorkerMain.toString()})(parentPort, ${JSON.stringify(SCAN_LAYOUT)});
 `;
 
 export interface ScanHandlers {

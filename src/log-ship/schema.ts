@@ -1,4 +1,4 @@
-import { LOG_FIELDS, type ClickHouseKind, type LogFieldDef } from '../log-fields/fields';
+import { LOG_FIELDS, type ClickHouseKind, type LogFieldDef, type StoreKey } from '../log-fields/fields';
 import { sqlIdentifier, sqlLiteral } from './sql-text';
 
 /**
@@ -30,13 +30,33 @@ function baseType(kind: ClickHouseKind, form: TableForm): string {
 }
 
 /** The ClickHouse type of a field's column in a form. */
-export function columnType(field: Pick<LogFieldDef, 'clickhouse' | 'required' | 'name'>, form: TableForm): string {
+export function columnType(field: Pick<LogFieldDef, 'clickhouse' | 'required' | 'storeKey'>, form: TableForm): string {
   const base = baseType(field.clickhouse, form);
-  // requestId is in the sorting key, which takes no Nullable: a record without one stores ''
-  const nullable = !field.required && field.name !== 'requestId';
+  // the sorting key takes no Nullable: a record without a request id stores ''
+  const nullable = !field.required && field.storeKey === null;
   const inner = nullable ? `Nullable(${base})` : base;
   return field.clickhouse === 'LowString' && form === 'current' ? `LowCardinality(${inner})` : inner;
 }
+
+type KeyField = Extract<(typeof LOG_FIELDS)[number], { storeKey: StoreKey }>;
+
+/** The sorting key's parts in its order. */
+const KEY_ORDER: readonly StoreKey[] = ['zone', 'time', 'id'];
+
+/** The sorting key's fields in order (the field table's `storeKey`): the records table's, the rejected table's first columns. */
+const KEY_FIELDS: readonly KeyField[] = KEY_ORDER.map((key) => {
+  const field = LOG_FIELDS.find((f): f is KeyField => f.storeKey === key);
+  if (!field) throw new Error(`no field of the table is the store's ${key} key`);
+  return field;
+});
+
+/** The column of a part of the sorting key (the zone's shards a cluster; the time's partitions by day). */
+export function keyColumn(key: StoreKey): string {
+  return KEY_FIELDS[KEY_ORDER.indexOf(key)]!.name;
+}
+
+const SORTING_KEY = `ORDER BY (${KEY_FIELDS.map((f) => f.name).join(', ')})`;
+const DAY_PARTITIONS = `PARTITION BY toYYYYMMDD(${keyColumn('time')})`;
 
 export interface Column {
   name: string;
@@ -86,14 +106,19 @@ export function rejectedTableName(names: TableNames): string {
 export function rejectedTableSql(names: TableNames): string {
   return (
     `CREATE TABLE IF NOT EXISTS ${q(names.database, rejectedTableName(names))}\n(\n` +
-    '  pullZoneId UInt32,\n' +
-    "  timestamp DateTime('UTC'),\n" +
-    '  requestId String,\n' +
+    KEY_FIELDS.map((f) => `  ${f.name} ${columnType(f, 'legacy')},\n`).join('') +
     "  line String COMMENT 'the JSONEachRow line ClickHouse refused',\n" +
     "  error String COMMENT 'what ClickHouse said',\n" +
     "  rejectedAt DateTime('UTC')\n" +
-    ')\nENGINE = MergeTree\nPARTITION BY toYYYYMMDD(timestamp)\nORDER BY (pullZoneId, timestamp, requestId)'
+    `)\nENGINE = MergeTree\n${DAY_PARTITIONS}\n${SORTING_KEY}`
   );
+}
+
+/** A row of the rejected table (a JSONEachRow line): the record's key (its time in seconds), the line as sent, the server's error. */
+export function rejectedRowLine(r: { zone: number; timeMs: number; id: string; line: string; error: string }, rejectedAt: number): string {
+  const key: Record<StoreKey, number | string> = { zone: r.zone, time: Math.floor(r.timeMs / 1000), id: r.id };
+  const row = Object.fromEntries(KEY_FIELDS.map((f) => [f.name, key[f.storeKey]]));
+  return `${JSON.stringify({ ...row, line: r.line, error: r.error, rejectedAt })}\n`;
 }
 
 /** CREATE TABLE for the records (on one node; under a cluster this is the local table). */
@@ -101,12 +126,7 @@ export function recordsTableSql(names: TableNames, form: TableForm): string {
   const cols = tableColumns(form)
     .map((c) => `  ${sqlIdentifier(c.name)} ${c.type} COMMENT ${sqlLiteral(c.doc)}`)
     .join(',\n');
-  return (
-    `CREATE TABLE IF NOT EXISTS ${q(names.database, localTableName(names))}\n(\n${cols}\n)\n` +
-    'ENGINE = MergeTree\n' +
-    'PARTITION BY toYYYYMMDD(timestamp)\n' +
-    'ORDER BY (pullZoneId, timestamp, requestId)'
-  );
+  return `CREATE TABLE IF NOT EXISTS ${q(names.database, localTableName(names))}\n(\n${cols}\n)\nENGINE = MergeTree\n${DAY_PARTITIONS}\n${SORTING_KEY}`;
 }
 
 /** CREATE TABLE of the Distributed table over every node's local table, sharded by zone. */
@@ -117,7 +137,7 @@ export function distributedTableSql(names: TableNames, form: TableForm): string 
     .join(',\n');
   return (
     `CREATE TABLE IF NOT EXISTS ${q(names.database, names.table)}\n(\n${cols}\n)\n` +
-    `ENGINE = Distributed(${sqlIdentifier(names.cluster)}, ${sqlIdentifier(names.database)}, ${sqlIdentifier(localTableName(names))}, pullZoneId)`
+    `ENGINE = Distributed(${sqlIdentifier(names.cluster)}, ${sqlIdentifier(names.database)}, ${sqlIdentifier(localTableName(names))}, ${keyColumn('zone')})`
   );
 }
 
@@ -125,14 +145,14 @@ export function distributedTableSql(names: TableNames, form: TableForm): string 
 export function stateTableSql(names: TableNames): string {
   return (
     `CREATE TABLE IF NOT EXISTS ${q(names.database, stateTableName(names))}\n(\n` +
-    '  pullZoneId UInt32,\n' +
+    `  ${keyColumn('zone')} UInt32,\n` +
     "  kind String COMMENT 'checkpoint or lease',\n" +
     "  value UInt64 COMMENT 'checkpoint: every record before this epoch ms is stored; lease: expiry, epoch ms',\n" +
     "  owner String COMMENT 'host:pid:run id of the shipper that wrote it',\n" +
     '  host String,\n' +
     '  pid UInt32,\n' +
     '  writtenMs UInt64\n' +
-    ')\nENGINE = ReplacingMergeTree(writtenMs)\nORDER BY (pullZoneId, kind)'
+    `)\nENGINE = ReplacingMergeTree(writtenMs)\nORDER BY (${keyColumn('zone')}, kind)`
   );
 }
 

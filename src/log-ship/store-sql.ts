@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { SqlValue } from '../api/database/values';
 import { sqlLiteral, sqlName } from './sql-text';
-import { httpBase, showStoreUrl, storeAddress, type StoreUrl } from './store-url';
+import { showStoreUrl, storeAddress, storeConnection, type StoreUrl } from '../config/store-url';
 import { MidStreamError, TsvRows } from './tsv-rows';
 
 /**
@@ -77,9 +77,7 @@ export class StoreSql {
   constructor(readonly options: StoreSqlOptions) {
     this.where = showStoreUrl(options.store);
     this.client = createClient({
-      url: httpBase(options.store),
-      username: options.store.user,
-      password: options.password ?? '',
+      ...storeConnection(options.store, options.password ?? ''),
       database: options.store.database,
       request_timeout: options.timeoutMs ?? 3_600_000,
       compression: { request: false, response: false },

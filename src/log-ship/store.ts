@@ -3,9 +3,11 @@ import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickh
 import {
   formForVersion,
   distributedTableSql,
+  keyColumn,
   localTableName,
   qualified,
   recordsTableSql,
+  rejectedRowLine,
   rejectedTableName,
   rejectedTableSql,
   stateTableName,
@@ -14,7 +16,7 @@ import {
   type TableNames,
 } from './schema';
 import { sqlIdentifier, sqlLiteral } from './sql-text';
-import { httpBase, parseStoreUrl, type StoreUrl } from './store-url';
+import { parseStoreUrl, storeConnection, type StoreUrl } from '../config/store-url';
 
 /**
  * ClickHouse error codes that say the data is wrong, not the server: a value it cannot parse
@@ -44,6 +46,9 @@ export function storeErrorOf(what: string, message: string): StoreError {
   const row = Number(/\(at row (\d+)\)/.exec(message)?.[1] ?? NaN);
   return new StoreError(text, 'data', Number.isSafeInteger(row) && row > 0 ? row : null);
 }
+
+/** The state table's zone column (as the records table's). */
+const ZONE_COLUMN = keyColumn('zone');
 
 /** A record put aside: ClickHouse refused it. */
 export interface RejectedRow {
@@ -97,9 +102,7 @@ export class LogStore {
 
   private clientFor(host: string): ClickHouseClient {
     return createClient({
-      url: httpBase(this.options.url, host),
-      username: this.options.url.user,
-      password: this.options.password,
+      ...storeConnection(this.options.url, this.options.password, host),
       request_timeout: this.options.timeoutMs ?? 60_000,
       compression: { request: false, response: false },
       max_open_connections: 8,
@@ -135,7 +138,7 @@ export class LogStore {
     this.version = row?.v ?? '';
     this.form = formForVersion(this.version);
     const existing = await this.rows<{ type: string }>(
-      `SELECT type FROM system.columns WHERE database = ${sqlLiteral(this.names.database)} AND table = ${sqlLiteral(localTableName(this.names))} AND name = 'timestamp'`,
+      `SELECT type FROM system.columns WHERE database = ${sqlLiteral(this.names.database)} AND table = ${sqlLiteral(localTableName(this.names))} AND name = ${sqlLiteral(keyColumn('time'))}`,
     );
     // a table made by an older server keeps its form after an upgrade
     if (existing[0]) this.form = existing[0].type.startsWith('DateTime64') ? 'current' : 'legacy';
@@ -224,10 +227,7 @@ export class LogStore {
   /** Puts records ClickHouse refused into the rejected table. */
   async insertRejected(rows: readonly RejectedRow[]): Promise<void> {
     const at = Math.floor(Date.now() / 1000);
-    const lines = rows.map(
-      (r) =>
-        `${JSON.stringify({ pullZoneId: r.zone, timestamp: Math.floor(r.timeMs / 1000), requestId: r.id, line: r.line, error: r.error, rejectedAt: at })}\n`,
-    );
+    const lines = rows.map((r) => rejectedRowLine(r, at));
     await this.run('ClickHouse insert of rejected records', () => this.insertLines(this.rejected, Buffer.from(lines.join('')), undefined, {}));
   }
 
@@ -264,7 +264,7 @@ export class LogStore {
   }
 
   async writeState(zone: number, kind: string, row: StateRow): Promise<void> {
-    const line = JSON.stringify({ pullZoneId: zone, kind, value: row.value, owner: row.owner, host: row.host, pid: row.pid, writtenMs: row.writtenMs });
+    const line = JSON.stringify({ [ZONE_COLUMN]: zone, kind, value: row.value, owner: row.owner, host: row.host, pid: row.pid, writtenMs: row.writtenMs });
     await this.run('ClickHouse state write', async () => {
       await this.insertLines(this.state, Buffer.from(`${line}\n`), undefined, {});
     });

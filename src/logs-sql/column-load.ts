@@ -1,5 +1,6 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBType, DuckDBVector } from '@duckdb/node-api';
 import type { DictField, RecordColumns } from '../log-engine/columns/record-columns';
+import { LOG_FIELDS } from '../log-fields/fields';
 
 type DuckDb = typeof import('@duckdb/node-api');
 
@@ -9,20 +10,22 @@ const CHUNK_ROWS = 2048;
 const STAGE = '__burrow_stage';
 const DICT = '__burrow_dict';
 
-/** Dictionary fields of the store that become text columns of `logs`, in the stage's order. */
-const DICT_COLUMNS: readonly { field: DictField; column: string }[] = [
-  { field: 'pullZoneId', column: 'zone' },
-  { field: 'cacheStatus', column: 'cache' },
-  { field: 'scheme', column: 'scheme' },
-  { field: 'host', column: 'host' },
-  { field: 'path', column: 'path' },
-  { field: 'countryCode', column: 'country' },
-  { field: 'edgeLocation', column: 'edge' },
-  { field: 'userAgent', column: 'ua' },
-  { field: 'referer', column: 'referer' },
-];
+type DictDef = Extract<(typeof LOG_FIELDS)[number], { storage: 'dictionary' }>;
+type StoredDef = Extract<(typeof LOG_FIELDS)[number], { duckdb: object }>;
 
-/** The stage: numbers only (a data chunk of numbers costs one native call per column, not one per value). */
+/** The fields with a column in `logs`, in the table's order (the field table's `duckdb`). */
+const STORED: readonly StoredDef[] = LOG_FIELDS.filter((f): f is StoredDef => f.duckdb !== null);
+
+/** Dictionary fields of the store that become columns of `logs` (a stage column of ids each, named as the column). */
+const DICT_COLUMNS: readonly { field: DictField; column: string }[] = STORED.filter((f): f is Extract<StoredDef, DictDef> => f.storage === 'dictionary').map(
+  (f) => ({ field: f.name, column: f.duckdb.column }),
+);
+
+/**
+ * The stage: numbers only (a data chunk of numbers costs one native call per column, not one per value).
+ * Written by appendChunk: the time, a number field's column under the name it has in `logs`
+ * (DOUBLE: NaN for null), the IPv4 address, the request id's four words, then the dictionary ids.
+ */
 const STAGE_COLUMNS: readonly { name: string; type: 'DOUBLE' | 'UINTEGER' | 'INTEGER' }[] = [
   { name: 't', type: 'DOUBLE' },
   { name: 'status', type: 'INTEGER' },
@@ -39,13 +42,31 @@ const STAGE_COLUMNS: readonly { name: string; type: 'DOUBLE' | 'UINTEGER' | 'INT
 const joinOf = (i: number) => `LEFT JOIN ${DICT} d${i} ON d${i}.f = ${i} AND d${i}.id = s.${DICT_COLUMNS[i]!.column}`;
 const text = (field: DictField) => `d${DICT_COLUMNS.findIndex((d) => d.field === field)}.v`;
 
-/** From the stage and the dictionary into `logs` (the columns' order is the table's stored order). */
-const INSERT = `INSERT INTO logs (ts, pull_zone, status, cache_status, scheme, host, path, bytes, country, edge, remote_ip, user_agent, referer, request_id, asn)
-SELECT epoch_ms(s.t::BIGINT), ${text('pullZoneId')}::UINTEGER, s.status, ${text('cacheStatus')}, ${text('scheme')}, ${text('host')}, ${text('path')},
-  CASE WHEN isnan(s.bytes) THEN NULL ELSE s.bytes::BIGINT END, ${text('countryCode')}, ${text('edgeLocation')},
-  concat_ws('.', s.ip >> 24, (s.ip >> 16) & 255, (s.ip >> 8) & 255, s.ip & 255), ${text('userAgent')}, ${text('referer')},
-  lpad(lower(hex((s.r0::UHUGEINT << 96) | (s.r1::UHUGEINT << 64) | (s.r2::UHUGEINT << 32) | s.r3::UHUGEINT)), 32, '0'),
-  CASE WHEN isnan(s.asn) THEN NULL ELSE s.asn::UINTEGER END
+/** A column of `logs` from the stage and the dictionary, by how the store keeps its field. */
+function selectOf(f: StoredDef): string {
+  const { column, type } = f.duckdb;
+  switch (f.storage) {
+    case 'time':
+      return 'epoch_ms(s.t::BIGINT)';
+    case 'dictionary':
+      return f.type === 'number' ? `${text(f.name)}::${type}` : text(f.name);
+    case 'number': {
+      const staged = STAGE_COLUMNS.find((c) => c.name === column);
+      if (!staged) throw new Error(`the DuckDB load stages no column ${column} (logs-sql/column-load.ts)`);
+      return staged.type === 'DOUBLE' ? `CASE WHEN isnan(s.${column}) THEN NULL ELSE s.${column}::${type} END` : `s.${column}`;
+    }
+    case 'address':
+      return "concat_ws('.', s.ip >> 24, (s.ip >> 16) & 255, (s.ip >> 8) & 255, s.ip & 255)";
+    case 'id':
+      return "lpad(lower(hex((s.r0::UHUGEINT << 96) | (s.r1::UHUGEINT << 64) | (s.r2::UHUGEINT << 32) | s.r3::UHUGEINT)), 32, '0')";
+    default:
+      throw new Error(`the DuckDB load has no stage for the column ${column} (logs-sql/column-load.ts)`);
+  }
+}
+
+/** From the stage and the dictionary into `logs`. */
+const INSERT = `INSERT INTO logs (${STORED.map((f) => f.duckdb.column).join(', ')})
+SELECT ${STORED.map(selectOf).join(', ')}
 FROM ${STAGE} s ${DICT_COLUMNS.map((_, i) => joinOf(i)).join(' ')}`;
 
 /** The four bytes of a 32-bit word in memory order, as the number whose hex reads them in that order. */

@@ -1,5 +1,5 @@
 import type { LogEntry } from '../api/logs/entry';
-import { LOG_FIELDS } from '../log-fields/fields';
+import { LOG_FIELDS, urlPartField, type UrlPart } from '../log-fields/fields';
 
 /** A stored column of the `logs` table: its SQL type and how a record fills it. */
 export interface StoredColumn {
@@ -26,10 +26,22 @@ export const STORED_COLUMNS: readonly StoredColumn[] = LOG_FIELDS.flatMap((f): S
   return [{ name: f.duckdb.column, type: f.duckdb.type, doc, value }];
 });
 
+/** The stored column of a part of the URL. */
+const urlPartColumn = (part: UrlPart): string => urlPartField(part).duckdb.column;
+
+/** The field DuckDB computes instead of storing (the URL, from its scheme, host and path), named as the field. */
+const derived = LOG_FIELDS.find((f) => f.storage === 'derived' && f.duckdb === null);
+if (!derived) throw new Error('the field table has no derived field for the logs table');
+
 export const COMPUTED_COLUMNS: readonly ComputedColumn[] = [
   { name: 'time', type: 'VARCHAR', doc: 'ISO 8601 time, UTC (2026-11-24T14:05:00.123Z)', expression: "strftime(ts, '%Y-%m-%dT%H:%M:%S.%g') || 'Z'" },
   { name: 'time_ms', type: 'BIGINT', doc: 'epoch milliseconds', expression: 'epoch_ms(ts)' },
-  { name: 'url', type: 'VARCHAR', doc: 'the full URL (scheme, host and path)', expression: "scheme || '://' || host || path" },
+  {
+    name: derived.name,
+    type: 'VARCHAR',
+    doc: derived.doc,
+    expression: `${urlPartColumn('url scheme')} || '://' || ${urlPartColumn('url host')} || ${urlPartColumn('url path')}`,
+  },
 ];
 
 /** time first, as a reader expects; DuckDB keeps the order given here. */
@@ -37,5 +49,5 @@ export const LOGS_TABLE_DDL = `CREATE TABLE logs (${[
   `time ${COMPUTED_COLUMNS[0]!.type} GENERATED ALWAYS AS (${COMPUTED_COLUMNS[0]!.expression})`,
   `time_ms ${COMPUTED_COLUMNS[1]!.type} GENERATED ALWAYS AS (${COMPUTED_COLUMNS[1]!.expression})`,
   ...STORED_COLUMNS.map((c) => `${c.name} ${c.type}`),
-  `url ${COMPUTED_COLUMNS[2]!.type} GENERATED ALWAYS AS (${COMPUTED_COLUMNS[2]!.expression})`,
+  `${COMPUTED_COLUMNS[2]!.name} ${COMPUTED_COLUMNS[2]!.type} GENERATED ALWAYS AS (${COMPUTED_COLUMNS[2]!.expression})`,
 ].join(', ')})`;

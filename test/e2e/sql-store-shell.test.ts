@@ -7,7 +7,7 @@ import { clickhouseSkip, startClickHouse, type ClickHouseServer } from '../helpe
 import { startBurrow, type PtySession } from '../helpers/pty';
 import { until } from '../helpers/wait';
 import { LogStore } from '../../src/log-ship/store';
-import { parseStoreUrl } from '../../src/log-ship/store-url';
+import { parseStoreUrl } from '../../src/config/store-url';
 
 // `:sql store` in the console: the SQL shell on a real ClickHouse started for this file (npm run build first).
 

@@ -1,5 +1,5 @@
 import { LogStore } from '../../src/log-ship/store';
-import { parseStoreUrl } from '../../src/log-ship/store-url';
+import { parseStoreUrl } from '../../src/config/store-url';
 import { runShipper, type ShipperOptions } from '../../src/log-ship/shipper';
 import { sqlLiteral } from '../../src/log-ship/sql-text';
 import type { LogsApi } from '../../src/api/logs/index';

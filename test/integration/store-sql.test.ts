@@ -4,7 +4,7 @@ import { clickhouseSkip, freePort, startClickHouse, type ClickHouseServer } from
 import { until } from '../helpers/wait';
 import { StoreBackend, type StoreSnapshot } from '../../src/state/sql/store-backend';
 import { StoreSql, StoreSqlError } from '../../src/log-ship/store-sql';
-import { parseStoreUrl } from '../../src/log-ship/store-url';
+import { parseStoreUrl } from '../../src/config/store-url';
 import { MAX_PAGES, PAGE_ROWS, type PagedRows } from '../../src/state/sql/paged-rows';
 import type { StatementResult } from '../../src/api/database/index';
 

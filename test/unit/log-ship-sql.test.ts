@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sqlIdentifier, sqlLiteral } from '../../src/log-ship/sql-text';
-import { parseStoreUrl, showStoreUrl, StoreUrlError } from '../../src/log-ship/store-url';
+import { parseStoreUrl, showStoreUrl, StoreUrlError } from '../../src/config/store-url';
 import { columnType, distributedTableSql, formForVersion, recordsTableSql, rejectedTableSql, stateTableSql, tableColumns } from '../../src/log-ship/schema';
 import { storeErrorOf } from '../../src/log-ship/store';
 import { LOG_FIELDS } from '../../src/log-fields/fields';

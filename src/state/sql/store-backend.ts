@@ -1,7 +1,7 @@
 import type { StatementResult } from '../../api/database/index';
 import type { SqlValue } from '../../api/database/values';
 import type { StoreSql } from '../../log-ship/store-sql';
-import { showStoreUrl, type StoreUrl } from '../../log-ship/store-url';
+import { showStoreUrl, type StoreUrl } from '../../config/store-url';
 import { schemaFromRows } from '../../sql-repl/schema-sql';
 import type { SqlCatalog } from './backend';
 import { PAGE_ROWS, PagedRows, pagedRowsView } from './paged-rows';

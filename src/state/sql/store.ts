@@ -20,7 +20,7 @@ import type { SqlState, SqlStore, SqlStoreOptions } from './types';
 import { hranaCatalog } from './backend';
 import { LogsBackend, type LogsRecordSource } from './logs-backend';
 import { StoreBackend } from './store-backend';
-import { parseStoreUrl } from '../../log-ship/store-url';
+import { parseStoreUrl } from '../../config/store-url';
 import { readOnlyWords } from '../../sql-repl/read-only';
 
 export type { BrowseState, Entry, LeaveThen, NewEntry, SqlState, SqlStore, SqlStoreOptions } from './types';

@@ -1,4 +1,10 @@
-/** Where the log store is: `clickhouse://[user@]host[:port][/database]` (HTTP interface, port 8123 by default). */
+/**
+ * Where the log store is: `clickhouse://[user@]host[:port][/database]` (HTTP interface, port 8123
+ * by default), the setting `--store-url` / BURROW_LOG_STORE / `logStore:`, and how a ClickHouse
+ * client reaches it. Nothing here is about log records.
+ */
+
+/** Where the log store is, parsed. */
 export interface StoreUrl {
   host: string;
   port: number;
@@ -36,9 +42,14 @@ export function parseStoreUrl(text: string): StoreUrl {
 }
 
 /** The HTTP base URL of the store's server (`host` may differ for another node of a cluster). */
-export function httpBase(store: StoreUrl, host = store.host): string {
+function httpBase(store: StoreUrl, host = store.host): string {
   const h = host.includes(':') ? `[${host}]` : host;
   return `${store.secure ? 'https' : 'http'}://${h}:${store.port}`;
+}
+
+/** The connection options of a ClickHouse client (@clickhouse/client's `url`, `username`, `password`) for the store, or another node of it. */
+export function storeConnection(store: StoreUrl, password: string, host = store.host): { url: string; username: string; password: string } {
+  return { url: httpBase(store, host), username: store.user, password };
 }
 
 /** `server:port` of the store, as a message names it. */
