@@ -26,7 +26,7 @@ export type { BackfillProgress, FollowStatus, ZoneFollowStatus, ZoneState } from
  *
  * Per zone:
  * 1. Backfill: [start, now) newest first (order=desc), offset paging while hasMore, up to the
- *    buffer's capacity. The first page's `query.to` (the server's clock) pins the window. After
+ *    buffer's capacity; `start` is one instant for every zone, pinned when the engine starts. The first page's `query.to` (the server's clock) pins the window. After
  *    that first page the polls start, slowly, while the history behind it is read with a few
  *    pages in flight inside the zone's budget (see ZoneBackfill.readHistory for why no page is skipped).
  *    Meanwhile a poll reads only what is past the live end, once about a page of it is there
@@ -80,6 +80,8 @@ export class FollowEngine<S extends FollowSink = LogBuffer> implements ZoneHost<
   private readonly recordListeners = new Set<(entries: LogEntry[], times: number[]) => void>();
   private readonly countListeners = new Set<(count: number) => void>();
   private readonly backfillFrom: BackfillStart;
+  /** The backfill start of every zone, pinned when the engine starts (null before). */
+  private pinnedStart: number | null = null;
   private running: Promise<void> | null = null;
   private pausedFlag = false;
   private resumeWaiters: (() => void)[] = [];
@@ -102,14 +104,20 @@ export class FollowEngine<S extends FollowSink = LogBuffer> implements ZoneHost<
     return this.controller.signal;
   }
 
-  /** Start of the backfill, clamped inside retention. */
+  /**
+   * Start of the backfill, clamped inside retention: one instant for every zone, pinned when the
+   * engine starts. Each zone reading the clock as its own backfill began gave the later zones a
+   * window a few ms shorter (the zones before them had sent a request meanwhile): the records of
+   * those first ms, there for the first zone, were never read for the others.
+   */
   startAt(): number {
-    return backfillStartAt(this.backfillFrom, this.now());
+    return this.pinnedStart ?? backfillStartAt(this.backfillFrom, this.now());
   }
 
   /** Starts following; resolves `done` when every zone has stopped or failed. */
   start(): this {
     if (!this.running && !this.stopped) {
+      this.pinnedStart = this.startAt();
       this.running = Promise.all(this.runners.map((r) => r.run())).then(() => undefined);
       this.changed();
     }

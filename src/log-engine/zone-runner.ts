@@ -29,7 +29,7 @@ export interface ZoneHost<S extends FollowSink> {
   readonly random: () => number;
   readonly signal: AbortSignal;
   readonly stopped: boolean;
-  /** Start of the backfill, clamped inside retention. */
+  /** Start of the backfill, clamped inside retention: the same for every zone of the engine. */
   startAt(): number;
   /** Blocks the zone while the engine is paused; throws Stopped once it stops. */
   gate(zone: ZoneRunner<S>): Promise<void>;
