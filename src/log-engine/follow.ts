@@ -26,8 +26,9 @@ export type { BackfillProgress, FollowStatus, ZoneFollowStatus, ZoneState } from
  *
  * Per zone:
  * 1. Backfill: [start, now) newest first (order=desc), offset paging while hasMore, up to the
- *    buffer's capacity; `start` is one instant for every zone, pinned when the engine starts. The first page's `query.to` (the server's clock) pins the window. After
- *    that first page the polls start, slowly, while the history behind it is read with a few
+ *    buffer's capacity; `start` is one instant for every zone, pinned when the engine starts. The
+ *    first page's `query.to` (the server's clock) pins the window. After that first page the
+ *    polls start, slowly, while the history behind it is read with a few
  *    pages in flight inside the zone's budget (see ZoneBackfill.readHistory for why no page is skipped).
  *    Meanwhile a poll reads only what is past the live end, once about a page of it is there
  *    (maxIntervalMs to 3x that), so the budget goes to new records; the re-check of late records
