@@ -39,7 +39,9 @@ export type { BackfillProgress, FollowStatus, ZoneFollowStatus, ZoneState } from
  *    the platform makes records visible only after an ingestion lag, so a record can appear after
  *    newer ones were returned. Records are deduped by request id and inserted in place.
  *    When the re-check window is too big for one page, it is read in full only every
- *    `fullRecheckEveryMs`, and the other polls read [coveredTo - overlap, now).
+ *    `fullRecheckEveryMs`, and the other polls read [coveredTo - overlap, now); a full re-check
+ *    then starts a re-check window behind the end of the last full one (not of the last poll:
+ *    one answered after an outage would leave the records that came late meanwhile behind it).
  * 3. The re-check width adapts to the lag observed: each newly seen record tells how long after
  *    its timestamp it was first returned (window end - timestamp). The window is kept at about
  *    twice the largest recent lag (between minRecheckMs and maxRecheckMs), grows at once when a

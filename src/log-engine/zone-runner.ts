@@ -45,6 +45,8 @@ export class ZoneRunner<S extends FollowSink> {
   records = 0;
   late = 0;
   coveredTo: number | null = null;
+  /** The `to` of the last complete full re-check (a full re-check starts a re-check window behind it). */
+  recheckedTo: number | null = null;
   newest: number | null = null;
   recheckMs: number;
   intervalMs: number;
@@ -245,6 +247,7 @@ export class ZoneRunner<S extends FollowSink> {
     const e = this.engine;
     const more = await this.backfill.readNewest(e.startAt());
     this.coveredTo = this.backfill.windowEnd;
+    this.recheckedTo = this.coveredTo;
     this.lastFullRecheckAt = e.now();
     if (!more) {
       this.finishBackfill();
@@ -296,6 +299,7 @@ export class ZoneRunner<S extends FollowSink> {
       {
         now,
         coveredTo: covered,
+        recheckedTo: this.recheckedTo ?? covered,
         backfilling,
         recheckOwedFrom: this.recheckOwedFrom,
         lastWindowRecords: this.lastWindowRecords,
@@ -325,7 +329,10 @@ export class ZoneRunner<S extends FollowSink> {
     }
     if (backfilling && to !== undefined) this.liveRatePerMs = (this.records - before) / Math.max(1, to - from);
     this.coveredTo = Math.max(covered, to ?? now);
-    if (full) this.lastFullRecheckAt = now;
+    if (full) {
+      this.lastFullRecheckAt = now;
+      this.recheckedTo = this.coveredTo;
+    }
     if (owed !== null) this.recheckOwedFrom = null;
     this.noLagSamplesBefore = Number.NEGATIVE_INFINITY;
     this.lastWindowRecords = offset;

@@ -39,6 +39,11 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** Lets an engine react to an answer or a poke: its steps are promise turns, not timers. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 4; i++) await new Promise((r) => setImmediate(r));
+}
+
 export class SimLogs {
   private clock: number;
   private readonly zones = new Map<number, SimRecord[]>();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FollowEngine } from '../../src/log-engine/follow';
-import { SimLogs, seededRandom } from '../helpers/sim-logs';
+import { SimLogs, seededRandom, settle } from '../helpers/sim-logs';
 
 // The whole follow (backfill, polls next to it, the re-check owed after it, the polls after)
 // against a simulated origin where records become visible up to LAG after their time, in bursts
@@ -19,11 +19,6 @@ interface Run {
   unique: number;
   expected: number;
   requests: number;
-}
-
-/** Lets the engine react to an answer or a poke (its steps are promise turns). */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 4; i++) await new Promise((r) => setImmediate(r));
 }
 
 async function followRun(seed: number): Promise<Run> {
