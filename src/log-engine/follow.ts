@@ -45,7 +45,9 @@ export type { BackfillProgress, FollowStatus, ZoneFollowStatus, ZoneState } from
  * 3. The re-check width adapts to the lag observed: each newly seen record tells how long after
  *    its timestamp it was first returned (window end - timestamp). The window is kept at about
  *    twice the largest recent lag (between minRecheckMs and maxRecheckMs), grows at once when a
- *    record arrives close to its edge, and shrinks slowly.
+ *    record arrives close to its edge, and shrinks slowly as records come in with shorter lags
+ *    (never on polls that found nothing: a quiet zone's hour without records says nothing of
+ *    its lag).
  * 4. Cadence: minIntervalMs after a poll that found records, growing x1.5 to maxIntervalMs while
  *    idle; never more than `budgetShare` of the zone's request budget, slower while other callers
  *    (searches, v1 downloads) wait for the same budget.

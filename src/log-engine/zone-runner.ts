@@ -337,7 +337,9 @@ export class ZoneRunner<S extends FollowSink> {
     this.noLagSamplesBefore = Number.NEGATIVE_INFINITY;
     this.lastWindowRecords = offset;
     this.polls++;
-    if (this.records === before) this.recheckMs = nextRecheckMs(this.recheckMs, this.lag.decayed(e.now()), false, this.intervalMs, o);
+    // A poll that found nothing is no sign that the lag got shorter (quiet zones lag the most):
+    // the window may grow on it (a longer interval) but shrinks only as records come in.
+    if (this.records === before) this.recheckMs = Math.max(this.recheckMs, nextRecheckMs(this.recheckMs, this.lag.decayed(e.now()), false, this.intervalMs, o));
     this.afterPoll(this.records - before, pages);
   }
 
