@@ -57,6 +57,8 @@ export class SimLogs {
   autoAnswer = false;
   /** Milliseconds the clock moves while a query is being sent (a busy machine). */
   sendCostMs = 0;
+  /** How precisely `from` and `to` are read: 1000 for a server that reads them to the second only. */
+  timePrecisionMs = 1;
   readonly budget = new RateBudget({ limit: 1_000_000, windowMs: 1000 });
 
   constructor(start: number) {
@@ -119,8 +121,9 @@ export class SimLogs {
   /** The page a query gets now. */
   answer({ zone, q }: Pick<SimQuery, 'zone' | 'q'>): LogPage {
     const now = this.clock;
-    const to = q.to === undefined ? now : toEpochMs(q.to);
-    const from = q.from === undefined ? to - 86_400_000 : toEpochMs(q.from);
+    const p = this.timePrecisionMs;
+    const to = q.to === undefined ? now : Math.floor(toEpochMs(q.to) / p) * p;
+    const from = q.from === undefined ? to - 86_400_000 : Math.floor(toEpochMs(q.from) / p) * p;
     const offset = q.offset ?? 0;
     const limit = q.limit ?? 100;
     const visible = this.ordered(zone).filter((r) => r.t >= from && r.t < to && r.visibleAt <= now);
