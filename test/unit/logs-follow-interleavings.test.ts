@@ -23,14 +23,19 @@ interface Run {
 
 async function followRun(seed: number): Promise<Run> {
   const rnd = seededRandom(seed);
-  const sim = new SimLogs(T0);
+  const sim = new SimLogs(T0 + Math.floor(rnd() * 1000));
+  // some servers read from/to to the second only
+  if (rnd() < 0.3) sim.timePrecisionMs = 1000;
+  // a busy machine: the clock moves while a request is sent
+  sim.sendCostMs = Math.floor(rnd() * 5);
   const zones = [11, 12];
   const pageLimit = 30 + Math.floor(rnd() * 120);
   const lag = Math.floor(rnd() * 40_000);
   // the origin makes records visible in batches, every `batchMs`
   const batchMs = 1 + Math.floor(rnd() * 5000);
   const visible = (t: number) => Math.ceil((t + Math.floor(rnd() * lag)) / batchMs) * batchMs;
-  const start = T0 - SINCE;
+  // the engine starts at the simulated clock's start
+  const start = sim.now() - SINCE;
   const end = T0 + LIVE;
   for (const zone of zones) {
     const perSecond = 0.5 + rnd() * 4;
