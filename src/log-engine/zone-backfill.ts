@@ -158,10 +158,14 @@ export class ZoneBackfill {
         if (head.gap) {
           this.commitGap(page);
           // answered after both pages, it holds the record above; short of the page below only
-          // when more than a page of records came late in between: the rest of the gap then
+          // when more than a page of records came late in between: the rest of the gap then. Not
+          // past the end of the window: a server that orders records of the same time differently
+          // on each answer can leave the record below out of every page, and reading the last
+          // page again and again would never end.
           const n = pageLength(page);
-          const short = head.gap.below === null ? page.hasMore : pageIndexOf(page, head.gap.below) < 0;
-          if (n && short) ahead.unshift({ ...ask(head.offset + n - 1, head.limit, 1), gap: { above: pageKey(page, n - 1), below: head.gap.below } });
+          const short = page.hasMore && (head.gap.below === null || pageIndexOf(page, head.gap.below) < 0);
+          const step = Math.max(1, n - 1);
+          if (n && short) ahead.unshift({ ...ask(head.offset + step, head.limit, 1), gap: { above: pageKey(page, n - 1), below: head.gap.below } });
           continue;
         }
         if (cursor.lastKey !== null && !pageLength(page) && !page.hasMore) {

@@ -59,6 +59,11 @@ export class SimLogs {
   sendCostMs = 0;
   /** How precisely `from` and `to` are read: 1000 for a server that reads them to the second only. */
   timePrecisionMs = 1;
+  /**
+   * Records of the same millisecond in a new order on every answer (from this generator), as a
+   * database sorting by time alone may give them; null: always in the order they were added.
+   */
+  shuffleTies: (() => number) | null = null;
   readonly budget = new RateBudget({ limit: 1_000_000, windowMs: 1000 });
 
   constructor(start: number) {
@@ -127,6 +132,11 @@ export class SimLogs {
     const offset = q.offset ?? 0;
     const limit = q.limit ?? 100;
     const visible = this.ordered(zone).filter((r) => r.t >= from && r.t < to && r.visibleAt <= now);
+    if (this.shuffleTies) {
+      const rnd = this.shuffleTies;
+      const key = new Map(visible.map((r) => [r, rnd()]));
+      visible.sort((a, b) => a.t - b.t || key.get(a)! - key.get(b)!);
+    }
     if (q.order !== 'asc') visible.reverse();
     const slice = visible.slice(offset, offset + limit);
     const entries = slice.map((r) => simEntry(r));
