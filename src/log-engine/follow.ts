@@ -26,8 +26,9 @@ export type { BackfillProgress, FollowStatus, ZoneFollowStatus, ZoneState } from
  *
  * Per zone:
  * 1. Backfill: [start, now) newest first (order=desc), offset paging while hasMore, up to the
- *    buffer's capacity. The first page's `query.to` (the server's clock) pins the window. After
- *    that first page the polls start, slowly, while the history behind it is read with a few
+ *    buffer's capacity; `start` is one instant for every zone, pinned when the engine starts. The
+ *    first page's `query.to` (the server's clock) pins the window. After that first page the
+ *    polls start, slowly, while the history behind it is read with a few
  *    pages in flight inside the zone's budget (see ZoneBackfill.readHistory for why no page is skipped).
  *    Meanwhile a poll reads only what is past the live end, once about a page of it is there
  *    (maxIntervalMs to 3x that), so the budget goes to new records; the re-check of late records
@@ -38,11 +39,15 @@ export type { BackfillProgress, FollowStatus, ZoneFollowStatus, ZoneState } from
  *    the platform makes records visible only after an ingestion lag, so a record can appear after
  *    newer ones were returned. Records are deduped by request id and inserted in place.
  *    When the re-check window is too big for one page, it is read in full only every
- *    `fullRecheckEveryMs`, and the other polls read [coveredTo - overlap, now).
+ *    `fullRecheckEveryMs`, and the other polls read [coveredTo - overlap, now); a full re-check
+ *    then starts a re-check window behind the end of the last full one (not of the last poll:
+ *    one answered after an outage would leave the records that came late meanwhile behind it).
  * 3. The re-check width adapts to the lag observed: each newly seen record tells how long after
  *    its timestamp it was first returned (window end - timestamp). The window is kept at about
  *    twice the largest recent lag (between minRecheckMs and maxRecheckMs), grows at once when a
- *    record arrives close to its edge, and shrinks slowly.
+ *    record arrives close to its edge, and shrinks slowly as records come in with shorter lags
+ *    (never on polls that found nothing: a quiet zone's hour without records says nothing of
+ *    its lag).
  * 4. Cadence: minIntervalMs after a poll that found records, growing x1.5 to maxIntervalMs while
  *    idle; never more than `budgetShare` of the zone's request budget, slower while other callers
  *    (searches, v1 downloads) wait for the same budget.
@@ -80,6 +85,8 @@ export class FollowEngine<S extends FollowSink = LogBuffer> implements ZoneHost<
   private readonly recordListeners = new Set<(entries: LogEntry[], times: number[]) => void>();
   private readonly countListeners = new Set<(count: number) => void>();
   private readonly backfillFrom: BackfillStart;
+  /** The backfill start of every zone, pinned when the engine starts (null before). */
+  private pinnedStart: number | null = null;
   private running: Promise<void> | null = null;
   private pausedFlag = false;
   private resumeWaiters: (() => void)[] = [];
@@ -102,14 +109,20 @@ export class FollowEngine<S extends FollowSink = LogBuffer> implements ZoneHost<
     return this.controller.signal;
   }
 
-  /** Start of the backfill, clamped inside retention. */
+  /**
+   * Start of the backfill, clamped inside retention: one instant for every zone, pinned when the
+   * engine starts. Each zone reading the clock as its own backfill began gave the later zones a
+   * window a few ms shorter (the zones before them had sent a request meanwhile): the records of
+   * those first ms, there for the first zone, were never read for the others.
+   */
   startAt(): number {
-    return backfillStartAt(this.backfillFrom, this.now());
+    return this.pinnedStart ?? backfillStartAt(this.backfillFrom, this.now());
   }
 
   /** Starts following; resolves `done` when every zone has stopped or failed. */
   start(): this {
     if (!this.running && !this.stopped) {
+      this.pinnedStart = this.startAt();
       this.running = Promise.all(this.runners.map((r) => r.run())).then(() => undefined);
       this.changed();
     }

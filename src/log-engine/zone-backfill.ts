@@ -125,8 +125,15 @@ export class ZoneBackfill {
     // pages still in flight when the history is in are cancelled, not retried for nothing
     const leftOver = new AbortController();
     const signal = AbortSignal.any([h.signal, leftOver.signal]);
+    // The window's end as sent: the next whole second. A server that reads `to` to the second only
+    // would otherwise end the window up to a second before the first page's end, and every offset
+    // would point that many records further down than the first page's: the records below the
+    // first page would be skipped (a gap read at the same offset skips them again). Records of that
+    // last second that the first page did not hold come in at the top like late ones (which the
+    // pages' overlap is for); the polls read from the first page's end, so they hold them too.
+    const to = Math.ceil(cursor.to / 1000) * 1000;
     const ask = (offset: number, limit: number, shared: number): PageAhead => {
-      const page = h.page({ from: cursor.from, to: cursor.to, order: 'desc', offset, limit }, signal);
+      const page = h.page({ from: cursor.from, to, order: 'desc', offset, limit }, signal);
       // a page left unread must not be an unhandled rejection
       page.catch(() => undefined);
       return { offset, limit, overlap: shared, page };
@@ -151,10 +158,14 @@ export class ZoneBackfill {
         if (head.gap) {
           this.commitGap(page);
           // answered after both pages, it holds the record above; short of the page below only
-          // when more than a page of records came late in between: the rest of the gap then
+          // when more than a page of records came late in between: the rest of the gap then. Not
+          // past the end of the window: a server that orders records of the same time differently
+          // on each answer can leave the record below out of every page, and reading the last
+          // page again and again would never end.
           const n = pageLength(page);
-          const short = head.gap.below === null ? page.hasMore : pageIndexOf(page, head.gap.below) < 0;
-          if (n && short) ahead.unshift({ ...ask(head.offset + n - 1, head.limit, 1), gap: { above: pageKey(page, n - 1), below: head.gap.below } });
+          const short = page.hasMore && (head.gap.below === null || pageIndexOf(page, head.gap.below) < 0);
+          const step = Math.max(1, n - 1);
+          if (n && short) ahead.unshift({ ...ask(head.offset + step, head.limit, 1), gap: { above: pageKey(page, n - 1), below: head.gap.below } });
           continue;
         }
         if (cursor.lastKey !== null && !pageLength(page) && !page.hasMore) {

@@ -29,7 +29,7 @@ export interface ZoneHost<S extends FollowSink> {
   readonly random: () => number;
   readonly signal: AbortSignal;
   readonly stopped: boolean;
-  /** Start of the backfill, clamped inside retention. */
+  /** Start of the backfill, clamped inside retention: the same for every zone of the engine. */
   startAt(): number;
   /** Blocks the zone while the engine is paused; throws Stopped once it stops. */
   gate(zone: ZoneRunner<S>): Promise<void>;
@@ -45,6 +45,8 @@ export class ZoneRunner<S extends FollowSink> {
   records = 0;
   late = 0;
   coveredTo: number | null = null;
+  /** The `to` of the last complete full re-check (a full re-check starts a re-check window behind it). */
+  recheckedTo: number | null = null;
   newest: number | null = null;
   recheckMs: number;
   intervalMs: number;
@@ -245,6 +247,7 @@ export class ZoneRunner<S extends FollowSink> {
     const e = this.engine;
     const more = await this.backfill.readNewest(e.startAt());
     this.coveredTo = this.backfill.windowEnd;
+    this.recheckedTo = this.coveredTo;
     this.lastFullRecheckAt = e.now();
     if (!more) {
       this.finishBackfill();
@@ -296,6 +299,7 @@ export class ZoneRunner<S extends FollowSink> {
       {
         now,
         coveredTo: covered,
+        recheckedTo: this.recheckedTo ?? covered,
         backfilling,
         recheckOwedFrom: this.recheckOwedFrom,
         lastWindowRecords: this.lastWindowRecords,
@@ -325,12 +329,17 @@ export class ZoneRunner<S extends FollowSink> {
     }
     if (backfilling && to !== undefined) this.liveRatePerMs = (this.records - before) / Math.max(1, to - from);
     this.coveredTo = Math.max(covered, to ?? now);
-    if (full) this.lastFullRecheckAt = now;
+    if (full) {
+      this.lastFullRecheckAt = now;
+      this.recheckedTo = this.coveredTo;
+    }
     if (owed !== null) this.recheckOwedFrom = null;
     this.noLagSamplesBefore = Number.NEGATIVE_INFINITY;
     this.lastWindowRecords = offset;
     this.polls++;
-    if (this.records === before) this.recheckMs = nextRecheckMs(this.recheckMs, this.lag.decayed(e.now()), false, this.intervalMs, o);
+    // A poll that found nothing is no sign that the lag got shorter (quiet zones lag the most):
+    // the window may grow on it (a longer interval) but shrinks only as records come in.
+    if (this.records === before) this.recheckMs = Math.max(this.recheckMs, nextRecheckMs(this.recheckMs, this.lag.decayed(e.now()), false, this.intervalMs, o));
     this.afterPoll(this.records - before, pages);
   }
 

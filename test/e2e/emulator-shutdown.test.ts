@@ -60,13 +60,9 @@ async function busy(pid: number, what: string): Promise<void> {
   await until(`${what} (0.2 s of CPU)`, () => cpuTicks(pid) >= from + 20);
 }
 
-async function waitUntil(ok: () => boolean, timeoutMs: number, what: string): Promise<number> {
-  const start = Date.now();
-  while (!ok()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`still running after ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return Date.now() - start;
+/** Waits until `pid` has exited: `timeoutMs` on an idle machine, longer on a busy one (until). */
+async function exited(pid: number, timeoutMs: number, what: string): Promise<void> {
+  await until(`${what} (pid ${pid}) to exit`, () => !running(pid), timeoutMs, 25);
 }
 
 function readyLine(child: ChildProcess): Promise<Ready> {
@@ -152,9 +148,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const long = sql(agent, emu.info, ENDLESS, false).catch((e: Error) => e);
       await busy(engine, 'the engine running the statement');
       emu.child.kill(signal);
-      await waitUntil(() => !running(emu.child.pid!), 5000, 'the emulator');
+      await exited(emu.child.pid!, 5000, 'the emulator');
       assert.equal(emu.child.exitCode ?? (await new Promise((r) => emu.child.once('exit', r))), 0);
-      await waitUntil(() => !running(engine), 3000, 'the engine child');
+      await exited(engine, 3000, 'the engine child');
       assert.ok((await long) instanceof Error, 'the long statement did not get an answer');
     } finally {
       agent.destroy();
@@ -172,7 +168,7 @@ test('SIGKILL of the emulator: its engine child exits even while a statement kee
     void sql(agent, emu.info, ENDLESS, false).catch(() => {});
     await busy(engine, 'the engine running the statement');
     emu.child.kill('SIGKILL');
-    await waitUntil(() => !running(engine), 4000, 'the orphaned engine child');
+    await exited(engine, 4000, 'the orphaned engine child');
   } finally {
     agent.destroy();
     emu.kill();
@@ -198,7 +194,7 @@ test('npm start -- emulator: SIGTERM to npm reaches the emulator (no orphan left
     emulatorPid = find(npm.pid!);
     assert.ok(emulatorPid > 0, 'found the emulator under npm');
     npm.kill('SIGTERM');
-    await waitUntil(() => !running(emulatorPid), 5000, `the emulator ${emulatorPid} started by npm`);
+    await exited(emulatorPid, 5000, 'the emulator started by npm');
   } finally {
     if (emulatorPid && running(emulatorPid)) process.kill(emulatorPid, 'SIGKILL');
     npm.kill('SIGKILL');

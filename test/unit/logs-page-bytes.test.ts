@@ -5,38 +5,13 @@ import { CODEC_FIELDS, createPageEncoder, IPV6_CODE, PageDecoder, type EncodedPa
 import { createByteRecordReader } from '../../src/log-engine/page-bytes';
 import { parseTimestamp, readLogEntry } from '../../src/api/logs/entry';
 import { logEntry } from '../helpers/log-entry';
+import { NUMERIC_FIELDS, PAGE_FIELDS, pageNumber, type PageField } from '../helpers/page-fields';
 
 // Reading a page from its bytes (records in the platform's layout read without a string per value)
 // must give exactly the columns that reading its text gives: the same numbers, times, ids, codes,
 // joined strings, new dictionary values and envelope, page after page (the dictionaries grow), for
 // platform pages and for hostile ones (escapes, unicode, invalid UTF-8, nulls, missing, extra and
 // reordered fields, odd numbers, duplicate ids, cut or damaged bytes).
-
-const FIELDS = [
-  'timestamp',
-  'pullZoneId',
-  'requestId',
-  'cacheStatus',
-  'statusCode',
-  'bytesSent',
-  'remoteIp',
-  'countryCode',
-  'edgeLocation',
-  'scheme',
-  'host',
-  'path',
-  'url',
-  'userAgent',
-  'referer',
-  'bodyBytesSent',
-  'contentRange',
-  'authorizationHeader',
-  'ja4Fingerprint',
-  'asn',
-  'asnOrganization',
-] as const;
-type Field = (typeof FIELDS)[number];
-const NUMERIC = new Set<string>(['pullZoneId', 'statusCode', 'bytesSent', 'bodyBytesSent', 'asn']);
 
 const odd = fc.constantFrom('quote " inside', 'back\\slash', 'line\nbreak', '\u001b[31mred', 'emoji 🐇', 'nul \u0000', 'é', '\u007f', '\ufeffbom', '');
 const pool: Record<string, fc.Arbitrary<string>> = {
@@ -114,27 +89,23 @@ const timestamp = fc.oneof(
     arbitrary: fc.constantFrom('2026-08-08T14:32:11Z', '2026-02-31T10:00:00.000Z', '2026-13-40T99:99:99.999Z', 'not a date', '+012026-01-01T00:00:00.000Z'),
   },
 );
-const number = fc.oneof(
-  { weight: 8, arbitrary: fc.integer({ min: 0, max: 2 ** 40 }) },
-  { weight: 1, arbitrary: fc.constantFrom(0, -1, 0.5, 1e21, 2 ** 53 + 2, 1234567890123456, 999999999999999, 100000000000000) },
-);
 
 /** A record in the platform's layout, sometimes with nulls, other forms, or the shape changed. */
 const record = fc
   .record({
     values: fc.record(
       Object.fromEntries(
-        FIELDS.map((f) => [
+        PAGE_FIELDS.map((f) => [
           f,
           f === 'timestamp'
             ? timestamp
-            : NUMERIC.has(f)
-              ? number
+            : NUMERIC_FIELDS.has(f)
+              ? pageNumber
               : fc.oneof({ weight: 8, arbitrary: pool[f] ?? fc.constant('x') }, { weight: 1, arbitrary: odd }),
         ]),
-      ) as Record<Field, fc.Arbitrary<string | number>>,
+      ) as Record<PageField, fc.Arbitrary<string | number>>,
     ),
-    nulls: fc.array(fc.constantFrom(...FIELDS), { maxLength: 3 }),
+    nulls: fc.array(fc.constantFrom(...PAGE_FIELDS), { maxLength: 3 }),
     url: fc.constantFrom('built', 'built', 'other', 'prefix'),
     shape: fc.option(fc.constantFrom('missing', 'extra', 'reordered', 'wrongType', 'spaced'), { freq: 6 }),
   })

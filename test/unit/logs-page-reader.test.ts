@@ -5,35 +5,11 @@ import { LogPageReader, type ReadPage } from '../../src/log-engine/page-reader';
 import { parseTimestamp, readLogEntry, type LogEntry } from '../../src/api/logs/entry';
 import { until } from '../helpers/wait';
 import { logEntry } from '../helpers/log-entry';
+import { NUMERIC_FIELDS, PAGE_FIELDS, pageNumber, type PageField } from '../helpers/page-fields';
 
 // The page reader must give exactly what JSON.parse + readLogEntry give, whatever the layout of
 // the body: the platform's compact layout (the fast path), other key orders, extra fields,
 // whitespace, escapes, wrong types, and bodies that are not JSON at all.
-
-const FIELDS = [
-  'timestamp',
-  'pullZoneId',
-  'requestId',
-  'cacheStatus',
-  'statusCode',
-  'bytesSent',
-  'remoteIp',
-  'countryCode',
-  'edgeLocation',
-  'scheme',
-  'host',
-  'path',
-  'url',
-  'userAgent',
-  'referer',
-  'bodyBytesSent',
-  'contentRange',
-  'authorizationHeader',
-  'ja4Fingerprint',
-  'asn',
-  'asnOrganization',
-] as const;
-const NUMERIC = new Set(['pullZoneId', 'statusCode', 'bytesSent', 'bodyBytesSent', 'asn']);
 
 /** What the reader must return: JSON.parse, then readLogEntry and a readable timestamp per element. */
 function reference(text: string): { entries: LogEntry[]; times: number[]; skipped: number; envelope: unknown; hasData: boolean } {
@@ -72,23 +48,19 @@ const timestamp = fc.oneof(
   fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2026, 11, 31) }).map((t) => new Date(t).toISOString()),
   fc.constantFrom('2026-08-08T14:32:11Z', '2026-08-08T14:32:11.265+02:00', 'not a date', '2026-13-40T99:99:99.999Z', '2026-08-08T14:32:61.000Z'),
 );
-const number = fc.oneof(
-  { weight: 8, arbitrary: fc.integer({ min: 0, max: 2 ** 40 }) },
-  { weight: 1, arbitrary: fc.constantFrom(-1, 0.5, 1e21, 2 ** 53 + 2, 1234567890123456) },
-);
 
 /** A record: usually a LogEntry, sometimes with a wrong type, a missing or extra field, or not an object. */
 const record = fc
   .record({
     values: fc.record(
-      Object.fromEntries(FIELDS.map((f) => [f, f === 'timestamp' ? timestamp : NUMERIC.has(f) ? number : text])) as Record<
-        (typeof FIELDS)[number],
+      Object.fromEntries(PAGE_FIELDS.map((f) => [f, f === 'timestamp' ? timestamp : NUMERIC_FIELDS.has(f) ? pageNumber : text])) as Record<
+        PageField,
         fc.Arbitrary<string | number>
       >,
     ),
-    nulls: fc.array(fc.constantFrom(...FIELDS), { maxLength: 4 }),
-    missing: fc.array(fc.constantFrom(...FIELDS), { maxLength: 2 }),
-    wrongType: fc.option(fc.constantFrom(...FIELDS), { freq: 8 }),
+    nulls: fc.array(fc.constantFrom(...PAGE_FIELDS), { maxLength: 4 }),
+    missing: fc.array(fc.constantFrom(...PAGE_FIELDS), { maxLength: 2 }),
+    wrongType: fc.option(fc.constantFrom(...PAGE_FIELDS), { freq: 8 }),
     extra: fc.option(fc.record({ name: fc.constantFrom('newField', 'region', 'timestamp'), value: fc.jsonValue({ maxDepth: 2 }) }), { freq: 8 }),
     shuffle: fc.option(fc.integer({ min: 1, max: 20 }), { freq: 6 }),
   })
@@ -96,7 +68,7 @@ const record = fc
     const r: Record<string, unknown> = { ...values };
     for (const f of nulls) r[f] = null;
     for (const f of missing) delete r[f];
-    if (wrongType) r[wrongType] = NUMERIC.has(wrongType) ? String(r[wrongType]) : 42;
+    if (wrongType) r[wrongType] = NUMERIC_FIELDS.has(wrongType) ? String(r[wrongType]) : 42;
     let entries = Object.entries(r);
     if (shuffle) entries = [...entries.slice(shuffle), ...entries.slice(0, shuffle)];
     if (extra) entries.push([extra.name, extra.value]);
