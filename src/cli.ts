@@ -12,7 +12,7 @@ import { setDisplayZone } from './text/time-format';
 import { isNotInThisBundle } from './runtime/bundle';
 import { didYouMean } from './text/did-you-mean';
 import { commandIo } from './runtime/terminal-output';
-import { installInputAck } from './runtime/input-ack';
+import { installInputAck } from './runtime/io';
 
 export const VERSION = process.env.BURROW_BUILD_VERSION ?? '0.0.0-dev';
 

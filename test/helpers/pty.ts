@@ -26,7 +26,7 @@ import { spawn as spawnPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { appKeymap } from '../../src/app/app-keymap';
 import { keysOf, type Keymap } from '../../src/keys/keymap';
-import { INPUT_ACK_OSC } from '../../src/runtime/input-ack';
+import { INPUT_ACK_OSC } from '../../src/runtime/io';
 import { deadline } from './wait';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -142,7 +142,7 @@ function matches(text: string, match: string | RegExp): boolean {
   return typeof match === 'string' ? text.includes(match) : match.test(text);
 }
 
-/** The program's input acks (src/runtime/input-ack.ts): the harness's own, not part of what a test reads. */
+/** The program's input acks (src/runtime/io.ts): the harness's own, not part of what a test reads. */
 const INPUT_ACKS = new RegExp(`\\x1b\\]${INPUT_ACK_OSC};(?:\\d+|raw=[01])\\x07`, 'g');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -163,7 +163,7 @@ export function startBurrow(args: string[] = [], options: PtyOptions = {}): PtyS
     XDG_CONFIG_HOME: path.join(home, 'config'),
     XDG_STATE_HOME: path.join(home, 'state'),
     XDG_CACHE_HOME: TEST_CACHE_HOME,
-    // the program says when it has read each key (src/runtime/input-ack.ts): press() waits for it
+    // the program says when it has read each key (src/runtime/io.ts): press() waits for it
     BURROW_TEST: '1',
     BURROW_INPUT_ACK: '1',
   };

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { INPUT_ACK_OSC, installInputAck } from '../../src/runtime/input-ack';
+import { INPUT_ACK_OSC, installInputAck } from '../../src/runtime/io';
 
 const ON = { BURROW_TEST: '1', BURROW_INPUT_ACK: '1' };
 
