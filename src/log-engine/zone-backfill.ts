@@ -39,6 +39,9 @@ interface HistoryCursor {
   collected: number;
   /** Key of the last record of the last page taken (the next page must hold it). */
   lastKey: string | null;
+  /** Its time, and how many records of that time end the page (it included). */
+  lastTime: number;
+  lastGroup: number;
 }
 
 /** A page of history in flight. `gap`: a request for the records between a page taken after a miss and the page above it. */
@@ -48,7 +51,9 @@ interface PageAhead {
   overlap: number;
   page: Promise<LogPage>;
   /** `below` null: the gap runs to the end of the window. */
-  gap?: { above: string; below: string | null };
+  gap?: { above: string; aboveTime: number; aboveGroup: number; below: string | null };
+  /** A read of every record of this time (see tieRisk). */
+  ties?: number;
 }
 
 /** The smallest backfill page asked for near the cap. */
@@ -58,7 +63,7 @@ export class ZoneBackfill {
   /** Null until the backfill starts. */
   private progress: BackfillState | null = null;
   private shown: BackfillProgress | null = null;
-  private cursor: HistoryCursor = { from: Number.NaN, to: Number.NaN, offset: 0, collected: 0, lastKey: null };
+  private cursor: HistoryCursor = { from: Number.NaN, to: Number.NaN, offset: 0, collected: 0, lastKey: null, lastTime: Number.NaN, lastGroup: 0 };
   /** Nothing older is followed: the backfill start, or its oldest record when it was cut short. */
   floor = Number.NEGATIVE_INFINITY;
   /** It stopped at maxBackfill with more records available. */
@@ -88,7 +93,7 @@ export class ZoneBackfill {
     const h = this.host;
     this.floor = from;
     this.progress = { records: 0, pages: 0, from, to: null, reached: null, startedAt: h.now(), done: false };
-    const cursor: HistoryCursor = (this.cursor = { from, to: Number.NaN, offset: 0, collected: 0, lastKey: null });
+    const cursor: HistoryCursor = (this.cursor = { from, to: Number.NaN, offset: 0, collected: 0, lastKey: null, lastTime: Number.NaN, lastGroup: 0 });
     // Near the cap, still ask for a useful page: records arriving meanwhile shift the offsets of
     // a live window, so the next records can all be ones already held, and pages of one record
     // would then spend the zone's budget one request at a time. What the cap leaves out is cut
@@ -138,6 +143,20 @@ export class ZoneBackfill {
       page.catch(() => undefined);
       return { offset, limit, overlap: shared, page };
     };
+    // Records of one time split between two pages: every record of that time is read, once per time.
+    const tiesRead = new Set<number>();
+    const askTies = (time: number, offset: number): PageAhead => {
+      const second = Math.floor(time / 1000) * 1000;
+      const page = h.page({ from: Math.max(cursor.from, second), to: second + 1000, order: 'desc', offset, limit: o.pageLimit }, signal);
+      page.catch(() => undefined);
+      return { offset, limit: o.pageLimit, overlap: 0, page, ties: time };
+    };
+    const readTies = (time: number): void => {
+      if (tiesRead.has(time)) return;
+      tiesRead.add(time);
+      overlap.missed();
+      ahead.unshift(askTies(time, 0));
+    };
     // the last page is in; only gaps are still read
     let ending = false;
     try {
@@ -155,8 +174,16 @@ export class ZoneBackfill {
         }
         const head = ahead.shift()!;
         const page = await head.page;
+        if (head.ties !== undefined) {
+          this.commitGap(page);
+          if (page.hasMore && page.returned > 0) ahead.unshift(askTies(head.ties, head.offset + page.returned));
+          continue;
+        }
         if (head.gap) {
           this.commitGap(page);
+          const above = pageIndexOf(page, head.gap.above);
+          if (pageLength(page) && (above >= 0 ? tieRisk(page, above, head.gap.aboveTime, head.gap.aboveGroup) : page.times[0] === head.gap.aboveTime))
+            readTies(head.gap.aboveTime);
           // answered after both pages, it holds the record above; short of the page below only
           // when more than a page of records came late in between: the rest of the gap then. Not
           // past the end of the window: a server that orders records of the same time differently
@@ -165,14 +192,21 @@ export class ZoneBackfill {
           const n = pageLength(page);
           const short = page.hasMore && (head.gap.below === null || pageIndexOf(page, head.gap.below) < 0);
           const step = Math.max(1, n - 1);
-          if (n && short) ahead.unshift({ ...ask(head.offset + step, head.limit, 1), gap: { above: pageKey(page, n - 1), below: head.gap.below } });
+          if (n && short)
+            ahead.unshift({
+              ...ask(head.offset + step, head.limit, 1),
+              gap: { above: pageKey(page, n - 1), aboveTime: page.times[n - 1]!, aboveGroup: trailingGroup(page), below: head.gap.below },
+            });
           continue;
         }
         if (cursor.lastKey !== null && !pageLength(page) && !page.hasMore) {
           // The window ended above this page when the server answered it, but the page taken
           // before it was answered later, after records came late and pushed the oldest further
           // down: the records from that page's last to the end are read now, after both.
-          ahead.unshift({ ...ask(Math.max(0, takenEnd - 1), head.limit, 1), gap: { above: cursor.lastKey, below: null } });
+          ahead.unshift({
+            ...ask(Math.max(0, takenEnd - 1), head.limit, 1),
+            gap: { above: cursor.lastKey, aboveTime: cursor.lastTime, aboveGroup: cursor.lastGroup, below: null },
+          });
         } else if (cursor.lastKey !== null && pageLength(page)) {
           const at = pageIndexOf(page, cursor.lastKey);
           if (at < 0) {
@@ -180,12 +214,16 @@ export class ZoneBackfill {
             // The server answered this page before the page above it, and records came late in
             // between: some between the two are missing. The page is taken as it is (the pages
             // asked with it follow it), and the gap is read now at the same offset, after both.
-            ahead.unshift({ ...ask(head.offset, head.limit, head.overlap), gap: { above: cursor.lastKey, below: pageKey(page, 0) } });
-          } else overlap.held(at, head.overlap);
+            ahead.unshift({
+              ...ask(head.offset, head.limit, head.overlap),
+              gap: { above: cursor.lastKey, aboveTime: cursor.lastTime, aboveGroup: cursor.lastGroup, below: pageKey(page, 0) },
+            });
+          } else if (tieRisk(page, at, cursor.lastTime, cursor.lastGroup)) readTies(cursor.lastTime);
+          else overlap.held(at, head.overlap);
         }
         takenEnd = head.offset + page.returned;
         if (!this.commit(page)) {
-          const gaps = ahead.filter((a) => a.gap);
+          const gaps = ahead.filter((a) => a.gap || a.ties !== undefined);
           ahead.length = 0;
           ahead.push(...gaps);
           ending = true;
@@ -256,7 +294,11 @@ export class ZoneBackfill {
     cursor.collected += added;
     cursor.offset += page.returned;
     const length = pageLength(page);
-    if (length) cursor.lastKey = pageKey(page, length - 1);
+    if (length) {
+      cursor.lastKey = pageKey(page, length - 1);
+      cursor.lastTime = page.times[length - 1]!;
+      cursor.lastGroup = trailingGroup(page);
+    }
     const p = this.progress!;
     p.to = cursor.to;
     p.pages++;
@@ -297,4 +339,27 @@ function pageIndexOf(page: LogPage, key: string): number {
   const n = pageLength(page);
   for (let i = 0; i < n; i++) if (pageKey(page, i) === key) return i;
   return -1;
+}
+
+/** How many records of the last record's time end a (newest-first) page. */
+function trailingGroup(page: LogPage): number {
+  const n = pageLength(page);
+  let k = 1;
+  while (k < n && page.times[n - 1 - k] === page.times[n - 1]) k++;
+  return n ? k : 0;
+}
+
+/**
+ * Whether records of `time` may be split between the page above (which ended with `group` of
+ * them) and this one, which holds the page above's last record at `at`, and missed: a server that
+ * sorts by time alone may order records of one time differently on each answer, so a record of
+ * that time after the page above's end in its order can be before this page's start in this
+ * one's. Not when this page starts with a newer record (it then holds every record of that time),
+ * nor when neither page shows another record of that time.
+ */
+function tieRisk(page: LogPage, at: number, time: number, group: number): boolean {
+  if (!(page.times[0]! <= time)) return false;
+  if (group > 1) return true;
+  for (let i = 0; i < pageLength(page) && page.times[i] === time; i++) if (i !== at) return true;
+  return false;
 }
