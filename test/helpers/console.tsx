@@ -70,7 +70,6 @@ export interface InProcessConsole {
 
 const matches = (text: string, match: string | RegExp) => (typeof match === 'string' ? text.includes(match) : match.test(text));
 
-
 /** Whether the code point at `col` of a frame's row is drawn inverse (SGR 7, up to 27 or 0). */
 function inverseAt(frame: string, row: number, col: number): boolean {
   const line = frame.split('\n')[row] ?? '';

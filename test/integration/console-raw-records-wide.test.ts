@@ -197,4 +197,3 @@ test('logs: d shows the selected record as the v2 JSON record (fields the stream
   await app.press('app.quit');
   await app.exited;
 });
-
