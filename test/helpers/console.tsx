@@ -7,6 +7,7 @@ import chalk from 'chalk';
 import type { Api } from '../../src/api/index';
 import { App } from '../../src/app/App';
 import { appKeymap } from '../../src/app/app-keymap';
+import { rememberOpenLogs, reopenLogs } from '../../src/app/logs-session-start';
 import { HOME_SCREEN, SCREENS } from '../../src/app/screens';
 import { resolveSettings, type Settings } from '../../src/config/settings';
 import { DomainStores } from '../../src/state/domain-stores';
@@ -113,7 +114,11 @@ export interface RenderOptions {
   cwd?: string;
   /** Draw with colours (the theme's tones, the timeline's bars), as a terminal without NO_COLOR does; default none. */
   color?: boolean;
-  /** Where logs screens keep their setup between runs (StoreDeps.sessions); none: nothing is kept. */
+  /**
+   * Where logs screens keep their setup between runs (StoreDeps.sessions), as the binary's start
+   * and quit use them: the file's warning shown, the logs screen open at the last quit reopened,
+   * the one open at app.quit remembered. None: nothing is kept.
+   */
   sessions?: LogsSessions;
 }
 
@@ -144,8 +149,18 @@ export function renderConsole(api: Api, options: RenderOptions = {}): InProcessC
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
   stdin.setEncoding('utf8');
   const { keymap } = appKeymap(settings.keys);
-  const ui = createUiStore({ readOnly: settings.readOnly, home: HOME_SCREEN, onQuit: () => unmount() });
-  const stores = new DomainStores({ api, settings, ui, now: Date.now, ...(options.sessions ? { sessions: options.sessions } : {}) });
+  const sessions = options.sessions;
+  const ui = createUiStore({
+    readOnly: settings.readOnly,
+    home: HOME_SCREEN,
+    onQuit: () => {
+      if (sessions) rememberOpenLogs(ui, sessions);
+      unmount();
+    },
+  });
+  if (sessions?.warning) ui.getState().setWarnings([sessions.warning]);
+  if (sessions) reopenLogs(ui, sessions);
+  const stores = new DomainStores({ api, settings, ui, now: Date.now, ...(sessions ? { sessions } : {}) });
   const info: ConnectionInfo = {
     profileName: settings.profileName,
     emulator: true,
