@@ -17,7 +17,7 @@ const TZ = 'America/New_York';
 const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
 const api = apiFor(emu);
 const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
-const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-timemarks-e2e-'));
+const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-timemarks-inproc-'));
 after(() => fs.rmSync(cwd, { recursive: true, force: true }));
 
 const clock = new Intl.DateTimeFormat('en-GB', {
@@ -71,6 +71,7 @@ test('@ 14:05 jumps to the first record at or after that local time and pauses; 
   await app.press('prompt.apply');
   await app.waitFor(/nearest to \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: the record of/);
   await app.waitFor(/row 1 of [\d,]+/);
+  app.unmount();
 });
 
 test('m marks two rows (◆), M and U cycle through them, the stats panel lists them and enter on one there selects it, export writes exactly the marked records, C clears; H is the pattern mode', async () => {
@@ -145,6 +146,7 @@ test('m marks two rows (◆), M and U cycle through them, the stats panel lists 
 
   await app.press('logs.mode');
   await app.waitFor('local pattern highlights: every record is shown');
+  app.unmount();
 });
 
 test("the filter form's from/to: refused outside the retention, then a fixed window whose rows are all inside it; 3 follows again", async () => {
@@ -176,4 +178,5 @@ test("the filter form's from/to: refused outside the retention, then a fixed win
 
   await app.press('logs.window15m');
   await app.waitFor(/window 15m[\s\S]*● following/, 15_000);
+  app.unmount();
 });
