@@ -60,7 +60,7 @@ export interface InProcessConsole {
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
   /** Waits until `match` is no longer in the frame. */
   waitForGone(match: string | RegExp, timeoutMs?: number): Promise<string>;
-  /** True when the cell at row/column (0-based; a column is a code point) of the last frame is drawn inverse (a selection). */
+  /** True when the cell at row/column (0-based; a column is a code point) of the last frame is drawn inverse (a selection; needs `styles`). */
   isInverse(row: number, col: number): boolean;
   /** Everything written to the terminal so far, escape sequences included (OSC 52 copies, the bell, notifications). */
   rawOutput(): string;
@@ -112,8 +112,13 @@ export interface RenderOptions {
   env?: Record<string, string | undefined>;
   /** The working directory while the console runs (where an export goes), restored at unmount. */
   cwd?: string;
-  /** Draw with colours (the theme's tones, the timeline's bars), as a terminal without NO_COLOR does; default none. */
-  color?: boolean;
+  /**
+   * Draw colours and styles as at a colour terminal: chalk's level is raised to 16 colours for the
+   * rest of this test process (isInverse reads the selection), and the theme's colours follow
+   * settings.color (false: styles only, as --no-color keeps inverse and bold). Without it frames
+   * have no escape codes at all.
+   */
+  styles?: boolean;
   /**
    * Where logs screens keep their setup between runs (StoreDeps.sessions), as the binary's start
    * and quit use them: the file's warning shown, the logs screen open at the last quit reopened,
@@ -136,9 +141,8 @@ function setEnv(env: Record<string, string | undefined>): () => void {
 }
 
 export function renderConsole(api: Api, options: RenderOptions = {}): InProcessConsole {
-  // styles without colour, as the binary keeps them (styles-without-colour.ts): the selection is
-  // drawn inverse, which isInverse reads (the test runner sets FORCE_COLOR=0)
-  if (chalk.level === 0) chalk.level = 1;
+  // the test runner sets FORCE_COLOR=0: no styles unless asked for
+  if (options.styles && chalk.level === 0) chalk.level = 1;
   const restoreEnv = setEnv(options.env ?? {});
   const cwdBefore = process.cwd();
   if (options.cwd) process.chdir(options.cwd);
@@ -166,7 +170,7 @@ export function renderConsole(api: Api, options: RenderOptions = {}): InProcessC
     emulator: true,
     endpoint: 'emulator',
     readOnly: settings.readOnly,
-    color: options.color ?? false,
+    color: options.styles ? settings.color : false,
   };
   const instance = render(<App stores={stores} info={info} keymap={keymap} registry={SCREENS} />, {
     stdout: stdout as unknown as NodeJS.WriteStream,

@@ -18,7 +18,7 @@ const noLogging = emu.world.pullZones.find((z) => !z.EnableLogging)!;
 const TERMINAL = { TZ: 'UTC', TMUX: undefined, STY: undefined };
 
 function start(cols = 100, rows = 30): InProcessConsole {
-  return renderConsole(api, { cols, rows, env: TERMINAL });
+  return renderConsole(api, { cols, rows, styles: true, env: TERMINAL });
 }
 
 async function openLogs(app: InProcessConsole, arg: string): Promise<void> {

@@ -82,7 +82,7 @@ test(
   'the filter form reaches past 3 days with a store: the window is read from it, filtered by ClickHouse; @ opens the hour around an old time',
   { skip },
   async () => {
-    const app = renderConsole(apiFor(emu), { cols: 140, rows: 30, cwd, env: { TZ: 'UTC' }, settings: { logStore: ch.storeUrl } });
+    const app = renderConsole(apiFor(emu), { cols: 140, rows: 30, cwd, styles: true, env: { TZ: 'UTC' }, settings: { logStore: ch.storeUrl } });
     await openZone(app, zone, /● following/, 20_000);
     await app.press('logs.filters');
     await app.waitFor('Server filters');

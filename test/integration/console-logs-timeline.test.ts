@@ -14,7 +14,7 @@ const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
 const api = apiFor(emu);
 const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
 /** A console drawing in colour (the bars are █) or without (NO_COLOR: the classes by character). */
-const start = (cols: number, rows: number, color = true) => renderConsole(api, { cols, rows, color, env: { TZ: 'UTC' } });
+const start = (cols: number, rows: number, color = true) => renderConsole(api, { cols, rows, styles: true, settings: { color }, env: { TZ: 'UTC' } });
 
 const HEADER = /([▶ ]) timeline · (\d+[smh]) buckets( \(auto\))? · max ([\d,]+)/;
 const CURSOR = /▲ (\d\d:\d\d(?::\d\d)?)–(\d\d:\d\d(?::\d\d)?)( \(newest\))? · ([\d,]+) requests? · 2xx ([\d,]+) · 3xx ([\d,]+) · 4xx ([\d,]+) · 5xx ([\d,]+)/;

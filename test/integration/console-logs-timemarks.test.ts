@@ -32,7 +32,7 @@ const clock = new Intl.DateTimeFormat('en-GB', {
 const nyClock = (ms: number) => clock.format(ms);
 
 async function openBusyZone(): Promise<InProcessConsole> {
-  const app = renderConsole(api, { env: { TZ }, cols: 120, rows: 30, cwd });
+  const app = renderConsole(api, { env: { TZ }, cols: 120, rows: 30, cwd, styles: true });
   await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/, 15_000);
   return app;
 }
