@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
+import { type PtySession, startBurrow } from '../helpers/pty';
+import { openZone } from '../helpers/logs-screen';
 import { until } from '../helpers/wait';
 
 // Sessions in the real binary, in a pseudo-terminal: a smoke test of what needs the process (the
@@ -35,9 +36,7 @@ test('the binary: a damaged session file is said; the session is saved as it cha
   fs.writeFileSync(file, '{"version": 1, "open": "12');
   let app = start();
   await app.waitFor(/logs session file damaged \(not JSON\): starting clean/);
-  await app.waitFor('Screens');
-  await runCommand(app, `logs ${busy.Id}`);
-  await app.waitFor(/● following/);
+  await openZone(app, busy.Id);
   await app.press('list.filter');
   await app.type('wp-login');
   await app.press('prompt.apply');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { apiFor, useEmulator } from '../helpers/emulator';
 import { renderConsole, type InProcessConsole } from '../helpers/console';
 import { runCommand } from '../helpers/pty';
-import { logRows, selectedLogRow } from '../helpers/logs-screen';
+import { logRows, openZone, selectedLogRow } from '../helpers/logs-screen';
 import { generatedLogRecords } from '../../src/emulator/logging/index';
 
 // The logs screen following a zone, rendered in this process (was the pty test
@@ -35,8 +35,7 @@ function osc52Payloads(raw: string): string[] {
 
 test("follow shows the emulator's records; pause counts new ones; enter shows one in full; y/Y copy over OSC 52; stats", async () => {
   const app = start();
-  await openLogs(app, String(busy.Id));
-  await app.waitFor(`zone ${busy.Id} ${busy.Name}`);
+  await openZone(app, busy.Id, new RegExp(`zone ${busy.Id} ${busy.Name}`));
   let screen = await app.waitFor(/● following · lag \d+(ms|s) · re-checking last \d+ s · budget \d+\/28 · [\d,]+ buffered · 0 dropped/);
   screen = await app.waitFor(/newest of [\d,]+/);
 
