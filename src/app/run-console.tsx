@@ -18,6 +18,7 @@ import { markStartupDone } from './startup-done';
 import { nativeBusy, stopLogsEngines } from '../state/sql/logs-backend';
 import { stopStoreQueries } from '../state/sql/store-backend';
 import { LogsSessions, sessionPath } from '../state/logs/session-file';
+import { rememberOpenLogs, reopenLogs } from './logs-session-start';
 
 /**
  * The interactive console. Connects (starting the emulator child when there are no
@@ -53,8 +54,7 @@ export async function runConsole(settings: Settings, io: Io, options: { fresh?: 
     const ui = createUiStore({ readOnly: settings.readOnly, readOnlySource: settings.readOnlySource, home: HOME_SCREEN, onQuit: () => screen.quit() });
     const sessions = new LogsSessions(sessionPath(settings.profileName, settings.target === 'emulator', io.env), options.fresh === true);
     ui.getState().setWarnings([...configFileWarnings(io.env), ...settings.warnings, ...warnings, ...(sessions.warning ? [sessions.warning] : [])]);
-    // the logs screen open at the last quit comes back (with its setup: see LogsSessions)
-    if (sessions.open !== null) ui.getState().navigate('logs', sessions.open);
+    reopenLogs(ui, sessions);
     // the database this console talks to (the emulator child's when burrow started one)
     const consoleSettings = { ...settings, databaseUrl: platform.databaseUrl, databaseToken: platform.databaseToken };
     const stores = new DomainStores({ api: platform.api, settings: consoleSettings, ui, now: Date.now, sessions });
@@ -76,12 +76,7 @@ export async function runConsole(settings: Settings, io: Io, options: { fresh?: 
     // a second is well past the first complete frame, and before a person's first key
     setTimeout(markStartupDone, 1000).unref();
     const code = await screen.run(root);
-    if (code === 0) {
-      // the logs screen on the stack, or the one a : on top replaced (esc would go back to it)
-      const visits = ui.getState().stack.flatMap((s) => (s.previous ? [s.previous, s] : [s]));
-      const logs = visits.findLast((s) => s.id === 'logs' && s.arg !== null);
-      sessions.setOpen(logs?.arg ?? null);
-    }
+    if (code === 0) rememberOpenLogs(ui, sessions);
     return code;
   } finally {
     screen.dispose();

@@ -3,23 +3,22 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { apiFor, useEmulator } from '../helpers/emulator';
+import { renderConsole, type InProcessConsole } from '../helpers/console';
 import { generatedLogRecords } from '../../src/emulator/logging/index';
 import type { LogEntry } from '../../src/api/logs/entry';
-import { openZone } from '../helpers/logs-screen';
+import { logRows, openZone, selectedLogRow, type LogRow } from '../helpers/logs-screen';
 
-// `@` time jumps and marks on the logs screen, in a pseudo-terminal, with the console's local
-// zone set to New York (so the times drawn are not the records' UTC timestamps).
+// `@` time jumps and marks on the logs screen, rendered in this process (was the pty test
+// e2e/logs-screen-timemarks), with the console's local zone set to New York (so the times drawn
+// are not the records' UTC timestamps).
 
 const TZ = 'America/New_York';
 const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
+const api = apiFor(emu);
 const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
-const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-timemarks-e2e-'));
+const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-timemarks-inproc-'));
 after(() => fs.rmSync(cwd, { recursive: true, force: true }));
-
-/** A row: optional mark gutter, time, status, cache, path. */
-const ROW = /^(?:(◆| ) )?(\d\d:\d\d:\d\d\.\d{3}) (\d{3}) (\S+)\s+(\S+)/;
 
 const clock = new Intl.DateTimeFormat('en-GB', {
   timeZone: TZ,
@@ -32,21 +31,14 @@ const clock = new Intl.DateTimeFormat('en-GB', {
 /** "14:05:30.123" in New York. */
 const nyClock = (ms: number) => clock.format(ms);
 
-async function openBusyZone(): Promise<PtySession> {
-  const app = startBurrow([], { env: envFor(emu, { TZ }), cols: 120, rows: 30, cwd });
+async function openBusyZone(): Promise<InProcessConsole> {
+  const app = renderConsole(api, { env: { TZ }, cols: 120, rows: 30, cwd, styles: true });
   await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/, 15_000);
   return app;
 }
 
-/** The selected row (drawn inverse) parsed, or null. */
-function selectedRow(app: PtySession): RegExpExecArray | null {
-  const lines = app.lines();
-  for (let i = 0; i < lines.length; i++) {
-    const m = ROW.exec(lines[i]!);
-    if (m && app.isInverse(i, m[1] ? 2 : 0)) return m;
-  }
-  return null;
-}
+/** The selected row's time, as drawn. */
+const selectedTime = (app: InProcessConsole) => selectedLogRow(app)?.TIME;
 
 test('@ 14:05 jumps to the first record at or after that local time and pauses; bad input keeps the field open; outside the buffer the nearest is offered', async () => {
   const app = await openBusyZone();
@@ -69,7 +61,7 @@ test('@ 14:05 jumps to the first record at or after that local time and pauses; 
   const screen = await app.waitFor(/at \d{4}-\d\d-\d\d \d\d:\d\d:00: the record of \d\d:\d\d:\d\d\.\d{3}/);
   assert.match(screen, new RegExp(`at \\d{4}-\\d\\d-\\d\\d ${typed}:00: the record of ${nyClock(first).replace('.', '\\.')}`));
   assert.match(screen, /❚❚ paused/);
-  assert.equal(selectedRow(app)?.[2], nyClock(first), 'the selected row is that record, in New York time');
+  assert.equal(selectedTime(app), nyClock(first), 'the selected row is that record, in New York time');
 
   // before anything held: said so, with the oldest held; enter again goes there
   await app.press('logs.timeJump');
@@ -79,6 +71,7 @@ test('@ 14:05 jumps to the first record at or after that local time and pauses; 
   await app.press('prompt.apply');
   await app.waitFor(/nearest to \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: the record of/);
   await app.waitFor(/row 1 of [\d,]+/);
+  app.unmount();
 });
 
 test('m marks two rows (◆), M and U cycle through them, the stats panel lists them and enter on one there selects it, export writes exactly the marked records, C clears; H is the pattern mode', async () => {
@@ -90,38 +83,35 @@ test('m marks two rows (◆), M and U cycle through them, the stats panel lists 
   await app.press('nav.up', 'nav.up');
   await app.press('logs.mark');
   await app.waitFor(/\(2 marks: M next/);
-  const marked = app
-    .lines()
-    .map((l) => ROW.exec(l))
-    .filter((m) => m?.[1] === '◆') as RegExpExecArray[];
+  const marked = logRows(app.screenText()).filter((r) => r.mark === '◆');
   assert.equal(marked.length, 2, app.screenText());
-  const [older, newer] = marked as [RegExpExecArray, RegExpExecArray];
-  assert.equal(selectedRow(app)?.[2], older[2], 'the selection is on the second (older) mark');
+  const [older, newer] = marked as [LogRow, LogRow];
+  assert.equal(selectedTime(app), older.TIME!, 'the selection is on the second (older) mark');
 
   await app.press('logs.nextMark');
-  await app.waitFor(`mark 2 of 2: ${newer[2]}`);
-  assert.equal(selectedRow(app)?.[2], newer[2]);
+  await app.waitFor(`mark 2 of 2: ${newer.TIME!}`);
+  assert.equal(selectedTime(app), newer.TIME!);
   await app.press('logs.nextMark');
-  await app.waitFor(`mark 1 of 2: ${older[2]} ${older[3]} (went around to the first)`);
-  assert.equal(selectedRow(app)?.[2], older[2]);
+  await app.waitFor(`mark 1 of 2: ${older.TIME!} ${older.ST} (went around to the first)`);
+  assert.equal(selectedTime(app), older.TIME!);
   await app.press('logs.prevMark');
-  await app.waitFor(`mark 2 of 2: ${newer[2]} ${newer[3]} (went around to the last)`);
-  assert.equal(selectedRow(app)?.[2], newer[2]);
+  await app.waitFor(`mark 2 of 2: ${newer.TIME!} ${newer.ST} (went around to the last)`);
+  assert.equal(selectedTime(app), newer.TIME!);
 
   await app.press('logs.stats');
   const stats = await app.waitFor(/Marks 2/);
-  assert.match(stats, new RegExp(`◆ ${older[2].slice(0, 8)} ${older[3]}`));
-  assert.match(stats, new RegExp(`◆ ${newer[2].slice(0, 8)} ${newer[3]}`));
+  assert.match(stats, new RegExp(`◆ ${older.TIME!.slice(0, 8)} ${older.ST}`));
+  assert.match(stats, new RegExp(`◆ ${newer.TIME!.slice(0, 8)} ${newer.ST}`));
 
   // ' gives the keys to the marks list, its cursor (›) on the selected record's mark; k moves it,
   // enter selects that mark's record in the table, esc gives the keys back
   await app.press('logs.marksFocus');
-  await app.waitFor(new RegExp(`› ◆ ${newer[2].slice(0, 8)} ${newer[3]}`));
+  await app.waitFor(new RegExp(`› ◆ ${newer.TIME!.slice(0, 8)} ${newer.ST}`));
   await app.press('marks.up');
-  await app.waitFor(new RegExp(`› ◆ ${older[2].slice(0, 8)} ${older[3]}`));
+  await app.waitFor(new RegExp(`› ◆ ${older.TIME!.slice(0, 8)} ${older.ST}`));
   await app.press('marks.jump');
-  await app.waitFor(`mark 1 of 2 (${older[2]} ${older[3]}): selected`);
-  assert.equal(selectedRow(app)?.[2], older[2], 'the table selects the mark under the cursor');
+  await app.waitFor(`mark 1 of 2 (${older.TIME!} ${older.ST}): selected`);
+  assert.equal(selectedTime(app), older.TIME!, 'the table selects the mark under the cursor');
   await app.press('marks.table');
   await app.waitForGone(/› ◆/);
 
@@ -139,19 +129,24 @@ test('m marks two rows (◆), M and U cycle through them, the stats panel lists 
     .map((l) => JSON.parse(l) as LogEntry);
   assert.deepEqual(
     written.map((e) => `${nyClock(Date.parse(e.timestamp))} ${e.statusCode}`),
-    [older, newer].map((m) => `${m[2]} ${m[3]}`),
+    [older, newer].map((m) => `${m.TIME} ${m.ST}`),
     'the two marked records, oldest first',
   );
 
   await app.press('logs.clearMarks');
   await app.waitFor('2 marks cleared');
   await app.waitForGone(/^◆/m);
-  assert.ok(!app.lines().some((l) => l.startsWith('◆')));
+  assert.deepEqual(
+    logRows(app.screenText()).filter((r) => r.mark !== ''),
+    [],
+    'no row is marked',
+  );
   await app.press('logs.nextMark');
   await app.waitFor('no marks: m marks the selected record');
 
   await app.press('logs.mode');
   await app.waitFor('local pattern highlights: every record is shown');
+  app.unmount();
 });
 
 test("the filter form's from/to: refused outside the retention, then a fixed window whose rows are all inside it; 3 follows again", async () => {
@@ -175,10 +170,7 @@ test("the filter form's from/to: refused outside the retention, then a fixed win
   const count = Number(/· ([\d,]+) records/.exec(screen)![1]!.replace(/,/g, ''));
   const expected = generatedLogRecords(emu.world, busy.Id, from, to).length;
   assert.equal(count, expected, 'every record of the window, no more');
-  const shown = app
-    .lines()
-    .map((l) => ROW.exec(l)?.[2])
-    .filter((t): t is string => t !== undefined);
+  const shown = logRows(app.screenText()).map((r) => r.TIME!);
   assert.ok(shown.length > 5);
   const [a, b] = [nyClock(from), nyClock(to)];
   // (a window across local midnight wraps around on the clock)
@@ -186,4 +178,5 @@ test("the filter form's from/to: refused outside the retention, then a fixed win
 
   await app.press('logs.window15m');
   await app.waitFor(/window 15m[\s\S]*● following/, 15_000);
+  app.unmount();
 });

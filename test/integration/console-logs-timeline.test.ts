@@ -1,20 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { apiFor, useEmulator } from '../helpers/emulator';
+import { renderConsole } from '../helpers/console';
 import { until } from '../helpers/wait';
-import { openZone } from '../helpers/logs-screen';
+import { logRows, openZone, selectedLogRow } from '../helpers/logs-screen';
 
-// The logs screen's timeline panel in a pseudo-terminal: T opens it with the keys, +/- zoom,
-// left/right move the cursor, enter jumps the table to the cursor's bucket, tab gives the keys
-// back to the table (where + is a context line again).
+// The logs screen's timeline panel, rendered in this process (was the pty test
+// e2e/logs-screen-timeline): T opens it with the keys, +/- zoom, left/right move the cursor, enter
+// jumps the table to the cursor's bucket, tab gives the keys back to the table (where + is a
+// context line again). TZ=UTC, as the binary's tests run it.
 
 const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
+const api = apiFor(emu);
 const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
+/** A console drawing in colour (the bars are █) or without (NO_COLOR: the classes by character). */
+const start = (cols: number, rows: number, color = true) => renderConsole(api, { cols, rows, styles: true, settings: { color }, env: { TZ: 'UTC' } });
 
 const HEADER = /([▶ ]) timeline · (\d+[smh]) buckets( \(auto\))? · max ([\d,]+)/;
 const CURSOR = /▲ (\d\d:\d\d(?::\d\d)?)–(\d\d:\d\d(?::\d\d)?)( \(newest\))? · ([\d,]+) requests? · 2xx ([\d,]+) · 3xx ([\d,]+) · 4xx ([\d,]+) · 5xx ([\d,]+)/;
-const ROW = /^(\d\d:\d\d:\d\d)\.\d{3} (\d{3}) /;
 
 const header = (screen: string) => HEADER.exec(screen);
 const secondsOf = (hhmmss: string) => hhmmss.split(':').reduce((n, x) => n * 60 + Number(x), 0);
@@ -24,7 +27,7 @@ const clockMinus = (hhmmss: string, s: number) => new Date(((secondsOf(hhmmss) -
 const cursor = (screen: string) => CURSOR.exec(screen);
 
 test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table to the first record of the bucket', async () => {
-  const app = startBurrow([], { env: envFor(emu), cols: 110, rows: 34 });
+  const app = start(110, 34);
   await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/);
 
   await app.press('logs.timeline');
@@ -79,23 +82,17 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
   await app.press('timeline.jump');
   screen = await app.waitFor(`first record of ${from}–${to}`);
   await app.waitFor(/❚❚ paused/);
-  const rowLines = app
-    .lines()
-    .map((l, i) => ({ l, i }))
-    .filter(({ l }) => ROW.test(l));
-  const selected = rowLines.find(({ i }) => app.isInverse(i, 0));
+  const selected = selectedLogRow(app);
   assert.ok(selected, app.screenText());
-  const time = ROW.exec(selected.l)![1]!;
+  const time = selected.TIME!.slice(0, 8);
   assert.ok(secondsAfter(time, from) >= 0 && secondsAfter(time, to) < 0, `selected ${time} in ${from}–${to}`);
+  assert.equal(logRows(app.screenText())[0]?.TIME, selected.TIME, 'at the top of the table');
   const row = Number(/row ([\d,]+) of [\d,]+/.exec(screen)![1]!.replace(/,/g, ''));
   // it is the first: the record before it (one row up) is older than the bucket
   await app.press('nav.up');
   await app.waitFor(`row ${(row - 1).toLocaleString('en-US')} of`);
-  const up = app
-    .lines()
-    .map((l, i) => ({ l, i }))
-    .find(({ l, i }) => ROW.test(l) && app.isInverse(i, 0));
-  assert.ok(up && secondsAfter(ROW.exec(up.l)![1]!, from) < 0, `${up?.l} is before ${from}`);
+  const up = selectedLogRow(app);
+  assert.ok(up && secondsAfter(up.TIME!.slice(0, 8), from) < 0, `${up?.TIME} is before ${from}`);
 
   // tab: the keys go back to the table: + is a context line again, the panel says who has the keys
   await app.press('logs.timelineFocus');
@@ -107,21 +104,21 @@ test('T opens the timeline: axis, bars, zoom, cursor, and enter jumps the table 
   // T closes the panel
   await app.press('logs.timeline');
   await app.waitForGone(/timeline · \d+[smh] buckets/);
-  app.kill();
+  app.unmount();
 });
 
 test('without colour the classes are told apart by their characters', async () => {
-  const app = startBurrow([], { env: { ...envFor(emu), NO_COLOR: '1' }, cols: 100, rows: 30 });
+  const app = start(100, 30, false);
   await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/);
   await app.press('logs.timeline');
   const screen = await app.waitFor(/#2xx =3xx \+4xx X5xx[\s\S]*┬/);
   assert.doesNotMatch(screen, /█/);
   assert.match(screen, /#{3,}/, 'bars of 2xx as #');
-  app.kill();
+  app.unmount();
 });
 
 test('the timeline follows the local pattern in filter mode, and moves on while following', async () => {
-  const app = startBurrow([], { env: envFor(emu), cols: 110, rows: 34 });
+  const app = start(110, 34);
   await openZone(app, busy.Id, /● following[\s\S]*newest of [\d,]+/);
   await app.press('list.filter');
   await app.type('^404$');
@@ -152,5 +149,5 @@ test('the timeline follows the local pattern in filter mode, and moves on while 
     15_000,
   );
   assert.notEqual(moved, newest);
-  app.kill();
+  app.unmount();
 });

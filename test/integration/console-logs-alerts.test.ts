@@ -1,14 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { envFor, useEmulator } from '../helpers/emulator';
-import { startBurrow, type PtySession } from '../helpers/pty';
+import { apiFor, useEmulator } from '../helpers/emulator';
+import { renderConsole, type InProcessConsole } from '../helpers/console';
 import { until } from '../helpers/wait';
 import { EmulatorClock } from '../../src/emulator/clock';
 import { loggingStats } from '../../src/emulator/logging/index';
 import { openZone } from '../helpers/logs-screen';
 
-// The logs screen's alert rules (A) in a pseudo-terminal: the banner, the bell and the desktop
-// notification bytes, acknowledging, and the "cleared" banner.
+// The logs screen's alert rules (A), rendered in this process (was the pty tests
+// e2e/logs-screen-alerts and the console's half of e2e/logs-alert-limits): the banner, the bell
+// and the desktop notification bytes written to the terminal, acknowledging, and the "cleared"
+// banner; a rule with a huge value refused.
 //
 // A rule's window ends where the follow has every record: the platform's clock (the `to` of the
 // last poll) less the ingestion lag. So the test moves the emulator's clock instead of waiting a
@@ -16,13 +18,29 @@ import { openZone } from '../helpers/logs-screen';
 // ahead of the console's own clock, which a real platform never is either.
 const clock = new EmulatorClock(Date.now() - 60_000);
 const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500, now: clock.now });
+const api = apiFor(emu);
 const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
+/** A terminal as the pty tests' minimal environment has it: none of the variables that name one, no multiplexer. */
+const PLAIN_TERMINAL = {
+  TZ: 'UTC',
+  TERM: 'xterm-256color',
+  TERM_PROGRAM: undefined,
+  TMUX: undefined,
+  STY: undefined,
+  KITTY_WINDOW_ID: undefined,
+  WEZTERM_PANE: undefined,
+  GHOSTTY_RESOURCES_DIR: undefined,
+  LC_TERMINAL: undefined,
+  WT_SESSION: undefined,
+};
+const start = (env: Record<string, string | undefined> = {}): InProcessConsole =>
+  renderConsole(api, { cols: 110, rows: 30, env: { ...PLAIN_TERMINAL, ...env } });
 // every second of this zone's traffic has successes: certain to fire
 const RULE = 'status=2xx rate>0.1/s over 10s';
 const ESC = '\x1b';
 const BEL = '\x07';
 
-async function addRule(app: PtySession, rule: string): Promise<void> {
+async function addRule(app: InProcessConsole, rule: string): Promise<void> {
   await app.press('logs.alerts');
   await app.waitFor('Alert rules');
   await app.type(rule);
@@ -39,7 +57,7 @@ const STEP_MS = 2000;
  * that poll (the zone's budget, 28 requests in 10 s, may hold one back), until `pattern` is on
  * the screen; 30 steps are a minute of the platform's time.
  */
-async function fastForwardUntil(app: PtySession, pattern: RegExp, maxSteps = 30): Promise<string> {
+async function fastForwardUntil(app: InProcessConsole, pattern: RegExp, maxSteps = 30): Promise<string> {
   for (let step = 0; step < maxSteps && !pattern.test(app.screenText()); step++) {
     const before = polls();
     clock.advance(STEP_MS);
@@ -53,7 +71,7 @@ const NOTIFY = `${ESC}]777;notify;burrow alert;${RULE}: `;
 const anyNotification = (raw: string) => [`${ESC}]777;`, `${ESC}]9;`, `${ESC}]99;`].some((s) => raw.includes(s));
 
 test('A: a bad rule is pointed at; a rule that fires shows a banner until acknowledged, rings the bell and notifies (WezTerm); it clears when its records stop', async () => {
-  const app = startBurrow([], { env: { ...envFor(emu), TERM_PROGRAM: 'WezTerm' }, cols: 110, rows: 30 });
+  const app = start({ TERM_PROGRAM: 'WezTerm' });
   await openZone(app, busy.Id);
 
   await addRule(app, 'status=5x rate>2/s over 60s');
@@ -98,11 +116,11 @@ test('A: a bad rule is pointed at; a rule that fires shows a banner until acknow
   await app.press('app.quit');
   await app.waitFor(/Quit burrow\?[\s\S]*1 alert rule on the logs screen/);
   await app.press('confirm.yes');
-  assert.equal((await app.exited).exitCode, 0);
+  await app.exited;
 });
 
 test('a plain TERM: the banner and the bell, but no notification sequence; the rule can be removed', async () => {
-  const app = startBurrow([], { env: { ...envFor(emu), TERM_PROGRAM: undefined }, cols: 110, rows: 30 });
+  const app = start();
   await openZone(app, busy.Id);
   await addRule(app, RULE);
   await app.press('prompt.cancel');
@@ -116,6 +134,22 @@ test('a plain TERM: the banner and the bell, but no notification sequence; the r
   await app.waitFor('no rules yet');
   await app.press('prompt.cancel');
   await app.waitForGone('▲ ALERT');
+  // no rule left: nothing to lose, quitting does not ask
   await app.press('app.quit');
-  assert.equal((await app.exited).exitCode, 0);
+  await app.exited;
+});
+
+test('the console: a rule with a 45,000-character value is refused in the rules form, and the console goes on', async () => {
+  const app = start();
+  await openZone(app, busy.Id);
+  await app.press('logs.alerts');
+  await app.waitFor('Alert rules');
+  await app.type(`ua="${'x'.repeat(45_000)}" count>1 over 1m`);
+  await app.press('prompt.apply');
+  await app.waitFor(/a value is at most 1,000 characters, this one has 45,000/, 60_000);
+  assert.doesNotMatch(app.screenText(), /too large|unexpected error/);
+  await app.press('prompt.cancel');
+  await app.waitFor(/● following/);
+  await app.press('app.quit');
+  await app.exited;
 });

@@ -1,31 +1,28 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { envFor, useEmulator } from '../helpers/emulator';
-import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
+import { apiFor, useEmulator } from '../helpers/emulator';
+import { renderConsole, type InProcessConsole } from '../helpers/console';
+import { runCommand } from '../helpers/pty';
+import { logRows } from '../helpers/logs-screen';
 
-// Several zones on the logs screen (`:logs A B`, and the zone picker with space), in a pty.
+// Several zones on the logs screen (`:logs A B`, and the zone picker with space), rendered in
+// this process (was the pty test e2e/logs-screen-zones).
 
 const emu = await useEmulator({ seed: 7, logRate: 6, ingestDelayMs: 500 });
+const client = apiFor(emu);
 const shop = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
 const video = emu.world.pullZones.find((z) => z.Name === 'video-edge')!;
 const api = emu.world.pullZones.find((z) => z.Name === 'api-gateway')!;
-// a time, then the zone id (ZONE column), then the status
-const ROW = /^(\d\d:\d\d:\d\d\.\d{3}) (\d+)\s+(\d{3}) /;
+const start = (cols: number, rows: number): InProcessConsole => renderConsole(client, { cols, rows, env: { TZ: 'UTC' } });
 
-async function palette(app: PtySession, text: string): Promise<void> {
+async function palette(app: InProcessConsole, text: string): Promise<void> {
   await runCommand(app, text);
 }
 
-const zonesOnScreen = (screen: string) =>
-  new Set(
-    screen
-      .split('\n')
-      .map((l) => ROW.exec(l)?.[2])
-      .filter((z): z is string => z !== undefined),
-  );
+const zonesOnScreen = (screen: string) => new Set(logRows(screen).map((r) => r.ZONE!));
 
 test(":logs A B follows both merged: ZONE column with both zones, time order, a zone strip with each zone's state and budget", async () => {
-  const app = startBurrow([], { env: envFor(emu), cols: 140, rows: 40 });
+  const app = start(140, 40);
   await app.waitFor('Screens');
   await palette(app, `logs ${shop.Id} ${video.Id}`);
   await app.waitFor(`2 zones ${shop.Id} shop-assets, ${video.Id} video-edge`);
@@ -33,12 +30,12 @@ test(":logs A B follows both merged: ZONE column with both zones, time order, a 
   // each zone in the strip, following, with its own budget
   screen = await app.waitFor(new RegExp(`${shop.Id} shop-assets ● following \\d+/28 · ${video.Id} video-edge ● following \\d+/28`), 20_000);
   await app.waitFor(/newest of [\d,]+/);
-  await app.flush();
   screen = app.screenText();
-  const rows = screen.split('\n').filter((l) => ROW.test(l));
+  const rows = logRows(screen);
   assert.ok(rows.length >= 10, screen);
   assert.deepEqual([...zonesOnScreen(screen)].sort(), [String(shop.Id), String(video.Id)].sort(), `both zones in the ZONE column:\n${screen}`);
-  const times = rows.map((l) => ROW.exec(l)![1]!);
+  for (const r of rows) assert.match(r.ST!, /^\d{3}$/, `a status under ST: ${r.TIME}`);
+  const times = rows.map((r) => r.TIME!);
   assert.deepEqual([...times].sort(), times, 'merged in time order');
 
   // the detail view names the record's zone
@@ -50,25 +47,23 @@ test(":logs A B follows both merged: ZONE column with both zones, time order, a 
   await app.press('list.wide');
   screen = await app.waitFor(/wide /);
   assert.match(screen, /TIME\s+ZONE\s+ST /);
-  app.kill();
-  await app.exited;
+  app.unmount();
 });
 
 test('a zone that cannot be read shows its failure in the strip while the other zone goes on', async () => {
   const off = emu.world.pullZones.find((z) => !z.EnableLogging)!;
-  const app = startBurrow([], { env: envFor(emu), cols: 140, rows: 30 });
+  const app = start(140, 30);
   await app.waitFor('Screens');
   await palette(app, `logs ${api.Id} ${off.Id}`);
   // the failing zone comes first in the strip, the other one follows
   const screen = await app.waitFor(new RegExp(`${off.Id} ${off.Name} ✖ 404 Not Found logging_disabled.* · ${api.Id} api-gateway ● following`), 20_000);
   assert.match(screen, /● following/);
   await app.waitFor(/newest of [\d,]+/);
-  app.kill();
-  await app.exited;
+  app.unmount();
 });
 
 test('zone picker: space selects zones (✓), enter follows the selected ones merged', async () => {
-  const app = startBurrow([], { env: envFor(emu), cols: 140, rows: 30 });
+  const app = start(140, 30);
   await app.waitFor('Screens');
   await palette(app, 'logs');
   await app.waitFor('Pull zones with logging');
@@ -84,12 +79,11 @@ test('zone picker: space selects zones (✓), enter follows the selected ones me
   await app.press('list.open');
   await app.waitFor(`2 zones ${shop.Id} shop-assets, ${api.Id} api-gateway`);
   await app.waitFor(new RegExp(`${shop.Id} shop-assets ● following \\d+/28 · ${api.Id} api-gateway ● following`), 20_000);
-  app.kill();
-  await app.exited;
+  app.unmount();
 });
 
 test('a zone out of budget (429) shows its backoff in the strip, first, while the other zone goes on following', async () => {
-  const app = startBurrow([], { env: envFor(emu), cols: 160, rows: 30 });
+  const app = start(160, 30);
   await app.waitFor('Screens');
   await palette(app, `logs ${shop.Id} ${video.Id}`);
   await app.waitFor(new RegExp(`${shop.Id} shop-assets ● following \\d+/28 · ${video.Id} video-edge ● following`), 20_000);
@@ -113,6 +107,5 @@ test('a zone out of budget (429) shows its backoff in the strip, first, while th
     hammering = false;
     await hammer;
   }
-  app.kill();
-  await app.exited;
+  app.unmount();
 });

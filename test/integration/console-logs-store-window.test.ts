@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { clickhouseSkip, startClickHouse, type ClickHouseServer } from '../helpers/clickhouse';
-import { envFor } from '../helpers/emulator';
-import { startBurrow } from '../helpers/pty';
-import { openZone } from '../helpers/logs-screen';
+import { apiFor } from '../helpers/emulator';
+import { renderConsole } from '../helpers/console';
+import { openZone, selectedLogRow } from '../helpers/logs-screen';
 import { until } from '../helpers/wait';
 import { storeAt } from '../helpers/ship';
 import { logEntry } from '../helpers/log-entry';
@@ -18,13 +18,14 @@ import type { LogStore } from '../../src/log-ship/store';
 /**
  * The logs screen opens a window past the platform's 3 days from the log store (burrow ship's
  * ClickHouse): through the filter form's from/to and through `@`, into the same columnar store,
- * with the server filters asked of ClickHouse.
+ * with the server filters asked of ClickHouse. Rendered in this process (was the pty test
+ * e2e/logs-screen-store-window).
  */
 const skip = clickhouseSkip();
 let ch: ClickHouseServer;
 let emu: RunningEmulator;
 let store: LogStore;
-const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-screen-store-'));
+const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-screen-store-inproc-'));
 let zone: number;
 const MINUTE = 60_000;
 /** Two past hours the platform no longer keeps: 5 and 4 days ago, whole minutes. */
@@ -81,7 +82,7 @@ test(
   'the filter form reaches past 3 days with a store: the window is read from it, filtered by ClickHouse; @ opens the hour around an old time',
   { skip },
   async () => {
-    const app = startBurrow([], { env: envFor(emu, { TZ: 'UTC', BURROW_LOG_STORE: ch.storeUrl }), cols: 140, rows: 30, cwd });
+    const app = renderConsole(apiFor(emu), { cols: 140, rows: 30, cwd, styles: true, env: { TZ: 'UTC' }, settings: { logStore: ch.storeUrl } });
     await openZone(app, zone, /● following/, 20_000);
     await app.press('logs.filters');
     await app.waitFor('Server filters');
@@ -91,7 +92,7 @@ test(
     await app.type(typed(first));
     await app.press('tab');
     await app.type(typed(to));
-    await app.press('enter');
+    await app.press('prompt.apply');
     let screen = await app.waitFor(/■ window from the log store \(not following\) · [\d,]+ records/, 30_000);
     const count = (s: string) => Number(/■ window from the log store \(not following\) · ([\d,]+) records/.exec(s)![1]!.replace(/,/g, ''));
     assert.equal(count(screen), inWindow(first, to), 'every stored record of the window');
@@ -101,7 +102,7 @@ test(
     await app.press('logs.filters');
     await app.waitFor(/› status/);
     await app.type('5xx');
-    await app.press('enter');
+    await app.press('prompt.apply');
     await app.waitFor(/server: status=5xx/, 15_000);
     screen = await app.waitFor(
       new RegExp(`■ window from the log store \\(not following\\) · ${inWindow(first, to, (e) => e.statusCode >= 500)} records`),
@@ -113,29 +114,24 @@ test(
     await app.press('logs.timeJump');
     await app.waitFor(/jump to time/);
     await app.type(typed(second + 30 * 1500));
-    await app.press('enter');
+    await app.press('prompt.apply');
     const around = second + 30 * 1500;
     const held = inWindow(around - 30 * MINUTE, around + 30 * MINUTE, (e) => e.statusCode >= 500);
     await app.waitFor(new RegExp(`■ window from the log store \\(not following\\) · (?:❚❚ paused · )?${held} records`), 30_000);
 
     // the time asked for is selected: the first (5xx) record at or after it
-    const selected = () => {
-      const lines = app.lines();
-      for (let i = 0; i < lines.length; i++) {
-        const m = /^(\d\d:\d\d:\d\d\.\d{3}) (\d{3})/.exec(lines[i]!);
-        if (m && app.isInverse(i, 0)) return m[1];
-      }
-      return null;
-    };
-    await until('the record at the time asked for selected', () => selected() === new Date(second + 7).toISOString().slice(11, 23), 10_000);
+    const want = new Date(second + 7).toISOString().slice(11, 23);
+    await until('the record at the time asked for selected', () => selectedLogRow(app)?.TIME === want, 10_000);
+    assert.equal(selectedLogRow(app)?.ST, '503', 'a record the server filter let through');
 
     // the same columnar store as live records: SQL (Q) counts what was read
-    await app.press('Q');
+    await app.press('logs.sql');
     await app.waitFor(/^logs>/m, 20_000);
     await app.type('SELECT count(*) AS stored_n, min(status) AS lowest FROM logs;\r');
     const answer = await app.waitFor(/\|\s+stored_n\s+\|[^\n]*\n[^\n]*\n\|\s+\d+\s+\|\s+\d+\s+\|/, 20_000);
     const [, n, lowest] = /\|\s+stored_n\s+\|[^\n]*\n[^\n]*\n\|\s+(\d+)\s+\|\s+(\d+)\s+\|/.exec(answer)!;
     assert.equal(Number(n), held);
     assert.equal(Number(lowest), 503, 'only the 5xx the server filter let through');
+    app.unmount();
   },
 );
