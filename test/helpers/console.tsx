@@ -1,8 +1,15 @@
 import { after } from 'node:test';
 import { PassThrough } from 'node:stream';
 import { EventEmitter } from 'node:events';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import React from 'react';
 import { render } from 'ink';
+import chalk from 'chalk';
+import stringWidth from 'string-width';
+import type { ReadyInfo } from '../../src/emulator/ready-info';
 import type { Api } from '../../src/api/index';
 import { App } from '../../src/app/App';
 import { appKeymap } from '../../src/app/app-keymap';
@@ -11,7 +18,7 @@ import { resolveSettings, type Settings } from '../../src/config/settings';
 import { DomainStores } from '../../src/state/domain-stores';
 import type { ConnectionInfo } from '../../src/state/store-hooks';
 import { createUiStore, type UiStore } from '../../src/state/ui-store';
-import { keyBytes } from './pty';
+import { BURROW_BIN, keyBytes } from './pty';
 import { until } from './wait';
 
 /** A terminal's output side as Ink sees it: a size, and the frames written to it. */
@@ -24,8 +31,12 @@ class FakeStdout extends EventEmitter {
   ) {
     super();
   }
+  /** Every byte written, frames and the sequences between them (OSC 52), as a terminal got them. */
+  raw = '';
   write(chunk: string): boolean {
-    this.frames.push(chunk);
+    this.raw += chunk;
+    // a clipboard sequence written between frames (useCopy) is not a frame
+    if (!/^\x1b[\]P]/.test(chunk)) this.frames.push(chunk);
     return true;
   }
 }
@@ -47,6 +58,14 @@ export interface InProcessConsole {
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
   /** Waits until `match` is no longer in the frame. */
   waitForGone(match: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** Everything written so far, escape sequences included (as pty.ts's rawOutput). */
+  rawOutput(): string;
+  /** The last frame's rows with their escape sequences. */
+  styledLines(): string[];
+  /** True when the cell at row/column (0-based) of the last frame is drawn inverse (needs `styles`). */
+  isInverse(row: number, col: number): boolean;
+  /** Rows of the last frame wider than the terminal (a pty would wrap them). */
+  wideRows(): number[];
   /** Resolves when the console quits (app.quit, ctrl-c) or is unmounted. */
   readonly exited: Promise<void>;
   unmount(): void;
@@ -56,23 +75,82 @@ const matches = (text: string, match: string | RegExp) => (typeof match === 'str
 
 const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b\][^\x07]*\x07/g, '');
 
+/** Whether the cell at `col` of a styled line is inverse: SGR 7 on, 27 or a reset off. */
+function inverseAt(line: string, col: number): boolean {
+  let inverse = false;
+  let cell = 0;
+  for (const part of line.split(/(\x1b\[[0-9;]*m)/)) {
+    const sgr = /^\x1b\[([0-9;]*)m$/.exec(part);
+    if (sgr) {
+      for (const code of sgr[1] === '' ? ['0'] : sgr[1]!.split(';')) {
+        if (code === '7') inverse = true;
+        else if (code === '27' || code === '0') inverse = false;
+      }
+      continue;
+    }
+    for (const ch of strip(part)) {
+      const width = stringWidth(ch);
+      if (col >= cell && col < cell + Math.max(1, width)) return inverse;
+      cell += width;
+    }
+  }
+  return false;
+}
+
+let stateHome: string | null = null;
+/**
+ * What the stores write under the state directory (the SQL shell's history) goes to a directory
+ * of this test process, never the user's: XDG_STATE_HOME, unless the test file set its own.
+ */
+function isolateStateDir(): void {
+  if (stateHome !== null || process.env.XDG_STATE_HOME) return;
+  stateHome = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-inproc-state-'));
+  process.env.XDG_STATE_HOME = stateHome;
+  const dir = stateHome;
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+}
+
 /**
  * The console rendered in this process: the real App, stores and keymap, drawn by Ink to a fake
  * terminal (debug mode: every frame written whole), keys fed to its stdin. A screen test runs in
  * milliseconds and needs no pseudo-terminal; what it cannot see is the terminal itself (the
  * alternate screen, restoring it, resizes from outside), which the pty tests keep.
  */
-export function renderConsole(api: Api, options: { cols?: number; rows?: number; settings?: Partial<Settings> } = {}): InProcessConsole {
+export interface RenderOptions {
+  cols?: number;
+  rows?: number;
+  settings?: Partial<Settings>;
+  /** The header's connection (profile, endpoint, EMULATOR badge); by default an emulator. */
+  info?: Partial<ConnectionInfo>;
+  /**
+   * Draw colours and styles as at a colour terminal: chalk's level is raised to 16 colours for the
+   * rest of this test process, and the theme's colours follow settings.color (false: styles only,
+   * as --no-color keeps inverse and bold). Without it frames have no escape codes at all.
+   */
+  styles?: boolean;
+}
+
+export function renderConsole(api: Api, options: RenderOptions = {}): InProcessConsole {
   let quit: () => void = () => {};
   const exited = new Promise<void>((resolve) => (quit = resolve));
   const settings: Settings = { ...resolveSettings({}, {}, {}), ...options.settings };
+  isolateStateDir();
+  if (options.styles && chalk.level === 0) chalk.level = 1;
   const stdout = new FakeStdout(options.cols ?? 120, options.rows ?? 30);
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
   stdin.setEncoding('utf8');
-  const { keymap } = appKeymap(settings.keys);
-  const ui = createUiStore({ readOnly: settings.readOnly, home: HOME_SCREEN, onQuit: () => unmount() });
+  const { keymap, warnings } = appKeymap(settings.keys);
+  const ui = createUiStore({ readOnly: settings.readOnly, readOnlySource: settings.readOnlySource, home: HOME_SCREEN, onQuit: () => unmount() });
+  if (settings.warnings.length > 0 || warnings.length > 0) ui.getState().setWarnings([...settings.warnings, ...warnings]);
   const stores = new DomainStores({ api, settings, ui, now: Date.now });
-  const info: ConnectionInfo = { profileName: settings.profileName, emulator: true, endpoint: 'emulator', readOnly: settings.readOnly, color: false };
+  const info: ConnectionInfo = {
+    profileName: settings.profileName,
+    emulator: true,
+    endpoint: 'emulator',
+    readOnly: settings.readOnly,
+    color: options.styles ? settings.color : false,
+    ...options.info,
+  };
   const instance = render(<App stores={stores} info={info} keymap={keymap} registry={SCREENS} />, {
     stdout: stdout as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
@@ -93,6 +171,7 @@ export function renderConsole(api: Api, options: { cols?: number; rows?: number;
       .split('\n')
       .map((l) => l.trimEnd())
       .join('\n');
+  const styledLines = () => (stdout.frames.at(-1) ?? '').split('\n');
   // a key is read on its own (as a person types), then Ink and React get a turn to draw
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   return {
@@ -112,9 +191,46 @@ export function renderConsole(api: Api, options: { cols?: number; rows?: number;
     },
     screenText: frame,
     lines: () => frame().split('\n'),
+    rawOutput: () => stdout.raw,
+    styledLines,
+    isInverse: (row, col) => inverseAt(styledLines()[row] ?? '', col),
+    wideRows: () =>
+      frame()
+        .split('\n')
+        .flatMap((l, i) => (stringWidth(l) > stdout.columns ? [i] : [])),
     waitFor: (match, timeoutMs = 5000) => until(`${String(match)} in the frame`, () => (matches(frame(), match) ? frame() : null), timeoutMs),
     waitForGone: (match, timeoutMs = 5000) => until(`${String(match)} to leave the frame`, () => (matches(frame(), match) ? null : frame()), timeoutMs),
     exited,
     unmount,
   };
+}
+
+/**
+ * `burrow emulator` as a child process (npm run build first), stopped when the test file ends: for
+ * a test whose query keeps the database busy, which an emulator in this process would make wait.
+ */
+export async function useEmulatorChild(args: string[] = []): Promise<ReadyInfo> {
+  const child = spawn(process.execPath, [BURROW_BIN, 'emulator', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BURROW_API_KEY: '' },
+  });
+  after(
+    () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  );
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise<ReadyInfo>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as ReadyInfo);
+    });
+    child.once('exit', (code) => reject(new Error(`the emulator exited (code ${code}) before it was ready: ${stderr.trim()}`)));
+  });
 }
