@@ -14,7 +14,8 @@ import type { Api } from '../../src/api/index';
 import { App } from '../../src/app/App';
 import { appKeymap } from '../../src/app/app-keymap';
 import { HOME_SCREEN, SCREENS } from '../../src/app/screens';
-import { resolveSettings, type Settings } from '../../src/config/settings';
+import { resolveSettings, type GlobalFlags, type Settings } from '../../src/config/settings';
+import { loadConfigFile } from '../../src/config/config-file';
 import { DomainStores } from '../../src/state/domain-stores';
 import type { ConnectionInfo } from '../../src/state/store-hooks';
 import { createUiStore, type UiStore } from '../../src/state/ui-store';
@@ -233,4 +234,18 @@ export async function useEmulatorChild(args: string[] = []): Promise<ReadyInfo> 
     });
     child.once('exit', (code) => reject(new Error(`the emulator exited (code ${code}) before it was ready: ${stderr.trim()}`)));
   });
+}
+
+/**
+ * Settings as burrow resolves them from a config file with this text (and `env`, flags as given):
+ * the file is written to a temp XDG_CONFIG_HOME, read by the real loader, removed when the file ends.
+ */
+export async function settingsFromConfig(yaml: string, flags: GlobalFlags = {}, env: Record<string, string> = {}): Promise<Settings> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-inproc-cfg-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(dir, 'burrow'));
+  fs.writeFileSync(path.join(dir, 'burrow', 'config.yaml'), yaml, { mode: 0o600 });
+  const withConfig = { ...env, XDG_CONFIG_HOME: dir };
+  const loaded = await loadConfigFile(withConfig);
+  return resolveSettings(flags, withConfig, loaded.config);
 }
