@@ -172,6 +172,11 @@ export function renderConsole(api: Api, options: RenderOptions = {}): InProcessC
       .split('\n')
       .map((l) => l.trimEnd())
       .join('\n');
+  // a wait that times out says what the frame was, as pty.ts's does
+  const withFrame = (wait: Promise<string>) =>
+    wait.catch((error: Error) => {
+      throw new Error(`${error.message}; the frame is:\n${'-'.repeat(stdout.columns)}\n${frame()}\n${'-'.repeat(stdout.columns)}`);
+    });
   const styledLines = () => (stdout.frames.at(-1) ?? '').split('\n');
   // a key is read on its own (as a person types), then Ink and React get a turn to draw
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -199,8 +204,9 @@ export function renderConsole(api: Api, options: RenderOptions = {}): InProcessC
       frame()
         .split('\n')
         .flatMap((l, i) => (stringWidth(l) > stdout.columns ? [i] : [])),
-    waitFor: (match, timeoutMs = 5000) => until(`${String(match)} in the frame`, () => (matches(frame(), match) ? frame() : null), timeoutMs),
-    waitForGone: (match, timeoutMs = 5000) => until(`${String(match)} to leave the frame`, () => (matches(frame(), match) ? null : frame()), timeoutMs),
+    waitFor: (match, timeoutMs = 5000) => withFrame(until(`${String(match)} in the frame`, () => (matches(frame(), match) ? frame() : null), timeoutMs)),
+    waitForGone: (match, timeoutMs = 5000) =>
+      withFrame(until(`${String(match)} to leave the frame`, () => (matches(frame(), match) ? null : frame()), timeoutMs)),
     exited,
     unmount,
   };
