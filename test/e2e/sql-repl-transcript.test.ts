@@ -48,7 +48,9 @@ test('ctrl-c never leaves the shell: empty input, open transaction, the leave qu
   await app.press('r');
   // a wait that ends with the exit (a race against a wait that never succeeds kept the file
   // running until that wait timed out: most of a minute on a busy machine)
-  const info = await until(`the exit after ctrl-d and r; the screen is:\n${app.screenText()}`, () => exit, 8000);
+  const info = await until('the exit after ctrl-d and r', () => exit, 8000).catch((error: Error) => {
+    throw new Error(`${error.message}; the screen is:\n${app.screenText()}`);
+  });
   assert.equal(info.exitCode, 0);
   assert.equal((await db.execute("SELECT count(*) FROM repl_ctrlc WHERE v = 'dropped'")).rows[0]![0], 0n);
 });

@@ -15,7 +15,9 @@ import { resolveSettings } from '../../src/config/settings';
 async function quits(app: InProcessConsole): Promise<void> {
   let gone = false;
   void app.exited.then(() => (gone = true));
-  await until(`the console to quit; the frame is:\n${app.frame()}`, () => gone, 8000);
+  await until('the console to quit', () => gone, 8000).catch((error: Error) => {
+    throw new Error(`${error.message}; the frame is:\n${app.frame()}`);
+  });
 }
 
 async function openSql(app: InProcessConsole): Promise<void> {
