@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiFor, useEmulator } from '../helpers/emulator';
 import { renderConsole, settingsFromConfig, type InProcessConsole } from '../helpers/console';
-import { runCommand } from '../helpers/pty';
+import { runCommand, tableRows } from '../helpers/pty';
 import { resolveSettings } from '../../src/config/settings';
 import { UNMATCHED_PATH_ACTION, WAF_EXECUTION_MODE, WAF_PAYLOAD_LIMIT_ACTION } from '../../src/api/shield';
 
@@ -32,7 +32,12 @@ const settingLine = (screen: string, label: string) => screen.split('\n').find((
 test('zones table, then a zone: toggle + cycle, the confirm shows only the changed fields, the PATCH round-trips', async () => {
   const app = renderConsole(api, { cols: 100, rows: 30 });
   const list = await openShield(app);
-  for (const z of zones) assert.match(list, new RegExp(`^\\s*${z.shieldZoneId}\\s+${z.pullZoneId}\\s`, 'm'), `zone ${z.shieldZoneId} is listed`);
+  // every zone, in the API's order, with its pull zone
+  const rows = tableRows(list, 'ZONE', ['ZONE', 'PULL ZONE', 'PLAN']);
+  assert.deepEqual(
+    rows.map((r) => [Number(r.ZONE), Number(r['PULL ZONE'])]),
+    zones.map((z) => [z.shieldZoneId, z.pullZoneId]),
+  );
 
   const zone = zones.find((z) => z.planType === 2)!;
   const before = (await api.shield.getApiGuardian(zone.shieldZoneId)).configuration;

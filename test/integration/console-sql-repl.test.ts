@@ -85,10 +85,10 @@ test(':sql against a configured database: multi-line input, completion, history,
   await app.type('SELECT count(*)\r');
   await app.waitFor(/^\s+\.\.\.>\s*$/m);
   await app.type('FROM prod');
-  await app.press('tab');
+  await app.press('sql.complete');
   await app.waitFor(/^\s+\.\.\.> FROM products\s*$/m);
   await app.type(' WHERE sto');
-  await app.press('tab');
+  await app.press('sql.complete');
   await app.waitFor(/^\s+\.\.\.> FROM products WHERE stock\s*$/m);
   await app.type(' >= 0;\r');
   await app.waitFor(new RegExp(`\\|\\s+${products}\\s+\\|`));
