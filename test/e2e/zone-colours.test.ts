@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { envFor, useEmulator } from '../helpers/emulator';
-import { runCommand, startBurrow } from '../helpers/pty';
-import { until } from '../helpers/wait';
+import { startBurrow } from '../helpers/pty';
 
 // stern habits: in a merged stream each zone has its colour (the first cyan, the second
-// magenta), on the CLI's text output and in the console's merged view; NO_COLOR turns them off.
+// magenta) on the CLI's text output at a terminal; NO_COLOR turns them off. The console's merged
+// view is tested in process: test/integration/console-zone-colours.
 
 const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
 const zone = (name: string) => emu.world.pullZones.find((z) => z.Name === name)!.Id;
@@ -26,23 +26,4 @@ test('logs A B on a terminal: each zone id in its own colour; NO_COLOR: no colou
   const text = plain.rawOutput();
   assert.match(text, new RegExp(`\\b${A}\\b[\\s\\S]*\\b${B}\\b|\\b${B}\\b[\\s\\S]*\\b${A}\\b`));
   assert.doesNotMatch(text, /\x1b\[3\dm/);
-});
-
-test("the console's merged view draws each zone id in its colour (none with NO_COLOR)", async () => {
-  for (const noColor of [false, true]) {
-    const app = startBurrow([], { env: { ...envFor(emu), ...(noColor ? { NO_COLOR: '1' } : {}) }, cols: 120, rows: 30 });
-    await app.waitFor('Screens');
-    await runCommand(app, `logs ${A} ${B}`);
-    // rows of both zones on the screen (the ZONE column follows the time)
-    const row = (id: number) => new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} ${id} `, 'm');
-    await until('rows of both zones', () => row(A).test(app.screenText()) && row(B).test(app.screenText()), 30_000);
-    if (noColor) {
-      await app.flush();
-      assert.doesNotMatch(app.rawOutput(), /\x1b\[3[1-7]m\d+ /);
-    } else {
-      await until('zone A in cyan and zone B in magenta', () => cyan(A).test(app.rawOutput()) && magenta(B).test(app.rawOutput()), 10_000);
-    }
-    app.kill();
-    await app.exited;
-  }
 });

@@ -1,20 +1,27 @@
 import { after } from 'node:test';
 import { PassThrough } from 'node:stream';
 import { EventEmitter } from 'node:events';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import React from 'react';
 import { render } from 'ink';
 import chalk from 'chalk';
+import stringWidth from 'string-width';
+import type { ReadyInfo } from '../../src/emulator/ready-info';
 import type { Api } from '../../src/api/index';
 import { App } from '../../src/app/App';
 import { appKeymap } from '../../src/app/app-keymap';
 import { rememberOpenLogs, reopenLogs } from '../../src/app/logs-session-start';
 import { HOME_SCREEN, SCREENS } from '../../src/app/screens';
-import { resolveSettings, type Settings } from '../../src/config/settings';
+import { resolveSettings, type GlobalFlags, type Settings } from '../../src/config/settings';
+import { loadConfigFile } from '../../src/config/config-file';
 import { DomainStores } from '../../src/state/domain-stores';
 import type { ConnectionInfo } from '../../src/state/store-hooks';
 import { createUiStore, type UiStore } from '../../src/state/ui-store';
 import type { LogsSessions } from '../../src/state/logs/session-file';
-import { keyBytes } from './pty';
+import { BURROW_BIN, keyBytes } from './pty';
 import { until } from './wait';
 
 const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b\][^\x07]*\x07/g, '');
@@ -29,7 +36,8 @@ const drawsNothing = (chunk: string) => strip(chunk).replace(/[\x00-\x1f\x7f]/g,
 class FakeStdout extends EventEmitter {
   readonly isTTY = true;
   frames: string[] = [];
-  raw: string[] = [];
+  /** Every byte written, frames and the sequences between them, as a terminal got them. */
+  raw = '';
   constructor(
     public columns: number,
     public rows: number,
@@ -37,7 +45,7 @@ class FakeStdout extends EventEmitter {
     super();
   }
   write(chunk: string): boolean {
-    this.raw.push(chunk);
+    this.raw += chunk;
     if (!drawsNothing(chunk)) this.frames.push(chunk);
     return true;
   }
@@ -60,10 +68,14 @@ export interface InProcessConsole {
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
   /** Waits until `match` is no longer in the frame. */
   waitForGone(match: string | RegExp, timeoutMs?: number): Promise<string>;
-  /** True when the cell at row/column (0-based; a column is a code point) of the last frame is drawn inverse (a selection; needs `styles`). */
-  isInverse(row: number, col: number): boolean;
-  /** Everything written to the terminal so far, escape sequences included (OSC 52 copies, the bell, notifications). */
+  /** Everything written so far, escape sequences included (as pty.ts's rawOutput). */
   rawOutput(): string;
+  /** The last frame's rows with their escape sequences. */
+  styledLines(): string[];
+  /** True when the cell at row/column (0-based) of the last frame is drawn inverse (needs `styles`). */
+  isInverse(row: number, col: number): boolean;
+  /** Rows of the last frame wider than the terminal (a pty would wrap them). */
+  wideRows(): number[];
   /** Resolves when the console quits (app.quit, ctrl-c) or is unmounted. */
   readonly exited: Promise<void>;
   unmount(): void;
@@ -71,14 +83,14 @@ export interface InProcessConsole {
 
 const matches = (text: string, match: string | RegExp) => (typeof match === 'string' ? text.includes(match) : match.test(text));
 
-/** Whether the code point at `col` of a frame's row is drawn inverse (SGR 7, up to 27 or 0). */
-function inverseAt(frame: string, row: number, col: number): boolean {
-  const line = frame.split('\n')[row] ?? '';
+/** Whether the cell at `col` of a styled line is inverse: SGR 7 on, 27 or a reset off. */
+function inverseAt(line: string, col: number): boolean {
   let inverse = false;
-  let at = 0;
-  for (const m of line.matchAll(/\x1b\[([0-9;]*)m|\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|([\s\S])/gu)) {
-    if (m[1] !== undefined) {
-      const codes = (m[1] || '0').split(';');
+  let cell = 0;
+  for (const part of line.split(/(\x1b\[[0-9;]*m)/)) {
+    const sgr = /^\x1b\[([0-9;]*)m$/.exec(part);
+    if (sgr) {
+      const codes = sgr[1] === '' ? ['0'] : sgr[1]!.split(';');
       for (let i = 0; i < codes.length; i++) {
         const code = codes[i];
         // 38;5;n and 38;2;r;g;b (and 48): a colour's numbers, not codes of their own
@@ -86,12 +98,28 @@ function inverseAt(frame: string, row: number, col: number): boolean {
         else if (code === '7') inverse = true;
         else if (code === '27' || code === '0' || code === '') inverse = false;
       }
-    } else if (m[2] !== undefined) {
-      if (at === col) return inverse;
-      at++;
+      continue;
+    }
+    for (const ch of strip(part)) {
+      const width = stringWidth(ch);
+      if (col >= cell && col < cell + Math.max(1, width)) return inverse;
+      cell += width;
     }
   }
   return false;
+}
+
+let stateHome: string | null = null;
+/**
+ * What the stores write under the state directory (the SQL shell's history) goes to a directory
+ * of this test process, never the user's: XDG_STATE_HOME, unless the test file set its own.
+ */
+function isolateStateDir(): void {
+  if (stateHome !== null || process.env.XDG_STATE_HOME) return;
+  stateHome = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-inproc-state-'));
+  process.env.XDG_STATE_HOME = stateHome;
+  const dir = stateHome;
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
 }
 
 /**
@@ -104,6 +132,8 @@ export interface RenderOptions {
   cols?: number;
   rows?: number;
   settings?: Partial<Settings>;
+  /** The header's connection (profile, endpoint, EMULATOR badge); by default an emulator. */
+  info?: Partial<ConnectionInfo>;
   /**
    * Set in this process's environment while the console runs (undefined removes a variable), as
    * pty.ts's `env` is for the binary: TZ (times are drawn in the local zone), TERM_PROGRAM (which
@@ -149,20 +179,23 @@ export function renderConsole(api: Api, options: RenderOptions = {}): InProcessC
   let quit: () => void = () => {};
   const exited = new Promise<void>((resolve) => (quit = resolve));
   const settings: Settings = { ...resolveSettings({}, {}, {}), ...options.settings };
+  isolateStateDir();
   const stdout = new FakeStdout(options.cols ?? 120, options.rows ?? 30);
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
   stdin.setEncoding('utf8');
-  const { keymap } = appKeymap(settings.keys);
+  const { keymap, warnings } = appKeymap(settings.keys);
   const sessions = options.sessions;
   const ui = createUiStore({
     readOnly: settings.readOnly,
+    readOnlySource: settings.readOnlySource,
     home: HOME_SCREEN,
     onQuit: () => {
       if (sessions) rememberOpenLogs(ui, sessions);
       unmount();
     },
   });
-  if (sessions?.warning) ui.getState().setWarnings([sessions.warning]);
+  const allWarnings = [...settings.warnings, ...warnings, ...(sessions?.warning ? [sessions.warning] : [])];
+  if (allWarnings.length > 0) ui.getState().setWarnings(allWarnings);
   if (sessions) reopenLogs(ui, sessions);
   const stores = new DomainStores({ api, settings, ui, now: Date.now, ...(sessions ? { sessions } : {}) });
   const info: ConnectionInfo = {
@@ -171,6 +204,7 @@ export function renderConsole(api: Api, options: RenderOptions = {}): InProcessC
     endpoint: 'emulator',
     readOnly: settings.readOnly,
     color: options.styles ? settings.color : false,
+    ...options.info,
   };
   const instance = render(<App stores={stores} info={info} keymap={keymap} registry={SCREENS} />, {
     stdout: stdout as unknown as NodeJS.WriteStream,
@@ -194,6 +228,12 @@ export function renderConsole(api: Api, options: RenderOptions = {}): InProcessC
       .split('\n')
       .map((l) => l.trimEnd())
       .join('\n');
+  // a wait that times out says what the frame was, as pty.ts's does
+  const withFrame = (wait: Promise<string>) =>
+    wait.catch((error: Error) => {
+      throw new Error(`${error.message}; the frame is:\n${'-'.repeat(stdout.columns)}\n${frame()}\n${'-'.repeat(stdout.columns)}`);
+    });
+  const styledLines = () => (stdout.frames.at(-1) ?? '').split('\n');
   // a key is read on its own (as a person types), then Ink and React get a turn to draw
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   return {
@@ -213,11 +253,61 @@ export function renderConsole(api: Api, options: RenderOptions = {}): InProcessC
     },
     screenText: frame,
     lines: () => frame().split('\n'),
-    isInverse: (row, col) => inverseAt(stdout.frames.at(-1) ?? '', row, col),
-    rawOutput: () => stdout.raw.join(''),
-    waitFor: (match, timeoutMs = 5000) => until(`${String(match)} in the frame`, () => (matches(frame(), match) ? frame() : null), timeoutMs),
-    waitForGone: (match, timeoutMs = 5000) => until(`${String(match)} to leave the frame`, () => (matches(frame(), match) ? null : frame()), timeoutMs),
+    rawOutput: () => stdout.raw,
+    styledLines,
+    isInverse: (row, col) => inverseAt(styledLines()[row] ?? '', col),
+    wideRows: () =>
+      frame()
+        .split('\n')
+        .flatMap((l, i) => (stringWidth(l) > stdout.columns ? [i] : [])),
+    waitFor: (match, timeoutMs = 5000) => withFrame(until(`${String(match)} in the frame`, () => (matches(frame(), match) ? frame() : null), timeoutMs)),
+    waitForGone: (match, timeoutMs = 5000) =>
+      withFrame(until(`${String(match)} to leave the frame`, () => (matches(frame(), match) ? null : frame()), timeoutMs)),
     exited,
     unmount,
   };
+}
+
+/**
+ * `burrow emulator` as a child process (npm run build first), stopped when the test file ends: for
+ * a test whose query keeps the database busy, which an emulator in this process would make wait.
+ */
+export async function useEmulatorChild(args: string[] = []): Promise<ReadyInfo> {
+  const child = spawn(process.execPath, [BURROW_BIN, 'emulator', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BURROW_API_KEY: '' },
+  });
+  after(
+    () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  );
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise<ReadyInfo>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as ReadyInfo);
+    });
+    child.once('exit', (code) => reject(new Error(`the emulator exited (code ${code}) before it was ready: ${stderr.trim()}`)));
+  });
+}
+
+/**
+ * Settings as burrow resolves them from a config file with this text (and `env`, flags as given):
+ * the file is written to a temp XDG_CONFIG_HOME, read by the real loader, removed when the file ends.
+ */
+export async function settingsFromConfig(yaml: string, flags: GlobalFlags = {}, env: Record<string, string> = {}): Promise<Settings> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-inproc-cfg-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(dir, 'burrow'));
+  fs.writeFileSync(path.join(dir, 'burrow', 'config.yaml'), yaml, { mode: 0o600 });
+  const withConfig = { ...env, XDG_CONFIG_HOME: dir };
+  const loaded = await loadConfigFile(withConfig);
+  return resolveSettings(flags, withConfig, loaded.config);
 }

@@ -1,29 +1,31 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
+import { apiFor, useEmulator } from '../helpers/emulator';
+import { renderConsole, type InProcessConsole } from '../helpers/console';
+import { runCommand } from '../helpers/pty';
 import { until } from '../helpers/wait';
 
 // The hint bar (the last line) shows the keys that matter most first, leaves out keys that do
-// not apply here, and says what enter and esc do in a prompt as the prompt says it.
+// not apply here, and says what enter and esc do in a prompt as the prompt says it. Rendered in
+// this process (was a pty test).
 
 const emu = await useEmulator({ seed: 9, logRate: 6, ingestDelayMs: 500 });
 const api = apiFor(emu);
 const busy = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
-const bar = (app: PtySession) =>
+const bar = (app: InProcessConsole) =>
   app
     .lines()
     .filter((l) => l.trim() !== '')
     .at(-1) ?? '';
 /** Waits until the hint bar satisfies `check` (it is redrawn at the next frame). */
-function barWhere(app: PtySession, what: string, check: (line: string) => boolean): Promise<string> {
+function barWhere(app: InProcessConsole, what: string, check: (line: string) => boolean): Promise<string> {
   return until(`the hint bar with ${what} (now: "${bar(app)}")`, () => {
     const line = bar(app);
     return check(line) ? line : null;
   });
 }
 
-async function openLogs(app: PtySession): Promise<void> {
+async function openLogs(app: InProcessConsole): Promise<void> {
   await app.waitFor('Screens');
   await runCommand(app, `logs ${busy.Id}`);
   await app.waitFor(/● following/);
@@ -31,18 +33,18 @@ async function openLogs(app: PtySession): Promise<void> {
 
 test('logs at 120 and 80 columns: / @ m ? q are in the bar, before the less used keys', async () => {
   for (const cols of [120, 80]) {
-    const app = startBurrow([], { env: envFor(emu), cols, rows: 30 });
+    const app = renderConsole(api, { cols, rows: 30 });
     await openLogs(app);
     const line = await barWhere(app, '/ and q', (l) => l.includes('/ ') && l.includes('q quit'));
     for (const hint of ['/ filter', '@ time', 'm mark', '? help', 'q quit']) assert.ok(line.includes(hint), `${cols} columns: "${hint}" in "${line}"`);
     assert.ok(line.indexOf('/ filter') < line.indexOf('? help'), line);
-    app.kill();
+    app.unmount();
     await app.exited;
   }
 });
 
 test('a prompt and the bar agree: enter applies, esc cancels', async () => {
-  const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 30 });
+  const app = renderConsole(api, { cols: 120, rows: 30 });
   await openLogs(app);
   await app.press('list.filter');
   await app.waitFor('enter applies · esc cancels');
@@ -53,12 +55,12 @@ test('a prompt and the bar agree: enter applies, esc cancels', async () => {
   await app.waitFor('jump to time:');
   await barWhere(app, 'enter apply, esc cancel', (l) => /^enter apply {2}esc cancel/.test(l));
   assert.doesNotMatch(bar(app), /enter keep|esc clear/);
-  app.kill();
+  app.unmount();
   await app.exited;
 });
 
 test("hints that do not apply are not shown: home's d raw, a Basic-plan zone's edit keys, p pause on a past day", async () => {
-  const app = startBurrow([], { env: envFor(emu), cols: 160, rows: 30 });
+  const app = renderConsole(api, { cols: 160, rows: 30 });
   await app.waitFor('Screens');
   const home = await barWhere(app, 'the home keys', (l) => l.includes('q quit'));
   assert.doesNotMatch(home, /d raw/);
@@ -88,6 +90,6 @@ test("hints that do not apply are not shown: home's d raw, a Basic-plan zone's e
   await app.press('prompt.apply');
   await app.waitFor(/v1 day \d\d-\d\d-\d\d \(UTC\) · [\d,]+ lines/, 30_000);
   await barWhere(app, 'no p pause on a past day', (l) => l.includes('q quit') && !l.includes('p pause'));
-  app.kill();
+  app.unmount();
   await app.exited;
 });

@@ -2,18 +2,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '@libsql/client';
 import { apiFor, envFor, useEmulator } from '../helpers/emulator';
-import { runCommand, startBurrow, tableRows } from '../helpers/pty';
+import { renderConsole } from '../helpers/console';
+import { runCommand, tableRows } from '../helpers/pty';
+import { resolveSettings } from '../../src/config/settings';
+import type { RunningEmulator } from '../../src/emulator/server';
+
+// The databases screen rendered in this process (was a pty test), with the settings the binary
+// would resolve from the environment that points it at the emulator (its database included).
+const settingsFor = (emu: RunningEmulator) => resolveSettings({}, envFor(emu), {});
 
 test(":db lists the account's databases with regions, size and the rows they served; enter opens :sql on one", async () => {
   const emu = await useEmulator();
-  const dbs = await apiFor(emu).databases.list();
+  const api = apiFor(emu);
+  const dbs = await api.databases.list();
   // some reads and writes on the primary database, so its usage is not zero
   const client = createClient({ url: emu.info.databaseUrl, authToken: emu.info.databaseToken });
   await client.execute('SELECT id FROM customers ORDER BY id LIMIT 25');
   await client.batch(['CREATE TABLE screen_t (x)', 'INSERT INTO screen_t VALUES (1), (2)'], 'write');
   client.close();
 
-  const app = startBurrow([], { env: envFor(emu), cols: 140, rows: 24 });
+  const app = renderConsole(api, { cols: 140, rows: 24, settings: settingsFor(emu) });
   await app.waitFor('Screens');
   await runCommand(app, 'db');
   const screen = await app.waitFor(`${dbs.length} databases`);
@@ -46,7 +54,7 @@ test(":db lists the account's databases with regions, size and the rows they ser
 
 test(':db t: tokens made with an expiry and read-only; x invalidates every token after a diff', async () => {
   const emu = await useEmulator();
-  const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 30 });
+  const app = renderConsole(apiFor(emu), { cols: 120, rows: 30, settings: settingsFor(emu) });
   await app.waitFor('Screens');
   await runCommand(app, 'db');
   await app.waitFor(/\d+ databases/);

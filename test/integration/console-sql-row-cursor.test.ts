@@ -1,24 +1,37 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { envFor, useEmulator } from '../helpers/emulator';
-import { type PtySession, runCommand, startBurrow } from '../helpers/pty';
+import { apiFor, envFor, useEmulator } from '../helpers/emulator';
+import { renderConsole, type InProcessConsole, type RenderOptions } from '../helpers/console';
+import { runCommand } from '../helpers/pty';
+import { resolveSettings } from '../../src/config/settings';
 
 // The SQL results grid's selected row (j/k, pages, g/G) and `d` on it; `d` in the logs zone
-// picker. In a pty (npm run build first).
+// picker. Rendered in this process (was a pty test on `burrow sql`: the grid is the same screen
+// in :sql), drawn as at a terminal so the selected row's inverse can be read.
 
 const emu = await useEmulator();
+const api = apiFor(emu);
+
+/** :sql on the emulator's database, the shell's prompt up. */
+async function openSql(options: RenderOptions): Promise<InProcessConsole> {
+  const app = renderConsole(api, { cols: 90, rows: 24, styles: true, ...options });
+  await app.waitFor('Screens');
+  await runCommand(app, 'sql');
+  await app.waitFor(/^burrow-demo>/m);
+  return app;
+}
 const ROWS = 3000;
 // n, and a label no other row has: row n's label is v{n*7}
 const QUERY = `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${ROWS}) SELECT x AS n, 'v' || (x * 7) AS label FROM c;\r`;
 
 /** The screen row (0-based) of the grid line of result row n. */
-function gridRow(app: PtySession, n: number): number {
+function gridRow(app: InProcessConsole, n: number): number {
   const at = app.lines().findIndex((l) => new RegExp(`^.\\s+${n}\\s+\\| v${n * 7}\\s`).test(l));
   assert.ok(at >= 0, `row ${n} is on screen:\n${app.screenText()}`);
   return at;
 }
 
-async function rawRecordOf(app: PtySession, n: number): Promise<void> {
+async function rawRecordOf(app: InProcessConsole, n: number): Promise<void> {
   await app.press('list.raw');
   const screen = await app.waitFor(`Raw record · result row ${n.toLocaleString('en-US')} of 3,000`);
   assert.match(screen, new RegExp(`"n": ${n},`));
@@ -28,8 +41,7 @@ async function rawRecordOf(app: PtySession, n: number): Promise<void> {
 }
 
 test('SQL grid of 3000 rows (through the cursor): j/k, pgdn and G move a selected row, drawn in reverse, and d shows that row', async () => {
-  const app = startBurrow(['sql'], { env: envFor(emu), cols: 90, rows: 24 });
-  await app.waitFor(/^burrow-demo> /m);
+  const app = await openSql({ settings: resolveSettings({}, envFor(emu), {}) });
   await app.type(QUERY);
   await app.waitFor(/3,000 rows(?! so far)/, 30_000);
   await app.press('esc');
@@ -69,12 +81,11 @@ test('SQL grid of 3000 rows (through the cursor): j/k, pgdn and G move a selecte
   await app.waitFor(/rows 1–\d+ of 3,000 · on row 1 /);
   await app.press('sql.edit');
   await app.type('.quit\r');
-  assert.equal((await app.exited).exitCode, 0);
+  await app.waitFor('Screens');
 });
 
 test('without colours the selected row starts with >', async () => {
-  const app = startBurrow(['sql', '--no-color'], { env: envFor(emu), cols: 90, rows: 24 });
-  await app.waitFor(/^burrow-demo>/m);
+  const app = await openSql({ settings: resolveSettings({ noColor: true }, envFor(emu), {}) });
   await app.type('SELECT 1 AS n UNION ALL SELECT 2 UNION ALL SELECT 3;\r');
   await app.waitFor(/\(3 rows/);
   await app.press('esc');
@@ -85,12 +96,12 @@ test('without colours the selected row starts with >', async () => {
   assert.match(screen, /^\|\s+1 \|$/m);
   await app.press('sql.edit');
   await app.type('.quit\r');
-  assert.equal((await app.exited).exitCode, 0);
+  await app.waitFor('Screens');
 });
 
 test('logs zone picker: d shows the pull zone as the server sent it, fields the picker does not show included', async () => {
   const shop = emu.world.pullZones.find((z) => z.Name === 'shop-assets')!;
-  const app = startBurrow([], { env: envFor(emu), cols: 120, rows: 40 });
+  const app = renderConsole(api, { cols: 120, rows: 40 });
   await app.waitFor('Screens');
   await runCommand(app, 'logs');
   await app.waitFor('Pull zones with logging');
@@ -102,6 +113,5 @@ test('logs zone picker: d shows the pull zone as the server sent it, fields the 
   assert.match(screen, /"ForceSSL": (true|false)/);
   await app.press('record.close');
   await app.waitForGone('Raw record');
-  app.kill();
-  await app.exited;
+  app.unmount();
 });
