@@ -42,6 +42,8 @@ interface EngineRun {
   mainBusyMs: number;
   workerBusyMs: number;
   cpuMs: number;
+  /** CPU of the main thread alone (Linux; NaN elsewhere). */
+  mainCpuMs: number;
   insertMs: number;
   statsMs: number;
 }
@@ -122,7 +124,7 @@ export const logEngineBench: Bench = {
         notes: [
           ...(home ? [] : ['lnav is not installed: its reference row is skipped (apt-get install lnav)']),
           `last run: ${last?.kept} kept, ${last?.duplicates} duplicates refused, ${last?.matched} matching the filter (jq printed ${jqMatched} matching rows, duplicates included)`,
-          `medians per run: wall ${med(runs.map((x) => x.ms))} ms, CPU of all threads ${med(runs.map((x) => x.cpuMs))} ms, main thread busy ${med(runs.map((x) => x.mainBusyMs))} ms ` +
+          `medians per run: wall ${med(runs.map((x) => x.ms))} ms, CPU of all threads ${med(runs.map((x) => x.cpuMs))} ms, main thread busy ${med(runs.map((x) => x.mainBusyMs))} ms (its CPU ${med(runs.map((x) => x.mainCpuMs))} ms) ` +
             `(LogBuffer.insertBatch ${med(runs.map((x) => x.insertMs))} ms, statistics ${med(runs.map((x) => x.statsMs))} ms), page reader worker busy ${med(runs.map((x) => x.workerBusyMs))} ms`,
         ],
       },

@@ -102,6 +102,8 @@ export class LogBuffer {
   private readonly work = new InsertWork();
   /** How many batch positions the running merge gave slots to (work.placed, in that order). */
   private placedCount = 0;
+  /** While a merge runs on a batch whose records took their slots early (work.rowSlots): its sorted record order. */
+  private earlyOrder: Int32Array | null = null;
   private versionCounter = 0;
   /** Records that could not be kept for lack of room. */
   dropped = 0;
@@ -311,7 +313,13 @@ export class LogBuffer {
     const fresh = work.fresh;
     const freshTimes = work.freshTimes;
     let k = 0;
-    // the batch's own hex ids, as words, in a small table of their own (no string hashed)
+    // Room for the whole batch without evicting or refusing a record (a store filling up): each
+    // new record takes its slot as soon as it is found new, and its id goes into the id table in
+    // the probe that looked for it (the table is bigger than the caches: a second probe later is a
+    // second miss). The batch's own repeats are then found in that table too.
+    const early = this.size + n <= this.capacity;
+    const rowSlots = work.rowSlots;
+    // otherwise the batch's own hex ids, as words, in a small table of their own (no string hashed)
     const batchIds = work.batchIds;
     let seenOther: Set<string> | null = null;
     const w = this.scratch;
@@ -320,12 +328,17 @@ export class LogBuffer {
       if (t !== t) continue;
       let dup: boolean;
       if (src.binaryId(i, w, this.scratchBytes)) {
-        dup = this.ids.find(w[0]!, w[1]!, w[2]!, w[3]!) >= 0 || !batchIds.add(w[0]!, w[1]!, w[2]!, w[3]!);
+        if (early) {
+          const slot = this.freeSlots.peek();
+          dup = !this.ids.addNew(w[0]!, w[1]!, w[2]!, w[3]!, slot);
+          if (!dup) rowSlots[i] = this.freeSlots.take();
+        } else dup = this.ids.find(w[0]!, w[1]!, w[2]!, w[3]!) >= 0 || !batchIds.add(w[0]!, w[1]!, w[2]!, w[3]!);
       } else {
         const key = src.key(i);
         seenOther ??= new Set<string>();
         dup = this.otherKeys.has(key) || seenOther.has(key);
         seenOther.add(key);
+        if (!dup && early) rowSlots[i] = this.freeSlots.take();
       }
       if (dup) {
         this.duplicates++;
@@ -340,8 +353,10 @@ export class LogBuffer {
     sortBatch(order, times);
     const slots = work.slots.subarray(0, k).fill(-1);
     this.placedCount = 0;
+    this.earlyOrder = early ? order : null;
     this.merge(times, slots);
-    this.store(src, order, slots);
+    this.earlyOrder = null;
+    this.store(src, order, slots, early);
     const addedSlots: number[] = [];
     const keptTimes: number[] = [];
     for (let j = 0; j < k; j++) {
@@ -371,14 +386,18 @@ export class LogBuffer {
    * `store` writes it there once the merge is done.
    */
   private place(slots: Int32Array, j: number): number {
-    const slot = this.freeSlots.take();
+    const early = this.earlyOrder;
+    const slot = early ? this.work.rowSlots[early[j]!]! : this.freeSlots.take();
     slots[j] = slot;
     this.work.placed[this.placedCount++] = j;
     return slot;
   }
 
-  /** Writes the records the merge placed (batch record order[j] in slots[j]), in the order placed, and indexes their ids. */
-  private store(src: Incoming, order: Int32Array, slots: Int32Array): void {
+  /**
+   * Writes the records the merge placed (batch record order[j] in slots[j]), in the order placed,
+   * and indexes their ids (the hex ids are in the id table already when they took their slots early).
+   */
+  private store(src: Incoming, order: Int32Array, slots: Int32Array, early: boolean): void {
     const n = this.placedCount;
     const { placed, rows, at } = this.work;
     for (let q = 0; q < n; q++) {
@@ -389,8 +408,9 @@ export class LogBuffer {
     src.write(this.columns, rows, at, n);
     for (let q = 0; q < n; q++) {
       const slot = at[q]!;
-      if (this.columns.hasBinaryId(slot)) this.ids.add(slot);
-      else this.otherKeys.add(src.key(rows[q]!));
+      if (this.columns.hasBinaryId(slot)) {
+        if (!early) this.ids.add(slot);
+      } else this.otherKeys.add(src.key(rows[q]!));
     }
   }
 
@@ -509,6 +529,8 @@ class InsertWork {
   placed = new Int32Array(0);
   rows = new Int32Array(0);
   at = new Int32Array(0);
+  /** The slot each batch record took early (by its index in the batch). */
+  rowSlots = new Int32Array(0);
   batchIds = new BatchIds(0);
 
   /** Ready for a batch of n records. */
@@ -521,6 +543,7 @@ class InsertWork {
       this.placed = new Int32Array(n);
       this.rows = new Int32Array(n);
       this.at = new Int32Array(n);
+      this.rowSlots = new Int32Array(n);
       this.batchIds = new BatchIds(n);
     } else this.batchIds.clear();
     return this;

@@ -256,7 +256,8 @@ function v1Piece(page: EncodedPage, decoder: PageDecoder): V1Piece {
 const WORKER_SOURCE = `
 const __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
-const encoder = (${createPageEncoder.toString()})(${JSON.stringify(CODEC_FIELDS)}, undefined, ${createByteRecordReader.toString()});
+// the columns in shared memory: posted without a transfer list (see createPageEncoder's \`shared\`)
+const encoder = (${createPageEncoder.toString()})(${JSON.stringify(CODEC_FIELDS)}, undefined, ${createByteRecordReader.toString()}, true);
 let v1Reader = null;
 const v1Text = new TextDecoder();
 parentPort.on('message', ({ id, body, v1 }) => {
@@ -279,7 +280,6 @@ parentPort.on('message', ({ id, body, v1 }) => {
   } catch (error) {
     page = { syntaxError: String(error && error.message), count: -1, skipped: 0, newValues: [], newFields: new Uint8Array(0) };
   }
-  const transfer = page.nums ? [page.nums.buffer, page.times.buffer, page.rid.buffer, page.ip4.buffer, page.ip6.buffer, page.codes.buffer, page.ends.buffer, page.firstValue.buffer] : [];
-  parentPort.postMessage({ id, page, busyMs: performance.eventLoopUtilization().active }, transfer);
+  parentPort.postMessage({ id, page, busyMs: performance.eventLoopUtilization().active });
 });
 `;

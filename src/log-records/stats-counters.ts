@@ -56,13 +56,14 @@ export class PathCounters {
 
   /** False when the path is not one this counts (none, empty, a bare query: the URL is the key then). */
   bump(map: Map<string, Counter>, id: number, path: string | null, by: number): boolean {
-    if (path === null || path === '' || path.charCodeAt(0) === 63) return false;
+    // a path counted before (checked then) first: reading the text itself is a cache miss
     const c = this.counters[id];
     if (c !== undefined && this.values[id] === path && c.n > 0) {
       c.n += by;
       if (c.n <= 0) map.delete(this.keys[id]!);
       return true;
     }
+    if (path === null || path === '' || path.charCodeAt(0) === 63) return false;
     const key = pathKeyOf(path, null);
     bump(map, key, by);
     this.values[id] = path;

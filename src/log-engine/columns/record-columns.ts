@@ -268,7 +268,8 @@ export class RecordColumns {
 
     let flags = 0;
     const texts = this.texts;
-    texts.length = 0;
+    // most records have no text aside: setting the length of an empty array is a builtin call each time
+    if (texts.length !== 0) texts.length = 0;
     if (!isIsoOf(e.timestamp, time)) {
       flags |= TS_TEXT;
       texts.push(e.timestamp);
@@ -380,7 +381,8 @@ export class RecordColumns {
     const c = i * STRINGS;
     let flags = 0;
     const texts = this.texts;
-    texts.length = 0;
+    // most records have no text aside: setting the length of an empty array is a builtin call each time
+    if (texts.length !== 0) texts.length = 0;
     if (codes[c + BatchField.timestamp] !== 0) {
       flags |= TS_TEXT;
       texts.push(batch.text(BatchField.timestamp, i)!);
@@ -403,8 +405,10 @@ export class RecordColumns {
       flags |= IP_V4;
       this.ip4[slot] = batch.ip4[i]!;
     } else if (ip === 1) {
-      // an IPv6 address the page reader already wrote as 16 bytes
-      this.v6.set(batch.ip6.subarray(i * 16, i * 16 + 16));
+      // an IPv6 address the page reader already wrote as 16 bytes (copied by hand: a subarray is an object each time)
+      const v6 = this.v6;
+      const from = batch.ip6;
+      for (let b = 0, o = i * 16; b < 16; b++) v6[b] = from[o + b]!;
       flags |= IP_V6;
     } else if (ip !== -1) flags |= this.otherIp(batch.text(BatchField.remoteIp, i)!);
     const url = codes[c + BatchField.url]!;

@@ -17,6 +17,12 @@ export class SlotPool {
     return this.fresh++;
   }
 
+  /** The slot take() gives next (-1 when none is free). */
+  peek(): number {
+    if (this.count > 0) return this.released[this.count - 1]!;
+    return this.fresh < this.capacity ? this.fresh : -1;
+  }
+
   give(slot: number): void {
     if (this.count === this.released.length) {
       const grown = new Int32Array(Math.min(this.capacity, this.released.length * 2));
