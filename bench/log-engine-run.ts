@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { readLogPage } from '../src/api/logs/index';
 import { LogBuffer, LogPageReader } from '../src/log-engine/index';
 import { compileSlotFilter } from '../src/log-engine/slot-filter';
+import { BACKFILL_DEPTH } from '../src/log-engine/follow-options';
 import { LogStats } from '../src/log-records/stats';
 import type { LogData } from './lib/log-data';
 import { ENGINE_FILTER } from './log-engine-filter';
@@ -43,8 +44,9 @@ let insertMs = 0;
 let statsMs = 0;
 let skipped = 0;
 // The pages arrive one after the other, as from the network: the next ones are on their way (read
-// from disk, parsed by the reader's worker thread) while one is ingested.
-const AHEAD = Number(process.env.BENCH_AHEAD ?? 2);
+// from disk, parsed by the reader's worker thread) while one is ingested, as many as the follow
+// engine's backfill keeps in flight.
+const AHEAD = Number(process.env.BENCH_AHEAD ?? BACKFILL_DEPTH);
 const fetch = (i: number) => readLogPage(reader, fs.readFileSync(data.pages[i]!), '/v2/pullzones/1/logs', 'asc');
 const queue = data.pages.slice(0, AHEAD).map((_, i) => fetch(i));
 for (let i = 0; i < data.pages.length; i++) {

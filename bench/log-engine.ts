@@ -7,6 +7,7 @@ import { summarize } from './lib/stats';
 import type { BenchResult } from './lib/report';
 import type { Bench } from './registry';
 import { JQ_FILTER, LNAV_QUERY } from './log-engine-filter';
+import { BACKFILL_DEPTH } from '../src/log-engine/follow-options';
 
 /** lnav with the records' JSON format installed in a home of its own; null when lnav is not installed. */
 function lnavHome(): string | null {
@@ -113,7 +114,7 @@ export const logEngineBench: Bench = {
         name: 'log engine throughput',
         method:
           `${data.records.toLocaleString('en')} distinct records in ${data.pages.length} v2 pages of 10,000 (each repeating the last 1,000 of the one before, as overlapping polls do; ${mb} MiB of JSON exactly as the emulator's v2 route writes it), ` +
-          "read from disk as bytes and handed one after the other to the engine: LogPageReader (a worker thread parses big pages into columns), the page envelope check, LogBuffer.insertBatch (the page's columns into the columnar store: dedupe by request id, ordered insert, capacity 1,000,000; no object per record), " +
+          `read from disk as bytes and handed one after the other to the engine, ${BACKFILL_DEPTH} on their way at once as in the follow engine's backfill: LogPageReader (a worker thread parses big pages into columns), the page envelope check, LogBuffer.insertBatch (the page's columns into the columnar store: dedupe by request id, ordered insert, capacity 1,000,000; no object per record), ` +
           `the statistics of the kept records read from the store's columns (the stats panel), and the filter ${JSON.stringify({ status: '5xx,404' })} on each kept record (compileSlotFilter: the status from its column); a fresh process per run, timed inside it. ` +
           `Reference: \`jq -c '${JQ_FILTER}'\` over the same ${data.rows.toLocaleString('en')} rows as NDJSON (no dedupe, no stats), from spawn to exit. Rates are distinct records per second for both; ${RUNS} runs, alternating.`,
         unit: 'records/s',

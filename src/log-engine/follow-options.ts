@@ -4,8 +4,10 @@ import type { FollowSink } from './follow-sink';
 import type { LogPageSource } from '../api/logs/page';
 import { RETENTION_MS, normalizeFilter, toEpochMs, type LogFilter, type TimeInput } from '../api/logs/query';
 
-/** What a caller of the follow engine may set, checked and given its defaults here. */
+/** Backfill pages in flight at most, by default: one is ingested while the next are on their way. */
+export const BACKFILL_DEPTH = 3;
 
+/** What a caller of the follow engine may set, checked and given its defaults here. */
 export interface FollowOptions<S extends FollowSink = LogBuffer> {
   api: LogPageSource;
   zones: readonly number[];
@@ -29,7 +31,7 @@ export interface FollowOptions<S extends FollowSink = LogBuffer> {
   fullRecheckEveryMs?: number;
   /** Records to backfill at most (default: the buffer's capacity). */
   maxBackfill?: number;
-  /** Backfill pages in flight at most (default 3; the zone's budget spaces them). */
+  /** Backfill pages in flight at most (default BACKFILL_DEPTH; the zone's budget spaces them). */
   backfillDepth?: number;
   /** Share of a zone's budget the polls may use (default 0.6; searches get the rest). */
   budgetShare?: number;
@@ -84,7 +86,7 @@ export function followSettings(options: FollowOptions<FollowSink>, sinkCapacity:
     maxRecheckMs: options.maxRecheckMs ?? 15 * 60_000,
     fullRecheckEveryMs: options.fullRecheckEveryMs ?? 10_000,
     maxBackfill: options.maxBackfill ?? sinkCapacity,
-    backfillDepth: Math.max(1, Math.floor(options.backfillDepth ?? 3)),
+    backfillDepth: Math.max(1, Math.floor(options.backfillDepth ?? BACKFILL_DEPTH)),
     budgetShare: options.budgetShare ?? 0.6,
     initialLagMs: options.initialLagMs ?? 30_000,
     maxSkewMs: options.maxSkewMs ?? Number.POSITIVE_INFINITY,
