@@ -1,0 +1,130 @@
+import type { BudgetState } from '../api/rate-limit';
+
+/**
+ * Which zones' page requests go first when several zones ship at once.
+ *
+ * The zone with the most pages left goes first. A zone that needs more requests than its budget
+ * allows in a window cannot end before its first answers plus the window (its later requests wait
+ * for those slots to free), and the zone with the most pages is the one that does; the sooner and
+ * the closer together its first answers come (every zone's requests share the platform), the
+ * sooner its window turns and the shorter its tail. So while such a first zone is pressing
+ * (reading pages, with a slot of its budget free) the other zones read one batch at a time
+ * between them: the platform always has one of their requests beside the first zone's, but never
+ * a queue in front of it. When the first zone waits (for its window, for its own inserts, a
+ * retry) or is done, the others read freely.
+ *
+ * Pages left are estimated from the density of what a zone read so far (unknown before its first
+ * page: every zone starts at once). Zones within a fifth of the most are all first, so zones of
+ * about the same size read together as before. Nothing here changes how many requests a zone
+ * sends or when its budget lets them go: it only holds back a zone the budget would let go.
+ */
+export class RequestOrder {
+  private readonly zones = new Map<number, ZoneTurn>();
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly budget: { state(key: string): Pick<BudgetState, 'used' | 'limit'> }) {}
+
+  private zone(zone: number): ZoneTurn {
+    let z = this.zones.get(zone);
+    if (!z) {
+      z = { pagesLeft: Number.POSITIVE_INFINITY, active: false, reading: false };
+      this.zones.set(zone, z);
+    }
+    return z;
+  }
+
+  /** The zone's estimate of the pages left in what it reads now (Infinity before its first page, 0 when its stream is done). */
+  estimate(zone: number, pagesLeft: number): void {
+    const z = this.zone(zone);
+    if (z.pagesLeft === pagesLeft) return;
+    z.pagesLeft = pagesLeft;
+    this.changed();
+  }
+
+  /**
+   * The zone is reading a stream of pages (true), or waits for something else than the platform:
+   * its inserts (ClickHouse), a retry, its next segment (false).
+   */
+  active(zone: number, active: boolean): void {
+    const z = this.zone(zone);
+    if (z.active === active && (active || !z.reading)) return;
+    z.active = active;
+    if (!active) z.reading = false;
+    this.changed();
+  }
+
+  /** The zone's batch taken at its turn is read (or failed). */
+  read(zone: number): void {
+    const z = this.zone(zone);
+    if (!z.reading) return;
+    z.reading = false;
+    this.changed();
+  }
+
+  /** A request of the zone was just handed to the budget: a slot may have been taken. */
+  sent(): void {
+    this.changed();
+  }
+
+  /** Whether the zone has (about) the most pages left of all. */
+  first(zone: number): boolean {
+    const left = this.zone(zone).pagesLeft;
+    if (left < 2) return false;
+    let most = 0;
+    for (const z of this.zones.values()) most = Math.max(most, z.pagesLeft);
+    return left >= most * 0.8;
+  }
+
+  private pressing(zone: number, z: ZoneTurn): boolean {
+    if (!z.active || !this.first(zone)) return false;
+    const s = this.budget.state(String(zone));
+    return s.used < s.limit;
+  }
+
+  /** Whether the zone may read its next batch now. */
+  may(zone: number): boolean {
+    if (this.first(zone)) return true;
+    let pressed = false;
+    let othersReading = false;
+    for (const [other, z] of this.zones) {
+      if (other === zone) continue;
+      if (this.pressing(other, z)) pressed = true;
+      else if (z.reading && !this.first(other)) othersReading = true;
+    }
+    return !pressed || !othersReading;
+  }
+
+  /** Resolves when the zone may read its next batch (at once, usually), which it then reads; rejects when `signal` aborts. */
+  async turn(zone: number, signal: AbortSignal): Promise<void> {
+    while (!this.may(zone)) {
+      if (signal.aborted) throw new Error('stopped');
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        this.waiters.push(done);
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+    if (signal.aborted) throw new Error('stopped');
+    // taken at once: a zone woken with it must not find the place free
+    const z = this.zone(zone);
+    z.active = true;
+    z.reading = true;
+  }
+
+  private changed(): void {
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const wake of waiting) wake();
+  }
+}
+
+interface ZoneTurn {
+  pagesLeft: number;
+  /** Reading its stream: not waiting for its inserts, a retry or its next segment. */
+  active: boolean;
+  /** Between its turn and the end of the batch it took. */
+  reading: boolean;
+}
