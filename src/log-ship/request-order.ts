@@ -3,20 +3,21 @@ import type { BudgetState } from '../api/rate-limit';
 /**
  * Which zones' page requests go first when several zones ship at once.
  *
- * The zone with the most pages left goes first. A zone that needs more requests than its budget
- * allows in a window cannot end before its first answers plus the window (its later requests wait
- * for those slots to free), and the zone with the most pages is the one that does; the sooner and
- * the closer together its first answers come (every zone's requests share the platform), the
- * sooner its window turns and the shorter its tail. So while such a first zone is pressing
- * (reading pages, with a slot of its budget free) the other zones read one batch at a time
- * between them: the platform always has one of their requests beside the first zone's, but never
- * a queue in front of it. When the first zone waits (for its window, for its own inserts, a
- * retry) or is done, the others read freely.
+ * The zone with the most pages left past what its budget has free goes first. A zone that needs
+ * more requests than its budget allows in a window cannot end before its first answers plus the
+ * window (its later requests wait for those slots to free); the sooner and the closer together
+ * its first answers come (every zone's requests share the platform), the sooner its window turns
+ * and the shorter its tail. So while the first zone is pressing (reading pages, with a slot of
+ * its budget free) the other zones read one batch at a time between them: the platform always
+ * has one of their requests beside the first zone's, but never a queue in front of it. When the
+ * first zone waits (for its window, for its own inserts, a retry) or is done, the others read
+ * freely.
  *
  * Pages left are estimated from the density of what a zone read so far (unknown before its first
- * page: every zone starts at once). Zones within a fifth of the most are all first, so zones of
- * about the same size read together as before. Nothing here changes how many requests a zone
- * sends or when its budget lets them go: it only holds back a zone the budget would let go.
+ * page: every zone starts at once), so the order is a guess that gets better as pages come; zones
+ * within a page of the first are first too. A zone with less than two pages left is never first:
+ * a follow at the live end holds nobody back. Nothing here changes how many requests a zone sends
+ * or when its budget lets them go: it only holds back a zone the budget would let go.
  */
 export class RequestOrder {
   private readonly zones = new Map<number, ZoneTurn>();
@@ -66,13 +67,19 @@ export class RequestOrder {
     this.changed();
   }
 
-  /** Whether the zone has (about) the most pages left of all. */
+  /** Pages left past the requests its budget has free now. */
+  private excess(zone: number, z: ZoneTurn): number {
+    const s = this.budget.state(String(zone));
+    return z.pagesLeft - (s.limit - s.used);
+  }
+
+  /** Whether the zone has (about) the most pages left past its budget's free slots, of all zones. */
   first(zone: number): boolean {
-    const left = this.zone(zone).pagesLeft;
-    if (left < 2) return false;
-    let most = 0;
-    for (const z of this.zones.values()) most = Math.max(most, z.pagesLeft);
-    return left >= most * 0.8;
+    const z = this.zone(zone);
+    if (z.pagesLeft < 2) return false;
+    const mine = this.excess(zone, z);
+    for (const [other, o] of this.zones) if (other !== zone && o.pagesLeft >= 2 && this.excess(other, o) > mine + 1) return false;
+    return true;
   }
 
   private pressing(zone: number, z: ZoneTurn): boolean {

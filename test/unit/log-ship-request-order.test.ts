@@ -77,10 +77,30 @@ test('zones of about the same size are all first: none holds the other back', as
   await order.turn(1, stopped());
   order.estimate(1, 20);
   await order.turn(2, stopped());
-  order.estimate(2, 18);
+  order.estimate(2, 19);
   assert.equal(order.first(1), true);
   assert.equal(order.first(2), true);
   assert.equal(order.may(1), true);
+  assert.equal(order.may(2), true);
+});
+
+test('first is about pages past the free budget: the zone that used its window stays first through its tail', async () => {
+  const b = budget();
+  const order = new RequestOrder(b);
+  order.estimate(1, 10);
+  b.used.set('1', 30);
+  order.estimate(2, 15);
+  b.used.set('2', 2);
+  assert.equal(order.first(1), true, '10 pages and no slot free');
+  assert.equal(order.first(2), false, '15 pages and 28 slots free');
+});
+
+test('a zone with less than two pages left is never first: followed zones at the live end hold nobody back', async () => {
+  const order = new RequestOrder(budget());
+  order.estimate(1, 1);
+  order.estimate(2, 0);
+  order.active(1, true);
+  assert.equal(order.first(1), false);
   assert.equal(order.may(2), true);
 });
 
