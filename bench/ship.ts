@@ -54,11 +54,15 @@ function traceNotes(trace: TraceEvent[], busiest: number, limit: number, wallSec
     `trace (BURROW_SHIP_DEBUG=1, s since the shipper's process started): first page asked for at ${at(firstWant)}, store prepared and zones leased and resumed at ${at(ready)}; busiest zone ${busiest}: page 1 read at ${at(pages[0])}, page 10 at ${at(pages[9])}, page ${limit} at ${at(pages[limit - 1])}, page ${limit + 1} (after its window turned) at ${at(pages[limit])}, last (${pages.length}) at ${at(pages[pages.length - 1])}; leases released at ${at(released)}; exit ${wallSeconds.toFixed(2)} s after spawn`,
   ];
   if (pages.length > limit) {
-    // the budget frees a slot 10 s after the answer's headers: page k + limit waits for page k + 10 s
-    const forced = (pages[0]!.t + 10_000) / 1000;
-    const tail = (pages[pages.length - 1]!.t - pages[limit]!.t) / 1000;
+    // the budget frees a slot 10 s after the answer's headers: page k + limit waits for page k's answer + 10 s
+    const turn = pages[0]!.t + 10_000;
+    const waited = pages[limit]!.t - pages[limit - 1]!.t;
+    const last = pages[pages.length - 1]!.t;
+    const spacing = pages[pages.length - limit - 1]!.t - pages[0]!.t;
     notes.push(
-      `the rate window alone: page ${limit + 1} of zone ${busiest} cannot be asked for before its page 1 was answered + 10 s (${forced.toFixed(2)} s); its last ${pages.length - limit} pages then follow as the slots of its first ones free (${tail.toFixed(2)} s, the spacing of its pages 1-${pages.length - limit}: ${((pages[pages.length - limit - 1]!.t - pages[0]!.t) / 1000).toFixed(2)} s); what is not that: ${(forced - 10 + (wallSeconds - pages[pages.length - 1]!.t / 1000)).toFixed(2)} s (start to page 1, last page to exit)`,
+      waited > 1000
+        ? `the rate window bound this run: zone ${busiest} waited ${(waited / 1000).toFixed(2)} s between its pages ${limit} and ${limit + 1} (its page ${limit + 1} cannot go before page 1's answer + 10 s, ${(turn / 1000).toFixed(2)} s); its last ${pages.length - limit} pages then came as the slots of its first ones freed, ${((last - pages[limit]!.t) / 1000).toFixed(2)} s (its pages 1-${pages.length - limit} took ${(spacing / 1000).toFixed(2)} s); outside the window and that tail: ${((pages[0]!.t + wallSeconds * 1000 - last) / 1000).toFixed(2)} s (start to page 1, last page to exit)`
+        : `the machine bound this run, not the rate window: zone ${busiest} read its ${limit} first pages in ${((pages[limit - 1]!.t - pages[0]!.t) / 1000).toFixed(2)} s (more than the 10 s window) and its page ${limit + 1} went ${(waited / 1000).toFixed(2)} s after page ${limit}`,
     );
   }
   return notes;

@@ -1,17 +1,27 @@
 import type { BudgetState } from '../api/rate-limit';
 
 /**
+ * The share of its budget the first zone uses alone. Its (limit+k)th request waits for its kth
+ * answer plus the window, so the spacing of its first answers is the spacing of its tail; a third:
+ * a zone with up to 1.33 windows of pages gets a tail as short as the platform allows, and the
+ * others wait at most that many of its pages (about a second with pages of 10,000 here).
+ */
+const ALONE_SHARE = 1 / 3;
+
+/**
  * Which zones' page requests go first when several zones ship at once.
  *
  * The zone with the most pages left past what its budget has free goes first. A zone that needs
  * more requests than its budget allows in a window cannot end before its first answers plus the
  * window (its later requests wait for those slots to free); the sooner and the closer together
  * its first answers come (every zone's requests share the platform), the sooner its window turns
- * and the shorter its tail. So while the first zone is pressing (reading pages, with a slot of
- * its budget free) the other zones read one batch at a time between them: the platform always
- * has one of their requests beside the first zone's, but never a queue in front of it. When the
- * first zone waits (for its window, for its own inserts, a retry) or is done, the others read
- * freely.
+ * and the shorter its tail: its last requests follow the spacing of its first answers. So while
+ * the first zone is pressing (reading pages, with a slot of its budget free) and has used less
+ * than a third of its budget, it reads alone: its first answers come one platform page time
+ * apart. Then, while it presses, the other zones read one batch at a time between them (the
+ * platform has one of their requests beside the first zone's, never a queue in front of it).
+ * When the first zone waits (for its window, for its own inserts, a retry) or is done, the others
+ * read freely.
  *
  * Pages left are estimated from the density of what a zone read so far (unknown before its first
  * page: every zone starts at once), so the order is a guess that gets better as pages come; zones
@@ -82,23 +92,25 @@ export class RequestOrder {
     return true;
   }
 
-  private pressing(zone: number, z: ZoneTurn): boolean {
-    if (!z.active || !this.first(zone)) return false;
+  /** 0: not pressing; 1: pressing; 2: pressing with its window's first answers to come (what its tail's spacing follows). */
+  private pressing(zone: number, z: ZoneTurn): number {
+    if (!z.active || !this.first(zone)) return 0;
     const s = this.budget.state(String(zone));
-    return s.used < s.limit;
+    if (s.used >= s.limit) return 0;
+    return s.used < Math.ceil(s.limit * ALONE_SHARE) ? 2 : 1;
   }
 
   /** Whether the zone may read its next batch now. */
   may(zone: number): boolean {
     if (this.first(zone)) return true;
-    let pressed = false;
+    let pressed = 0;
     let othersReading = false;
     for (const [other, z] of this.zones) {
       if (other === zone) continue;
-      if (this.pressing(other, z)) pressed = true;
-      else if (z.reading && !this.first(other)) othersReading = true;
+      pressed = Math.max(pressed, this.pressing(other, z));
+      if (z.reading && !this.first(other)) othersReading = true;
     }
-    return !pressed || !othersReading;
+    return pressed === 0 || (pressed === 1 && !othersReading);
   }
 
   /** Resolves when the zone may read its next batch (at once, usually), which it then reads; rejects when `signal` aborts. */

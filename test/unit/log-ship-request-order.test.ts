@@ -19,11 +19,30 @@ test('every zone reads at once before any knows its size', () => {
   for (const z of [1, 2, 3]) assert.equal(order.may(z), true);
 });
 
-test('while the zone with the most pages left presses, the others read one batch at a time between them', async () => {
+test('the zone with the most pages left reads alone for the first third of its budget', async () => {
   const b = budget();
   const order = new RequestOrder(b);
   await order.turn(1, stopped());
   order.estimate(1, 39);
+  order.estimate(2, 15);
+  assert.equal(order.first(1), true);
+  assert.equal(order.first(2), false);
+  b.used.set('1', 9);
+  assert.equal(order.may(2), false, '9 of 30 used: its first answers set the spacing of its tail');
+  let turned = false;
+  const waiting = order.turn(2, stopped()).then(() => (turned = true));
+  b.used.set('1', 10);
+  order.sent();
+  await waiting;
+  assert.equal(turned, true, 'a third used: the others go');
+});
+
+test('then, while it presses, the others read one batch at a time between them', async () => {
+  const b = budget();
+  const order = new RequestOrder(b);
+  await order.turn(1, stopped());
+  order.estimate(1, 39);
+  b.used.set('1', 12);
   await order.turn(2, stopped());
   order.estimate(2, 15);
   order.estimate(3, 3);
@@ -48,6 +67,7 @@ test('the others read freely while the first zone waits for its window, its inse
   const order = new RequestOrder(b);
   await order.turn(1, stopped());
   order.estimate(1, 39);
+  b.used.set('1', 12);
   await order.turn(2, stopped());
   order.estimate(2, 15);
   order.estimate(3, 3);
