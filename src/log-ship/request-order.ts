@@ -18,7 +18,8 @@ const ALONE_SHARE = 1 / 3;
  * and the shorter its tail: its last requests follow the spacing of its first answers. So while
  * the first zone is pressing (reading pages, with a slot of its budget free) and has used less
  * than a third of its budget, it reads alone: its first answers come one platform page time
- * apart. Then, while it presses, the other zones read one batch at a time between them (the
+ * apart (it reads as far ahead of its inserts as the run holds batches, and while its inserts
+ * make room the others still wait: their pages would be in front of its next one). Then, while it presses, the other zones read one batch at a time between them (the
  * platform has one of their requests beside the first zone's, never a queue in front of it).
  * When the first zone waits (for its window, for its own inserts, a retry) or is done, the others
  * read freely.
@@ -38,7 +39,7 @@ export class RequestOrder {
   private zone(zone: number): ZoneTurn {
     let z = this.zones.get(zone);
     if (!z) {
-      z = { pagesLeft: Number.POSITIVE_INFINITY, active: false, reading: false };
+      z = { pagesLeft: Number.POSITIVE_INFINITY, active: false, reading: false, storing: false };
       this.zones.set(zone, z);
     }
     return z;
@@ -56,12 +57,18 @@ export class RequestOrder {
    * The zone is reading a stream of pages (true), or waits for something else than the platform:
    * its inserts (ClickHouse), a retry, its next segment (false).
    */
-  active(zone: number, active: boolean): void {
+  active(zone: number, active: boolean, storing = false): void {
     const z = this.zone(zone);
-    if (z.active === active && (active || !z.reading)) return;
+    if (z.active === active && z.storing === storing && (active || !z.reading)) return;
     z.active = active;
+    z.storing = !active && storing;
     if (!active) z.reading = false;
     this.changed();
+  }
+
+  /** The zone reads ahead of its inserts up to `depth` batches, the first zone as far as the run allows (`max`): the others wait meanwhile. */
+  depth(zone: number, depth: number, max: number): number {
+    return this.first(zone) ? Math.max(depth, max) : depth;
   }
 
   /** The zone's batch taken at its turn is read (or failed). */
@@ -94,10 +101,14 @@ export class RequestOrder {
 
   /** 0: not pressing; 1: pressing; 2: pressing with its window's first answers to come (what its tail's spacing follows). */
   private pressing(zone: number, z: ZoneTurn): number {
-    if (!z.active || !this.first(zone)) return 0;
+    if (!(z.active || z.storing) || !this.first(zone)) return 0;
     const s = this.budget.state(String(zone));
     if (s.used >= s.limit) return 0;
-    return s.used < Math.ceil(s.limit * ALONE_SHARE) ? 2 : 1;
+    const alone = s.used < Math.ceil(s.limit * ALONE_SHARE);
+    // waiting for its own inserts, it holds the others back only while it reads alone: their
+    // pages would be in front of its next one, and their inserts beside its own
+    if (!z.active) return alone ? 2 : 0;
+    return alone ? 2 : 1;
   }
 
   /** Whether the zone may read its next batch now. */
@@ -131,6 +142,7 @@ export class RequestOrder {
     const z = this.zone(zone);
     z.active = true;
     z.reading = true;
+    z.storing = false;
   }
 
   private changed(): void {
@@ -142,6 +154,8 @@ export class RequestOrder {
 
 interface ZoneTurn {
   pagesLeft: number;
+  /** Not reading: waiting for its own inserts to make room (not a retry, not between segments). */
+  storing: boolean;
   /** Reading its stream: not waiting for its inserts, a retry or its next segment. */
   active: boolean;
   /** Between its turn and the end of the batch it took. */

@@ -273,7 +273,7 @@ export class ZoneShipper {
       let start = a;
       try {
         // the first batch of a zone always goes: a zone is never starved by the others
-        const mayTake = () => held === 0 || (held < this.o.depth && slots.count < slots.max);
+        const mayTake = () => held === 0 || (held < order.depth(zone, this.o.depth, slots.max) && slots.count < slots.max);
         while (!stream.done && !local.signal.aborted) {
           for (;;) {
             // the zone with the most pages left goes first (request-order.ts)
@@ -285,7 +285,7 @@ export class ZoneShipper {
             }
             if (mayTake()) break;
             // waiting for its own inserts, the zone lets the others read (never between two pages)
-            order.active(zone, false);
+            order.active(zone, false, true);
             await slots.until(mayTake, local.signal);
           }
           await slots.take(mayTake, local.signal);

@@ -37,6 +37,26 @@ test('the zone with the most pages left reads alone for the first third of its b
   assert.equal(turned, true, 'a third used: the others go');
 });
 
+test('reading alone, the first zone holds the others back while it waits for its own inserts, and reads further ahead', async () => {
+  const b = budget();
+  const order = new RequestOrder(b);
+  await order.turn(1, stopped());
+  order.estimate(1, 39);
+  order.estimate(2, 15);
+  b.used.set('1', 4);
+  assert.equal(order.depth(1, 3, 4), 4, 'the first zone: as many batches as the run holds');
+  assert.equal(order.depth(2, 3, 4), 3);
+  order.active(1, false, true);
+  assert.equal(order.may(2), false, 'its next page must not queue behind theirs');
+  // past its alone share, waiting for its inserts lets the others read
+  b.used.set('1', 12);
+  assert.equal(order.may(2), true);
+  // a retry or the end of its stream is not waiting for its inserts
+  b.used.set('1', 4);
+  order.active(1, false);
+  assert.equal(order.may(2), true);
+});
+
 test('then, while it presses, the others read one batch at a time between them', async () => {
   const b = budget();
   const order = new RequestOrder(b);
