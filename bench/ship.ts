@@ -24,6 +24,50 @@ interface Run {
   maxRssMb: number;
 }
 
+/** A shipper event from its BURROW_SHIP_DEBUG lines: ms since its process started. */
+interface TraceEvent {
+  t: number;
+  event: string;
+  zone: number | null;
+}
+
+function traceOf(stderr: string): TraceEvent[] {
+  const out: TraceEvent[] = [];
+  for (const line of stderr.split('\n')) {
+    const m = /level=debug event=(\S+) t=(\d+)(?:.* zone=(\d+))?/.exec(line);
+    if (m) out.push({ event: m[1]!, t: Number(m[2]), zone: m[3] ? Number(m[3]) : null });
+  }
+  return out;
+}
+
+/**
+ * Where the seconds of the run went, for the busiest zone (the one the rate window binds): the
+ * first request, its pages answered (page lines: the answer read), the window's turn, the end.
+ */
+function traceNotes(trace: TraceEvent[], busiest: number, limit: number, wallSeconds: number): string[] {
+  const at = (e: TraceEvent | undefined) => (e ? (e.t / 1000).toFixed(2) : 'n/a');
+  const pages = trace.filter((e) => e.event === 'page' && e.zone === busiest);
+  const firstWant = trace.find((e) => e.event === 'want');
+  const ready = trace.filter((e) => e.event === 'resumed').pop();
+  const released = trace.find((e) => e.event === 'released');
+  const notes = [
+    `trace (BURROW_SHIP_DEBUG=1, s since the shipper's process started): first page asked for at ${at(firstWant)}, store prepared and zones leased and resumed at ${at(ready)}; busiest zone ${busiest}: page 1 read at ${at(pages[0])}, page 10 at ${at(pages[9])}, page ${limit} at ${at(pages[limit - 1])}, page ${limit + 1} (after its window turned) at ${at(pages[limit])}, last (${pages.length}) at ${at(pages[pages.length - 1])}; leases released at ${at(released)}; exit ${wallSeconds.toFixed(2)} s after spawn`,
+  ];
+  if (pages.length > limit) {
+    // the budget frees a slot 10 s after the answer's headers: page k + limit waits for page k's answer + 10 s
+    const turn = pages[0]!.t + 10_000;
+    const waited = pages[limit]!.t - pages[limit - 1]!.t;
+    const last = pages[pages.length - 1]!.t;
+    const spacing = pages[pages.length - limit - 1]!.t - pages[0]!.t;
+    notes.push(
+      waited > 1000
+        ? `the rate window bound this run: zone ${busiest} waited ${(waited / 1000).toFixed(2)} s between its pages ${limit} and ${limit + 1} (its page ${limit + 1} cannot go before page 1's answer + 10 s, ${(turn / 1000).toFixed(2)} s); its last ${pages.length - limit} pages then came as the slots of its first ones freed, ${((last - pages[limit]!.t) / 1000).toFixed(2)} s (its pages 1-${pages.length - limit} took ${(spacing / 1000).toFixed(2)} s); outside the window and that tail: ${((pages[0]!.t + wallSeconds * 1000 - last) / 1000).toFixed(2)} s (start to page 1, last page to exit)`
+        : `the machine bound this run, not the rate window: zone ${busiest} read its ${limit} first pages in ${((pages[limit - 1]!.t - pages[0]!.t) / 1000).toFixed(2)} s (more than the 10 s window) and its page ${limit + 1} went ${(waited / 1000).toFixed(2)} s after page ${limit}`,
+    );
+  }
+  return notes;
+}
+
 function procSample(pid: number): { cpu: number; rss: number } {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -82,7 +126,7 @@ export const shipBench: Bench = {
       const shipped = await run(
         process.execPath,
         ['bin/burrow.js', 'ship', ...zones.map(String), '--from', from, '--to', to, '--budget', '30', '--store-url', ch.storeUrl, '--table', 'bench_ship'],
-        env,
+        { ...env, BURROW_SHIP_DEBUG: '1' },
         /./,
       );
       const shipSeconds = (performance.now() - t0) / 1000;
@@ -115,7 +159,12 @@ export const shipBench: Bench = {
       const pipeRecords = await count(ch, 'bench_pipe');
 
       // what the platform's budget alone allows: a zone needs one request per 10,000 records, 30 per 10 s
-      const perZone = (await ch.query('SELECT count() FROM bench_ship GROUP BY pullZoneId FORMAT TSV')).trim().split('\n').map(Number);
+      const zoneCounts = (await ch.query('SELECT pullZoneId, count() FROM bench_ship GROUP BY pullZoneId ORDER BY pullZoneId FORMAT TSV'))
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t').map(Number) as [number, number]);
+      const perZone = zoneCounts.map(([, n]) => n);
+      const busiest = zoneCounts.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
       const budgetSeconds = Math.max(...perZone.map((n) => 10 * Math.floor((Math.ceil(n / 10_000) - 1) / 30)));
       const shipRate = ship.records / ship.seconds;
       const pipeRate = pipeRecords / pipeSeconds;
@@ -131,6 +180,7 @@ export const shipBench: Bench = {
           pass: shipRate >= 60_000 && shipRate >= pipeRate,
           notes: [
             `pipe stored ${pipeRecords} records in ${pipeSeconds.toFixed(1)} s; burrow ${ship.records} in ${ship.seconds.toFixed(1)} s`,
+            ...traceNotes(traceOf(shipped.stderr), busiest, 30, ship.seconds),
             `records per zone ${perZone.join(' / ')}: the busiest needs ${Math.ceil(Math.max(...perZone) / 10_000)} requests of 10,000, so the budget of 30 per 10 s alone keeps any reader of it past ${budgetSeconds} s (at most ${budgetSeconds > 0 ? Math.round(ship.records / budgetSeconds) : 'n/a'} records/s for the four)`,
           ],
         },

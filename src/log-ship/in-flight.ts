@@ -11,6 +11,12 @@ export class InFlight {
 
   /** Waits until `may()` holds (asked again whenever a batch is released), then takes a place. */
   async take(may: () => boolean, signal: AbortSignal): Promise<void> {
+    await this.until(may, signal);
+    this.count++;
+  }
+
+  /** Waits until `may()` holds, taking nothing (at once when it holds: no await). */
+  async until(may: () => boolean, signal: AbortSignal): Promise<void> {
     while (!may()) {
       if (signal.aborted) throw new Error('stopped');
       await new Promise<void>((resolve) => {
@@ -23,7 +29,6 @@ export class InFlight {
       });
     }
     if (signal.aborted) throw new Error('stopped');
-    this.count++;
   }
 
   release(): void {

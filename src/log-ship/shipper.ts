@@ -9,6 +9,7 @@ import { StoreError, type LogStore } from './store';
 import { ZoneShipper, type ZoneShipStatus } from './zone-shipper';
 import { statusLine } from './status-line';
 import { InFlight } from './in-flight';
+import { RequestOrder } from './request-order';
 
 /** The platform's largest page. */
 const PAGE_RECORDS = 10_000;
@@ -79,7 +80,8 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
       o.write(`${eventLine(o.logFormat, Date.now(), level, event, fields)}\n`);
     },
     debug(event: string, fields: EventFields) {
-      if (o.debug) this.emit(event, fields, 'debug');
+      // t: ms since the process started, to trace where a run's seconds go
+      if (o.debug) this.emit(event, { t: Math.round(performance.now()), ...fields }, 'debug');
     },
     request(zone, status) {
       o.metrics?.requests.inc({ zone: String(zone), status: String(status) });
@@ -94,39 +96,6 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
       o.metrics?.insertErrors.inc({ zone: String(zone) });
     },
   };
-
-  try {
-    await o.store.prepare();
-  } catch (error) {
-    if (error instanceof StoreError) {
-      events.emit('error', { msg: error.message }, 'error');
-      return 1;
-    }
-    throw error;
-  }
-  events.emit('store', {
-    version: o.store.version,
-    form: o.store.form,
-    table: `${o.store.names.database}.${o.store.names.table}`,
-    cluster: o.store.names.cluster,
-  });
-
-  const leases = o.zones.map((z) => new ZoneLease(o.store, z, owner));
-  const taken: ZoneLease[] = [];
-  try {
-    for (const lease of leases) {
-      await lease.acquire();
-      taken.push(lease);
-    }
-  } catch (error) {
-    for (const l of taken) await l.release().catch(() => {});
-    if (error instanceof LeaseRefused) {
-      events.emit('refused', { msg: error.message }, 'error');
-      return 3;
-    }
-    events.emit('error', { msg: (error as Error).message }, 'error');
-    return 1;
-  }
 
   const fetchStop = new AbortController();
   const zoneStop = new AbortController();
@@ -143,6 +112,7 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
   // ones (two pages) took the resident memory of four zones past 250 MB (page bodies freed but
   // not yet collected grow with them)
   const inFlight = new InFlight(Math.max(2, Math.min(8, o.zones.length)));
+  const order = new RequestOrder(o.logs.budget);
   const shippers = o.zones.map(
     (zone) =>
       new ZoneShipper(
@@ -156,6 +126,7 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
           settleMs: o.settleMs,
           depth: o.depth ?? 3,
           inFlight,
+          order,
           pageRecords: Math.min(PAGE_RECORDS, o.pageRecords ?? PAGE_RECORDS),
           batchRecords: o.batchRecords ?? 10_000,
           pollMs: o.pollMs ?? 2000,
@@ -166,6 +137,50 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
       ),
   );
 
+  events.debug('begin', {});
+  // the zones' first pages are read while the store is prepared and the zones leased
+  for (const s of shippers) s.prefetch();
+  const giveUp = (code: number): number => {
+    stop.removeEventListener('abort', onStop);
+    fetchStop.abort();
+    zoneStop.abort();
+    return code;
+  };
+
+  try {
+    await o.store.prepare();
+  } catch (error) {
+    if (error instanceof StoreError) {
+      events.emit('error', { msg: error.message }, 'error');
+      return giveUp(1);
+    }
+    giveUp(1);
+    throw error;
+  }
+  events.debug('prepared', {});
+  events.emit('store', {
+    version: o.store.version,
+    form: o.store.form,
+    table: `${o.store.names.database}.${o.store.names.table}`,
+    cluster: o.store.names.cluster,
+  });
+
+  const leases = o.zones.map((z) => new ZoneLease(o.store, z, owner));
+  // every zone's lease at once (each is its own rows): three round trips, not three per zone
+  const acquired = await Promise.allSettled(leases.map((lease) => lease.acquire()));
+  const failed = acquired.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await Promise.all(leases.filter((_, i) => acquired[i]!.status === 'fulfilled').map((l) => l.release().catch(() => {})));
+    const refused = acquired.find((r): r is PromiseRejectedResult => r.status === 'rejected' && r.reason instanceof LeaseRefused);
+    if (refused) {
+      events.emit('refused', { msg: (refused.reason as Error).message }, 'error');
+      return giveUp(3);
+    }
+    events.emit('error', { msg: (failed.reason as Error).message }, 'error');
+    return giveUp(1);
+  }
+
+  events.debug('leased', { zones: leases.length });
   let lost: string | null = null;
   const heartbeat = setInterval(() => {
     for (const lease of leases) {
@@ -242,7 +257,8 @@ export async function runShipper(o: ShipperOptions, stop: AbortSignal): Promise<
       });
     }
   });
-  for (const l of leases) await l.release().catch(() => {});
+  await Promise.all(leases.map((l) => l.release().catch(() => {})));
+  events.debug('released', {});
   if (lost) return 3;
   return code;
 }

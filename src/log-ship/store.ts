@@ -134,12 +134,15 @@ export class LogStore {
 
   /** Reads the server's version (and so the table's form); creates the tables when missing. */
   async prepare(): Promise<void> {
-    const [row] = await this.rows<{ v: string }>('SELECT version() AS v');
+    // round trips at once where nothing orders them: a shipper starts reading when they are done
+    const [[row], existing] = await Promise.all([
+      this.rows<{ v: string }>('SELECT version() AS v'),
+      this.rows<{ type: string }>(
+        `SELECT type FROM system.columns WHERE database = ${sqlLiteral(this.names.database)} AND table = ${sqlLiteral(localTableName(this.names))} AND name = ${sqlLiteral(keyColumn('time'))}`,
+      ),
+    ]);
     this.version = row?.v ?? '';
     this.form = formForVersion(this.version);
-    const existing = await this.rows<{ type: string }>(
-      `SELECT type FROM system.columns WHERE database = ${sqlLiteral(this.names.database)} AND table = ${sqlLiteral(localTableName(this.names))} AND name = ${sqlLiteral(keyColumn('time'))}`,
-    );
     // a table made by an older server keeps its form after an upgrade
     if (existing[0]) this.form = existing[0].type.startsWith('DateTime64') ? 'current' : 'legacy';
     await this.command(`CREATE DATABASE IF NOT EXISTS ${sqlIdentifier(this.names.database)}`);
@@ -154,11 +157,14 @@ export class LogStore {
         }
       }
       await this.command(distributedTableSql(this.names, this.form));
+      await Promise.all([this.command(stateTableSql(this.names)), this.command(rejectedTableSql(this.names))]);
     } else {
-      await this.command(recordsTableSql(this.names, this.form));
+      await Promise.all([
+        this.command(recordsTableSql(this.names, this.form)),
+        this.command(stateTableSql(this.names)),
+        this.command(rejectedTableSql(this.names)),
+      ]);
     }
-    await this.command(stateTableSql(this.names));
-    await this.command(rejectedTableSql(this.names));
   }
 
   /** Every node of the cluster (each is reached on the store URL's HTTP port). */
@@ -210,10 +216,12 @@ export class LogStore {
   /** Newest stored (or rejected) record time of a zone (epoch ms), or null. */
   async newestStored(zone: number): Promise<number | null> {
     const ms = this.form === 'current' ? 'toUnixTimestamp64Milli(max(timestamp))' : 'max(toUInt64(timestamp) * 1000 + timestampMs)';
-    const [row] = await this.rows<{ t: string; n: string }>(`SELECT ${ms} AS t, count() AS n FROM ${this.records} WHERE pullZoneId = ${sqlLiteral(zone)}`);
-    const [rej] = await this.rows<{ t: string; n: string }>(
-      `SELECT max(toUInt64(timestamp)) * 1000 + 999 AS t, count() AS n FROM ${this.rejected} WHERE pullZoneId = ${sqlLiteral(zone)}`,
-    );
+    const [[row], [rej]] = await Promise.all([
+      this.rows<{ t: string; n: string }>(`SELECT ${ms} AS t, count() AS n FROM ${this.records} WHERE pullZoneId = ${sqlLiteral(zone)}`),
+      this.rows<{ t: string; n: string }>(
+        `SELECT max(toUInt64(timestamp)) * 1000 + 999 AS t, count() AS n FROM ${this.rejected} WHERE pullZoneId = ${sqlLiteral(zone)}`,
+      ),
+    ]);
     const stored = row && Number(row.n) > 0 ? Number(row.t) : null;
     const rejected = rej && Number(rej.n) > 0 ? Number(rej.t) : null;
     return stored === null ? rejected : rejected === null ? stored : Math.max(stored, rejected);

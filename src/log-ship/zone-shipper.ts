@@ -3,6 +3,7 @@ import { RETENTION_MS } from '../api/logs/query';
 import type { LogsApi } from '../api/logs/index';
 import { linesOf, pageLines, releaseLines, type PageLines } from './page-lines';
 import type { InFlight } from './in-flight';
+import type { RequestOrder } from './request-order';
 import { StoreError, type LogStore, type RejectedRow } from './store';
 import type { ShipEvents } from './ship-events';
 
@@ -43,6 +44,8 @@ export interface ZoneShipOptions {
   depth: number;
   /** Batches read and not yet stored, over every zone: what bounds memory when many zones ship. */
   inFlight: InFlight;
+  /** Which zones' requests go first (the rate-bound ones); shared by every zone. */
+  order: RequestOrder;
   /** Records per page asked of the platform (10,000 at most). */
   pageRecords: number;
   /** Records a batch (one insert) aims at: whole pages until the platform sent this many. */
@@ -81,11 +84,22 @@ interface Batch {
 
 /** Where a zone's reading of [from, to) stands: paging by time, `offset` records into `from`, whose ids read are `atFrom`. */
 interface PageStream {
+  /** Where the stream began, and the records it read since: its records' density, for the pages it has left. */
+  start: number;
+  read: number;
   from: number;
   to: number;
   offset: number;
   atFrom: Set<string>;
   done: boolean;
+}
+
+/** A first page asked for early: [from, to) at platform time `at`; its body, or null when that failed. */
+interface EarlyPage {
+  from: number;
+  to: number;
+  at: number;
+  body: Promise<Buffer | null>;
 }
 
 /** How far behind its checkpoint a zone shipped before is read again (and checked) on restart. */
@@ -97,6 +111,8 @@ export class ZoneShipper {
   private lastCheckpointWrite = 0;
   private checkpointWritten = -Infinity;
   private readonly kind: string;
+  /** The first page, asked for before the store was ready (see prefetch). */
+  private early: EarlyPage | null = null;
 
   constructor(
     private readonly o: ZoneShipOptions,
@@ -109,6 +125,42 @@ export class ZoneShipper {
 
   private get now(): number {
     return this.o.logs.now();
+  }
+
+  /** Where a zone never shipped into the table starts: the window's start, or --since back (never past what the platform keeps). */
+  private freshStart(now: number): number {
+    const start = this.o.window ? this.o.window.from : now - this.o.sinceMs;
+    return Math.max(start, now - RETENTION_MS + 60_000);
+  }
+
+  /**
+   * Asks for the zone's first page while the store is being prepared, the lease taken and the
+   * checkpoint read (a dozen round trips to ClickHouse), as if the zone was never shipped: when
+   * it was not, its first page is there when it starts. Otherwise (a checkpoint elsewhere) the
+   * page is dropped: one request of the zone's budget spent, as when the lease is refused. Only
+   * the reading is early: nothing is stored before the lease is held and the stored records known.
+   */
+  prefetch(): void {
+    if (this.early || this.fetchStop.aborted) return;
+    const now = this.now;
+    const from = this.freshStart(now);
+    const to = this.o.window ? this.o.window.to : now;
+    if (from >= to) return;
+    this.o.events.debug('want', { zone: this.o.zone, early: true });
+    const body = this.o.logs
+      .queryBytes(this.o.zone, { from, to, order: 'asc', limit: this.o.pageRecords, offset: 0 }, { signal: this.fetchStop, retries: 0 })
+      // any failure: the page is asked for again the usual way, with its retries and error lines
+      .catch(() => null);
+    this.o.order.sent();
+    this.early = { from, to, at: now, body };
+  }
+
+  /** The early first page when the stream starts where it was read, else null (dropped). */
+  private takeEarly(stream: PageStream): EarlyPage | null {
+    const early = this.early;
+    this.early = null;
+    if (!early || early.from !== stream.from || early.to !== stream.to || stream.offset !== 0) return null;
+    return early;
   }
 
   /** Runs until the window is stored (bounded), or until stopped. Throws on a zone that cannot be read. */
@@ -130,7 +182,8 @@ export class ZoneShipper {
       }
       let worked = false;
       if (this.status.cursor < now - this.o.pollMs) {
-        await this.ship(this.status.cursor, now, true);
+        // the first read goes to where the early page was read up to, so that it is used
+        await this.ship(this.status.cursor, this.early?.from === this.status.cursor ? this.early.to : now, true);
         worked = true;
       }
       const sweepTo = Math.min(settled, this.status.cursor);
@@ -151,7 +204,7 @@ export class ZoneShipper {
 
   private async init(): Promise<void> {
     const { store, zone } = this.o;
-    const [cp, newest] = await this.retryStore('read the checkpoint', async () => [await this.readCheckpoint(), await store.newestStored(zone)] as const);
+    const [cp, newest] = await this.retryStore('read the checkpoint', () => Promise.all([this.readCheckpoint(), store.newestStored(zone)]));
     this.storedMax = newest ?? -Infinity;
     const oldest = this.now - RETENTION_MS + 60_000;
     // a zone shipped before starts behind its checkpoint: records that showed up late, after it
@@ -160,6 +213,8 @@ export class ZoneShipper {
     let start: number;
     if (this.o.window) start = cp !== null && cp >= this.o.window.to ? cp : Math.max(this.o.window.from, resume ?? -Infinity);
     else start = resume ?? this.now - this.o.sinceMs;
+    // a zone never shipped follows from where its early page was read (--since back from a moment ago)
+    if (cp === null && !this.o.window && this.early) start = this.early.from;
     if (start < oldest) {
       this.o.events.emit('warn', {
         zone,
@@ -168,9 +223,11 @@ export class ZoneShipper {
       });
       start = oldest;
     }
+    if (this.early && this.early.from !== start) this.early = null;
     this.status.cursor = start;
     this.status.checkpoint = start;
     this.checkpointWritten = cp ?? -Infinity;
+    this.o.events.debug('resumed', { zone });
     this.o.events.emit('start', {
       zone,
       from: new Date(start).toISOString(),
@@ -194,7 +251,7 @@ export class ZoneShipper {
     }
     // records newer than this were never stored: only the older part of a batch is checked
     const checkBelow = this.storedMax;
-    const stream: PageStream = { from: a, to: b, offset: 0, atFrom: new Set(), done: false };
+    const stream: PageStream = { start: a, read: 0, from: a, to: b, offset: 0, atFrom: new Set(), done: false };
     const local = new AbortController();
     const onStop = () => local.abort();
     if (this.fetchStop.aborted) local.abort();
@@ -210,12 +267,28 @@ export class ZoneShipper {
       wake = null;
       w?.();
     };
+    const order = this.o.order;
+    const zone = this.o.zone;
     const produce = async () => {
       let start = a;
       try {
+        // the first batch of a zone always goes: a zone is never starved by the others
+        const mayTake = () => held === 0 || (held < order.depth(zone, this.o.depth, slots.max) && slots.count < slots.max);
         while (!stream.done && !local.signal.aborted) {
-          // the first batch of a zone always goes: a zone is never starved by the others
-          await slots.take(() => held === 0 || (held < this.o.depth && slots.count < slots.max), local.signal);
+          for (;;) {
+            // the zone with the most pages left goes first (request-order.ts)
+            if (order.may(zone)) await order.turn(zone, local.signal);
+            else {
+              const since = performance.now();
+              await order.turn(zone, local.signal);
+              this.o.events.debug('held', { zone, ms: Math.round(performance.now() - since) });
+            }
+            if (mayTake()) break;
+            // waiting for its own inserts, the zone lets the others read (never between two pages)
+            order.active(zone, false, true);
+            await slots.until(mayTake, local.signal);
+          }
+          await slots.take(mayTake, local.signal);
           held++;
           let batch: Batch;
           try {
@@ -224,6 +297,8 @@ export class ZoneShipper {
             held--;
             slots.release();
             throw error;
+          } finally {
+            order.read(zone);
           }
           start = batch.b;
           if (batch.records === 0) {
@@ -240,6 +315,7 @@ export class ZoneShipper {
       } catch (error) {
         if (!local.signal.aborted) failure = error;
       } finally {
+        order.active(zone, false);
         ended = true;
         signal();
       }
@@ -290,8 +366,9 @@ export class ZoneShipper {
     // counted as the platform sent them (a page repeats the records of the last millisecond read)
     let sent = 0;
     while (!stream.done && sent < this.o.batchRecords) {
-      const at = this.now;
-      const { page, count } = await this.readPage(stream, signal);
+      let at = this.now;
+      const { page, count, askedAt } = await this.readPage(stream, signal);
+      at = Math.min(at, askedAt);
       sent += count;
       // the platform time of the batch's first read: whatever was visible then is in it
       if (readAt !== readAt) readAt = at;
@@ -302,16 +379,26 @@ export class ZoneShipper {
   }
 
   /** One page from the platform at the stream's position (records already read left out); transient failures retried. */
-  private async readPage(stream: PageStream, signal: AbortSignal): Promise<{ page: PageLines; count: number }> {
+  private async readPage(stream: PageStream, signal: AbortSignal): Promise<{ page: PageLines; count: number; askedAt: number }> {
+    const early = this.takeEarly(stream);
     for (let attempt = 0; ;) {
       let page: PageLines;
       const from = stream.from;
+      let askedAt = Number.POSITIVE_INFINITY;
       try {
-        const body = await this.o.logs.queryBytes(
-          this.o.zone,
-          { from, to: stream.to, order: 'asc', limit: this.o.pageRecords, offset: stream.offset },
-          { signal, retries: 3 },
-        );
+        let body = early && attempt === 0 ? await early.body : null;
+        if (body) askedAt = early!.at;
+        else {
+          this.o.events.debug('want', { zone: this.o.zone, used: this.o.logs.budget.state(String(this.o.zone)).used, first: this.o.order.first(this.o.zone) });
+          const answer = this.o.logs.queryBytes(
+            this.o.zone,
+            { from, to: stream.to, order: 'asc', limit: this.o.pageRecords, offset: stream.offset },
+            { signal, retries: 3 },
+          );
+          // the budget took a slot for it (or queued it): a zone that waited on this one may go
+          this.o.order.sent();
+          body = await answer;
+        }
         page = pageLines(body, this.o.zone, this.o.store.form);
         this.o.events.request(this.o.zone, 200);
         this.o.events.debug('page', { zone: this.o.zone, records: page.count });
@@ -323,10 +410,13 @@ export class ZoneShipper {
         attempt++;
         const wait = Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5));
         this.o.events.emit('platform-retry', { zone: this.o.zone, error: (error as Error).message, retry_in_ms: wait });
+        this.o.order.active(this.o.zone, false);
         await this.o.sleep(wait, signal);
+        this.o.order.active(this.o.zone, true);
         continue;
       }
       const kept = dropSeen(page, from, stream.atFrom);
+      stream.read += page.count;
       if (!page.hasMore || page.count === 0) stream.done = true;
       else {
         const last = page.times[page.count - 1]!;
@@ -338,7 +428,8 @@ export class ZoneShipper {
         }
         for (let i = page.count - 1; i >= 0 && page.times[i] === stream.from; i--) stream.atFrom.add(page.idAt(i));
       }
-      return { page: kept, count: page.count };
+      this.o.order.estimate(this.o.zone, pagesLeft(stream, this.o.pageRecords));
+      return { page: kept, count: page.count, askedAt };
     }
   }
 
@@ -479,6 +570,7 @@ export class ZoneShipper {
       });
       this.lastCheckpointWrite = Date.now();
       this.checkpointWritten = cp;
+      this.o.events.debug('checkpoint', { zone: this.o.zone, at: new Date(cp).toISOString() });
     } catch (error) {
       // the records are stored; the checkpoint is written with the next segment
       if (!(error instanceof StoreError)) throw error;
@@ -499,6 +591,14 @@ export class ZoneShipper {
       }
     }
   }
+}
+
+/** Pages the stream has left, at the density of what it read so far (Infinity before it knows). */
+export function pagesLeft(stream: Pick<PageStream, 'start' | 'read' | 'from' | 'to' | 'done'>, pageRecords: number): number {
+  if (stream.done) return 0;
+  const span = stream.from - stream.start;
+  if (span <= 0 || stream.read === 0) return Number.POSITIVE_INFINITY;
+  return Math.ceil(((stream.to - stream.from) * stream.read) / span / pageRecords);
 }
 
 /** The page without the records at `from` already read (a time page starts at the last one's millisecond). */

@@ -40,6 +40,13 @@ export function platformIds(emu: RunningEmulator, zone: number, from: number, to
   return generatedLogRecords(emu.world, zone, from, to).map((r) => String(r.requestId));
 }
 
+/** The times (epoch ms) of the platform's records of a zone in [from, to) whose id is in `ids`. */
+export function platformTimes(emu: RunningEmulator, zone: number, from: number, to: number, ids: ReadonlySet<string>): number[] {
+  return generatedLogRecords(emu.world, zone, from, to)
+    .filter((r) => ids.has(String(r.requestId)))
+    .map((r) => Date.parse(String(r.timestamp)));
+}
+
 /** Stored request ids of a zone whose exact time is in [from, to) (legacy form). */
 export async function storedIds(store: LogStore, zone: number, from: number, to: number): Promise<string[]> {
   const ms = store.form === 'current' ? 'toUnixTimestamp64Milli(timestamp)' : '(toUInt64(timestamp) * 1000 + timestampMs)';
