@@ -199,7 +199,7 @@ export const shipBench: Bench = {
       const pipe = pipeRuns[medianAt]!;
 
       // what the platform's budget alone allows: a zone needs one request per 10,000 records, 30 per 10 s
-      const zoneCounts = (await ch.query('SELECT pullZoneId, count() FROM bench_ship_${medianAt} GROUP BY pullZoneId ORDER BY pullZoneId FORMAT TSV'))
+      const zoneCounts = (await ch.query(`SELECT pullZoneId, count() FROM bench_ship_${medianAt} GROUP BY pullZoneId ORDER BY pullZoneId FORMAT TSV`))
         .trim()
         .split('\n')
         .map((l) => l.split('\t').map(Number) as [number, number]);
