@@ -37,6 +37,12 @@ export interface ZoneFollowStatus {
 export interface BackfillProgress {
   /** New records the backfill put into the sink. */
   records: number;
+  /**
+   * Of those, records found by gap reads: records that came late between two pages, inside the
+   * history already read. They are kept even past the backfill's cap (leaving them out would leave
+   * a hole in what is held), so `records` can pass the cap by them. Absent: none.
+   */
+  gapRecords?: number;
   pages: number;
   /** The window read: [from, to) (to: the server's clock at the first page). */
   from: number;

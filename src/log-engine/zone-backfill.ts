@@ -261,6 +261,7 @@ export class ZoneBackfill {
     }
     return (this.shown = {
       records: p.records,
+      ...(p.gapRecords ? { gapRecords: p.gapRecords } : {}),
       pages: p.pages,
       from: p.from,
       to: p.to,
@@ -280,6 +281,7 @@ export class ZoneBackfill {
     const p = this.progress!;
     p.pages++;
     p.records += added;
+    p.gapRecords = (p.gapRecords ?? 0) + added;
     this.host.changed();
   }
 

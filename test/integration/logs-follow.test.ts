@@ -100,11 +100,14 @@ test('follow: no duplicates, no gaps, order kept, late records caught (all four 
       assert.ok(z.requests > 3);
     }
     assert.ok(s.duplicates > 0, 'overlapping windows returned records twice; the buffer kept one');
-    // Quiet zones lag longer (x3 in the emulator): the engine sees it and re-checks further back.
+    // Quiet zones lag longer (x3 in the emulator, up to 3 x DELAY): the engine sees a lag twice
+    // what any busy zone's records are delayed, and re-checks that far back. Compared with the
+    // delay, not with a busy zone's observed lag: polling latency on a loaded machine adds to every
+    // observed lag (a busy zone's reached 11.9 s at load 12), so load can only push this further.
     const quiet = emu.world.pullZones.find((z) => z.EnableLogging && z.trafficWeight < 0.2)!;
-    const busy = emu.world.pullZones.find((z) => z.EnableLogging && z.trafficWeight === 1)!;
-    const lagOf = (id: number) => s.zones.find((z) => z.zoneId === id)!.ingestLagMs;
-    assert.ok(lagOf(quiet.Id) > lagOf(busy.Id), `quiet ${lagOf(quiet.Id)} ms vs busy ${lagOf(busy.Id)} ms`);
+    const quietZone = s.zones.find((z) => z.zoneId === quiet.Id)!;
+    assert.ok(quietZone.ingestLagMs >= 2 * DELAY, `quiet zone's observed lag ${quietZone.ingestLagMs} ms, busy zones' records delayed up to ${DELAY} ms`);
+    assert.ok(quietZone.recheckMs >= quietZone.ingestLagMs);
   } finally {
     await engine.stop();
   }
@@ -134,7 +137,7 @@ test('follow: backfill pages with offset while hasMore, newest first, capped at 
   }
   // polls at least once a second (the default cadence slows to one in 10 s when they find nothing)
   const capped = followLogs(api.logs, { zones: [zone], sinceMs: 5 * 60_000, pageLimit: 100, maxBackfill: 300, minIntervalMs: 200, maxIntervalMs: 1000 });
-  // The size when the backfill ends (the subscriber runs before any poll adds records).
+  // The buffer's size when the backfill ends (the polls may have added records beside it).
   let atBackfillEnd: number | null = null;
   capped.subscribe(() => {
     if (atBackfillEnd === null && capped.status().zones[0]!.backfill?.done) atBackfillEnd = capped.buffer.length;
@@ -144,7 +147,12 @@ test('follow: backfill pages with offset while hasMore, newest first, capped at 
     await waitFor('capped backfill', () => capped.status().zones[0]!.state === 'following', 30_000);
     const z = capped.status().zones[0]!;
     assert.equal(z.backfillTruncated, true);
-    assert.equal(atBackfillEnd, 300);
+    // the cap is reached, and the pages never pass it; records that came late between two pages,
+    // found by a gap read inside what is held, are kept on top (leaving them out would leave a
+    // hole). The buffer may hold more: the polls run beside the history's pages.
+    const { records, gapRecords = 0 } = z.backfill!;
+    assert.ok(records >= 300 && records - gapRecords <= 300, `${records} backfilled, ${gapRecords} of them by gap reads`);
+    assert.ok(atBackfillEnd! >= records);
     // The newest were kept: nothing newer than the oldest held is missing.
     const oldest = capped.buffer.time(0);
     assertComplete(emu, capped, [zone], oldest + 1, z.coveredTo! - MAX_LAG);
