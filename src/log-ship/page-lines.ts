@@ -158,10 +158,10 @@ function writeParsed(w: LineWriter, rec: unknown, zoneId: number, form: TableFor
   w.times.push(t);
   let line = timestampHead(t, form);
   for (const f of LOG_FIELDS) {
-    if (f.name === 'timestamp') continue;
+    if (f.storeKey === 'time') continue;
     let v = r[f.name];
-    if (f.name === 'requestId') v = id;
-    else if (f.name === 'pullZoneId') v = typeof v === 'number' ? v : zoneId;
+    if (f.storeKey === 'id') v = id;
+    else if (f.storeKey === 'zone') v = typeof v === 'number' ? v : zoneId;
     else if (v === undefined || (f.type === 'number' ? typeof v !== 'number' : typeof v !== 'string')) v = null;
     if (v === null && f.required) v = f.type === 'number' ? 0 : '';
     line += `,${JSON.stringify(f.name)}:${JSON.stringify(v)}`;

@@ -1,5 +1,6 @@
 import type { NormalizedFilter } from '../api/logs/query';
 import { LOG_FIELDS, type LogEntry } from '../log-fields/fields';
+import { keyColumn } from './schema';
 import { sqlIdentifier, sqlLiteral } from './sql-text';
 import { storeFilterSql } from './store-filter';
 import { StoreError, type LogStore } from './store';
@@ -27,7 +28,7 @@ export interface StoredTable {
 export async function storedTable(store: LogStore): Promise<StoredTable> {
   const { database, table } = store.names;
   const [col] = await store.rows<{ type: string }>(
-    `SELECT type FROM system.columns WHERE database = ${sqlLiteral(database)} AND table = ${sqlLiteral(table)} AND name = 'timestamp'`,
+    `SELECT type FROM system.columns WHERE database = ${sqlLiteral(database)} AND table = ${sqlLiteral(table)} AND name = ${sqlLiteral(keyColumn('time'))}`,
   );
   if (!col) throw new StoreError(`the store has no table ${database}.${table}: ship into it first (burrow ship)`);
   const ms = col.type.startsWith('DateTime64') ? 'toUnixTimestamp64Milli(timestamp)' : '(toUInt64(timestamp) * 1000 + timestampMs)';
@@ -50,7 +51,7 @@ export function selectionSql(t: StoredTable, s: StoreSelection): string {
 
 /** The select list of a whole record: its epoch ms as t_ms, then every other field. */
 export function recordColumnsSql(t: StoredTable): string {
-  const cols = LOG_FIELDS.filter((f) => f.name !== 'timestamp').map((f) => sqlIdentifier(f.name));
+  const cols = LOG_FIELDS.filter((f) => f.storeKey !== 'time').map((f) => sqlIdentifier(f.name));
   return `${t.ms} AS t_ms, ${cols.join(', ')}`;
 }
 
@@ -58,7 +59,7 @@ export function recordColumnsSql(t: StoredTable): string {
 export function entryOfRow(row: Record<string, unknown>): LogEntry {
   const e: Record<string, unknown> = { timestamp: new Date(Number(row.t_ms)).toISOString() };
   for (const f of LOG_FIELDS) {
-    if (f.name === 'timestamp') continue;
+    if (f.storeKey === 'time') continue;
     const v = row[f.name];
     e[f.name] = v === null || v === undefined ? null : f.type === 'number' ? Number(v) : String(v);
   }

@@ -87,7 +87,7 @@ test('every property of a field definition is read somewhere in src/ (a property
  */
 const FILE_BUDGET: Record<string, number> = {
   timestamp: 17,
-  pullZoneId: 9,
+  pullZoneId: 8,
   requestId: 10,
   statusCode: 11,
   host: 19,
